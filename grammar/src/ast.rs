@@ -1,0 +1,362 @@
+//! The syntax tree of a `.rules` file. Every node carries the byte span it was parsed from.
+//!
+//! Invariant: the tree holds syntax only. Literals keep their source text (`200k`, `"a\n"`):
+//! giving them values, types and units is the compiler's job, which reports overflow and bad
+//! escapes with the literal's span.
+
+use crate::span::Span;
+
+/// A parsed `.rules` file
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct File {
+    /// The items in source order
+    pub items: Vec<Item>,
+}
+
+/// A top-level item
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// `policy "name"`
+    Header(Header),
+    /// `default <event> <verb>`
+    Default(DefaultDecl),
+    /// `@.. on <events> when <condition> <action>`
+    Rule(RuleDecl),
+    /// `test "name" { ... }`
+    Test(TestBlock),
+}
+
+impl Item {
+    /// The item's whole span
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Header(header) => header.span,
+            Item::Default(default) => default.span,
+            Item::Rule(rule) => rule.span,
+            Item::Test(test) => test.span,
+        }
+    }
+}
+
+/// A name as written: an event, verb, stop reason, annotation or field segment
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    /// The text
+    pub name: String,
+    /// Where it was written
+    pub span: Span,
+}
+
+/// `policy "name"`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The policy's name
+    pub name: StrLit,
+    /// The whole header
+    pub span: Span,
+}
+
+/// `default pre_tool_use ask`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefaultDecl {
+    /// The event
+    pub event: Ident,
+    /// The verb
+    pub verb: Ident,
+    /// The whole declaration
+    pub span: Span,
+}
+
+/// A rule: `annotations* "on" events ("when" condition)? action`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleDecl {
+    /// `@id("x")`, `@priority(10)`, in source order
+    pub annotations: Vec<Annotation>,
+    /// The span of the `on` keyword (the default rule id is its file and line)
+    pub on_span: Span,
+    /// The event names, at least one
+    pub events: Vec<Ident>,
+    /// The condition after `when`
+    pub condition: Option<Expr>,
+    /// What the rule does
+    pub action: ActionNode,
+    /// From the first annotation (or `on`) to the end of the action
+    pub span: Span,
+}
+
+/// `@name(arg)`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Annotation {
+    /// The name after `@`
+    pub name: Ident,
+    /// The arguments inside the parentheses
+    pub args: Vec<Lit>,
+    /// The whole annotation
+    pub span: Span,
+}
+
+/// A condition
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    /// `a or b or c`: two or more parts
+    Or(Vec<Expr>, Span),
+    /// `a and b and c`: two or more parts
+    And(Vec<Expr>, Span),
+    /// `not a`
+    Not(Box<Expr>, Span),
+    /// `( a )`
+    Paren(Box<Expr>, Span),
+    /// `left op right`
+    Compare(Box<Compare>),
+    /// A bare path used as a bool: `blocked`, `metadata.tainted`
+    Path(Path),
+    /// A bare literal used as a condition (`true`); the compiler types it
+    Lit(Lit),
+}
+
+impl Expr {
+    /// The expression's whole span
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Or(_, span) | Expr::And(_, span) | Expr::Not(_, span) | Expr::Paren(_, span) => {
+                *span
+            }
+            Expr::Compare(compare) => compare.span,
+            Expr::Path(path) => path.span,
+            Expr::Lit(lit) => lit.span,
+        }
+    }
+}
+
+/// `left op right`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compare {
+    /// Left operand
+    pub left: Operand,
+    /// The operator
+    pub op: Op,
+    /// The operator's span
+    pub op_span: Span,
+    /// Right operand
+    pub right: Operand,
+    /// The whole comparison
+    pub span: Span,
+}
+
+/// A comparison operator
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `~` (glob)
+    Glob,
+    /// `=~` (regular expression)
+    Regex,
+    /// `in`
+    In,
+    /// `contains`
+    Contains,
+}
+
+impl Op {
+    /// The operator as written
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Glob => "~",
+            Op::Regex => "=~",
+            Op::In => "in",
+            Op::Contains => "contains",
+        }
+    }
+}
+
+/// One side of a comparison
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operand {
+    /// A field path
+    Path(Path),
+    /// A literal
+    Lit(Lit),
+}
+
+impl Operand {
+    /// The operand's span
+    pub fn span(&self) -> Span {
+        match self {
+            Operand::Path(path) => path.span,
+            Operand::Lit(lit) => lit.span,
+        }
+    }
+}
+
+/// A field path: `steps`, `error.kind`, `arg.paths[0]`, `metadata.tainted`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Path {
+    /// The segments, first is the root name
+    pub segments: Vec<PathSegment>,
+    /// The whole path
+    pub span: Span,
+}
+
+/// One segment of a [`Path`]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSegment {
+    /// `.name` (or the root name)
+    Name(Ident),
+    /// `[0]`: the index's source text
+    Index {
+        /// The digits
+        text: String,
+        /// The brackets and digits
+        span: Span,
+    },
+}
+
+/// A literal, with its source text kept for the compiler to decode
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lit {
+    /// What kind of literal
+    pub kind: LitKind,
+    /// The whole literal
+    pub span: Span,
+}
+
+/// The kinds of literal
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LitKind {
+    /// `true` / `false`
+    Bool(bool),
+    /// `20`, `100_000`, `200k`: the source text
+    Int(String),
+    /// `500ms`, `5min`: the source text
+    Duration(String),
+    /// A string: the text between the quotes, escapes not yet decoded
+    Str(String),
+    /// `[a, b]`
+    List(Vec<Lit>),
+}
+
+/// A string literal where only a string is allowed
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrLit {
+    /// The text between the quotes, escapes not yet decoded
+    pub raw: String,
+    /// The literal with its quotes
+    pub span: Span,
+}
+
+/// What a rule does
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionNode {
+    /// `verb [stop_reason] ["message"]`
+    Verb {
+        /// The verb
+        verb: Ident,
+        /// The stop reason word
+        reason: Option<Ident>,
+        /// The message
+        message: Option<StrLit>,
+        /// The whole action
+        span: Span,
+    },
+    /// `set metadata.key = literal`
+    Set {
+        /// The target path (`metadata.key`)
+        target: Path,
+        /// The value
+        value: Lit,
+        /// The whole action
+        span: Span,
+    },
+}
+
+impl ActionNode {
+    /// The action's whole span
+    pub fn span(&self) -> Span {
+        match self {
+            ActionNode::Verb { span, .. } | ActionNode::Set { span, .. } => *span,
+        }
+    }
+}
+
+/// `test "name" { (event ... | expect ...)* }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestBlock {
+    /// The test's name
+    pub name: StrLit,
+    /// The events and expectations in order
+    pub steps: Vec<TestStep>,
+    /// The whole block
+    pub span: Span,
+}
+
+/// One line of a test block
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TestStep {
+    /// `event <name> { field: value, ... }`
+    Event {
+        /// The event's name
+        event: Ident,
+        /// The fields given
+        fields: Vec<ObjectEntry>,
+        /// The whole line
+        span: Span,
+    },
+    /// `expect <verb|none> [<stop_reason>] [by "<rule id>"]`
+    Expect {
+        /// The verb, or `none`
+        verb: Ident,
+        /// The stop reason
+        reason: Option<Ident>,
+        /// The rule expected to resolve it
+        by: Option<StrLit>,
+        /// The whole line
+        span: Span,
+    },
+}
+
+/// `key: value` inside an object
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectEntry {
+    /// The key (an identifier or a string's raw text)
+    pub key: Ident,
+    /// The value
+    pub value: Value,
+    /// The whole entry
+    pub span: Span,
+}
+
+/// A value in a test event: a literal or a nested object
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A literal
+    Lit(Lit),
+    /// `{ key: value, ... }`
+    Object(Vec<ObjectEntry>, Span),
+}
+
+impl Value {
+    /// The value's span
+    pub fn span(&self) -> Span {
+        match self {
+            Value::Lit(lit) => lit.span,
+            Value::Object(_, span) => *span,
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Conditions of rules as the evaluator runs them: typed, with patterns compiled.
+
+use serde::{Deserialize, Serialize};
+
+use crate::field::Field;
+use crate::literal::Literal;
+use crate::matcher::{GlobPattern, RegexPattern};
+
+/// A checked condition (LANGUAGE.md §4.4)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    /// Every part holds (`and`)
+    All(Vec<Condition>),
+    /// Some part holds (`or`)
+    Any(Vec<Condition>),
+    /// The part does not hold (`not`)
+    Not(Box<Condition>),
+    /// A bare bool field: `blocked`, `metadata.tainted`
+    Flag(Field),
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=` between fields and literals
+    Compare {
+        /// Left-hand side
+        left: Operand,
+        /// The comparison
+        op: CompareOp,
+        /// Right-hand side
+        right: Operand,
+    },
+    /// `field ~ "glob"`, whole string
+    Glob {
+        /// The string read
+        field: Field,
+        /// The compiled glob
+        pattern: GlobPattern,
+    },
+    /// `field =~ "regex"`, unanchored
+    Regex {
+        /// The string read
+        field: Field,
+        /// The compiled regular expression
+        pattern: RegexPattern,
+    },
+    /// `field in [..]`
+    In {
+        /// The value read
+        field: Field,
+        /// The members
+        list: Vec<Literal>,
+    },
+    /// `field contains "text"`: a substring of a string, or a member of a JSON array
+    Contains {
+        /// The value read
+        field: Field,
+        /// What must be contained
+        needle: Literal,
+    },
+}
+
+/// One side of a comparison
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operand {
+    /// A field of the event
+    Field(Field),
+    /// A constant
+    Literal(Literal),
+}
+
+/// An ordering or equality test
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CompareOp {
+    /// `==`
+    #[serde(rename = "==")]
+    Eq,
+    /// `!=`
+    #[serde(rename = "!=")]
+    Ne,
+    /// `<`
+    #[serde(rename = "<")]
+    Lt,
+    /// `<=`
+    #[serde(rename = "<=")]
+    Le,
+    /// `>`
+    #[serde(rename = ">")]
+    Gt,
+    /// `>=`
+    #[serde(rename = ">=")]
+    Ge,
+}
+
+impl CompareOp {
+    /// The operator as written in source
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "==",
+            CompareOp::Ne => "!=",
+            CompareOp::Lt => "<",
+            CompareOp::Le => "<=",
+            CompareOp::Gt => ">",
+            CompareOp::Ge => ">=",
+        }
+    }
+
+    /// Whether `ordering` (left compared to right) satisfies this operator
+    pub fn holds(self, ordering: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering as O;
+        match self {
+            CompareOp::Eq => ordering == O::Equal,
+            CompareOp::Ne => ordering != O::Equal,
+            CompareOp::Lt => ordering == O::Less,
+            CompareOp::Le => ordering != O::Greater,
+            CompareOp::Gt => ordering == O::Greater,
+            CompareOp::Ge => ordering != O::Less,
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! The result of evaluating one event: the decision, who made it, and everything that fired.
+//!
+//! `Outcome` is the JSON contract of `rulesc eval` (CLI.md).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+
+use crate::event::EventKind;
+use crate::policy::{StopReason, Verb};
+
+/// The resolved decision of one event (CLI.md `decision`)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Stop the run
+    Forbid,
+    /// Take another step
+    Request,
+    /// The work is done
+    AllowStop,
+    /// Permitted
+    Allow,
+    /// The tool call is refused
+    Block,
+    /// The tool call needs approval
+    Ask,
+    /// Retry the failed call
+    Retry,
+    /// Ignore the error
+    Ignore,
+    /// No rule decided and no default applied
+    None,
+}
+
+impl Decision {
+    /// The decision's name as written in JSON
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::None => "none",
+            Decision::Forbid => Verb::Forbid.name(),
+            Decision::Request => Verb::Request.name(),
+            Decision::AllowStop => Verb::AllowStop.name(),
+            Decision::Allow => Verb::Allow.name(),
+            Decision::Block => Verb::Block.name(),
+            Decision::Ask => Verb::Ask.name(),
+            Decision::Retry => Verb::Retry.name(),
+            Decision::Ignore => Verb::Ignore.name(),
+        }
+    }
+}
+
+impl From<Verb> for Decision {
+    fn from(verb: Verb) -> Decision {
+        match verb {
+            Verb::Forbid => Decision::Forbid,
+            Verb::Request => Decision::Request,
+            Verb::AllowStop => Decision::AllowStop,
+            Verb::Allow => Decision::Allow,
+            Verb::Block => Decision::Block,
+            Verb::Ask => Decision::Ask,
+            Verb::Retry => Decision::Retry,
+            Verb::Ignore => Decision::Ignore,
+        }
+    }
+}
+
+/// A rule (or native hook) whose decision matched the event
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// The rule's id
+    pub rule: String,
+    /// Its verb
+    pub verb: Verb,
+    /// Its stop reason (set for `forbid` and `allow_stop`)
+    pub stop_reason: Option<StopReason>,
+    /// Its message
+    pub message: Option<String>,
+    /// The file it was written in; `null` for the prelude and native hooks
+    pub file: Option<String>,
+    /// The line of its `on` keyword; `null` for the prelude and native hooks
+    pub line: Option<u32>,
+    /// Its `@priority`
+    #[serde(default)]
+    pub priority: i64,
+}
+
+/// A `set` effect that was applied
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EffectRecord {
+    /// The rule that set it
+    pub rule: String,
+    /// The metadata path, dotted (`tainted`, `a.b`)
+    pub key: String,
+    /// The value stored
+    pub value: Json,
+}
+
+/// The resolved result of one event
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The event that was evaluated
+    pub event: EventKind,
+    /// The resolved decision
+    pub decision: Decision,
+    /// Set for `forbid` and `allow_stop`
+    pub stop_reason: Option<StopReason>,
+    /// The deciding rule's message
+    pub message: Option<String>,
+    /// The deciding rule's id, `"default"`, a `host:` limit, or `null`
+    pub resolved_by: Option<String>,
+    /// Every matching decision, sorted by rule id
+    pub evaluations: Vec<Evaluation>,
+    /// Every `set` applied, in application order
+    pub effects: Vec<EffectRecord>,
+    /// The execution's metadata after the effects
+    pub metadata: Map<String, Json>,
+}

@@ -1,0 +1,131 @@
+//! The command line, as clap reads it (CLI.md).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Check, test, compile and run `.rules` policies for AI-agent flow control
+#[derive(Debug, Parser)]
+#[command(name = "rulesc", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse, validate and lint policies
+    Check(CheckArgs),
+    /// Print the long explanation of a diagnostic code
+    Explain(ExplainArgs),
+    /// Write the compiled policy set as JSON
+    Compile(CompileArgs),
+    /// Evaluate one event or a JSON Lines stream of events
+    Eval(EvalArgs),
+    /// Run the agent loop with a scripted model and scripted tools
+    Run(RunArgs),
+}
+
+/// Output formats of `check`, `test`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Reports for people
+    Human,
+    /// One JSON document
+    Json,
+}
+
+/// `rulesc check`
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// `.rules` files or directories (searched recursively), or compiled JSON policies
+    #[arg(required = true, value_name = "POLICY")]
+    pub policies: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit with 1 when any warning is found
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
+
+/// `rulesc explain`
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A diagnostic code such as `E003`
+    #[arg(value_name = "CODE", required_unless_present = "list")]
+    pub code: Option<String>,
+    /// Explain every code
+    #[arg(long, conflicts_with = "code")]
+    pub list: bool,
+}
+
+/// `rulesc compile`
+#[derive(Debug, Args)]
+pub struct CompileArgs {
+    /// `.rules` files or directories, or compiled JSON policies
+    #[arg(required = true, value_name = "POLICY")]
+    pub policies: Vec<PathBuf>,
+    /// Where to write the JSON (stdout by default)
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Host limits shared by `eval` and `run`
+#[derive(Debug, Clone, Args)]
+pub struct LimitArgs {
+    /// Forced continuations on `stop` in a row before `request` loses its power
+    #[arg(long, value_name = "N")]
+    pub max_stop_requests: Option<u64>,
+    /// Retries per step; a `retry` beyond becomes `forbid retry_limit_reached`
+    #[arg(long, value_name = "N")]
+    pub max_retries: Option<u64>,
+    /// Steps a run may take at most
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+}
+
+/// `rulesc eval`
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// `.rules` files or directories, or compiled JSON policies
+    #[arg(required = true, value_name = "POLICY")]
+    pub policies: Vec<PathBuf>,
+    /// The event JSON, or JSON Lines, in a file or `-` for stdin
+    #[arg(long, value_name = "FILE|-")]
+    pub event: PathBuf,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = OutputFormat::Json)]
+    pub format: OutputFormat,
+    /// Host limits
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// `rulesc run`
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// `.rules` files or directories, or compiled JSON policies
+    #[arg(required = true, value_name = "POLICY")]
+    pub policies: Vec<PathBuf>,
+    /// The run script (JSON)
+    #[arg(long, value_name = "FILE")]
+    pub script: PathBuf,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = OutputFormat::Json)]
+    pub format: OutputFormat,
+    /// Host limits
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Output formats of `eval` and `run`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Machine-readable JSON
+    Json,
+    /// A stable, readable text (fit for snapshot tests)
+    Human,
+}

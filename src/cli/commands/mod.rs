@@ -1,0 +1,7 @@
+//! One module per subcommand.
+
+pub(crate) mod check;
+pub(crate) mod compile;
+pub(crate) mod eval;
+pub(crate) mod explain;
+pub(crate) mod run;

@@ -1,0 +1,7 @@
+//! The `rulesc` command: parse the command line, dispatch, exit.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    rulesc::cli::main()
+}
