@@ -4,17 +4,31 @@
 //! diagnostics (no pest, miette or clap), prints nothing, and `Policy::evaluate` is pure.
 
 mod condition;
+mod evaluate;
 mod event;
 mod field;
+mod format;
+mod index;
 mod literal;
 mod matcher;
+mod native_hook;
 mod outcome;
 mod policy;
+mod prelude;
+mod render;
+mod resolve;
 
 pub use condition::{CompareOp, Condition, Operand};
 pub use event::{ErrorInfo, Event, EventKind, Status, StopDecision};
 pub use field::{Field, FieldPath, FieldType, PathSegment};
+pub use format::{LoadError, FORMAT_NAME, FORMAT_VERSION};
 pub use literal::Literal;
 pub use matcher::{GlobPattern, PatternError, RegexPattern, MAX_PATTERN_LEN};
+pub use native_hook::{HookDecision, NativeHook};
 pub use outcome::{Decision, EffectRecord, Evaluation, Outcome};
-pub use policy::{Action, Defaults, Limits, Origin, PolicyError, Rule, StopReason, Verb};
+pub use policy::{Action, Defaults, Limits, Origin, Policy, PolicyError, Rule, StopReason, Verb};
+pub use prelude::{NO_TOOL_CALLS, TOOL_ERRORS_TO_MODEL};
+pub use resolve::{
+    resolve_continuation, Resolution, RESOLVED_BY_DEFAULT, RESOLVED_BY_MAX_RETRIES,
+    RESOLVED_BY_MAX_STEPS, RESOLVED_BY_MAX_STOP_REQUESTS,
+};

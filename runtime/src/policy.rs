@@ -1,13 +1,28 @@
 //! Compiled rules and policies: what the compiler produces and the evaluator runs.
+//!
+//! Invariant: a `Policy` is valid by construction. `Policy::new` is its only constructor
+//! (`from_json` goes through it), so every rule in a policy has a unique id, at least one
+//! event, a verb allowed on each of its events and a stop reason exactly when its verb
+//! takes one. A `Policy` is immutable and shares its rules behind an `Arc`.
 
+use std::collections::BTreeSet;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+use tracing::{debug, warn};
 
 use crate::condition::Condition;
-use crate::event::{EventKind, Status};
-use crate::field::FieldPath;
+use crate::evaluate::holds;
+use crate::event::{Event, EventKind, Status};
+use crate::field::{FieldPath, PathSegment};
+use crate::index::RuleIndex;
 use crate::literal::Literal;
+use crate::native_hook::NativeHook;
+use crate::outcome::{EffectRecord, Evaluation, Outcome};
+use crate::prelude;
+use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 
 /// A decision a rule can make (LANGUAGE.md §4.2)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -142,7 +157,9 @@ impl StopReason {
 
     /// The reason spelled `name`, if any
     pub fn from_name(name: &str) -> Option<StopReason> {
-        StopReason::ALL.into_iter().find(|reason| reason.name() == name)
+        StopReason::ALL
+            .into_iter()
+            .find(|reason| reason.name() == name)
     }
 
     /// The status of a run that stopped for this reason (LANGUAGE.md §8)
@@ -274,6 +291,28 @@ pub enum PolicyError {
     },
     /// A rule fires on no event
     NoEvents(String),
+    /// A rule gives a stop reason to a verb that takes none (only `forbid` and
+    /// `allow_stop` do)
+    StopReasonNotAllowed {
+        /// The rule
+        rule: String,
+        /// The verb
+        verb: Verb,
+    },
+    /// A default names a verb its event does not take (LANGUAGE.md §5.4)
+    DefaultNotAllowed {
+        /// `pre_tool_use` or `on_error`
+        event: EventKind,
+        /// The verb
+        verb: Verb,
+    },
+    /// A `set` rule's key is empty or indexes into an array (`metadata.a[0]`)
+    InvalidSetKey {
+        /// The rule
+        rule: String,
+        /// The key as written, without `metadata`
+        key: String,
+    },
 }
 
 impl fmt::Display for PolicyError {
@@ -284,8 +323,319 @@ impl fmt::Display for PolicyError {
                 write!(f, "rule `{rule}`: `{verb}` is not allowed on `{event}`")
             }
             PolicyError::NoEvents(rule) => write!(f, "rule `{rule}` fires on no event"),
+            PolicyError::StopReasonNotAllowed { rule, verb } => {
+                write!(f, "rule `{rule}`: `{verb}` takes no stop reason")
+            }
+            PolicyError::DefaultNotAllowed { event, verb } => {
+                write!(f, "`default {event} {verb}` is not allowed")
+            }
+            PolicyError::InvalidSetKey { rule, key } => {
+                write!(
+                    f,
+                    "rule `{rule}`: `metadata{key}` cannot be set, name an object key"
+                )
+            }
         }
     }
 }
 
 impl std::error::Error for PolicyError {}
+
+/// A checked, indexed policy set, ready to evaluate events
+///
+/// Cloning is cheap (the rules are shared); `evaluate` takes `&self`, is pure and may run
+/// on many threads at once.
+///
+/// ```
+/// use rulesc_runtime::{Decision, Defaults, Event, EventKind, Policy};
+///
+/// let policy = Policy::new(Vec::new(), Defaults::default())?;
+/// let mut event = Event::new(EventKind::AfterStep);
+/// event.tool_calls = Some(0);
+/// let outcome = policy.evaluate(&event);
+/// assert_eq!(outcome.decision, Decision::AllowStop);
+/// assert_eq!(outcome.resolved_by.as_deref(), Some("prelude:no-tool-calls"));
+/// # Ok::<(), rulesc_runtime::PolicyError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Policy {
+    shared: Arc<Shared>,
+    limits: Limits,
+}
+
+/// What clones of one policy share
+#[derive(Debug)]
+struct Shared {
+    /// The user's rules in the order given, then the prelude
+    rules: Vec<Rule>,
+    /// How many of `rules` are the user's
+    n_user_rules: usize,
+    defaults: Defaults,
+    index: RuleIndex,
+}
+
+impl Policy {
+    /// Checks `rules`, adds the prelude (LANGUAGE.md §8) and indexes them
+    ///
+    /// Each rule's events are sorted and deduplicated, and a `forbid` or `allow_stop`
+    /// without a stop reason gets its default, so equal policies compare and serialize
+    /// alike. The host limits are [`Limits::default`] until [`Policy::with_limits`].
+    pub fn new(rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
+        let n_user_rules = rules.len();
+        let mut all_rules = Vec::with_capacity(n_user_rules + 2);
+        let mut seen_ids = BTreeSet::new();
+        for rule in rules.into_iter().chain(prelude::rules()) {
+            let rule = check_rule(rule)?;
+            if !seen_ids.insert(rule.id.clone()) {
+                return Err(PolicyError::DuplicateId(rule.id));
+            }
+            all_rules.push(rule);
+        }
+        check_defaults(&defaults)?;
+        let index = RuleIndex::new(&all_rules);
+        Ok(Policy {
+            shared: Arc::new(Shared {
+                rules: all_rules,
+                n_user_rules,
+                defaults,
+                index,
+            }),
+            limits: Limits::default(),
+        })
+    }
+
+    /// The same policy under the host limits `limits`
+    #[must_use]
+    pub fn with_limits(self, limits: Limits) -> Policy {
+        Policy { limits, ..self }
+    }
+
+    /// Every rule evaluated: the user's rules in the order given, then the prelude
+    pub fn rules(&self) -> &[Rule] {
+        &self.shared.rules
+    }
+
+    /// The user's rules only, in the order given (what compiled JSON stores)
+    pub fn user_rules(&self) -> &[Rule] {
+        self.shared
+            .rules
+            .get(..self.shared.n_user_rules)
+            .unwrap_or_default()
+    }
+
+    /// The policy's defaults (LANGUAGE.md §5.4)
+    pub fn defaults(&self) -> &Defaults {
+        &self.shared.defaults
+    }
+
+    /// The host limits in force
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Evaluates one event: every matching rule fires, and their decisions resolve once
+    pub fn evaluate(&self, event: &Event) -> Outcome {
+        self.evaluate_with_hooks(event, &[])
+    }
+
+    /// Evaluates one event with native hooks voting alongside the rules
+    ///
+    /// The order of `hooks` never changes the outcome. A hook whose verb is not allowed on
+    /// the event is left out, with a warning under the `rulesc::hook` tracing target.
+    pub fn evaluate_with_hooks(&self, event: &Event, hooks: &[&dyn NativeHook]) -> Outcome {
+        let mut evaluations = Vec::new();
+        let mut effects = Vec::new();
+        for rule_idx in self.shared.index.candidates(event) {
+            let Some(rule) = self.shared.rules.get(*rule_idx) else {
+                continue;
+            };
+            if !rule
+                .condition
+                .as_ref()
+                .is_none_or(|condition| holds(condition, event))
+            {
+                continue;
+            }
+            match &rule.action {
+                Action::Decide {
+                    verb,
+                    stop_reason,
+                    message,
+                } => evaluations.push(Evaluation {
+                    rule: rule.id.clone(),
+                    verb: *verb,
+                    stop_reason: *stop_reason,
+                    message: message.clone(),
+                    file: rule.origin.as_ref().map(|origin| origin.file.clone()),
+                    line: rule.origin.as_ref().map(|origin| origin.line),
+                    priority: rule.priority,
+                }),
+                Action::Set { key, value } => effects.push((rule, key, value)),
+            }
+        }
+        evaluations.extend(hooks.iter().filter_map(|hook| evaluate_hook(*hook, event)));
+        sort_evaluations(&mut evaluations);
+        for evaluation in &evaluations {
+            debug!(
+                target: "rulesc::decision",
+                event = event.kind.name(),
+                rule = evaluation.rule.as_str(),
+                verb = evaluation.verb.name(),
+                stop_reason = evaluation.stop_reason.map(StopReason::name),
+                message = evaluation.message.as_deref(),
+                "matched"
+            );
+        }
+        let resolution = resolve_event(event, &evaluations, &self.shared.defaults, &self.limits);
+
+        // Effects apply after every condition was evaluated (LANGUAGE.md §4.3).
+        order_effects(&mut effects, |(rule, _, _)| {
+            (rule.priority, rule.id.as_str())
+        });
+        let mut metadata = event.metadata.clone();
+        let effects = effects
+            .into_iter()
+            .map(|(rule, key, value)| {
+                let value = value.to_json();
+                set_metadata(&mut metadata, key, value.clone());
+                EffectRecord {
+                    rule: rule.id.clone(),
+                    key: dotted(key),
+                    value,
+                }
+            })
+            .collect();
+
+        Outcome {
+            event: event.kind,
+            decision: resolution.decision,
+            stop_reason: resolution.stop_reason,
+            message: resolution.message,
+            resolved_by: resolution.resolved_by,
+            evaluations,
+            effects,
+            metadata,
+        }
+    }
+}
+
+/// The evaluation a hook contributes, if it fires on this event with an allowed verb
+fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
+    if !hook.events().contains(&event.kind) {
+        return None;
+    }
+    let decision = hook.evaluate(event)?;
+    if !event.kind.allows(decision.verb) {
+        warn!(
+            target: "rulesc::hook",
+            hook = hook.id(),
+            verb = decision.verb.name(),
+            event = event.kind.name(),
+            "native hook decision ignored: verb not allowed on this event"
+        );
+        return None;
+    }
+    Some(Evaluation {
+        rule: hook.id().to_owned(),
+        verb: decision.verb,
+        stop_reason: stop_reason_of(decision.verb, decision.stop_reason),
+        message: decision.message,
+        file: None,
+        line: None,
+        priority: hook.priority(),
+    })
+}
+
+/// Checks one rule and brings it to its canonical form
+fn check_rule(mut rule: Rule) -> Result<Rule, PolicyError> {
+    rule.events.sort();
+    rule.events.dedup();
+    if rule.events.is_empty() {
+        return Err(PolicyError::NoEvents(rule.id));
+    }
+    match &mut rule.action {
+        Action::Decide {
+            verb, stop_reason, ..
+        } => {
+            if let Some(event) = rule.events.iter().find(|event| !event.allows(*verb)) {
+                return Err(PolicyError::VerbNotAllowed {
+                    rule: rule.id.clone(),
+                    verb: *verb,
+                    event: *event,
+                });
+            }
+            if stop_reason.is_some() && !verb.takes_stop_reason() {
+                return Err(PolicyError::StopReasonNotAllowed {
+                    rule: rule.id.clone(),
+                    verb: *verb,
+                });
+            }
+            *stop_reason = stop_reason_of(*verb, *stop_reason);
+        }
+        Action::Set { key, .. } => {
+            let indexes = key
+                .segments
+                .iter()
+                .any(|segment| matches!(segment, PathSegment::Index(_)));
+            if key.segments.is_empty() || indexes {
+                return Err(PolicyError::InvalidSetKey {
+                    rule: rule.id.clone(),
+                    key: key.to_string(),
+                });
+            }
+        }
+    }
+    Ok(rule)
+}
+
+/// Checks that each default is a verb its event allows (LANGUAGE.md §5.4)
+fn check_defaults(defaults: &Defaults) -> Result<(), PolicyError> {
+    let allowed = [
+        (
+            EventKind::PreToolUse,
+            defaults.pre_tool_use,
+            [Verb::Allow, Verb::Ask, Verb::Block],
+        ),
+        (
+            EventKind::OnError,
+            defaults.on_error,
+            [Verb::Forbid, Verb::Retry, Verb::Ignore],
+        ),
+    ];
+    for (event, default, verbs) in allowed {
+        if let Some(verb) = default.filter(|verb| !verbs.contains(verb)) {
+            return Err(PolicyError::DefaultNotAllowed { event, verb });
+        }
+    }
+    Ok(())
+}
+
+/// Stores `value` at `key`, creating objects along the way; a non-object in the way is
+/// replaced by an object
+fn set_metadata(metadata: &mut Map<String, Json>, key: &FieldPath, value: Json) {
+    let mut keys = key.segments.iter().filter_map(|segment| match segment {
+        PathSegment::Key(key) => Some(key.as_str()),
+        PathSegment::Index(_) => None,
+    });
+    let Some(first) = keys.next() else {
+        return;
+    };
+    let mut slot = metadata.entry(first.to_owned()).or_insert(Json::Null);
+    for key in keys {
+        if !slot.is_object() {
+            *slot = Json::Object(Map::new());
+        }
+        let Json::Object(object) = slot else {
+            return;
+        };
+        slot = object.entry(key.to_owned()).or_insert(Json::Null);
+    }
+    *slot = value;
+}
+
+/// `a.b` for the path `.a.b`
+fn dotted(key: &FieldPath) -> String {
+    let text = key.to_string();
+    text.strip_prefix('.')
+        .map_or_else(|| text.clone(), str::to_owned)
+}

@@ -1,0 +1,346 @@
+//! Condition evaluation: whether a rule's `when` holds for one event (LANGUAGE.md §4.4).
+//!
+//! Invariant: evaluation is total. A field the event does not carry, a missing `arg.*` or
+//! `metadata.*` path and a comparison between values of different types are all simply
+//! false, whatever the operator (`!=` included: a missing value is not "not equal", it is
+//! absent). Nothing here panics or allocates per comparison.
+//!
+//! Values meet at run time as follows:
+//! - integers and JSON numbers compare numerically (integers exactly, floats as `f64`);
+//! - durations are milliseconds, so `elapsed` and duration literals also compare with JSON
+//!   numbers (what `set metadata.t = 5s` stores);
+//! - strings compare by bytes, booleans and lists only for (in)equality;
+//! - a bare field is true only when its value is the boolean `true`.
+
+use std::cmp::Ordering;
+
+use serde_json::{Map, Value as Json};
+
+use crate::condition::{CompareOp, Condition, Operand};
+use crate::event::{Event, StopDecision};
+use crate::field::{Field, FieldPath, PathSegment};
+use crate::literal::Literal;
+use crate::policy::{StopReason, Verb};
+
+/// Whether `condition` holds for `event`
+pub(crate) fn holds(condition: &Condition, event: &Event) -> bool {
+    match condition {
+        Condition::All(parts) => parts.iter().all(|part| holds(part, event)),
+        Condition::Any(parts) => parts.iter().any(|part| holds(part, event)),
+        Condition::Not(part) => !holds(part, event),
+        Condition::Flag(field) => matches!(read(field, event), Some(Value::Bool(true))),
+        Condition::Compare { left, op, right } => {
+            let (Some(left), Some(right)) = (operand(left, event), operand(right, event)) else {
+                return false;
+            };
+            compare(&left, *op, &right)
+        }
+        Condition::Glob { field, pattern } => {
+            matches!(read(field, event), Some(Value::Str(text)) if pattern.is_match(text))
+        }
+        Condition::Regex { field, pattern } => {
+            matches!(read(field, event), Some(Value::Str(text)) if pattern.is_match(text))
+        }
+        Condition::In { field, list } => read(field, event).is_some_and(|value| {
+            list.iter()
+                .any(|member| equal(&value, &Value::from_literal(member)) == Some(true))
+        }),
+        Condition::Contains { field, needle } => {
+            read(field, event).is_some_and(|value| contains(&value, needle))
+        }
+    }
+}
+
+/// A value met during evaluation, borrowed from the event or the policy
+#[derive(Debug, Clone, Copy)]
+enum Value<'a> {
+    /// An integer or a JSON number
+    Num(Num),
+    /// Milliseconds
+    Duration(u64),
+    /// Text
+    Str(&'a str),
+    /// `true` or `false`
+    Bool(bool),
+    /// A list literal
+    List(&'a [Literal]),
+    /// JSON that is not a scalar: an array, an object or `null`
+    Json(&'a Json),
+}
+
+/// A number, kept exact when it is an integer
+#[derive(Debug, Clone, Copy)]
+enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+impl Num {
+    fn from_json(number: &serde_json::Number) -> Option<Num> {
+        if let Some(int) = number.as_i64() {
+            Some(Num::Int(i128::from(int)))
+        } else if let Some(int) = number.as_u64() {
+            Some(Num::Int(i128::from(int)))
+        } else {
+            number.as_f64().map(Num::Float)
+        }
+    }
+
+    fn as_f64(self) -> f64 {
+        match self {
+            // Precision loss beyond 2^53 only matters against a float, which has none either.
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "comparing an integer with a float is done in f64"
+            )]
+            Num::Int(int) => int as f64,
+            Num::Float(float) => float,
+        }
+    }
+
+    fn cmp(self, other: Num) -> Option<Ordering> {
+        match (self, other) {
+            (Num::Int(left), Num::Int(right)) => Some(left.cmp(&right)),
+            (left, right) => left.as_f64().partial_cmp(&right.as_f64()),
+        }
+    }
+}
+
+impl<'a> Value<'a> {
+    fn from_json(json: &'a Json) -> Value<'a> {
+        match json {
+            Json::Bool(value) => Value::Bool(*value),
+            Json::String(text) => Value::Str(text),
+            Json::Number(number) => Num::from_json(number).map_or(Value::Json(json), Value::Num),
+            Json::Null | Json::Array(_) | Json::Object(_) => Value::Json(json),
+        }
+    }
+
+    fn from_literal(literal: &'a Literal) -> Value<'a> {
+        match literal {
+            Literal::Bool(value) => Value::Bool(*value),
+            Literal::Int(value) => Value::Num(Num::Int(i128::from(*value))),
+            Literal::Duration(ms) => Value::Duration(*ms),
+            Literal::Str(text) => Value::Str(text),
+            Literal::List(items) => Value::List(items),
+        }
+    }
+
+    /// The value as a number of the common numeric scale (durations in milliseconds)
+    fn as_num(self) -> Option<Num> {
+        match self {
+            Value::Num(num) => Some(num),
+            Value::Duration(ms) => Some(Num::Int(i128::from(ms))),
+            Value::Str(_) | Value::Bool(_) | Value::List(_) | Value::Json(_) => None,
+        }
+    }
+}
+
+fn operand<'a>(operand: &'a Operand, event: &'a Event) -> Option<Value<'a>> {
+    match operand {
+        Operand::Field(field) => read(field, event),
+        Operand::Literal(literal) => Some(Value::from_literal(literal)),
+    }
+}
+
+fn compare(left: &Value<'_>, op: CompareOp, right: &Value<'_>) -> bool {
+    match op {
+        CompareOp::Eq => equal(left, right) == Some(true),
+        CompareOp::Ne => equal(left, right) == Some(false),
+        CompareOp::Lt | CompareOp::Le | CompareOp::Gt | CompareOp::Ge => {
+            order(left, right).is_some_and(|ordering| op.holds(ordering))
+        }
+    }
+}
+
+/// Whether two values are equal; `None` when their types cannot be compared
+fn equal(left: &Value<'_>, right: &Value<'_>) -> Option<bool> {
+    match (left, right) {
+        (Value::Str(left), Value::Str(right)) => Some(left == right),
+        (Value::Bool(left), Value::Bool(right)) => Some(left == right),
+        (Value::List(left), Value::List(right)) => {
+            let left: Vec<Value<'_>> = left.iter().map(Value::from_literal).collect();
+            let right: Vec<Value<'_>> = right.iter().map(Value::from_literal).collect();
+            sequences_equal(&left, &right)
+        }
+        (Value::List(list), Value::Json(Json::Array(array)))
+        | (Value::Json(Json::Array(array)), Value::List(list)) => {
+            let list: Vec<Value<'_>> = list.iter().map(Value::from_literal).collect();
+            let array: Vec<Value<'_>> = array.iter().map(Value::from_json).collect();
+            sequences_equal(&list, &array)
+        }
+        (Value::Json(left), Value::Json(right)) => Some(json_equal(left, right)),
+        (left, right) => match (left.as_num(), right.as_num()) {
+            (Some(left), Some(right)) => left.cmp(right).map(|ordering| ordering.is_eq()),
+            _ => None,
+        },
+    }
+}
+
+fn sequences_equal(left: &[Value<'_>], right: &[Value<'_>]) -> Option<bool> {
+    if left.len() != right.len() {
+        return Some(false);
+    }
+    let mut all_equal = true;
+    for (left, right) in left.iter().zip(right) {
+        match equal(left, right) {
+            Some(true) => {}
+            Some(false) => all_equal = false,
+            // Invariant: a type mismatch anywhere inside makes the whole comparison false,
+            // for `!=` as much as for `==`.
+            None => return None,
+        }
+    }
+    Some(all_equal)
+}
+
+/// Structural JSON equality where numbers compare by value (`1 == 1.0`)
+fn json_equal(left: &Json, right: &Json) -> bool {
+    match (left, right) {
+        (Json::Number(left), Json::Number(right)) => {
+            match (Num::from_json(left), Num::from_json(right)) {
+                (Some(left), Some(right)) => left.cmp(right) == Some(Ordering::Equal),
+                _ => false,
+            }
+        }
+        (Json::Array(left), Json::Array(right)) => {
+            left.len() == right.len()
+                && left
+                    .iter()
+                    .zip(right)
+                    .all(|(left, right)| json_equal(left, right))
+        }
+        (Json::Object(left), Json::Object(right)) => {
+            left.len() == right.len()
+                && left
+                    .iter()
+                    .all(|(key, left)| right.get(key).is_some_and(|right| json_equal(left, right)))
+        }
+        (left, right) => left == right,
+    }
+}
+
+/// How two values are ordered; `None` when they have no common order
+fn order(left: &Value<'_>, right: &Value<'_>) -> Option<Ordering> {
+    match (left, right) {
+        (Value::Str(left), Value::Str(right)) => Some(left.cmp(right)),
+        (left, right) => left.as_num()?.cmp(right.as_num()?),
+    }
+}
+
+fn contains(value: &Value<'_>, needle: &Literal) -> bool {
+    match (value, needle) {
+        (Value::Str(text), Literal::Str(needle)) => text.contains(needle.as_str()),
+        (Value::Json(Json::Array(items)), needle) => {
+            let needle = Value::from_literal(needle);
+            items
+                .iter()
+                .any(|item| equal(&Value::from_json(item), &needle) == Some(true))
+        }
+        (Value::List(items), needle) => {
+            let needle = Value::from_literal(needle);
+            items
+                .iter()
+                .any(|item| equal(&Value::from_literal(item), &needle) == Some(true))
+        }
+        _ => false,
+    }
+}
+
+/// Reads `field` from `event`; `None` when the event does not carry it
+///
+/// On `stop` and `subagent_stop` the pending stop's fields take the same defaults
+/// resolution uses (LANGUAGE.md §5.6): `stop_decision` is `allow_stop`, `stop_reason` that
+/// decision's default reason and `stop_requests` 0, so conditions and resolution agree on
+/// what the pending stop is.
+fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
+    let int = |value: u64| Some(Value::Num(Num::Int(i128::from(value))));
+    let text = |value: &'a Option<String>| value.as_deref().map(Value::Str);
+    match field {
+        Field::Step => int(event.step),
+        Field::Steps => int(event.steps),
+        Field::Tokens => int(event.tokens),
+        Field::InputTokens => int(event.input_tokens),
+        Field::OutputTokens => int(event.output_tokens),
+        Field::Elapsed => Some(Value::Duration(event.elapsed_ms)),
+        Field::Failures => int(event.failures),
+        Field::Errors => int(event.errors),
+        Field::Retries => int(event.retries),
+        Field::Messages => event.messages.and_then(int),
+        Field::ToolCalls => event.tool_calls.and_then(int),
+        Field::StopRequests => match event.stop_requests {
+            Some(count) => int(count),
+            None if event.kind.is_stop() => int(0),
+            None => None,
+        },
+        Field::Response => text(&event.response),
+        Field::FinishReason => text(&event.finish_reason),
+        Field::Tool => text(&event.tool),
+        Field::Result => text(&event.result),
+        Field::ToolError => event.tool_error.map(Value::Bool),
+        Field::Blocked => event.blocked.map(Value::Bool),
+        Field::ErrorKind => event.error.as_ref().map(|error| Value::Str(&error.kind)),
+        Field::ErrorMessage => event.error.as_ref().map(|error| Value::Str(&error.message)),
+        Field::StopReason => pending_stop_reason(event).map(|reason| Value::Str(reason.name())),
+        Field::StopDecision => {
+            pending_stop_decision(event).map(|decision| Value::Str(stop_decision_name(decision)))
+        }
+        Field::Status => event.status.map(|status| Value::Str(status.name())),
+        Field::Arg(path) => event
+            .arg
+            .as_ref()
+            .and_then(|arg| follow(arg, &path.segments))
+            .map(Value::from_json),
+        Field::Metadata(path) => lookup_metadata(&event.metadata, path).map(Value::from_json),
+    }
+}
+
+/// The pending stop's decision: the event's own, else `allow_stop` on stop hooks
+pub(crate) fn pending_stop_decision(event: &Event) -> Option<StopDecision> {
+    match event.stop_decision {
+        Some(decision) => Some(decision),
+        None if event.kind.is_stop() => Some(StopDecision::AllowStop),
+        None => None,
+    }
+}
+
+/// The pending stop's reason: the event's own, else the pending decision's default
+pub(crate) fn pending_stop_reason(event: &Event) -> Option<StopReason> {
+    match event.stop_reason {
+        Some(reason) => Some(reason),
+        None => pending_stop_decision(event).and_then(|decision| {
+            let verb = match decision {
+                StopDecision::AllowStop => Verb::AllowStop,
+                StopDecision::Forbid => Verb::Forbid,
+            };
+            StopReason::default_for(verb)
+        }),
+    }
+}
+
+fn stop_decision_name(decision: StopDecision) -> &'static str {
+    match decision {
+        StopDecision::AllowStop => Verb::AllowStop.name(),
+        StopDecision::Forbid => Verb::Forbid.name(),
+    }
+}
+
+/// The metadata value at `path`: its first segment is a key of the metadata object
+fn lookup_metadata<'a>(metadata: &'a Map<String, Json>, path: &FieldPath) -> Option<&'a Json> {
+    let (PathSegment::Key(key), rest) = path.segments.split_first()? else {
+        return None;
+    };
+    follow(metadata.get(key.as_str())?, rest)
+}
+
+/// The JSON value `segments` lead to from `root`, if any
+fn follow<'a>(root: &'a Json, segments: &[PathSegment]) -> Option<&'a Json> {
+    segments
+        .iter()
+        .try_fold(root, |value, segment| match segment {
+            PathSegment::Key(key) => value.get(key.as_str()),
+            PathSegment::Index(index) => usize::try_from(*index)
+                .ok()
+                .and_then(|index| value.get(index)),
+        })
+}
