@@ -1,0 +1,258 @@
+//! `Policy::new` checks and canonical forms, and the versioned compiled JSON of `format.rs`.
+
+mod common;
+
+use common::*;
+use rulesc_runtime::{
+    Action, CompareOp, Condition, Decision, Defaults, Event, EventKind, Field, FieldPath,
+    GlobPattern, Literal, LoadError, PathSegment, Policy, PolicyError, StopReason, Verb,
+};
+use serde_json::json;
+
+use EventKind::{AfterStep, OnError, PostToolUse, PreToolUse};
+
+#[test]
+fn duplicate_ids_are_rejected_also_against_the_prelude() {
+    let twice = vec![
+        decide("a", &[PreToolUse], Verb::Allow),
+        decide("a", &[OnError], Verb::Ignore),
+    ];
+    assert_eq!(
+        Policy::new(twice, Defaults::default()).unwrap_err(),
+        PolicyError::DuplicateId("a".into())
+    );
+    let shadow = vec![decide("prelude:no-tool-calls", &[AfterStep], Verb::Allow)];
+    assert!(matches!(
+        Policy::new(shadow, Defaults::default()),
+        Err(PolicyError::DuplicateId(_))
+    ));
+}
+
+#[test]
+fn a_verb_must_be_allowed_on_every_event_of_its_rule() {
+    let rule = decide("r", &[PreToolUse, PostToolUse], Verb::Block);
+    let err = Policy::new(vec![rule], Defaults::default()).unwrap_err();
+    assert_eq!(
+        err,
+        PolicyError::VerbNotAllowed {
+            rule: "r".into(),
+            verb: Verb::Block,
+            event: PostToolUse
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "rule `r`: `block` is not allowed on `post_tool_use`"
+    );
+}
+
+#[test]
+fn a_rule_needs_an_event() {
+    let err = Policy::new(vec![decide("r", &[], Verb::Allow)], Defaults::default()).unwrap_err();
+    assert_eq!(err.to_string(), "rule `r` fires on no event");
+}
+
+#[test]
+fn stop_reasons_belong_to_forbid_and_allow_stop_only() {
+    let rule = reason(
+        decide("r", &[PreToolUse], Verb::Block),
+        StopReason::Completed,
+    );
+    let err = Policy::new(vec![rule], Defaults::default()).unwrap_err();
+    assert_eq!(err.to_string(), "rule `r`: `block` takes no stop reason");
+}
+
+#[test]
+fn defaults_must_fit_their_event() {
+    let bad = Defaults {
+        pre_tool_use: Some(Verb::Retry),
+        on_error: None,
+    };
+    assert_eq!(
+        Policy::new(vec![], bad).unwrap_err().to_string(),
+        "`default pre_tool_use retry` is not allowed"
+    );
+    let bad = Defaults {
+        pre_tool_use: None,
+        on_error: Some(Verb::Ask),
+    };
+    assert!(Policy::new(vec![], bad).is_err());
+}
+
+#[test]
+fn set_keys_name_object_keys() {
+    let mut rule = set("r", PreToolUse, "a", Literal::Int(1));
+    rule.action = Action::Set {
+        key: FieldPath::default(),
+        value: Literal::Int(1),
+    };
+    assert!(matches!(
+        Policy::new(vec![rule.clone()], Defaults::default()),
+        Err(PolicyError::InvalidSetKey { .. })
+    ));
+    rule.action = Action::Set {
+        key: FieldPath {
+            segments: vec![PathSegment::Key("a".into()), PathSegment::Index(0)],
+        },
+        value: Literal::Int(1),
+    };
+    let err = Policy::new(vec![rule], Defaults::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "rule `r`: `metadata.a[0]` cannot be set, name an object key"
+    );
+}
+
+#[test]
+fn rules_are_brought_to_a_canonical_form() {
+    let rule = decide("r", &[PostToolUse, AfterStep, PostToolUse], Verb::Forbid);
+    let policy = policy(vec![rule]);
+    let stored = &policy.user_rules()[0];
+    assert_eq!(stored.events, [PostToolUse, AfterStep]);
+    assert!(matches!(
+        stored.action,
+        Action::Decide {
+            stop_reason: Some(StopReason::GuardForbade),
+            ..
+        }
+    ));
+    assert_eq!(policy.rules().len(), 3, "the user's rule, then the prelude");
+    assert_eq!(policy.rules()[1].id, "prelude:no-tool-calls");
+}
+
+#[expect(
+    clippy::unwrap_used,
+    reason = "a helper of tests: a bad fixture fails the test"
+)]
+fn sample() -> Policy {
+    let rm = Condition::Glob {
+        field: Field::Tool,
+        pattern: GlobPattern::new("rm*").unwrap(),
+    };
+    let rules = vec![
+        prio(
+            when(
+                decide_msg("no-rm", PreToolUse, Verb::Block, "destructive command"),
+                rm,
+            ),
+            10,
+        ),
+        when(
+            reason(
+                decide("budget", &[EventKind::BeforeStep], Verb::Forbid),
+                StopReason::StepsLimitReached,
+            ),
+            cmp(Field::Steps, CompareOp::Ge, Literal::Int(20)),
+        ),
+        set("taint", PostToolUse, "web.tainted", Literal::Bool(true)),
+    ];
+    Policy::new(
+        rules,
+        Defaults {
+            pre_tool_use: Some(Verb::Ask),
+            on_error: Some(Verb::Retry),
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn compiled_json_is_versioned_and_holds_the_user_rules_only() {
+    let json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    assert_eq!(json["format"], "rulesc-policy");
+    assert_eq!(json["version"], 1);
+    assert_eq!(
+        json["defaults"],
+        json!({"pre_tool_use": "ask", "on_error": "retry"})
+    );
+    let ids: Vec<_> = json["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    assert_eq!(ids, [json!("no-rm"), json!("budget"), json!("taint")]);
+}
+
+#[test]
+fn compiled_json_loads_back_to_the_same_policy() {
+    let policy = sample();
+    let loaded = Policy::from_json(&policy.to_json()).unwrap();
+    assert_eq!(loaded.rules(), policy.rules());
+    assert_eq!(loaded.defaults(), policy.defaults());
+    assert_eq!(loaded.to_json(), policy.to_json());
+    let ev = event(PreToolUse, json!({"tool": "rm -rf"}));
+    assert_eq!(loaded.evaluate(&ev), policy.evaluate(&ev));
+    assert_eq!(loaded.evaluate(&ev).decision, Decision::Block);
+}
+
+#[test]
+fn loading_rejects_other_formats_and_versions() {
+    let reject = |text: &str| Policy::from_json(text).unwrap_err();
+    assert_eq!(
+        reject(r#"{"version": 1, "rules": []}"#),
+        LoadError::Format(None)
+    );
+    assert_eq!(
+        reject(r#"{"format": "opa", "version": 1, "rules": []}"#).to_string(),
+        "not a compiled policy: `format` is `opa`, expected `rulesc-policy`"
+    );
+    assert_eq!(
+        reject(r#"{"format": "rulesc-policy", "version": 2, "rules": []}"#).to_string(),
+        "compiled policy version 2 is not supported (this rulesc reads version 1)"
+    );
+    assert_eq!(
+        reject(r#"{"format": "rulesc-policy", "rules": []}"#),
+        LoadError::Version(None)
+    );
+    assert!(matches!(reject("[1, 2"), LoadError::Json(_)));
+    assert!(matches!(
+        reject(r#"{"format": "rulesc-policy", "version": 1}"#),
+        LoadError::Json(_)
+    ));
+}
+
+#[test]
+fn loading_checks_the_rules_and_recompiles_patterns() {
+    let mut json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    json["rules"][0]["condition"]["glob"]["pattern"] = json!("[a");
+    let err = Policy::from_json(&json.to_string()).unwrap_err();
+    assert!(matches!(err, LoadError::Json(_)), "{err}");
+    let mut json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    json["rules"][1]["id"] = json!("no-rm");
+    let err = Policy::from_json(&json.to_string()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid compiled policy: rule id `no-rm` is used twice"
+    );
+}
+
+#[test]
+fn load_errors_are_one_lowercase_line() {
+    let deep = format!(
+        r#"{{"format": "rulesc-policy", "version": 1, "rules": [{{"id": "r", "events": ["before_step"], "condition": {}{{"all": []}}{}, "action": {{"decide": {{"verb": "allow", "stop_reason": null, "message": null}}}}, "priority": 0, "origin": null}}]}}"#,
+        r#"{"not": "#.repeat(200),
+        "}".repeat(200)
+    );
+    for text in ["", "{", "null", r#"{"format": 3}"#, deep.as_str()] {
+        let message = Policy::from_json(text).unwrap_err().to_string();
+        assert!(!message.contains('\n'), "{message}");
+        assert!(message.starts_with(|c: char| c.is_lowercase()), "{message}");
+    }
+    let message = Policy::from_json(&deep).unwrap_err().to_string();
+    assert!(message.contains("recursion limit"), "{message}");
+}
+
+#[test]
+fn limits_are_the_hosts_and_not_saved() {
+    let limits = rulesc_runtime::Limits {
+        max_steps: 5,
+        max_retries: 0,
+        max_stop_requests: 1,
+    };
+    let policy = sample().with_limits(limits);
+    assert_eq!(*policy.limits(), limits);
+    let loaded = Policy::from_json(&policy.to_json()).unwrap();
+    assert_eq!(*loaded.limits(), rulesc_runtime::Limits::default());
+    let _ = Event::new(PreToolUse);
+}
