@@ -1,0 +1,654 @@
+//! The agent loop: runs a model and its tools step by step, firing every lifecycle event of
+//! LANGUAGE.md §4.1 and doing what the policy resolves.
+//!
+//! One execution goes
+//!
+//! ```text
+//! execution_start
+//! per step: before_step → (before_inference → model call → [on_error] …) → after_inference
+//!           → per tool call: pre_tool_use → [approver] → tool → post_tool_use → [on_error]
+//!           → after_step → resolution of the step's continuation evaluations
+//! when about to stop: stop (or subagent_stop) → execution_end
+//! ```
+//!
+//! Invariants:
+//! - A `forbid` on any event ends the run at the end of that event: no further tool call
+//!   runs and `after_step` does not fire; only the stop hooks (for their effects) and
+//!   `execution_end` follow. No stop rule can overturn it.
+//! - Every other continuation decision of a step is gathered and resolved once, after
+//!   `after_step`, by `resolve.rs` (the only place that knows the lattices).
+//! - Every pending stop fires the stop event exactly once; a prevented stop counts in
+//!   `stop_requests`, and the evaluator takes `request` its power after the host's
+//!   `max_stop_requests`.
+//! - The run always ends: every loop turn either starts a step, bounded by the host's
+//!   `max_steps`, or ends the run; retries are bounded by `max_retries`.
+//! - The loop prints nothing: it opens a `tracing` span per execution and per step and
+//!   emits an event (target `rulesc::loop`) per decision.
+
+use serde_json::{Map, Value as Json};
+use tracing::{debug, debug_span, info_span};
+
+use crate::driver::{
+    Approval, Approver, Clock, ErrorKind, InferenceResponse, Message, Model, SystemClock, ToolCall,
+    ToolExecutor,
+};
+use crate::event::{EventKind, StopDecision};
+use crate::native_hook::NativeHook;
+use crate::outcome::{Decision, Outcome};
+use crate::policy::{Limits, Policy, StopReason};
+use crate::report::RunReport;
+use crate::resolve::{resolve_continuation, Resolution, RESOLVED_BY_MAX_STEPS};
+use crate::state::{
+    CurrentExecution, ErrorRecord, EventRecord, ExecutionState, PendingStop, RunEnd, StepOutcome,
+    ToolCallRecord, ToolResult,
+};
+
+/// `tracing` target of the loop's events
+const TARGET: &str = "rulesc::loop";
+
+/// An agent loop under a policy: the host brings the model, the tools and the approver
+///
+/// ```
+/// use rulesc_runtime::{
+///     AgentLoop, Approval, Defaults, FinishReason, InferenceResponse, Message, ModelError,
+///     Policy, Status, ToolCall, ToolError, Usage,
+/// };
+///
+/// let policy = Policy::new(Vec::new(), Defaults::default())?;
+/// // A model that answers at once, without calling a tool.
+/// let mut model = |_: &[Message]| -> Result<InferenceResponse, ModelError> {
+///     Ok(InferenceResponse {
+///         text: "Done.".to_owned(),
+///         tool_calls: Vec::new(),
+///         finish_reason: FinishReason::Stop,
+///         usage: Usage { input: 10, output: 2 },
+///     })
+/// };
+/// let mut tools = |call: &ToolCall| -> Result<String, ToolError> {
+///     Err(ToolError { message: format!("no tool `{}`", call.name) })
+/// };
+/// let mut approver = |_: &ToolCall, _: Option<&str>| Approval::Deny;
+///
+/// let report = AgentLoop::new(policy).run(&mut model, &mut tools, &mut approver);
+/// assert_eq!(report.status, Status::Completed);
+/// assert_eq!(report.resolved_by.as_deref(), Some("prelude:no-tool-calls"));
+/// assert_eq!((report.steps, report.tokens), (1, 12));
+/// # Ok::<(), rulesc_runtime::PolicyError>(())
+/// ```
+pub struct AgentLoop {
+    policy: Policy,
+    hooks: Vec<Box<dyn NativeHook>>,
+    clock: Box<dyn Clock>,
+    metadata: Map<String, Json>,
+    messages: Vec<Message>,
+    stop_event: EventKind,
+}
+
+impl AgentLoop {
+    /// A loop under `policy`, with its host limits, the wall clock, no native hook, empty
+    /// metadata and an empty opening transcript
+    pub fn new(policy: Policy) -> AgentLoop {
+        AgentLoop {
+            policy,
+            hooks: Vec::new(),
+            clock: Box::new(SystemClock::default()),
+            metadata: Map::new(),
+            messages: Vec::new(),
+            stop_event: EventKind::Stop,
+        }
+    }
+
+    /// The same loop under the host limits `limits` (`max_steps`, `max_retries`,
+    /// `max_stop_requests`)
+    #[must_use]
+    pub fn with_limits(self, limits: Limits) -> AgentLoop {
+        AgentLoop {
+            policy: self.policy.with_limits(limits),
+            ..self
+        }
+    }
+
+    /// The same loop with one more native hook voting alongside the rules; its
+    /// [`NativeHook::priority`] ranks it like `@priority`
+    #[must_use]
+    pub fn with_hook(mut self, hook: impl NativeHook + 'static) -> AgentLoop {
+        self.hooks.push(Box::new(hook));
+        self
+    }
+
+    /// The same loop reading `elapsed` from `clock` (for instance a
+    /// [`StepClock`](crate::StepClock))
+    #[must_use]
+    pub fn with_clock(self, clock: impl Clock + 'static) -> AgentLoop {
+        AgentLoop {
+            clock: Box::new(clock),
+            ..self
+        }
+    }
+
+    /// The same loop starting each execution with the host's `metadata`
+    #[must_use]
+    pub fn with_metadata(self, metadata: Map<String, Json>) -> AgentLoop {
+        AgentLoop { metadata, ..self }
+    }
+
+    /// The same loop starting each execution with `messages` (the task, for instance)
+    #[must_use]
+    pub fn with_messages(self, messages: Vec<Message>) -> AgentLoop {
+        AgentLoop { messages, ..self }
+    }
+
+    /// The same loop run as a sub-agent: its stop hooks fire `subagent_stop`, not `stop`
+    #[must_use]
+    pub fn as_subagent(self) -> AgentLoop {
+        AgentLoop {
+            stop_event: EventKind::SubagentStop,
+            ..self
+        }
+    }
+
+    /// The policy in force, with its host limits
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Runs one execution to its end and reports what happened (CLI.md `run` output)
+    pub fn run(
+        &mut self,
+        model: &mut dyn Model,
+        tools: &mut dyn ToolExecutor,
+        approver: &mut dyn Approver,
+    ) -> RunReport {
+        let (state, end) = self.start(model, tools, approver).execute();
+        RunReport::new(&state, &end)
+    }
+
+    /// Runs one execution to its end and returns its whole state: the step records, the
+    /// transcript, every event; [`ExecutionState::end`] is set
+    pub fn execute(
+        &mut self,
+        model: &mut dyn Model,
+        tools: &mut dyn ToolExecutor,
+        approver: &mut dyn Approver,
+    ) -> ExecutionState {
+        self.start(model, tools, approver).execute().0
+    }
+
+    fn start<'run>(
+        &'run mut self,
+        model: &'run mut dyn Model,
+        tools: &'run mut dyn ToolExecutor,
+        approver: &'run mut dyn Approver,
+    ) -> Run<'run> {
+        let origin_ms = self.clock.now_ms();
+        Run {
+            policy: &self.policy,
+            hooks: self.hooks.iter().map(|hook| &**hook).collect(),
+            clock: &mut *self.clock,
+            origin_ms,
+            stop_event: self.stop_event,
+            model,
+            tools,
+            approver,
+            state: ExecutionState::new(self.metadata.clone(), self.messages.clone()),
+        }
+    }
+}
+
+impl std::fmt::Debug for AgentLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hook_ids: Vec<&str> = self.hooks.iter().map(|hook| hook.id()).collect();
+        f.debug_struct("AgentLoop")
+            .field("policy", &self.policy)
+            .field("hooks", &hook_ids)
+            .field("metadata", &self.metadata)
+            .field("messages", &self.messages)
+            .field("stop_event", &self.stop_event)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One execution in progress: the loop's borrowed parts and the state it builds
+struct Run<'run> {
+    policy: &'run Policy,
+    hooks: Vec<&'run dyn NativeHook>,
+    clock: &'run mut dyn Clock,
+    origin_ms: u64,
+    stop_event: EventKind,
+    model: &'run mut dyn Model,
+    tools: &'run mut dyn ToolExecutor,
+    approver: &'run mut dyn Approver,
+    state: ExecutionState,
+}
+
+/// What the error policy decided for a failed or blocked call
+enum AfterError {
+    /// Run the failed call again
+    Retry,
+    /// Go on as if it had not failed
+    GoOn,
+}
+
+impl Run<'_> {
+    fn execute(mut self) -> (ExecutionState, RunEnd) {
+        let span = info_span!(target: TARGET, "execution");
+        let _entered = span.enter();
+        let mut outside_steps = CurrentExecution::default();
+        let start = self.fire(EventKind::ExecutionStart, &mut outside_steps);
+        let mut pending = (start.decision == Decision::Forbid).then(|| forbidden(&start));
+        let end = loop {
+            let stop = match pending.take() {
+                Some(stop) => stop,
+                None => match self.step() {
+                    Some(stop) => stop,
+                    None => continue,
+                },
+            };
+            if let Some(end) = self.judge_stop(stop) {
+                break end;
+            }
+        };
+        debug!(
+            target: TARGET,
+            stop_reason = end.stop_reason.name(),
+            status = end.status.name(),
+            resolved_by = end.resolved_by.as_deref(),
+            message = end.message.as_deref(),
+            "run ended"
+        );
+        self.state.set_end(end.clone());
+        self.fire(EventKind::ExecutionEnd, &mut outside_steps);
+        (self.state, end)
+    }
+
+    /// Runs one step; `Some` when the run is about to stop
+    fn step(&mut self) -> Option<PendingStop> {
+        let max_steps = self.policy.limits().max_steps;
+        if self.state.step() >= max_steps {
+            debug!(target: TARGET, max_steps, "host limit: no step beyond max_steps");
+            return Some(PendingStop {
+                decision: StopDecision::Forbid,
+                stop_reason: StopReason::StepsLimitReached,
+                resolved_by: Some(RESOLVED_BY_MAX_STEPS.to_owned()),
+                message: None,
+            });
+        }
+        let step = self.state.begin_step();
+        let span = debug_span!(target: TARGET, "step", step);
+        let _entered = span.enter();
+        let mut current = CurrentExecution::default();
+        if let Err(stop) = self.step_work(&mut current) {
+            // The step still counts when its model call succeeded (LANGUAGE.md §5.1).
+            self.end_step(current.response.is_some());
+            self.state.resolve_step(step_outcome_of(&stop));
+            return Some(stop);
+        }
+        self.end_step(true);
+        let after = self.fire(EventKind::AfterStep, &mut current);
+        if after.decision == Decision::Forbid {
+            let stop = forbidden(&after);
+            self.state.resolve_step(step_outcome_of(&stop));
+            return Some(stop);
+        }
+        let resolution = resolve_continuation(&current.evaluations);
+        debug!(
+            target: TARGET,
+            decision = resolution.decision.name(),
+            stop_reason = resolution.stop_reason.map(StopReason::name),
+            resolved_by = resolution.resolved_by.as_deref(),
+            message = resolution.message.as_deref(),
+            "step resolved"
+        );
+        let stop = match resolution.decision {
+            Decision::AllowStop => Some(pending_stop(StopDecision::AllowStop, &resolution)),
+            Decision::Forbid => Some(pending_stop(StopDecision::Forbid, &resolution)),
+            // `request`, `allow` and no decision all mean: take another step.
+            _ => None,
+        };
+        self.state.resolve_step(StepOutcome {
+            decision: resolution.decision,
+            stop_reason: resolution.stop_reason,
+            resolved_by: resolution.resolved_by,
+            message: resolution.message,
+        });
+        stop
+    }
+
+    /// The work of a step up to `after_step`: `Err` when a `forbid` (or an unhandled
+    /// error) ends the run
+    fn step_work(&mut self, current: &mut CurrentExecution) -> Result<(), PendingStop> {
+        let before = self.fire(EventKind::BeforeStep, current);
+        stop_if_forbidden(&before)?;
+        let Some(response) = self.infer(current)? else {
+            // The failed model call was ignored: the step ends without tool calls.
+            return Ok(());
+        };
+        self.state.record_response(&response);
+        self.state.push_message(Message::Assistant {
+            text: response.text.clone(),
+            tool_calls: response.tool_calls.clone(),
+        });
+        let tool_calls = response.tool_calls.clone();
+        current.response = Some(response);
+        let after = self.fire(EventKind::AfterInference, current);
+        stop_if_forbidden(&after)?;
+        for call in &tool_calls {
+            self.tool_call(call, current)?;
+        }
+        Ok(())
+    }
+
+    /// The model call with its retries: `None` when it failed and the error was ignored
+    fn infer(
+        &mut self,
+        current: &mut CurrentExecution,
+    ) -> Result<Option<InferenceResponse>, PendingStop> {
+        loop {
+            let before = self.fire(EventKind::BeforeInference, current);
+            stop_if_forbidden(&before)?;
+            match self.model.infer(self.state.messages()) {
+                Ok(response) => return Ok(Some(response)),
+                Err(error) => {
+                    let error = ErrorRecord {
+                        kind: error.kind,
+                        message: error.message,
+                        tool: None,
+                    };
+                    self.state.record_error(error.clone());
+                    match self.handle_error(error, current)? {
+                        AfterError::Retry => {}
+                        AfterError::GoOn => return Ok(None),
+                    }
+                }
+            }
+        }
+    }
+
+    /// One tool call with its retries, through `pre_tool_use`, the approver, the tool,
+    /// `post_tool_use` and, when it failed or was blocked, `on_error`
+    fn tool_call(
+        &mut self,
+        call: &ToolCall,
+        current: &mut CurrentExecution,
+    ) -> Result<(), PendingStop> {
+        loop {
+            current.tool_call = Some(call.clone());
+            current.tool_result = None;
+            let pre = self.fire(EventKind::PreToolUse, current);
+            let (decision, result) = match pre.decision {
+                Decision::Forbid => {
+                    // A `forbid` blocks the call and stops the run at the end of this event.
+                    self.state.record_tool_call(ToolCallRecord {
+                        id: call.id.clone(),
+                        tool: call.name.clone(),
+                        args: call.args.clone(),
+                        decision: Decision::Forbid,
+                        executed: false,
+                        error: Some(blocked_message(&pre, call)),
+                    });
+                    return Err(forbidden(&pre));
+                }
+                Decision::Block => (
+                    Decision::Block,
+                    ToolResult::Blocked(blocked_message(&pre, call)),
+                ),
+                Decision::Ask => {
+                    let approval = self.approver.approve(call, pre.message.as_deref());
+                    debug!(
+                        target: TARGET,
+                        tool = call.name.as_str(),
+                        approved = approval == Approval::Allow,
+                        "approver answered"
+                    );
+                    let result = match approval {
+                        Approval::Allow => self.run_tool(call),
+                        Approval::Deny => ToolResult::Blocked(denied_message(&pre, call)),
+                    };
+                    (Decision::Ask, result)
+                }
+                // No decision lets the call through, as `allow` does (LANGUAGE.md §5.2).
+                _ => (Decision::Allow, self.run_tool(call)),
+            };
+            let error = match &result {
+                ToolResult::Output(_) => None,
+                ToolResult::Failed(message) => Some((ErrorKind::Tool, message.clone())),
+                ToolResult::Blocked(message) => Some((ErrorKind::ToolBlocked, message.clone())),
+            };
+            self.state.record_tool_call(ToolCallRecord {
+                id: call.id.clone(),
+                tool: call.name.clone(),
+                args: call.args.clone(),
+                decision,
+                executed: !matches!(result, ToolResult::Blocked(_)),
+                error: error.as_ref().map(|(_, message)| message.clone()),
+            });
+            let error = error.map(|(kind, message)| ErrorRecord {
+                kind,
+                message,
+                tool: Some(call.name.clone()),
+            });
+            if let Some(error) = &error {
+                self.state.record_error(error.clone());
+            }
+            current.tool_result = Some(result.clone());
+            let post = self.fire(EventKind::PostToolUse, current);
+            stop_if_forbidden(&post)?;
+            if let Some(error) = error {
+                if let AfterError::Retry = self.handle_error(error, current)? {
+                    continue;
+                }
+            }
+            // The model sees the settled result of the call: its output, the tool's
+            // error, or the message of the rule that blocked it.
+            let (content, is_error) = match result {
+                ToolResult::Output(output) => (output, false),
+                ToolResult::Failed(message) | ToolResult::Blocked(message) => (message, true),
+            };
+            self.state.push_message(Message::Tool {
+                call_id: call.id.clone(),
+                tool: call.name.clone(),
+                content,
+                is_error,
+            });
+            return Ok(());
+        }
+    }
+
+    fn run_tool(&mut self, call: &ToolCall) -> ToolResult {
+        match self.tools.execute(call) {
+            Ok(output) => ToolResult::Output(output),
+            Err(error) => ToolResult::Failed(error.message),
+        }
+    }
+
+    /// Fires `on_error` for a failure already recorded in the step
+    fn handle_error(
+        &mut self,
+        error: ErrorRecord,
+        current: &mut CurrentExecution,
+    ) -> Result<AfterError, PendingStop> {
+        current.error = Some(error);
+        let outcome = self.fire(EventKind::OnError, current);
+        current.error = None;
+        match outcome.decision {
+            Decision::Retry => {
+                self.state.record_retry();
+                Ok(AfterError::Retry)
+            }
+            // An explicit `allow` permits the error, as `ignore` does.
+            Decision::Ignore | Decision::Allow => Ok(AfterError::GoOn),
+            Decision::Forbid => Err(forbidden(&outcome)),
+            // An unhandled error stops the run, fail-safe (LANGUAGE.md §5.1).
+            _ => Err(PendingStop {
+                decision: StopDecision::Forbid,
+                stop_reason: StopReason::ErrorForbade,
+                resolved_by: None,
+                message: None,
+            }),
+        }
+    }
+
+    /// Ends the current step: the clock ticks, `steps` and `failures` are updated
+    fn end_step(&mut self, counted: bool) {
+        self.clock.step_finished();
+        self.state.finish_step(counted);
+    }
+
+    /// Fires the stop hooks on a pending stop; `None` when they prevented it
+    fn judge_stop(&mut self, pending: PendingStop) -> Option<RunEnd> {
+        let mut current = CurrentExecution {
+            pending_stop: Some(pending.clone()),
+            ..CurrentExecution::default()
+        };
+        let verdict = self.fire(self.stop_event, &mut current);
+        // Only a stop of finished work can be overturned; a guard's stop is final whatever
+        // the stop hooks say (the evaluator already takes their `request` its power).
+        if pending.decision == StopDecision::AllowStop && verdict.decision == Decision::Request {
+            self.state.record_stop_request();
+            debug!(
+                target: TARGET,
+                resolved_by = verdict.resolved_by.as_deref(),
+                stop_requests = self.state.stop_requests(),
+                "stop prevented"
+            );
+            return None;
+        }
+        // A stop hook's `forbid`, or the host's cap on stop requests, decided how a stop of
+        // finished work ends; otherwise the pending stop stands as it was.
+        let (stop_reason, resolved_by, message) =
+            if pending.decision == StopDecision::AllowStop && verdict.resolved_by.is_some() {
+                (
+                    verdict.stop_reason.unwrap_or(pending.stop_reason),
+                    verdict.resolved_by,
+                    verdict.message,
+                )
+            } else {
+                (pending.stop_reason, pending.resolved_by, pending.message)
+            };
+        Some(RunEnd {
+            stop_reason,
+            status: stop_reason.status(),
+            resolved_by,
+            message,
+        })
+    }
+
+    /// Evaluates `kind` now, records it, applies its effects and gathers its continuation
+    /// evaluations into the step
+    fn fire(&mut self, kind: EventKind, current: &mut CurrentExecution) -> Outcome {
+        let elapsed_ms = self.clock.now_ms().saturating_sub(self.origin_ms);
+        self.state.set_elapsed_ms(elapsed_ms);
+        let event = self.state.event(kind, current);
+        let outcome = self.policy.evaluate_with_hooks(&event, &self.hooks);
+        for evaluation in &outcome.evaluations {
+            debug!(
+                target: TARGET,
+                event = kind.name(),
+                rule = evaluation.rule.as_str(),
+                verb = evaluation.verb.name(),
+                stop_reason = evaluation.stop_reason.map(StopReason::name),
+                message = evaluation.message.as_deref(),
+                "rule decided"
+            );
+        }
+        debug!(
+            target: TARGET,
+            event = kind.name(),
+            decision = outcome.decision.name(),
+            resolved_by = outcome.resolved_by.as_deref(),
+            "event resolved"
+        );
+        self.state.set_metadata(outcome.metadata.clone());
+        self.state.record_event(EventRecord {
+            step: event.step,
+            event: kind,
+            decision: outcome.decision,
+            resolved_by: outcome.resolved_by.clone(),
+            stop_reason: outcome.stop_reason,
+            message: outcome.message.clone(),
+        });
+        if gathers_continuation(kind) {
+            current
+                .evaluations
+                .extend(outcome.evaluations.iter().cloned());
+        }
+        outcome
+    }
+}
+
+/// Whether the continuation verbs of `kind` join the step's resolution after `after_step`
+///
+/// `pre_tool_use` and `on_error` decide about one call (their `allow` permits a tool or an
+/// error, it drives nothing), and the events outside steps are resolved on their own.
+fn gathers_continuation(kind: EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::BeforeStep
+            | EventKind::BeforeInference
+            | EventKind::AfterInference
+            | EventKind::PostToolUse
+            | EventKind::AfterStep
+    )
+}
+
+fn stop_if_forbidden(outcome: &Outcome) -> Result<(), PendingStop> {
+    if outcome.decision == Decision::Forbid {
+        Err(forbidden(outcome))
+    } else {
+        Ok(())
+    }
+}
+
+/// The final stop a `forbid` outcome makes
+fn forbidden(outcome: &Outcome) -> PendingStop {
+    PendingStop {
+        decision: StopDecision::Forbid,
+        stop_reason: outcome.stop_reason.unwrap_or(StopReason::GuardForbade),
+        resolved_by: outcome.resolved_by.clone(),
+        message: outcome.message.clone(),
+    }
+}
+
+fn pending_stop(decision: StopDecision, resolution: &Resolution) -> PendingStop {
+    let fallback = match decision {
+        StopDecision::AllowStop => StopReason::Completed,
+        StopDecision::Forbid => StopReason::GuardForbade,
+    };
+    PendingStop {
+        decision,
+        stop_reason: resolution.stop_reason.unwrap_or(fallback),
+        resolved_by: resolution.resolved_by.clone(),
+        message: resolution.message.clone(),
+    }
+}
+
+fn step_outcome_of(stop: &PendingStop) -> StepOutcome {
+    StepOutcome {
+        decision: match stop.decision {
+            StopDecision::AllowStop => Decision::AllowStop,
+            StopDecision::Forbid => Decision::Forbid,
+        },
+        stop_reason: Some(stop.stop_reason),
+        resolved_by: stop.resolved_by.clone(),
+        message: stop.message.clone(),
+    }
+}
+
+/// What the model is told about a blocked call: the rule's message, or a plain sentence
+fn blocked_message(outcome: &Outcome, call: &ToolCall) -> String {
+    outcome
+        .message
+        .clone()
+        .unwrap_or_else(|| match &outcome.resolved_by {
+            Some(rule) => format!("the call to `{}` was blocked by `{rule}`", call.name),
+            None => format!("the call to `{}` was blocked", call.name),
+        })
+}
+
+/// What the model is told about a call the approver denied
+fn denied_message(outcome: &Outcome, call: &ToolCall) -> String {
+    match &outcome.message {
+        Some(message) => format!("the approver denied the call to `{}`: {message}", call.name),
+        None => format!("the approver denied the call to `{}`", call.name),
+    }
+}

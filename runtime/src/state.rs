@@ -1,0 +1,446 @@
+//! The state of one execution of the agent loop, and the transient data of the event in
+//! flight.
+//!
+//! Invariant: [`ExecutionState`] is everything that survives an event and it serializes
+//! completely; every count that can be derived from its records (`steps`, `errors`,
+//! `tokens`, `retries`) is derived, never stored twice, so saving and loading a state can
+//! neither lose nor duplicate an error or a token. The data of the event in flight (the
+//! current tool call, inference response, error, and the step's gathered evaluations) is
+//! [`CurrentExecution`], which is never serialized and never outlives its step; no state is
+//! embedded in an outcome or a record.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+
+use crate::driver::{ErrorKind, FinishReason, InferenceResponse, Message, ToolCall, Usage};
+use crate::event::{ErrorInfo, Event, EventKind, Status, StopDecision};
+use crate::outcome::{Decision, Evaluation};
+use crate::policy::StopReason;
+
+/// Everything an execution remembers: serializable, so a host can save and inspect it
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExecutionState {
+    /// Values set by `set` effects or by the host
+    metadata: Map<String, Json>,
+    /// The transcript the model receives
+    messages: Vec<Message>,
+    /// One record per started step, in order
+    step_records: Vec<StepRecord>,
+    /// Every event that fired, in order
+    events: Vec<EventRecord>,
+    /// Consecutive failed calls; reset when a step ends without error
+    failures: u64,
+    /// How many times a stop was prevented
+    stop_requests: u64,
+    /// The clock's reading at the last event, relative to `execution_start`
+    elapsed_ms: u64,
+    /// How the run ended, once it has
+    end: Option<RunEnd>,
+}
+
+/// What happened in one step
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// The step's number, from 1
+    pub step: u64,
+    /// The model's text, once a model call succeeded
+    pub response: Option<String>,
+    /// Why the model stopped generating, once a model call succeeded
+    pub finish_reason: Option<FinishReason>,
+    /// Tokens used by this step's model calls
+    pub usage: Usage,
+    /// Every tool call attempt, in order (a retried call appears once per attempt)
+    pub tool_calls: Vec<ToolCallRecord>,
+    /// Every failure of this step, in order: failed and blocked calls
+    pub errors: Vec<ErrorRecord>,
+    /// Retries granted in this step (model and tool calls together)
+    pub retries: u64,
+    /// Whether the step counts in `steps`: it ended, or a `forbid` cut it after its
+    /// model call succeeded
+    pub counted: bool,
+    /// How the step was resolved; `None` while it runs
+    pub outcome: Option<StepOutcome>,
+}
+
+/// One tool call attempt
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCallRecord {
+    /// The call's id
+    pub id: String,
+    /// The tool's name
+    pub tool: String,
+    /// The tool's input
+    pub args: Json,
+    /// The effective `pre_tool_use` decision: `allow` (also when no rule decided),
+    /// `block`, `ask` or `forbid`
+    pub decision: Decision,
+    /// Whether the tool ran
+    pub executed: bool,
+    /// The tool's failure, or why the call was blocked
+    pub error: Option<String>,
+}
+
+/// One failure: a failed model or tool call, or a blocked tool call
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorRecord {
+    /// Its kind, as `error.kind` shows it
+    pub kind: ErrorKind,
+    /// Its text, as `error.message` shows it
+    pub message: String,
+    /// The tool, when a tool call failed or was blocked
+    pub tool: Option<String>,
+}
+
+/// A resolved decision and who made it: a step's resolution, or how a run ended
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepOutcome {
+    /// The winning decision
+    pub decision: Decision,
+    /// Set for `forbid` and `allow_stop`
+    pub stop_reason: Option<StopReason>,
+    /// The deciding rule's id, `"default"`, a `host:` limit, or `None`
+    pub resolved_by: Option<String>,
+    /// The deciding rule's message
+    pub message: Option<String>,
+}
+
+/// One event that fired, with its resolved decision
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRecord {
+    /// The step it fired in (0 before the first step)
+    pub step: u64,
+    /// Which event
+    pub event: EventKind,
+    /// Its resolved decision
+    pub decision: Decision,
+    /// Who decided
+    pub resolved_by: Option<String>,
+    /// Set for `forbid` and `allow_stop`
+    pub stop_reason: Option<StopReason>,
+    /// The deciding rule's message
+    pub message: Option<String>,
+}
+
+/// How a run ended
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunEnd {
+    /// Why it stopped
+    pub stop_reason: StopReason,
+    /// The status that follows from the stop reason
+    pub status: Status,
+    /// Who decided the stop: a rule id, `"default"`, a `host:` limit, or `None`
+    pub resolved_by: Option<String>,
+    /// The deciding rule's message
+    pub message: Option<String>,
+}
+
+impl ExecutionState {
+    /// A fresh execution with the host's metadata and opening messages
+    pub fn new(metadata: Map<String, Json>, messages: Vec<Message>) -> ExecutionState {
+        ExecutionState {
+            metadata,
+            messages,
+            ..ExecutionState::default()
+        }
+    }
+
+    /// The number of the current step, from 1 (0 before the first step)
+    pub fn step(&self) -> u64 {
+        self.step_records.last().map_or(0, |record| record.step)
+    }
+
+    /// Steps completed so far (LANGUAGE.md §4.1 `steps`)
+    pub fn steps(&self) -> u64 {
+        count(self.step_records.iter().filter(|record| record.counted))
+    }
+
+    /// Tokens used by all model calls
+    pub fn usage(&self) -> Usage {
+        self.step_records
+            .iter()
+            .fold(Usage::default(), |total, record| total.plus(record.usage))
+    }
+
+    /// Total errors in this execution: failed and blocked calls
+    pub fn errors(&self) -> u64 {
+        count(self.step_records.iter().flat_map(|record| &record.errors))
+    }
+
+    /// Consecutive failed calls; reset when a step ends without error
+    pub fn failures(&self) -> u64 {
+        self.failures
+    }
+
+    /// Retries of the current step so far
+    pub fn retries(&self) -> u64 {
+        self.step_records.last().map_or(0, |record| record.retries)
+    }
+
+    /// How many times a stop was already prevented
+    pub fn stop_requests(&self) -> u64 {
+        self.stop_requests
+    }
+
+    /// Milliseconds since `execution_start`, at the last event
+    pub fn elapsed_ms(&self) -> u64 {
+        self.elapsed_ms
+    }
+
+    /// The execution's metadata
+    pub fn metadata(&self) -> &Map<String, Json> {
+        &self.metadata
+    }
+
+    /// The transcript the model receives
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The record of every started step
+    pub fn step_records(&self) -> &[StepRecord] {
+        &self.step_records
+    }
+
+    /// Every event that fired, in order
+    pub fn events(&self) -> &[EventRecord] {
+        &self.events
+    }
+
+    /// How the run ended; `None` while it runs
+    pub fn end(&self) -> Option<&RunEnd> {
+        self.end.as_ref()
+    }
+
+    /// The text of the last successful model call
+    pub fn last_response(&self) -> Option<&str> {
+        self.step_records
+            .iter()
+            .rev()
+            .find_map(|record| record.response.as_deref())
+    }
+
+    /// The event of `kind` as conditions see it now, with the data of the event in flight
+    pub(crate) fn event(&self, kind: EventKind, current: &CurrentExecution) -> Event {
+        let usage = self.usage();
+        let mut event = Event::new(kind);
+        event.step = self.step();
+        event.steps = self.steps();
+        event.tokens = usage.total();
+        event.input_tokens = usage.input;
+        event.output_tokens = usage.output;
+        event.elapsed_ms = self.elapsed_ms;
+        event.failures = self.failures;
+        event.errors = self.errors();
+        event.retries = self.retries();
+        event.metadata = self.metadata.clone();
+        current.describe(kind, self, &mut event);
+        event
+    }
+
+    pub(crate) fn set_elapsed_ms(&mut self, elapsed_ms: u64) {
+        self.elapsed_ms = elapsed_ms;
+    }
+
+    pub(crate) fn set_metadata(&mut self, metadata: Map<String, Json>) {
+        self.metadata = metadata;
+    }
+
+    pub(crate) fn push_message(&mut self, message: Message) {
+        self.messages.push(message);
+    }
+
+    pub(crate) fn record_event(&mut self, record: EventRecord) {
+        self.events.push(record);
+    }
+
+    /// Starts the next step and returns its number
+    pub(crate) fn begin_step(&mut self) -> u64 {
+        let step = self.step().saturating_add(1);
+        self.step_records.push(StepRecord {
+            step,
+            response: None,
+            finish_reason: None,
+            usage: Usage::default(),
+            tool_calls: Vec::new(),
+            errors: Vec::new(),
+            retries: 0,
+            counted: false,
+            outcome: None,
+        });
+        step
+    }
+
+    /// Records a successful model call of the current step
+    pub(crate) fn record_response(&mut self, response: &InferenceResponse) {
+        if let Some(record) = self.step_records.last_mut() {
+            record.response = Some(response.text.clone());
+            record.finish_reason = Some(response.finish_reason);
+            record.usage = record.usage.plus(response.usage);
+        }
+    }
+
+    /// Records a failure in the current step: `errors` and `failures` grow
+    pub(crate) fn record_error(&mut self, error: ErrorRecord) {
+        if let Some(record) = self.step_records.last_mut() {
+            record.errors.push(error);
+            self.failures = self.failures.saturating_add(1);
+        }
+    }
+
+    pub(crate) fn record_tool_call(&mut self, call: ToolCallRecord) {
+        if let Some(record) = self.step_records.last_mut() {
+            record.tool_calls.push(call);
+        }
+    }
+
+    pub(crate) fn record_retry(&mut self) {
+        if let Some(record) = self.step_records.last_mut() {
+            record.retries = record.retries.saturating_add(1);
+        }
+    }
+
+    /// Ends the current step: it counts in `steps` when `counted`, and a step that ends
+    /// without error resets `failures`
+    pub(crate) fn finish_step(&mut self, counted: bool) {
+        if let Some(record) = self.step_records.last_mut() {
+            record.counted = counted;
+            if record.errors.is_empty() {
+                self.failures = 0;
+            }
+        }
+    }
+
+    pub(crate) fn resolve_step(&mut self, outcome: StepOutcome) {
+        if let Some(record) = self.step_records.last_mut() {
+            record.outcome = Some(outcome);
+        }
+    }
+
+    pub(crate) fn record_stop_request(&mut self) {
+        self.stop_requests = self.stop_requests.saturating_add(1);
+    }
+
+    pub(crate) fn set_end(&mut self, end: RunEnd) {
+        self.end = Some(end);
+    }
+}
+
+fn count<T>(items: impl Iterator<Item = T>) -> u64 {
+    u64::try_from(items.count()).unwrap_or(u64::MAX)
+}
+
+/// The outcome of a tool call as `post_tool_use` sees it
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ToolResult {
+    /// The tool ran and returned this output
+    Output(String),
+    /// The tool ran and failed with this message
+    Failed(String),
+    /// The call was blocked (by a rule, or the approver) with this message
+    Blocked(String),
+}
+
+/// A stop the loop is about to make, before stop hooks judge it (LANGUAGE.md §5.6)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PendingStop {
+    /// `allow_stop` (work finished: stop hooks may overturn it) or `forbid` (final)
+    pub(crate) decision: StopDecision,
+    /// Why
+    pub(crate) stop_reason: StopReason,
+    /// Who decided
+    pub(crate) resolved_by: Option<String>,
+    /// The deciding rule's message
+    pub(crate) message: Option<String>,
+}
+
+/// The transient "current execution": the data of the event in flight and the continuation
+/// evaluations the step gathered so far (seed 002 §1.1)
+///
+/// Never serialized: it lives for one step (or one stop decision) and is dropped with it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CurrentExecution {
+    /// The successful model response of this step
+    pub(crate) response: Option<InferenceResponse>,
+    /// The tool call in flight (`pre_tool_use`, `post_tool_use`, `on_error` of a tool)
+    pub(crate) tool_call: Option<ToolCall>,
+    /// How the tool call in flight went (`post_tool_use`)
+    pub(crate) tool_result: Option<ToolResult>,
+    /// The failure in flight (`on_error`)
+    pub(crate) error: Option<ErrorRecord>,
+    /// The stop being judged (`stop`, `subagent_stop`)
+    pub(crate) pending_stop: Option<PendingStop>,
+    /// Continuation evaluations of every event of the step, resolved once after
+    /// `after_step`
+    pub(crate) evaluations: Vec<Evaluation>,
+}
+
+impl CurrentExecution {
+    /// Fills the fields of `kind` (LANGUAGE.md §4.1) from the data in flight
+    fn describe(&self, kind: EventKind, state: &ExecutionState, event: &mut Event) {
+        match kind {
+            EventKind::ExecutionStart | EventKind::BeforeStep => {}
+            EventKind::BeforeInference => {
+                event.messages = Some(count(state.messages.iter()));
+            }
+            EventKind::AfterInference | EventKind::AfterStep => self.describe_response(event),
+            EventKind::PreToolUse => self.describe_tool_call(event),
+            EventKind::PostToolUse => {
+                self.describe_tool_call(event);
+                let result = self.tool_result.as_ref();
+                event.result = match result {
+                    Some(ToolResult::Output(output)) => Some(output.clone()),
+                    Some(ToolResult::Failed(_) | ToolResult::Blocked(_)) | None => None,
+                };
+                event.tool_error = Some(matches!(result, Some(ToolResult::Failed(_))));
+                event.blocked = Some(matches!(result, Some(ToolResult::Blocked(_))));
+            }
+            EventKind::OnError => {
+                if let Some(error) = &self.error {
+                    event.error = Some(ErrorInfo {
+                        kind: error.kind.name().to_owned(),
+                        message: error.message.clone(),
+                    });
+                    event.tool.clone_from(&error.tool);
+                }
+            }
+            EventKind::Stop | EventKind::SubagentStop => {
+                if let Some(pending) = &self.pending_stop {
+                    event.stop_reason = Some(pending.stop_reason);
+                    event.stop_decision = Some(pending.decision);
+                }
+                event.stop_requests = Some(state.stop_requests);
+                event.response = Some(state.last_response().unwrap_or_default().to_owned());
+            }
+            EventKind::ExecutionEnd => {
+                if let Some(end) = &state.end {
+                    event.stop_reason = Some(end.stop_reason);
+                    event.status = Some(end.status);
+                }
+            }
+        }
+    }
+
+    /// `response`, `finish_reason`, `tool_calls`; a step whose model call failed and was
+    /// ignored shows an empty response, `finish_reason` `error` and no tool calls
+    fn describe_response(&self, event: &mut Event) {
+        match &self.response {
+            Some(response) => {
+                event.response = Some(response.text.clone());
+                event.finish_reason = Some(response.finish_reason.name().to_owned());
+                event.tool_calls = Some(count(response.tool_calls.iter()));
+            }
+            None => {
+                event.response = Some(String::new());
+                event.finish_reason = Some(FinishReason::Error.name().to_owned());
+                event.tool_calls = Some(0);
+            }
+        }
+    }
+
+    fn describe_tool_call(&self, event: &mut Event) {
+        if let Some(call) = &self.tool_call {
+            event.tool = Some(call.name.clone());
+            event.arg = Some(call.args.clone());
+        }
+    }
+}
