@@ -1,0 +1,829 @@
+//! From source text to a syntax tree plus every syntax error, never failing.
+//!
+//! The file is parsed one item at a time (`item_alone` in `rules.pest`). When an item does not
+//! parse, one error is recorded, the text up to the start of the next item is skipped
+//! (`skipped`: outside strings, comments and braces), and parsing goes on from there, so one
+//! run reports every broken item and keeps every good one.
+//!
+//! Invariant: pest's `Pair`s and rule names never leave this file; errors carry user words.
+
+use pest::error::{ErrorVariant, InputLocation};
+use pest::Parser as _;
+
+use crate::ast::{
+    ActionNode, Annotation, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit, LitKind,
+    ObjectEntry, Op, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep, Value,
+};
+use crate::error::{ParseError, SyntaxError};
+use crate::limits::{self, offset, MAX_DEPTH};
+use crate::span::Span;
+
+/// The pest parser generated from `rules.pest`, kept in its own module because the generated
+/// `Rule` enum is `pub` but must stay private to this file.
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "rules.pest"]
+    pub(super) struct RulesParser;
+}
+
+use grammar::{Rule, RulesParser};
+
+type Pair<'i> = pest::iterators::Pair<'i, Rule>;
+
+/// The result of parsing one file: the tree of everything that parsed, and the errors
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parsed {
+    /// The items that parsed, in source order
+    pub file: File,
+    /// Every problem found, in source order; empty when the file is well formed
+    pub errors: Vec<ParseError>,
+    /// Every comment that was read, in source order (none when a limit was exceeded)
+    pub comments: Vec<Comment>,
+}
+
+/// A `#` comment
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// From the `#` to the end of the line, line break excluded
+    pub span: Span,
+    /// The text after the `#`, line break excluded: ` keep it safe` for `# keep it safe`
+    pub text: String,
+}
+
+/// Parse a `.rules` file.
+///
+/// Never fails and never panics: the tree holds every item that parsed and `errors` lists
+/// every problem, recovering at item boundaries. A file beyond a limit of [`crate::limits`]
+/// (size, nesting depth) yields an empty tree and that one error.
+pub fn parse(src: &str) -> Parsed {
+    if let Some(error) = limits::check(src) {
+        return Parsed {
+            file: File::default(),
+            errors: vec![error],
+            comments: Vec::new(),
+        };
+    }
+    let mut run = Run {
+        src,
+        parsed: Parsed::default(),
+    };
+    let mut pos = 0;
+    loop {
+        pos = run.trivia(pos);
+        if pos >= src.len() {
+            break;
+        }
+        pos = run.item(pos);
+    }
+    run.parsed
+}
+
+/// The state of one call to [`parse`]
+struct Run<'s> {
+    src: &'s str,
+    parsed: Parsed,
+}
+
+impl<'s> Run<'s> {
+    /// The source from `pos` on
+    fn rest(&self, pos: usize) -> &'s str {
+        self.src.get(pos..).unwrap_or_default()
+    }
+
+    /// Skips blanks and comments from `pos`, keeping the comments; the position after them
+    fn trivia(&mut self, pos: usize) -> usize {
+        let Ok(mut pairs) = RulesParser::parse(Rule::trivia, self.rest(pos)) else {
+            return pos;
+        };
+        let Some(trivia) = pairs.next() else {
+            return pos;
+        };
+        let end = pos + trivia.as_span().end();
+        self.comments(trivia, pos);
+        end
+    }
+
+    /// Keeps every comment inside `pair`, whose offsets are relative to `base`
+    fn comments(&mut self, pair: Pair<'_>, base: usize) {
+        let builder = Builder { base };
+        for comment in pair.into_inner().flatten() {
+            if comment.as_rule() == Rule::COMMENT {
+                let text = comment.as_str().strip_prefix('#').unwrap_or_default();
+                self.parsed.comments.push(Comment {
+                    span: builder.span(&comment),
+                    text: text.to_owned(),
+                });
+            }
+        }
+    }
+
+    /// Parses the item at `pos` (a token), or records an error and skips it; the position after
+    fn item(&mut self, pos: usize) -> usize {
+        let builder = Builder { base: pos };
+        match RulesParser::parse(Rule::item_alone, self.rest(pos)) {
+            Ok(mut pairs) => {
+                let item_pair = pairs.next().and_then(|alone| {
+                    children(alone).find(|child| {
+                        matches!(
+                            child.as_rule(),
+                            Rule::header | Rule::default_decl | Rule::rule_decl | Rule::test_block
+                        )
+                    })
+                });
+                let Some(item_pair) = item_pair else {
+                    // The grammar makes `item_alone` hold exactly one item: not reached.
+                    return self.skip_from(pos, pos);
+                };
+                let end = pos + item_pair.as_span().end();
+                self.comments(item_pair.clone(), pos);
+                match builder.item(item_pair) {
+                    Some(item) => self.parsed.file.items.push(item),
+                    // The tree did not have the shape the grammar promises: not reached, but
+                    // reported rather than dropped silently.
+                    None => self.error_at(pos, Vec::new()),
+                }
+                end
+            }
+            Err(error) => {
+                let error_pos = pos
+                    + match error.location {
+                        InputLocation::Pos(at) => at,
+                        InputLocation::Span((start, _)) => start,
+                    };
+                match error.variant {
+                    ErrorVariant::ParsingError { positives, .. } => {
+                        let expected = positives.into_iter().filter_map(rule_word).collect();
+                        self.error_at(error_pos, expected);
+                    }
+                    // pest stops with a custom error only when its stack or call budget runs
+                    // out, which the depth limit should prevent; report it as nesting.
+                    ErrorVariant::CustomError { .. } => {
+                        let (span, _) = self.token_at(error_pos);
+                        self.parsed.errors.push(ParseError::TooDeep {
+                            span,
+                            limit: MAX_DEPTH,
+                        });
+                    }
+                }
+                self.skip_from(pos, error_pos)
+            }
+        }
+    }
+
+    /// Records a syntax error at `pos`, naming the token found there
+    fn error_at(&mut self, pos: usize, mut expected: Vec<String>) {
+        let (span, found) = self.token_at(pos);
+        let error = match self.string_problem(pos, span) {
+            Some(problem) => problem,
+            None => {
+                expected.sort();
+                expected.dedup();
+                SyntaxError {
+                    span,
+                    expected,
+                    found,
+                }
+            }
+        };
+        self.parsed.errors.push(ParseError::Syntax(error));
+    }
+
+    /// The token at `pos` (after any blanks) and its name for users
+    fn token_at(&self, pos: usize) -> (Span, String) {
+        let pos = match RulesParser::parse(Rule::trivia, self.rest(pos)) {
+            Ok(mut pairs) => pos + pairs.next().map_or(0, |trivia| trivia.as_span().end()),
+            Err(_) => pos,
+        };
+        let token = RulesParser::parse(Rule::token, self.rest(pos))
+            .ok()
+            .and_then(|mut pairs| pairs.next());
+        match token {
+            Some(token) => {
+                let end = pos + token.as_span().end();
+                (span(pos, end), quote(token.as_str()))
+            }
+            None => (span(pos, pos), "end of file".to_owned()),
+        }
+    }
+
+    /// The lexical problem of a string token at `pos` spanning `token`, if it is one: a bad
+    /// escape or a missing closing quote. Such a token is what the user must fix, whatever the
+    /// grammar expected there.
+    fn string_problem(&self, pos: usize, token: Span) -> Option<SyntaxError> {
+        let text = self.src.get(token.range())?;
+        let body = text.strip_prefix('"')?;
+        let mut chars = body.char_indices();
+        while let Some((idx, char)) = chars.next() {
+            let at = pos + 1 + idx;
+            match char {
+                '"' => return None,
+                '\\' => {
+                    let escape = RulesParser::parse(Rule::escape, self.rest(at))
+                        .ok()
+                        .and_then(|mut pairs| pairs.next());
+                    match escape {
+                        Some(escape) => {
+                            let len = escape.as_str().len();
+                            // Skip the rest of the escape (its first char, `\`, is consumed).
+                            while chars.as_str().len() > body.len() - idx - len {
+                                chars.next();
+                            }
+                        }
+                        None => {
+                            let bad_len =
+                                1 + chars.as_str().chars().next().map_or(0, char::len_utf8);
+                            let bad = self.src.get(at..at + bad_len).unwrap_or("\\");
+                            return Some(SyntaxError {
+                                span: span(at, at + bad_len),
+                                expected: ["`\\\"`", "`\\\\`", "`\\n`", "`\\t`", "`\\u{...}`"]
+                                    .map(str::to_owned)
+                                    .to_vec(),
+                                found: quote(bad),
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let at_end = token.end as usize >= self.src.len();
+        Some(SyntaxError {
+            span: token,
+            expected: vec!["`\"`".to_owned()],
+            found: if at_end { "end of file" } else { "end of line" }.to_owned(),
+        })
+    }
+
+    /// Skips the broken item that starts at `pos` and failed at `error_pos`; the position of
+    /// the next item that starts at or after `error_pos`, or the end of the file
+    fn skip_from(&mut self, pos: usize, error_pos: usize) -> usize {
+        let mut pos = pos;
+        loop {
+            let skipped = RulesParser::parse(Rule::skipped, self.rest(pos))
+                .ok()
+                .and_then(|mut pairs| pairs.next());
+            let Some(skipped) = skipped else {
+                return self.src.len();
+            };
+            let end = pos + skipped.as_span().end();
+            self.comments(skipped, pos);
+            // `skipped` consumes at least one token, so this loop ends.
+            pos = end.max(pos + 1);
+            if pos >= error_pos || pos >= self.src.len() {
+                return pos;
+            }
+        }
+    }
+}
+
+/// Turns the pairs of one item into its syntax tree
+struct Builder {
+    /// Where the parsed slice starts in the file
+    base: usize,
+}
+
+impl Builder {
+    /// The span of `pair` in the file, without the blanks and comments that pest leaves at
+    /// the end of a rule that ends with an optional part (`verb stop_reason? string?`)
+    fn span(&self, pair: &Pair<'_>) -> Span {
+        span(
+            self.base + pair.as_span().start(),
+            self.base + tight_end(pair),
+        )
+    }
+
+    fn ident(&self, pair: &Pair<'_>) -> Ident {
+        Ident {
+            name: pair.as_str().to_owned(),
+            span: self.span(pair),
+        }
+    }
+
+    fn item(&self, pair: Pair<'_>) -> Option<Item> {
+        match pair.as_rule() {
+            Rule::header => self.header(pair).map(Item::Header),
+            Rule::default_decl => self.default_decl(pair).map(Item::Default),
+            Rule::rule_decl => self.rule_decl(pair).map(Item::Rule),
+            Rule::test_block => self.test_block(pair).map(Item::Test),
+            _ => None,
+        }
+    }
+
+    fn header(&self, pair: Pair<'_>) -> Option<Header> {
+        let span = self.span(&pair);
+        let name = children(pair).find(|child| child.as_rule() == Rule::string)?;
+        Some(Header {
+            name: self.str_lit(name),
+            span,
+        })
+    }
+
+    fn default_decl(&self, pair: Pair<'_>) -> Option<DefaultDecl> {
+        let span = self.span(&pair);
+        let mut event = None;
+        let mut verb = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::event_name => event = Some(self.ident(&child)),
+                Rule::verb => verb = Some(self.ident(&child)),
+                _ => {}
+            }
+        }
+        Some(DefaultDecl {
+            event: event?,
+            verb: verb?,
+            span,
+        })
+    }
+
+    fn rule_decl(&self, pair: Pair<'_>) -> Option<RuleDecl> {
+        let span = self.span(&pair);
+        let mut annotations = Vec::new();
+        let mut on_span = None;
+        let mut events = Vec::new();
+        let mut condition = None;
+        let mut action = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::annotation => annotations.push(self.annotation(child)?),
+                Rule::kw_on => on_span = Some(self.span(&child)),
+                Rule::event_name => events.push(self.ident(&child)),
+                Rule::condition => condition = Some(self.condition(child)?),
+                Rule::verb_action => action = Some(self.verb_action(child)?),
+                Rule::set_action => action = Some(self.set_action(child)?),
+                _ => {}
+            }
+        }
+        Some(RuleDecl {
+            annotations,
+            on_span: on_span?,
+            events,
+            condition,
+            action: action?,
+            span,
+        })
+    }
+
+    fn annotation(&self, pair: Pair<'_>) -> Option<Annotation> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut args = Vec::new();
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::annotation_name => name = Some(self.ident(&child)),
+                Rule::neg_int => args.push(Lit {
+                    kind: LitKind::Int(child.as_str().to_owned()),
+                    span: self.span(&child),
+                }),
+                Rule::literal => args.push(self.literal(child)?),
+                _ => {}
+            }
+        }
+        Some(Annotation {
+            name: name?,
+            args,
+            span,
+        })
+    }
+
+    fn verb_action(&self, pair: Pair<'_>) -> Option<ActionNode> {
+        let span = self.span(&pair);
+        let mut verb = None;
+        let mut reason = None;
+        let mut message = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::verb => verb = Some(self.ident(&child)),
+                Rule::stop_reason => reason = Some(self.ident(&child)),
+                Rule::string => message = Some(self.str_lit(child)),
+                _ => {}
+            }
+        }
+        Some(ActionNode::Verb {
+            verb: verb?,
+            reason,
+            message,
+            span,
+        })
+    }
+
+    fn set_action(&self, pair: Pair<'_>) -> Option<ActionNode> {
+        let span = self.span(&pair);
+        let mut target = None;
+        let mut value = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::path => target = Some(self.path(child)),
+                Rule::literal => value = Some(self.literal(child)?),
+                _ => {}
+            }
+        }
+        Some(ActionNode::Set {
+            target: target?,
+            value: value?,
+            span,
+        })
+    }
+
+    /// `a or b`: one part is returned as is, two or more make an [`Expr::Or`]
+    fn condition(&self, pair: Pair<'_>) -> Option<Expr> {
+        let span = self.span(&pair);
+        let mut parts = Vec::new();
+        for child in children(pair) {
+            if child.as_rule() == Rule::conjunction {
+                parts.push(self.conjunction(child)?);
+            }
+        }
+        joined(parts, span, Expr::Or)
+    }
+
+    /// `a and b`: one part is returned as is, two or more make an [`Expr::And`]
+    fn conjunction(&self, pair: Pair<'_>) -> Option<Expr> {
+        let span = self.span(&pair);
+        let mut parts = Vec::new();
+        for child in children(pair) {
+            if child.as_rule() == Rule::unary {
+                parts.push(self.unary(child)?);
+            }
+        }
+        joined(parts, span, Expr::And)
+    }
+
+    /// `not not x`: the `not`s wrap the operand from the innermost out
+    fn unary(&self, pair: Pair<'_>) -> Option<Expr> {
+        let mut nots = Vec::new();
+        let mut operand = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::kw_not => nots.push(self.span(&child)),
+                Rule::paren => operand = Some(self.paren(child)?),
+                Rule::comparison => operand = Some(self.comparison(child)?),
+                Rule::path => operand = Some(Expr::Path(self.path(child))),
+                Rule::literal => operand = Some(Expr::Lit(self.literal(child)?)),
+                _ => {}
+            }
+        }
+        let mut expr = operand?;
+        for not_span in nots.into_iter().rev() {
+            let span = not_span.to(expr.span());
+            expr = Expr::Not(Box::new(expr), span);
+        }
+        Some(expr)
+    }
+
+    fn paren(&self, pair: Pair<'_>) -> Option<Expr> {
+        let span = self.span(&pair);
+        let inner = children(pair).find(|child| child.as_rule() == Rule::condition)?;
+        Some(Expr::Paren(Box::new(self.condition(inner)?), span))
+    }
+
+    fn comparison(&self, pair: Pair<'_>) -> Option<Expr> {
+        let span = self.span(&pair);
+        let mut operands = Vec::new();
+        let mut op = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::path => operands.push(Operand::Path(self.path(child))),
+                Rule::literal => operands.push(Operand::Lit(self.literal(child)?)),
+                Rule::op => op = Some((op_of(child.as_str())?, self.span(&child))),
+                _ => {}
+            }
+        }
+        let (op, op_span) = op?;
+        let mut operands = operands.into_iter();
+        let left = operands.next()?;
+        let right = operands.next()?;
+        Some(Expr::Compare(Box::new(Compare {
+            left,
+            op,
+            op_span,
+            right,
+            span,
+        })))
+    }
+
+    fn path(&self, pair: Pair<'_>) -> Path {
+        let span = self.span(&pair);
+        let segments = children(pair)
+            .filter_map(|child| match child.as_rule() {
+                Rule::field | Rule::member => Some(PathSegment::Name(self.ident(&child))),
+                Rule::index => Some(PathSegment::Index {
+                    text: child
+                        .as_str()
+                        .trim_start_matches('[')
+                        .trim_end_matches(']')
+                        .to_owned(),
+                    span: self.span(&child),
+                }),
+                _ => None,
+            })
+            .collect();
+        Path { segments, span }
+    }
+
+    fn literal(&self, pair: Pair<'_>) -> Option<Lit> {
+        let span = self.span(&pair);
+        let inner = children(pair).next()?;
+        let kind = match inner.as_rule() {
+            Rule::duration => LitKind::Duration(inner.as_str().to_owned()),
+            Rule::int => LitKind::Int(inner.as_str().to_owned()),
+            Rule::string => LitKind::Str(raw_text(inner)),
+            Rule::boolean => {
+                LitKind::Bool(children(inner).any(|word| word.as_rule() == Rule::kw_true))
+            }
+            Rule::list => {
+                let mut items = Vec::new();
+                for child in children(inner) {
+                    if child.as_rule() == Rule::literal {
+                        items.push(self.literal(child)?);
+                    }
+                }
+                LitKind::List(items)
+            }
+            _ => return None,
+        };
+        Some(Lit { kind, span })
+    }
+
+    fn str_lit(&self, pair: Pair<'_>) -> StrLit {
+        StrLit {
+            span: self.span(&pair),
+            raw: raw_text(pair),
+        }
+    }
+
+    fn test_block(&self, pair: Pair<'_>) -> Option<TestBlock> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut steps = Vec::new();
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::string => name = Some(self.str_lit(child)),
+                Rule::test_event => steps.push(self.test_event(child)?),
+                Rule::test_expect => steps.push(self.test_expect(child)),
+                _ => {}
+            }
+        }
+        Some(TestBlock {
+            name: name?,
+            steps,
+            span,
+        })
+    }
+
+    fn test_event(&self, pair: Pair<'_>) -> Option<TestStep> {
+        let span = self.span(&pair);
+        let mut event = None;
+        let mut fields = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::event_name => event = Some(self.ident(&child)),
+                Rule::object => fields = Some(self.entries(child)?),
+                _ => {}
+            }
+        }
+        Some(TestStep::Event {
+            event: event?,
+            fields: fields?,
+            span,
+        })
+    }
+
+    fn test_expect(&self, pair: Pair<'_>) -> TestStep {
+        let span = self.span(&pair);
+        let mut verb = None;
+        let mut reason = None;
+        let mut by = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::verb => verb = Some(self.ident(&child)),
+                Rule::stop_reason => reason = Some(self.ident(&child)),
+                Rule::string => by = Some(self.str_lit(child)),
+                _ => {}
+            }
+        }
+        TestStep::Expect {
+            verb: verb.unwrap_or(Ident {
+                name: String::new(),
+                span,
+            }),
+            reason,
+            by,
+            span,
+        }
+    }
+
+    /// The entries of an `object` pair
+    fn entries(&self, pair: Pair<'_>) -> Option<Vec<ObjectEntry>> {
+        let mut entries = Vec::new();
+        for child in children(pair) {
+            if child.as_rule() == Rule::entry {
+                entries.push(self.entry(child)?);
+            }
+        }
+        Some(entries)
+    }
+
+    fn entry(&self, pair: Pair<'_>) -> Option<ObjectEntry> {
+        let span = self.span(&pair);
+        let mut key = None;
+        let mut value = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::key => key = Some(self.ident(&child)),
+                Rule::string => {
+                    key = Some(Ident {
+                        span: self.span(&child),
+                        name: raw_text(child),
+                    });
+                }
+                Rule::object => {
+                    let object_span = self.span(&child);
+                    value = Some(Value::Object(self.entries(child)?, object_span));
+                }
+                Rule::literal => value = Some(Value::Lit(self.literal(child)?)),
+                _ => {}
+            }
+        }
+        Some(ObjectEntry {
+            key: key?,
+            value: value?,
+            span,
+        })
+    }
+}
+
+/// Two or more `parts` joined by `make`, or the only part as is
+fn joined(mut parts: Vec<Expr>, span: Span, make: fn(Vec<Expr>, Span) -> Expr) -> Option<Expr> {
+    if parts.len() == 1 {
+        parts.pop()
+    } else {
+        Some(make(parts, span))
+    }
+}
+
+/// The end of the last token of `pair`: the end of its last child that is not a comment,
+/// found by walking down the right edge of the tree (as deep as the tree, which the depth limit
+/// bounds) but not into tokens with parts (a string ends with its quote, not its text)
+fn tight_end(pair: &Pair<'_>) -> usize {
+    let mut last = pair.clone();
+    loop {
+        if matches!(last.as_rule(), Rule::string | Rule::path | Rule::index) {
+            break;
+        }
+        let child = last
+            .clone()
+            .into_inner()
+            .rev()
+            .find(|child| child.as_rule() != Rule::COMMENT);
+        match child {
+            Some(child) => last = child,
+            None => break,
+        }
+    }
+    last.as_span().end()
+}
+
+/// The children of `pair`, comments left out (they are collected separately)
+fn children<'i>(pair: Pair<'i>) -> impl Iterator<Item = Pair<'i>> {
+    pair.into_inner()
+        .filter(|child| child.as_rule() != Rule::COMMENT)
+}
+
+/// The raw text between the quotes of a `string` pair
+fn raw_text(pair: Pair<'_>) -> String {
+    let text = pair.as_str();
+    text.strip_prefix('"')
+        .and_then(|inner| inner.strip_suffix('"'))
+        .unwrap_or(text)
+        .to_owned()
+}
+
+/// The operator written `symbol`
+fn op_of(symbol: &str) -> Option<Op> {
+    Some(match symbol {
+        "==" => Op::Eq,
+        "!=" => Op::Ne,
+        "<" => Op::Lt,
+        "<=" => Op::Le,
+        ">" => Op::Gt,
+        ">=" => Op::Ge,
+        "~" => Op::Glob,
+        "=~" => Op::Regex,
+        "in" => Op::In,
+        "contains" => Op::Contains,
+        _ => return None,
+    })
+}
+
+/// A span from two byte offsets into a file that passed [`limits::check`]
+fn span(start: usize, end: usize) -> Span {
+    Span::new(offset(start), offset(end))
+}
+
+/// A found token as users read it: in backticks, cut short when long, control characters
+/// escaped
+fn quote(token: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    let mut shown: String = token
+        .chars()
+        .take(MAX_CHARS)
+        .flat_map(|char| {
+            let escaped: Vec<char> = if char.is_control() {
+                char.escape_default().collect()
+            } else {
+                vec![char]
+            };
+            escaped
+        })
+        .collect();
+    if token.chars().nth(MAX_CHARS).is_some() {
+        shown.push_str("...");
+    }
+    format!("`{shown}`")
+}
+
+/// What a rule stands for in an error's "expected" list; `None` for rules never named there.
+///
+/// Every rule is listed, with no catch-all arm, so a new rule in `rules.pest` fails to compile
+/// until it gets its word.
+fn rule_word(rule: Rule) -> Option<String> {
+    let word = match rule {
+        Rule::EOI => "end of file",
+        Rule::kw_on => "`on`",
+        Rule::kw_when => "`when`",
+        Rule::kw_and => "`and`",
+        Rule::kw_or => "`or`",
+        Rule::kw_not => "`not`",
+        Rule::kw_in => "`in`",
+        Rule::kw_true => "`true`",
+        Rule::kw_false => "`false`",
+        Rule::kw_policy => "`policy`",
+        Rule::kw_default => "`default`",
+        Rule::kw_test => "`test`",
+        Rule::kw_expect => "`expect`",
+        Rule::kw_event => "`event`",
+        Rule::kw_by => "`by`",
+        Rule::kw_set => "`set`",
+        Rule::kw_contains => "`contains`",
+        Rule::at => "`@`",
+        Rule::lparen => "`(`",
+        Rule::rparen => "`)`",
+        Rule::lbracket => "`[`",
+        Rule::rbracket => "`]`",
+        Rule::lbrace => "`{`",
+        Rule::rbrace => "`}`",
+        Rule::comma => "`,`",
+        Rule::colon => "`:`",
+        Rule::assign => "`=`",
+        Rule::duration => "a duration",
+        Rule::int => "an integer",
+        Rule::neg_int => "a value",
+        Rule::escape => "an escape",
+        Rule::string | Rule::string_raw => "a string",
+        Rule::boolean => "`true` or `false`",
+        Rule::list => "a list",
+        Rule::literal => "a value",
+        Rule::field | Rule::path => "a field",
+        Rule::member => "a field name",
+        Rule::index | Rule::index_digits => "an index",
+        Rule::condition | Rule::conjunction | Rule::unary | Rule::paren => "a condition",
+        Rule::op => "an operator",
+        Rule::comparison => "a comparison",
+        Rule::event_name => "an event name",
+        Rule::verb => "a verb",
+        Rule::stop_reason => "a stop reason",
+        Rule::annotation_name => "an annotation name",
+        Rule::annotation => "`@`",
+        Rule::verb_action => "a verb",
+        Rule::set_action => "`set`",
+        Rule::header => "`policy`",
+        Rule::default_decl => "`default`",
+        Rule::rule_decl => "a rule",
+        Rule::key => "a key",
+        Rule::entry => "a field",
+        Rule::object => "`{`",
+        Rule::test_event => "`event`",
+        Rule::test_expect => "`expect`",
+        Rule::test_block => "`test`",
+        // Entry points, trivia and silent rules are never reported.
+        Rule::COMMENT
+        | Rule::WHITESPACE
+        | Rule::trivia
+        | Rule::item_alone
+        | Rule::token
+        | Rule::skipped
+        | Rule::word_char
+        | Rule::word
+        | Rule::ident
+        | Rule::keyword
+        | Rule::digits
+        | Rule::item
+        | Rule::item_start
+        | Rule::loose_string
+        | Rule::loose_word
+        | Rule::lexeme
+        | Rule::braced => return None,
+    };
+    Some(word.to_owned())
+}
