@@ -26,6 +26,8 @@ pub enum Command {
     Eval(EvalArgs),
     /// Run the agent loop with a scripted model and scripted tools
     Run(RunArgs),
+    /// Answer one hook call of Claude Code, Codex or Gemini CLI (JSON on stdin)
+    Hook(HookArgs),
 }
 
 /// Output formats of `check`, `test`
@@ -128,4 +130,39 @@ pub enum OutputFormat {
     Json,
     /// A stable, readable text (fit for snapshot tests)
     Human,
+}
+
+/// `rulesc hook`
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// `.rules` files or directories, or compiled JSON policies
+    #[arg(required = true, value_name = "POLICY")]
+    pub policies: Vec<PathBuf>,
+    /// Whose hook protocol to read and answer
+    #[arg(long, value_enum)]
+    pub host: Host,
+    /// Where session state and compiled policies are kept (default: `rulesc` in the
+    /// system's temporary folder)
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// When the policy cannot be checked, answer "no opinion" instead of denying tool calls
+    #[arg(long)]
+    pub fail_open: bool,
+    /// After answering, remove session state not written for this long (`12h`, `7d`)
+    #[arg(long, value_name = "DURATION", value_parser = crate::hook::parse_age)]
+    pub prune_older_than: Option<std::time::Duration>,
+    /// Host limits
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Coding agents whose hook protocol `rulesc hook` speaks
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Host {
+    /// Claude Code
+    Claude,
+    /// Gemini CLI
+    Gemini,
+    /// Codex (Claude Code's protocol)
+    Codex,
 }

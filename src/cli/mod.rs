@@ -21,6 +21,7 @@ pub fn main() -> ExitCode {
         Command::Compile(args) => commands::compile::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::Run(args) => commands::run::run(&args),
+        Command::Hook(args) => commands::hook::run(&args),
     };
     status.into()
 }

@@ -4,4 +4,5 @@ pub(crate) mod check;
 pub(crate) mod compile;
 pub(crate) mod eval;
 pub(crate) mod explain;
+pub(crate) mod hook;
 pub(crate) mod run;

@@ -1,0 +1,399 @@
+//! From a host's hook call to rulesc events, evaluated against the session's state.
+//!
+//! A host's session is one execution. A step is one turn of the agent: it begins with the
+//! user's prompt (`UserPromptSubmit`, `BeforeAgent`) and ends when the agent stops (`Stop`,
+//! `AfterAgent`), so `steps` counts finished turns, and a turn that a stop hook kept going
+//! is a new step. Tool calls happen inside step `steps + 1`.
+//!
+//! The counters follow the agent loop's (runtime `agent_loop.rs`) as far as a hook can see:
+//! - a failed tool call (`PostToolUseFailure`) and a call this policy blocked grow `errors`
+//!   and `failures` before `post_tool_use` fires, then fire `on_error` (`tool` or
+//!   `tool_blocked`) unless `post_tool_use` forbade; a call that ran without error resets
+//!   `failures` (hooks do not see where a model step ends, so the tool call stands for it);
+//! - `stop_requests` counts the stops prevented in a row: the host's `stop_hook_active` says
+//!   whether this stop follows one (so it is at least 1) or begins a new chain (0);
+//! - `elapsed` runs from the first call of the session; tokens are not seen by hooks and stay 0;
+//! - `metadata` is the outcome's after each event, so `set` effects carry over.
+//!
+//! Invariant: nothing here does I/O. [`respond`] is a function of the policy, the call, the
+//! state and the time, so every mapping is unit-testable.
+
+use rulesc_runtime::{
+    Decision, ErrorInfo, Event, EventKind, Outcome, Policy, StopDecision, StopReason,
+};
+
+use super::answer::Verdict;
+use super::payload::{HookCall, HostEvent};
+use super::state::SessionState;
+
+/// Evaluates `call` against `policy`, updating `state`, and returns what to tell the host
+pub(crate) fn respond(
+    policy: &Policy,
+    call: &HookCall,
+    state: &mut SessionState,
+    now_ms: u64,
+) -> Verdict {
+    let mut session = Session {
+        policy,
+        call,
+        state,
+        now_ms,
+        verdict: Verdict::default(),
+    };
+    session.respond();
+    session.verdict
+}
+
+/// One call being answered
+struct Session<'a> {
+    policy: &'a Policy,
+    call: &'a HookCall,
+    state: &'a mut SessionState,
+    now_ms: u64,
+    verdict: Verdict,
+}
+
+impl Session<'_> {
+    fn respond(&mut self) {
+        let in_turn = self.state.steps.saturating_add(1);
+        match self.call.event {
+            HostEvent::SessionStart => {
+                self.fire(EventKind::ExecutionStart, 0, |_| {});
+            }
+            HostEvent::PromptSubmit => {
+                self.state.stop_reason = None;
+                self.fire(EventKind::BeforeStep, in_turn, |_| {});
+            }
+            HostEvent::PreTool => self.pre_tool_use(in_turn),
+            HostEvent::PostTool => {
+                self.state.failures = 0;
+                let result = self.call.result.clone();
+                self.fire(EventKind::PostToolUse, in_turn, |event| {
+                    event.result = result;
+                    event.tool_error = Some(false);
+                    event.blocked = Some(false);
+                });
+            }
+            HostEvent::PostToolFailure => {
+                let message = self.call.error.clone().unwrap_or_default();
+                self.tool_failed(in_turn, "tool", message, false);
+            }
+            HostEvent::Stop => {
+                self.state.steps = self.state.steps.saturating_add(1);
+                let steps = self.state.steps;
+                self.state.stop_requests =
+                    self.stop(EventKind::Stop, steps, self.state.stop_requests);
+            }
+            HostEvent::SubagentStop => {
+                self.state.subagent_stop_requests = self.stop(
+                    EventKind::SubagentStop,
+                    in_turn,
+                    self.state.subagent_stop_requests,
+                );
+            }
+            HostEvent::SessionEnd => {
+                let stop_reason = self.state.stop_reason.unwrap_or(StopReason::UserRequested);
+                let steps = self.state.steps;
+                self.fire(EventKind::ExecutionEnd, steps, |event| {
+                    event.stop_reason = Some(stop_reason);
+                    event.status = Some(stop_reason.status());
+                });
+            }
+        }
+    }
+
+    /// `pre_tool_use`; a blocked call then counts as an error, as in the agent loop
+    fn pre_tool_use(&mut self, step: u64) {
+        let outcome = self.fire(EventKind::PreToolUse, step, |_| {});
+        if outcome.decision == Decision::Block {
+            let message = super::answer::reason(&outcome);
+            self.tool_failed(step, "tool_blocked", message, true);
+        }
+    }
+
+    /// A failed or blocked tool call: `post_tool_use`, then `on_error` unless it forbade
+    fn tool_failed(&mut self, step: u64, kind: &str, message: String, blocked: bool) {
+        self.state.errors = self.state.errors.saturating_add(1);
+        self.state.failures = self.state.failures.saturating_add(1);
+        let post = self.fire(EventKind::PostToolUse, step, |event| {
+            event.tool_error = Some(!blocked);
+            event.blocked = Some(blocked);
+        });
+        if post.decision == Decision::Forbid {
+            return;
+        }
+        let tool = self.call.tool.clone();
+        self.fire(EventKind::OnError, step, |event| {
+            event.tool = tool;
+            event.error = Some(ErrorInfo {
+                kind: kind.to_owned(),
+                message,
+            });
+        });
+    }
+
+    /// A stop hook event; returns the stops prevented in a row after it
+    ///
+    /// `stored` is the count this state kept. The host's `stop_hook_active` is the ground
+    /// truth of whether a chain is going on: when it is false the chain starts at 0, when it
+    /// is true at least one stop was prevented (perhaps by another hook than this one).
+    fn stop(&mut self, kind: EventKind, step: u64, stored: u64) -> u64 {
+        let stop_requests = if self.call.stop_hook_active {
+            stored.max(1)
+        } else {
+            0
+        };
+        let response = self.call.response.clone().unwrap_or_default();
+        let outcome = self.fire(kind, step, |event| {
+            event.stop_reason = Some(StopReason::Completed);
+            event.stop_decision = Some(StopDecision::AllowStop);
+            event.stop_requests = Some(stop_requests);
+            event.response = Some(response);
+        });
+        match outcome.decision {
+            Decision::Request => stop_requests.saturating_add(1),
+            Decision::Forbid => 0,
+            _ => {
+                if kind == EventKind::Stop {
+                    self.state.stop_reason = Some(StopReason::Completed);
+                }
+                0
+            }
+        }
+    }
+
+    /// Evaluates one event built from the state and the call, then keeps what it changed
+    fn fire(&mut self, kind: EventKind, step: u64, describe: impl FnOnce(&mut Event)) -> Outcome {
+        let mut event = Event::new(kind);
+        event.step = step;
+        event.steps = self.state.steps;
+        event.elapsed_ms = self.now_ms.saturating_sub(self.state.started_ms);
+        event.failures = self.state.failures;
+        event.errors = self.state.errors;
+        event.metadata = self.state.metadata.clone();
+        if matches!(kind, EventKind::PreToolUse | EventKind::PostToolUse) {
+            event.tool.clone_from(&self.call.tool);
+            event.arg.clone_from(&self.call.arg);
+        }
+        describe(&mut event);
+        let outcome = self.policy.evaluate(&event);
+        self.state.metadata.clone_from(&outcome.metadata);
+        if outcome.decision == Decision::Forbid {
+            self.state.stop_reason = outcome.stop_reason;
+        }
+        self.verdict.absorb(&outcome);
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value as Json};
+
+    use rulesc_runtime::{
+        Action, CompareOp, Condition, Defaults, Field, FieldPath, Limits, Literal, Operand,
+        PathSegment, Rule, Verb,
+    };
+
+    use super::*;
+    use crate::hook::answer::Permission;
+
+    fn rule(id: &str, event: EventKind, condition: Option<Condition>, action: Action) -> Rule {
+        Rule {
+            id: id.to_owned(),
+            events: vec![event],
+            condition,
+            action,
+            priority: 0,
+            origin: None,
+        }
+    }
+
+    fn decide(verb: Verb, message: &str) -> Action {
+        Action::Decide {
+            verb,
+            stop_reason: StopReason::default_for(verb),
+            message: Some(message.to_owned()),
+        }
+    }
+
+    fn tainted() -> FieldPath {
+        FieldPath {
+            segments: vec![PathSegment::Key("tainted".to_owned())],
+        }
+    }
+
+    fn call(event: HostEvent) -> HookCall {
+        HookCall {
+            name: "Test".to_owned(),
+            event,
+            session_id: "s".to_owned(),
+            tool: Some("Bash".to_owned()),
+            arg: Some(json!({"command": "ls"})),
+            result: Some("a.txt".to_owned()),
+            error: Some("exit status 1".to_owned()),
+            response: Some("done".to_owned()),
+            stop_hook_active: false,
+        }
+    }
+
+    #[test]
+    fn a_blocked_call_is_an_error_that_feeds_the_error_policy() {
+        let policy = Policy::new(
+            vec![
+                rule(
+                    "no-bash",
+                    EventKind::PreToolUse,
+                    None,
+                    decide(Verb::Block, "no shell"),
+                ),
+                rule(
+                    "blocked-stops",
+                    EventKind::OnError,
+                    None,
+                    decide(Verb::Forbid, "a blocked call ends the session"),
+                ),
+            ],
+            Defaults::default(),
+        )
+        .unwrap();
+        let mut state = SessionState::new(0);
+        state.failures = 2;
+        let verdict = respond(&policy, &call(HostEvent::PreTool), &mut state, 0);
+        assert_eq!(
+            verdict.permission,
+            Some((Permission::Deny, "no shell (rule no-bash)".to_owned()))
+        );
+        assert_eq!(
+            verdict.halt.as_deref(),
+            Some("a blocked call ends the session (rule blocked-stops)")
+        );
+        assert_eq!((state.errors, state.failures), (1, 3));
+        assert_eq!(state.stop_reason, Some(StopReason::GuardForbade));
+    }
+
+    #[test]
+    fn a_successful_tool_call_resets_failures_and_a_failure_fires_on_error() {
+        let policy = Policy::new(Vec::new(), Defaults::default()).unwrap();
+        let mut state = SessionState::new(0);
+        respond(&policy, &call(HostEvent::PostToolFailure), &mut state, 0);
+        respond(&policy, &call(HostEvent::PostToolFailure), &mut state, 0);
+        assert_eq!((state.errors, state.failures), (2, 2));
+        // The prelude's `ignore` answers the tool error: nothing to tell the host.
+        let verdict = respond(&policy, &call(HostEvent::PostToolFailure), &mut state, 0);
+        assert_eq!(verdict, Verdict::default());
+        respond(&policy, &call(HostEvent::PostTool), &mut state, 0);
+        assert_eq!((state.errors, state.failures), (3, 0));
+    }
+
+    #[test]
+    fn stop_requests_follow_stop_hook_active_up_to_the_host_cap() {
+        let policy = Policy::new(
+            vec![rule(
+                "more",
+                EventKind::Stop,
+                None,
+                decide(Verb::Request, "go on"),
+            )],
+            Defaults::default(),
+        )
+        .unwrap()
+        .with_limits(Limits {
+            max_stop_requests: 2,
+            ..Limits::default()
+        });
+        let mut state = SessionState::new(0);
+        let mut stop = call(HostEvent::Stop);
+        let first = respond(&policy, &stop, &mut state, 0);
+        assert_eq!(first.keep_working.as_deref(), Some("go on (rule more)"));
+        stop.stop_hook_active = true;
+        respond(&policy, &stop, &mut state, 0);
+        assert_eq!(state.stop_requests, 2);
+        let capped = respond(&policy, &stop, &mut state, 0);
+        assert_eq!(
+            capped,
+            Verdict::default(),
+            "the cap took `request` its power"
+        );
+        assert_eq!(state.stop_requests, 0);
+        assert_eq!(state.steps, 3);
+        assert_eq!(state.stop_reason, Some(StopReason::Completed));
+        // A lost state still counts the chain the host reports.
+        let mut fresh = SessionState::new(0);
+        respond(&policy, &stop, &mut fresh, 0);
+        assert_eq!(fresh.stop_requests, 2);
+    }
+
+    #[test]
+    fn effects_carry_over_to_later_events_and_elapsed_runs_from_the_first_call() {
+        let policy = Policy::new(
+            vec![
+                rule(
+                    "taint",
+                    EventKind::PostToolUse,
+                    None,
+                    Action::Set {
+                        key: tainted(),
+                        value: Literal::Bool(true),
+                    },
+                ),
+                rule(
+                    "no-tool-when-tainted",
+                    EventKind::PreToolUse,
+                    Some(Condition::Flag(Field::Metadata(tainted()))),
+                    decide(Verb::Ask, "tainted"),
+                ),
+            ],
+            Defaults::default(),
+        )
+        .unwrap();
+        let mut state = SessionState::new(1_000);
+        let before = respond(&policy, &call(HostEvent::PreTool), &mut state, 1_000);
+        assert_eq!(before.permission, None);
+        respond(&policy, &call(HostEvent::PostTool), &mut state, 2_000);
+        assert_eq!(state.metadata.get("tainted"), Some(&Json::Bool(true)));
+        let after = respond(&policy, &call(HostEvent::PreTool), &mut state, 3_000);
+        assert_eq!(
+            after.permission,
+            Some((
+                Permission::Ask,
+                "tainted (rule no-tool-when-tainted)".to_owned()
+            ))
+        );
+    }
+
+    #[test]
+    fn the_session_end_reports_why_the_session_stopped() {
+        let ended = FieldPath {
+            segments: vec![PathSegment::Key("completed".to_owned())],
+        };
+        let policy = Policy::new(
+            vec![rule(
+                "note-completion",
+                EventKind::ExecutionEnd,
+                Some(Condition::Compare {
+                    left: Operand::Field(Field::Status),
+                    op: CompareOp::Eq,
+                    right: Operand::Literal(Literal::Str("completed".to_owned())),
+                }),
+                Action::Set {
+                    key: ended,
+                    value: Literal::Bool(true),
+                },
+            )],
+            Defaults::default(),
+        )
+        .unwrap();
+        let mut finished = SessionState::new(0);
+        respond(&policy, &call(HostEvent::PromptSubmit), &mut finished, 0);
+        respond(&policy, &call(HostEvent::Stop), &mut finished, 0);
+        respond(&policy, &call(HostEvent::SessionEnd), &mut finished, 0);
+        assert_eq!(finished.metadata.get("completed"), Some(&Json::Bool(true)));
+
+        // Ended in the middle of a turn: the user stopped it (`user_requested`, `stopped`).
+        let mut interrupted = SessionState::new(0);
+        respond(&policy, &call(HostEvent::PromptSubmit), &mut interrupted, 0);
+        respond(&policy, &call(HostEvent::SessionEnd), &mut interrupted, 0);
+        assert_eq!(interrupted.metadata.get("completed"), None);
+    }
+}

@@ -1,0 +1,192 @@
+//! `rulesc hook`: a policy as a hook command of Claude Code, Codex or Gemini CLI.
+//!
+//! One call reads the host's JSON ([`payload`]), loads the policy through the compile cache
+//! ([`cache`]), takes the state folder's lock, maps the call to rulesc events and evaluates
+//! them against the session's state ([`mapping`], [`state`]), saves the state, and writes the
+//! verdict in the host's protocol ([`answer`]).
+//!
+//! Invariant: a hook never lets a tool call through because it failed. Any internal failure
+//! on a tool call (the policy does not compile, the input is malformed, the state cannot be
+//! read or written), and input whose event cannot be known, is answered with exit 2 and the
+//! reason on stderr, which every host reads as "deny"; `--fail-open` turns that into `{}`.
+//! On other events a failure answers `{}` (no opinion) with the reason on stderr: a broken
+//! guard must not trap the agent in a turn it cannot end.
+
+mod answer;
+mod cache;
+mod digest;
+mod mapping;
+mod payload;
+mod state;
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rulesc_runtime::{Limits, Policy};
+
+use crate::cli::ExitStatus;
+
+pub(crate) use cache::Input;
+pub(crate) use state::parse_age;
+
+use payload::{HostEvent, Received};
+use state::StateDir;
+
+/// The coding agent whose hook protocol is spoken
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Host {
+    /// Claude Code
+    Claude,
+    /// Gemini CLI
+    Gemini,
+    /// Codex (Claude Code's protocol)
+    Codex,
+}
+
+impl Host {
+    /// The host's name for people
+    fn title(self) -> &'static str {
+        match self {
+            Host::Claude => "Claude Code",
+            Host::Gemini => "Gemini CLI",
+            Host::Codex => "Codex",
+        }
+    }
+
+    /// The host's name as `--host` takes it
+    fn flag(self) -> &'static str {
+        match self {
+            Host::Claude => "claude",
+            Host::Gemini => "gemini",
+            Host::Codex => "codex",
+        }
+    }
+}
+
+/// How a hook call is answered
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    /// Whose protocol
+    pub(crate) host: Host,
+    /// Where session state and compiled policies live
+    pub(crate) state_dir: PathBuf,
+    /// Answer `{}` instead of denying a tool call when something fails
+    pub(crate) fail_open: bool,
+    /// Remove session files not written for longer than this, after answering
+    pub(crate) prune_older_than: Option<Duration>,
+    /// The host limits the policy runs under
+    pub(crate) limits: Limits,
+}
+
+/// Where the policy comes from: the files it is built from, and how to build it
+pub(crate) trait Loader {
+    /// Reads every file the policy is built from; the error is one line for stderr
+    fn read(&self) -> Result<Vec<Input>, String>;
+
+    /// Builds the policy from what [`Loader::read`] returned; the error is one line
+    fn compile(&self, inputs: &[Input]) -> Result<Policy, String>;
+}
+
+/// What to print and how to exit
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Reply {
+    /// The answer for stdout, if any
+    pub(crate) stdout: Option<String>,
+    /// Lines for stderr
+    pub(crate) stderr: Vec<String>,
+    /// The exit status: success, or error (exit 2) for a denied tool call
+    pub(crate) status: ExitStatus,
+}
+
+/// The default state folder: `rulesc` in the system's temporary folder
+pub(crate) fn default_state_dir() -> PathBuf {
+    std::env::temp_dir().join("rulesc")
+}
+
+/// Answers one hook call: `input` is what the host wrote on stdin
+pub(crate) fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
+    let mut notes = Vec::new();
+    let call = match payload::read(input, options.host) {
+        Ok(Received::Call(call)) => call,
+        Ok(Received::Unmapped(name)) => {
+            notes.push(format!(
+                "`{name}` is not an event rulesc hook maps; no opinion"
+            ));
+            return answer("{}".to_owned(), notes);
+        }
+        Err(err) => return failed(&err.to_string(), err.gates_tool_call(), options, notes),
+    };
+    match respond(&call, options, loader, &mut notes) {
+        Ok(verdict) => answer(verdict.to_json(options.host, &call.name).to_string(), notes),
+        Err(reason) => failed(&reason, call.event == HostEvent::PreTool, options, notes),
+    }
+}
+
+/// The answer when stdin itself could not be read: the event is unknown, so it is refused
+pub(crate) fn unreadable_input(reason: &str, options: &Options) -> Reply {
+    failed(reason, true, options, Vec::new())
+}
+
+/// Loads the policy and the session, evaluates the call and saves the session
+fn respond(
+    call: &payload::HookCall,
+    options: &Options,
+    loader: &dyn Loader,
+    notes: &mut Vec<String>,
+) -> Result<answer::Verdict, String> {
+    let state_error = |err: std::io::Error| format!("the hook state is unusable: {err}");
+    let dir = StateDir::open(&options.state_dir).map_err(state_error)?;
+    let inputs = loader.read()?;
+    let cached = cache::load(&dir.policies(), &inputs, || loader.compile(&inputs))?;
+    notes.extend(cached.warning);
+    let policy = cached.policy.with_limits(options.limits);
+    let now_ms = now_ms();
+    let locked = dir.lock().map_err(state_error)?;
+    let loaded = locked.load(&call.session_id, now_ms).map_err(state_error)?;
+    notes.extend(loaded.warning);
+    let mut session = loaded.state;
+    let verdict = mapping::respond(&policy, call, &mut session, now_ms);
+    locked
+        .save(&call.session_id, &session)
+        .map_err(state_error)?;
+    if let Some(age) = options.prune_older_than {
+        if let Err(err) = locked.prune(age) {
+            notes.push(format!("old session files could not be pruned: {err}"));
+        }
+    }
+    Ok(verdict)
+}
+
+/// A normal answer
+fn answer(stdout: String, notes: Vec<String>) -> Reply {
+    Reply {
+        stdout: Some(stdout),
+        stderr: notes,
+        status: ExitStatus::Success,
+    }
+}
+
+/// The answer when the call could not be judged: deny a tool call (exit 2), else no opinion
+fn failed(reason: &str, gates_tool_call: bool, options: &Options, mut notes: Vec<String>) -> Reply {
+    if gates_tool_call && !options.fail_open {
+        notes.push(format!(
+            "rulesc could not check this call, so it is denied: {reason}"
+        ));
+        return Reply {
+            stdout: None,
+            stderr: notes,
+            status: ExitStatus::Error,
+        };
+    }
+    notes.push(format!("rulesc could not check this call: {reason}"));
+    answer("{}".to_owned(), notes)
+}
+
+/// Milliseconds since the Unix epoch (0 on a clock set before 1970)
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
+}
