@@ -152,7 +152,10 @@ impl<'s> Run<'s> {
                     };
                 match error.variant {
                     ErrorVariant::ParsingError { positives, .. } => {
-                        let expected = positives.into_iter().filter_map(rule_word).collect();
+                        let expected = positives
+                            .into_iter()
+                            .flat_map(|rule| rule_words(rule).iter().map(|&word| word.to_owned()))
+                            .collect();
                         self.error_at(error_pos, expected);
                     }
                     // pest stops with a custom error only when its stack or call budget runs
@@ -743,74 +746,75 @@ fn quote(token: &str) -> String {
     format!("`{shown}`")
 }
 
-/// What a rule stands for in an error's "expected" list; `None` for rules never named there.
+/// What a rule stands for in an error's "expected" list: usually one word, none for rules
+/// never named there.
 ///
 /// Every rule is listed, with no catch-all arm, so a new rule in `rules.pest` fails to compile
-/// until it gets its word.
-fn rule_word(rule: Rule) -> Option<String> {
-    let word = match rule {
-        Rule::EOI => "end of file",
-        Rule::kw_on => "`on`",
-        Rule::kw_when => "`when`",
-        Rule::kw_and => "`and`",
-        Rule::kw_or => "`or`",
-        Rule::kw_not => "`not`",
-        Rule::kw_in => "`in`",
-        Rule::kw_true => "`true`",
-        Rule::kw_false => "`false`",
-        Rule::kw_policy => "`policy`",
-        Rule::kw_default => "`default`",
-        Rule::kw_test => "`test`",
-        Rule::kw_expect => "`expect`",
-        Rule::kw_event => "`event`",
-        Rule::kw_by => "`by`",
-        Rule::kw_set => "`set`",
-        Rule::kw_contains => "`contains`",
-        Rule::at => "`@`",
-        Rule::lparen => "`(`",
-        Rule::rparen => "`)`",
-        Rule::lbracket => "`[`",
-        Rule::rbracket => "`]`",
-        Rule::lbrace => "`{`",
-        Rule::rbrace => "`}`",
-        Rule::comma => "`,`",
-        Rule::colon => "`:`",
-        Rule::assign => "`=`",
-        Rule::duration => "a duration",
-        Rule::int => "an integer",
-        Rule::neg_int => "a value",
-        Rule::escape => "an escape",
-        Rule::string | Rule::string_raw => "a string",
-        Rule::boolean => "`true` or `false`",
-        Rule::list => "a list",
-        Rule::literal => "a value",
-        Rule::field | Rule::path => "a field",
-        Rule::member => "a field name",
-        Rule::index | Rule::index_digits => "an index",
-        Rule::condition | Rule::conjunction | Rule::unary | Rule::paren => "a condition",
-        Rule::op => "an operator",
-        Rule::comparison => "a comparison",
-        Rule::event_name => "an event name",
-        Rule::verb => "a verb",
-        Rule::stop_reason => "a stop reason",
-        Rule::annotation_name => "an annotation name",
-        Rule::annotation => "`@`",
-        Rule::verb_action => "a verb",
-        Rule::set_action => "`set`",
-        Rule::header => "`policy`",
-        Rule::default_decl => "`default`",
-        Rule::rule_decl => "a rule",
-        Rule::key => "a key",
-        Rule::entry => "a field",
-        Rule::object => "`{`",
-        Rule::test_event => "`event`",
-        Rule::test_expect => "`expect`",
-        Rule::test_block => "`test`",
-        // Entry points, trivia and silent rules are never reported.
+/// until it gets its words.
+fn rule_words(rule: Rule) -> &'static [&'static str] {
+    match rule {
+        Rule::EOI => &["end of file"],
+        Rule::kw_on => &["`on`"],
+        Rule::kw_when => &["`when`"],
+        Rule::kw_and => &["`and`"],
+        Rule::kw_or => &["`or`"],
+        Rule::kw_not => &["`not`"],
+        Rule::kw_in => &["`in`"],
+        Rule::kw_true => &["`true`"],
+        Rule::kw_false => &["`false`"],
+        Rule::kw_policy => &["`policy`"],
+        Rule::kw_default => &["`default`"],
+        Rule::kw_test => &["`test`"],
+        Rule::kw_expect => &["`expect`"],
+        Rule::kw_event => &["`event`"],
+        Rule::kw_by => &["`by`"],
+        Rule::kw_set => &["`set`"],
+        Rule::kw_contains => &["`contains`"],
+        Rule::at => &["`@`"],
+        Rule::lparen => &["`(`"],
+        Rule::rparen => &["`)`"],
+        Rule::lbracket => &["`[`"],
+        Rule::rbracket => &["`]`"],
+        Rule::lbrace => &["`{`"],
+        Rule::rbrace => &["`}`"],
+        Rule::comma => &["`,`"],
+        Rule::colon => &["`:`"],
+        Rule::assign => &["`=`"],
+        Rule::duration => &["a duration"],
+        Rule::int => &["an integer"],
+        Rule::neg_int => &["a value"],
+        Rule::escape => &["an escape"],
+        Rule::string | Rule::string_raw => &["a string"],
+        Rule::boolean => &["`true` or `false`"],
+        Rule::list => &["a list"],
+        Rule::literal => &["a value"],
+        Rule::field | Rule::path => &["a field"],
+        Rule::member => &["a field name"],
+        Rule::index_digits => &["an index"],
+        Rule::condition | Rule::conjunction | Rule::unary | Rule::paren => &["a condition"],
+        Rule::op => &["an operator"],
+        Rule::comparison => &["a comparison"],
+        Rule::event_name => &["an event name"],
+        Rule::verb => &["a verb"],
+        Rule::stop_reason => &["a stop reason"],
+        Rule::annotation_name => &["an annotation name"],
+        Rule::annotation => &["`@`"],
+        Rule::verb_action => &["a verb"],
+        Rule::set_action => &["`set`"],
+        Rule::header => &["`policy`"],
+        Rule::default_decl => &["`default`"],
+        Rule::rule_decl => &["`@`", "`on`"],
+        Rule::key => &["a key"],
+        Rule::entry => &["a key"],
+        Rule::object => &["`{`"],
+        Rule::test_event => &["`event`"],
+        Rule::test_expect => &["`expect`"],
+        Rule::test_block => &["`test`"],
+        // Trivia, entry points and silent rules are never reported; neither is an index after
+        // a field, which would only add noise to every error after a field.
         Rule::COMMENT
         | Rule::WHITESPACE
         | Rule::trivia
-        | Rule::item_alone
         | Rule::token
         | Rule::skipped
         | Rule::word_char
@@ -823,7 +827,9 @@ fn rule_word(rule: Rule) -> Option<String> {
         | Rule::loose_string
         | Rule::loose_word
         | Rule::lexeme
-        | Rule::braced => return None,
-    };
-    Some(word.to_owned())
+        | Rule::index
+        | Rule::braced => &[],
+        // pest names the whole item when no part of it parsed.
+        Rule::item_alone => &["`@`", "`default`", "`on`", "`policy`", "`test`"],
+    }
 }
