@@ -1,0 +1,243 @@
+//! The canonical layout: which syntax goes on which line, at which indent.
+//!
+//! An item is written on one line when it fits in [`WIDTH`] columns and holds no comment;
+//! otherwise it is broken at fixed places, the same for every item of its kind:
+//!
+//! ```text
+//! @id("no-send")                              # annotations, one per line
+//! on pre_tool_use                             # the events
+//!   when metadata.tainted                     # the condition, split before each top-level
+//!     and tool in ["send_email", "http_post"] #   `and`/`or` when it does not fit either
+//!   block "no data leaves a tainted run"      # the action
+//!
+//! test "name" {
+//!   event post_tool_use {                     # an event whose object does not fit: one
+//!     tool: "web_fetch",                      #   entry per line, recursively
+//!     arg: { url: "https://example.com" }
+//!   }
+//!   expect none
+//! }
+//! ```
+
+use rulesc_grammar::{
+    Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep, Value,
+};
+
+use super::flat;
+use super::writer::Line;
+
+/// Columns a line may take before it is broken (strings and long conditions may overflow)
+pub(super) const WIDTH: usize = 100;
+
+/// Spaces per level of indentation
+const INDENT: usize = 2;
+
+/// Lays out items, knowing where the comments are
+pub(super) struct Layout<'src> {
+    /// The comments, sorted by position
+    comments: &'src [Comment],
+}
+
+impl<'src> Layout<'src> {
+    /// A layout for a file with these comments (in source order)
+    pub(super) fn new(comments: &'src [Comment]) -> Layout<'src> {
+        Layout { comments }
+    }
+
+    /// The lines of one top-level item; the first keeps a blank line before it
+    pub(super) fn item(&self, item: &Item) -> Vec<Line> {
+        let mut lines = match item {
+            Item::Header(header) => vec![Line::new(0, flat::header(header), header.span)],
+            Item::Default(default) => {
+                vec![Line::new(0, flat::default_decl(default), default.span)]
+            }
+            Item::Rule(rule) => self.rule(rule),
+            Item::Test(test) => self.test(test),
+        };
+        if let Some(first) = lines.first_mut() {
+            *first = first.clone().keep_blank();
+        }
+        lines
+    }
+
+    /// Whether a comment starts inside `span`
+    fn has_comment(&self, span: Span) -> bool {
+        let first_after = self
+            .comments
+            .partition_point(|comment| comment.span.start < span.start);
+        self.comments
+            .get(first_after)
+            .is_some_and(|comment| comment.span.start < span.end)
+    }
+
+    /// Annotations, then the rule on one line or broken into events, condition and action
+    fn rule(&self, rule: &RuleDecl) -> Vec<Line> {
+        let mut lines: Vec<Line> = rule
+            .annotations
+            .iter()
+            .map(|annotation| Line::new(0, flat::annotation(annotation), annotation.span))
+            .collect();
+        let events = flat::events(&rule.events);
+        let events_span = Span::new(
+            rule.on_span.start,
+            rule.events
+                .last()
+                .map_or(rule.on_span.end, |event| event.span.end),
+        );
+        let action = flat::action(&rule.action);
+        let action_span = rule.action.span();
+        let one_line = match &rule.condition {
+            Some(condition) => format!("{events} when {} {action}", flat::expr(condition)),
+            None => format!("{events} {action}"),
+        };
+        // Comments inside the events go before the rule in either layout, so only those
+        // after them force the rule to break (this keeps formatting idempotent).
+        let after_events = Span::new(events_span.end, action_span.end);
+        if width(&one_line) <= WIDTH && !self.has_comment(after_events) {
+            lines.push(Line::new(0, one_line, events_span.to(action_span)));
+            return lines;
+        }
+        lines.push(Line::new(0, events, events_span));
+        if let Some(condition) = &rule.condition {
+            lines.extend(self.condition(condition));
+        }
+        lines.push(Line::new(INDENT, action, action_span));
+        lines
+    }
+
+    /// `when <condition>` on one line, or split before each top-level `and` or `or` when it
+    /// does not fit or holds a comment
+    fn condition(&self, condition: &Expr) -> Vec<Line> {
+        let one_line = format!("when {}", flat::expr(condition));
+        let split = match condition {
+            Expr::And(parts, _) => Some(("and", parts)),
+            Expr::Or(parts, _) => Some(("or", parts)),
+            _ => None,
+        };
+        match split {
+            Some((joiner, parts)) if !self.fits_unsplit(&one_line, parts, condition.span()) => {
+                parts
+                    .iter()
+                    .enumerate()
+                    .map(|(part_idx, part)| {
+                        if part_idx == 0 {
+                            Line::new(INDENT, format!("when {}", flat::expr(part)), part.span())
+                        } else {
+                            let text = format!("{joiner} {}", flat::expr(part));
+                            Line::new(2 * INDENT, text, part.span())
+                        }
+                    })
+                    .collect()
+            }
+            _ => vec![Line::new(INDENT, one_line, condition.span())],
+        }
+    }
+
+    /// Whether `when <condition>` stays on one line: it fits, and no comment would stay
+    /// inside it (those inside the first part go before the line in either layout)
+    fn fits_unsplit(&self, one_line: &str, parts: &[Expr], span: Span) -> bool {
+        let first_end = parts.first().map_or(span.start, |part| part.span().end);
+        INDENT + width(one_line) <= WIDTH && !self.has_comment(Span::new(first_end, span.end))
+    }
+
+    /// `test "name" {`, its steps indented, `}`
+    fn test(&self, test: &TestBlock) -> Vec<Line> {
+        let head = format!("test {} {{", flat::str_lit(&test.name));
+        let closing = Span::new(test.span.end.saturating_sub(1), test.span.end);
+        let after_head = Span::new(test.name.span.end, test.span.end);
+        if test.steps.is_empty() && !self.has_comment(after_head) {
+            return vec![Line::new(0, format!("{head}}}"), test.span)];
+        }
+        let mut lines = vec![Line::new(
+            0,
+            head,
+            Span::new(test.span.start, test.name.span.end),
+        )];
+        for (step_idx, step) in test.steps.iter().enumerate() {
+            let mut step_lines = self.step(step, INDENT);
+            if step_idx > 0 {
+                if let Some(first) = step_lines.first_mut() {
+                    *first = first.clone().keep_blank();
+                }
+            }
+            lines.extend(step_lines);
+        }
+        lines.push(Line::new(0, "}".to_owned(), closing).comments_at(INDENT));
+        lines
+    }
+
+    /// An `expect` line, or an event on one line or with its object broken
+    fn step(&self, step: &TestStep, indent: usize) -> Vec<Line> {
+        let one_line = flat::test_step(step);
+        match step {
+            TestStep::Event {
+                event,
+                fields,
+                span,
+            } if indent + width(&one_line) > WIDTH
+                || self.has_comment(Span::new(event.span.end, span.end)) =>
+            {
+                let head = format!("event {} {{", event.name);
+                let head_span = Span::new(span.start, event.span.end);
+                self.broken_object(head, head_span, fields, "", *span, indent)
+            }
+            _ => vec![Line::new(indent, one_line, step_span(step))],
+        }
+    }
+
+    /// `head {`, one entry per line, then `}` followed by `suffix`; the object spans `span`
+    fn broken_object(
+        &self,
+        head: String,
+        head_span: Span,
+        entries: &[ObjectEntry],
+        suffix: &str,
+        span: Span,
+        indent: usize,
+    ) -> Vec<Line> {
+        let mut lines = vec![Line::new(indent, head, head_span)];
+        let inner = indent + INDENT;
+        for (entry_idx, entry) in entries.iter().enumerate() {
+            let comma = if entry_idx + 1 < entries.len() {
+                ","
+            } else {
+                ""
+            };
+            let one_line = format!("{}{comma}", flat::entry(entry));
+            match &entry.value {
+                Value::Object(fields, object_span)
+                    if !fields.is_empty()
+                        && (inner + width(&one_line) > WIDTH
+                            || self.has_comment(Span::new(entry.key.span.end, entry.span.end))) =>
+                {
+                    let head = format!("{}: {{", flat::key(&entry.key));
+                    let head_span = Span::new(entry.span.start, entry.key.span.end);
+                    lines.extend(self.broken_object(
+                        head,
+                        head_span,
+                        fields,
+                        comma,
+                        *object_span,
+                        inner,
+                    ));
+                }
+                _ => lines.push(Line::new(inner, one_line, entry.span)),
+            }
+        }
+        let closing = Span::new(span.end.saturating_sub(1), span.end);
+        lines.push(Line::new(indent, format!("}}{suffix}"), closing).comments_at(inner));
+        lines
+    }
+}
+
+/// The width of `text` in columns, counting characters
+fn width(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// The whole span of a test step
+fn step_span(step: &TestStep) -> Span {
+    match step {
+        TestStep::Event { span, .. } | TestStep::Expect { span, .. } => *span,
+    }
+}
