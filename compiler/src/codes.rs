@@ -1,0 +1,1068 @@
+//! The table of diagnostic codes: one row per code, with its constructor right below it.
+//!
+//! Invariant: codes are permanent. A code is never renumbered or reused; a retired code
+//! stays in [`ALL`] with its explanation saying so. Every diagnostic the compiler emits is
+//! built by the constructor next to its row, so a search for `E012` finds everything about
+//! it. Messages follow STYLE §2.3: lowercase, no final period, user text in backticks.
+//!
+//! Numbering: `E00x` input and syntax, `E01x` names, `E02x` types and literals, `E03x` the
+//! structure of files and policy sets; `W0xx` are lints (see `lint/`).
+
+use std::fmt;
+
+use rulesc_grammar::Span;
+use rulesc_runtime::{EventKind, Field, Verb};
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::FileId;
+
+/// A diagnostic code with its documentation: one row of the table
+#[derive(Debug, Clone, Copy)]
+pub struct Code {
+    /// The stable code: `E012`, `W001`
+    pub id: &'static str,
+    /// The kebab-case name, read as "allow ⟨name⟩" for lints: `field-not-visible`
+    pub name: &'static str,
+    /// Error or warning
+    pub severity: Severity,
+    /// One line saying what the code flags
+    pub summary: &'static str,
+    /// What it flags, in a few sentences
+    pub what: &'static str,
+    /// Why it matters
+    pub why: &'static str,
+    /// A policy that produces the code
+    pub wrong: &'static str,
+    /// The same policy fixed: it does not produce the code
+    pub right: &'static str,
+}
+
+impl PartialEq for Code {
+    fn eq(&self, other: &Code) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Code {}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+impl Code {
+    /// The long explanation `rulesc explain` prints
+    pub fn explain(&self) -> String {
+        format!(
+            "{id} ({name}, {severity}): {summary}\n\n\
+             ## What it flags\n\n{what}\n\n\
+             ## Why it matters\n\n{why}\n\n\
+             ## Wrong\n\n{wrong}\n\n\
+             ## Right\n\n{right}\n",
+            id = self.id,
+            name = self.name,
+            severity = self.severity.name(),
+            summary = self.summary,
+            what = self.what,
+            why = self.why,
+            wrong = indent(self.wrong),
+            right = indent(self.right),
+        )
+    }
+}
+
+/// Indents an example by four spaces, as a Markdown code block
+fn indent(example: &str) -> String {
+    example
+        .lines()
+        .map(|line| {
+            if line.is_empty() {
+                String::new()
+            } else {
+                format!("    {line}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every code, in code order
+pub const ALL: &[Code] = &[
+    SYNTAX_ERROR,
+    NESTING_TOO_DEEP,
+    FILE_TOO_LARGE,
+    INVALID_UTF8,
+    UNKNOWN_EVENT,
+    UNKNOWN_FIELD,
+    FIELD_NOT_VISIBLE,
+    UNKNOWN_VERB,
+    VERB_NOT_ALLOWED,
+    UNKNOWN_STOP_REASON,
+    UNEXPECTED_STOP_REASON,
+    TYPE_MISMATCH,
+    INVALID_LITERAL,
+    INVALID_GLOB,
+    INVALID_REGEX,
+    DUPLICATE_RULE_ID,
+    CONFLICTING_DEFAULTS,
+    INVALID_DEFAULT,
+    INVALID_ANNOTATION,
+    MISPLACED_HEADER,
+    INVALID_SET_TARGET,
+    INVALID_TEST,
+    POLICY_REJECTED,
+    CONFLICTING_EFFECTS,
+];
+
+/// The code spelled `id` (`E012`, case-insensitive) or named `name` (`field-not-visible`)
+pub fn lookup(id_or_name: &str) -> Option<Code> {
+    ALL.iter()
+        .find(|code| code.id.eq_ignore_ascii_case(id_or_name) || code.name == id_or_name)
+        .copied()
+}
+
+/// `a`, `a and b`, `a, b and c`
+pub(crate) fn and_list<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.as_ref().to_owned(),
+        [init @ .., last] => format!(
+            "{} and {}",
+            init.iter()
+                .map(|item| item.as_ref())
+                .collect::<Vec<_>>()
+                .join(", "),
+            last.as_ref()
+        ),
+    }
+}
+
+/// Each event name in backticks, joined with `and_list`
+fn ticked_events(events: &[EventKind]) -> String {
+    and_list(
+        &events
+            .iter()
+            .map(|event| format!("`{event}`"))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Event names without backticks, joined with `and_list` (for help lines)
+fn plain_events(events: &[EventKind]) -> String {
+    and_list(&events.iter().map(|event| event.name()).collect::<Vec<_>>())
+}
+
+/// ` (did you mean `x`?)` help for a name that is close to a known one
+fn did_you_mean(suggestion: Option<&str>) -> Option<String> {
+    suggestion.map(|name| format!("did you mean `{name}`?"))
+}
+
+// ---------------------------------------------------------------------------------------
+// E00x: input and syntax
+
+/// E001: the text does not follow the grammar
+pub const SYNTAX_ERROR: Code = Code {
+    id: "E001",
+    name: "syntax-error",
+    severity: Severity::Error,
+    summary: "the text is not valid `.rules` syntax",
+    what: "Text the parser cannot read: a missing verb, an unclosed string or bracket, a \
+           keyword in the wrong place. The parser skips to the next item (`@`, `on`, `test`, \
+           `default`, `policy`) and goes on, so every syntax error of a file is reported.",
+    why: "A rule that cannot be parsed cannot guard anything; the policy is not compiled \
+          until every file parses.",
+    wrong: "on pre_tool_use when tool ~ \"rm*\" \"destructive command\"",
+    right: "on pre_tool_use when tool ~ \"rm*\" block \"destructive command\"",
+};
+
+/// Builds E001 from what the parser expected and what it found (both in user words)
+pub(crate) fn syntax_error(
+    file: FileId,
+    span: Span,
+    expected: &[String],
+    found: &str,
+) -> Diagnostic {
+    let wanted = expected_words(expected);
+    Diagnostic::new(
+        SYNTAX_ERROR,
+        format!("expected {wanted}, found {found}"),
+        Label::new(file, span, format!("expected {wanted}")),
+    )
+}
+
+/// The parser's expectations as one phrase: `a condition`, `` `when` or a verb ``
+fn expected_words(expected: &[String]) -> String {
+    if expected.is_empty() {
+        "something else".to_owned()
+    } else {
+        or_list(expected)
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// E002: conditions, lists or objects nested too deep
+pub const NESTING_TOO_DEEP: Code = Code {
+    id: "E002",
+    name: "nesting-too-deep",
+    severity: Severity::Error,
+    summary: "parentheses, lists or objects are nested deeper than the parser allows",
+    what: "A condition, list or test object nested more than 256 levels deep.",
+    why: "No policy needs such depth, and bounding it keeps the compiler from exhausting its \
+          stack on hostile input.",
+    wrong: "# a condition opened by 300 parentheses\n\
+            on before_step when ((((((((( ... steps > 1 ... ))))))))) forbid",
+    right: "on before_step when steps > 1 forbid",
+};
+
+/// Builds E002 at the place where the limit was crossed
+pub(crate) fn nesting_too_deep(file: FileId, span: Span, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        NESTING_TOO_DEEP,
+        format!("nesting is deeper than {limit} levels"),
+        Label::new(file, span, "too deep here"),
+    )
+    .with_help("split the condition into several rules or flatten it")
+}
+
+/// E003: the file is larger than the parser accepts
+pub const FILE_TOO_LARGE: Code = Code {
+    id: "E003",
+    name: "file-too-large",
+    severity: Severity::Error,
+    summary: "the file is larger than the compiler accepts",
+    what: "A source file larger than 8 MiB. It is not parsed at all.",
+    why: "Policies are small; a file this large is almost surely not a policy, and bounding \
+          the size bounds the compiler's time and memory.",
+    wrong: "# a 9 MiB file of rules",
+    right: "# the same rules split over several files in one directory",
+};
+
+/// Builds E003
+pub(crate) fn file_too_large(file: FileId, size: usize, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        FILE_TOO_LARGE,
+        format!("the file has {size} bytes, more than the limit of {limit}"),
+        Label::new(file, Span::new(0, 0), "file starts here"),
+    )
+    .with_help("split the policy into several files in one directory")
+}
+
+/// E004: the file is not UTF-8
+pub const INVALID_UTF8: Code = Code {
+    id: "E004",
+    name: "invalid-utf8",
+    severity: Severity::Error,
+    summary: "the file is not valid UTF-8",
+    what: "A source file whose bytes are not UTF-8 text (for example a Latin-1 file, or a \
+           binary file). The first invalid byte is shown; the file is not parsed.",
+    why: "Policies compare strings byte for byte; guessing an encoding would make `tool == \
+          \"café\"` match something else than what was written.",
+    wrong: "# a file saved as Latin-1: `é` is the single byte 0xE9\n\
+            on pre_tool_use when tool == \"caf\\xE9\" block",
+    right: "on pre_tool_use when tool == \"café\" block",
+};
+
+/// Builds E004 at the first invalid byte
+pub(crate) fn invalid_utf8(file: FileId, offset: u32) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_UTF8,
+        "the file is not valid UTF-8",
+        Label::new(file, Span::new(offset, offset), "first invalid byte"),
+    )
+    .with_help("save the file as UTF-8")
+}
+
+// ---------------------------------------------------------------------------------------
+// E01x: names
+
+/// E010: an event name that does not exist
+pub const UNKNOWN_EVENT: Code = Code {
+    id: "E010",
+    name: "unknown-event",
+    severity: Severity::Error,
+    summary: "the event name does not exist",
+    what: "A name after `on`, `default` or `event` (in a test) that is not one of the \
+           lifecycle events: execution_start, before_step, before_inference, \
+           after_inference, pre_tool_use, post_tool_use, after_step, on_error, stop, \
+           subagent_stop, execution_end.",
+    why: "A rule on an event that never fires would never guard anything.",
+    wrong: "on pre_tool when tool ~ \"rm*\" block",
+    right: "on pre_tool_use when tool ~ \"rm*\" block",
+};
+
+/// Builds E010 with the nearest event name as help
+pub(crate) fn unknown_event(
+    file: FileId,
+    span: Span,
+    name: &str,
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(
+        UNKNOWN_EVENT,
+        format!("unknown event `{name}`"),
+        Label::new(file, span, "not an event"),
+    );
+    match did_you_mean(suggestion) {
+        Some(help) => diag.with_help(help),
+        None => diag.with_help(format!("use one of {}", plain_events(&EventKind::ALL))),
+    }
+}
+
+/// E011: a field name that does not exist
+pub const UNKNOWN_FIELD: Code = Code {
+    id: "E011",
+    name: "unknown-field",
+    severity: Severity::Error,
+    summary: "the field does not exist",
+    what: "A name in a condition that is not a field of any event (LANGUAGE.md §4.1), a \
+           field written with a path it does not have (`tool.name`), or `arg` and \
+           `metadata` without a key.",
+    why: "A condition on a field that does not exist could never be evaluated.",
+    wrong: "on before_step when step_count > 20 forbid",
+    right: "on before_step when steps > 20 forbid",
+};
+
+/// Builds E011; `help` is the suggestion or the reason the path is wrong
+pub(crate) fn unknown_field(
+    file: FileId,
+    span: Span,
+    name: &str,
+    help: Option<String>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(
+        UNKNOWN_FIELD,
+        format!("unknown field `{name}`"),
+        Label::new(file, span, "not a field"),
+    );
+    match help {
+        Some(help) => diag.with_help(help),
+        None => diag,
+    }
+}
+
+/// The help of E011 for a name close to a known field
+pub(crate) fn unknown_field_help(suggestion: Option<&str>) -> Option<String> {
+    did_you_mean(suggestion)
+}
+
+/// E012: a field used on an event that cannot see it
+pub const FIELD_NOT_VISIBLE: Code = Code {
+    id: "E012",
+    name: "field-not-visible",
+    severity: Severity::Error,
+    summary: "the field is not visible on the rule's event",
+    what: "A field that exists, used in a rule on an event that does not carry it: `tool` on \
+           `before_step`, `response` on `pre_tool_use`. On a rule with several events the \
+           field must be visible on every one of them.",
+    why: "The field would always be missing there, so the condition could never hold as \
+          written.",
+    wrong: "on before_step when tool ~ \"rm*\" forbid",
+    right: "on pre_tool_use when tool ~ \"rm*\" forbid",
+};
+
+/// Builds E012: `field` at `span` is not visible on `events` (written at `event_spans`)
+pub(crate) fn field_not_visible(
+    file: FileId,
+    span: Span,
+    field: &Field,
+    events: &[(EventKind, Span)],
+) -> Diagnostic {
+    let kinds: Vec<EventKind> = events.iter().map(|(kind, _)| *kind).collect();
+    let mut diag = Diagnostic::new(
+        FIELD_NOT_VISIBLE,
+        format!(
+            "field `{field}` is not visible in {}",
+            ticked_events(&kinds)
+        ),
+        Label::new(file, span, "not visible here"),
+    );
+    for (kind, event_span) in events {
+        diag = diag.with_secondary(Label::new(
+            file,
+            *event_span,
+            format!("rule fires on `{kind}`"),
+        ));
+    }
+    let visible = field.visible_events();
+    diag.with_help(format!(
+        "`{field}` exists only in {}; move this condition to {}",
+        plain_events(&visible),
+        if visible.len() == 1 {
+            "that event"
+        } else {
+            "one of those events"
+        }
+    ))
+}
+
+/// E013: a verb that does not exist
+pub const UNKNOWN_VERB: Code = Code {
+    id: "E013",
+    name: "unknown-verb",
+    severity: Severity::Error,
+    summary: "the verb does not exist",
+    what: "A word in the place of a verb, in a rule, a `default` or an `expect`, that is not \
+           one of forbid, request, allow_stop, allow, block, ask, retry, ignore (or `none` \
+           in an `expect`).",
+    why: "The rule would not say what to do.",
+    wrong: "on pre_tool_use when tool ~ \"rm*\" deny",
+    right: "on pre_tool_use when tool ~ \"rm*\" block",
+};
+
+/// Builds E013 with the nearest verb as help
+pub(crate) fn unknown_verb(
+    file: FileId,
+    span: Span,
+    name: &str,
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(
+        UNKNOWN_VERB,
+        format!("unknown verb `{name}`"),
+        Label::new(file, span, "not a verb"),
+    );
+    match did_you_mean(suggestion) {
+        Some(help) => diag.with_help(help),
+        None => diag.with_help(format!(
+            "use one of {}",
+            and_list(&Verb::ALL.iter().map(|verb| verb.name()).collect::<Vec<_>>())
+        )),
+    }
+}
+
+/// E014: a verb on an event that does not allow it
+pub const VERB_NOT_ALLOWED: Code = Code {
+    id: "E014",
+    name: "verb-not-allowed",
+    severity: Severity::Error,
+    summary: "the verb is not allowed on the rule's event",
+    what: "A verb used on an event where it means nothing (LANGUAGE.md §4.2): `block` outside \
+           `pre_tool_use`, `retry` outside `on_error`, any verb on `execution_end`. On a rule \
+           with several events the verb must be allowed on every one of them.",
+    why: "The decision could never take effect there; the rule would silently do nothing.",
+    wrong: "on before_step when steps > 20 block",
+    right: "on before_step when steps > 20 forbid",
+};
+
+/// Builds E014: `verb` at `span` is not allowed on `events` (written at their spans)
+pub(crate) fn verb_not_allowed(
+    file: FileId,
+    span: Span,
+    verb: Verb,
+    events: &[(EventKind, Span)],
+) -> Diagnostic {
+    let kinds: Vec<EventKind> = events.iter().map(|(kind, _)| *kind).collect();
+    let mut diag = Diagnostic::new(
+        VERB_NOT_ALLOWED,
+        format!("`{verb}` is not allowed on {}", ticked_events(&kinds)),
+        Label::new(file, span, "not allowed here"),
+    );
+    for (kind, event_span) in events {
+        diag = diag.with_secondary(Label::new(
+            file,
+            *event_span,
+            format!("rule fires on `{kind}`"),
+        ));
+    }
+    let allowed = verb.allowed_events();
+    diag.with_help(format!(
+        "`{verb}` is allowed only on {}",
+        plain_events(&allowed)
+    ))
+}
+
+/// E015: a stop reason that does not exist
+pub const UNKNOWN_STOP_REASON: Code = Code {
+    id: "E015",
+    name: "unknown-stop-reason",
+    severity: Severity::Error,
+    summary: "the stop reason does not exist",
+    what: "A word after `forbid` or `allow_stop` (or in an `expect`) that is not one of the \
+           stop reasons: completed, steps_limit_reached, token_limit_reached, \
+           time_limit_reached, retry_limit_reached, error_forbade, finish_reason_received, \
+           guard_forbade, stop_requested, user_requested.",
+    why: "The stop reason decides the status of the finished run; an unknown one has no \
+          status.",
+    wrong: "on before_step when steps >= 20 forbid step_limit",
+    right: "on before_step when steps >= 20 forbid steps_limit_reached",
+};
+
+/// Builds E015 with the nearest stop reason as help
+pub(crate) fn unknown_stop_reason(
+    file: FileId,
+    span: Span,
+    name: &str,
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(
+        UNKNOWN_STOP_REASON,
+        format!("unknown stop reason `{name}`"),
+        Label::new(file, span, "not a stop reason"),
+    );
+    match did_you_mean(suggestion) {
+        Some(help) => diag.with_help(help),
+        None => diag.with_help(
+            "use one of completed, steps_limit_reached, token_limit_reached, \
+             time_limit_reached, retry_limit_reached, error_forbade, finish_reason_received, \
+             guard_forbade, stop_requested or user_requested",
+        ),
+    }
+}
+
+/// E016: a stop reason after a verb that takes none
+pub const UNEXPECTED_STOP_REASON: Code = Code {
+    id: "E016",
+    name: "unexpected-stop-reason",
+    severity: Severity::Error,
+    summary: "the verb takes no stop reason",
+    what: "A stop reason after a verb other than `forbid` or `allow_stop` (or after `none` \
+           in an `expect`).",
+    why: "Only decisions that stop the run have a stop reason; on any other verb it would \
+          be ignored.",
+    wrong: "on pre_tool_use when tool == \"rm\" block completed",
+    right: "on pre_tool_use when tool == \"rm\" block \"no rm\"",
+};
+
+/// Builds E016: `verb` (at `verb_span`) has a stop reason at `span`
+pub(crate) fn unexpected_stop_reason(
+    file: FileId,
+    span: Span,
+    verb: &str,
+    verb_span: Span,
+) -> Diagnostic {
+    Diagnostic::new(
+        UNEXPECTED_STOP_REASON,
+        format!("`{verb}` takes no stop reason"),
+        Label::new(file, span, "stop reason"),
+    )
+    .with_secondary(Label::new(
+        file,
+        verb_span,
+        "this verb does not stop the run",
+    ))
+    .with_help("remove the stop reason; only `forbid` and `allow_stop` take one")
+}
+
+// ---------------------------------------------------------------------------------------
+// E02x: types and literals
+
+/// E020: values of different types compared, or an operator used on the wrong type
+pub const TYPE_MISMATCH: Code = Code {
+    id: "E020",
+    name: "type-mismatch",
+    severity: Severity::Error,
+    summary: "the operand does not have the type the operator needs",
+    what: "A comparison whose sides have different types (`tool > 3`, `elapsed > 30` where a \
+           duration such as `30s` is needed), an ordering (`<`, `>`) on strings or bools, `~` \
+           or `=~` on a field that is not a string or with a pattern that is not a string \
+           literal, `in` without a list literal, `contains` on a number, or a bare field \
+           used as a condition that is not a bool. `arg.*` and `metadata.*` are typed at run time and never mismatch here.",
+    why: "Such a comparison could never hold (or would hold by accident), so the rule would \
+          not do what it says.",
+    wrong: "on pre_tool_use when tool > 3 block",
+    right: "on pre_tool_use when tool == \"deploy\" block",
+};
+
+/// Builds E020: `found` (a type description) at `span` where `message` explains the need
+pub(crate) fn type_mismatch(
+    file: FileId,
+    span: Span,
+    message: String,
+    label: String,
+    other: Option<(Span, String)>,
+    help: Option<String>,
+) -> Diagnostic {
+    let mut diag = Diagnostic::new(TYPE_MISMATCH, message, Label::new(file, span, label));
+    if let Some((other_span, other_label)) = other {
+        diag = diag.with_secondary(Label::new(file, other_span, other_label));
+    }
+    match help {
+        Some(help) => diag.with_help(help),
+        None => diag,
+    }
+}
+
+/// E021: a literal that cannot be decoded
+pub const INVALID_LITERAL: Code = Code {
+    id: "E021",
+    name: "invalid-literal",
+    severity: Severity::Error,
+    summary: "the literal cannot be read",
+    what: "An integer larger than 9223372036854775807 (after its `k` or `m` suffix), a \
+           duration longer than the runtime counts or with an unknown unit, a string with an \
+           unknown escape (only `\\\" \\\\ \\n \\t \\u{..}` exist) or a `\\u{..}` that is not a \
+           Unicode scalar value.",
+    why: "The compiler never guesses a value: a silently wrapped number or a dropped escape \
+          would make the rule test something else than what was written.",
+    wrong: "on before_step when tokens > 99999999999999999999 forbid",
+    right: "on before_step when tokens > 200k forbid",
+};
+
+/// Builds E021 at the offending part of the literal
+pub(crate) fn invalid_literal(
+    file: FileId,
+    span: Span,
+    message: String,
+    help: Option<String>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(
+        INVALID_LITERAL,
+        message,
+        Label::new(file, span, "invalid literal"),
+    );
+    match help {
+        Some(help) => diag.with_help(help),
+        None => diag,
+    }
+}
+
+/// E022: a glob that does not compile
+pub const INVALID_GLOB: Code = Code {
+    id: "E022",
+    name: "invalid-glob",
+    severity: Severity::Error,
+    summary: "the glob pattern after `~` is invalid",
+    what: "A pattern after `~` that is not a valid glob: an unclosed class `[a`, an invalid \
+           range `[z-a]`, a pattern longer than 4096 bytes.",
+    why: "An invalid pattern cannot match anything; it is rejected at compile time so it \
+          never fails at run time.",
+    wrong: "on pre_tool_use when tool ~ \"[a\" block",
+    right: "on pre_tool_use when tool ~ \"[a]*\" block",
+};
+
+/// Builds E022 with the glob compiler's reason
+pub(crate) fn invalid_glob(file: FileId, span: Span, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_GLOB,
+        format!("invalid glob pattern: {reason}"),
+        Label::new(file, span, "invalid glob"),
+    )
+    .with_help("write `*`, `?`, `[abc]`, `[a-z]` or `[!a]`; escape a literal `*` as `\\\\*`")
+}
+
+/// E023: a regular expression that does not compile
+pub const INVALID_REGEX: Code = Code {
+    id: "E023",
+    name: "invalid-regex",
+    severity: Severity::Error,
+    summary: "the regular expression after `=~` is invalid",
+    what: "A pattern after `=~` that is not a valid Rust `regex` expression (an unclosed \
+           group, a look-around, which the linear-time engine does not support), or one that \
+           compiles to more than the size limit.",
+    why: "An invalid pattern cannot match anything; it is rejected at compile time so it \
+          never fails at run time.",
+    wrong: "on pre_tool_use when arg.command =~ \"(rm|mv\" block",
+    right: "on pre_tool_use when arg.command =~ \"(rm|mv) \" block",
+};
+
+/// Builds E023 with the regex compiler's reason
+pub(crate) fn invalid_regex(file: FileId, span: Span, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_REGEX,
+        format!("invalid regular expression: {reason}"),
+        Label::new(file, span, "invalid regular expression"),
+    )
+    .with_help("use Rust `regex` syntax; look-around and backreferences are not supported")
+}
+
+// ---------------------------------------------------------------------------------------
+// E03x: structure of files and policy sets
+
+/// E030: two rules with the same id
+pub const DUPLICATE_RULE_ID: Code = Code {
+    id: "E030",
+    name: "duplicate-rule-id",
+    severity: Severity::Error,
+    summary: "two rules have the same id",
+    what: "Two rules of one policy set, in the same file or in different files, with the \
+           same `@id(..)`, or an `@id` equal to another rule's default id (`file:line`).",
+    why: "Outcomes name the rule that decided by its id; with two rules of one id, an \
+          outcome could not say which one it was.",
+    wrong: "@id(\"no-rm\")\non pre_tool_use when tool == \"rm\" block\n\n\
+            @id(\"no-rm\")\non pre_tool_use when tool == \"rmdir\" block",
+    right: "@id(\"no-rm\")\non pre_tool_use when tool == \"rm\" block\n\n\
+            @id(\"no-rmdir\")\non pre_tool_use when tool == \"rmdir\" block",
+};
+
+/// Builds E030: `id` at `span` was first used at `first`
+pub(crate) fn duplicate_rule_id(
+    file: FileId,
+    span: Span,
+    id: &str,
+    first: (FileId, Span),
+) -> Diagnostic {
+    Diagnostic::new(
+        DUPLICATE_RULE_ID,
+        format!("rule id `{id}` is used twice"),
+        Label::new(file, span, "second use"),
+    )
+    .with_secondary(Label::new(first.0, first.1, "first used here"))
+    .with_help("give each rule its own `@id`")
+}
+
+/// E031: two different defaults for one event
+pub const CONFLICTING_DEFAULTS: Code = Code {
+    id: "E031",
+    name: "conflicting-defaults",
+    severity: Severity::Error,
+    summary: "two different defaults for the same event",
+    what: "Two `default` lines for one event with different verbs, in one file or across the \
+           files of a policy set. The same default written twice is accepted.",
+    why: "A default applies when no rule decided; with two of them the policy would depend on \
+          which one wins, and outcomes must never depend on the order of files.",
+    wrong: "default pre_tool_use ask\ndefault pre_tool_use block",
+    right: "default pre_tool_use ask",
+};
+
+/// Builds E031: the default at `span` conflicts with the one at `first`
+pub(crate) fn conflicting_defaults(
+    file: FileId,
+    span: Span,
+    event: EventKind,
+    verbs: (Verb, Verb),
+    first: (FileId, Span),
+) -> Diagnostic {
+    let (first_verb, verb) = verbs;
+    Diagnostic::new(
+        CONFLICTING_DEFAULTS,
+        format!("conflicting defaults for `{event}`: `{first_verb}` and `{verb}`"),
+        Label::new(file, span, format!("default `{verb}`")),
+    )
+    .with_secondary(Label::new(
+        first.0,
+        first.1,
+        format!("default `{first_verb}` first set here"),
+    ))
+    .with_help(format!("keep one default for `{event}`"))
+}
+
+/// E032: a default on an event or with a verb that has no default
+pub const INVALID_DEFAULT: Code = Code {
+    id: "E032",
+    name: "invalid-default",
+    severity: Severity::Error,
+    summary: "the default is not allowed",
+    what: "A `default` on an event other than `pre_tool_use` and `on_error`, or with a verb \
+           that is not a default of that event: `pre_tool_use` takes allow, ask or block; \
+           `on_error` takes forbid, retry or ignore.",
+    why: "Only tool calls and errors have a decision when no rule decided; anywhere else a \
+          default would mean nothing.",
+    wrong: "default pre_tool_use retry",
+    right: "default pre_tool_use ask",
+};
+
+/// Builds E032 for an event that has no default
+pub(crate) fn event_without_default(file: FileId, span: Span, event: EventKind) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_DEFAULT,
+        format!("`{event}` has no default"),
+        Label::new(file, span, "no default for this event"),
+    )
+    .with_help("defaults exist only for pre_tool_use (allow, ask, block) and on_error (forbid, retry, ignore)")
+}
+
+/// Builds E032 for a verb that is not a default of `event`
+pub(crate) fn verb_not_default(
+    file: FileId,
+    span: Span,
+    event: EventKind,
+    verb: Verb,
+    allowed: &[Verb],
+) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_DEFAULT,
+        format!("`{verb}` cannot be the default of `{event}`"),
+        Label::new(file, span, "not a default of this event"),
+    )
+    .with_help(format!(
+        "the default of `{event}` is one of {}",
+        or_list(
+            &allowed
+                .iter()
+                .map(|verb| verb.name().to_owned())
+                .collect::<Vec<_>>()
+        )
+    ))
+}
+
+/// E033: an annotation that does not exist or is misused
+pub const INVALID_ANNOTATION: Code = Code {
+    id: "E033",
+    name: "invalid-annotation",
+    severity: Severity::Error,
+    summary: "the annotation is unknown or misused",
+    what: "An annotation other than `@id` and `@priority`, one with the wrong arguments \
+           (`@id` takes one non-empty string, `@priority` one integer), the same annotation \
+           twice on one rule, or an `@id` that uses a reserved name (`default`, or a name \
+           starting with `prelude:` or `host:`).",
+    why: "Ids and priorities decide which rule is named in an outcome; a misread annotation \
+          would name the wrong one.",
+    wrong: "@priority(\"high\")\non pre_tool_use when tool == \"rm\" block",
+    right: "@priority(10)\non pre_tool_use when tool == \"rm\" block",
+};
+
+/// Builds E033 with its message, label and help
+pub(crate) fn invalid_annotation(
+    file: FileId,
+    span: Span,
+    message: String,
+    label: &str,
+    help: Option<String>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(INVALID_ANNOTATION, message, Label::new(file, span, label));
+    match help {
+        Some(help) => diag.with_help(help),
+        None => diag,
+    }
+}
+
+/// Builds E033 for an annotation written twice on one rule
+pub(crate) fn duplicate_annotation(
+    file: FileId,
+    span: Span,
+    name: &str,
+    first: Span,
+) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_ANNOTATION,
+        format!("`@{name}` is given twice"),
+        Label::new(file, span, "second one"),
+    )
+    .with_secondary(Label::new(file, first, "first one"))
+    .with_help(format!("keep one `@{name}`"))
+}
+
+/// E034: a `policy` header that is not the first item, or a second one
+pub const MISPLACED_HEADER: Code = Code {
+    id: "E034",
+    name: "misplaced-header",
+    severity: Severity::Error,
+    summary: "the `policy` header is not the first item of its file",
+    what: "A `policy \"name\"` line after a rule, default or test, or a second one in the \
+           same file.",
+    why: "The header names the whole file; in the middle of it, a reader would take it for \
+          the start of a new policy, which it is not.",
+    wrong: "on stop when stop_requests < 3 request\npolicy \"stop-hygiene\"",
+    right: "policy \"stop-hygiene\"\non stop when stop_requests < 3 request",
+};
+
+/// Builds E034 for a header after other items
+pub(crate) fn header_not_first(file: FileId, span: Span, first_item: Span) -> Diagnostic {
+    Diagnostic::new(
+        MISPLACED_HEADER,
+        "the `policy` header must be the first item of its file",
+        Label::new(file, span, "header here"),
+    )
+    .with_secondary(Label::new(file, first_item, "first item"))
+    .with_help("move the header to the top of the file")
+}
+
+/// Builds E034 for a second header in one file
+pub(crate) fn repeated_header(file: FileId, span: Span, first: Span) -> Diagnostic {
+    Diagnostic::new(
+        MISPLACED_HEADER,
+        "a file has at most one `policy` header",
+        Label::new(file, span, "second header"),
+    )
+    .with_secondary(Label::new(file, first, "first header"))
+    .with_help("remove one of the headers, or split the file in two")
+}
+
+/// E035: `set` on something else than `metadata.<key>`
+pub const INVALID_SET_TARGET: Code = Code {
+    id: "E035",
+    name: "invalid-set-target",
+    severity: Severity::Error,
+    summary: "`set` can only write `metadata.<key>`",
+    what: "A `set` effect whose target is an event field (`tool`, `steps`), `arg.*`, or \
+           `metadata` without a key.",
+    why: "Event fields describe what happened and are read-only; only the execution's \
+          metadata remembers values for later rules.",
+    wrong: "on post_tool_use when tool == \"web_fetch\" set tainted = true",
+    right: "on post_tool_use when tool == \"web_fetch\" set metadata.tainted = true",
+};
+
+/// Builds E035
+pub(crate) fn invalid_set_target(file: FileId, span: Span, target: &str) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_SET_TARGET,
+        format!("cannot set `{target}`"),
+        Label::new(file, span, "not a metadata key"),
+    )
+    .with_help(format!(
+        "`set` writes the execution's metadata: `set metadata.{} = ...`",
+        target
+            .strip_prefix("metadata")
+            .map(|rest| rest.trim_start_matches('.'))
+            .filter(|rest| !rest.is_empty())
+            .unwrap_or("key")
+    ))
+}
+
+/// E036: a test block that cannot run
+pub const INVALID_TEST: Code = Code {
+    id: "E036",
+    name: "invalid-test",
+    severity: Severity::Error,
+    summary: "the inline test is malformed",
+    what: "A `test` block with an `expect` before any `event`, an `event` without its \
+           `expect`, no event at all, a field its event does not have or with a value of the \
+           wrong type, a rule id in `by` that no rule has, or a name used by another test.",
+    why: "A test that cannot run, or that names a rule that does not exist, would pass or \
+          fail for the wrong reason.",
+    wrong: "on pre_tool_use when tool == \"rm\" block\n\
+            test \"rm is blocked\" {\n  expect block\n}",
+    right: "on pre_tool_use when tool == \"rm\" block\n\
+            test \"rm is blocked\" {\n  event pre_tool_use { tool: \"rm\" }\n  expect block\n}",
+};
+
+/// Builds E036 with its message, label and help
+pub(crate) fn invalid_test(
+    file: FileId,
+    span: Span,
+    message: String,
+    label: &str,
+    help: Option<String>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(INVALID_TEST, message, Label::new(file, span, label));
+    match help {
+        Some(help) => diag.with_help(help),
+        None => diag,
+    }
+}
+
+/// E037: the runtime refused a policy every check accepted
+pub const POLICY_REJECTED: Code = Code {
+    id: "E037",
+    name: "policy-rejected",
+    severity: Severity::Error,
+    summary: "the runtime refused a policy the compiler accepted",
+    what: "A policy set that passed every check of the compiler but that the runtime refused \
+           to build. The compiler checks everything the runtime checks, with a precise code, \
+           so this code should never be seen: it is a bug in rulesc.",
+    why: "A policy the runtime cannot build cannot be evaluated; reporting it keeps `check` \
+          honest instead of failing later.",
+    wrong: "# no known policy produces this code",
+    right: "# report the policy that produced it as a bug",
+};
+
+/// Builds E037 from the runtime's own reason, at the rule it names when known
+pub(crate) fn policy_rejected(file: FileId, span: Span, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        POLICY_REJECTED,
+        format!("the runtime refused the policy: {reason}"),
+        Label::new(file, span, "refused here"),
+    )
+    .with_help("this is a bug in rulesc; please report it with this policy")
+}
+
+// ---------------------------------------------------------------------------------------
+// W0xx: lints (one file per lint in `lint/`)
+
+/// W001: two rules set one metadata key to different values on one event
+pub const CONFLICTING_EFFECTS: Code = Code {
+    id: "W001",
+    name: "conflicting-effects",
+    severity: Severity::Warning,
+    summary: "two rules set the same metadata key to different values on one event",
+    what: "Two `set` rules that fire on a common event, write the same metadata key and write \
+           different values. When both match, they are applied in `@priority` order (higher \
+           first, then rule id) and the last one wins (LANGUAGE.md §4.3).",
+    why: "The value kept depends on priorities and ids rather than on what the rules say; \
+          usually one of the conditions should exclude the other.",
+    wrong: "on post_tool_use when tool == \"web_fetch\" set metadata.trust = \"low\"\n\
+            on post_tool_use when tool ~ \"web_*\" set metadata.trust = \"medium\"",
+    right: "on post_tool_use when tool == \"web_fetch\" set metadata.trust = \"low\"\n\
+            on post_tool_use when tool ~ \"web_*\" and tool != \"web_fetch\" set metadata.trust = \"medium\"",
+};
+
+/// Builds W001: the effect at `span` conflicts with `first` on `events`
+pub(crate) fn conflicting_effects(
+    file: FileId,
+    span: Span,
+    key: &str,
+    rules: (&str, &str),
+    events: &[EventKind],
+    first: (FileId, Span),
+) -> Diagnostic {
+    let (first_rule, rule) = rules;
+    Diagnostic::new(
+        CONFLICTING_EFFECTS,
+        format!(
+            "rules `{first_rule}` and `{rule}` set `metadata.{key}` to different values on {}",
+            ticked_events(events)
+        ),
+        Label::new(file, span, "second value"),
+    )
+    .with_secondary(Label::new(first.0, first.1, "first value"))
+    .with_help(
+        "make the conditions exclusive, or give the rule that must win the higher `@priority` \
+         (the effect applied last wins)",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_sorted_and_named_in_kebab_case() {
+        let ids: Vec<&str> = ALL.iter().map(|code| code.id).collect();
+        let mut sorted = ids.clone();
+        sorted.sort_by_key(|id| (id.starts_with('W'), *id));
+        sorted.dedup();
+        assert_eq!(ids, sorted, "codes must be unique and in order");
+        for code in ALL {
+            assert!(
+                code.name
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch == '-' || ch.is_ascii_digit()),
+                "{}",
+                code.name
+            );
+            let expected = if code.id.starts_with('E') {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            assert_eq!(code.severity, expected, "{}", code.id);
+        }
+    }
+
+    #[test]
+    fn lookup_by_id_any_case_or_name() {
+        assert_eq!(lookup("e012"), Some(FIELD_NOT_VISIBLE));
+        assert_eq!(lookup("field-not-visible"), Some(FIELD_NOT_VISIBLE));
+        assert_eq!(lookup("E999"), None);
+    }
+
+    #[test]
+    fn explain_has_the_four_sections() {
+        let text = TYPE_MISMATCH.explain();
+        for section in [
+            "## What it flags",
+            "## Why it matters",
+            "## Wrong",
+            "## Right",
+        ] {
+            assert!(text.contains(section), "{section} missing in\n{text}");
+        }
+        assert!(text.contains("    on pre_tool_use when tool > 3 block"));
+    }
+
+    #[test]
+    fn lists_read_as_english() {
+        assert_eq!(and_list(&["a"]), "a");
+        assert_eq!(and_list(&["a", "b"]), "a and b");
+        assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
+    }
+}

@@ -1,0 +1,348 @@
+//! The one diagnostic type every check and lint produces, and its miette view.
+//!
+//! Invariant: a [`Diagnostic`] is plain data (code, severity, message, labels, help); it is
+//! rendered only at the edge. The human form goes through [`Report`], the single
+//! `miette::Diagnostic` implementation, and the JSON form through the same fields and
+//! [`SourceFile::line_column`], so both always agree.
+
+use std::fmt;
+
+use rulesc_grammar::Span;
+
+use crate::codes::Code;
+use crate::source::{FileId, LineColumn, SourceFile};
+
+/// How serious a diagnostic is
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The policy cannot be compiled
+    Error,
+    /// The policy compiles but is probably not what its author meant
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as written in JSON
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// A place in a source file with a short noun phrase saying what is there
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// The file the span points into
+    pub file: FileId,
+    /// The bytes underlined
+    pub span: Span,
+    /// What the span is, as a short noun phrase (`not visible here`)
+    pub message: String,
+}
+
+impl Label {
+    /// A label on `span` of `file`
+    pub fn new(file: FileId, span: Span, message: impl Into<String>) -> Label {
+        Label {
+            file,
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+/// A problem found in a policy, with a stable code and the place it points at
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The code from the table in `codes.rs` (`E012`, `W001`)
+    pub code: Code,
+    /// Error or warning: always the code's own severity
+    pub severity: Severity,
+    /// One lowercase line, no final period, user text in backticks
+    pub message: String,
+    /// The culprit: the `file:line:col` header points here
+    pub primary: Label,
+    /// The other parties: the event, the earlier duplicate
+    pub secondary: Vec<Label>,
+    /// What to do, in the imperative
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic of `code` with its message and primary label
+    pub fn new(code: Code, message: impl Into<String>, primary: Label) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.severity,
+            message: message.into(),
+            primary,
+            secondary: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// Adds a secondary label
+    #[must_use]
+    pub fn with_secondary(mut self, label: Label) -> Diagnostic {
+        self.secondary.push(label);
+        self
+    }
+
+    /// Sets the help line
+    #[must_use]
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Whether this diagnostic is an error
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The key diagnostics are reported in: file, offset, then code
+    pub fn sort_key(&self) -> (FileId, u32, &'static str) {
+        (self.primary.file, self.primary.span.start, self.code.id)
+    }
+
+    /// Where the primary label starts and ends in `files`, 1-based lines and byte columns;
+    /// `None` when the label's file is not in `files`
+    pub fn location(&self, files: &[SourceFile]) -> Option<Location> {
+        let file = files.get(self.primary.file.index())?;
+        Some(Location {
+            path: file.path.clone(),
+            start: file.line_column(self.primary.span.start),
+            end: file.line_column(self.primary.span.end),
+        })
+    }
+}
+
+/// Where a diagnostic points, as the JSON report writes it
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// The file's path as typed
+    pub path: String,
+    /// The first byte of the primary label
+    pub start: LineColumn,
+    /// One past its last byte
+    pub end: LineColumn,
+}
+
+/// Counts of errors and warnings, rendered as the closing line (`2 errors, 1 warning`)
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Number of errors
+    pub errors: usize,
+    /// Number of warnings
+    pub warnings: usize,
+}
+
+impl Summary {
+    /// Counts the diagnostics by severity
+    pub fn of(diagnostics: &[Diagnostic]) -> Summary {
+        let errors = diagnostics.iter().filter(|diag| diag.is_error()).count();
+        Summary {
+            errors,
+            warnings: diagnostics.len() - errors,
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |count: usize, word: &str| {
+            if count == 1 {
+                format!("{count} {word}")
+            } else {
+                format!("{count} {word}s")
+            }
+        };
+        write!(
+            f,
+            "{}, {}",
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning")
+        )
+    }
+}
+
+/// A diagnostic together with the sources it points into: what miette renders
+///
+/// Labels in the primary label's file are drawn on its snippet; labels in other files (the
+/// first of two conflicting defaults in another file) become related notes with their own
+/// snippet.
+pub struct Report<'a> {
+    diagnostic: &'a Diagnostic,
+    source: Option<NamedText<'a>>,
+    elsewhere: Vec<Elsewhere<'a>>,
+}
+
+impl<'a> Report<'a> {
+    /// Borrows `diagnostic` and the files its labels point into
+    pub fn new(diagnostic: &'a Diagnostic, files: &'a [SourceFile]) -> Report<'a> {
+        let named = |file: FileId| {
+            files.get(file.index()).map(|source| NamedText {
+                name: &source.path,
+                text: &source.text,
+            })
+        };
+        let elsewhere = diagnostic
+            .secondary
+            .iter()
+            .filter(|label| label.file != diagnostic.primary.file)
+            .filter_map(|label| named(label.file).map(|source| Elsewhere { label, source }))
+            .collect();
+        Report {
+            diagnostic,
+            source: named(diagnostic.primary.file),
+            elsewhere,
+        }
+    }
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.diagnostic, f)
+    }
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.diagnostic.code.id))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diagnostic
+            .help
+            .as_ref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display + 'b>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source
+            .as_ref()
+            .map(|source| source as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.source.as_ref()?;
+        let primary = &self.diagnostic.primary;
+        let here = self
+            .diagnostic
+            .secondary
+            .iter()
+            .filter(move |label| label.file == primary.file)
+            .map(|label| miette::LabeledSpan::new_with_span(label_text(label), to_miette(label)));
+        let primary_span =
+            miette::LabeledSpan::new_primary_with_span(label_text(primary), to_miette(primary));
+        Some(Box::new(std::iter::once(primary_span).chain(here)))
+    }
+
+    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
+        if self.elsewhere.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.elsewhere
+                .iter()
+                .map(|note| note as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+/// A label's text, `None` when empty so miette draws a bare underline
+fn label_text(label: &Label) -> Option<String> {
+    (!label.message.is_empty()).then(|| label.message.clone())
+}
+
+/// A label's span as miette's
+fn to_miette(label: &Label) -> miette::SourceSpan {
+    miette::SourceSpan::new(
+        (label.span.start as usize).into(),
+        label.span.len() as usize,
+    )
+}
+
+/// A secondary label in another file than the primary one, shown as a related note
+struct Elsewhere<'a> {
+    label: &'a Label,
+    source: NamedText<'a>,
+}
+
+impl fmt::Debug for Elsewhere<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.label, f)
+    }
+}
+
+impl fmt::Display for Elsewhere<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label.message)
+    }
+}
+
+impl std::error::Error for Elsewhere<'_> {}
+
+impl miette::Diagnostic for Elsewhere<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Advice)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_primary_with_span(
+                label_text(self.label),
+                to_miette(self.label),
+            ),
+        )))
+    }
+}
+
+/// A file's text with the path miette prints in the snippet header
+#[derive(Debug, Clone, Copy)]
+struct NamedText<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+impl miette::SourceCode for NamedText<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
+        let inner = self
+            .text
+            .read_span(span, context_lines_before, context_lines_after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.to_owned(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}

@@ -1,0 +1,34 @@
+//! Lints: warnings (`W` codes) about policies that compile but probably do not do what their
+//! author meant.
+//!
+//! One file per lint, each a function from the checked rules to diagnostics, listed in
+//! [`LINTS`]. `check` runs every lint on the rules that lowered, so a lint sees only checked
+//! runtime rules (with their syntax for spans) and never has to re-check names or types.
+//! To add a lint: give it a row and a constructor in `codes.rs` (a `W0xx` code whose name
+//! reads as "allow ⟨name⟩"), write `lint/<name>.rs`, add it to [`LINTS`], and add a fixture
+//! and a near-miss fixture under `tests/ui/warnings/`.
+//!
+//! Invariant: lints never change the policy; they only add warnings, and their output is
+//! independent of the order of rules and files beyond which rule is called "first".
+
+mod conflicting_effects;
+
+use crate::diagnostic::Diagnostic;
+use crate::lower::LoweredRule;
+
+/// What every lint sees: the rules that checked, in file and source order
+pub(crate) struct Context<'a, 'ast> {
+    /// The checked rules with their syntax
+    pub(crate) rules: &'a [LoweredRule<'ast>],
+}
+
+/// A lint: reads the context, returns its warnings
+type Lint = fn(&Context<'_, '_>) -> Vec<Diagnostic>;
+
+/// Every lint `check` runs
+const LINTS: &[Lint] = &[conflicting_effects::check];
+
+/// Runs every lint
+pub(crate) fn run(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+    LINTS.iter().flat_map(|lint| lint(ctx)).collect()
+}

@@ -1,0 +1,735 @@
+//! Rules from syntax to runtime values: annotations, events, conditions and actions.
+//!
+//! Invariant: a rule is lowered only when every part of it checks; otherwise every problem
+//! of the rule is reported (not only the first) and no runtime [`Rule`] is produced. Glob and
+//! regex patterns are compiled here, once, and the compiled matchers are what the runtime
+//! evaluates.
+
+use rulesc_grammar::{
+    ActionNode, Annotation, Compare, Expr, Lit, LitKind, Op, Operand as AstOperand, Path,
+    PathSegment as AstSegment, RuleDecl, Span,
+};
+use rulesc_runtime::{
+    Action, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Operand, Origin,
+    RegexPattern, Rule, StopReason,
+};
+
+use crate::codes;
+use crate::diagnostic::Diagnostic;
+use crate::resolve;
+use crate::source::{FileId, SourceFile};
+use crate::types::{self, LiteralError, Type};
+
+/// A rule that checked, with the syntax it came from (for duplicate ids and lints)
+#[derive(Debug)]
+pub(crate) struct LoweredRule<'ast> {
+    /// The runtime rule
+    pub(crate) rule: Rule,
+    /// The file it was written in
+    pub(crate) file: FileId,
+    /// Its syntax
+    pub(crate) decl: &'ast RuleDecl,
+}
+
+/// Ids the runtime uses itself; a user `@id` may not take them
+const RESERVED_PREFIXES: [&str; 2] = ["prelude:", "host:"];
+
+/// The id `resolved_by` names when a default decided
+pub(crate) const DEFAULT_ID: &str = "default";
+
+/// Reports E021 for every literal error
+pub(crate) fn report_literal_errors(
+    file: FileId,
+    errors: Vec<LiteralError>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    diags.extend(
+        errors
+            .into_iter()
+            .map(|err| codes::invalid_literal(file, err.span, err.message, err.help)),
+    );
+}
+
+/// Decodes a literal, reporting E021 on failure
+pub(crate) fn literal(file: FileId, lit: &Lit, diags: &mut Vec<Diagnostic>) -> Option<Literal> {
+    types::lower_literal(lit)
+        .map_err(|errors| report_literal_errors(file, errors, diags))
+        .ok()
+}
+
+/// Decodes a string literal's text, reporting E021 on failure
+pub(crate) fn string(
+    file: FileId,
+    raw: &str,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    types::decode_str(raw, span)
+        .map_err(|errors| report_literal_errors(file, errors, diags))
+        .ok()
+}
+
+/// The id of a rule without `@id`: `<file name>:<line>` of its `on` keyword
+pub(crate) fn default_id(source: &SourceFile, decl: &RuleDecl) -> String {
+    format!(
+        "{}:{}",
+        source.name,
+        source.line_column(decl.on_span.start).line
+    )
+}
+
+/// Lowers one rule of `source`; `None` when it has errors (all reported in `diags`)
+pub(crate) fn lower_rule<'ast>(
+    file: FileId,
+    source: &SourceFile,
+    decl: &'ast RuleDecl,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<LoweredRule<'ast>> {
+    let n_before = diags.len();
+    let mut lowering = Lowering { file, diags };
+    let annotations = lowering.annotations(&decl.annotations);
+    let events = lowering.events(decl);
+    let condition = decl
+        .condition
+        .as_ref()
+        .map(|expr| lowering.expr(expr, &events));
+    let action = lowering.action(&decl.action, &events);
+    if diags.len() != n_before {
+        return None;
+    }
+    let start = source.line_column(decl.on_span.start);
+    let id = annotations.id.unwrap_or_else(|| default_id(source, decl));
+    let mut kinds: Vec<EventKind> = events.iter().map(|(kind, _)| *kind).collect();
+    kinds.sort();
+    kinds.dedup();
+    Some(LoweredRule {
+        rule: Rule {
+            id,
+            events: kinds,
+            condition: condition.flatten(),
+            action: action?,
+            priority: annotations.priority,
+            origin: Some(Origin {
+                file: source.name.clone(),
+                line: start.line,
+                column: start.column,
+            }),
+        },
+        file,
+        decl,
+    })
+}
+
+/// What a rule's annotations say
+#[derive(Debug, Default)]
+struct Annotations {
+    /// `@id("x")`
+    id: Option<String>,
+    /// `@priority(n)`, 0 when absent
+    priority: i64,
+}
+
+/// One value side of a comparison, lowered and typed
+#[derive(Debug)]
+enum Side {
+    /// A field (visibility already checked)
+    Field(Field),
+    /// A literal
+    Lit(Literal),
+}
+
+/// A lowered operand with its type and span
+#[derive(Debug)]
+struct Typed {
+    side: Side,
+    ty: Type,
+    span: Span,
+}
+
+impl Typed {
+    /// How the operand reads in a label: `` `tool` is a string `` or `an integer`
+    fn describe(&self) -> String {
+        match &self.side {
+            Side::Field(field) => format!("`{field}` is {}", self.ty.described()),
+            Side::Lit(_) => self.ty.described().to_owned(),
+        }
+    }
+
+    fn into_operand(self) -> Operand {
+        match self.side {
+            Side::Field(field) => Operand::Field(field),
+            Side::Lit(literal) => Operand::Literal(literal),
+        }
+    }
+}
+
+/// The state of lowering one rule: its file and where problems go
+struct Lowering<'a> {
+    file: FileId,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Lowering<'_> {
+    fn annotations(&mut self, annotations: &[Annotation]) -> Annotations {
+        let mut result = Annotations::default();
+        let mut seen: Vec<(&str, Span)> = Vec::new();
+        for annotation in annotations {
+            let name = annotation.name.name.as_str();
+            if let Some((_, first)) = seen.iter().find(|(seen_name, _)| *seen_name == name) {
+                self.diags.push(codes::duplicate_annotation(
+                    self.file,
+                    annotation.span,
+                    name,
+                    *first,
+                ));
+                continue;
+            }
+            seen.push((name, annotation.span));
+            match name {
+                "id" => result.id = self.id_annotation(annotation),
+                "priority" => {
+                    if let Some(priority) = self.priority_annotation(annotation) {
+                        result.priority = priority;
+                    }
+                }
+                _ => self.diags.push(codes::invalid_annotation(
+                    self.file,
+                    annotation.name.span,
+                    format!("unknown annotation `@{name}`"),
+                    "not an annotation",
+                    Some(resolve::suggest(name, ["id", "priority"]).map_or_else(
+                        || "the annotations are `@id(\"...\")` and `@priority(n)`".to_owned(),
+                        |known| format!("did you mean `@{known}`?"),
+                    )),
+                )),
+            }
+        }
+        result
+    }
+
+    fn id_annotation(&mut self, annotation: &Annotation) -> Option<String> {
+        let misuse = |file| {
+            codes::invalid_annotation(
+                file,
+                annotation.span,
+                "`@id` takes one string".to_owned(),
+                "expected one string",
+                Some("write `@id(\"no-rm\")`".to_owned()),
+            )
+        };
+        let [Lit {
+            kind: LitKind::Str(raw),
+            span,
+        }] = annotation.args.as_slice()
+        else {
+            self.diags.push(misuse(self.file));
+            return None;
+        };
+        let id = string(self.file, raw, *span, self.diags)?;
+        let reserved = id == DEFAULT_ID
+            || RESERVED_PREFIXES
+                .iter()
+                .any(|prefix| id.starts_with(prefix));
+        if id.trim().is_empty() || reserved {
+            let message = if reserved {
+                format!("rule id `{id}` is reserved")
+            } else {
+                "rule id is empty".to_owned()
+            };
+            self.diags.push(codes::invalid_annotation(
+                self.file,
+                *span,
+                message,
+                "invalid id",
+                Some("choose another id; `default`, `prelude:*` and `host:*` name the runtime's own decisions".to_owned()),
+            ));
+            return None;
+        }
+        Some(id)
+    }
+
+    fn priority_annotation(&mut self, annotation: &Annotation) -> Option<i64> {
+        let [Lit {
+            kind: LitKind::Int(text),
+            span,
+        }] = annotation.args.as_slice()
+        else {
+            self.diags.push(codes::invalid_annotation(
+                self.file,
+                annotation.span,
+                "`@priority` takes one integer".to_owned(),
+                "expected one integer",
+                Some("write `@priority(10)`; among rules with the winning verb the highest priority decides".to_owned()),
+            ));
+            return None;
+        };
+        types::decode_int(text, *span)
+            .map_err(|err| report_literal_errors(self.file, vec![err], self.diags))
+            .ok()
+    }
+
+    /// The rule's known events with where each is written
+    fn events(&mut self, decl: &RuleDecl) -> Vec<(EventKind, Span)> {
+        decl.events
+            .iter()
+            .filter_map(|ident| {
+                resolve::event(self.file, ident, self.diags).map(|kind| (kind, ident.span))
+            })
+            .collect()
+    }
+
+    fn expr(&mut self, expr: &Expr, events: &[(EventKind, Span)]) -> Option<Condition> {
+        match expr {
+            Expr::Or(parts, _) => self.all_parts(parts, events).map(Condition::Any),
+            Expr::And(parts, _) => self.all_parts(parts, events).map(Condition::All),
+            Expr::Not(inner, _) => self
+                .expr(inner, events)
+                .map(|inner| Condition::Not(Box::new(inner))),
+            Expr::Paren(inner, _) => self.expr(inner, events),
+            Expr::Compare(compare) => self.compare(compare, events),
+            Expr::Path(path) => self.flag(path, events),
+            Expr::Lit(lit) => self.constant(lit),
+        }
+    }
+
+    /// Lowers every part, so each part's problems are reported
+    fn all_parts(
+        &mut self,
+        parts: &[Expr],
+        events: &[(EventKind, Span)],
+    ) -> Option<Vec<Condition>> {
+        let lowered: Vec<Option<Condition>> =
+            parts.iter().map(|part| self.expr(part, events)).collect();
+        lowered.into_iter().collect()
+    }
+
+    fn field(&mut self, path: &Path, events: &[(EventKind, Span)]) -> Option<Field> {
+        let field = resolve::field(self.file, path, self.diags)?;
+        match resolve::check_visible(self.file, &field, path.span, events) {
+            Some(diag) => {
+                self.diags.push(diag);
+                None
+            }
+            None => Some(field),
+        }
+    }
+
+    fn operand(&mut self, operand: &AstOperand, events: &[(EventKind, Span)]) -> Option<Typed> {
+        match operand {
+            AstOperand::Path(path) => self.field(path, events).map(|field| Typed {
+                ty: Type::of_field(&field),
+                side: Side::Field(field),
+                span: path.span,
+            }),
+            AstOperand::Lit(lit) => literal(self.file, lit, self.diags).map(|literal| Typed {
+                ty: Type::of_literal(&literal),
+                side: Side::Lit(literal),
+                span: lit.span,
+            }),
+        }
+    }
+
+    fn mismatch(
+        &mut self,
+        span: Span,
+        message: String,
+        label: String,
+        other: Option<(Span, String)>,
+        help: Option<String>,
+    ) {
+        self.diags.push(codes::type_mismatch(
+            self.file, span, message, label, other, help,
+        ));
+    }
+
+    fn compare(&mut self, compare: &Compare, events: &[(EventKind, Span)]) -> Option<Condition> {
+        let left = self.operand(&compare.left, events);
+        let right = self.operand(&compare.right, events);
+        let (left, right) = (left?, right?);
+        match compare.op {
+            Op::Eq => self.ordered_or_equal(left, CompareOp::Eq, right),
+            Op::Ne => self.ordered_or_equal(left, CompareOp::Ne, right),
+            Op::Lt => self.ordered_or_equal(left, CompareOp::Lt, right),
+            Op::Le => self.ordered_or_equal(left, CompareOp::Le, right),
+            Op::Gt => self.ordered_or_equal(left, CompareOp::Gt, right),
+            Op::Ge => self.ordered_or_equal(left, CompareOp::Ge, right),
+            Op::Glob | Op::Regex => self.pattern(compare.op, left, right),
+            Op::In => self.membership(left, right, &compare.right),
+            Op::Contains => self.contains(left, right),
+        }
+    }
+
+    fn ordered_or_equal(&mut self, left: Typed, op: CompareOp, right: Typed) -> Option<Condition> {
+        let ordering = !matches!(op, CompareOp::Eq | CompareOp::Ne);
+        if ordering {
+            for side in [&left, &right] {
+                if !side.ty.is_ordered() {
+                    let help = match side.ty {
+                        Type::Str => "compare strings with `==`, `!=`, `~`, `=~` or `contains`",
+                        Type::List => "test membership with `in`",
+                        _ => "compare with `==` or `!=`",
+                    };
+                    self.mismatch(
+                        side.span,
+                        format!(
+                            "`{}` compares integers or durations, not {}",
+                            op.symbol(),
+                            plural(side.ty)
+                        ),
+                        side.describe(),
+                        None,
+                        Some(help.to_owned()),
+                    );
+                    return None;
+                }
+            }
+        }
+        if !left.ty.compatible(right.ty) {
+            // The culprit is the literal when there is one, else the right side.
+            let (culprit, other) = match (&left.side, &right.side) {
+                (Side::Lit(_), Side::Field(_)) => (&left, &right),
+                _ => (&right, &left),
+            };
+            let help = match (culprit.ty, other.ty) {
+                (Type::Int, Type::Duration) => {
+                    Some("write the duration with its unit, such as `30s` or `5min`".to_owned())
+                }
+                _ => match &other.side {
+                    Side::Field(field) => Some(format!(
+                        "`{field}` is {ty}; compare it with {ty}",
+                        ty = other.ty.described()
+                    )),
+                    Side::Lit(_) => None,
+                },
+            };
+            self.mismatch(
+                culprit.span,
+                format!(
+                    "cannot compare {} with {}",
+                    left.ty.described(),
+                    right.ty.described()
+                ),
+                culprit.describe(),
+                Some((other.span, other.describe())),
+                help,
+            );
+            return None;
+        }
+        Some(Condition::Compare {
+            left: left.into_operand(),
+            op,
+            right: right.into_operand(),
+        })
+    }
+
+    /// The field on the left of `~`, `=~`, `in` or `contains`, or a mismatch
+    fn field_on_left(
+        &mut self,
+        symbol: &str,
+        left: Typed,
+        example: &str,
+    ) -> Option<(Field, Type, Span)> {
+        match left.side {
+            Side::Field(field) => Some((field, left.ty, left.span)),
+            Side::Lit(_) => {
+                self.mismatch(
+                    left.span,
+                    format!("`{symbol}` needs a field on its left"),
+                    left.ty.described().to_owned(),
+                    None,
+                    Some(format!("write the field first: `{example}`")),
+                );
+                None
+            }
+        }
+    }
+
+    fn pattern(&mut self, op: Op, left: Typed, right: Typed) -> Option<Condition> {
+        let symbol = op.symbol();
+        let example = format!("tool {symbol} \"rm*\"");
+        let left_type = left.ty;
+        let left_text = left.describe();
+        let (field, ty, span) = self.field_on_left(symbol, left, &example)?;
+        if !matches!(ty, Type::Str | Type::Any) {
+            self.mismatch(
+                span,
+                format!("`{symbol}` matches strings, not {}", plural(left_type)),
+                left_text,
+                None,
+                Some("match a string field such as `tool`, `response` or `arg.command`".to_owned()),
+            );
+            return None;
+        }
+        let Side::Lit(Literal::Str(source)) = &right.side else {
+            let what = match right.side {
+                Side::Field(_) => "a field".to_owned(),
+                Side::Lit(_) => right.ty.described().to_owned(),
+            };
+            self.mismatch(
+                right.span,
+                format!("`{symbol}` needs a string literal pattern, not {what}"),
+                right.describe(),
+                None,
+                Some(format!("write the pattern as a string: `{example}`")),
+            );
+            return None;
+        };
+        if op == Op::Glob {
+            match GlobPattern::new(source) {
+                Ok(pattern) => Some(Condition::Glob { field, pattern }),
+                Err(err) => {
+                    self.diags
+                        .push(codes::invalid_glob(self.file, right.span, &err.message));
+                    None
+                }
+            }
+        } else {
+            match RegexPattern::new(source) {
+                Ok(pattern) => Some(Condition::Regex { field, pattern }),
+                Err(err) => {
+                    self.diags
+                        .push(codes::invalid_regex(self.file, right.span, &err.message));
+                    None
+                }
+            }
+        }
+    }
+
+    fn membership(
+        &mut self,
+        left: Typed,
+        right: Typed,
+        right_syntax: &AstOperand,
+    ) -> Option<Condition> {
+        let (field, ty, field_span) =
+            self.field_on_left("in", left, "tool in [\"read\", \"grep\"]")?;
+        let Side::Lit(Literal::List(items)) = right.side else {
+            self.mismatch(
+                right.span,
+                "`in` needs a list literal".to_owned(),
+                right.describe(),
+                None,
+                Some("write the members in brackets: `tool in [\"read\", \"grep\"]`".to_owned()),
+            );
+            return None;
+        };
+        let item_spans: Vec<Span> = match right_syntax {
+            AstOperand::Lit(Lit {
+                kind: LitKind::List(syntax),
+                ..
+            }) => syntax.iter().map(|item| item.span).collect(),
+            _ => Vec::new(),
+        };
+        let mut ok = true;
+        for (idx, item) in items.iter().enumerate() {
+            let item_ty = Type::of_literal(item);
+            if item_ty == Type::List || !item_ty.compatible(ty) {
+                let span = item_spans.get(idx).copied().unwrap_or(right.span);
+                self.mismatch(
+                    span,
+                    format!(
+                        "the list holds {}, but `{field}` is {}",
+                        item_ty.described(),
+                        ty.described()
+                    ),
+                    item_ty.described().to_owned(),
+                    Some((field_span, format!("`{field}` is {}", ty.described()))),
+                    Some(format!("list only {} values", ty_name(ty))),
+                );
+                ok = false;
+            }
+        }
+        ok.then_some(Condition::In { field, list: items })
+    }
+
+    fn contains(&mut self, left: Typed, right: Typed) -> Option<Condition> {
+        let left_type = left.ty;
+        let left_text = left.describe();
+        let (field, ty, span) =
+            self.field_on_left("contains", left, "arg.command contains \"sudo\"")?;
+        if !matches!(ty, Type::Str | Type::Any) {
+            self.mismatch(
+                span,
+                format!("`contains` searches strings, not {}", plural(left_type)),
+                left_text,
+                None,
+                Some("compare numbers with `==`, `<` or `>`".to_owned()),
+            );
+            return None;
+        }
+        let Side::Lit(needle) = right.side else {
+            self.mismatch(
+                right.span,
+                "`contains` needs a literal on its right".to_owned(),
+                "a field".to_owned(),
+                None,
+                Some(
+                    "write the text to find as a string: `arg.command contains \"sudo\"`"
+                        .to_owned(),
+                ),
+            );
+            return None;
+        };
+        if ty == Type::Str && !matches!(needle, Literal::Str(_)) {
+            self.mismatch(
+                right.span,
+                format!(
+                    "`contains` on a string needs a string, not {}",
+                    right.ty.described()
+                ),
+                right.ty.described().to_owned(),
+                Some((span, format!("`{field}` is a string"))),
+                Some("write the text to find in quotes".to_owned()),
+            );
+            return None;
+        }
+        Some(Condition::Contains { field, needle })
+    }
+
+    /// A bare path used as a condition: a bool field
+    fn flag(&mut self, path: &Path, events: &[(EventKind, Span)]) -> Option<Condition> {
+        let field = self.field(path, events)?;
+        let ty = Type::of_field(&field);
+        if matches!(ty, Type::Bool | Type::Any) {
+            return Some(Condition::Flag(field));
+        }
+        self.mismatch(
+            path.span,
+            format!("`{field}` is {}, not a bool", ty.described()),
+            ty.described().to_owned(),
+            None,
+            Some(format!(
+                "compare it with a value, such as `{field} {}`",
+                example_test(ty)
+            )),
+        );
+        None
+    }
+
+    /// A bare literal used as a condition: `true` or `false`
+    fn constant(&mut self, lit: &Lit) -> Option<Condition> {
+        match literal(self.file, lit, self.diags)? {
+            // An empty `all` always holds and an empty `any` never does.
+            Literal::Bool(true) => Some(Condition::All(Vec::new())),
+            Literal::Bool(false) => Some(Condition::Any(Vec::new())),
+            other => {
+                let ty = Type::of_literal(&other);
+                self.mismatch(
+                    lit.span,
+                    format!("a condition must be a bool, not {}", ty.described()),
+                    ty.described().to_owned(),
+                    None,
+                    Some("compare a field with this value, such as `steps > 20`".to_owned()),
+                );
+                None
+            }
+        }
+    }
+
+    fn action(&mut self, action: &ActionNode, events: &[(EventKind, Span)]) -> Option<Action> {
+        match action {
+            ActionNode::Verb {
+                verb,
+                reason,
+                message,
+                ..
+            } => {
+                let known_verb = resolve::verb(self.file, verb, self.diags);
+                if let Some(known) = known_verb {
+                    let refused: Vec<(EventKind, Span)> = events
+                        .iter()
+                        .filter(|(kind, _)| !kind.allows(known))
+                        .copied()
+                        .collect();
+                    if !refused.is_empty() {
+                        self.diags.push(codes::verb_not_allowed(
+                            self.file, verb.span, known, &refused,
+                        ));
+                    }
+                }
+                let stop_reason = match (reason, known_verb) {
+                    (Some(reason), Some(known)) if !known.takes_stop_reason() => {
+                        self.diags.push(codes::unexpected_stop_reason(
+                            self.file,
+                            reason.span,
+                            known.name(),
+                            verb.span,
+                        ));
+                        None
+                    }
+                    (Some(reason), _) => resolve::stop_reason(self.file, reason, self.diags),
+                    (None, _) => None,
+                };
+                let message = match message {
+                    Some(text) => Some(string(self.file, &text.raw, text.span, self.diags)?),
+                    None => None,
+                };
+                let verb = known_verb?;
+                Some(Action::Decide {
+                    verb,
+                    stop_reason: stop_reason.or_else(|| StopReason::default_for(verb)),
+                    message,
+                })
+            }
+            ActionNode::Set { target, value, .. } => {
+                let key = self.set_target(target);
+                let value = literal(self.file, value, self.diags);
+                Some(Action::Set {
+                    key: key?,
+                    value: value?,
+                })
+            }
+        }
+    }
+
+    /// The metadata path of `set metadata.<key> = ..`, or E035
+    fn set_target(&mut self, target: &Path) -> Option<rulesc_runtime::FieldPath> {
+        match target.segments.split_first() {
+            Some((AstSegment::Name(root), rest)) if root.name == "metadata" && !rest.is_empty() => {
+                resolve::json_path(self.file, rest, self.diags)
+            }
+            _ => {
+                self.diags.push(codes::invalid_set_target(
+                    self.file,
+                    target.span,
+                    &resolve::path_text(target),
+                ));
+                None
+            }
+        }
+    }
+}
+
+/// A type's name in the plural: `strings`, `bools`
+fn plural(ty: Type) -> &'static str {
+    match ty {
+        Type::Int => "integers",
+        Type::Duration => "durations",
+        Type::Str => "strings",
+        Type::Bool => "bools",
+        Type::List => "lists",
+        Type::Any => "values",
+    }
+}
+
+/// A type's bare name: `string`, `integer`
+fn ty_name(ty: Type) -> &'static str {
+    match ty {
+        Type::Int => "integer",
+        Type::Duration => "duration",
+        Type::Str => "string",
+        Type::Bool => "bool",
+        Type::List => "list",
+        Type::Any => "any",
+    }
+}
+
+/// A comparison that fits a field of `ty`, for help lines
+fn example_test(ty: Type) -> &'static str {
+    match ty {
+        Type::Int => "> 0",
+        Type::Duration => ">= 30s",
+        Type::Str => "== \"...\"",
+        Type::Bool | Type::List | Type::Any => "== true",
+    }
+}
