@@ -1011,3 +1011,33 @@ metadata: {\"k\":1}
 "
     );
 }
+
+// Regression: stop hooks were handed a synthetic outcome and could not see which decision
+// actually triggered the stop (seed 003, "Synthetic ContinuationOutcome in stop hooks").
+#[test]
+fn regression_stop_hooks_see_the_real_pending_stop() {
+    let rules = vec![
+        when(
+            reason(
+                decide("step-guard", &[E::BeforeStep], Verb::Forbid),
+                StopReason::StepsLimitReached,
+            ),
+            cmp(Field::Steps, CompareOp::Ge, int(1)),
+        ),
+        when(
+            set("saw-guard", E::Stop, "saw_guard", Literal::Bool(true)),
+            Condition::All(vec![
+                cmp(Field::StopReason, CompareOp::Eq, s("steps_limit_reached")),
+                cmp(Field::StopDecision, CompareOp::Eq, s("forbid")),
+                cmp(Field::StopRequests, CompareOp::Eq, int(0)),
+                cmp(Field::Response, CompareOp::Eq, s("working")),
+            ]),
+        ),
+    ];
+    let report = AgentLoop::new(policy(rules)).run(&mut busy_model, &mut ok_tool, &mut deny);
+    assert_eq!(
+        report.metadata.get("saw_guard"),
+        Some(&serde_json::json!(true))
+    );
+    assert_eq!(report.steps, 1);
+}
