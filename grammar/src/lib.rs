@@ -1,7 +1,7 @@
 //! The `.rules` grammar and its syntax tree.
 //!
 //! [`parse`] turns source text into a [`File`] with spans, plus every [`ParseError`] and
-//! every [`Comment`]; [`print`] turns a [`File`] back into canonical source text.
+//! every [`Comment`]; [`print()`] turns a [`File`] back into canonical source text.
 //!
 //! ```
 //! use rulesc_grammar::{parse, print, Item, ParseError};

@@ -53,8 +53,9 @@ pub struct Comment {
 /// Parse a `.rules` file.
 ///
 /// Never fails and never panics: the tree holds every item that parsed and `errors` lists
-/// every problem, recovering at item boundaries. A file beyond a limit of [`crate::limits`]
-/// (size, nesting depth) yields an empty tree and that one error.
+/// every problem, recovering at item boundaries. A file beyond a limit
+/// ([`MAX_FILE_SIZE`](crate::MAX_FILE_SIZE), [`MAX_DEPTH`]) yields an empty tree and that one
+/// error.
 pub fn parse(src: &str) -> Parsed {
     if let Some(error) = limits::check(src) {
         return Parsed {
