@@ -134,6 +134,7 @@ pub(crate) fn reason(outcome: &Outcome) -> String {
                 (Decision::Block, _) => "the policy blocks this tool call".to_owned(),
                 (Decision::Ask, _) => "the policy asks for approval of this tool call".to_owned(),
                 (Decision::Request, _) => "the policy asks to keep working".to_owned(),
+                (Decision::Allow, _) => "allowed by the policy".to_owned(),
                 (decision, _) => format!("the policy decided `{}`", decision.name()),
             });
     match outcome.resolved_by.as_deref() {

@@ -19,12 +19,26 @@ use super::digest::digest;
 use super::state::write_atomically;
 
 /// One file a policy is built from, as read from disk
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Its identity for the cache is its name and text, what the compiled policy depends on;
+/// the path only serves diagnostics and is not stored, so running the hook from another
+/// folder reuses the entry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Input {
     /// The name the loader gives it (rule ids and evaluations use it)
     pub(crate) name: String,
+    /// The path as the user typed it, for diagnostics
+    #[serde(skip)]
+    pub(crate) path: String,
     /// Its text
     pub(crate) text: String,
+}
+
+impl Input {
+    /// Whether `self` and `other` build the same policy
+    fn same_as(&self, other: &Input) -> bool {
+        self.name == other.name && self.text == other.text
+    }
 }
 
 /// A cache entry as written
@@ -95,7 +109,13 @@ fn read_entry(path: &Path, inputs: &[Input]) -> Option<Policy> {
     // rewritten.
     let text = fs::read_to_string(path).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
-    if entry.rulesc != env!("CARGO_PKG_VERSION") || entry.inputs != inputs {
+    let same_inputs = entry.inputs.len() == inputs.len()
+        && entry
+            .inputs
+            .iter()
+            .zip(inputs)
+            .all(|(cached, input)| cached.same_as(input));
+    if entry.rulesc != env!("CARGO_PKG_VERSION") || !same_inputs {
         return None;
     }
     Policy::from_json(&entry.policy).ok()
@@ -112,6 +132,7 @@ mod tests {
     fn inputs(text: &str) -> Vec<Input> {
         vec![Input {
             name: "guard.rules".to_owned(),
+            path: "policy/guard.rules".to_owned(),
             text: text.to_owned(),
         }]
     }
