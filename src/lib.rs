@@ -1,8 +1,189 @@
 //! rulesc: a declarative policy language for AI-agent flow control.
 //!
-//! This crate is the command line and a thin facade over the compiler and the runtime.
+//! This crate is the command line and a thin facade over the compiler and the runtime: it
+//! re-exports the runtime (the embedding API: [`Policy`], [`Event`], [`Outcome`], the agent
+//! loop) and adds the few functions that turn `.rules` source into a policy.
+//!
+//! ```
+//! let source = r#"
+//! @id("no-rm")
+//! on pre_tool_use when tool ~ "rm*" block "destructive command"
+//! "#;
+//! let policy: rulesc::Policy = rulesc::compile_str("guard.rules", source)?;
+//!
+//! let event: rulesc::Event =
+//!     serde_json::from_str(r#"{"event": "pre_tool_use", "tool": "rm -rf /"}"#)?;
+//! let outcome: rulesc::Outcome = policy.evaluate(&event);
+//! assert_eq!(outcome.decision, rulesc::Decision::Block);
+//! assert_eq!(outcome.resolved_by.as_deref(), Some("no-rm"));
+//! assert_eq!(outcome.message.as_deref(), Some("destructive command"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A policy with errors gives every diagnostic, ready to render:
+//!
+//! ```
+//! let err = rulesc::compile_str("guard.rules", "on before_step when tool ~ \"rm*\" forbid")
+//!     .unwrap_err();
+//! let first = &err.diagnostics()[0];
+//! assert_eq!(first.code.id, "E012");
+//! assert_eq!(first.message, "field `tool` is not visible in `before_step`");
+//! assert!(err.to_string().ends_with("1 error, 0 warnings\n"));
+//! ```
 
 pub mod cli;
 mod hook;
 
+use std::fmt;
+use std::path::Path;
+
+pub use cli::load::{LoadError, Loaded};
+pub use cli::report::RenderOptions;
+pub use rulesc_compiler::{
+    codes, Code, Diagnostic, Expectation, FileId, Label, LineColumn, Location, Severity,
+    SourceBytes, SourceFile, Summary, TestCase,
+};
 pub use rulesc_runtime::*;
+
+/// Diagnostics together with the files they point into, so they can be rendered
+#[derive(Debug, Clone)]
+pub struct Diagnostics {
+    files: Vec<SourceFile>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Diagnostics whose labels point into `files` (by position: [`FileId`])
+    pub fn new(files: Vec<SourceFile>, diagnostics: Vec<Diagnostic>) -> Diagnostics {
+        Diagnostics { files, diagnostics }
+    }
+
+    /// The files, in the order the diagnostics' [`FileId`]s count
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    /// Every diagnostic, sorted by file, offset and code
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The number of errors and warnings
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.diagnostics)
+    }
+
+    /// The same files with the errors only
+    #[must_use]
+    pub fn errors_only(&self) -> Diagnostics {
+        Diagnostics {
+            files: self.files.clone(),
+            diagnostics: self
+                .diagnostics
+                .iter()
+                .filter(|diag| diag.is_error())
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// The human form: one miette report per diagnostic, then `N errors, M warnings`
+    pub fn render(&self, options: RenderOptions) -> String {
+        cli::report::render_human(&self.diagnostics, &self.files, options)
+    }
+
+    /// The JSON form of `rulesc check --format json` (CLI.md), pretty-printed
+    pub fn to_json(&self) -> String {
+        cli::report::to_json(&self.diagnostics, &self.files)
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    /// The human form without colour, [`cli::report::FIXED_WIDTH`] columns wide
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(RenderOptions::plain()))
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// What checking a policy set found
+#[derive(Debug, Clone)]
+pub struct CheckOutput {
+    /// The policy; `Some` exactly when no diagnostic is an error
+    pub policy: Option<Policy>,
+    /// The inline tests that checked
+    pub tests: Vec<TestCase>,
+    /// Every error and warning, with the sources
+    pub diagnostics: Diagnostics,
+}
+
+/// Checks one `.rules` source; `name` is both its name in rule ids and its path in reports
+pub fn check_source(name: &str, source: &str) -> CheckOutput {
+    let files = vec![SourceFile::new(name, name, source)];
+    let checked = rulesc_compiler::check(&files);
+    CheckOutput {
+        policy: checked.policy,
+        tests: checked.tests,
+        diagnostics: Diagnostics::new(files, checked.diagnostics),
+    }
+}
+
+/// Checks files read as bytes, compiled together as one policy set (a file that is not
+/// UTF-8 is an `E004` diagnostic)
+pub fn check_sources(inputs: Vec<SourceBytes>) -> CheckOutput {
+    let (files, checked) = rulesc_compiler::check_bytes(inputs);
+    CheckOutput {
+        policy: checked.policy,
+        tests: checked.tests,
+        diagnostics: Diagnostics::new(files, checked.diagnostics),
+    }
+}
+
+/// Compiles one `.rules` source into a policy; `Err` holds every diagnostic (warnings too)
+pub fn compile_str(name: &str, source: &str) -> Result<Policy, Diagnostics> {
+    let output = check_source(name, source);
+    output.policy.ok_or(output.diagnostics)
+}
+
+/// Why [`compile_paths`] gave no policy
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum CompileError {
+    /// A path could not be read, or a compiled JSON policy could not be loaded
+    Load(LoadError),
+    /// The policy has errors
+    Invalid(Diagnostics),
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompileError::Load(err) => fmt::Display::fmt(err, f),
+            CompileError::Invalid(diagnostics) => fmt::Display::fmt(diagnostics, f),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CompileError::Load(err) => Some(err),
+            CompileError::Invalid(diagnostics) => Some(diagnostics),
+        }
+    }
+}
+
+/// Compiles `.rules` files and directories (searched recursively for `*.rules`, in sorted
+/// order) into one policy set, or loads one compiled JSON policy, as the CLI's POLICY
+/// arguments
+pub fn compile_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Policy, CompileError> {
+    load_paths(paths).map(|loaded| loaded.policy)
+}
+
+/// [`compile_paths`], keeping the inline tests of the `.rules` files too (to run them
+/// with [`Expectation::is_met_by`])
+pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, CompileError> {
+    let sources = cli::load::read_sources(paths).map_err(CompileError::Load)?;
+    cli::load::compile(sources).map_err(CompileError::Invalid)
+}

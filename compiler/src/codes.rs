@@ -883,8 +883,8 @@ pub const INVALID_SET_TARGET: Code = Code {
     name: "invalid-set-target",
     severity: Severity::Error,
     summary: "`set` can only write `metadata.<key>`",
-    what: "A `set` effect whose target is an event field (`tool`, `steps`), `arg.*`, or \
-           `metadata` without a key.",
+    what: "A `set` effect whose target is an event field (`tool`, `steps`), `arg.*`, \
+           `metadata` without a key, or a path with an index (`metadata.seen[0]`).",
     why: "Event fields describe what happened and are read-only; only the execution's \
           metadata remembers values for later rules.",
     wrong: "on post_tool_use when tool == \"web_fetch\" set tainted = true",
@@ -898,14 +898,7 @@ pub(crate) fn invalid_set_target(file: FileId, span: Span, target: &str) -> Diag
         format!("cannot set `{target}`"),
         Label::new(file, span, "not a metadata key"),
     )
-    .with_help(format!(
-        "`set` writes the execution's metadata: `set metadata.{} = ...`",
-        target
-            .strip_prefix("metadata")
-            .map(|rest| rest.trim_start_matches('.'))
-            .filter(|rest| !rest.is_empty())
-            .unwrap_or("key")
-    ))
+    .with_help("`set` writes a key of the execution's metadata: `set metadata.<key> = <value>`")
 }
 
 /// E036: a test block that cannot run

@@ -685,7 +685,13 @@ impl Lowering<'_> {
     /// The metadata path of `set metadata.<key> = ..`, or E035
     fn set_target(&mut self, target: &Path) -> Option<rulesc_runtime::FieldPath> {
         match target.segments.split_first() {
-            Some((AstSegment::Name(root), rest)) if root.name == "metadata" && !rest.is_empty() => {
+            Some((AstSegment::Name(root), rest))
+                if root.name == "metadata"
+                    && !rest.is_empty()
+                    && rest
+                        .iter()
+                        .all(|segment| matches!(segment, AstSegment::Name(_))) =>
+            {
                 resolve::json_path(self.file, rest, self.diags)
             }
             _ => {

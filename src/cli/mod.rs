@@ -3,6 +3,8 @@
 mod args;
 mod commands;
 mod exit;
+pub(crate) mod load;
+pub mod report;
 
 use std::process::ExitCode;
 

@@ -1,9 +1,51 @@
-//! `rulesc explain` (scaffolding: replaced by the real command).
+//! `rulesc explain CODE` and `rulesc explain --list`: the long explanation of a diagnostic
+//! code (What it flags, Why it matters, Wrong, Right), or one line per code.
+//!
+//! A code is found by its id in any case (`E012`, `e012`) or by its name
+//! (`field-not-visible`); an unknown one is exit 2 with the reason on stderr.
+
+use std::io::Write;
+
+use rulesc_compiler::codes;
 
 use crate::cli::args::ExplainArgs;
 use crate::cli::ExitStatus;
 
 /// Runs `rulesc explain`
-pub(crate) fn run(_args: &ExplainArgs) -> ExitStatus {
-    ExitStatus::Error
+pub(crate) fn run(args: &ExplainArgs) -> ExitStatus {
+    let text = match (&args.code, args.list) {
+        (_, true) => list(),
+        (Some(code), false) => match codes::lookup(code) {
+            Some(code) => code.explain(),
+            None => {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "error: unknown diagnostic code `{code}`; `rulesc explain --list` lists them"
+                );
+                return ExitStatus::Error;
+            }
+        },
+        // clap requires CODE unless `--list` is given.
+        (None, false) => list(),
+    };
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitStatus::Success,
+        Err(_) => ExitStatus::Error,
+    }
+}
+
+/// One line per code: `E012  error    field-not-visible  the field is not visible ...`
+fn list() -> String {
+    codes::ALL
+        .iter()
+        .map(|code| {
+            format!(
+                "{}  {:<7}  {:<24} {}\n",
+                code.id,
+                code.severity.name(),
+                code.name,
+                code.summary
+            )
+        })
+        .collect()
 }

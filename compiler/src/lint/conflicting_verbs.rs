@@ -1,0 +1,55 @@
+//! W004 `conflicting-verbs`: two rules that fire on the same events under the same condition
+//! but with different verbs, so one of them can never take effect.
+//!
+//! Conditions are compared by shape: the order and repetition of the parts of an `and` or an
+//! `or` do not matter.
+
+use std::collections::BTreeMap;
+
+use rulesc_grammar::ActionNode;
+use rulesc_runtime::{Action, EventKind, Verb};
+
+use crate::codes;
+use crate::diagnostic::Diagnostic;
+use crate::lint::{domain, Context};
+use crate::lower::LoweredRule;
+
+/// Warns on each decision rule whose events and condition equal an earlier rule's (in file
+/// and source order) while its verb differs
+pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+    let mut groups: BTreeMap<(&[EventKind], String), Vec<(&LoweredRule<'_>, Verb)>> =
+        BTreeMap::new();
+    for lowered in ctx.rules {
+        if let Action::Decide { verb, .. } = &lowered.rule.action {
+            let shape = domain::shape(lowered.rule.condition.as_ref());
+            groups
+                .entry((lowered.rule.events.as_slice(), shape))
+                .or_default()
+                .push((lowered, *verb));
+        }
+    }
+    let mut diags = Vec::new();
+    for group in groups.values() {
+        for (later_idx, (later, verb)) in group.iter().enumerate() {
+            let earlier = group.iter().take(later_idx);
+            if let Some((first, first_verb)) = earlier.into_iter().find(|(_, other)| other != verb)
+            {
+                diags.push(codes::conflicting_verbs(
+                    (later.file, verb_span(later)),
+                    (first.file, verb_span(first)),
+                    (&first.rule.id, &later.rule.id),
+                    (*first_verb, *verb),
+                ));
+            }
+        }
+    }
+    diags
+}
+
+/// Where the rule's verb is written
+pub(super) fn verb_span(lowered: &LoweredRule<'_>) -> rulesc_grammar::Span {
+    match &lowered.decl.action {
+        ActionNode::Verb { verb, .. } => verb.span,
+        ActionNode::Set { span, .. } => *span,
+    }
+}

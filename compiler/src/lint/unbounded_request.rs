@@ -1,0 +1,99 @@
+//! W005 `unbounded-request`: a policy that can ask for more steps (`request` on `stop`,
+//! `subagent_stop` or `after_step`) but has no `forbid` guard on steps, tokens or time, so it
+//! may never end (LANGUAGE.md §6, §8).
+//!
+//! A guard is a `forbid` rule, on any event, whose condition tests `step`, `steps`, `tokens`,
+//! `input_tokens`, `output_tokens` or `elapsed` from below (`steps >= 50`, `elapsed > 30min`,
+//! `not tokens < 1m`): a bound the run is bound to reach. The policy set is checked as a
+//! whole, so a budget file bounds the requests of every other file compiled with it.
+
+use rulesc_runtime::{Action, CompareOp, Condition, EventKind, Field, Operand, Verb};
+
+use crate::codes;
+use crate::diagnostic::Diagnostic;
+use crate::lint::conflicting_verbs::verb_span;
+use crate::lint::Context;
+
+/// Warns once, at the first unbounded `request`, when no rule is a guard
+pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+    let has_guard = ctx.rules.iter().any(|lowered| {
+        matches!(lowered.rule.action, Action::Decide { verb: Verb::Forbid, .. })
+            && lowered
+                .rule
+                .condition
+                .as_ref()
+                .is_some_and(|condition| bounds_from_below(condition, true))
+    });
+    if has_guard {
+        return Vec::new();
+    }
+    let mut requests = ctx.rules.iter().filter(|lowered| {
+        matches!(lowered.rule.action, Action::Decide { verb: Verb::Request, .. })
+            && lowered.rule.events.iter().any(|event| {
+                matches!(
+                    event,
+                    EventKind::Stop | EventKind::SubagentStop | EventKind::AfterStep
+                )
+            })
+    });
+    let Some(first) = requests.next() else {
+        return Vec::new();
+    };
+    let others = requests
+        .map(|lowered| (lowered.file, verb_span(lowered)))
+        .collect();
+    vec![codes::unbounded_request(
+        (first.file, verb_span(first)),
+        &first.rule.id,
+        others,
+    )]
+}
+
+/// Whether `condition` (asserted, or denied when `positive` is false) holds only once a
+/// budget counter grew past a bound
+fn bounds_from_below(condition: &Condition, positive: bool) -> bool {
+    match condition {
+        Condition::All(parts) | Condition::Any(parts) => parts
+            .iter()
+            .any(|part| bounds_from_below(part, positive)),
+        Condition::Not(inner) => bounds_from_below(inner, !positive),
+        Condition::Compare { left, op, right } => {
+            let op = if positive { *op } else { negated(*op) };
+            match (left, right) {
+                (Operand::Field(field), Operand::Literal(_)) => {
+                    is_budget(field) && matches!(op, CompareOp::Ge | CompareOp::Gt | CompareOp::Eq)
+                }
+                (Operand::Literal(_), Operand::Field(field)) => {
+                    is_budget(field) && matches!(op, CompareOp::Le | CompareOp::Lt | CompareOp::Eq)
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Whether `field` only grows during a run and measures its cost
+fn is_budget(field: &Field) -> bool {
+    matches!(
+        field,
+        Field::Step
+            | Field::Steps
+            | Field::Tokens
+            | Field::InputTokens
+            | Field::OutputTokens
+            | Field::Elapsed
+    )
+}
+
+/// The operator that holds exactly when `op` does not
+fn negated(op: CompareOp) -> CompareOp {
+    match op {
+        CompareOp::Eq => CompareOp::Ne,
+        CompareOp::Ne => CompareOp::Eq,
+        CompareOp::Lt => CompareOp::Ge,
+        CompareOp::Le => CompareOp::Gt,
+        CompareOp::Gt => CompareOp::Le,
+        CompareOp::Ge => CompareOp::Lt,
+    }
+}

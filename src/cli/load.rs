@@ -1,0 +1,268 @@
+//! Loading the POLICY arguments every command takes (CLI.md): `.rules` files, directories
+//! searched recursively for `*.rules`, or one compiled JSON policy.
+//!
+//! For a command that needs a policy, [`load`] (or [`load_policy`]) does everything and
+//! prints what went wrong on stderr: a path that cannot be read gives one line and exit 2;
+//! a policy with errors gives the rendered diagnostics, the count line and exit 1. `check`
+//! and the library facade use the two halves, [`read_sources`] and [`compile`], to report
+//! in their own way.
+//!
+//! Decisions:
+//! - a file found by walking a directory is named by its path relative to that directory
+//!   (with `/` separators), any other file by its base name; the name makes default rule
+//!   ids (`name:line`); diagnostics show the path as typed (joined with the relative path);
+//! - directory entries are visited in sorted order and symbolic links to directories are
+//!   not followed (no cycles); a directory without any `*.rules` file is an error;
+//! - a file ending in `.json` is a compiled policy, and must be the only POLICY argument;
+//!   any other file is `.rules` source, whatever its extension;
+//! - a file that is not UTF-8 is not a read error but a diagnostic (`E004`), reported
+//!   with the policy's other errors.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rulesc_compiler::{SourceBytes, TestCase};
+use rulesc_runtime::Policy;
+
+use crate::cli::report::RenderOptions;
+use crate::cli::ExitStatus;
+use crate::Diagnostics;
+
+/// Why POLICY arguments could not be read: a missing or unreadable path, an empty
+/// directory, or a compiled JSON policy that does not load
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    reason: String,
+}
+
+impl LoadError {
+    fn new(reason: String) -> LoadError {
+        LoadError { reason }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// What POLICY arguments hold, read but not yet compiled
+#[derive(Debug, Clone)]
+pub(crate) enum Sources {
+    /// `.rules` files, as bytes, in argument order (each directory's files sorted)
+    Rules(Vec<SourceBytes>),
+    /// One compiled JSON policy, loaded
+    Compiled(Policy),
+}
+
+/// A policy set loaded from POLICY arguments
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The policy, under the default host limits
+    pub policy: Policy,
+    /// The inline tests of its `.rules` files (none for a compiled JSON policy)
+    pub tests: Vec<TestCase>,
+}
+
+/// Loads and compiles POLICY arguments, reporting any failure on stderr
+///
+/// `Err` carries the exit status: [`ExitStatus::Error`] (2) after one line saying which path
+/// could not be read, [`ExitStatus::Failure`] (1) after the rendered diagnostics of a policy
+/// with errors. Warnings are not printed (that is `rulesc check`'s job).
+pub(crate) fn load(paths: &[PathBuf]) -> Result<Loaded, ExitStatus> {
+    let sources = read_sources(paths).map_err(|err| {
+        print_stderr(&format!("error: {err}\n"));
+        ExitStatus::Error
+    })?;
+    compile(sources).map_err(|diagnostics| {
+        let errors_only = diagnostics.errors_only();
+        print_stderr(&errors_only.render(RenderOptions::for_stream(&std::io::stderr())));
+        ExitStatus::Failure
+    })
+}
+
+/// [`load`], for a command that needs only the policy
+pub(crate) fn load_policy(paths: &[PathBuf]) -> Result<Policy, ExitStatus> {
+    load(paths).map(|loaded| loaded.policy)
+}
+
+/// Compiles what [`read_sources`] read; `Err` holds every diagnostic (warnings too)
+pub(crate) fn compile(sources: Sources) -> Result<Loaded, Diagnostics> {
+    match sources {
+        Sources::Compiled(policy) => Ok(Loaded {
+            policy,
+            tests: Vec::new(),
+        }),
+        Sources::Rules(inputs) => {
+            let output = crate::check_sources(inputs);
+            match output.policy {
+                Some(policy) => Ok(Loaded {
+                    policy,
+                    tests: output.tests,
+                }),
+                None => Err(output.diagnostics),
+            }
+        }
+    }
+}
+
+/// Reads POLICY arguments: walks directories, reads files, loads a compiled JSON policy
+pub(crate) fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
+    let mut rules = Vec::new();
+    let mut compiled = Vec::new();
+    for path in paths {
+        let path = path.as_ref();
+        let metadata = std::fs::metadata(path).map_err(|err| cannot_read(path, &err))?;
+        if metadata.is_dir() {
+            let mut found = Vec::new();
+            walk(path, path, &mut found)?;
+            if found.is_empty() {
+                return Err(LoadError::new(format!(
+                    "no `.rules` file in `{}`",
+                    path.display()
+                )));
+            }
+            found.sort();
+            for relative in found {
+                let name = relative
+                    .components()
+                    .map(|part| part.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                rules.push(read_file(&path.join(&relative), name)?);
+            }
+        } else if path.extension().is_some_and(|ext| ext == "json") {
+            compiled.push(path);
+        } else {
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |name| name.to_string_lossy().into_owned(),
+            );
+            rules.push(read_file(path, name)?);
+        }
+    }
+    match (compiled.as_slice(), rules.is_empty()) {
+        ([], _) => Ok(Sources::Rules(rules)),
+        ([json], true) => {
+            let text = std::fs::read_to_string(json).map_err(|err| cannot_read(json, &err))?;
+            Policy::from_json(&text)
+                .map(Sources::Compiled)
+                .map_err(|err| LoadError::new(format!("`{}`: {err}", json.display())))
+        }
+        _ => Err(LoadError::new(
+            "a compiled JSON policy must be the only POLICY argument".to_owned(),
+        )),
+    }
+}
+
+/// Collects the paths of every `*.rules` file below `dir`, relative to `root`
+fn walk(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+    let entries = std::fs::read_dir(dir).map_err(|err| cannot_read(dir, &err))?;
+    for entry in entries {
+        let entry = entry.map_err(|err| cannot_read(dir, &err))?;
+        let path = entry.path();
+        let file_type = entry.file_type().map_err(|err| cannot_read(&path, &err))?;
+        if file_type.is_dir() {
+            walk(root, &path, found)?;
+        } else if path.extension().is_some_and(|ext| ext == "rules") && path.is_file() {
+            found.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
+        }
+    }
+    Ok(())
+}
+
+/// Reads one `.rules` file as bytes
+fn read_file(path: &Path, name: String) -> Result<SourceBytes, LoadError> {
+    let bytes = std::fs::read(path).map_err(|err| cannot_read(path, &err))?;
+    Ok(SourceBytes {
+        name,
+        path: path.display().to_string(),
+        bytes,
+    })
+}
+
+/// The one-line reason for an IO error on `path`
+fn cannot_read(path: &Path, err: &std::io::Error) -> LoadError {
+    let reason = match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => err.to_string(),
+    };
+    LoadError::new(format!("cannot read `{}`: {reason}", path.display()))
+}
+
+/// Writes to stderr; nothing is left to tell if stderr itself is gone
+fn print_stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(sources: &Sources) -> Vec<(String, String)> {
+        match sources {
+            Sources::Rules(files) => files
+                .iter()
+                .map(|file| (file.name.clone(), file.path.clone()))
+                .collect(),
+            Sources::Compiled(_) => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn directories_are_walked_in_sorted_order_with_relative_names() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        for file in ["b.rules", "a.rules", "sub/c.rules", "notes.txt"] {
+            std::fs::write(dir.path().join(file), "").unwrap();
+        }
+        let sources = read_sources(&[dir.path()]).unwrap();
+        let found: Vec<String> = names(&sources).into_iter().map(|(name, _)| name).collect();
+        assert_eq!(found, ["a.rules", "b.rules", "sub/c.rules"]);
+    }
+
+    #[test]
+    fn a_file_is_named_by_its_base_name_and_shown_as_typed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("guard.rules");
+        std::fs::write(&path, "").unwrap();
+        let sources = read_sources(&[&path]).unwrap();
+        assert_eq!(
+            names(&sources),
+            [("guard.rules".to_owned(), path.display().to_string())]
+        );
+    }
+
+    #[test]
+    fn missing_paths_and_empty_directories_are_load_errors() {
+        let err = read_sources(&["/no/such/file.rules"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot read `/no/such/file.rules`: no such file or directory"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let err = read_sources(&[dir.path()]).unwrap_err();
+        assert!(err.to_string().starts_with("no `.rules` file in"), "{err}");
+    }
+
+    #[test]
+    fn compiled_json_must_come_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("p.json");
+        let rules = dir.path().join("p.rules");
+        std::fs::write(&rules, "on stop request").unwrap();
+        let policy = match compile(read_sources(&[&rules]).unwrap()) {
+            Ok(loaded) => loaded.policy,
+            Err(diagnostics) => panic!("{diagnostics}"),
+        };
+        std::fs::write(&json, policy.to_json()).unwrap();
+        assert!(matches!(read_sources(&[&json]), Ok(Sources::Compiled(_))));
+        let err = read_sources(&[&json, &rules]).unwrap_err();
+        assert!(err.to_string().contains("only POLICY argument"), "{err}");
+    }
+}

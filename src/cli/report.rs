@@ -1,0 +1,144 @@
+//! Diagnostics rendered for people (miette reports) and for programs (the JSON of CLI.md).
+//!
+//! Invariant: both forms come from the same [`Diagnostic`] values, and every line and column
+//! comes from [`Diagnostic::location`] (1-based lines, 1-based byte columns, as miette counts
+//! them), so the human `file:line:col` header and the JSON always agree.
+
+use std::io::IsTerminal;
+
+use miette::{GraphicalReportHandler, GraphicalTheme};
+use rulesc_compiler::{Diagnostic, Report, SourceFile, Summary};
+use serde::Serialize;
+
+/// The width of human reports when it is fixed (not a terminal, and in tests)
+pub const FIXED_WIDTH: usize = 100;
+
+/// How human reports are drawn
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Colours (ANSI escapes)
+    pub color: bool,
+    /// Columns to wrap messages at
+    pub width: usize,
+}
+
+impl RenderOptions {
+    /// No colour, [`FIXED_WIDTH`] columns: stable text for files, pipes and snapshots
+    pub fn plain() -> RenderOptions {
+        RenderOptions {
+            color: false,
+            width: FIXED_WIDTH,
+        }
+    }
+
+    /// Colour only when `stream` is a terminal and `NO_COLOR` is not set (no-color.org)
+    pub fn for_stream(stream: &impl IsTerminal) -> RenderOptions {
+        let color = stream.is_terminal()
+            && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty());
+        RenderOptions {
+            color,
+            ..RenderOptions::plain()
+        }
+    }
+
+    fn handler(self) -> GraphicalReportHandler {
+        let theme = if self.color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        GraphicalReportHandler::new_themed(theme)
+            .with_width(self.width)
+            .with_links(false)
+    }
+}
+
+/// Every diagnostic as a miette report, followed by the count line (`2 errors, 1 warning`)
+pub fn render_human(
+    diagnostics: &[Diagnostic],
+    files: &[SourceFile],
+    options: RenderOptions,
+) -> String {
+    let handler = options.handler();
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        let report = Report::new(diagnostic, files);
+        if handler.render_report(&mut out, &report).is_err() {
+            // Rendering into a String only fails if a label lies outside its source; the
+            // diagnostic is then still shown, without its snippet.
+            out.push_str(&plain_line(diagnostic, files));
+        }
+        out.push('\n');
+    }
+    out.push_str(&Summary::of(diagnostics).to_string());
+    out.push('\n');
+    out
+}
+
+/// `file:line:col: E012 message`, the one-line form of a diagnostic
+pub fn plain_line(diagnostic: &Diagnostic, files: &[SourceFile]) -> String {
+    let place = diagnostic
+        .location(files)
+        .map_or_else(String::new, |location| {
+            format!(
+                "{}:{}:{}: ",
+                location.path, location.start.line, location.start.column
+            )
+        });
+    format!("{place}{} {}\n", diagnostic.code.id, diagnostic.message)
+}
+
+/// The JSON document of `rulesc check --format json` (CLI.md), pretty-printed, keys in the
+/// order CLI.md lists them
+pub fn to_json(diagnostics: &[Diagnostic], files: &[SourceFile]) -> String {
+    let summary = Summary::of(diagnostics);
+    let document = JsonReport {
+        diagnostics: diagnostics
+            .iter()
+            .map(|diagnostic| JsonDiagnostic::new(diagnostic, files))
+            .collect(),
+        errors: summary.errors,
+        warnings: summary.warnings,
+    };
+    // Serializing plain strings and numbers cannot fail; an empty document is never printed.
+    serde_json::to_string_pretty(&document).unwrap_or_default()
+}
+
+/// The whole JSON document
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    errors: usize,
+    warnings: usize,
+}
+
+/// One diagnostic in JSON; the place is `null` only if its file is unknown
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    file: Option<String>,
+    line: Option<u32>,
+    column: Option<u32>,
+    end_line: Option<u32>,
+    end_column: Option<u32>,
+    help: Option<&'a str>,
+}
+
+impl<'a> JsonDiagnostic<'a> {
+    fn new(diagnostic: &'a Diagnostic, files: &[SourceFile]) -> JsonDiagnostic<'a> {
+        let location = diagnostic.location(files);
+        JsonDiagnostic {
+            code: diagnostic.code.id,
+            severity: diagnostic.severity.name(),
+            message: &diagnostic.message,
+            line: location.as_ref().map(|location| location.start.line),
+            column: location.as_ref().map(|location| location.start.column),
+            end_line: location.as_ref().map(|location| location.end.line),
+            end_column: location.as_ref().map(|location| location.end.column),
+            file: location.map(|location| location.path),
+            help: diagnostic.help.as_deref(),
+        }
+    }
+}
