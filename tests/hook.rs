@@ -337,8 +337,17 @@ fn a_broken_policy_denies_tool_calls_and_stays_silent_elsewhere() {
     assert_eq!(pre.status.code(), Some(2), "{}", render(&pre, &hook));
     assert!(pre.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&pre.stderr);
-    assert!(stderr.contains("so it is denied"), "{stderr}");
-    assert!(stderr.contains("broken.rules"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(
+        stderr.starts_with(
+            "rulesc could not check this call, so it is denied: the policy does not compile: "
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("broken.rules:1:"),
+        "the first error's place: {stderr}"
+    );
 
     let stop = hook.call(
         claude("Stop", json!({"stop_hook_active": false}))

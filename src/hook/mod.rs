@@ -78,12 +78,21 @@ pub(crate) struct Options {
     pub(crate) limits: Limits,
 }
 
+/// What the POLICY arguments hold, as read
+#[derive(Debug)]
+pub(crate) enum PolicySource {
+    /// A policy that needs no compiling (a compiled JSON policy)
+    Loaded(Policy),
+    /// `.rules` files, compiled through the cache
+    Files(Vec<Input>),
+}
+
 /// Where the policy comes from: the files it is built from, and how to build it
 pub(crate) trait Loader {
-    /// Reads every file the policy is built from; the error is one line for stderr
-    fn read(&self) -> Result<Vec<Input>, String>;
+    /// Reads the POLICY arguments; the error is one line for stderr
+    fn read(&self) -> Result<PolicySource, String>;
 
-    /// Builds the policy from what [`Loader::read`] returned; the error is one line
+    /// Compiles files [`Loader::read`] returned; the error is one line for stderr
     fn compile(&self, inputs: &[Input]) -> Result<Policy, String>;
 }
 
@@ -136,10 +145,15 @@ fn respond(
 ) -> Result<answer::Verdict, String> {
     let state_error = |err: std::io::Error| format!("the hook state is unusable: {err}");
     let dir = StateDir::open(&options.state_dir).map_err(state_error)?;
-    let inputs = loader.read()?;
-    let cached = cache::load(&dir.policies(), &inputs, || loader.compile(&inputs))?;
-    notes.extend(cached.warning);
-    let policy = cached.policy.with_limits(options.limits);
+    let policy = match loader.read()? {
+        PolicySource::Loaded(policy) => policy,
+        PolicySource::Files(inputs) => {
+            let cached = cache::load(&dir.policies(), &inputs, || loader.compile(&inputs))?;
+            notes.extend(cached.warning);
+            cached.policy
+        }
+    };
+    let policy = policy.with_limits(options.limits);
     let now_ms = now_ms();
     let locked = dir.lock().map_err(state_error)?;
     let loaded = locked.load(&call.session_id, now_ms).map_err(state_error)?;

@@ -1,14 +1,15 @@
 //! `rulesc hook`: reads one hook call on stdin, answers on stdout, explains on stderr.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rulesc_compiler::{Diagnostic, SourceFile};
+use rulesc_compiler::SourceBytes;
 use rulesc_runtime::{Limits, Policy};
 
 use crate::cli::args::{HookArgs, Host, LimitArgs};
+use crate::cli::load::{self, Sources};
 use crate::cli::ExitStatus;
-use crate::hook::{self, Input, Loader, Options};
+use crate::hook::{self, Input, Loader, Options, PolicySource};
 
 /// Runs `rulesc hook`
 pub(crate) fn run(args: &HookArgs) -> ExitStatus {
@@ -55,109 +56,74 @@ fn limits(args: &LimitArgs) -> Limits {
     }
 }
 
-/// The policy named by the POLICY arguments: `.rules` files, folders searched recursively
-/// for `*.rules` (in sorted order), or one compiled JSON policy
+/// The policy named by the POLICY arguments, read by the loader every command shares
 struct PolicyFiles<'a>(&'a [PathBuf]);
 
 impl Loader for PolicyFiles<'_> {
-    fn read(&self) -> Result<Vec<Input>, String> {
-        let mut inputs = Vec::new();
-        for path in self.0 {
-            if path.is_dir() {
-                let mut found = Vec::new();
-                walk(path, &mut found)?;
-                found.sort();
-                for file in found {
-                    let name = file
-                        .strip_prefix(path)
-                        .unwrap_or(&file)
-                        .components()
-                        .map(|part| part.as_os_str().to_string_lossy())
-                        .collect::<Vec<_>>()
-                        .join("/");
-                    inputs.push(read_input(&file, name)?);
-                }
-            } else {
-                let name = path.file_name().map_or_else(
-                    || path.display().to_string(),
-                    |name| name.to_string_lossy().into_owned(),
-                );
-                inputs.push(read_input(path, name)?);
+    fn read(&self) -> Result<PolicySource, String> {
+        let files = match load::read_sources(self.0).map_err(|err| err.to_string())? {
+            Sources::Compiled(policy) => return Ok(PolicySource::Loaded(policy)),
+            Sources::Rules(files) => files,
+        };
+        let mut inputs = Vec::with_capacity(files.len());
+        for file in &files {
+            match String::from_utf8(file.bytes.clone()) {
+                Ok(text) => inputs.push(Input {
+                    name: file.name.clone(),
+                    path: file.path.clone(),
+                    text,
+                }),
+                // Not text: the compiler reports it (`E004`), and a policy that does not
+                // compile is never cached, so compile it here.
+                Err(_) => return compile(files).map(PolicySource::Loaded),
             }
         }
-        Ok(inputs)
+        Ok(PolicySource::Files(inputs))
     }
 
     fn compile(&self, inputs: &[Input]) -> Result<Policy, String> {
-        let is_json = |input: &Input| input.path.ends_with(".json");
-        match inputs {
-            [single] if is_json(single) => {
-                Policy::from_json(&single.text).map_err(|err| format!("`{}`: {err}", single.path))
-            }
-            _ if inputs.iter().any(is_json) => {
-                Err("a compiled JSON policy cannot be combined with other policies".to_owned())
-            }
-            _ => {
-                let files: Vec<SourceFile> = inputs
-                    .iter()
-                    .map(|input| SourceFile::new(&input.name, &input.path, &input.text))
-                    .collect();
-                let checked = rulesc_compiler::check(&files);
-                checked
-                    .policy
-                    .ok_or_else(|| compile_errors(&checked.diagnostics, &files))
-            }
-        }
-    }
-}
-
-/// One policy file, read
-fn read_input(path: &Path, name: String) -> Result<Input, String> {
-    std::fs::read_to_string(path)
-        .map(|text| Input {
-            name,
-            path: path.display().to_string(),
-            text,
-        })
-        .map_err(|err| format!("cannot read `{}`: {err}", path.display()))
-}
-
-/// Every `*.rules` file below `dir`
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|err| format!("cannot read `{}`: {err}", dir.display()))?;
-    for entry in entries {
-        let path = entry
-            .map_err(|err| format!("cannot read `{}`: {err}", dir.display()))?
-            .path();
-        if path.is_dir() {
-            walk(&path, found)?;
-        } else if path.extension().is_some_and(|ext| ext == "rules") {
-            found.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// The policy's errors as one line: the first one with its place, and how many follow
-fn compile_errors(diagnostics: &[Diagnostic], files: &[SourceFile]) -> String {
-    let mut errors = diagnostics.iter().filter(|diag| diag.is_error());
-    let Some(first) = errors.next() else {
-        return "the policy does not compile".to_owned();
-    };
-    let place = first.location(files).map_or_else(String::new, |location| {
-        format!(
-            "{}:{}:{}: ",
-            location.path, location.start.line, location.start.column
+        compile(
+            inputs
+                .iter()
+                .map(|input| SourceBytes {
+                    name: input.name.clone(),
+                    path: input.path.clone(),
+                    bytes: input.text.clone().into_bytes(),
+                })
+                .collect(),
         )
-    });
+    }
+}
+
+/// Compiles `.rules` files; a policy with errors is one line: the first error with its
+/// place, and how many follow
+fn compile(files: Vec<SourceBytes>) -> Result<Policy, String> {
+    let diagnostics = match load::compile(Sources::Rules(files)) {
+        Ok(loaded) => return Ok(loaded.policy),
+        Err(diagnostics) => diagnostics,
+    };
+    let mut errors = diagnostics
+        .diagnostics()
+        .iter()
+        .filter(|diag| diag.is_error());
+    let Some(first) = errors.next() else {
+        return Err("the policy does not compile".to_owned());
+    };
+    let place = first
+        .location(diagnostics.files())
+        .map_or_else(String::new, |location| {
+            format!(
+                "{}:{}:{}: ",
+                location.path, location.start.line, location.start.column
+            )
+        });
     let more = match errors.count() {
         0 => String::new(),
         1 => " (and 1 more error)".to_owned(),
         n => format!(" (and {n} more errors)"),
     };
-    format!(
+    Err(format!(
         "the policy does not compile: {place}{} [{}]{more}",
         first.message, first.code.id
-    )
+    ))
 }
