@@ -110,7 +110,10 @@ fn check_files(files: &[SourceFile], not_text: Vec<Diagnostic>) -> Checked {
         tests,
         ..
     } = set;
-    diags.extend(lint::run(&lint::Context { rules: &rules }));
+    diags.extend(lint::run(&lint::Context {
+        rules: &rules,
+        tests: &tests,
+    }));
     diags.sort_by(|left, right| left.sort_key().cmp(&right.sort_key()));
     let has_errors = diags.iter().any(Diagnostic::is_error);
     let policy = if has_errors {

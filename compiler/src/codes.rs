@@ -113,6 +113,12 @@ pub const ALL: &[Code] = &[
     INVALID_TEST,
     POLICY_REJECTED,
     CONFLICTING_EFFECTS,
+    DEAD_RULE,
+    CONSTANT_CONDITION,
+    CONFLICTING_VERBS,
+    UNBOUNDED_REQUEST,
+    METADATA_NEVER_READ,
+    METADATA_NEVER_SET,
 ];
 
 /// The code spelled `id` (`E012`, case-insensitive) or named `name` (`field-not-visible`)
@@ -1001,6 +1007,221 @@ pub(crate) fn conflicting_effects(
         "make the conditions exclusive, or give the rule that must win the higher `@priority` \
          (the effect applied last wins)",
     )
+}
+
+/// W002: a rule that can never change an outcome
+pub const DEAD_RULE: Code = Code {
+    id: "W002",
+    name: "dead-rule",
+    severity: Severity::Warning,
+    summary: "a rule that can never change an outcome",
+    what: "A rule that never decides anything. On every event it fires on, another rule \
+           always matches and always wins over it (a stronger verb, or the same verb with a \
+           higher `@priority`), or an unconditional `forbid` on an earlier event ends every \
+           run before it is reached. A `request` on `stop` is also dead when every stop comes \
+           from a `forbid`, since such a stop is final (LANGUAGE.md §5.6).",
+    why: "The rule reads as if it mattered, but removing it changes nothing; usually the rule \
+          that wins lacks a condition.",
+    wrong: "on pre_tool_use forbid \"no tools at all\"\n\
+            on pre_tool_use when tool == \"ls\" allow",
+    right: "on pre_tool_use when tool == \"rm\" forbid \"no rm\"\n\
+            on pre_tool_use when tool == \"ls\" allow",
+};
+
+/// Builds W002: `rule` (its verb at `at`) never matters because of `winner` (at `by`)
+pub(crate) fn dead_rule(
+    at: (FileId, Span),
+    by: (FileId, Span),
+    rules: (&str, &str),
+    why: String,
+) -> Diagnostic {
+    let (rule, winner) = rules;
+    Diagnostic::new(
+        DEAD_RULE,
+        format!("rule `{rule}` can never change an outcome"),
+        Label::new(at.0, at.1, "never decides"),
+    )
+    .with_secondary(Label::new(by.0, by.1, why))
+    .with_help(format!("give `{winner}` a condition, or remove `{rule}`"))
+}
+
+/// W003: a condition that is always true or always false
+pub const CONSTANT_CONDITION: Code = Code {
+    id: "W003",
+    name: "constant-condition",
+    severity: Severity::Warning,
+    summary: "a condition, or a part of one, that is always true or always false",
+    what: "A condition whose value does not depend on the event: bounds that exclude each \
+           other (`steps >= 5 and steps < 3`), a counter below zero (`steps < 0`), one field \
+           equal to two values (`tool == \"a\" and tool == \"b\"`), a value a field never takes \
+           (`error.kind == \"ratelimit\"`), or a test and its negation. The largest constant \
+           part is reported.",
+    why: "A rule whose condition is always false never fires, and a part that is always true \
+          or always false tests nothing: either way the policy does not do what it says.",
+    wrong: "on before_step when steps >= 5 and steps < 3 forbid",
+    right: "on before_step when steps >= 3 and steps < 5 forbid",
+};
+
+/// Builds W003: the condition (or part, unless `whole`) at `span` always has `value`
+pub(crate) fn constant_condition(file: FileId, span: Span, value: bool, whole: bool) -> Diagnostic {
+    let (message, label) = if value {
+        ("this condition is always true", "always holds")
+    } else {
+        ("this condition is always false", "never holds")
+    };
+    let help = match (whole, value) {
+        (true, false) => "the rule never fires: check the bounds and values it compares",
+        (true, true) => "remove `when` and the condition: a rule without one matches every event",
+        (false, false) => "this part never holds: fix its bounds and values, or remove it",
+        (false, true) => "this part always holds: remove it",
+    };
+    Diagnostic::new(CONSTANT_CONDITION, message, Label::new(file, span, label)).with_help(help)
+}
+
+/// W004: two rules with the same events and condition but different verbs
+pub const CONFLICTING_VERBS: Code = Code {
+    id: "W004",
+    name: "conflicting-verbs",
+    severity: Severity::Warning,
+    summary: "two rules with the same events and the same condition but different verbs",
+    what: "Two rules that fire on the same events under the same condition (the order of the \
+           parts of an `and` or an `or` does not matter) and decide different things. Both \
+           always match together, so the precedence of LANGUAGE.md §5 picks one verb every \
+           time and the other never takes effect.",
+    why: "The policy says two things at once; which one wins is decided by precedence, not by \
+          what its author meant.",
+    wrong: "on pre_tool_use when tool == \"deploy\" ask\n\
+            on pre_tool_use when tool == \"deploy\" block",
+    right: "on pre_tool_use when tool == \"deploy\" and steps < 10 ask\n\
+            on pre_tool_use when tool == \"deploy\" and steps >= 10 block",
+};
+
+/// Builds W004: the verb at `at` conflicts with the earlier rule's verb at `first`
+pub(crate) fn conflicting_verbs(
+    at: (FileId, Span),
+    first: (FileId, Span),
+    rules: (&str, &str),
+    verbs: (Verb, Verb),
+) -> Diagnostic {
+    let (first_rule, rule) = rules;
+    let (first_verb, verb) = verbs;
+    Diagnostic::new(
+        CONFLICTING_VERBS,
+        format!(
+            "rules `{first_rule}` and `{rule}` fire on the same events under the same \
+             condition but decide `{first_verb}` and `{verb}`"
+        ),
+        Label::new(at.0, at.1, format!("`{verb}`")),
+    )
+    .with_secondary(Label::new(first.0, first.1, format!("`{first_verb}`")))
+    .with_help("keep one of the two rules, or make their conditions differ")
+}
+
+/// W005: a `request` with no `forbid` guard on steps, tokens or time
+pub const UNBOUNDED_REQUEST: Code = Code {
+    id: "W005",
+    name: "unbounded-request",
+    severity: Severity::Warning,
+    summary: "a `request` that may keep a run going, with no `forbid` guard on steps, tokens \
+              or time",
+    what: "The policy set asks for more steps (`request` on `stop`, `subagent_stop` or \
+           `after_step`) but no `forbid` rule stops the run once it took a number of steps, \
+           used an amount of tokens or ran for some time (a condition such as `steps >= 50`, \
+           `tokens > 2m` or `elapsed >= 30min`). The whole policy set is checked, so one \
+           budget file bounds every other file compiled with it.",
+    why: "A request that keeps matching keeps the run going until the host's own limits end \
+          it, spending tokens all the way (LANGUAGE.md §8).",
+    wrong: "on stop when response ~ \"*TODO*\" request \"finish the TODOs\"",
+    right: "on stop when response ~ \"*TODO*\" request \"finish the TODOs\"\n\
+            on before_step when steps >= 50 forbid steps_limit_reached",
+};
+
+/// Builds W005: the first unbounded `request` is `rule`, at `at`; `others` request too
+pub(crate) fn unbounded_request(
+    at: (FileId, Span),
+    rule: &str,
+    others: Vec<(FileId, Span)>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(
+        UNBOUNDED_REQUEST,
+        format!(
+            "rule `{rule}` may keep the run going forever: no `forbid` guards steps, tokens \
+             or time"
+        ),
+        Label::new(at.0, at.1, "asks for another step"),
+    )
+    .with_help(
+        "add a budget, such as `on before_step when steps >= 50 forbid steps_limit_reached`",
+    );
+    others.into_iter().fold(diag, |diag, (file, span)| {
+        diag.with_secondary(Label::new(file, span, "asks for another step too"))
+    })
+}
+
+/// W006: a metadata key that is set but never read
+pub const METADATA_NEVER_READ: Code = Code {
+    id: "W006",
+    name: "metadata-never-read",
+    severity: Severity::Warning,
+    summary: "a `set` of a metadata key that no condition reads",
+    what: "A `set metadata.<key> = ...` rule whose key no condition of the policy set tests \
+           (a read of `metadata.a.b` counts as a read of `metadata.a`, and the other way \
+           round).",
+    why: "Metadata exists so that later events can test what happened (LANGUAGE.md §5.7); a \
+          key nobody reads is usually a misspelling of the key a condition tests.",
+    wrong: "on post_tool_use when tool == \"web_fetch\" set metadata.tainted = true\n\
+            on pre_tool_use when metadata.taint and tool == \"send_email\" block",
+    right: "on post_tool_use when tool == \"web_fetch\" set metadata.tainted = true\n\
+            on pre_tool_use when metadata.tainted and tool == \"send_email\" block",
+};
+
+/// Builds W006: the key `key` set at `span` is never read
+pub(crate) fn metadata_never_read(file: FileId, span: Span, key: &str) -> Diagnostic {
+    Diagnostic::new(
+        METADATA_NEVER_READ,
+        format!("`metadata.{key}` is set but never read"),
+        Label::new(file, span, "set here"),
+    )
+    .with_help(format!(
+        "test it in a condition (`when metadata.{key}`), or remove this rule"
+    ))
+}
+
+/// W007: a metadata key that is read but never set
+pub const METADATA_NEVER_SET: Code = Code {
+    id: "W007",
+    name: "metadata-never-set",
+    severity: Severity::Warning,
+    summary: "a condition reads a metadata key that nothing sets",
+    what: "A condition tests `metadata.<key>` but no `set` rule of the policy set writes it, \
+           and no test event gives it. A key the host application sets is declared by giving \
+           it in a test event (`event before_step { metadata: { role: \"admin\" } }`), which \
+           also documents what the host must provide.",
+    why: "A missing key makes every test of it false (LANGUAGE.md §4.4), so the rule never \
+          fires; usually the key is misspelled.",
+    wrong: "on pre_tool_use when metadata.taint and tool == \"send_email\" block",
+    right: "on post_tool_use when tool == \"web_fetch\" set metadata.taint = true\n\
+            on pre_tool_use when metadata.taint and tool == \"send_email\" block",
+};
+
+/// Builds W007: the key `key`, first read at `at`, is never set; `others` read it too
+pub(crate) fn metadata_never_set(
+    at: (FileId, Span),
+    key: &str,
+    others: Vec<(FileId, Span)>,
+) -> Diagnostic {
+    let diag = Diagnostic::new(
+        METADATA_NEVER_SET,
+        format!("`metadata.{key}` is read but never set"),
+        Label::new(at.0, at.1, "read here"),
+    )
+    .with_help(format!(
+        "set it with a rule (`set metadata.{key} = true`), or, if the host sets it, give it in \
+         a test event (`metadata: {{ {key}: true }}`)"
+    ));
+    others.into_iter().fold(diag, |diag, (file, span)| {
+        diag.with_secondary(Label::new(file, span, "read here too"))
+    })
 }
 
 #[cfg(test)]

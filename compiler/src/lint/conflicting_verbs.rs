@@ -14,11 +14,13 @@ use crate::diagnostic::Diagnostic;
 use crate::lint::{domain, Context};
 use crate::lower::LoweredRule;
 
+/// The events of a rule and the shape of its condition
+type Shape<'r> = (&'r [EventKind], String);
+
 /// Warns on each decision rule whose events and condition equal an earlier rule's (in file
 /// and source order) while its verb differs
 pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
-    let mut groups: BTreeMap<(&[EventKind], String), Vec<(&LoweredRule<'_>, Verb)>> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<Shape<'_>, Vec<(&LoweredRule<'_>, Verb)>> = BTreeMap::new();
     for lowered in ctx.rules {
         if let Action::Decide { verb, .. } = &lowered.rule.action {
             let shape = domain::shape(lowered.rule.condition.as_ref());

@@ -92,8 +92,7 @@ fn killer<'r, 'ast>(
             return Some((other, "makes every stop final".to_owned()));
         }
         let verb = verb?;
-        if !other.rule.events.contains(&event) || conflicting(lowered, other, verb, *other_verb)
-        {
+        if !other.rule.events.contains(&event) || conflicting(lowered, other, verb, *other_verb) {
             return None;
         }
         let stronger = rank(event, *other_verb) > rank(event, verb);
@@ -114,7 +113,12 @@ const FINAL_STOPS: [EventKind; 4] = [
 ];
 
 /// Whether `conflicting-verbs` reports this pair: same events, same condition, other verbs
-fn conflicting(lowered: &LoweredRule<'_>, other: &LoweredRule<'_>, verb: Verb, other_verb: Verb) -> bool {
+fn conflicting(
+    lowered: &LoweredRule<'_>,
+    other: &LoweredRule<'_>,
+    verb: Verb,
+    other_verb: Verb,
+) -> bool {
     verb != other_verb
         && lowered.rule.events == other.rule.events
         && domain::shape(lowered.rule.condition.as_ref())

@@ -225,9 +225,7 @@ impl Domain {
     /// Every value `field` can have
     fn full(field: &Field) -> Domain {
         match field.ty() {
-            FieldType::Int | FieldType::Duration => {
-                Domain::Ranges(vec![(0, i128::from(u64::MAX))])
-            }
+            FieldType::Int | FieldType::Duration => Domain::Ranges(vec![(0, i128::from(u64::MAX))]),
             FieldType::Bool => Domain::OneOf([Value::Flag(false), Value::Flag(true)].into()),
             FieldType::Str => match enumerated(field) {
                 Some(values) => Domain::OneOf(
@@ -244,7 +242,10 @@ impl Domain {
 
     /// Keeps only the values `restriction` allows
     fn restrict(&mut self, restriction: Restriction) {
-        *self = match (std::mem::replace(self, Domain::Ranges(Vec::new())), restriction) {
+        *self = match (
+            std::mem::replace(self, Domain::Ranges(Vec::new())),
+            restriction,
+        ) {
             (Domain::Ranges(ranges), Restriction::Range(lo, hi)) => Domain::Ranges(
                 ranges
                     .into_iter()
@@ -490,7 +491,7 @@ fn flipped(op: CompareOp) -> CompareOp {
 }
 
 /// The operator that holds exactly when `op` does not
-fn negated(op: CompareOp) -> CompareOp {
+pub(super) fn negated(op: CompareOp) -> CompareOp {
     match op {
         CompareOp::Eq => CompareOp::Ne,
         CompareOp::Ne => CompareOp::Eq,

@@ -12,21 +12,40 @@
 //! independent of the order of rules and files beyond which rule is called "first".
 
 mod conflicting_effects;
+mod conflicting_verbs;
+mod constant_condition;
+mod dead_rule;
+mod domain;
+mod metadata;
+mod metadata_never_read;
+mod metadata_never_set;
+mod unbounded_request;
 
 use crate::diagnostic::Diagnostic;
 use crate::lower::LoweredRule;
+use crate::test_block::LoweredTest;
 
 /// What every lint sees: the rules that checked, in file and source order
 pub(crate) struct Context<'a, 'ast> {
     /// The checked rules with their syntax
     pub(crate) rules: &'a [LoweredRule<'ast>],
+    /// The inline tests that checked: their events show the metadata the host provides
+    pub(crate) tests: &'a [LoweredTest],
 }
 
 /// A lint: reads the context, returns its warnings
 type Lint = fn(&Context<'_, '_>) -> Vec<Diagnostic>;
 
 /// Every lint `check` runs
-const LINTS: &[Lint] = &[conflicting_effects::check];
+const LINTS: &[Lint] = &[
+    conflicting_effects::check,
+    dead_rule::check,
+    constant_condition::check,
+    conflicting_verbs::check,
+    unbounded_request::check,
+    metadata_never_read::check,
+    metadata_never_set::check,
+];
 
 /// Runs every lint
 pub(crate) fn run(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {

@@ -12,29 +12,39 @@ use rulesc_runtime::{Action, CompareOp, Condition, EventKind, Field, Operand, Ve
 use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::lint::conflicting_verbs::verb_span;
-use crate::lint::Context;
+use crate::lint::{domain, Context};
 
 /// Warns once, at the first unbounded `request`, when no rule is a guard
 pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
     let has_guard = ctx.rules.iter().any(|lowered| {
-        matches!(lowered.rule.action, Action::Decide { verb: Verb::Forbid, .. })
-            && lowered
-                .rule
-                .condition
-                .as_ref()
-                .is_some_and(|condition| bounds_from_below(condition, true))
+        matches!(
+            lowered.rule.action,
+            Action::Decide {
+                verb: Verb::Forbid,
+                ..
+            }
+        ) && lowered
+            .rule
+            .condition
+            .as_ref()
+            .is_some_and(|condition| bounds_from_below(condition, true))
     });
     if has_guard {
         return Vec::new();
     }
     let mut requests = ctx.rules.iter().filter(|lowered| {
-        matches!(lowered.rule.action, Action::Decide { verb: Verb::Request, .. })
-            && lowered.rule.events.iter().any(|event| {
-                matches!(
-                    event,
-                    EventKind::Stop | EventKind::SubagentStop | EventKind::AfterStep
-                )
-            })
+        matches!(
+            lowered.rule.action,
+            Action::Decide {
+                verb: Verb::Request,
+                ..
+            }
+        ) && lowered.rule.events.iter().any(|event| {
+            matches!(
+                event,
+                EventKind::Stop | EventKind::SubagentStop | EventKind::AfterStep
+            )
+        })
     });
     let Some(first) = requests.next() else {
         return Vec::new();
@@ -53,12 +63,15 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
 /// budget counter grew past a bound
 fn bounds_from_below(condition: &Condition, positive: bool) -> bool {
     match condition {
-        Condition::All(parts) | Condition::Any(parts) => parts
-            .iter()
-            .any(|part| bounds_from_below(part, positive)),
+        // An `and` is a bound only if every part is; an `or` if any part is.
+        Condition::All(parts) if positive => every_part(parts, positive),
+        Condition::Any(parts) if !positive => every_part(parts, positive),
+        Condition::All(parts) | Condition::Any(parts) => {
+            parts.iter().any(|part| bounds_from_below(part, positive))
+        }
         Condition::Not(inner) => bounds_from_below(inner, !positive),
         Condition::Compare { left, op, right } => {
-            let op = if positive { *op } else { negated(*op) };
+            let op = if positive { *op } else { domain::negated(*op) };
             match (left, right) {
                 (Operand::Field(field), Operand::Literal(_)) => {
                     is_budget(field) && matches!(op, CompareOp::Ge | CompareOp::Gt | CompareOp::Eq)
@@ -86,14 +99,7 @@ fn is_budget(field: &Field) -> bool {
     )
 }
 
-/// The operator that holds exactly when `op` does not
-fn negated(op: CompareOp) -> CompareOp {
-    match op {
-        CompareOp::Eq => CompareOp::Ne,
-        CompareOp::Ne => CompareOp::Eq,
-        CompareOp::Lt => CompareOp::Ge,
-        CompareOp::Le => CompareOp::Gt,
-        CompareOp::Gt => CompareOp::Le,
-        CompareOp::Ge => CompareOp::Lt,
-    }
+/// Whether `parts` is not empty and every part is a bound
+fn every_part(parts: &[Condition], positive: bool) -> bool {
+    !parts.is_empty() && parts.iter().all(|part| bounds_from_below(part, positive))
 }

@@ -1,0 +1,136 @@
+//! Where metadata keys are read, set and declared: what `metadata-never-read` and
+//! `metadata-never-set` compare.
+//!
+//! A key is read by a condition (`metadata.tainted`), set by a `set` rule, and declared by
+//! the host when a test event gives it (`event before_step { metadata: { role: "admin" } }`):
+//! the test documents what the host provides. Paths match when one is a prefix of the
+//! other, so setting `metadata.a` serves a read of `metadata.a.b`, and the other way round.
+
+use rulesc_grammar::{Expr, Operand, Path, PathSegment as Segment, Span};
+use rulesc_runtime::{Action, PathSegment};
+
+use crate::lint::Context;
+use crate::source::FileId;
+
+/// A metadata path written in a rule
+pub(super) struct Access {
+    /// The path below `metadata`
+    pub(super) path: Vec<PathSegment>,
+    /// The file it was written in
+    pub(super) file: FileId,
+    /// Where it is written (the whole `metadata.…` path)
+    pub(super) span: Span,
+}
+
+impl Access {
+    /// The path as written after `metadata.`: `tainted`, `a.b[0]`
+    pub(super) fn key(&self) -> String {
+        let mut text = String::new();
+        for segment in &self.path {
+            match segment {
+                PathSegment::Key(key) => {
+                    if !text.is_empty() {
+                        text.push('.');
+                    }
+                    text.push_str(key);
+                }
+                PathSegment::Index(index) => text.push_str(&format!("[{index}]")),
+            }
+        }
+        text
+    }
+
+    /// Whether this path and `other` name the same value or one holds the other
+    pub(super) fn overlaps(&self, other: &[PathSegment]) -> bool {
+        self.path
+            .iter()
+            .zip(other)
+            .all(|(mine, theirs)| mine == theirs)
+    }
+}
+
+/// Every metadata path a condition reads, in file and source order
+pub(super) fn reads(ctx: &Context<'_, '_>) -> Vec<Access> {
+    let mut reads = Vec::new();
+    for lowered in ctx.rules {
+        if let Some(condition) = &lowered.decl.condition {
+            read_paths(condition, &mut |path| {
+                if let Some(access) = access(lowered.file, path) {
+                    reads.push(access);
+                }
+            });
+        }
+    }
+    reads
+}
+
+/// Every metadata path a `set` rule writes, in file and source order
+pub(super) fn sets(ctx: &Context<'_, '_>) -> Vec<Access> {
+    ctx.rules
+        .iter()
+        .filter_map(
+            |lowered| match (&lowered.rule.action, &lowered.decl.action) {
+                (Action::Set { key, .. }, rulesc_grammar::ActionNode::Set { target, .. }) => {
+                    Some(Access {
+                        path: key.segments.clone(),
+                        file: lowered.file,
+                        span: target.span,
+                    })
+                }
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// Every top-level metadata key a test event gives, as the host would
+pub(super) fn declared(ctx: &Context<'_, '_>) -> Vec<Vec<PathSegment>> {
+    ctx.tests
+        .iter()
+        .flat_map(|test| &test.case.steps)
+        .flat_map(|(event, _)| event.metadata.keys())
+        .map(|key| vec![PathSegment::Key(key.clone())])
+        .collect()
+}
+
+/// Calls `found` with each path the condition reads
+fn read_paths(condition: &Expr, found: &mut impl FnMut(&Path)) {
+    match condition {
+        Expr::Or(parts, _) | Expr::And(parts, _) => {
+            for part in parts {
+                read_paths(part, found);
+            }
+        }
+        Expr::Not(inner, _) | Expr::Paren(inner, _) => read_paths(inner, found),
+        Expr::Compare(compare) => {
+            for side in [&compare.left, &compare.right] {
+                if let Operand::Path(path) = side {
+                    found(path);
+                }
+            }
+        }
+        Expr::Path(path) => found(path),
+        Expr::Lit(_) => {}
+    }
+}
+
+/// The metadata access `path` is, if it starts with `metadata.`
+fn access(file: FileId, path: &Path) -> Option<Access> {
+    let mut segments = path.segments.iter();
+    match segments.next() {
+        Some(Segment::Name(root)) if root.name == "metadata" => {}
+        _ => return None,
+    }
+    let path_below: Option<Vec<PathSegment>> = segments
+        .map(|segment| match segment {
+            Segment::Name(name) => Some(PathSegment::Key(name.name.clone())),
+            Segment::Index { text, .. } => text.parse().ok().map(PathSegment::Index),
+        })
+        .collect();
+    let path_below = path_below.filter(|below| !below.is_empty())?;
+    Some(Access {
+        path: path_below,
+        file,
+        span: path.span,
+    })
+}

@@ -1,0 +1,37 @@
+//! W007 `metadata-never-set`: a condition reads a metadata key that no rule sets and no test
+//! event gives (LANGUAGE.md §6: "unless the host declares it"; a test event giving the key
+//! is how a policy declares what the host provides).
+//!
+//! One warning per key, at its first read; the other reads of the key are labelled.
+
+use std::collections::BTreeMap;
+
+use crate::codes;
+use crate::diagnostic::Diagnostic;
+use crate::lint::{metadata, Context};
+
+/// Warns once per metadata key read but never set nor declared
+pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+    let sets = metadata::sets(ctx);
+    let declared = metadata::declared(ctx);
+    let mut unset: BTreeMap<String, Vec<metadata::Access>> = BTreeMap::new();
+    for read in metadata::reads(ctx) {
+        let is_set = sets.iter().any(|set| read.overlaps(&set.path))
+            || declared.iter().any(|path| read.overlaps(path));
+        if !is_set {
+            unset.entry(read.key()).or_default().push(read);
+        }
+    }
+    unset
+        .iter()
+        .filter_map(|(key, reads)| {
+            let (first, others) = reads.split_first()?;
+            let others = others.iter().map(|read| (read.file, read.span)).collect();
+            Some(codes::metadata_never_set(
+                (first.file, first.span),
+                key,
+                others,
+            ))
+        })
+        .collect()
+}
