@@ -20,6 +20,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the long explanation of a diagnostic code
     Explain(ExplainArgs),
+    /// Rewrite `.rules` files in the canonical layout
+    Fmt(FmtArgs),
     /// Write the compiled policy set as JSON
     Compile(CompileArgs),
     /// Evaluate one event or a JSON Lines stream of events
@@ -62,6 +64,17 @@ pub struct ExplainArgs {
     /// Explain every code
     #[arg(long, conflicts_with = "code")]
     pub list: bool,
+}
+
+/// `rulesc fmt`
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// `.rules` files or directories (searched recursively)
+    #[arg(required = true, value_name = "POLICY")]
+    pub policies: Vec<PathBuf>,
+    /// Change nothing; exit with 1 when a file is not formatted
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// `rulesc compile`

@@ -20,6 +20,7 @@ pub fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check(args) => commands::check::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
+        Command::Fmt(args) => commands::fmt::run(&args),
         Command::Compile(args) => commands::compile::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::Run(args) => commands::run::run(&args),

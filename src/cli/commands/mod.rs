@@ -4,5 +4,6 @@ pub(crate) mod check;
 pub(crate) mod compile;
 pub(crate) mod eval;
 pub(crate) mod explain;
+pub(crate) mod fmt;
 pub(crate) mod hook;
 pub(crate) mod run;

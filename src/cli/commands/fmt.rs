@@ -1,0 +1,121 @@
+//! `rulesc fmt POLICY... [--check]`: rewrites `.rules` files in the canonical layout.
+//!
+//! Formatting is `rulesc_compiler::format_source`: layout only, comments kept, idempotent.
+//! A file with syntax errors is left alone and its errors are reported on stderr (exit 1).
+//! Without `--check`, changed files are rewritten; with it nothing is written and each file
+//! that would change is named. Either way a closing plain line counts the files. Exit 0 when
+//! every file is (now) formatted, 1 when `--check` found one that is not or a file has
+//! errors, 2 when a path cannot be read or is a compiled JSON policy.
+
+use std::io::Write;
+
+use crate::cli::args::FmtArgs;
+use crate::cli::load::{self, Sources};
+use crate::cli::report::RenderOptions;
+use crate::cli::ExitStatus;
+use crate::SourceBytes;
+
+/// Runs `rulesc fmt`
+pub(crate) fn run(args: &FmtArgs) -> ExitStatus {
+    let inputs = match load::read_sources(&args.policies) {
+        Ok(Sources::Rules(inputs)) => inputs,
+        Ok(Sources::Compiled(_)) => {
+            return fail("a compiled JSON policy cannot be formatted: give `.rules` files");
+        }
+        Err(err) => return fail(&err.to_string()),
+    };
+    let mut n_changed = 0_usize;
+    let mut n_unchanged = 0_usize;
+    let mut broken = Vec::new();
+    let mut out = String::new();
+    for input in inputs {
+        let formatted = std::str::from_utf8(&input.bytes)
+            .ok()
+            .and_then(|text| rulesc_compiler::format_source(text).map(|new| (text, new)));
+        let Some((text, new)) = formatted else {
+            broken.push(input);
+            continue;
+        };
+        if text == new {
+            n_unchanged += 1;
+            continue;
+        }
+        n_changed += 1;
+        if args.check {
+            let line = first_difference(text, &new);
+            out.push_str(&format!(
+                "would reformat `{}` (from line {line})\n",
+                input.path
+            ));
+        } else if let Err(err) = std::fs::write(&input.path, &new) {
+            return fail(&format!("cannot write `{}`: {err}", input.path));
+        }
+    }
+    let n_broken = broken.len();
+    if !broken.is_empty() {
+        report_errors(broken);
+    }
+    out.push_str(&summary(args.check, n_changed, n_unchanged, n_broken));
+    if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {
+        return ExitStatus::Error;
+    }
+    if n_broken > 0 || (args.check && n_changed > 0) {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
+}
+
+/// The closing line: `2 files reformatted, 4 files left unchanged`
+fn summary(check: bool, n_changed: usize, n_unchanged: usize, n_broken: usize) -> String {
+    let changed = if check {
+        format!("{} would be reformatted", files(n_changed))
+    } else {
+        format!("{} reformatted", files(n_changed))
+    };
+    let mut line = format!("{changed}, {} left unchanged", files(n_unchanged));
+    if n_broken > 0 {
+        line.push_str(&format!(", {} with errors", files(n_broken)));
+    }
+    line.push('\n');
+    line
+}
+
+/// `1 file`, `3 files`
+fn files(count: usize) -> String {
+    if count == 1 {
+        "1 file".to_owned()
+    } else {
+        format!("{count} files")
+    }
+}
+
+/// The 1-based number of the first line where `old` and `new` differ
+fn first_difference(old: &str, new: &str) -> usize {
+    let mut old_lines = old.lines();
+    let mut new_lines = new.lines();
+    let mut line = 1;
+    while let (Some(old_line), Some(new_line)) = (old_lines.next(), new_lines.next()) {
+        if old_line != new_line {
+            break;
+        }
+        line += 1;
+    }
+    line
+}
+
+/// Prints the errors of the files that could not be formatted on stderr, each checked alone
+fn report_errors(broken: Vec<SourceBytes>) {
+    let mut text = String::new();
+    for input in broken {
+        let diagnostics = crate::check_sources(vec![input]).diagnostics.errors_only();
+        text.push_str(&diagnostics.render(RenderOptions::for_stream(&std::io::stderr())));
+    }
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Prints `reason` as the one-line error of exit 2
+fn fail(reason: &str) -> ExitStatus {
+    let _ = writeln!(std::io::stderr().lock(), "error: {reason}");
+    ExitStatus::Error
+}
