@@ -516,3 +516,87 @@ fn prune_removes_sessions_not_written_for_longer_than_the_age() {
     assert!(!pruning.sessions().join("s-test-session.json").exists());
     assert!(pruning.sessions().join("s-fresh-session.json").exists());
 }
+
+/// Runs the inline tests of the policy at `path`, each block as one execution
+fn inline_tests_pass(path: &Path) {
+    let loaded = rulesc::load_paths(&[path]).unwrap();
+    assert!(!loaded.tests.is_empty(), "{} has tests", path.display());
+    for test in loaded.tests {
+        let mut carried = serde_json::Map::new();
+        for (mut event, expectation) in test.steps {
+            for (key, value) in &carried {
+                event.metadata.entry(key.clone()).or_insert(value.clone());
+            }
+            let outcome = loaded.policy.evaluate(&event);
+            assert!(
+                expectation.is_met_by(&outcome),
+                "{}: test `{}` got {outcome:?}",
+                path.display(),
+                test.name
+            );
+            carried = outcome.metadata;
+        }
+    }
+}
+
+#[test]
+fn the_examples_are_wired_to_mapped_events_and_guard_as_documented() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let cases = [
+        ("claude-code", "claude", "Bash", "PreToolUse"),
+        ("gemini-cli", "gemini", "run_shell_command", "BeforeTool"),
+    ];
+    for (folder, host, shell, pre_tool) in cases {
+        let guard = examples.join(folder).join("guard.rules");
+        let check = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+            .args(["check", "--deny-warnings"])
+            .arg(&guard)
+            .output()
+            .unwrap();
+        assert_eq!(check.status.code(), Some(0), "{folder}: {check:?}");
+        inline_tests_pass(&guard);
+
+        let settings: Json = serde_json::from_slice(
+            &std::fs::read(examples.join(folder).join("settings.json")).unwrap(),
+        )
+        .unwrap();
+        let hook = Hook::new(host, &[guard]);
+        let events = settings["hooks"].as_object().unwrap();
+        assert!(events.len() >= 6, "{folder} wires every event it can");
+        for (event, groups) in events {
+            for group in groups.as_array().unwrap() {
+                for command in group["hooks"].as_array().unwrap() {
+                    let command = command["command"].as_str().unwrap();
+                    assert!(command.starts_with("rulesc hook "), "{folder}: {command}");
+                    assert!(
+                        command.contains(&format!("--host {host}")),
+                        "{folder}: {command}"
+                    );
+                }
+            }
+            let output = hook.call(
+                json!({"session_id": "e", "hook_event_name": event})
+                    .to_string()
+                    .as_bytes(),
+            );
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{folder} {event}: {}",
+                render(&output, &hook)
+            );
+            assert!(
+                output.stderr.is_empty(),
+                "{folder} {event} is mapped: {}",
+                render(&output, &hook)
+            );
+        }
+        let rm = json!({"session_id": "e", "hook_event_name": pre_tool, "tool_name": shell,
+                        "tool_input": {"command": "rm -rf ~"}});
+        let answer = hook.answer(&rm).to_string();
+        assert!(
+            answer.contains("(rule no-recursive-delete)"),
+            "{folder}: {answer}"
+        );
+    }
+}
