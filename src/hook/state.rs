@@ -86,9 +86,10 @@ pub(crate) struct StateDir {
 impl StateDir {
     /// Opens (creating if needed) the state folder at `root`
     ///
-    /// On Unix the folders are created private (`0700`), and a folder that other users may
+    /// On Unix the folders are created private (`0700`), and a folder that every user may
     /// write to is refused: whoever can write there could plant the compiled policy this
-    /// guard runs.
+    /// guard runs. A group-writable folder is accepted: with per-user groups (the default
+    /// on many Linux systems) `mkdir` makes one, and sharing with a group is a choice.
     pub(crate) fn open(root: &Path) -> io::Result<StateDir> {
         let dir = StateDir {
             root: root.to_path_buf(),
@@ -302,11 +303,11 @@ fn check_not_shared(path: &Path) -> io::Result<()> {
         .map_err(|err| with_path(err, path))?
         .permissions()
         .mode();
-    if mode & 0o022 != 0 {
+    if mode & 0o002 != 0 {
         return Err(io::Error::new(
             ErrorKind::PermissionDenied,
             format!(
-                "`{}` may be written by other users (mode {:o}); pass a private `--state-dir`",
+                "`{}` may be written by every user (mode {:o}); pass a private `--state-dir`",
                 path.display(),
                 mode & 0o777
             ),
@@ -383,14 +384,16 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_folder_others_can_write_is_refused() {
+    fn a_folder_every_user_can_write_is_refused() {
         use std::os::unix::fs::PermissionsExt;
         let root = tempfile::tempdir().unwrap();
         fs::set_permissions(root.path(), fs::Permissions::from_mode(0o777)).unwrap();
         let err = StateDir::open(root.path()).unwrap_err();
         assert!(
-            err.to_string().contains("may be written by other users"),
+            err.to_string().contains("may be written by every user"),
             "{err}"
         );
+        fs::set_permissions(root.path(), fs::Permissions::from_mode(0o770)).unwrap();
+        assert!(StateDir::open(root.path()).is_ok(), "a group may share it");
     }
 }
