@@ -91,6 +91,17 @@ impl<'s> Run<'s> {
         self.src.get(pos..).unwrap_or_default()
     }
 
+    /// A few characters of the source from `pos` on: enough for any keyword or escape, and
+    /// short, because a failed pest parse copies the line it stopped on
+    fn window(&self, pos: usize) -> &'s str {
+        const WINDOW: usize = 16;
+        let mut end = (pos + WINDOW).min(self.src.len());
+        while !self.src.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.src.get(pos..end).unwrap_or_default()
+    }
+
     /// Skips blanks and comments from `pos`, keeping the comments; the position after them
     fn trivia(&mut self, pos: usize) -> usize {
         let Ok(mut pairs) = RulesParser::parse(Rule::trivia, self.rest(pos)) else {
@@ -100,15 +111,16 @@ impl<'s> Run<'s> {
             return pos;
         };
         let end = pos + trivia.as_span().end();
-        self.comments(trivia, pos);
+        self.comments(trivia, pos, end);
         end
     }
 
-    /// Keeps every comment inside `pair`, whose offsets are relative to `base`
-    fn comments(&mut self, pair: Pair<'_>, base: usize) {
+    /// Keeps every comment inside `pair` that starts before `until`; `pair`'s offsets are
+    /// relative to `base`
+    fn comments(&mut self, pair: Pair<'_>, base: usize, until: usize) {
         let builder = Builder { base };
         for comment in pair.into_inner().flatten() {
-            if comment.as_rule() == Rule::COMMENT {
+            if comment.as_rule() == Rule::COMMENT && base + comment.as_span().start() < until {
                 let text = comment.as_str().strip_prefix('#').unwrap_or_default();
                 self.parsed.comments.push(Comment {
                     span: builder.span(&comment),
@@ -118,10 +130,22 @@ impl<'s> Run<'s> {
         }
     }
 
-    /// Parses the item at `pos` (a token), or records an error and skips it; the position after
+    /// Parses the item at `pos` (a token), or records an error and skips it; the position after.
+    ///
+    /// pest only sees the item's extent (`extent` in `rules.pest`), the most text the item can
+    /// take. That keeps each parse, and each pest error (which copies the line it points at),
+    /// proportional to the item, so a file with many errors on one long line stays linear.
     fn item(&mut self, pos: usize) -> usize {
+        let extent = RulesParser::parse(Rule::extent, self.rest(pos))
+            .ok()
+            .and_then(|mut pairs| pairs.next());
+        let extent_end = extent
+            .as_ref()
+            .map_or(self.src.len(), |extent| pos + extent.as_span().end())
+            .max(pos + 1);
+        let text = self.src.get(pos..extent_end).unwrap_or_default();
         let builder = Builder { base: pos };
-        match RulesParser::parse(Rule::item_alone, self.rest(pos)) {
+        let resume = match RulesParser::parse(Rule::item_alone, text) {
             Ok(mut pairs) => {
                 let item_pair = pairs.next().and_then(|alone| {
                     children(alone).find(|child| {
@@ -131,19 +155,24 @@ impl<'s> Run<'s> {
                         )
                     })
                 });
-                let Some(item_pair) = item_pair else {
-                    // The grammar makes `item_alone` hold exactly one item: not reached.
-                    return self.skip_from(pos, pos);
-                };
-                let end = pos + item_pair.as_span().end();
-                self.comments(item_pair.clone(), pos);
-                match builder.item(item_pair) {
-                    Some(item) => self.parsed.file.items.push(item),
-                    // The tree did not have the shape the grammar promises: not reached, but
-                    // reported rather than dropped silently.
-                    None => self.error_at(pos, Vec::new()),
+                // The grammar makes `item_alone` hold exactly one item that has the shape
+                // `Builder` expects, so the error branches are not reached; they report rather
+                // than drop the item silently.
+                match item_pair {
+                    Some(item_pair) => {
+                        let end = pos + item_pair.as_span().end();
+                        self.comments(item_pair.clone(), pos, end);
+                        match builder.item(item_pair) {
+                            Some(item) => self.parsed.file.items.push(item),
+                            None => self.error_at(pos, Vec::new()),
+                        }
+                        return end;
+                    }
+                    None => {
+                        self.error_at(pos, Vec::new());
+                        extent_end
+                    }
                 }
-                end
             }
             Err(error) => {
                 let error_pos = pos
@@ -169,8 +198,24 @@ impl<'s> Run<'s> {
                         });
                     }
                 }
-                self.skip_from(pos, error_pos)
+                self.resume_after(pos, error_pos, extent_end)
             }
+        };
+        if let Some(extent) = extent {
+            self.comments(extent, pos, resume);
+        }
+        resume
+    }
+
+    /// Where to go on after the item at `pos` failed at `error_pos`: after its extent, or at
+    /// the error when the item is annotations followed by another item (`@id("x") default ..`)
+    fn resume_after(&self, pos: usize, error_pos: usize, extent_end: usize) -> usize {
+        let starts_with_at = self.rest(pos).starts_with('@');
+        let at_item = RulesParser::parse(Rule::item_keyword, self.window(error_pos)).is_ok();
+        if starts_with_at && at_item && pos < error_pos && error_pos < extent_end {
+            error_pos
+        } else {
+            extent_end
         }
     }
 
@@ -216,38 +261,36 @@ impl<'s> Run<'s> {
     fn string_problem(&self, pos: usize, token: Span) -> Option<SyntaxError> {
         let text = self.src.get(token.range())?;
         let body = text.strip_prefix('"')?;
-        let mut chars = body.char_indices();
-        while let Some((idx, char)) = chars.next() {
+        let mut idx = 0;
+        while let Some(char) = body.get(idx..).and_then(|rest| rest.chars().next()) {
             let at = pos + 1 + idx;
             match char {
                 '"' => return None,
                 '\\' => {
-                    let escape = RulesParser::parse(Rule::escape, self.rest(at))
+                    let escape = RulesParser::parse(Rule::escape, self.window(at))
                         .ok()
                         .and_then(|mut pairs| pairs.next());
                     match escape {
-                        Some(escape) => {
-                            let len = escape.as_str().len();
-                            // Skip the rest of the escape (its first char, `\`, is consumed).
-                            while chars.as_str().len() > body.len() - idx - len {
-                                chars.next();
-                            }
-                        }
+                        Some(escape) => idx += escape.as_str().len(),
                         None => {
-                            let bad_len =
-                                1 + chars.as_str().chars().next().map_or(0, char::len_utf8);
-                            let bad = self.src.get(at..at + bad_len).unwrap_or("\\");
+                            let bad_end = at
+                                + 1
+                                + body
+                                    .get(idx + 1..)?
+                                    .chars()
+                                    .next()
+                                    .map_or(0, char::len_utf8);
                             return Some(SyntaxError {
-                                span: span(at, at + bad_len),
+                                span: span(at, bad_end),
                                 expected: ["`\\\"`", "`\\\\`", "`\\n`", "`\\t`", "`\\u{...}`"]
                                     .map(str::to_owned)
                                     .to_vec(),
-                                found: quote(bad),
+                                found: quote(self.src.get(at..bad_end).unwrap_or("\\")),
                             });
                         }
                     }
                 }
-                _ => {}
+                _ => idx += char.len_utf8(),
             }
         }
         let at_end = token.end as usize >= self.src.len();
@@ -256,27 +299,6 @@ impl<'s> Run<'s> {
             expected: vec!["`\"`".to_owned()],
             found: if at_end { "end of file" } else { "end of line" }.to_owned(),
         })
-    }
-
-    /// Skips the broken item that starts at `pos` and failed at `error_pos`; the position of
-    /// the next item that starts at or after `error_pos`, or the end of the file
-    fn skip_from(&mut self, pos: usize, error_pos: usize) -> usize {
-        let mut pos = pos;
-        loop {
-            let skipped = RulesParser::parse(Rule::skipped, self.rest(pos))
-                .ok()
-                .and_then(|mut pairs| pairs.next());
-            let Some(skipped) = skipped else {
-                return self.src.len();
-            };
-            let end = pos + skipped.as_span().end();
-            self.comments(skipped, pos);
-            // `skipped` consumes at least one token, so this loop ends.
-            pos = end.max(pos + 1);
-            if pos >= error_pos || pos >= self.src.len() {
-                return pos;
-            }
-        }
     }
 }
 
@@ -817,7 +839,8 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         | Rule::WHITESPACE
         | Rule::trivia
         | Rule::token
-        | Rule::skipped
+        | Rule::extent
+        | Rule::line_item
         | Rule::word_char
         | Rule::word
         | Rule::ident
@@ -832,5 +855,6 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         | Rule::braced => &[],
         // pest names the whole item when no part of it parsed.
         Rule::item_alone => &["`@`", "`default`", "`on`", "`policy`", "`test`"],
+        Rule::item_keyword => &["`default`", "`on`", "`policy`", "`test`"],
     }
 }

@@ -144,6 +144,32 @@ fn a_file_over_the_size_limit_is_refused_at_once() {
 }
 
 #[test]
+fn many_errors_on_one_long_line_stay_fast() {
+    // pest copies the line an error points at. Each item is parsed alone, so that copy is as
+    // long as the item, not the rest of the line.
+    let padding = "a".repeat(200);
+    let src = format!("on x when ) forbid \"{padding}\" ").repeat(1_000);
+    assert_eq!(parse_quickly(&src).errors.len(), 1_000);
+    let src = format!("on x when a == \"\\q{padding}\" forbid ").repeat(1_000);
+    assert_eq!(parse_quickly(&src).errors.len(), 1_000);
+    let src = "@x y ".repeat(20_000);
+    let parsed = parse_quickly(&src);
+    assert_eq!(
+        parsed.errors.len(),
+        1,
+        "annotations and all belong to one item"
+    );
+}
+
+#[test]
+fn unclosed_braces_are_skipped_without_backtracking() {
+    let src = format!("test \"t\" {} x\non y allow", "{ a: ".repeat(MAX_DEPTH - 1));
+    let parsed = parse_quickly(&src);
+    assert_eq!(parsed.errors.len(), 1);
+    assert_eq!(parsed.file.items.len(), 1);
+}
+
+#[test]
 fn deep_input_on_a_small_stack_fails_cleanly() {
     // pest checks the stack it has left; on a small thread it gives up before the depth limit
     // and that is reported as nesting too deep, never as a crash.
