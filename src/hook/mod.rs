@@ -3,7 +3,7 @@
 //! One call reads the host's JSON ([`payload`]), loads the policy through the compile cache
 //! ([`cache`]), takes the state folder's lock, maps the call to rulesc events and evaluates
 //! them against the session's state ([`mapping`], [`state`]), saves the state, and writes the
-//! verdict in the host's protocol ([`answer`]).
+//! verdict in the host's protocol ([`answer`](mod@answer)).
 //!
 //! Invariant: a hook never lets a tool call through because it failed. Any internal failure
 //! on a tool call (the policy does not compile, the input is malformed, the state cannot be
