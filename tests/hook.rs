@@ -175,6 +175,35 @@ fn rm_rf_is_denied_by_the_safe_shell_policy_with_the_rules_reason() {
 }
 
 #[test]
+fn a_default_is_an_explicit_answer_that_names_itself() {
+    let policies = tempfile::tempdir().unwrap();
+    let policy = policies.path().join("default.rules");
+    std::fs::write(
+        &policy,
+        "default pre_tool_use allow\n@id(\"no-curl\")\non pre_tool_use when tool == \"Bash\" and arg.command ~ \"curl *\" block\n",
+    )
+    .unwrap();
+    let hook = Hook::new("codex", &[policy]);
+    let call = |command: &str| {
+        hook.answer(&claude(
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": command}}),
+        ))["hookSpecificOutput"]
+            .clone()
+    };
+    assert_eq!(
+        call("ls"),
+        json!({"hookEventName": "PreToolUse", "permissionDecision": "allow",
+               "permissionDecisionReason": "allowed by the policy (policy default)"})
+    );
+    assert_eq!(
+        call("curl example.com"),
+        json!({"hookEventName": "PreToolUse", "permissionDecision": "deny",
+               "permissionDecisionReason": "the policy blocks this tool call (rule no-curl)"})
+    );
+}
+
+#[test]
 fn a_stop_with_todos_keeps_the_agent_working_once_then_lets_it_stop() {
     let hook = Hook::new("claude", &[fixture("fixtures.rules")]);
     let stop = |active: bool| {
