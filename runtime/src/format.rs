@@ -98,15 +98,23 @@ impl Policy {
     ///
     /// Host limits are not part of a policy and are not written.
     pub fn to_json(&self) -> String {
-        let written = Written {
+        // Invariant: every type written is plain data with string map keys, which
+        // serde_json always serializes.
+        serde_json::to_string(&self.written()).unwrap_or_default()
+    }
+
+    /// [`Policy::to_json`] indented for people, as `rulesc compile` writes it
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(&self.written()).unwrap_or_default()
+    }
+
+    fn written(&self) -> Written<'_> {
+        Written {
             format: FORMAT_NAME,
             version: FORMAT_VERSION,
             defaults: self.defaults(),
             rules: self.user_rules(),
-        };
-        // Invariant: every type written is plain data with string map keys, which
-        // serde_json always serializes.
-        serde_json::to_string(&written).unwrap_or_default()
+        }
     }
 
     /// Loads a policy written by [`Policy::to_json`], checking it as [`Policy::new`] does

@@ -181,6 +181,8 @@ fn compiled_json_loads_back_to_the_same_policy() {
     assert_eq!(loaded.rules(), policy.rules());
     assert_eq!(loaded.defaults(), policy.defaults());
     assert_eq!(loaded.to_json(), policy.to_json());
+    let pretty = Policy::from_json(&policy.to_json_pretty()).unwrap();
+    assert_eq!(pretty.to_json(), policy.to_json());
     let ev = event(PreToolUse, json!({"tool": "rm -rf"}));
     assert_eq!(loaded.evaluate(&ev), policy.evaluate(&ev));
     assert_eq!(loaded.evaluate(&ev).decision, Decision::Block);
