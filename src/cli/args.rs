@@ -26,6 +26,8 @@ pub enum Command {
     Compile(CompileArgs),
     /// Evaluate one event or a JSON Lines stream of events
     Eval(EvalArgs),
+    /// Run the inline tests and the scenario files of policies
+    Test(TestArgs),
     /// Run the agent loop with a scripted model and scripted tools
     Run(RunArgs),
     /// Answer one hook call of Claude Code, Codex or Gemini CLI (JSON on stdin)
@@ -117,6 +119,18 @@ pub struct EvalArgs {
     /// Host limits
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// `rulesc test`
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// `.rules` files or directories (searched recursively for `*.rules` and
+    /// `*.scenario.json`), `*.scenario.json` files, or a compiled JSON policy
+    #[arg(required = true, value_name = "POLICY")]
+    pub policies: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 /// `rulesc run`

@@ -119,7 +119,7 @@ pub(crate) fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadEr
         let metadata = std::fs::metadata(path).map_err(|err| cannot_read(path, &err))?;
         if metadata.is_dir() {
             let mut found = Vec::new();
-            walk(path, path, &mut found)?;
+            walk(path, path, ".rules", &mut found)?;
             if found.is_empty() {
                 return Err(LoadError::new(format!(
                     "no `.rules` file in `{}`",
@@ -159,16 +159,31 @@ pub(crate) fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadEr
     }
 }
 
-/// Collects the paths of every `*.rules` file below `dir`, relative to `root`
-fn walk(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+/// The paths of every file below `dir` whose name ends in `suffix` (and is longer), sorted;
+/// `rulesc test` finds its `*.scenario.json` files with it
+pub(crate) fn find(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, LoadError> {
+    let mut found = Vec::new();
+    walk(dir, dir, suffix, &mut found)?;
+    found.sort();
+    Ok(found
+        .into_iter()
+        .map(|relative| dir.join(relative))
+        .collect())
+}
+
+/// Collects the paths of every file below `dir` whose name ends in `suffix`, relative to
+/// `root`
+fn walk(root: &Path, dir: &Path, suffix: &str, found: &mut Vec<PathBuf>) -> Result<(), LoadError> {
     let entries = std::fs::read_dir(dir).map_err(|err| cannot_read(dir, &err))?;
     for entry in entries {
         let entry = entry.map_err(|err| cannot_read(dir, &err))?;
         let path = entry.path();
         let file_type = entry.file_type().map_err(|err| cannot_read(&path, &err))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
         if file_type.is_dir() {
-            walk(root, &path, found)?;
-        } else if path.extension().is_some_and(|ext| ext == "rules") && path.is_file() {
+            walk(root, &path, suffix, found)?;
+        } else if name.len() > suffix.len() && name.ends_with(suffix) && path.is_file() {
             found.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
         }
     }

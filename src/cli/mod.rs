@@ -23,6 +23,7 @@ pub fn main() -> ExitCode {
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Compile(args) => commands::compile::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
+        Command::Test(args) => commands::test::run(&args),
         Command::Run(args) => commands::run::run(&args),
         Command::Hook(args) => commands::hook::run(&args),
     };

@@ -7,3 +7,4 @@ pub(crate) mod explain;
 pub(crate) mod fmt;
 pub(crate) mod hook;
 pub(crate) mod run;
+pub(crate) mod test;
