@@ -29,9 +29,12 @@
 //!   "a string", `` `)` ``), sorted, without duplicates, possibly empty; `found` is the token in
 //!   backticks (`` `foo` ``, long ones cut with `...`), or "end of file" / "end of line". A string
 //!   with a bad escape or no closing quote is reported as such, whatever was expected there.
-//!   After each syntax error the parser skips to the next token that starts an item (`@`, `on`,
-//!   `test`, `default`, `policy`, outside strings, comments and braces, at or after the error),
-//!   so there is one error per broken item and every good item is kept.
+//!   Each item is parsed on its own, inside its extent: its annotations, its first token and
+//!   everything up to the next token that starts an item (`@`, `on`, `test`, `default`,
+//!   `policy`) outside strings, comments and braces. A broken item gives one error and is
+//!   skipped whole (so a rule with a broken annotation is dropped, not kept without it);
+//!   parsing goes on with the next item, so every broken item is reported and every good one
+//!   kept. Braces never closed end at a line that starts with an item.
 //! - [`ParseError::TooDeep`]: `(`, `[`, `{` and runs of `not` nested deeper than [`MAX_DEPTH`];
 //!   the span is the first bracket or `not` past the limit.
 //! - [`ParseError::TooLarge`]: a file larger than [`MAX_FILE_SIZE`] bytes.

@@ -1,8 +1,8 @@
 //! Properties of `parse` and `print` over generated input.
 //!
-//! - No input makes `parse` panic, and every span it returns (errors, tree, comments) lies
-//!   inside the input on character boundaries, with errors in source order: random bytes,
-//!   random text, and random sequences of the language's own tokens.
+//! - No input makes `parse` panic, every span it returns (errors, tree, comments) lies inside
+//!   the input on character boundaries, errors come in source order and speak user words:
+//!   random bytes, random text, and random sequences of the language's own tokens.
 //! - For generated trees in the shape `parse` produces, `parse(print(tree))` is the tree again
 //!   up to spans, and printing is idempotent.
 
@@ -181,8 +181,8 @@ fn without_spans(file: &File) -> File {
     file
 }
 
-/// Checks that everything `parse` returns for `src` points inside it
-fn check_spans(src: &str) {
+/// Checks that everything `parse` returns for `src` points inside it, in order, in user words
+fn check_parse(src: &str) {
     let parsed = parse(src);
     let mut spans = Vec::new();
     let mut file = parsed.file.clone();
@@ -566,12 +566,12 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
-        check_spans(&String::from_utf8_lossy(&bytes));
+        check_parse(&String::from_utf8_lossy(&bytes));
     }
 
     #[test]
     fn random_text_never_panics(src in "\\PC{0,200}") {
-        check_spans(&src);
+        check_parse(&src);
     }
 
     #[test]
@@ -579,7 +579,7 @@ proptest! {
         tokens in prop::collection::vec((token(), prop::sample::select(vec!["", " ", "\n"])), 0..40)
     ) {
         let src: String = tokens.into_iter().map(|(token, blank)| token + blank).collect();
-        check_spans(&src);
+        check_parse(&src);
     }
 
     #[test]
@@ -589,6 +589,6 @@ proptest! {
         prop_assert_eq!(&parsed.errors, &[], "errors in:\n{}", printed);
         prop_assert_eq!(without_spans(&parsed.file), without_spans(&file), "printed:\n{}", printed);
         prop_assert_eq!(print(&parsed.file), printed.clone());
-        check_spans(&printed);
+        check_parse(&printed);
     }
 }
