@@ -531,18 +531,24 @@ fn the_compiled_policy_is_cached_and_an_edit_is_seen_at_once() {
 fn prune_removes_sessions_not_written_for_longer_than_the_age() {
     let hook = Hook::new("claude", &[fixture("fixtures.rules")]);
     hook.answer(&claude("SessionStart", json!({"source": "startup"})));
-    assert!(hook.sessions().join("s-test-session.json").exists());
-    std::thread::sleep(std::time::Duration::from_millis(50));
+    let old = hook.sessions().join("s-test-session.json");
+    let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(two_hours_ago)
+        .unwrap();
     let pruning = Hook {
         state: hook.state,
         policies: hook.policies,
         host: "claude",
-        extra: vec!["--prune-older-than".to_owned(), "40ms".to_owned()],
+        extra: vec!["--prune-older-than".to_owned(), "1h".to_owned()],
     };
     let mut other = claude("SessionStart", json!({"source": "startup"}));
     other["session_id"] = json!("fresh-session");
     pruning.answer(&other);
-    assert!(!pruning.sessions().join("s-test-session.json").exists());
+    assert!(!old.exists(), "not written for two hours: pruned");
     assert!(pruning.sessions().join("s-fresh-session.json").exists());
 }
 

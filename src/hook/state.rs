@@ -375,9 +375,14 @@ mod tests {
         let dir = StateDir::open(root.path()).unwrap();
         let locked = dir.lock().unwrap();
         locked.save("old", &SessionState::new(0)).unwrap();
-        std::thread::sleep(Duration::from_millis(30));
         locked.save("new", &SessionState::new(0)).unwrap();
-        assert_eq!(locked.prune(Duration::from_millis(20)).unwrap(), 1);
+        File::options()
+            .write(true)
+            .open(root.path().join("sessions/s-old.json"))
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(7200))
+            .unwrap();
+        assert_eq!(locked.prune(Duration::from_secs(3600)).unwrap(), 1);
         assert!(!root.path().join("sessions/s-old.json").exists());
         assert!(root.path().join("sessions/s-new.json").exists());
     }
