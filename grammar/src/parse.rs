@@ -1,9 +1,10 @@
 //! From source text to a syntax tree plus every syntax error, never failing.
 //!
-//! The file is parsed one item at a time (`item_alone` in `rules.pest`). When an item does not
-//! parse, one error is recorded, the text up to the start of the next item is skipped
-//! (`skipped`: outside strings, comments and braces), and parsing goes on from there, so one
-//! run reports every broken item and keeps every good one.
+//! The file is parsed one item at a time: `extent` in `rules.pest` finds how far the item can
+//! reach (up to the next item outside strings, comments and braces), and `item_alone` parses
+//! it there. When an item does not parse, one error is recorded, its extent is skipped, and
+//! parsing goes on with the next item, so one run reports every broken item and keeps every
+//! good one.
 //!
 //! Invariant: pest's `Pair`s and rule names never leave this file; errors carry user words.
 
