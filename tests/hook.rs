@@ -552,28 +552,6 @@ fn prune_removes_sessions_not_written_for_longer_than_the_age() {
     assert!(pruning.sessions().join("s-fresh-session.json").exists());
 }
 
-/// Runs the inline tests of the policy at `path`, each block as one execution
-fn inline_tests_pass(path: &Path) {
-    let loaded = rulesc::load_paths(&[path]).unwrap();
-    assert!(!loaded.tests.is_empty(), "{} has tests", path.display());
-    for test in loaded.tests {
-        let mut carried = serde_json::Map::new();
-        for (mut event, expectation) in test.steps {
-            for (key, value) in &carried {
-                event.metadata.entry(key.clone()).or_insert(value.clone());
-            }
-            let outcome = loaded.policy.evaluate(&event);
-            assert!(
-                expectation.is_met_by(&outcome),
-                "{}: test `{}` got {outcome:?}",
-                path.display(),
-                test.name
-            );
-            carried = outcome.metadata;
-        }
-    }
-}
-
 #[test]
 fn the_examples_are_wired_to_mapped_events_and_guard_as_documented() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
@@ -589,7 +567,14 @@ fn the_examples_are_wired_to_mapped_events_and_guard_as_documented() {
             .output()
             .unwrap();
         assert_eq!(check.status.code(), Some(0), "{folder}: {check:?}");
-        inline_tests_pass(&guard);
+        let inline_tests = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+            .arg("test")
+            .arg(&guard)
+            .output()
+            .unwrap();
+        let summary = String::from_utf8_lossy(&inline_tests.stdout);
+        assert_eq!(inline_tests.status.code(), Some(0), "{folder}: {summary}");
+        assert!(summary.contains(" passed, 0 failed"), "{folder}: {summary}");
 
         let settings: Json = serde_json::from_slice(
             &std::fs::read(examples.join(folder).join("settings.json")).unwrap(),

@@ -4,9 +4,9 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use rulesc_compiler::SourceBytes;
-use rulesc_runtime::{Limits, Policy};
+use rulesc_runtime::Policy;
 
-use crate::cli::args::{HookArgs, Host, LimitArgs};
+use crate::cli::args::{HookArgs, Host};
 use crate::cli::load::{self, Sources};
 use crate::cli::ExitStatus;
 use crate::hook::{self, Input, Loader, Options, PolicySource};
@@ -25,7 +25,7 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
             .unwrap_or_else(hook::default_state_dir),
         fail_open: args.fail_open,
         prune_older_than: args.prune_older_than,
-        limits: limits(&args.limits),
+        limits: super::eval::limits(&args.limits),
     };
     let mut input = Vec::new();
     let reply = match std::io::stdin().read_to_end(&mut input) {
@@ -44,16 +44,6 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         }
     }
     reply.status
-}
-
-/// The host limits given on the command line, over their defaults
-fn limits(args: &LimitArgs) -> Limits {
-    let defaults = Limits::default();
-    Limits {
-        max_steps: args.max_steps.unwrap_or(defaults.max_steps),
-        max_retries: args.max_retries.unwrap_or(defaults.max_retries),
-        max_stop_requests: args.max_stop_requests.unwrap_or(defaults.max_stop_requests),
-    }
 }
 
 /// The policy named by the POLICY arguments, read by the loader every command shares
