@@ -242,7 +242,7 @@ pub struct Lit {
 pub enum LitKind {
     /// `true` / `false`
     Bool(bool),
-    /// `20`, `100_000`, `200k`: the source text
+    /// `20`, `100_000`, `200k`, `3m`: the source text; `-5` only as an annotation argument
     Int(String),
     /// `500ms`, `5min`: the source text
     Duration(String),
@@ -334,7 +334,8 @@ pub enum TestStep {
 /// `key: value` inside an object
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectEntry {
-    /// The key (an identifier or a string's raw text)
+    /// The key: a word (keywords included: `on: 1`), or a string's raw text with escapes not
+    /// decoded, in which case `span` covers the quotes (`"filePath"`)
     pub key: Ident,
     /// The value
     pub value: Value,
