@@ -69,7 +69,12 @@ pub fn parse(src: &str) -> Parsed {
         src,
         parsed: Parsed::default(),
     };
-    let mut pos = 0;
+    // A byte order mark, which some editors write, is not part of the text.
+    let mut pos = if src.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
     loop {
         pos = run.trivia(pos);
         if pos >= src.len() {
@@ -748,22 +753,21 @@ fn span(start: usize, end: usize) -> Span {
     Span::new(offset(start), offset(end))
 }
 
-/// A found token as users read it: in backticks, cut short when long, control characters
-/// escaped
+/// A found token as users read it: in backticks, cut short when long, invisible characters
+/// escaped (`\u{a0}`)
 fn quote(token: &str) -> String {
     const MAX_CHARS: usize = 40;
-    let mut shown: String = token
-        .chars()
-        .take(MAX_CHARS)
-        .flat_map(|char| {
-            let escaped: Vec<char> = if char.is_control() {
-                char.escape_default().collect()
-            } else {
-                vec![char]
-            };
-            escaped
-        })
-        .collect();
+    let mut shown = String::new();
+    for char in token.chars().take(MAX_CHARS) {
+        let invisible = char.is_control()
+            || (char.is_whitespace() && char != ' ')
+            || matches!(char, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}');
+        if invisible {
+            shown.extend(char.escape_unicode());
+        } else {
+            shown.push(char);
+        }
+    }
     if token.chars().nth(MAX_CHARS).is_some() {
         shown.push_str("...");
     }

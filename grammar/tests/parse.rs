@@ -510,6 +510,13 @@ fn line_breaks_may_be_crlf() {
 }
 
 #[test]
+fn a_byte_order_mark_is_skipped() {
+    let src = "\u{feff}on x allow";
+    let rule = only_rule(src);
+    assert_eq!(text(src, rule.on_span), "on");
+}
+
+#[test]
 fn an_empty_file_has_no_items() {
     assert_eq!(parse_ok(""), File::default());
     assert_eq!(parse_ok("  # only a comment\n\n"), File::default());
@@ -637,6 +644,8 @@ fn long_and_unprintable_tokens_are_shown_short() {
     assert_eq!(error.found, format!("`{}...`", "a".repeat(40)));
     let error = only_syntax_error("policy \u{7}");
     assert_eq!(error.found, "`\\u{7}`");
+    let error = only_syntax_error("policy \u{a0}\"x\"");
+    assert_eq!(error.found, "`\\u{a0}`");
     let src = "on x forbid é";
     let error = only_syntax_error(src);
     assert_eq!((text(src, error.span), error.found.as_str()), ("é", "`é`"));
