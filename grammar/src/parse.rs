@@ -592,7 +592,7 @@ impl Builder {
             match child.as_rule() {
                 Rule::string => name = Some(self.str_lit(child)),
                 Rule::test_event => steps.push(self.test_event(child)?),
-                Rule::test_expect => steps.push(self.test_expect(child)),
+                Rule::test_expect => steps.push(self.test_expect(child)?),
                 _ => {}
             }
         }
@@ -621,7 +621,7 @@ impl Builder {
         })
     }
 
-    fn test_expect(&self, pair: Pair<'_>) -> TestStep {
+    fn test_expect(&self, pair: Pair<'_>) -> Option<TestStep> {
         let span = self.span(&pair);
         let mut verb = None;
         let mut reason = None;
@@ -634,15 +634,12 @@ impl Builder {
                 _ => {}
             }
         }
-        TestStep::Expect {
-            verb: verb.unwrap_or(Ident {
-                name: String::new(),
-                span,
-            }),
+        Some(TestStep::Expect {
+            verb: verb?,
             reason,
             by,
             span,
-        }
+        })
     }
 
     /// The entries of an `object` pair
