@@ -319,7 +319,10 @@ pub(crate) fn unknown_event(
     );
     match did_you_mean(suggestion) {
         Some(help) => diag.with_help(help),
-        None => diag.with_help(format!("use one of {}", plain_events(&EventKind::ALL))),
+        None => diag.with_help(format!(
+            "use one of {}",
+            or_list(&EventKind::ALL.map(|event| event.name().to_owned()))
+        )),
     }
 }
 
@@ -440,7 +443,7 @@ pub(crate) fn unknown_verb(
         Some(help) => diag.with_help(help),
         None => diag.with_help(format!(
             "use one of {}",
-            and_list(&Verb::ALL.iter().map(|verb| verb.name()).collect::<Vec<_>>())
+            or_list(&Verb::ALL.map(|verb| verb.name().to_owned()))
         )),
     }
 }
@@ -976,12 +979,13 @@ pub const CONFLICTING_EFFECTS: Code = Code {
     what: "Two `set` rules that fire on a common event, write the same metadata key and write \
            different values. When both match, they are applied in `@priority` order (higher \
            first, then rule id) and the last one wins (LANGUAGE.md §4.3).",
-    why: "The value kept depends on priorities and ids rather than on what the rules say; \
-          usually one of the conditions should exclude the other.",
+    why: "The value kept depends on priorities and ids rather than on what the rules say. \
+          The compiler does not prove conditions exclusive, so it warns whenever both rules \
+          could fire on one event.",
     wrong: "on post_tool_use when tool == \"web_fetch\" set metadata.trust = \"low\"\n\
             on post_tool_use when tool ~ \"web_*\" set metadata.trust = \"medium\"",
-    right: "on post_tool_use when tool == \"web_fetch\" set metadata.trust = \"low\"\n\
-            on post_tool_use when tool ~ \"web_*\" and tool != \"web_fetch\" set metadata.trust = \"medium\"",
+    right: "on post_tool_use when tool ~ \"web_*\" set metadata.trust = \"low\"\n\
+            on pre_tool_use when metadata.trust == \"low\" and tool == \"deploy\" block",
 };
 
 /// Builds W001: the effect at `span` conflicts with `first` on `events`
@@ -1004,8 +1008,8 @@ pub(crate) fn conflicting_effects(
     )
     .with_secondary(Label::new(first.0, first.1, "first value"))
     .with_help(
-        "make the conditions exclusive, or give the rule that must win the higher `@priority` \
-         (the effect applied last wins)",
+        "set the key from one rule, or give each value its own key; when both rules match, the \
+         effect applied last (lower `@priority`, then larger rule id) wins",
     )
 }
 

@@ -446,10 +446,14 @@ impl Lowering<'_> {
 
     fn pattern(&mut self, op: Op, left: Typed, right: Typed) -> Option<Condition> {
         let symbol = op.symbol();
-        let example = format!("tool {symbol} \"rm*\"");
+        let example = if op == Op::Glob {
+            "tool ~ \"rm*\""
+        } else {
+            "arg.command =~ \"^rm \""
+        };
         let left_type = left.ty;
         let left_text = left.describe();
-        let (field, ty, span) = self.field_on_left(symbol, left, &example)?;
+        let (field, ty, span) = self.field_on_left(symbol, left, example)?;
         if !matches!(ty, Type::Str | Type::Any) {
             self.mismatch(
                 span,
@@ -468,7 +472,7 @@ impl Lowering<'_> {
             self.mismatch(
                 right.span,
                 format!("`{symbol}` needs a string literal pattern, not {what}"),
-                right.describe(),
+                what,
                 None,
                 Some(format!("write the pattern as a string: `{example}`")),
             );

@@ -123,18 +123,37 @@ pub(crate) fn lower_literal(lit: &Lit) -> Result<Literal, Vec<LiteralError>> {
 /// Largest integer, for the help of an overflow
 const INT_HELP: &str = "integers go up to 9223372036854775807";
 
-/// Decodes `20`, `100_000`, `200k` (×1,000) or `2m` (×1,000,000)
+/// Decodes `20`, `100_000`, `200k` (×1,000) or `2m` (×1,000,000); a leading `-` (allowed
+/// by the grammar in annotation arguments: `@priority(-5)`) makes it negative
 pub(crate) fn decode_int(text: &str, span: Span) -> Result<i64, LiteralError> {
-    let (digits, multiplier) = match text.as_bytes().last() {
-        Some(b'k') => (text.get(..text.len() - 1).unwrap_or_default(), 1_000),
-        Some(b'm') => (text.get(..text.len() - 1).unwrap_or_default(), 1_000_000),
-        _ => (text, 1),
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
     };
-    let value = decode_digits(digits, span)?;
-    value
-        .checked_mul(multiplier)
-        .and_then(|value| i64::try_from(value).ok())
-        .ok_or_else(|| LiteralError::new(span, format!("integer `{text}` is too large"), INT_HELP))
+    let (digits, multiplier) = match unsigned.as_bytes().last() {
+        Some(b'k') => (
+            unsigned.get(..unsigned.len() - 1).unwrap_or_default(),
+            1_000,
+        ),
+        Some(b'm') => (
+            unsigned.get(..unsigned.len() - 1).unwrap_or_default(),
+            1_000_000,
+        ),
+        _ => (unsigned, 1),
+    };
+    let magnitude = decode_digits(digits, span)?.checked_mul(multiplier);
+    let value = magnitude.and_then(|magnitude| {
+        let magnitude = i128::from(magnitude);
+        i64::try_from(if negative { -magnitude } else { magnitude }).ok()
+    });
+    value.ok_or_else(|| {
+        let bound = if negative {
+            "integers go down to -9223372036854775808"
+        } else {
+            INT_HELP
+        };
+        LiteralError::new(span, format!("integer `{text}` is too large"), bound)
+    })
 }
 
 /// Decodes `500ms`, `30s`, `5min`, `2h` into milliseconds
@@ -311,6 +330,8 @@ mod tests {
         assert_eq!(decode_int("200k", SPAN), Ok(200_000));
         assert_eq!(decode_int("2m", SPAN), Ok(2_000_000));
         assert_eq!(decode_int("9223372036854775807", SPAN), Ok(i64::MAX));
+        assert_eq!(decode_int("-5", SPAN), Ok(-5));
+        assert_eq!(decode_int("-9223372036854775808", SPAN), Ok(i64::MIN));
     }
 
     #[test]

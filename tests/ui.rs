@@ -1,0 +1,469 @@
+//! The compiler's fixtures: one `.rules` file under `tests/ui/`, one snapshot.
+//!
+//! - `ui/errors/E012-slug.rules`: the file name starts with the codes it must produce
+//!   (`E011-E012-slug.rules` for several) and its errors are exactly those (a lint may add
+//!   warnings); the snapshot holds the human report (no colour, 100 columns) and the JSON
+//!   of `rulesc check`.
+//! - `ui/warnings/W001-slug.rules`: lints; the announced codes must be among its warnings
+//!   (lints overlap), with no error; `W001-slug-near-miss.rules` must produce no error and
+//!   not its code.
+//! - `ui/valid/*.rules`: no error (the copies of LANGUAGE.md's examples, `spec-*.rules`, no
+//!   diagnostic at all); the snapshot is the checked policy in a stable text form, the
+//!   result of each inline test (which must pass), and any warning.
+//!
+//! A fixture may hold several files of one policy set: a line `#@file name.rules` starts
+//! the next file. The first line of every fixture says what it tests.
+//!
+//! The coverage tests keep the table honest: every code has a fixture (and every lint a
+//! near miss), every `explain` example produces (Wrong) or does not produce (Right) its code.
+
+#![expect(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a fixture that cannot be read or rendered should stop the test"
+)]
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use rulesc::{
+    codes, Action, CheckOutput, Condition, Event, Literal, Operand, Policy, RenderOptions, Rule,
+    Severity, SourceBytes, TestCase,
+};
+
+/// Snapshots named `ui@<folder>__<file>.snap`, headed by their fixture
+fn settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings
+}
+
+/// The files of a fixture, split at `#@file` lines; paths are relative to `tests/`
+fn fixture_sources(path: &Path) -> Vec<SourceBytes> {
+    let bytes = std::fs::read(path).expect("fixture is readable");
+    let relative = path
+        .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests"))
+        .expect("fixture under tests/")
+        .to_string_lossy()
+        .replace('\\', "/");
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return vec![SourceBytes {
+            name,
+            path: relative,
+            bytes,
+        }];
+    };
+    if !text.contains("\n#@file ") {
+        return vec![SourceBytes {
+            name,
+            path: relative,
+            bytes,
+        }];
+    }
+    let folder = relative.trim_end_matches(".rules");
+    let mut files: Vec<SourceBytes> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if let Some(file_name) = line.strip_prefix("#@file ") {
+            let file_name = file_name.trim();
+            files.push(SourceBytes {
+                name: file_name.to_owned(),
+                path: format!("{folder}/{file_name}"),
+                bytes: Vec::new(),
+            });
+        } else if let Some(file) = files.last_mut() {
+            file.bytes.extend_from_slice(line.as_bytes());
+        }
+    }
+    files
+}
+
+/// The codes a fixture's name announces: `E011-E012-slug.rules` gives `E011`, `E012`
+fn announced_codes(path: &Path) -> BTreeSet<String> {
+    let stem = path.file_stem().unwrap().to_string_lossy();
+    stem.split('-')
+        .take_while(|part| {
+            part.len() == 4
+                && (part.starts_with('E') || part.starts_with('W'))
+                && part[1..].chars().all(|ch| ch.is_ascii_digit())
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+fn is_near_miss(path: &Path) -> bool {
+    path.file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .ends_with("-near-miss")
+}
+
+/// The human report and the JSON, as `rulesc check` prints them off a terminal
+fn render_diagnostics(output: &CheckOutput) -> String {
+    format!(
+        "── human ──\n{}\n── json ──\n{}\n",
+        output.diagnostics.render(RenderOptions::plain()),
+        output.diagnostics.to_json()
+    )
+}
+
+/// Every report's `╭─[path:line:col]` header agrees with the JSON place of its diagnostic
+fn assert_headers_match_json(output: &CheckOutput) {
+    let files = output.diagnostics.files();
+    for diagnostic in output.diagnostics.diagnostics() {
+        let alone = rulesc::Diagnostics::new(files.to_vec(), vec![diagnostic.clone()]);
+        let human = alone.render(RenderOptions::plain());
+        let header = human
+            .lines()
+            .find_map(|line| line.trim_start().strip_prefix("╭─["))
+            .and_then(|rest| rest.strip_suffix(']'))
+            .expect("every report has a snippet header");
+        let location = diagnostic.location(files).unwrap();
+        let expected = format!(
+            "{}:{}:{}",
+            location.path, location.start.line, location.start.column
+        );
+        assert_eq!(header, expected, "header and JSON disagree in\n{human}");
+    }
+}
+
+#[test]
+fn ui() {
+    let settings = settings();
+    settings.bind(|| {
+        insta::glob!("ui/**/*.rules", |path| {
+            let output = rulesc::check_sources(fixture_sources(path));
+            let folder = path.parent().unwrap().file_name().unwrap();
+            let stem = path.file_stem().unwrap().to_string_lossy();
+            if folder == "valid" && !stem.starts_with("spec-") {
+                assert!(
+                    output.policy.is_some(),
+                    "{} must compile:\n{}",
+                    path.display(),
+                    output.diagnostics
+                );
+            } else if folder == "valid" {
+                assert!(
+                    output.diagnostics.diagnostics().is_empty(),
+                    "{} must check clean:\n{}",
+                    path.display(),
+                    output.diagnostics
+                );
+            } else if is_near_miss(path) {
+                let announced = announced_codes(path);
+                assert!(
+                    output
+                        .diagnostics
+                        .diagnostics()
+                        .iter()
+                        .all(|diag| !diag.is_error() && !announced.contains(diag.code.id)),
+                    "{} must have no error and none of {announced:?}:\n{}",
+                    path.display(),
+                    output.diagnostics
+                );
+            } else {
+                let announced = announced_codes(path);
+                assert!(!announced.is_empty(), "{} names no code", path.display());
+                let codes_of = |severity: Severity| -> BTreeSet<String> {
+                    output
+                        .diagnostics
+                        .diagnostics()
+                        .iter()
+                        .filter(|diag| diag.severity == severity)
+                        .map(|diag| diag.code.id.to_owned())
+                        .collect()
+                };
+                if folder == "errors" {
+                    // Judged on errors only, so a new lint does not break error fixtures.
+                    assert_eq!(
+                        codes_of(Severity::Error),
+                        announced,
+                        "{} must produce exactly its errors:\n{}",
+                        path.display(),
+                        output.diagnostics
+                    );
+                } else {
+                    // Lints overlap (a key set but never read is also in W001's fixture), so
+                    // a lint fixture needs its own codes among its warnings, and no error.
+                    let warnings = codes_of(Severity::Warning);
+                    assert!(
+                        codes_of(Severity::Error).is_empty() && announced.is_subset(&warnings),
+                        "{} must produce {announced:?} and no error:\n{}",
+                        path.display(),
+                        output.diagnostics
+                    );
+                }
+                assert_headers_match_json(&output);
+            }
+            let snapshot = if folder == "valid" {
+                let mut text = render_policy(output.policy.as_ref().unwrap(), &output.tests);
+                if !output.diagnostics.diagnostics().is_empty() {
+                    text.push_str("\n── warnings ──\n");
+                    text.push_str(&output.diagnostics.render(RenderOptions::plain()));
+                }
+                text
+            } else {
+                render_diagnostics(&output)
+            };
+            insta::assert_snapshot!(snapshot);
+        });
+    });
+}
+
+#[test]
+fn a_file_too_large_is_refused_unparsed() {
+    let line = "on before_step when steps >= 20 forbid\n";
+    let text = line.repeat(rulesc_grammar_limit() / line.len() + 1);
+    let output = rulesc::check_source("huge.rules", &text);
+    let codes: Vec<&str> = output
+        .diagnostics
+        .diagnostics()
+        .iter()
+        .map(|diag| diag.code.id)
+        .collect();
+    assert_eq!(codes, ["E003"]);
+    settings().bind(|| {
+        insta::assert_snapshot!(
+            "ui@errors__E003-file-too-large.rules",
+            render_diagnostics(&output)
+        );
+    });
+}
+
+/// The size limit of the parser, as E003's explanation states it (8 MiB)
+fn rulesc_grammar_limit() -> usize {
+    8 * 1024 * 1024
+}
+
+/// The fixtures' file names under `tests/ui/{errors,warnings}`
+fn fixture_names() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    ["errors", "warnings"]
+        .iter()
+        .flat_map(|folder| std::fs::read_dir(root.join(folder)).unwrap())
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Codes whose fixture is generated by a test rather than a file, or that no policy can
+/// produce: E003 needs a file over 8 MiB (`a_file_too_large_is_refused_unparsed`); E037 is
+/// the runtime refusing a policy the compiler accepted, a bug by definition
+const NO_FIXTURE_FILE: [&str; 2] = ["E003", "E037"];
+
+#[test]
+fn every_code_has_a_fixture_and_every_lint_a_near_miss() {
+    let names = fixture_names();
+    for code in codes::ALL {
+        if NO_FIXTURE_FILE.contains(&code.id) {
+            continue;
+        }
+        assert!(
+            names
+                .iter()
+                .any(|name| name.starts_with(&format!("{}-", code.id))),
+            "{} has no fixture under tests/ui",
+            code.id
+        );
+        if code.id.starts_with('W') {
+            assert!(
+                names
+                    .iter()
+                    .any(|name| name.starts_with(code.id) && name.ends_with("-near-miss.rules")),
+                "{} has no near-miss fixture",
+                code.id
+            );
+        }
+    }
+}
+
+/// Codes whose Wrong example describes the input instead of being it: deep nesting, a huge
+/// file, bytes that are not UTF-8, a compiler bug (their fixtures are the real inputs)
+const DESCRIBED_WRONG: [&str; 4] = ["E002", "E003", "E004", "E037"];
+
+#[test]
+fn explain_examples_produce_their_code_when_wrong_and_nothing_when_right() {
+    for code in codes::ALL {
+        // Right examples are judged on errors and their own code: an unrelated lint may
+        // still have something to say about a two-line example.
+        let right = rulesc::check_source("right.rules", code.right);
+        assert!(
+            right
+                .diagnostics
+                .diagnostics()
+                .iter()
+                .all(|diag| !diag.is_error() && diag.code.id != code.id),
+            "{}'s Right example must have no error and not its code:\n{}",
+            code.id,
+            right.diagnostics
+        );
+        if DESCRIBED_WRONG.contains(&code.id) {
+            continue;
+        }
+        let wrong = rulesc::check_source("wrong.rules", code.wrong);
+        assert!(
+            wrong
+                .diagnostics
+                .diagnostics()
+                .iter()
+                .any(|diag| diag.code.id == code.id),
+            "{}'s Wrong example must produce it:\n{}",
+            code.id,
+            wrong.diagnostics
+        );
+    }
+}
+
+#[test]
+fn explain_texts_have_the_four_sections() {
+    for code in codes::ALL {
+        let text = code.explain();
+        for section in [
+            "## What it flags",
+            "## Why it matters",
+            "## Wrong",
+            "## Right",
+        ] {
+            assert!(text.contains(section), "{} lacks {section}", code.id);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The stable text form of a checked policy
+
+/// The policy's defaults, rules and inline tests (with each step's actual outcome)
+fn render_policy(policy: &Policy, tests: &[TestCase]) -> String {
+    let mut out = String::new();
+    let defaults = policy.defaults();
+    let name = |verb: Option<rulesc::Verb>| verb.map_or("none", |verb| verb.name());
+    writeln!(
+        out,
+        "defaults: pre_tool_use {}, on_error {}",
+        name(defaults.pre_tool_use),
+        name(defaults.on_error)
+    )
+    .unwrap();
+    for rule in policy.user_rules() {
+        out.push('\n');
+        render_rule(&mut out, rule);
+    }
+    for test in tests {
+        out.push('\n');
+        render_test(&mut out, policy, test);
+    }
+    out
+}
+
+fn render_rule(out: &mut String, rule: &Rule) {
+    let origin = rule.origin.as_ref().map_or(String::new(), |origin| {
+        format!(" ({}:{}:{})", origin.file, origin.line, origin.column)
+    });
+    writeln!(out, "rule {}{origin}", rule.id).unwrap();
+    let events: Vec<&str> = rule.events.iter().map(|event| event.name()).collect();
+    writeln!(out, "  on {}", events.join(", ")).unwrap();
+    if rule.priority != 0 {
+        writeln!(out, "  priority {}", rule.priority).unwrap();
+    }
+    if let Some(condition) = &rule.condition {
+        writeln!(out, "  when {}", render_condition(condition)).unwrap();
+    }
+    match &rule.action {
+        Action::Decide {
+            verb,
+            stop_reason,
+            message,
+        } => {
+            write!(out, "  then {verb}").unwrap();
+            if let Some(reason) = stop_reason {
+                write!(out, " {reason}").unwrap();
+            }
+            if let Some(message) = message {
+                write!(out, " {message:?}").unwrap();
+            }
+            out.push('\n');
+        }
+        Action::Set { key, value } => writeln!(out, "  then set metadata{key} = {value}").unwrap(),
+    }
+}
+
+/// A condition with every group parenthesized, so the structure reads unambiguously
+fn render_condition(condition: &Condition) -> String {
+    let group = |parts: &[Condition], word: &str, empty: &str| {
+        if parts.is_empty() {
+            empty.to_owned()
+        } else {
+            let parts: Vec<String> = parts.iter().map(render_condition).collect();
+            format!("({})", parts.join(&format!(" {word} ")))
+        }
+    };
+    let operand = |operand: &Operand| match operand {
+        Operand::Field(field) => field.to_string(),
+        Operand::Literal(literal) => literal.to_string(),
+    };
+    match condition {
+        Condition::All(parts) => group(parts, "and", "true"),
+        Condition::Any(parts) => group(parts, "or", "false"),
+        Condition::Not(inner) => format!("not {}", render_condition(inner)),
+        Condition::Flag(field) => field.to_string(),
+        Condition::Compare { left, op, right } => {
+            format!("{} {} {}", operand(left), op.symbol(), operand(right))
+        }
+        Condition::Glob { field, pattern } => format!("{field} ~ {:?}", pattern.as_str()),
+        Condition::Regex { field, pattern } => format!("{field} =~ {:?}", pattern.as_str()),
+        Condition::In { field, list } => format!("{field} in {}", Literal::List(list.clone())),
+        Condition::Contains { field, needle } => format!("{field} contains {needle}"),
+    }
+}
+
+/// A test's steps: the event (fields that are set), what is expected, what happened
+fn render_test(out: &mut String, policy: &Policy, test: &TestCase) {
+    writeln!(out, "test {:?} ({}:{})", test.name, test.file, test.line).unwrap();
+    let mut metadata = serde_json::Map::new();
+    for (event, expectation) in &test.steps {
+        let mut event: Event = event.clone();
+        for (key, value) in &metadata {
+            event
+                .metadata
+                .entry(key.clone())
+                .or_insert_with(|| value.clone());
+        }
+        let outcome = policy.evaluate(&event);
+        metadata = outcome.metadata.clone();
+        writeln!(out, "  event {}", set_fields(&event)).unwrap();
+        let mut expected = expectation.decision.name().to_owned();
+        if let Some(reason) = expectation.stop_reason {
+            write!(expected, " {reason}").unwrap();
+        }
+        if let Some(by) = &expectation.by {
+            write!(expected, " by {by:?}").unwrap();
+        }
+        let verdict = if expectation.is_met_by(&outcome) {
+            "passes".to_owned()
+        } else {
+            format!(
+                "FAILS: got {} {:?} by {:?}",
+                outcome.decision.name(),
+                outcome.stop_reason,
+                outcome.resolved_by
+            )
+        };
+        writeln!(out, "  expect {expected}: {verdict}").unwrap();
+        assert!(
+            expectation.is_met_by(&outcome),
+            "test {:?} of a valid fixture must pass: {verdict}",
+            test.name
+        );
+    }
+}
+
+/// The event as compact JSON, without the fields a fresh event of its kind has as well
+fn set_fields(event: &Event) -> String {
+    let fresh = serde_json::to_value(Event::new(event.kind)).unwrap();
+    let serde_json::Value::Object(mut map) = serde_json::to_value(event).unwrap() else {
+        unreachable!("an event serializes to an object")
+    };
+    map.retain(|key, value| key == "event" || fresh.get(key) != Some(value));
+    serde_json::Value::Object(map).to_string()
+}
