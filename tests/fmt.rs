@@ -1,0 +1,141 @@
+//! `rulesc fmt`: the canonical layout of every fixture in `tests/fmt/` (snapshotted, and
+//! checked to be a fixed point), and the command's exit codes, output and file rewriting.
+
+#![expect(
+    clippy::unwrap_used,
+    reason = "a fixture that cannot be read or a command that cannot run should stop the test"
+)]
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `rulesc` in `dir`: exit code, stdout, stderr
+fn rulesc(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// Exit code, stdout and stderr under headers
+fn transcript(dir: &Path, args: &[&str]) -> String {
+    let (code, stdout, stderr) = rulesc(dir, args);
+    format!(
+        "$ rulesc {}\nexit: {code}\n--- stdout\n{stdout}--- stderr\n{stderr}",
+        args.join(" ")
+    )
+}
+
+/// A temporary folder holding copies of the named fixtures of `tests/fmt/`
+fn workspace(fixtures: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for name in fixtures {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fmt")
+            .join(name);
+        std::fs::copy(from, dir.path().join(name)).unwrap();
+    }
+    dir
+}
+
+fn settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings
+}
+
+#[test]
+fn fixtures_in_canonical_layout() {
+    settings().bind(|| {
+        insta::glob!("fmt/*.rules", |path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let snapshot = match rulesc_compiler::format_source(&text) {
+                Some(formatted) => {
+                    assert_eq!(
+                        rulesc_compiler::format_source(&formatted).as_deref(),
+                        Some(formatted.as_str()),
+                        "formatting {} twice changed it",
+                        path.display()
+                    );
+                    formatted
+                }
+                None => "(not formatted: the file has syntax errors)\n".to_owned(),
+            };
+            insta::assert_snapshot!("fmt", snapshot);
+        });
+    });
+}
+
+#[test]
+fn check_names_the_files_that_would_change_and_writes_nothing() {
+    let dir = workspace(&["canonical.rules", "comments.rules", "long-rules.rules"]);
+    let before = std::fs::read_to_string(dir.path().join("comments.rules")).unwrap();
+    settings().bind(|| {
+        insta::assert_snapshot!(
+            "fmt_check_unformatted",
+            transcript(dir.path(), &["fmt", "--check", "."])
+        );
+    });
+    let after = std::fs::read_to_string(dir.path().join("comments.rules")).unwrap();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn fmt_rewrites_files_then_check_passes() {
+    let dir = workspace(&["canonical.rules", "test-blocks.rules"]);
+    settings().bind(|| {
+        insta::assert_snapshot!("fmt_rewrite", transcript(dir.path(), &["fmt", "."]));
+    });
+    let rewritten = std::fs::read_to_string(dir.path().join("test-blocks.rules")).unwrap();
+    assert_eq!(
+        rulesc_compiler::format_source(&rewritten).as_deref(),
+        Some(rewritten.as_str())
+    );
+    let (code, stdout, _) = rulesc(dir.path(), &["fmt", "--check", "."]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(
+        stdout,
+        "0 files would be reformatted, 2 files left unchanged\n"
+    );
+}
+
+#[test]
+fn a_file_with_syntax_errors_is_reported_and_left_alone() {
+    let dir = workspace(&["broken.rules", "canonical.rules"]);
+    let before = std::fs::read_to_string(dir.path().join("broken.rules")).unwrap();
+    settings().bind(|| {
+        insta::assert_snapshot!(
+            "fmt_syntax_error",
+            transcript(dir.path(), &["fmt", "broken.rules", "canonical.rules"])
+        );
+    });
+    let after = std::fs::read_to_string(dir.path().join("broken.rules")).unwrap();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn unreadable_paths_and_compiled_policies_are_usage_errors() {
+    let dir = workspace(&["canonical.rules"]);
+    let (code, stdout, stderr) = rulesc(dir.path(), &["fmt", "missing.rules"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        "error: cannot read `missing.rules`: no such file or directory\n"
+    );
+    let (_, json, _) = rulesc(dir.path(), &["compile", "canonical.rules"]);
+    std::fs::write(dir.path().join("compiled.json"), json).unwrap();
+    let (code, _, stderr) = rulesc(dir.path(), &["fmt", "compiled.json"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: a compiled JSON policy cannot be formatted: give `.rules` files\n"
+    );
+}
