@@ -9,12 +9,22 @@
 //! compiled one, its patterns are compiled again, and it gets the prelude of the loading
 //! runtime (the JSON holds the user's rules only). serde_json's recursion limit stays on,
 //! so hostile nesting is an error, not a stack overflow.
+//!
+//! A rule's `condition` is written flat, in postfix order: each leaf test as
+//! `{"leaf": {...}}`, each connective after its operands as `{"all": n}`, `{"any": n}` or
+//! `"not"`. `steps > 3 and not blocked` is
+//! `[{"leaf": <steps > 3>}, {"leaf": <blocked>}, "not", {"all": 2}]`. So however deeply a
+//! policy nests its conditions (the language allows hundreds of levels), its JSON nests a
+//! fixed few levels, well within the reader's recursion limit, and reading it back needs
+//! no recursion.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::policy::{Defaults, Policy, PolicyError, Rule};
+use crate::condition::Condition;
+use crate::event::EventKind;
+use crate::policy::{Action, Defaults, Origin, Policy, PolicyError, Rule, MAX_CONDITION_DEPTH};
 
 /// The `format` key of compiled policies
 pub const FORMAT_NAME: &str = "rulesc-policy";
@@ -73,7 +83,7 @@ struct Written<'a> {
     format: &'static str,
     version: u64,
     defaults: &'a Defaults,
-    rules: &'a [Rule],
+    rules: Vec<FlatRule<&'a str, &'a Condition>>,
 }
 
 /// The envelope's identification, read before anything else
@@ -90,7 +100,36 @@ struct Header {
 struct Body {
     #[serde(default)]
     defaults: Defaults,
-    rules: Vec<Rule>,
+    rules: Vec<FlatRule<String, Condition>>,
+}
+
+/// A rule as written: a [`Rule`] whose condition is a postfix list of [`Node`]s
+#[derive(Serialize, Deserialize)]
+#[serde(bound(deserialize = "S: Deserialize<'de>, C: Deserialize<'de>"))]
+struct FlatRule<S, C> {
+    id: S,
+    events: Vec<EventKind>,
+    #[serde(default)]
+    condition: Option<Vec<Node<C>>>,
+    action: Action,
+    #[serde(default)]
+    priority: i64,
+    #[serde(default)]
+    origin: Option<Origin>,
+}
+
+/// One step of a postfix condition
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Node<C> {
+    /// A test that is not a connective (a comparison, a pattern, a flag ...)
+    Leaf(C),
+    /// `and` of the last `n` conditions
+    All(usize),
+    /// `or` of the last `n` conditions
+    Any(usize),
+    /// `not` of the last condition
+    Not,
 }
 
 impl Policy {
@@ -109,11 +148,23 @@ impl Policy {
     }
 
     fn written(&self) -> Written<'_> {
+        let rules = self
+            .user_rules()
+            .iter()
+            .map(|rule| FlatRule {
+                id: rule.id.as_str(),
+                events: rule.events.clone(),
+                condition: rule.condition.as_ref().map(flatten),
+                action: rule.action.clone(),
+                priority: rule.priority,
+                origin: rule.origin.clone(),
+            })
+            .collect();
         Written {
             format: FORMAT_NAME,
             version: FORMAT_VERSION,
             defaults: self.defaults(),
-            rules: self.user_rules(),
+            rules,
         }
     }
 
@@ -129,8 +180,89 @@ impl Policy {
             other => return Err(LoadError::Version(other)),
         }
         let body: Body = serde_json::from_str(json).map_err(json_error)?;
-        Policy::new(body.rules, body.defaults).map_err(LoadError::Policy)
+        let rules = body
+            .rules
+            .into_iter()
+            .map(|rule| {
+                let condition = match rule.condition {
+                    Some(nodes) => Some(unflatten(nodes).ok_or_else(|| {
+                        LoadError::Json(format!(
+                            "the condition of rule `{}` is malformed or nests deeper than {MAX_CONDITION_DEPTH} levels",
+                            rule.id
+                        ))
+                    })?),
+                    None => None,
+                };
+                Ok(Rule {
+                    id: rule.id,
+                    events: rule.events,
+                    condition,
+                    action: rule.action,
+                    priority: rule.priority,
+                    origin: rule.origin,
+                })
+            })
+            .collect::<Result<Vec<Rule>, LoadError>>()?;
+        Policy::new(rules, body.defaults).map_err(LoadError::Policy)
     }
+}
+
+/// `condition` in postfix order, without recursion
+fn flatten(condition: &Condition) -> Vec<Node<&Condition>> {
+    // Each stack entry is a condition and whether its operands were already pushed.
+    let mut pending = vec![(condition, false)];
+    let mut nodes = Vec::new();
+    while let Some((condition, expanded)) = pending.pop() {
+        match (condition, expanded) {
+            (Condition::All(parts), true) => nodes.push(Node::All(parts.len())),
+            (Condition::Any(parts), true) => nodes.push(Node::Any(parts.len())),
+            (Condition::Not(_), true) => nodes.push(Node::Not),
+            (Condition::All(parts) | Condition::Any(parts), false) => {
+                pending.push((condition, true));
+                pending.extend(parts.iter().rev().map(|part| (part, false)));
+            }
+            (Condition::Not(part), false) => {
+                pending.push((condition, true));
+                pending.push((part, false));
+            }
+            (leaf, _) => nodes.push(Node::Leaf(leaf)),
+        }
+    }
+    nodes
+}
+
+/// The condition a postfix list describes; `None` when the list is not one condition, a
+/// leaf holds a connective (the canonical form never nests them), or the condition nests
+/// deeper than [`MAX_CONDITION_DEPTH`] (checked while building, so no deep value is ever
+/// built, nor dropped recursively)
+fn unflatten(nodes: Vec<Node<Condition>>) -> Option<Condition> {
+    // Each entry is a condition and its depth.
+    let mut stack: Vec<(Condition, usize)> = Vec::new();
+    for node in nodes {
+        let entry = match node {
+            Node::Leaf(Condition::All(_) | Condition::Any(_) | Condition::Not(_)) => return None,
+            Node::Leaf(leaf) => (leaf, 1),
+            Node::All(n_parts) | Node::Any(n_parts) => {
+                let parts = stack.split_off(stack.len().checked_sub(n_parts)?);
+                let depth = 1 + parts.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
+                let parts = parts.into_iter().map(|(part, _)| part).collect();
+                match node {
+                    Node::All(_) => (Condition::All(parts), depth),
+                    _ => (Condition::Any(parts), depth),
+                }
+            }
+            Node::Not => {
+                let (part, depth) = stack.pop()?;
+                (Condition::Not(Box::new(part)), depth + 1)
+            }
+        };
+        if entry.1 > MAX_CONDITION_DEPTH {
+            return None;
+        }
+        stack.push(entry);
+    }
+    let (condition, _) = stack.pop()?;
+    stack.is_empty().then_some(condition)
 }
 
 fn json_error(err: serde_json::Error) -> LoadError {

@@ -36,7 +36,10 @@ pub use literal::Literal;
 pub use matcher::{GlobPattern, PatternError, RegexPattern, MAX_PATTERN_LEN};
 pub use native_hook::{HookDecision, NativeHook};
 pub use outcome::{Decision, EffectRecord, Evaluation, Outcome};
-pub use policy::{Action, Defaults, Limits, Origin, Policy, PolicyError, Rule, StopReason, Verb};
+pub use policy::{
+    Action, Defaults, Limits, Origin, Policy, PolicyError, Rule, StopReason, Verb,
+    MAX_CONDITION_DEPTH,
+};
 pub use prelude::{NO_TOOL_CALLS, TOOL_ERRORS_TO_MODEL};
 pub use report::{EventReport, RunReport, ToolCallReport};
 pub use resolve::{

@@ -306,6 +306,8 @@ pub enum PolicyError {
         /// The verb
         verb: Verb,
     },
+    /// A rule's condition nests deeper than [`MAX_CONDITION_DEPTH`]
+    TooDeep(String),
     /// A `set` rule's key is empty or indexes into an array (`metadata.a[0]`)
     InvalidSetKey {
         /// The rule
@@ -329,6 +331,10 @@ impl fmt::Display for PolicyError {
             PolicyError::DefaultNotAllowed { event, verb } => {
                 write!(f, "`default {event} {verb}` is not allowed")
             }
+            PolicyError::TooDeep(rule) => write!(
+                f,
+                "rule `{rule}`: the condition nests deeper than {MAX_CONDITION_DEPTH} levels"
+            ),
             PolicyError::InvalidSetKey { rule, key } => {
                 write!(
                     f,
@@ -340,6 +346,12 @@ impl fmt::Display for PolicyError {
 }
 
 impl std::error::Error for PolicyError {}
+
+/// The deepest condition a policy accepts, in nested `and`/`or`/`not` levels
+///
+/// Far above what the language's own nesting limit lets a source file express, and far
+/// below what would strain the evaluator's stack.
+pub const MAX_CONDITION_DEPTH: usize = 1024;
 
 /// A checked, indexed policy set, ready to evaluate events
 ///
@@ -553,6 +565,13 @@ fn check_rule(mut rule: Rule) -> Result<Rule, PolicyError> {
     if rule.events.is_empty() {
         return Err(PolicyError::NoEvents(rule.id));
     }
+    if rule
+        .condition
+        .as_ref()
+        .is_some_and(|condition| exceeds_depth(condition, MAX_CONDITION_DEPTH))
+    {
+        return Err(PolicyError::TooDeep(rule.id));
+    }
     match &mut rule.action {
         Action::Decide {
             verb, stop_reason, ..
@@ -586,6 +605,24 @@ fn check_rule(mut rule: Rule) -> Result<Rule, PolicyError> {
         }
     }
     Ok(rule)
+}
+
+/// Whether `condition` nests deeper than `limit` levels, found without recursion
+fn exceeds_depth(condition: &Condition, limit: usize) -> bool {
+    let mut pending = vec![(condition, 1_usize)];
+    while let Some((condition, depth)) = pending.pop() {
+        if depth > limit {
+            return true;
+        }
+        match condition {
+            Condition::All(parts) | Condition::Any(parts) => {
+                pending.extend(parts.iter().map(|part| (part, depth + 1)));
+            }
+            Condition::Not(part) => pending.push((part, depth + 1)),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Checks that each default is a verb its event allows (LANGUAGE.md §5.4)

@@ -217,7 +217,7 @@ fn loading_rejects_other_formats_and_versions() {
 #[test]
 fn loading_checks_the_rules_and_recompiles_patterns() {
     let mut json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
-    json["rules"][0]["condition"]["glob"]["pattern"] = json!("[a");
+    json["rules"][0]["condition"][0]["leaf"]["glob"]["pattern"] = json!("[a");
     let err = Policy::from_json(&json.to_string()).unwrap_err();
     assert!(matches!(err, LoadError::Json(_)), "{err}");
     let mut json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
@@ -229,19 +229,118 @@ fn loading_checks_the_rules_and_recompiles_patterns() {
     );
 }
 
+/// `not (tool == "a" or not (tool == "a" or ... blocked))`, `levels` deep
+fn nested(levels: usize) -> Condition {
+    (0..levels).fold(Condition::Flag(Field::Blocked), |inner, _| {
+        Condition::Not(Box::new(Condition::Any(vec![
+            cmp(
+                Field::Tool,
+                CompareOp::Eq,
+                rulesc_runtime::Literal::Str("a".into()),
+            ),
+            inner,
+        ])))
+    })
+}
+
+#[test]
+fn deeply_nested_conditions_are_written_flat_and_load_back() {
+    let rule = when(decide("deep", &[PostToolUse], Verb::Forbid), nested(400));
+    let policy = policy(vec![rule]);
+    let json = policy.to_json();
+    let loaded = Policy::from_json(&json).unwrap();
+    assert_eq!(loaded.rules(), policy.rules());
+    let condition =
+        &serde_json::from_str::<serde_json::Value>(&json).unwrap()["rules"][0]["condition"];
+    assert_eq!(
+        condition[0],
+        json!({"leaf": {"compare": {"left": {"field": "tool"}, "op": "==", "right": {"literal": {"str": "a"}}}}})
+    );
+    assert_eq!(condition.as_array().unwrap().last(), Some(&json!("not")));
+    for fields in [
+        json!({"tool": "b", "blocked": true}),
+        json!({"tool": "a"}),
+        json!({"tool": "b"}),
+    ] {
+        let ev = event(PostToolUse, fields);
+        assert_eq!(loaded.evaluate(&ev), policy.evaluate(&ev));
+    }
+}
+
+#[test]
+fn conditions_deeper_than_the_limit_are_rejected() {
+    let limit = rulesc_runtime::MAX_CONDITION_DEPTH;
+    let ok = when(
+        decide("ok", &[PostToolUse], Verb::Allow),
+        nested(limit / 2 - 1),
+    );
+    assert!(Policy::new(vec![ok], Defaults::default()).is_ok());
+    let deep = when(
+        decide("deep", &[PostToolUse], Verb::Allow),
+        nested(limit / 2),
+    );
+    let err = Policy::new(vec![deep], Defaults::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("rule `deep`: the condition nests deeper than {limit} levels")
+    );
+    // Postfix JSON cannot smuggle one in either, however long.
+    let nots = vec![json!("not"); 100_000];
+    let mut nodes = vec![json!({"leaf": {"flag": "blocked"}})];
+    nodes.extend(nots);
+    let text = json!({"format": "rulesc-policy", "version": 1, "rules": [{
+        "id": "r", "events": ["post_tool_use"], "condition": nodes,
+        "action": {"decide": {"verb": "allow", "stop_reason": null, "message": null}},
+    }]})
+    .to_string();
+    let err = Policy::from_json(&text).unwrap_err().to_string();
+    assert!(err.contains("nests deeper than"), "{err}");
+}
+
+#[test]
+fn malformed_postfix_conditions_are_rejected() {
+    let with_condition = |nodes: serde_json::Value| {
+        json!({"format": "rulesc-policy", "version": 1, "rules": [{
+            "id": "r", "events": ["post_tool_use"], "condition": nodes,
+            "action": {"decide": {"verb": "allow", "stop_reason": null, "message": null}},
+        }]})
+        .to_string()
+    };
+    let blocked = json!({"leaf": {"flag": "blocked"}});
+    for nodes in [
+        json!([]),
+        json!(["not"]),
+        json!([blocked, blocked]),
+        json!([blocked, {"all": 2}]),
+        json!([{"leaf": {"not": {"flag": "blocked"}}}]),
+    ] {
+        let err = Policy::from_json(&with_condition(nodes.clone())).unwrap_err();
+        assert!(matches!(err, LoadError::Json(_)), "{nodes}: {err}");
+    }
+    assert!(Policy::from_json(&with_condition(json!([blocked, blocked, {"any": 2}]))).is_ok());
+    assert!(
+        Policy::from_json(&with_condition(json!([{"all": 0}]))).is_ok(),
+        "an empty `and`"
+    );
+}
+
 #[test]
 fn load_errors_are_one_lowercase_line() {
-    let deep = format!(
-        r#"{{"format": "rulesc-policy", "version": 1, "rules": [{{"id": "r", "events": ["before_step"], "condition": {}{{"all": []}}{}, "action": {{"decide": {{"verb": "allow", "stop_reason": null, "message": null}}}}, "priority": 0, "origin": null}}]}}"#,
-        r#"{"not": "#.repeat(200),
-        "}".repeat(200)
-    );
-    for text in ["", "{", "null", r#"{"format": 3}"#, deep.as_str()] {
+    // Nested list literals are the one recursive shape left in the format.
+    let deep_json = json!({"format": "rulesc-policy", "version": 1, "rules": [{
+        "id": "r", "events": ["pre_tool_use"],
+        "condition": [{"leaf": {"in": {"field": "tool", "list": [
+            (0..200).fold(json!({"str": "x"}), |inner, _| json!({"list": [inner]}))
+        ]}}}],
+        "action": {"decide": {"verb": "allow", "stop_reason": null, "message": null}},
+    }]})
+    .to_string();
+    for text in ["", "{", "null", r#"{"format": 3}"#, deep_json.as_str()] {
         let message = Policy::from_json(text).unwrap_err().to_string();
         assert!(!message.contains('\n'), "{message}");
         assert!(message.starts_with(|c: char| c.is_lowercase()), "{message}");
     }
-    let message = Policy::from_json(&deep).unwrap_err().to_string();
+    let message = Policy::from_json(&deep_json).unwrap_err().to_string();
     assert!(message.contains("recursion limit"), "{message}");
 }
 
