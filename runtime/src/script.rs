@@ -111,17 +111,15 @@ impl Script {
     /// A [`ScriptError`] with a one-line reason when the text is not JSON, or a key has the
     /// wrong type or an unknown value (an error kind, a finish reason, an approver answer).
     pub fn from_json(text: &str) -> Result<Script, ScriptError> {
-        let script: Script = serde_json::from_str(text).map_err(|error| ScriptError {
-            message: format!("invalid run script: {error}"),
-        })?;
-        // serde also reads a struct from an array of its fields; a script is an object.
-        if text.trim_start().starts_with('{') {
-            Ok(script)
-        } else {
-            Err(ScriptError {
+        // serde would also read a struct from an array of its fields; a script is an object.
+        if !text.trim_start().starts_with('{') {
+            return Err(ScriptError {
                 message: "invalid run script: expected a JSON object".to_owned(),
-            })
+            });
         }
+        serde_json::from_str(text).map_err(|error| ScriptError {
+            message: format!("invalid run script: {error}"),
+        })
     }
 
     /// `base` with the script's `max_retries`, when it gives one

@@ -1,9 +1,58 @@
-//! `rulesc run` (scaffolding: replaced by the real command).
+//! `rulesc run POLICY... --script FILE`: runs the real agent loop with a scripted model,
+//! scripted tools and a scripted approver, and prints the run report.
+//!
+//! Host limits: each `--max-*` flag wins; else the script's `max_retries`; else the
+//! defaults (`max_steps` 100, `max_retries` 3, `max_stop_requests` 8). A script that
+//! cannot be read is exit 2 with one line on stderr; a run that ends `failed` is still a
+//! successful command (exit 0): the report says how the run went.
 
-use crate::cli::args::RunArgs;
-use crate::cli::ExitStatus;
+use std::io::Write;
+
+use rulesc_runtime::Script;
+
+use crate::cli::args::{OutputFormat, RunArgs};
+use crate::cli::commands::eval;
+use crate::cli::{load, ExitStatus};
 
 /// Runs `rulesc run`
-pub(crate) fn run(_args: &RunArgs) -> ExitStatus {
+pub(crate) fn run(args: &RunArgs) -> ExitStatus {
+    let policy = match load::load_policy(&args.policies) {
+        Ok(policy) => policy,
+        Err(status) => return status,
+    };
+    let script = match std::fs::read_to_string(&args.script) {
+        Ok(text) => match Script::from_json(&text) {
+            Ok(script) => script,
+            Err(err) => return fail(&format!("`{}`: {err}", args.script.display())),
+        },
+        Err(err) => return fail(&format!("cannot read `{}`: {err}", args.script.display())),
+    };
+    let flags = eval::limits(&args.limits);
+    let limits = match args.limits.max_retries {
+        Some(_) => flags,
+        None => script.limits(flags),
+    };
+    let report = script.agent_loop(policy, limits).run(
+        &mut script.model(),
+        &mut script.tools(),
+        &mut script.approver(),
+    );
+    let text = match args.format {
+        OutputFormat::Json => match serde_json::to_string_pretty(&report) {
+            Ok(json) => json + "\n",
+            Err(err) => return fail(&format!("cannot write the report: {err}")),
+        },
+        OutputFormat::Human => report.render(),
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitStatus::Success,
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
+        Err(err) => fail(&format!("cannot write the report: {err}")),
+    }
+}
+
+fn fail(reason: &str) -> ExitStatus {
+    let _ = writeln!(std::io::stderr().lock(), "error: {reason}");
     ExitStatus::Error
 }
