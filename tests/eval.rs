@@ -184,6 +184,17 @@ fn compile_writes_versioned_json_that_evaluates_identically() {
 
 #[test]
 fn compile_reports_policy_errors_and_unwritable_output() {
+    for command in ["compile", "eval"] {
+        let args = [command, "broken/verb.rules", "--event", "cli-example.json"];
+        let args = if command == "compile" {
+            &args[..2]
+        } else {
+            &args[..]
+        };
+        let (code, stdout, stderr) = rulesc(args, "");
+        assert_eq!((code, stdout.as_str()), (1, ""), "{command}");
+        assert!(stderr.contains("broken/verb.rules"), "{command}: {stderr}");
+    }
     let (code, stdout, _) = rulesc(&["compile", "no-such.rules"], "");
     assert_eq!((code, stdout.as_str()), (2, ""));
     let (code, _, stderr) = rulesc(&["compile", "p.rules", "-o", "no-such-dir/p.json"], "");
