@@ -349,13 +349,13 @@ fn outcome_text(actual: &Json) -> String {
 fn human(results: &[TestResult], n_passed: usize, n_failed: usize) -> String {
     let mut text = String::new();
     for result in results {
+        // A scenario is named by its file: the location says it all.
+        let label = match result.line {
+            Some(_) => format!("{} \"{}\"", result.location(), result.name),
+            None => result.location(),
+        };
         for failure in &result.failures {
-            text.push_str(&format!(
-                "FAIL {} \"{}\": {}\n",
-                result.location(),
-                result.name,
-                failure.describe()
-            ));
+            text.push_str(&format!("FAIL {label}: {}\n", failure.describe()));
         }
     }
     text.push_str(&format!("{n_passed} passed, {n_failed} failed\n"));

@@ -1,0 +1,88 @@
+//! `rulesc test`: inline test blocks and scenario files, passing and failing, in both output
+//! formats, and the exit codes of CLI.md. Fixtures live in `tests/test_command/`; the
+//! command runs in `tests/` so that paths stay relative.
+
+#![expect(
+    clippy::unwrap_used,
+    reason = "a command that cannot run should stop the test"
+)]
+
+use std::process::Command;
+
+const TESTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
+
+/// Exit code, stdout and stderr of `rulesc args...` run in `tests/`, under headers
+fn transcript(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(args)
+        .current_dir(TESTS)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    format!(
+        "$ rulesc {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        output.status.code().unwrap(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap()
+    )
+}
+
+macro_rules! snapshot {
+    ($name:literal, $args:expr) => {
+        insta::with_settings!({prepend_module_to_snapshot => false, omit_expression => true}, {
+            insta::assert_snapshot!($name, transcript(&$args));
+        })
+    };
+}
+
+#[test]
+fn passing_tests_and_scenarios() {
+    snapshot!("test_passing", ["test", "test_command/passing"]);
+}
+
+#[test]
+fn failing_tests_name_the_step_or_key_with_expected_and_actual() {
+    snapshot!("test_failing", ["test", "test_command/failing"]);
+}
+
+#[test]
+fn failing_tests_as_json() {
+    snapshot!(
+        "test_failing_json",
+        ["test", "--format", "json", "test_command/failing"]
+    );
+}
+
+#[test]
+fn a_scenario_given_by_name_runs_against_the_policy_given() {
+    snapshot!(
+        "test_scenario_by_name",
+        [
+            "test",
+            "test_command/failing/guard.rules",
+            "test_command/passing/finish.scenario.json"
+        ]
+    );
+}
+
+#[test]
+fn a_policy_with_errors_runs_no_test() {
+    snapshot!("test_policy_errors", ["test", "test_command/broken"]);
+}
+
+#[test]
+fn malformed_scenarios_and_missing_policies_are_usage_errors() {
+    snapshot!(
+        "test_malformed_scenario",
+        [
+            "test",
+            "test_command/passing/guard.rules",
+            "test_command/malformed.scenario.json"
+        ]
+    );
+    snapshot!(
+        "test_no_policy",
+        ["test", "test_command/passing/finish.scenario.json"]
+    );
+}
