@@ -24,6 +24,34 @@
 //!   `max_steps`, or ends the run; retries are bounded by `max_retries`.
 //! - The loop prints nothing: it opens a `tracing` span per execution and per step and
 //!   emits an event (target `rulesc::loop`) per decision.
+//!
+//! Decisions where the spec leaves room:
+//! - A retry re-runs the failed call through its first event again: `before_inference` for
+//!   a model call, `pre_tool_use` for a tool call, so a retried call that a rule blocked is
+//!   judged (and blocked) again instead of slipping through. Retries of one step are counted
+//!   together, model and tool calls alike.
+//! - An explicit `allow` on `on_error` goes on, as `ignore` does; no decision at all stops
+//!   the run with `error_forbade` and `resolved_by` `null`.
+//! - The decisions of `pre_tool_use` and `on_error` concern one call and do not join the
+//!   step's continuation resolution (their `allow` permits a tool or an error).
+//! - A failed model call that is ignored ends the step without tool calls: `after_step`
+//!   sees an empty `response`, `finish_reason` `error` and `tool_calls` 0, so the prelude
+//!   `allow_stop`s unless a rule `request`s another step. The step counts in `steps`.
+//! - A blocked call (by `block`, or an `ask` the approver denied) fires `post_tool_use`
+//!   with `blocked: true`, `tool_error: false` and no `result`, then `on_error` with
+//!   `error.kind` `tool_blocked`. A call that `forbid` stopped fires neither and is not an
+//!   error: the run ends with that event.
+//! - The model sees each tool call once it is settled: its output, the tool's error or the
+//!   block message, not the failed attempts that were retried.
+//! - A step ends when its model and tool calls are done: the clock's
+//!   [`Clock::step_finished`] ticks, `steps` counts it and, if it had no error,
+//!   `failures` resets, all before `after_step` fires (or when a `forbid` cuts the step).
+//! - `stop_requests` counts every prevented stop of the execution and is never reset, so
+//!   the host's `max_stop_requests` bounds the forced continuations of a whole run.
+//! - When a stop of finished work stands, a stop hook's `forbid` (its reason and rule) or
+//!   the host's cap (`host:max_stop_requests`) names how the run ended; a guard's stop ends
+//!   the run exactly as the guard said.
+//! - `max_steps` counts started steps: step `max_steps + 1` never begins.
 
 use serde_json::{Map, Value as Json};
 use tracing::{debug, debug_span, info_span};
@@ -78,7 +106,7 @@ const TARGET: &str = "rulesc::loop";
 pub struct AgentLoop {
     policy: Policy,
     hooks: Vec<Box<dyn NativeHook>>,
-    clock: Box<dyn Clock>,
+    clock: Box<dyn Clock + Send>,
     metadata: Map<String, Json>,
     messages: Vec<Message>,
     stop_event: EventKind,
@@ -119,7 +147,7 @@ impl AgentLoop {
     /// The same loop reading `elapsed` from `clock` (for instance a
     /// [`StepClock`](crate::StepClock))
     #[must_use]
-    pub fn with_clock(self, clock: impl Clock + 'static) -> AgentLoop {
+    pub fn with_clock(self, clock: impl Clock + Send + 'static) -> AgentLoop {
         AgentLoop {
             clock: Box::new(clock),
             ..self

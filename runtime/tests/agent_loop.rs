@@ -1041,3 +1041,11 @@ fn regression_stop_hooks_see_the_real_pending_stop() {
     );
     assert_eq!(report.steps, 1);
 }
+
+#[test]
+fn a_loop_can_move_to_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<AgentLoop>();
+    assert_send::<ExecutionState>();
+    assert_send::<RunReport>();
+}
