@@ -512,3 +512,212 @@ fn constant_order(left: &Literal, right: &Literal) -> Option<std::cmp::Ordering>
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rulesc_runtime::Condition;
+
+    use super::{always, shape};
+    use crate::{check, SourceFile};
+
+    /// The lowered condition of `on <event> when <condition> set metadata.seen = true`
+    fn condition(event: &str, text: &str) -> Condition {
+        let source = format!("@id(\"r\")\non {event} when {text} set metadata.seen = true\n");
+        let checked = check(&[SourceFile::new("t.rules", "t.rules", source)]);
+        let policy = checked.policy.expect("the condition checks");
+        let rule = policy.rules().iter().find(|rule| rule.id == "r").unwrap();
+        rule.condition.clone().unwrap()
+    }
+
+    fn value(event: &str, text: &str) -> Option<bool> {
+        always(&condition(event, text))
+    }
+
+    #[test]
+    fn counters_are_never_negative() {
+        assert_eq!(value("before_step", "steps < 0"), Some(false));
+        assert_eq!(value("before_step", "steps >= 0"), Some(true));
+        assert_eq!(value("before_step", "0 > steps"), Some(false));
+        assert_eq!(value("before_step", "steps < 1"), None);
+    }
+
+    #[test]
+    fn ranges_that_exclude_each_other() {
+        assert_eq!(
+            value("before_step", "steps >= 5 and steps < 3"),
+            Some(false)
+        );
+        assert_eq!(value("before_step", "steps >= 3 and steps < 5"), None);
+        assert_eq!(
+            value("before_step", "steps == 4 and steps != 4"),
+            Some(false)
+        );
+        assert_eq!(value("before_step", "steps < 3 or steps >= 3"), Some(true));
+        assert_eq!(
+            value("before_step", "elapsed >= 5min and elapsed < 300s"),
+            Some(false)
+        );
+        // Removing points one by one leaves the rest of the range.
+        assert_eq!(
+            value(
+                "before_step",
+                "steps in [1, 2] and steps != 1 and steps != 2"
+            ),
+            Some(false)
+        );
+        assert_eq!(value("before_step", "steps in [1, 2] and steps != 1"), None);
+    }
+
+    #[test]
+    fn strings_are_reasoned_about_exactly() {
+        assert_eq!(
+            value("pre_tool_use", "tool == \"a\" and tool == \"b\""),
+            Some(false)
+        );
+        assert_eq!(
+            value("pre_tool_use", "tool == \"a\" or tool == \"b\""),
+            None
+        );
+        assert_eq!(
+            value("pre_tool_use", "tool in [\"a\", \"b\"] and tool != \"a\""),
+            None
+        );
+        assert_eq!(
+            value(
+                "pre_tool_use",
+                "tool in [\"a\", \"b\"] and not tool in [\"a\", \"b\"]"
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            value("pre_tool_use", "tool == \"rm\" and not tool ~ \"r*\""),
+            Some(false)
+        );
+        assert_eq!(
+            value("pre_tool_use", "tool == \"rm\" and tool ~ \"r*\""),
+            None
+        );
+        assert_eq!(
+            value(
+                "pre_tool_use",
+                "tool in [\"ls\", \"rm\"] and tool =~ \"^x\""
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            value(
+                "pre_tool_use",
+                "tool == \"git\" and not tool contains \"gi\""
+            ),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn enumerated_fields_take_only_their_values() {
+        assert_eq!(
+            value("on_error", "error.kind == \"ratelimit\""),
+            Some(false)
+        );
+        assert_eq!(value("on_error", "error.kind == \"rate_limit\""), None);
+        assert_eq!(
+            value("after_step", "finish_reason != \"bogus\""),
+            Some(true)
+        );
+        assert_eq!(
+            value(
+                "execution_end",
+                "status in [\"completed\", \"stopped\", \"failed\"]"
+            ),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn bool_fields_have_two_values() {
+        assert_eq!(
+            value("post_tool_use", "blocked and not blocked"),
+            Some(false)
+        );
+        assert_eq!(value("post_tool_use", "blocked or not blocked"), Some(true));
+        assert_eq!(
+            value("post_tool_use", "blocked == true and blocked != false"),
+            None
+        );
+    }
+
+    #[test]
+    fn missing_dynamic_paths_make_both_equality_tests_false() {
+        // `metadata.x` may be missing: `!=` is then false too, so this may hold.
+        assert_eq!(
+            value("before_step", "metadata.x == 1 or metadata.x != 1"),
+            None
+        );
+        assert_eq!(
+            value("before_step", "metadata.x == 1 and metadata.x == 2"),
+            Some(false)
+        );
+        assert_eq!(
+            value("before_step", "metadata.x == 1 or not metadata.x == 1"),
+            Some(true)
+        );
+        assert_eq!(
+            value("before_step", "metadata.flag and not metadata.flag"),
+            Some(false)
+        );
+        assert_eq!(value("pre_tool_use", "arg.n > 3 and arg.n < 2"), None);
+    }
+
+    #[test]
+    fn opaque_tests_contradict_only_their_negation() {
+        assert_eq!(
+            value(
+                "pre_tool_use",
+                "arg.command ~ \"rm*\" and not arg.command ~ \"rm*\""
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            value(
+                "pre_tool_use",
+                "arg.command ~ \"rm*\" and not arg.command ~ \"ls*\""
+            ),
+            None
+        );
+        assert_eq!(
+            value("before_step", "steps > errors and steps < errors"),
+            None
+        );
+    }
+
+    #[test]
+    fn literal_constants() {
+        assert_eq!(value("before_step", "true"), Some(true));
+        assert_eq!(value("before_step", "false"), Some(false));
+        assert_eq!(value("before_step", "1 == 2"), Some(false));
+        assert_eq!(value("before_step", "5min > 1s"), Some(true));
+    }
+
+    #[test]
+    fn too_many_cases_give_up_rather_than_guess() {
+        // Nine two-way `or`s under one `and` expand to 512 cases, beyond the limit.
+        let parts: Vec<String> = (0..9)
+            .map(|idx| format!("(steps == {idx} or errors == {idx})"))
+            .collect();
+        let text = format!("{} and steps < 0", parts.join(" and "));
+        assert_eq!(value("before_step", &text), None);
+    }
+
+    #[test]
+    fn shape_ignores_order_nesting_and_repetition() {
+        let left = condition(
+            "pre_tool_use",
+            "tool == \"a\" and (steps > 1 and steps > 1)",
+        );
+        let right = condition("pre_tool_use", "steps > 1 and tool == \"a\"");
+        assert_eq!(shape(Some(&left)), shape(Some(&right)));
+        let other = condition("pre_tool_use", "steps > 2 and tool == \"a\"");
+        assert_ne!(shape(Some(&left)), shape(Some(&other)));
+        assert_eq!(shape(None), "");
+    }
+}
