@@ -1,9 +1,9 @@
 //! Rules indexed by event: which rules an event must test.
 //!
 //! Invariant: the index only narrows. `candidates` returns every rule that could match the
-//! event (a superset of the matching ones, never missing one), in ascending rule position;
-//! the evaluator still tests each candidate's condition. Resolution does not depend on the
-//! order of candidates. Finer indexes (tool names, glob sets, thresholds) belong here,
+//! event (a superset of the matching ones, never missing one, never one twice); the
+//! evaluator still tests each candidate's condition. Resolution does not depend on the
+//! order of candidates (`resolve.rs` sorts what it needs). Finer indexes (tool names, glob sets, thresholds) belong here,
 //! behind `candidates`, and nowhere else.
 
 use crate::event::{Event, EventKind};
@@ -30,10 +30,15 @@ impl RuleIndex {
         index
     }
 
-    /// Positions of the rules that may match `event`, ascending
-    pub(crate) fn candidates(&self, event: &Event) -> &[usize] {
+    /// Positions of the rules that may match `event`, each once, in no promised order
+    ///
+    /// An iterator rather than a slice, so that finer indexes can chain several buckets
+    /// (the rules for this tool name, then the rules for any tool).
+    pub(crate) fn candidates<'a>(&'a self, event: &Event) -> impl Iterator<Item = usize> + 'a {
         self.by_event
             .get(event.kind.index())
-            .map_or(&[], Vec::as_slice)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
     }
 }

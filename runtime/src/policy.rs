@@ -458,7 +458,7 @@ impl Policy {
         let mut evaluations = Vec::new();
         let mut effects = Vec::new();
         for rule_idx in self.shared.index.candidates(event) {
-            let Some(rule) = self.shared.rules.get(*rule_idx) else {
+            let Some(rule) = self.shared.rules.get(rule_idx) else {
                 continue;
             };
             if !rule
@@ -494,7 +494,7 @@ impl Policy {
                 rule = evaluation.rule.as_str(),
                 verb = evaluation.verb.name(),
                 stop_reason = evaluation.stop_reason.map(StopReason::name),
-                message = evaluation.message.as_deref(),
+                rule_message = evaluation.message.as_deref(),
                 "matched"
             );
         }

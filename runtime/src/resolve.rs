@@ -4,6 +4,21 @@
 //! Invariant: order independence lives here and only here. Every function takes its input
 //! as an unordered collection and either sorts it by a total key or picks from it by a
 //! total key, so the result never depends on the order of rules, files or hooks.
+//!
+//! Per event, strongest first:
+//! - `pre_tool_use`: `forbid` > `block` > `ask` > `allow`, else the default, else `none`;
+//! - `on_error`: `forbid` > `retry` > `ignore` > `allow`, else the default, else `none`
+//!   (which the loop reads as `forbid error_forbade`). `allow` is legal on every event but
+//!   drives nothing, so it ranks below `ignore`. A default `forbid` stops for
+//!   `error_forbade`. A winning `retry`, by rule or default, with `retries >= max_retries`
+//!   becomes `forbid retry_limit_reached`, resolved by `host:max_retries`;
+//! - `stop`, `subagent_stop`: the verdict on the pending stop (§5.6), see [`resolve_stop`];
+//! - every other event: `forbid` > `request` > `allow_stop` > `allow` > `none`, as
+//!   [`resolve_continuation`] resolves a whole step.
+//!
+//! The deciding evaluation among those with the winning verb has the highest priority, then
+//! the smallest rule id in byte order. An outcome has a stop reason exactly when its
+//! decision is `forbid` or `allow_stop` (the verb's default when the rule gave none).
 
 use std::cmp::Reverse;
 
@@ -92,7 +107,7 @@ pub(crate) fn resolve_event(
         event = event.kind.name(),
         decision = resolution.decision.name(),
         stop_reason = resolution.stop_reason.map(StopReason::name),
-        message = resolution.message.as_deref(),
+        rule_message = resolution.message.as_deref(),
         resolved_by = resolution.resolved_by.as_deref(),
         "resolved"
     );
@@ -115,6 +130,13 @@ fn cap_retry(resolution: Resolution, retries: u64, max_retries: u64) -> Resoluti
 }
 
 /// The verdict on a pending stop (§5.6)
+///
+/// The pending stop is the event's `stop_decision` (`allow_stop` when absent) with its
+/// `stop_reason` (that decision's default when absent). A `forbid` rule makes the stop
+/// final with the rule's reason. Else a `request` overturns an `allow_stop` while
+/// `stop_requests < max_stop_requests`; past the cap the pending stop stands, resolved by
+/// `host:max_stop_requests`; against a pending `forbid` a request has no power. Otherwise
+/// the pending stop stands with `resolved_by` null.
 fn resolve_stop(event: &Event, evaluations: &[Evaluation], limits: &Limits) -> Resolution {
     let pending = pending_stop_decision(event).unwrap_or(StopDecision::AllowStop);
     let pending_stands = |resolved_by: Option<&str>| {
