@@ -237,12 +237,6 @@ fn contains(value: &Value<'_>, needle: &Literal) -> bool {
                 .iter()
                 .any(|item| equal(&Value::from_json(item), &needle) == Some(true))
         }
-        (Value::List(items), needle) => {
-            let needle = Value::from_literal(needle);
-            items
-                .iter()
-                .any(|item| equal(&Value::from_literal(item), &needle) == Some(true))
-        }
         _ => false,
     }
 }
