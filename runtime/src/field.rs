@@ -243,7 +243,10 @@ pub enum PathSegment {
 
 impl FieldPath {
     /// The JSON value this path points at in `root`, if there is one
-    pub fn lookup<'json>(&self, root: &'json serde_json::Value) -> Option<&'json serde_json::Value> {
+    pub fn lookup<'json>(
+        &self,
+        root: &'json serde_json::Value,
+    ) -> Option<&'json serde_json::Value> {
         self.segments
             .iter()
             .try_fold(root, |value, segment| match segment {
