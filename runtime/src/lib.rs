@@ -10,6 +10,7 @@ mod evaluate;
 mod event;
 mod field;
 mod format;
+mod handle;
 mod index;
 mod literal;
 mod matcher;
@@ -32,6 +33,7 @@ pub use driver::{
 pub use event::{ErrorInfo, Event, EventKind, Status, StopDecision};
 pub use field::{Field, FieldPath, FieldType, PathSegment};
 pub use format::{LoadError, FORMAT_NAME, FORMAT_VERSION};
+pub use handle::PolicyHandle;
 pub use literal::Literal;
 pub use matcher::{GlobPattern, PatternError, RegexPattern, MAX_PATTERN_LEN};
 pub use native_hook::{HookDecision, NativeHook};
