@@ -33,6 +33,7 @@
 
 pub mod cli;
 mod hook;
+pub mod reload;
 
 use std::fmt;
 use std::path::Path;

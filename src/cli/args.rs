@@ -55,6 +55,11 @@ pub struct CheckArgs {
     /// Exit with 1 when any warning is found
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Keep running: check again whenever a policy file changes (its size or modification
+    /// time, polled every 250 ms, or a `.rules` file added to or removed from a directory);
+    /// stop with Ctrl-C
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// `rulesc explain`

@@ -1,39 +1,79 @@
-//! `rulesc check POLICY... [--format human|json] [--deny-warnings]`: parses, validates and
-//! lints, and reports every diagnostic on stdout.
+//! `rulesc check POLICY... [--format human|json] [--deny-warnings] [--watch]`: parses,
+//! validates and lints, and reports every diagnostic on stdout.
 //!
 //! Exit 0 when there is no error (and, with `--deny-warnings`, no warning), 1 otherwise, 2
 //! when a path cannot be read. A compiled JSON policy was checked when it was compiled and
 //! loads or not: it reports no diagnostic.
+//!
+//! `--watch` checks, then checks again after every change to the policy files (polled, see
+//! [`Watcher`]), printing a full report each time, until the process is interrupted; a
+//! path that cannot be read is reported and watched like the others. It ends by itself
+//! only when stdout is gone (exit 2).
 
 use std::io::Write;
+use std::time::Duration;
 
 use crate::cli::args::{CheckArgs, Format};
 use crate::cli::load::{self, Sources};
 use crate::cli::report::RenderOptions;
 use crate::cli::ExitStatus;
+use crate::reload::Watcher;
 use crate::Diagnostics;
+
+/// How often `--watch` looks at the files
+const POLL_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Runs `rulesc check`
 pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
+    if args.watch {
+        watch(args)
+    } else {
+        check_once(args).unwrap_or(ExitStatus::Error)
+    }
+}
+
+/// Checks again after every change, until stdout is gone
+fn watch(args: &CheckArgs) -> ExitStatus {
+    // Stamped before the first check, so a change made while it runs is seen afterwards.
+    let mut watcher = Watcher::new(args.policies.clone());
+    loop {
+        if check_once(args).is_none() {
+            return ExitStatus::Error;
+        }
+        while !watcher.changed() {
+            std::thread::sleep(POLL_INTERVAL);
+        }
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "policy files changed; checking again"
+        );
+    }
+}
+
+/// One check, reported on stdout (a path that cannot be read, on stderr); `None` when
+/// stdout cannot be written
+fn check_once(args: &CheckArgs) -> Option<ExitStatus> {
     let diagnostics = match load::read_sources(&args.policies) {
         Ok(Sources::Rules(inputs)) => crate::check_sources(inputs).diagnostics,
         Ok(Sources::Compiled(_)) => Diagnostics::new(Vec::new(), Vec::new()),
         Err(err) => {
             let _ = writeln!(std::io::stderr().lock(), "error: {err}");
-            return ExitStatus::Error;
+            return Some(ExitStatus::Error);
         }
     };
     let text = match args.format {
         Format::Human => diagnostics.render(RenderOptions::for_stream(&std::io::stdout())),
         Format::Json => format!("{}\n", diagnostics.to_json()),
     };
-    if std::io::stdout().lock().write_all(text.as_bytes()).is_err() {
-        return ExitStatus::Error;
+    let mut stdout = std::io::stdout().lock();
+    // Flushed at once: under `--watch`, a reader waits for each report as it comes.
+    if stdout.write_all(text.as_bytes()).is_err() || stdout.flush().is_err() {
+        return None;
     }
     let summary = diagnostics.summary();
     if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
-        ExitStatus::Failure
+        Some(ExitStatus::Failure)
     } else {
-        ExitStatus::Success
+        Some(ExitStatus::Success)
     }
 }
