@@ -22,6 +22,16 @@ use crate::field::{Field, FieldPath, PathSegment};
 use crate::literal::Literal;
 use crate::policy::{StopReason, Verb};
 
+impl Condition {
+    /// Whether this condition holds for `event` (LANGUAGE.md §4.4)
+    ///
+    /// The plain, rule-by-rule semantics: `Policy::evaluate` gives the same answers through
+    /// its index, and tests compare the two.
+    pub fn holds(&self, event: &Event) -> bool {
+        holds(self, event)
+    }
+}
+
 /// Whether `condition` holds for `event`
 pub(crate) fn holds(condition: &Condition, event: &Event) -> bool {
     match condition {
@@ -48,6 +58,25 @@ pub(crate) fn holds(condition: &Condition, event: &Event) -> bool {
         Condition::Contains { field, needle } => {
             read(field, event).is_some_and(|value| contains(&value, needle))
         }
+    }
+}
+
+/// The text `field` holds in `event`; `None` when it holds no string (the rule index reads
+/// fields through this, so it sees exactly what conditions see)
+pub(crate) fn read_str<'a>(field: &'a Field, event: &'a Event) -> Option<&'a str> {
+    match read(field, event)? {
+        Value::Str(text) => Some(text),
+        _ => None,
+    }
+}
+
+/// The integer `field` holds in `event`, durations in milliseconds; `None` when it holds
+/// no integer
+pub(crate) fn read_int(field: &Field, event: &Event) -> Option<i128> {
+    match read(field, event)? {
+        Value::Num(Num::Int(int)) => Some(int),
+        Value::Duration(ms) => Some(i128::from(ms)),
+        _ => None,
     }
 }
 

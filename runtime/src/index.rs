@@ -1,44 +1,595 @@
-//! Rules indexed by event: which rules an event must test.
+//! Rules indexed by event and by key: which rules an event must test.
 //!
-//! Invariant: the index only narrows. `candidates` returns every rule that could match the
-//! event (a superset of the matching ones, never missing one, never one twice); the
-//! evaluator still tests each candidate's condition. Resolution does not depend on the
-//! order of candidates (`resolve.rs` sorts what it needs). Finer indexes (tool names, glob sets, thresholds) belong here,
-//! behind `candidates`, and nowhere else.
+//! Invariant: the index only narrows. [`RuleIndex::for_each_candidate`] visits every rule
+//! that could match the event (a superset of the matching ones, never missing one), each
+//! exactly once, in no promised order; the evaluator tests each candidate's condition,
+//! except a candidate marked `proven`, whose whole condition is the key that found it.
+//! Resolution does not depend on the order of candidates (`resolve.rs` sorts what it needs).
+//! Finer indexes belong here, behind `for_each_candidate`, and nowhere else.
+//!
+//! How a rule is keyed: its condition is read as a conjunction (nested `and`s flattened),
+//! and the most selective conjunct the index understands becomes the rule's one key, per
+//! event kind it fires on:
+//! 1. `field == "text"` or `field in ["a", "b"]` (strings only): a hash map from text;
+//! 2. `field ~ glob` where the glob is a literal (the hash map), `prefix*` (one anchored
+//!    Aho-Corasick automaton over every prefix) or `*suffix` (one over every suffix);
+//!    `~ "*"` only asks for a string, and ranks last;
+//! 3. `counter == k` on an integer or duration field: a sorted list;
+//! 4. any other glob: one `globset::GlobSet` per field for all of them;
+//! 5. `counter >= k`, `> k`, `<= k`, `< k`: sorted thresholds, so the candidates are one
+//!    contiguous run found by binary search.
+//!
+//! A rule with no such conjunct (`or`, `not`, regular expressions, `!=`, `contains`,
+//! comparisons between two fields, or no condition at all) is a candidate on every event of
+//! its kinds. A value meets each key at most once, so no rule is visited twice.
+//!
+//! Cost: finding the candidates of an event takes, per indexed field, one hash lookup, two
+//! automaton walks over the value and a few binary searches, whatever the number of rules.
+//! Nothing is allocated, unless a glob of the general kind (4) matches.
 
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use aho_corasick::automaton::OverlappingState;
+use aho_corasick::{AhoCorasick, Anchored, Input, StartKind};
+use globset::{Candidate as GlobCandidate, Glob, GlobSet, GlobSetBuilder};
+use tracing::warn;
+
+use crate::condition::{CompareOp, Condition, Operand};
+use crate::evaluate::{read_int, read_str};
 use crate::event::{Event, EventKind};
+use crate::field::{Field, FieldType};
+use crate::literal::Literal;
+use crate::matcher::GlobShape;
 use crate::policy::Rule;
 
-/// Positions of rules in the policy's rule list, grouped by the events they fire on
+/// A rule an event must consider
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    /// The rule's position in the policy's rule list
+    pub(crate) rule: usize,
+    /// Whether the key that found the rule is its whole condition, so the rule matches
+    /// without testing it
+    pub(crate) proven: bool,
+}
+
+/// The rules of a policy, grouped by the events they fire on and keyed within each event
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RuleIndex {
     /// Indexed by [`EventKind::index`]
-    by_event: [Vec<usize>; EventKind::ALL.len()],
+    by_event: [EventIndex; EventKind::ALL.len()],
 }
 
 impl RuleIndex {
     /// Indexes `rules`
     pub(crate) fn new(rules: &[Rule]) -> RuleIndex {
-        let mut index = RuleIndex::default();
+        let mut builders: [EventBuilder; EventKind::ALL.len()] = Default::default();
         for (rule_idx, rule) in rules.iter().enumerate() {
+            let keyed = match &rule.condition {
+                None => Keyed::Always,
+                Some(condition) => best_key(condition).map_or(Keyed::Never, |(key, proven)| {
+                    Keyed::By(
+                        key,
+                        Candidate {
+                            rule: rule_idx,
+                            proven,
+                        },
+                    )
+                }),
+            };
             for kind in &rule.events {
-                if let Some(bucket) = index.by_event.get_mut(kind.index()) {
-                    bucket.push(rule_idx);
+                if let Some(builder) = builders.get_mut(kind.index()) {
+                    builder.add(rule_idx, keyed.clone());
                 }
             }
         }
-        index
+        RuleIndex {
+            by_event: builders.map(EventBuilder::build),
+        }
     }
 
-    /// Positions of the rules that may match `event`, each once, in no promised order
+    /// Visits every rule that may match `event`, each once, in no promised order
     ///
-    /// An iterator rather than a slice, so that finer indexes can chain several buckets
-    /// (the rules for this tool name, then the rules for any tool).
-    pub(crate) fn candidates<'a>(&'a self, event: &Event) -> impl Iterator<Item = usize> + 'a {
-        self.by_event
-            .get(event.kind.index())
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .copied()
+    /// A visitor rather than an iterator: the automata report their matches through a
+    /// search state that lives on this function's stack, so nothing is allocated.
+    pub(crate) fn for_each_candidate(&self, event: &Event, mut visit: impl FnMut(Candidate)) {
+        let Some(index) = self.by_event.get(event.kind.index()) else {
+            return;
+        };
+        index.unkeyed.iter().copied().for_each(&mut visit);
+        for texts in &index.texts {
+            if let Some(text) = read_str(&texts.field, event) {
+                texts.visit(text, &mut visit);
+            }
+        }
+        for counters in &index.counters {
+            if let Some(value) = read_int(&counters.field, event) {
+                counters.visit(value, &mut visit);
+            }
+        }
+    }
+}
+
+/// The rules of one event kind
+#[derive(Debug, Clone, Default)]
+struct EventIndex {
+    /// Rules with no key: candidates on every event of this kind
+    unkeyed: Vec<Candidate>,
+    /// Rules keyed by the text of a field, one entry per field
+    texts: Vec<TextIndex>,
+    /// Rules keyed by a threshold on a counter, one entry per field
+    counters: Vec<CounterIndex>,
+}
+
+/// Rules keyed by the string one field holds
+#[derive(Debug, Clone)]
+struct TextIndex {
+    field: Field,
+    /// `~ "*"`: any string at all
+    any: Vec<Candidate>,
+    /// Whole-string keys: `==`, `in`, literal globs
+    exact: HashMap<Box<str>, Vec<Candidate>>,
+    /// `prefix*` globs, searched anchored at the start
+    prefixes: Option<Affixes>,
+    /// `*suffix` globs, matches kept when they end the string
+    suffixes: Option<Affixes>,
+    /// Every other glob, matched together
+    globs: Option<GlobGroup>,
+}
+
+/// An automaton over literal strings, with the rules of each
+#[derive(Debug, Clone)]
+struct Affixes {
+    automaton: AhoCorasick,
+    /// By pattern id
+    rules: Vec<Vec<Candidate>>,
+}
+
+/// Globs matched as one set, with the rule of each
+#[derive(Debug, Clone)]
+struct GlobGroup {
+    set: GlobSet,
+    /// By glob position in the set
+    rules: Vec<Candidate>,
+}
+
+/// Rules keyed by a bound on one integer or duration field
+#[derive(Debug, Clone)]
+struct CounterIndex {
+    field: Field,
+    /// `value >= bound`, ascending
+    at_least: Vec<Threshold>,
+    /// `value <= bound`, ascending
+    at_most: Vec<Threshold>,
+    /// `value == bound`, ascending
+    equal: Vec<Threshold>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Threshold {
+    bound: i128,
+    candidate: Candidate,
+}
+
+impl TextIndex {
+    fn visit(&self, text: &str, visit: &mut impl FnMut(Candidate)) {
+        self.any.iter().copied().for_each(&mut *visit);
+        if let Some(rules) = self.exact.get(text) {
+            rules.iter().copied().for_each(&mut *visit);
+        }
+        if let Some(prefixes) = &self.prefixes {
+            prefixes.visit_prefixes(text, visit);
+        }
+        if let Some(suffixes) = &self.suffixes {
+            suffixes.visit_suffixes(text, visit);
+        }
+        if let Some(globs) = &self.globs {
+            globs.visit(text, visit);
+        }
+    }
+}
+
+impl Affixes {
+    /// Builds the automaton over `patterns`, anchored for prefixes; the rules back when
+    /// it cannot be built
+    fn new(
+        patterns: BTreeMap<String, Vec<Candidate>>,
+        start: StartKind,
+    ) -> Result<Option<Affixes>, Vec<Candidate>> {
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        let (texts, rules): (Vec<String>, Vec<Vec<Candidate>>) = patterns.into_iter().unzip();
+        match AhoCorasick::builder().start_kind(start).build(&texts) {
+            Ok(automaton) => Ok(Some(Affixes { automaton, rules })),
+            Err(err) => {
+                warn!(target: "rulesc::index", error = %err, "prefix or suffix globs left unindexed");
+                Err(rules.into_iter().flatten().collect())
+            }
+        }
+    }
+
+    /// Every pattern that starts `text`
+    fn visit_prefixes(&self, text: &str, visit: &mut impl FnMut(Candidate)) {
+        let input = Input::new(text).anchored(Anchored::Yes);
+        let mut state = OverlappingState::start();
+        loop {
+            // Invariant: the automaton was built for anchored searches, the one kind of
+            // search that can fail here; were it to fail anyway, every rule is a candidate.
+            if self
+                .automaton
+                .try_find_overlapping(input.clone(), &mut state)
+                .is_err()
+            {
+                self.visit_all(visit);
+                return;
+            }
+            let Some(found) = state.get_match() else {
+                return;
+            };
+            // Patterns are never empty, so each one matches from the start at most once.
+            if found.start() == 0 {
+                self.visit_pattern(found.pattern().as_usize(), visit);
+            }
+        }
+    }
+
+    /// Every pattern that ends `text`
+    fn visit_suffixes(&self, text: &str, visit: &mut impl FnMut(Candidate)) {
+        match self.automaton.try_find_overlapping_iter(text) {
+            Ok(found) => found
+                .filter(|found| found.end() == text.len())
+                .for_each(|found| self.visit_pattern(found.pattern().as_usize(), visit)),
+            Err(_) => self.visit_all(visit),
+        }
+    }
+
+    fn visit_pattern(&self, pattern: usize, visit: &mut impl FnMut(Candidate)) {
+        if let Some(rules) = self.rules.get(pattern) {
+            rules.iter().copied().for_each(visit);
+        }
+    }
+
+    fn visit_all(&self, visit: &mut impl FnMut(Candidate)) {
+        self.rules.iter().flatten().copied().for_each(visit);
+    }
+}
+
+impl GlobGroup {
+    /// Builds one set of `globs`; the rules back when it cannot be built
+    fn new(globs: Vec<(Glob, Candidate)>) -> Result<Option<GlobGroup>, Vec<Candidate>> {
+        if globs.is_empty() {
+            return Ok(None);
+        }
+        let mut builder = GlobSetBuilder::new();
+        for (glob, _) in &globs {
+            builder.add(glob.clone());
+        }
+        let rules = globs.into_iter().map(|(_, candidate)| candidate).collect();
+        match builder.build() {
+            Ok(set) => Ok(Some(GlobGroup { set, rules })),
+            Err(err) => {
+                warn!(target: "rulesc::index", error = %err, "globs left unindexed");
+                Err(rules)
+            }
+        }
+    }
+
+    fn visit(&self, text: &str, visit: &mut impl FnMut(Candidate)) {
+        let candidate = GlobCandidate::new(text);
+        // Checked first so that an event no glob matches allocates nothing.
+        if !self.set.is_match_candidate(&candidate) {
+            return;
+        }
+        let mut matched = Vec::new();
+        self.set.matches_candidate_into(&candidate, &mut matched);
+        for glob_idx in matched {
+            if let Some(rule) = self.rules.get(glob_idx) {
+                visit(*rule);
+            }
+        }
+    }
+}
+
+impl CounterIndex {
+    fn visit(&self, value: i128, visit: &mut impl FnMut(Candidate)) {
+        let below = self.at_least.partition_point(|entry| entry.bound <= value);
+        let from = self.at_most.partition_point(|entry| entry.bound < value);
+        let equal_from = self.equal.partition_point(|entry| entry.bound < value);
+        let equal_to = self.equal.partition_point(|entry| entry.bound <= value);
+        let runs = [
+            self.at_least.get(..below),
+            self.at_most.get(from..),
+            self.equal.get(equal_from..equal_to),
+        ];
+        for entry in runs.into_iter().flatten().flatten() {
+            visit(entry.candidate);
+        }
+    }
+}
+
+/// How one rule enters the index of each of its event kinds
+#[derive(Debug, Clone)]
+enum Keyed {
+    /// No condition: it always matches
+    Always,
+    /// A condition with no usable key: test it on every event
+    Never,
+    /// Found through this key
+    By(Key, Candidate),
+}
+
+/// A necessary condition of a rule that the index can look up
+#[derive(Debug, Clone)]
+enum Key {
+    /// The field holds one of these strings (deduplicated)
+    Exact(Field, BTreeSet<String>),
+    /// The field holds a string, any string
+    AnyText(Field),
+    /// The field holds a string that starts with this text (never empty)
+    Prefix(Field, String),
+    /// The field holds a string that ends with this text (never empty)
+    Suffix(Field, String),
+    /// The field holds a string this glob matches
+    Glob(Field, Glob),
+    /// The integer field is within this bound
+    Counter(Field, Bound),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Bound {
+    AtLeast(i128),
+    AtMost(i128),
+    Equal(i128),
+}
+
+impl Key {
+    /// Lower is more selective; the best key of a rule has the lowest rank
+    fn rank(&self) -> u8 {
+        match self {
+            Key::Exact(..) => 0,
+            Key::Prefix(..) | Key::Suffix(..) => 1,
+            Key::Counter(_, Bound::Equal(_)) => 2,
+            Key::Glob(..) => 3,
+            Key::Counter(..) => 4,
+            Key::AnyText(_) => 5,
+        }
+    }
+}
+
+/// The most selective key among the conjuncts of `condition`, and whether it is the whole
+/// condition
+fn best_key(condition: &Condition) -> Option<(Key, bool)> {
+    let mut conjuncts = Vec::new();
+    let mut pending = vec![condition];
+    while let Some(next) = pending.pop() {
+        match next {
+            Condition::All(parts) => pending.extend(parts.iter().rev()),
+            other => conjuncts.push(other),
+        }
+    }
+    let whole = conjuncts.len() == 1;
+    conjuncts
+        .into_iter()
+        .filter_map(key_of)
+        .min_by_key(Key::rank)
+        .map(|key| (key, whole))
+}
+
+/// The key a single conjunct gives, if the index can look it up
+///
+/// Each key is exactly the conjunct's own meaning (LANGUAGE.md §4.4), as `evaluate.rs`
+/// reads it: a field that holds no string fails every string key, and integer keys are
+/// taken only on fields that always hold integers, never on `arg.*` or `metadata.*`, whose
+/// JSON numbers may be floats.
+fn key_of(conjunct: &Condition) -> Option<Key> {
+    match conjunct {
+        Condition::Compare { left, op, right } => {
+            let (field, op, literal) = match (left, right) {
+                (Operand::Field(field), Operand::Literal(literal)) => (field, *op, literal),
+                (Operand::Literal(literal), Operand::Field(field)) => (field, flip(*op), literal),
+                _ => return None,
+            };
+            compare_key(field, op, literal)
+        }
+        Condition::In { field, list } => {
+            let texts = list
+                .iter()
+                .map(|member| match member {
+                    Literal::Str(text) => Some(text.clone()),
+                    _ => None,
+                })
+                .collect::<Option<BTreeSet<String>>>()?;
+            Some(Key::Exact(field.clone(), texts))
+        }
+        Condition::Glob { field, pattern } => Some(match pattern.shape() {
+            GlobShape::Literal(text) => Key::Exact(field.clone(), BTreeSet::from([text])),
+            GlobShape::Prefix(text) if text.is_empty() => Key::AnyText(field.clone()),
+            GlobShape::Prefix(text) => Key::Prefix(field.clone(), text),
+            GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field.clone()),
+            GlobShape::Suffix(text) => Key::Suffix(field.clone(), text),
+            GlobShape::Other => Key::Glob(field.clone(), pattern.glob().clone()),
+        }),
+        Condition::Any(_)
+        | Condition::All(_)
+        | Condition::Not(_)
+        | Condition::Flag(_)
+        | Condition::Regex { .. }
+        | Condition::Contains { .. } => None,
+    }
+}
+
+/// The key of `field op literal`
+fn compare_key(field: &Field, op: CompareOp, literal: &Literal) -> Option<Key> {
+    if let (CompareOp::Eq, Literal::Str(text)) = (op, literal) {
+        return Some(Key::Exact(field.clone(), BTreeSet::from([text.clone()])));
+    }
+    if !matches!(field.ty(), FieldType::Int | FieldType::Duration) {
+        return None;
+    }
+    let value = match literal {
+        Literal::Int(int) => i128::from(*int),
+        Literal::Duration(ms) => i128::from(*ms),
+        Literal::Bool(_) | Literal::Str(_) | Literal::List(_) => return None,
+    };
+    let bound = match op {
+        CompareOp::Eq => Bound::Equal(value),
+        CompareOp::Ge => Bound::AtLeast(value),
+        CompareOp::Gt => Bound::AtLeast(value + 1),
+        CompareOp::Le => Bound::AtMost(value),
+        CompareOp::Lt => Bound::AtMost(value - 1),
+        CompareOp::Ne => return None,
+    };
+    Some(Key::Counter(field.clone(), bound))
+}
+
+/// `literal op field` read as `field flip(op) literal`
+fn flip(op: CompareOp) -> CompareOp {
+    match op {
+        CompareOp::Lt => CompareOp::Gt,
+        CompareOp::Le => CompareOp::Ge,
+        CompareOp::Gt => CompareOp::Lt,
+        CompareOp::Ge => CompareOp::Le,
+        CompareOp::Eq | CompareOp::Ne => op,
+    }
+}
+
+/// One event kind's index while rules are added
+#[derive(Debug, Default)]
+struct EventBuilder {
+    unkeyed: Vec<Candidate>,
+    texts: BTreeMap<Field, TextBuilder>,
+    counters: BTreeMap<Field, CounterIndex>,
+}
+
+#[derive(Debug, Default)]
+struct TextBuilder {
+    any: Vec<Candidate>,
+    exact: HashMap<Box<str>, Vec<Candidate>>,
+    prefixes: BTreeMap<String, Vec<Candidate>>,
+    suffixes: BTreeMap<String, Vec<Candidate>>,
+    globs: Vec<(Glob, Candidate)>,
+}
+
+impl EventBuilder {
+    fn add(&mut self, rule_idx: usize, keyed: Keyed) {
+        let (key, candidate) = match keyed {
+            Keyed::Always => {
+                self.unkeyed.push(Candidate {
+                    rule: rule_idx,
+                    proven: true,
+                });
+                return;
+            }
+            Keyed::Never => {
+                self.unkeyed.push(Candidate {
+                    rule: rule_idx,
+                    proven: false,
+                });
+                return;
+            }
+            Keyed::By(key, candidate) => (key, candidate),
+        };
+        match key {
+            Key::Exact(field, texts) => {
+                let exact = &mut self.texts.entry(field).or_default().exact;
+                for text in texts {
+                    exact.entry(text.into()).or_default().push(candidate);
+                }
+            }
+            Key::AnyText(field) => self.texts.entry(field).or_default().any.push(candidate),
+            Key::Prefix(field, text) => {
+                let texts = self.texts.entry(field).or_default();
+                texts.prefixes.entry(text).or_default().push(candidate);
+            }
+            Key::Suffix(field, text) => {
+                let texts = self.texts.entry(field).or_default();
+                texts.suffixes.entry(text).or_default().push(candidate);
+            }
+            Key::Glob(field, glob) => {
+                let texts = self.texts.entry(field).or_default();
+                texts.globs.push((glob, candidate));
+            }
+            Key::Counter(field, bound) => {
+                let counters = self
+                    .counters
+                    .entry(field.clone())
+                    .or_insert_with(|| CounterIndex {
+                        field,
+                        at_least: Vec::new(),
+                        at_most: Vec::new(),
+                        equal: Vec::new(),
+                    });
+                let (list, bound) = match bound {
+                    Bound::AtLeast(bound) => (&mut counters.at_least, bound),
+                    Bound::AtMost(bound) => (&mut counters.at_most, bound),
+                    Bound::Equal(bound) => (&mut counters.equal, bound),
+                };
+                list.push(Threshold { bound, candidate });
+            }
+        }
+    }
+
+    fn build(self) -> EventIndex {
+        let mut unkeyed = self.unkeyed;
+        let mut texts = Vec::with_capacity(self.texts.len());
+        for (field, builder) in self.texts {
+            // Patterns the automata or globset refuse leave their rules unkeyed: slower,
+            // never wrong.
+            let prefixes = or_unkeyed(
+                Affixes::new(builder.prefixes, StartKind::Anchored),
+                &mut unkeyed,
+            );
+            let suffixes = or_unkeyed(
+                Affixes::new(builder.suffixes, StartKind::Unanchored),
+                &mut unkeyed,
+            );
+            let globs = or_unkeyed(GlobGroup::new(builder.globs), &mut unkeyed);
+            texts.push(TextIndex {
+                field,
+                any: builder.any,
+                exact: builder.exact,
+                prefixes,
+                suffixes,
+                globs,
+            });
+        }
+        let counters = self
+            .counters
+            .into_values()
+            .map(|mut counters| {
+                for list in [
+                    &mut counters.at_least,
+                    &mut counters.at_most,
+                    &mut counters.equal,
+                ] {
+                    list.sort_by_key(|entry| entry.bound);
+                }
+                counters
+            })
+            .collect();
+        EventIndex {
+            unkeyed,
+            texts,
+            counters,
+        }
+    }
+}
+
+/// The built part, or `None` with its rules moved to `unkeyed`
+fn or_unkeyed<T>(
+    built: Result<Option<T>, Vec<Candidate>>,
+    unkeyed: &mut Vec<Candidate>,
+) -> Option<T> {
+    built.unwrap_or_else(|rules| {
+        unkeyed.extend(rules.into_iter().map(unproven));
+        None
+    })
+}
+
+/// The same rule, to be tested: once it is unkeyed, its key no longer vouches for it
+fn unproven(candidate: Candidate) -> Candidate {
+    Candidate {
+        proven: false,
+        ..candidate
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder, GlobMatcher};
 use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -64,6 +64,69 @@ impl GlobPattern {
     /// Whether the whole of `text` matches
     pub fn is_match(&self, text: &str) -> bool {
         self.matcher.is_match(text)
+    }
+
+    /// The compiled glob, for matching many patterns at once in a `globset::GlobSet`
+    pub(crate) fn glob(&self) -> &Glob {
+        self.matcher.glob()
+    }
+
+    /// The pattern's shape: whether plain string tests decide it (the rule index uses them
+    /// instead of running the glob)
+    pub(crate) fn shape(&self) -> GlobShape {
+        glob_shape(&self.source)
+    }
+}
+
+/// What a glob asks of a string, when plain string tests decide it
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum GlobShape {
+    /// No wildcard: the whole string is this text
+    Literal(String),
+    /// `text*`: the string starts with this text (`*` alone: any string)
+    Prefix(String),
+    /// `*text`: the string ends with this text
+    Suffix(String),
+    /// Anything else (`?`, classes, stars inside): only the glob decides
+    Other,
+}
+
+/// The shape of a glob written in the language's syntax (see [`to_globset_syntax`]):
+/// escapes are resolved and runs of `*` count as one
+fn glob_shape(source: &str) -> GlobShape {
+    let mut head = String::new();
+    let mut tail = String::new();
+    let mut stars = 0_usize;
+    let mut last_was_star = false;
+    let mut chars = source.chars();
+    while let Some(ch) = chars.next() {
+        let literal = match ch {
+            '\\' => match chars.next() {
+                Some(escaped) => escaped,
+                None => return GlobShape::Other,
+            },
+            '*' => {
+                if !last_was_star {
+                    stars += 1;
+                }
+                last_was_star = true;
+                continue;
+            }
+            '?' | '[' => return GlobShape::Other,
+            other => other,
+        };
+        last_was_star = false;
+        if stars == 0 {
+            head.push(literal);
+        } else {
+            tail.push(literal);
+        }
+    }
+    match (stars, head.is_empty(), tail.is_empty()) {
+        (0, _, _) => GlobShape::Literal(head),
+        (1, _, true) => GlobShape::Prefix(head),
+        (1, true, false) => GlobShape::Suffix(tail),
+        _ => GlobShape::Other,
     }
 }
 
@@ -252,6 +315,47 @@ mod tests {
     fn glob_is_case_sensitive_and_whole_string() {
         assert!(!glob("RM*", "rm -rf"));
         assert!(!glob("rm", "rm -rf"));
+    }
+
+    fn shape(pattern: &str) -> GlobShape {
+        GlobPattern::new(pattern).unwrap().shape()
+    }
+
+    #[test]
+    fn shapes_of_plain_globs() {
+        assert_eq!(shape("bash"), GlobShape::Literal("bash".into()));
+        assert_eq!(shape(r"a\*b"), GlobShape::Literal("a*b".into()));
+        assert_eq!(shape("{a,b}"), GlobShape::Literal("{a,b}".into()));
+        assert_eq!(shape("mcp__*"), GlobShape::Prefix("mcp__".into()));
+        assert_eq!(shape("rm**"), GlobShape::Prefix("rm".into()));
+        assert_eq!(shape("*"), GlobShape::Prefix(String::new()));
+        assert_eq!(shape("*.env"), GlobShape::Suffix(".env".into()));
+        assert_eq!(shape(r"*\?"), GlobShape::Suffix("?".into()));
+        assert_eq!(shape("a*b"), GlobShape::Other);
+        assert_eq!(shape("*a*"), GlobShape::Other);
+        assert_eq!(shape("a?"), GlobShape::Other);
+        assert_eq!(shape("[ab]*"), GlobShape::Other);
+    }
+
+    #[test]
+    fn plain_shapes_agree_with_the_glob() {
+        // The index trusts these shapes instead of running the glob: a star matches any
+        // run, newlines and multi-byte characters included.
+        let texts = [
+            "", "rm", "rm -rf /", "rm\nx", "xrm", "é.env", ".env", "a\n.env",
+        ];
+        for pattern in ["rm*", "*.env", "*", "rm", r"\*x"] {
+            let compiled = GlobPattern::new(pattern).unwrap();
+            for text in texts {
+                let by_shape = match compiled.shape() {
+                    GlobShape::Literal(literal) => text == literal,
+                    GlobShape::Prefix(prefix) => text.starts_with(&prefix),
+                    GlobShape::Suffix(suffix) => text.ends_with(&suffix),
+                    GlobShape::Other => unreachable!("{pattern} has a plain shape"),
+                };
+                assert_eq!(by_shape, compiled.is_match(text), "{pattern} on {text:?}");
+            }
+        }
     }
 
     #[test]

@@ -455,18 +455,22 @@ impl Policy {
     /// The order of `hooks` never changes the outcome. A hook whose verb is not allowed on
     /// the event is left out, with a warning under the `rulesc::hook` tracing target.
     pub fn evaluate_with_hooks(&self, event: &Event, hooks: &[&dyn NativeHook]) -> Outcome {
+        // Invariant: when no rule matches, nothing below allocates (empty vectors, an empty
+        // metadata map cloned); `runtime/tests/index_alloc.rs` holds it to that.
         let mut evaluations = Vec::new();
         let mut effects = Vec::new();
-        for rule_idx in self.shared.index.candidates(event) {
-            let Some(rule) = self.shared.rules.get(rule_idx) else {
-                continue;
+        let rules = &self.shared.rules;
+        self.shared.index.for_each_candidate(event, |candidate| {
+            let Some(rule) = rules.get(candidate.rule) else {
+                return;
             };
-            if !rule
-                .condition
-                .as_ref()
-                .is_none_or(|condition| holds(condition, event))
-            {
-                continue;
+            let matches = candidate.proven
+                || rule
+                    .condition
+                    .as_ref()
+                    .is_none_or(|condition| holds(condition, event));
+            if !matches {
+                return;
             }
             match &rule.action {
                 Action::Decide {
@@ -484,7 +488,7 @@ impl Policy {
                 }),
                 Action::Set { key, value } => effects.push((rule, key, value)),
             }
-        }
+        });
         evaluations.extend(hooks.iter().filter_map(|hook| evaluate_hook(*hook, event)));
         sort_evaluations(&mut evaluations);
         for evaluation in &evaluations {
