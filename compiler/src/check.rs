@@ -20,7 +20,7 @@ use crate::diagnostic::{Diagnostic, Label};
 use crate::lint;
 use crate::lower::{self, LoweredRule};
 use crate::resolve;
-use crate::source::{FileId, SourceFile};
+use crate::source::{FileId, LineIndex, SourceFile};
 use crate::test_block::{self, LoweredTest, TestCase};
 
 /// What checking a policy set found
@@ -184,6 +184,7 @@ struct SetCheck<'ast> {
 
 impl<'ast> SetCheck<'ast> {
     fn file(&mut self, file: FileId, source: &SourceFile, tree: &'ast Parsed) {
+        let lines = LineIndex::new(&source.text);
         for error in &tree.errors {
             self.has_syntax_errors = true;
             self.diags.push(match error {
@@ -211,15 +212,18 @@ impl<'ast> SetCheck<'ast> {
                 }
                 Item::Default(default) => self.default_decl(file, default),
                 Item::Rule(decl) => {
-                    if let Some(id) = declared_id(file, source, decl) {
+                    if let Some(id) = declared_id(file, source, &lines, decl) {
                         self.declared_ids.push(id);
                     }
-                    if let Some(rule) = lower::lower_rule(file, source, decl, &mut self.diags) {
+                    if let Some(rule) =
+                        lower::lower_rule(file, source, &lines, decl, &mut self.diags)
+                    {
                         self.rules.push(rule);
                     }
                 }
                 Item::Test(block) => {
-                    if let Some(test) = test_block::lower_test(file, source, block, &mut self.diags)
+                    if let Some(test) =
+                        test_block::lower_test(file, source, &lines, block, &mut self.diags)
                     {
                         self.tests.push(test);
                         self.test_files.push(file);
@@ -371,7 +375,12 @@ impl<'ast> SetCheck<'ast> {
 
 /// The id a rule declares: its `@id` string, or `name:line` of its `on` keyword; `None`
 /// when its `@id` is malformed (reported by lowering)
-fn declared_id(file: FileId, source: &SourceFile, decl: &RuleDecl) -> Option<DeclaredId> {
+fn declared_id(
+    file: FileId,
+    source: &SourceFile,
+    lines: &LineIndex,
+    decl: &RuleDecl,
+) -> Option<DeclaredId> {
     let id_annotation = decl
         .annotations
         .iter()
@@ -391,7 +400,7 @@ fn declared_id(file: FileId, source: &SourceFile, decl: &RuleDecl) -> Option<Dec
             _ => None,
         },
         None => Some(DeclaredId {
-            id: lower::default_id(source, decl),
+            id: lower::default_id(source, lines, decl),
             file,
             span: decl.on_span,
         }),

@@ -3,14 +3,14 @@
 //! Invariant: a [`Diagnostic`] is plain data (code, severity, message, labels, help); it is
 //! rendered only at the edge. The human form goes through [`Report`], the single
 //! `miette::Diagnostic` implementation, and the JSON form through the same fields and
-//! [`SourceFile::line_column`], so both always agree.
+//! [`LineIndex::line_column`], so both always agree.
 
 use std::fmt;
 
 use rulesc_grammar::Span;
 
 use crate::codes::Code;
-use crate::source::{FileId, LineColumn, SourceFile};
+use crate::source::{FileId, LineColumn, LineIndex, SourceFile};
 
 /// How serious a diagnostic is
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -111,11 +111,16 @@ impl Diagnostic {
     /// `None` when the label's file is not in `files`
     pub fn location(&self, files: &[SourceFile]) -> Option<Location> {
         let file = files.get(self.primary.file.index())?;
-        Some(Location {
+        Some(self.location_in(file, &LineIndex::new(&file.text)))
+    }
+
+    /// [`Diagnostic::location`] with the primary label's file and its lines already indexed
+    pub fn location_in(&self, file: &SourceFile, lines: &LineIndex) -> Location {
+        Location {
             path: file.path.clone(),
-            start: file.line_column(self.primary.span.start),
-            end: file.line_column(self.primary.span.end),
-        })
+            start: lines.line_column(self.primary.span.start),
+            end: lines.line_column(self.primary.span.end),
+        }
     }
 }
 
@@ -180,12 +185,21 @@ pub struct Report<'a> {
 }
 
 impl<'a> Report<'a> {
-    /// Borrows `diagnostic` and the files its labels point into
-    pub fn new(diagnostic: &'a Diagnostic, files: &'a [SourceFile]) -> Report<'a> {
+    /// Borrows `diagnostic`, the files its labels point into and their line indexes (one per
+    /// file, in the same order: build them once with [`LineIndex::new`] to render many
+    /// diagnostics, so each snippet costs the lines it shows, not the whole file)
+    pub fn new(
+        diagnostic: &'a Diagnostic,
+        files: &'a [SourceFile],
+        lines: &'a [LineIndex],
+    ) -> Report<'a> {
         let named = |file: FileId| {
-            files.get(file.index()).map(|source| NamedText {
+            let source = files.get(file.index())?;
+            let lines = lines.get(file.index())?;
+            Some(NamedText {
                 name: &source.path,
                 text: &source.text,
+                lines,
             })
         };
         let elsewhere = diagnostic
@@ -324,25 +338,51 @@ impl miette::Diagnostic for Elsewhere<'_> {
 struct NamedText<'a> {
     name: &'a str,
     text: &'a str,
+    lines: &'a LineIndex,
 }
 
 impl miette::SourceCode for NamedText<'_> {
+    /// miette's own reading of `str`, run on a window of whole lines around the span and
+    /// shifted back, so the result is the same as on the whole text but costs only the
+    /// lines around the span
     fn read_span<'b>(
         &'b self,
         span: &miette::SourceSpan,
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
-        let inner = self
+        let start = u32::try_from(span.offset()).unwrap_or(u32::MAX);
+        let end = u32::try_from(span.offset() + span.len()).unwrap_or(u32::MAX);
+        let first_line = self
+            .lines
+            .line_of(start)
+            .saturating_sub(context_lines_before);
+        // Two lines more than shown, so miette's scan stops where it would on the whole text.
+        let past_line = self.lines.line_of(end) + context_lines_after + 2;
+        let window_start = self.lines.line_start(first_line).unwrap_or_default() as usize;
+        let window_end = self
+            .lines
+            .line_start(past_line)
+            .map_or(self.text.len(), |offset| offset as usize);
+        let window = self
             .text
-            .read_span(span, context_lines_before, context_lines_after)?;
+            .get(window_start..window_end)
+            .ok_or(miette::MietteError::OutOfBounds)?;
+        let shifted = miette::SourceSpan::new(
+            span.offset().saturating_sub(window_start).into(),
+            span.len(),
+        );
+        let inner = window.read_span(&shifted, context_lines_before, context_lines_after)?;
         Ok(Box::new(miette::MietteSpanContents::new_named(
             self.name.to_owned(),
             inner.data(),
-            *inner.span(),
-            inner.line(),
+            miette::SourceSpan::new(
+                (inner.span().offset() + window_start).into(),
+                inner.span().len(),
+            ),
+            inner.line() + first_line,
             inner.column(),
-            inner.line_count(),
+            inner.line_count() + first_line,
         )))
     }
 }

@@ -42,5 +42,5 @@ pub use check::{check, check_bytes, Checked, SourceBytes};
 pub use codes::Code;
 pub use diagnostic::{Diagnostic, Label, Location, Report, Severity, Summary};
 pub use fmt::format_source;
-pub use source::{FileId, LineColumn, SourceFile};
+pub use source::{FileId, LineColumn, LineIndex, SourceFile};
 pub use test_block::{Expectation, TestCase};

@@ -17,7 +17,7 @@ use rulesc_runtime::{
 use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::resolve;
-use crate::source::{FileId, SourceFile};
+use crate::source::{FileId, LineIndex, SourceFile};
 use crate::types::{self, LiteralError, Type};
 
 /// A rule that checked, with the syntax it came from (for duplicate ids and lints)
@@ -70,11 +70,11 @@ pub(crate) fn string(
 }
 
 /// The id of a rule without `@id`: `<file name>:<line>` of its `on` keyword
-pub(crate) fn default_id(source: &SourceFile, decl: &RuleDecl) -> String {
+pub(crate) fn default_id(source: &SourceFile, lines: &LineIndex, decl: &RuleDecl) -> String {
     format!(
         "{}:{}",
         source.name,
-        source.line_column(decl.on_span.start).line
+        lines.line_column(decl.on_span.start).line
     )
 }
 
@@ -82,6 +82,7 @@ pub(crate) fn default_id(source: &SourceFile, decl: &RuleDecl) -> String {
 pub(crate) fn lower_rule<'ast>(
     file: FileId,
     source: &SourceFile,
+    lines: &LineIndex,
     decl: &'ast RuleDecl,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<LoweredRule<'ast>> {
@@ -97,8 +98,10 @@ pub(crate) fn lower_rule<'ast>(
     if diags.len() != n_before {
         return None;
     }
-    let start = source.line_column(decl.on_span.start);
-    let id = annotations.id.unwrap_or_else(|| default_id(source, decl));
+    let start = lines.line_column(decl.on_span.start);
+    let id = annotations
+        .id
+        .unwrap_or_else(|| default_id(source, lines, decl));
     let mut kinds: Vec<EventKind> = events.iter().map(|(kind, _)| *kind).collect();
     kinds.sort();
     kinds.dedup();

@@ -1,7 +1,7 @@
 //! Source files given to the compiler and the mapping of byte offsets to lines and columns.
 //!
 //! Invariant: lines and columns are 1-based and columns count bytes, exactly as miette
-//! counts them, and [`SourceFile::line_column`] is the only place that computes them, so the
+//! counts them, and [`LineIndex::line_column`] is the only place that computes them, so the
 //! human report's `file:line:col` header, the JSON diagnostics and rule origins agree.
 
 /// One `.rules` file handed to [`check`](crate::check)
@@ -52,22 +52,71 @@ impl SourceFile {
         }
     }
 
+    /// The line and byte column of `offset` (see [`LineIndex::line_column`])
+    ///
+    /// This builds a [`LineIndex`] for one lookup; build one with [`LineIndex::new`] to look
+    /// up many offsets of one file.
+    pub fn line_column(&self, offset: u32) -> LineColumn {
+        LineIndex::new(&self.text).line_column(offset)
+    }
+}
+
+/// Where each line of a text starts, to turn byte offsets into lines and columns
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    /// The offset of the first byte of each line; the first line starts at 0
+    line_starts: Vec<u32>,
+    /// The text's length
+    len: u32,
+}
+
+impl LineIndex {
+    /// Indexes the lines of `text`: a line ends after `\n`, `\r\n` or a lone `\r`, as the
+    /// grammar's `NEWLINE` and miette's snippets have it
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        for (idx, byte) in bytes.iter().enumerate() {
+            let ends_line = match byte {
+                b'\n' => true,
+                b'\r' => bytes.get(idx + 1) != Some(&b'\n'),
+                _ => false,
+            };
+            if ends_line {
+                line_starts.push(to_u32(idx + 1));
+            }
+        }
+        LineIndex {
+            line_starts,
+            len: to_u32(text.len()),
+        }
+    }
+
     /// The line and byte column of `offset` (clamped to the text's length)
     ///
-    /// A line ends after `\n`; the column is the number of bytes since the line's start,
-    /// plus one. So `xé\tyé ` followed by a span puts the span at column 9 (`é` counts 2).
+    /// The column is the number of bytes since the line's start, plus one. So `xé\tyé `
+    /// followed by a span puts the span at column 9 (`é` counts 2 bytes), as miette does.
     pub fn line_column(&self, offset: u32) -> LineColumn {
-        let offset = (offset as usize).min(self.text.len());
-        let before = self.text.as_bytes().get(..offset).unwrap_or_default();
-        let line_start = before
-            .iter()
-            .rposition(|byte| *byte == b'\n')
-            .map_or(0, |newline| newline + 1);
-        let newlines = before.iter().filter(|byte| **byte == b'\n').count();
+        let offset = offset.min(self.len);
+        let line_idx = self.line_of(offset);
+        let line_start = self.line_start(line_idx).unwrap_or_default();
         LineColumn {
-            line: to_u32(newlines).saturating_add(1),
-            column: to_u32(offset - line_start).saturating_add(1),
+            line: to_u32(line_idx).saturating_add(1),
+            column: (offset - line_start).saturating_add(1),
         }
+    }
+
+    /// The 0-based line holding `offset`
+    pub(crate) fn line_of(&self, offset: u32) -> usize {
+        // The last line starting at or before `offset`; line 0 always starts at 0.
+        self.line_starts
+            .partition_point(|start| *start <= offset)
+            .saturating_sub(1)
+    }
+
+    /// Where the 0-based line `line` starts, if the text has it
+    pub(crate) fn line_start(&self, line: usize) -> Option<u32> {
+        self.line_starts.get(line).copied()
     }
 }
 
@@ -103,6 +152,42 @@ mod tests {
     fn non_ascii_counts_its_bytes() {
         // `xé\tyé ` is 8 bytes: the span starts at byte 8, column 9.
         assert_eq!(at("xé\tyé tool", "tool"), LineColumn { line: 1, column: 9 });
+    }
+
+    #[test]
+    fn every_offset_agrees_with_a_plain_count() {
+        let text = "a\n\nbé\n  tool\n";
+        let index = LineIndex::new(text);
+        for offset in 0..=text.len() {
+            let before = &text.as_bytes()[..offset];
+            let line = before.iter().filter(|byte| **byte == b'\n').count() + 1;
+            let column = offset
+                - before
+                    .iter()
+                    .rposition(|byte| *byte == b'\n')
+                    .map_or(0, |idx| idx + 1)
+                + 1;
+            let expected = LineColumn {
+                line: u32::try_from(line).unwrap(),
+                column: u32::try_from(column).unwrap(),
+            };
+            assert_eq!(
+                index.line_column(u32::try_from(offset).unwrap()),
+                expected,
+                "{offset}"
+            );
+        }
+    }
+
+    #[test]
+    fn carriage_returns_end_lines_as_in_the_grammar() {
+        let text = "a\r\nb\rc\n  tool";
+        let index = LineIndex::new(text);
+        let at =
+            |needle: &str| index.line_column(u32::try_from(text.find(needle).unwrap()).unwrap());
+        assert_eq!(at("b"), LineColumn { line: 2, column: 1 });
+        assert_eq!(at("c"), LineColumn { line: 3, column: 1 });
+        assert_eq!(at("tool"), LineColumn { line: 4, column: 3 });
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::codes;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::lower::{literal, string};
 use crate::resolve;
-use crate::source::{FileId, SourceFile};
+use crate::source::{FileId, LineIndex, SourceFile};
 
 /// One inline test: events evaluated in order as one execution, each with what it expects
 #[derive(Debug, Clone, PartialEq)]
@@ -67,6 +67,7 @@ pub(crate) struct LoweredTest {
 pub(crate) fn lower_test(
     file: FileId,
     source: &SourceFile,
+    lines: &LineIndex,
     block: &TestBlock,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<LoweredTest> {
@@ -136,7 +137,7 @@ pub(crate) fn lower_test(
         case: TestCase {
             name: name?,
             file: source.name.clone(),
-            line: source.line_column(block.span.start).line,
+            line: lines.line_column(block.span.start).line,
             steps,
         },
         name_span: block.name.span,

@@ -1,13 +1,14 @@
 //! Diagnostics rendered for people (miette reports) and for programs (the JSON of CLI.md).
 //!
 //! Invariant: both forms come from the same [`Diagnostic`] values, and every line and column
-//! comes from [`Diagnostic::location`] (1-based lines, 1-based byte columns, as miette counts
-//! them), so the human `file:line:col` header and the JSON always agree.
+//! of the JSON comes from [`LineIndex::line_column`] (1-based lines, 1-based byte columns, as
+//! miette counts them), so the human `file:line:col` header and the JSON always agree
+//! (`tests/ui.rs` checks it on every fixture).
 
 use std::io::IsTerminal;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
-use rulesc_compiler::{Diagnostic, Report, SourceFile, Summary};
+use rulesc_compiler::{Diagnostic, LineIndex, Report, SourceFile, Summary};
 use serde::Serialize;
 
 /// The width of human reports when it is fixed (not a terminal, and in tests)
@@ -60,9 +61,13 @@ pub fn render_human(
     options: RenderOptions,
 ) -> String {
     let handler = options.handler();
+    let lines: Vec<LineIndex> = files
+        .iter()
+        .map(|file| LineIndex::new(&file.text))
+        .collect();
     let mut out = String::new();
     for diagnostic in diagnostics {
-        let report = Report::new(diagnostic, files);
+        let report = Report::new(diagnostic, files, &lines);
         if handler.render_report(&mut out, &report).is_err() {
             // Rendering into a String only fails if a label lies outside its source; the
             // diagnostic is then still shown, without its snippet.
@@ -92,10 +97,14 @@ pub fn plain_line(diagnostic: &Diagnostic, files: &[SourceFile]) -> String {
 /// order CLI.md lists them
 pub fn to_json(diagnostics: &[Diagnostic], files: &[SourceFile]) -> String {
     let summary = Summary::of(diagnostics);
+    let lines: Vec<LineIndex> = files
+        .iter()
+        .map(|file| LineIndex::new(&file.text))
+        .collect();
     let document = JsonReport {
         diagnostics: diagnostics
             .iter()
-            .map(|diagnostic| JsonDiagnostic::new(diagnostic, files))
+            .map(|diagnostic| JsonDiagnostic::new(diagnostic, files, &lines))
             .collect(),
         errors: summary.errors,
         warnings: summary.warnings,
@@ -127,8 +136,16 @@ struct JsonDiagnostic<'a> {
 }
 
 impl<'a> JsonDiagnostic<'a> {
-    fn new(diagnostic: &'a Diagnostic, files: &[SourceFile]) -> JsonDiagnostic<'a> {
-        let location = diagnostic.location(files);
+    fn new(
+        diagnostic: &'a Diagnostic,
+        files: &[SourceFile],
+        lines: &[LineIndex],
+    ) -> JsonDiagnostic<'a> {
+        let index = diagnostic.primary.file.index();
+        let location = files
+            .get(index)
+            .zip(lines.get(index))
+            .map(|(file, lines)| diagnostic.location_in(file, lines));
         JsonDiagnostic {
             code: diagnostic.code.id,
             severity: diagnostic.severity.name(),
