@@ -52,20 +52,34 @@
 //!   the host's cap (`host:max_stop_requests`) names how the run ended; a guard's stop ends
 //!   the run exactly as the guard said.
 //! - `max_steps` counts started steps: step `max_steps + 1` never begins.
+//! - Host code that panics is caught (`guard.rs`) and handled as the failure it stands
+//!   for: a panicking model driver is a failed model call of kind `unknown`, a panicking
+//!   tool executor a failed tool call (kind `tool`), a panicking approver a denial. A
+//!   panicking native hook casts no vote; the event's outcome stands without it only if
+//!   the error policy says so: `on_error` fires (kind `unknown`, evaluated by the rules
+//!   alone, so it cannot recurse) and its `retry` evaluates the event again, `ignore` or
+//!   `allow` keeps the outcome, anything else turns it into that `forbid`.
+//! - A checkpointer (`checkpoint.rs`) receives the state whenever a step is about to
+//!   begin and once the run has ended; one that fails or panics stops the run there
+//!   ([`Interrupted`]). [`AgentLoop::resume`] goes on from such a state.
 
 use serde_json::{Map, Value as Json};
 use tracing::{debug, debug_span, info_span};
 
+use crate::checkpoint::{CheckpointError, Checkpointer, Interrupted};
 use crate::driver::{
-    Approval, Approver, Clock, ErrorKind, InferenceResponse, Message, Model, SystemClock, ToolCall,
-    ToolExecutor,
+    Approval, Approver, Clock, ErrorKind, InferenceResponse, Message, Model, ModelError,
+    SystemClock, ToolCall, ToolExecutor,
 };
 use crate::event::{EventKind, StopDecision};
+use crate::guard::{catch, GuardedHook};
 use crate::native_hook::NativeHook;
 use crate::outcome::{Decision, Outcome};
 use crate::policy::{Limits, Policy, StopReason};
 use crate::report::RunReport;
-use crate::resolve::{resolve_continuation, Resolution, RESOLVED_BY_MAX_STEPS};
+use crate::resolve::{
+    resolve_continuation, Resolution, RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS,
+};
 use crate::state::{
     CurrentExecution, ErrorRecord, EventRecord, ExecutionState, PendingStop, RunEnd, StepOutcome,
     ToolCallRecord, ToolResult,
@@ -187,7 +201,7 @@ impl AgentLoop {
         tools: &mut dyn ToolExecutor,
         approver: &mut dyn Approver,
     ) -> RunReport {
-        let (state, end) = self.start(model, tools, approver).execute();
+        let (state, end) = self.run_unsaved(None, model, tools, approver);
         RunReport::new(&state, &end)
     }
 
@@ -199,26 +213,109 @@ impl AgentLoop {
         tools: &mut dyn ToolExecutor,
         approver: &mut dyn Approver,
     ) -> ExecutionState {
-        self.start(model, tools, approver).execute().0
+        self.run_unsaved(None, model, tools, approver).0
     }
 
+    /// [`AgentLoop::execute`], saving the state through `checkpointer` whenever a step is
+    /// about to begin and once the run has ended (see [`Checkpointer`])
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] when the checkpointer failed (or panicked): the run stopped at that
+    /// step boundary, and its state can be resumed with [`AgentLoop::resume`].
+    pub fn execute_checkpointed(
+        &mut self,
+        model: &mut dyn Model,
+        tools: &mut dyn ToolExecutor,
+        approver: &mut dyn Approver,
+        checkpointer: &mut dyn Checkpointer,
+    ) -> Result<ExecutionState, Interrupted> {
+        self.run_saved(None, model, tools, approver, checkpointer)
+    }
+
+    /// Goes on with the execution saved in `state` (a checkpoint) to its end, saving as
+    /// [`AgentLoop::execute_checkpointed`] does
+    ///
+    /// A state that has ended is returned as it is; a state where no event fired yet starts
+    /// the execution (with the state's metadata and messages, not the loop's). The loop's
+    /// policy, hooks, limits and clock are used as they are now; `elapsed` goes on from the
+    /// state's value. Given drivers that answer as they did, the run ends exactly as if it
+    /// had never been interrupted (a scripted model resumes with
+    /// [`Script::model_resumed`](crate::Script::model_resumed)).
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`], as for [`AgentLoop::execute_checkpointed`].
+    pub fn resume(
+        &mut self,
+        state: ExecutionState,
+        model: &mut dyn Model,
+        tools: &mut dyn ToolExecutor,
+        approver: &mut dyn Approver,
+        checkpointer: &mut dyn Checkpointer,
+    ) -> Result<ExecutionState, Interrupted> {
+        self.run_saved(Some(state), model, tools, approver, checkpointer)
+    }
+
+    /// Runs without saving: nothing can interrupt the run
+    fn run_unsaved(
+        &mut self,
+        state: Option<ExecutionState>,
+        model: &mut dyn Model,
+        tools: &mut dyn ToolExecutor,
+        approver: &mut dyn Approver,
+    ) -> (ExecutionState, RunEnd) {
+        let mut save = |_: &ExecutionState| Ok::<(), std::convert::Infallible>(());
+        match self.start(state, model, tools, approver).execute(&mut save) {
+            Ok(done) => done,
+            Err((_, never)) => match never {},
+        }
+    }
+
+    /// Runs, saving through `checkpointer`; a panicking checkpointer fails to save
+    fn run_saved(
+        &mut self,
+        state: Option<ExecutionState>,
+        model: &mut dyn Model,
+        tools: &mut dyn ToolExecutor,
+        approver: &mut dyn Approver,
+        checkpointer: &mut dyn Checkpointer,
+    ) -> Result<ExecutionState, Interrupted> {
+        let mut save = |state: &ExecutionState| {
+            catch("checkpointer", || checkpointer.save(state)).unwrap_or_else(|panic| {
+                Err(CheckpointError::new(format!(
+                    "the checkpointer panicked: {panic}"
+                )))
+            })
+        };
+        self.start(state, model, tools, approver)
+            .execute(&mut save)
+            .map(|(state, _)| state)
+            .map_err(|(state, error)| Interrupted { state, error })
+    }
+
+    /// A run from `state` (a checkpoint), or from a fresh state
     fn start<'run>(
         &'run mut self,
+        state: Option<ExecutionState>,
         model: &'run mut dyn Model,
         tools: &'run mut dyn ToolExecutor,
         approver: &'run mut dyn Approver,
     ) -> Run<'run> {
         let origin_ms = self.clock.now_ms();
+        let state = state
+            .unwrap_or_else(|| ExecutionState::new(self.metadata.clone(), self.messages.clone()));
         Run {
             policy: &self.policy,
             hooks: self.hooks.iter().map(|hook| &**hook).collect(),
             clock: &mut *self.clock,
             origin_ms,
+            elapsed_base_ms: state.elapsed_ms(),
             stop_event: self.stop_event,
             model,
             tools,
             approver,
-            state: ExecutionState::new(self.metadata.clone(), self.messages.clone()),
+            state,
         }
     }
 }
@@ -241,7 +338,10 @@ struct Run<'run> {
     policy: &'run Policy,
     hooks: Vec<&'run dyn NativeHook>,
     clock: &'run mut dyn Clock,
+    /// The clock's reading when this run (or its resumption) started
     origin_ms: u64,
+    /// `elapsed` at `origin_ms`: 0, or the checkpoint's value when resumed
+    elapsed_base_ms: u64,
     stop_event: EventKind,
     model: &'run mut dyn Model,
     tools: &'run mut dyn ToolExecutor,
@@ -258,19 +358,37 @@ enum AfterError {
 }
 
 impl Run<'_> {
-    fn execute(mut self) -> (ExecutionState, RunEnd) {
+    /// Runs to the end, handing the state to `save` whenever a step is about to begin and
+    /// once the run has ended; stops with the state when `save` fails
+    fn execute<E>(
+        mut self,
+        save: &mut dyn FnMut(&ExecutionState) -> Result<(), E>,
+    ) -> Result<(ExecutionState, RunEnd), (Box<ExecutionState>, E)> {
+        if let Some(end) = self.state.end().cloned() {
+            return Ok((self.state, end));
+        }
         let span = info_span!(target: TARGET, "execution");
         let _entered = span.enter();
         let mut outside_steps = CurrentExecution::default();
-        let start = self.fire(EventKind::ExecutionStart, &mut outside_steps);
-        let mut pending = (start.decision == Decision::Forbid).then(|| forbidden(&start));
+        // A resumed run already fired `execution_start`; its checkpoint was taken between
+        // steps, with no stop pending.
+        let mut pending = None;
+        if self.state.events().is_empty() {
+            let start = self.fire(EventKind::ExecutionStart, &mut outside_steps);
+            pending = (start.decision == Decision::Forbid).then(|| forbidden(&start));
+        }
         let end = loop {
             let stop = match pending.take() {
                 Some(stop) => stop,
-                None => match self.step() {
-                    Some(stop) => stop,
-                    None => continue,
-                },
+                None => {
+                    if let Err(err) = save(&self.state) {
+                        return Err((Box::new(self.state), err));
+                    }
+                    match self.step() {
+                        Some(stop) => stop,
+                        None => continue,
+                    }
+                }
             };
             if let Some(end) = self.judge_stop(stop) {
                 break end;
@@ -286,7 +404,10 @@ impl Run<'_> {
         );
         self.state.set_end(end.clone());
         self.fire(EventKind::ExecutionEnd, &mut outside_steps);
-        (self.state, end)
+        match save(&self.state) {
+            Ok(()) => Ok((self.state, end)),
+            Err(err) => Err((Box::new(self.state), err)),
+        }
     }
 
     /// Runs one step; `Some` when the run is about to stop
@@ -374,7 +495,15 @@ impl Run<'_> {
         loop {
             let before = self.fire(EventKind::BeforeInference, current);
             stop_if_forbidden(&before)?;
-            match self.model.infer(self.state.messages()) {
+            self.state.record_model_call();
+            let answer = catch("model driver", || self.model.infer(self.state.messages()))
+                .unwrap_or_else(|panic| {
+                    Err(ModelError {
+                        kind: ErrorKind::Unknown,
+                        message: format!("the model driver panicked: {panic}"),
+                    })
+                });
+            match answer {
                 Ok(response) => return Ok(Some(response)),
                 Err(error) => {
                     let error = ErrorRecord {
@@ -421,16 +550,23 @@ impl Run<'_> {
                     ToolResult::Blocked(blocked_message(&pre, call)),
                 ),
                 Decision::Ask => {
-                    let approval = self.approver.approve(call, pre.message.as_deref());
+                    let approval = catch("approver", || {
+                        self.approver.approve(call, pre.message.as_deref())
+                    });
                     debug!(
                         target: TARGET,
                         tool = call.name.as_str(),
-                        approved = approval == Approval::Allow,
+                        approved = approval == Ok(Approval::Allow),
                         "approver answered"
                     );
                     let result = match approval {
-                        Approval::Allow => self.run_tool(call),
-                        Approval::Deny => ToolResult::Blocked(denied_message(&pre, call)),
+                        Ok(Approval::Allow) => self.run_tool(call),
+                        Ok(Approval::Deny) => ToolResult::Blocked(denied_message(&pre, call)),
+                        // An approver that failed approved nothing.
+                        Err(panic) => ToolResult::Blocked(format!(
+                            "the approver panicked on the call to `{}`: {panic}",
+                            call.name
+                        )),
                     };
                     (Decision::Ask, result)
                 }
@@ -483,9 +619,10 @@ impl Run<'_> {
     }
 
     fn run_tool(&mut self, call: &ToolCall) -> ToolResult {
-        match self.tools.execute(call) {
-            Ok(output) => ToolResult::Output(output),
-            Err(error) => ToolResult::Failed(error.message),
+        match catch("tool executor", || self.tools.execute(call)) {
+            Ok(Ok(output)) => ToolResult::Output(output),
+            Ok(Err(error)) => ToolResult::Failed(error.message),
+            Err(panic) => ToolResult::Failed(format!("the tool `{}` panicked: {panic}", call.name)),
         }
     }
 
@@ -498,6 +635,11 @@ impl Run<'_> {
         current.error = Some(error);
         let outcome = self.fire(EventKind::OnError, current);
         current.error = None;
+        self.error_decision(&outcome)
+    }
+
+    /// What the `on_error` outcome `outcome` makes of the failure
+    fn error_decision(&mut self, outcome: &Outcome) -> Result<AfterError, PendingStop> {
         match outcome.decision {
             Decision::Retry => {
                 self.state.record_retry();
@@ -505,7 +647,7 @@ impl Run<'_> {
             }
             // An explicit `allow` permits the error, as `ignore` does.
             Decision::Ignore | Decision::Allow => Ok(AfterError::GoOn),
-            Decision::Forbid => Err(forbidden(&outcome)),
+            Decision::Forbid => Err(forbidden(outcome)),
             // An unhandled error stops the run, fail-safe (LANGUAGE.md §5.1).
             _ => Err(PendingStop {
                 decision: StopDecision::Forbid,
@@ -561,13 +703,80 @@ impl Run<'_> {
         })
     }
 
-    /// Evaluates `kind` now, records it, applies its effects and gathers its continuation
-    /// evaluations into the step
+    /// Fires `kind`: [`Run::evaluate`], then, if a native hook panicked, `on_error` for it
+    /// decides whether the outcome stands, is evaluated again or becomes a `forbid`
     fn fire(&mut self, kind: EventKind, current: &mut CurrentExecution) -> Outcome {
-        let elapsed_ms = self.clock.now_ms().saturating_sub(self.origin_ms);
+        let mut attempts: u64 = 0;
+        loop {
+            let (outcome, panic) = self.evaluate(kind, current, true);
+            let Some(panic) = panic else {
+                return outcome;
+            };
+            match self.hook_failed(panic) {
+                Ok(AfterError::GoOn) => return outcome,
+                // Bounded here too: outside a step, `retries` does not count these.
+                Ok(AfterError::Retry) if attempts < self.policy.limits().max_retries => {
+                    attempts = attempts.saturating_add(1);
+                }
+                Ok(AfterError::Retry) => {
+                    return forbidding(
+                        outcome,
+                        PendingStop {
+                            decision: StopDecision::Forbid,
+                            stop_reason: StopReason::RetryLimitReached,
+                            resolved_by: Some(RESOLVED_BY_MAX_RETRIES.to_owned()),
+                            message: None,
+                        },
+                    )
+                }
+                Err(stop) => return forbidding(outcome, stop),
+            }
+        }
+    }
+
+    /// Records a native hook's panic as an error of kind `unknown` and fires `on_error` for
+    /// it, evaluated by the rules alone (a hook panicking again cannot recurse)
+    fn hook_failed(&mut self, message: String) -> Result<AfterError, PendingStop> {
+        let error = ErrorRecord {
+            kind: ErrorKind::Unknown,
+            message,
+            tool: None,
+        };
+        self.state.record_error(error.clone());
+        let mut failure = CurrentExecution {
+            error: Some(error),
+            ..CurrentExecution::default()
+        };
+        let (outcome, _) = self.evaluate(EventKind::OnError, &mut failure, false);
+        self.error_decision(&outcome)
+    }
+
+    /// Evaluates `kind` now (with the native hooks when `with_hooks`), records it, applies
+    /// its effects and gathers its continuation evaluations into the step; returns the
+    /// outcome and what the first native hook that panicked said
+    fn evaluate(
+        &mut self,
+        kind: EventKind,
+        current: &mut CurrentExecution,
+        with_hooks: bool,
+    ) -> (Outcome, Option<String>) {
+        let elapsed_ms = self
+            .elapsed_base_ms
+            .saturating_add(self.clock.now_ms().saturating_sub(self.origin_ms));
         self.state.set_elapsed_ms(elapsed_ms);
         let event = self.state.event(kind, current);
-        let outcome = self.policy.evaluate_with_hooks(&event, &self.hooks);
+        let guarded: Vec<GuardedHook<'_>> = if with_hooks {
+            self.hooks
+                .iter()
+                .map(|hook| GuardedHook::new(*hook))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hooks: Vec<&dyn NativeHook> =
+            guarded.iter().map(|hook| hook as &dyn NativeHook).collect();
+        let outcome = self.policy.evaluate_with_hooks(&event, &hooks);
+        let panic = guarded.iter().find_map(GuardedHook::panic);
         for evaluation in &outcome.evaluations {
             debug!(
                 target: TARGET,
@@ -600,7 +809,7 @@ impl Run<'_> {
                 .evaluations
                 .extend(outcome.evaluations.iter().cloned());
         }
-        outcome
+        (outcome, panic)
     }
 }
 
@@ -634,6 +843,18 @@ fn forbidden(outcome: &Outcome) -> PendingStop {
         stop_reason: outcome.stop_reason.unwrap_or(StopReason::GuardForbade),
         resolved_by: outcome.resolved_by.clone(),
         message: outcome.message.clone(),
+    }
+}
+
+/// `outcome` turned into the `forbid` that `stop` describes (a native hook failed and the
+/// error policy stopped the run)
+fn forbidding(outcome: Outcome, stop: PendingStop) -> Outcome {
+    Outcome {
+        decision: Decision::Forbid,
+        stop_reason: Some(stop.stop_reason),
+        message: stop.message,
+        resolved_by: stop.resolved_by,
+        ..outcome
     }
 }
 

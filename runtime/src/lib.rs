@@ -4,12 +4,14 @@
 //! diagnostics (no pest, miette or clap), prints nothing, and `Policy::evaluate` is pure.
 
 mod agent_loop;
+mod checkpoint;
 mod condition;
 mod driver;
 mod evaluate;
 mod event;
 mod field;
 mod format;
+mod guard;
 mod handle;
 mod index;
 mod literal;
@@ -25,6 +27,9 @@ mod script;
 mod state;
 
 pub use agent_loop::AgentLoop;
+pub use checkpoint::{
+    CheckpointError, Checkpointer, Interrupted, CHECKPOINT_FORMAT, CHECKPOINT_VERSION,
+};
 pub use condition::{CompareOp, Condition, Operand};
 pub use driver::{
     Approval, Approver, Clock, ErrorKind, FinishReason, InferenceResponse, Message, Model,

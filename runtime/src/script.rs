@@ -19,6 +19,7 @@ use crate::driver::{
 };
 use crate::policy::{Limits, Policy};
 use crate::report::RunReport;
+use crate::state::ExecutionState;
 
 /// A run script (CLI.md `run`)
 ///
@@ -156,6 +157,18 @@ impl Script {
         }
     }
 
+    /// The scripted model of a run resumed from `state` (a checkpoint): the turns that
+    /// `state`'s model calls took are gone, and the tool call ids it made up go on counting
+    pub fn model_resumed(&self, state: &ExecutionState) -> ScriptedModel {
+        let mut model = self.model();
+        for _ in 0..state.model_calls().min(count(self.turns.len())) {
+            // Answering consumes the turn and numbers its tool calls, as the first run did.
+            let _ = model.infer(&[]);
+        }
+        model.requests.clear();
+        model
+    }
+
     /// The scripted tools
     pub fn tools(&self) -> ScriptedTools {
         ScriptedTools {
@@ -178,6 +191,11 @@ impl Script {
             &mut self.approver(),
         )
     }
+}
+
+/// `n` as a count of model calls
+fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
 /// A model that answers with the script's turns, in order

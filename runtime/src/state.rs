@@ -49,6 +49,9 @@ pub struct StepRecord {
     pub finish_reason: Option<FinishReason>,
     /// Tokens used by this step's model calls
     pub usage: Usage,
+    /// Model calls made in this step, failed ones and retries included
+    #[serde(default)]
+    pub model_calls: u64,
     /// Every tool call attempt, in order (a retried call appears once per attempt)
     pub tool_calls: Vec<ToolCallRecord>,
     /// Every failure of this step, in order: failed and blocked calls
@@ -161,6 +164,14 @@ impl ExecutionState {
             .fold(Usage::default(), |total, record| total.plus(record.usage))
     }
 
+    /// Model calls made so far, failed ones and retries included (where a scripted model
+    /// resumes)
+    pub fn model_calls(&self) -> u64 {
+        self.step_records.iter().fold(0, |total: u64, record| {
+            total.saturating_add(record.model_calls)
+        })
+    }
+
     /// Total errors in this execution: failed and blocked calls
     pub fn errors(&self) -> u64 {
         count(self.step_records.iter().flat_map(|record| &record.errors))
@@ -261,6 +272,7 @@ impl ExecutionState {
             response: None,
             finish_reason: None,
             usage: Usage::default(),
+            model_calls: 0,
             tool_calls: Vec::new(),
             errors: Vec::new(),
             retries: 0,
@@ -268,6 +280,13 @@ impl ExecutionState {
             outcome: None,
         });
         step
+    }
+
+    /// Counts a model call of the current step, before it is made
+    pub(crate) fn record_model_call(&mut self) {
+        if let Some(record) = self.step_records.last_mut() {
+            record.model_calls = record.model_calls.saturating_add(1);
+        }
     }
 
     /// Records a successful model call of the current step
