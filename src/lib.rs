@@ -31,6 +31,7 @@
 //! assert!(err.to_string().ends_with("1 error, 0 warnings\n"));
 //! ```
 
+pub mod checkpoint;
 pub mod cli;
 mod hook;
 pub mod reload;

@@ -1,0 +1,134 @@
+//! A [`Checkpointer`] that keeps an agent loop's state in one file, written atomically.
+//!
+//! ```
+//! use rulesc::checkpoint::FileCheckpointer;
+//! use rulesc::{Defaults, Limits, Policy, Script, Status};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let mut checkpointer = FileCheckpointer::new(dir.path().join("run.json"));
+//! let script = Script::from_json(r#"{"turns": [{"response": "Done."}], "clock_ms_per_step": 10}"#)?;
+//! let policy = Policy::new(Vec::new(), Defaults::default())?;
+//! let mut agent_loop = script.agent_loop(policy, Limits::default());
+//!
+//! // A crashed process would start here: go on from the file, if there is one.
+//! let state = match checkpointer.load()? {
+//!     Some(state) => agent_loop.resume(
+//!         state,
+//!         &mut script.model(),
+//!         &mut script.tools(),
+//!         &mut script.approver(),
+//!         &mut checkpointer,
+//!     )?,
+//!     None => agent_loop.execute_checkpointed(
+//!         &mut script.model(),
+//!         &mut script.tools(),
+//!         &mut script.approver(),
+//!         &mut checkpointer,
+//!     )?,
+//! };
+//! assert_eq!(state.end().map(|end| end.status), Some(Status::Completed));
+//! // The file holds the finished run: resuming it changes nothing.
+//! assert_eq!(checkpointer.load()?, Some(state));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Invariant: the file always holds a whole checkpoint, the last one saved. Each save is
+//! written to a new temporary file in the same folder, flushed to the disk, then renamed
+//! over the checkpoint (an atomic replacement), and the folder is flushed so the rename
+//! itself survives a power cut. A crash at any moment leaves the previous checkpoint or the
+//! new one, never a mix or a truncated file.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rulesc_runtime::{CheckpointError, Checkpointer, ExecutionState};
+
+/// Keeps the checkpoints of one run in the file at `path`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileCheckpointer {
+    path: PathBuf,
+}
+
+impl FileCheckpointer {
+    /// Checkpoints in the file at `path` (its folder must exist)
+    pub fn new(path: impl Into<PathBuf>) -> FileCheckpointer {
+        FileCheckpointer { path: path.into() }
+    }
+
+    /// The checkpoint file
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The state last saved; `None` when no checkpoint was ever saved there
+    ///
+    /// # Errors
+    ///
+    /// A [`CheckpointError`] when the file exists but cannot be read, or does not hold a
+    /// checkpoint this runtime reads.
+    pub fn load(&self) -> Result<Option<ExecutionState>, CheckpointError> {
+        let text = match fs::read_to_string(&self.path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(self.error(&err)),
+        };
+        ExecutionState::from_checkpoint_json(&text)
+            .map(Some)
+            .map_err(|err| CheckpointError::new(format!("`{}`: {err}", self.path.display())))
+    }
+
+    fn error(&self, err: &io::Error) -> CheckpointError {
+        CheckpointError::new(format!("`{}`: {err}", self.path.display()))
+    }
+}
+
+impl Checkpointer for FileCheckpointer {
+    fn save(&mut self, state: &ExecutionState) -> Result<(), CheckpointError> {
+        replace_durably(&self.path, state.to_checkpoint_json().as_bytes())
+            .map_err(|err| self.error(&err))
+    }
+}
+
+/// Makes temporary names unique among the threads of this process
+static N_WRITES: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `bytes` to a new temporary file next to `path`, flushes it to the disk, renames
+/// it over `path` and flushes the folder
+fn replace_durably(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(format!(
+        ".tmp-{}-{}",
+        std::process::id(),
+        N_WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
+    let temporary = PathBuf::from(temporary);
+    let written = File::create_new(&temporary).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    let renamed = written.and_then(|()| fs::rename(&temporary, path));
+    if let Err(err) = renamed {
+        // Best effort: the temporary file is ours, and useless now.
+        let _ = fs::remove_file(&temporary);
+        return Err(err);
+    }
+    sync_folder(path)
+}
+
+/// Flushes the folder holding `path`, so a rename in it is durable
+#[cfg(unix)]
+fn sync_folder(path: &Path) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    File::open(folder)?.sync_all()
+}
+
+/// Folders cannot be opened as files here; the rename is as durable as the system makes it
+#[cfg(not(unix))]
+fn sync_folder(_path: &Path) -> io::Result<()> {
+    Ok(())
+}
