@@ -1,7 +1,9 @@
 //! The `.rules` grammar and its syntax tree.
 //!
 //! [`parse`] turns source text into a [`File`] with spans, plus every [`ParseError`] and
-//! every [`Comment`]; [`print()`] turns a [`File`] back into canonical source text.
+//! every [`Comment`]; [`print()`] turns a [`File`] back into canonical source text, and the
+//! [`print`](mod@print) module's per-node functions ([`print::expr`], [`print::action`], ...)
+//! give the text of one node on one line, as [`print()`] writes it.
 //!
 //! ```
 //! use rulesc_grammar::{parse, print, Item, ParseError};
@@ -56,7 +58,7 @@ mod ast;
 mod error;
 mod limits;
 mod parse;
-mod print;
+pub mod print;
 mod span;
 
 pub use ast::*;

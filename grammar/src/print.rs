@@ -8,58 +8,131 @@
 //! block's events and expectations each on a line, indented by two spaces. Literals and
 //! strings are written from their source text. Comments are not part of the tree: the
 //! formatter puts them back from [`Parsed::comments`](crate::Parsed::comments).
+//!
+//! Besides [`print()`] for a whole file, each node kind that a line is made of has its own
+//! function giving that node's text on one line ([`expr`], [`action`], [`test_step`], ...), so a
+//! formatter that breaks lines its own way still writes every node exactly as [`print()`] does.
 
 use crate::ast::{
-    ActionNode, Annotation, Expr, File, Ident, Item, Lit, LitKind, ObjectEntry, Operand, Path,
-    PathSegment, RuleDecl, StrLit, TestBlock, TestStep, Value,
+    ActionNode, Annotation, DefaultDecl, Expr, File, Header, Ident, Item, Lit, LitKind,
+    ObjectEntry, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep, Value,
 };
 
 /// Print `file` as canonical source text
 pub fn print(file: &File) -> String {
     let mut out = String::new();
     for item in &file.items {
-        item_text(&mut out, item);
+        write_item(&mut out, item);
     }
     out
 }
 
+/// `policy "name"`
+pub fn header(header: &Header) -> String {
+    text(header, write_header)
+}
+
+/// `default pre_tool_use ask`
+pub fn default_decl(default: &DefaultDecl) -> String {
+    text(default, write_default_decl)
+}
+
+/// `@id("x")`, `@priority(-5)`; an annotation without arguments has no parentheses
+pub fn annotation(annotation: &Annotation) -> String {
+    text(annotation, write_annotation)
+}
+
+/// `on pre_tool_use, post_tool_use`: a rule's events after `on`
+pub fn events(events: &[Ident]) -> String {
+    text(events, write_events)
+}
+
+/// `forbid steps_limit_reached "at most 20 steps"`, `set metadata.tainted = true`
+pub fn action(action: &ActionNode) -> String {
+    text(action, write_action)
+}
+
+/// A condition: `tool == "rm" or not blocked`, with parentheses where precedence needs them
+pub fn expr(condition: &Expr) -> String {
+    text(condition, write_expr)
+}
+
+/// `"raw"`: the raw text keeps its escapes, so quoting it again gives the same string
+pub fn str_lit(string: &StrLit) -> String {
+    text(string, write_str_lit)
+}
+
+/// `expect forbid steps_limit_reached by "cap"`, or a test event with its object
+pub fn test_step(step: &TestStep) -> String {
+    text(step, write_test_step)
+}
+
+/// `tool: "rm"`, `arg: { path: "/" }`: an entry of a test event's object
+pub fn entry(entry: &ObjectEntry) -> String {
+    text(entry, write_entry)
+}
+
+/// An object key: bare when it is a word (`tool`, even `event`), else quoted (`"filePath"`)
+pub fn key(key: &Ident) -> String {
+    text(key, write_key)
+}
+
+/// The text `write` gives for `node`
+fn text<T: ?Sized>(node: &T, write: fn(&mut String, &T)) -> String {
+    let mut out = String::new();
+    write(&mut out, node);
+    out
+}
+
 /// Appends `item` and its line breaks
-fn item_text(out: &mut String, item: &Item) {
+fn write_item(out: &mut String, item: &Item) {
     match item {
-        Item::Header(header) => {
-            out.push_str("policy ");
-            str_lit(out, &header.name);
-        }
-        Item::Default(default) => {
-            out.push_str("default ");
-            out.push_str(&default.event.name);
-            out.push(' ');
-            out.push_str(&default.verb.name);
-        }
-        Item::Rule(rule) => rule_text(out, rule),
-        Item::Test(test) => test_text(out, test),
+        Item::Header(header) => write_header(out, header),
+        Item::Default(default) => write_default_decl(out, default),
+        Item::Rule(rule) => write_rule(out, rule),
+        Item::Test(test) => write_test(out, test),
     }
     out.push('\n');
 }
 
-fn rule_text(out: &mut String, rule: &RuleDecl) {
+fn write_header(out: &mut String, header: &Header) {
+    out.push_str("policy ");
+    write_str_lit(out, &header.name);
+}
+
+fn write_default_decl(out: &mut String, default: &DefaultDecl) {
+    out.push_str("default ");
+    out.push_str(&default.event.name);
+    out.push(' ');
+    out.push_str(&default.verb.name);
+}
+
+fn write_rule(out: &mut String, rule: &RuleDecl) {
     for annotation in &rule.annotations {
-        annotation_text(out, annotation);
+        write_annotation(out, annotation);
         out.push('\n');
     }
+    write_events(out, &rule.events);
+    if let Some(condition) = &rule.condition {
+        out.push_str(" when ");
+        write_expr(out, condition);
+    }
+    out.push(' ');
+    write_action(out, &rule.action);
+}
+
+fn write_events(out: &mut String, events: &[Ident]) {
     out.push_str("on ");
-    for (idx, event) in rule.events.iter().enumerate() {
+    for (idx, event) in events.iter().enumerate() {
         if idx > 0 {
             out.push_str(", ");
         }
         out.push_str(&event.name);
     }
-    if let Some(condition) = &rule.condition {
-        out.push_str(" when ");
-        expr(out, condition);
-    }
-    out.push(' ');
-    match &rule.action {
+}
+
+fn write_action(out: &mut String, action: &ActionNode) {
+    match action {
         ActionNode::Verb {
             verb,
             reason,
@@ -67,84 +140,92 @@ fn rule_text(out: &mut String, rule: &RuleDecl) {
             ..
         } => {
             out.push_str(&verb.name);
-            optional_word(out, reason.as_ref());
+            write_optional_word(out, reason.as_ref());
             if let Some(message) = message {
                 out.push(' ');
-                str_lit(out, message);
+                write_str_lit(out, message);
             }
         }
         ActionNode::Set { target, value, .. } => {
             out.push_str("set ");
-            path(out, target);
+            write_path(out, target);
             out.push_str(" = ");
-            lit(out, value);
+            write_lit(out, value);
         }
     }
 }
 
-fn annotation_text(out: &mut String, annotation: &Annotation) {
+fn write_annotation(out: &mut String, annotation: &Annotation) {
     out.push('@');
     out.push_str(&annotation.name.name);
     if !annotation.args.is_empty() {
         out.push('(');
-        separated(out, &annotation.args, lit);
+        write_separated(out, &annotation.args, write_lit);
         out.push(')');
     }
 }
 
-fn test_text(out: &mut String, test: &TestBlock) {
+fn write_test(out: &mut String, test: &TestBlock) {
     out.push_str("test ");
-    str_lit(out, &test.name);
+    write_str_lit(out, &test.name);
     out.push_str(" {\n");
     for step in &test.steps {
         out.push_str("  ");
-        match step {
-            TestStep::Event { event, fields, .. } => {
-                out.push_str("event ");
-                out.push_str(&event.name);
-                out.push(' ');
-                object(out, fields);
-            }
-            TestStep::Expect {
-                verb, reason, by, ..
-            } => {
-                out.push_str("expect ");
-                out.push_str(&verb.name);
-                optional_word(out, reason.as_ref());
-                if let Some(by) = by {
-                    out.push_str(" by ");
-                    str_lit(out, by);
-                }
-            }
-        }
+        write_test_step(out, step);
         out.push('\n');
     }
     out.push('}');
 }
 
+fn write_test_step(out: &mut String, step: &TestStep) {
+    match step {
+        TestStep::Event { event, fields, .. } => {
+            out.push_str("event ");
+            out.push_str(&event.name);
+            out.push(' ');
+            write_object(out, fields);
+        }
+        TestStep::Expect {
+            verb, reason, by, ..
+        } => {
+            out.push_str("expect ");
+            out.push_str(&verb.name);
+            write_optional_word(out, reason.as_ref());
+            if let Some(by) = by {
+                out.push_str(" by ");
+                write_str_lit(out, by);
+            }
+        }
+    }
+}
+
 /// `{ key: value, ... }`, or `{}` when empty
-fn object(out: &mut String, entries: &[ObjectEntry]) {
+fn write_object(out: &mut String, entries: &[ObjectEntry]) {
     if entries.is_empty() {
         out.push_str("{}");
         return;
     }
     out.push_str("{ ");
-    separated(out, entries, entry);
+    write_separated(out, entries, write_entry);
     out.push_str(" }");
 }
 
-fn entry(out: &mut String, entry: &ObjectEntry) {
-    if is_word(&entry.key.name) {
-        out.push_str(&entry.key.name);
-    } else {
-        out.push('"');
-        out.push_str(&entry.key.name);
-        out.push('"');
-    }
+fn write_entry(out: &mut String, entry: &ObjectEntry) {
+    write_key(out, &entry.key);
     out.push_str(": ");
     match &entry.value {
-        Value::Lit(value) => lit(out, value),
-        Value::Object(entries, _) => object(out, entries),
+        Value::Lit(value) => write_lit(out, value),
+        Value::Object(entries, _) => write_object(out, entries),
+    }
+}
+
+fn write_key(out: &mut String, key: &Ident) {
+    if is_word(&key.name) {
+        out.push_str(&key.name);
+    } else {
+        out.push('"');
+        out.push_str(&key.name);
+        out.push('"');
     }
 }
 
@@ -176,60 +257,60 @@ fn strength(condition: &Expr) -> Strength {
     }
 }
 
-fn expr(out: &mut String, condition: &Expr) {
+fn write_expr(out: &mut String, condition: &Expr) {
     match condition {
-        Expr::Or(parts, _) => joined(out, parts, " or ", Strength::And),
-        Expr::And(parts, _) => joined(out, parts, " and ", Strength::Not),
+        Expr::Or(parts, _) => write_joined(out, parts, " or ", Strength::And),
+        Expr::And(parts, _) => write_joined(out, parts, " and ", Strength::Not),
         Expr::Not(inner, _) => {
             out.push_str("not ");
-            operand_expr(out, inner, Strength::Not);
+            write_operand_expr(out, inner, Strength::Not);
         }
         Expr::Paren(inner, _) => {
             out.push('(');
-            expr(out, inner);
+            write_expr(out, inner);
             out.push(')');
         }
         Expr::Compare(compare) => {
-            operand(out, &compare.left);
+            write_operand(out, &compare.left);
             out.push(' ');
             out.push_str(compare.op.symbol());
             out.push(' ');
-            operand(out, &compare.right);
+            write_operand(out, &compare.right);
         }
-        Expr::Path(field) => path(out, field),
-        Expr::Lit(value) => lit(out, value),
+        Expr::Path(field) => write_path(out, field),
+        Expr::Lit(value) => write_lit(out, value),
     }
 }
 
 /// `parts` joined by `separator`, each in parentheses unless it binds at least as `tight`
-fn joined(out: &mut String, parts: &[Expr], separator: &str, tight: Strength) {
+fn write_joined(out: &mut String, parts: &[Expr], separator: &str, tight: Strength) {
     for (idx, part) in parts.iter().enumerate() {
         if idx > 0 {
             out.push_str(separator);
         }
-        operand_expr(out, part, tight);
+        write_operand_expr(out, part, tight);
     }
 }
 
 /// `condition`, in parentheses unless it binds at least as `tight`
-fn operand_expr(out: &mut String, condition: &Expr, tight: Strength) {
+fn write_operand_expr(out: &mut String, condition: &Expr, tight: Strength) {
     if strength(condition) >= tight {
-        expr(out, condition);
+        write_expr(out, condition);
     } else {
         out.push('(');
-        expr(out, condition);
+        write_expr(out, condition);
         out.push(')');
     }
 }
 
-fn operand(out: &mut String, operand: &Operand) {
+fn write_operand(out: &mut String, operand: &Operand) {
     match operand {
-        Operand::Path(field) => path(out, field),
-        Operand::Lit(value) => lit(out, value),
+        Operand::Path(field) => write_path(out, field),
+        Operand::Lit(value) => write_lit(out, value),
     }
 }
 
-fn path(out: &mut String, field: &Path) {
+fn write_path(out: &mut String, field: &Path) {
     for (idx, segment) in field.segments.iter().enumerate() {
         match segment {
             PathSegment::Name(name) => {
@@ -247,7 +328,7 @@ fn path(out: &mut String, field: &Path) {
     }
 }
 
-fn lit(out: &mut String, value: &Lit) {
+fn write_lit(out: &mut String, value: &Lit) {
     match &value.kind {
         LitKind::Bool(true) => out.push_str("true"),
         LitKind::Bool(false) => out.push_str("false"),
@@ -259,20 +340,20 @@ fn lit(out: &mut String, value: &Lit) {
         }
         LitKind::List(items) => {
             out.push('[');
-            separated(out, items, lit);
+            write_separated(out, items, write_lit);
             out.push(']');
         }
     }
 }
 
-fn str_lit(out: &mut String, string: &StrLit) {
+fn write_str_lit(out: &mut String, string: &StrLit) {
     out.push('"');
     out.push_str(&string.raw);
     out.push('"');
 }
 
 /// ` word` when there is one
-fn optional_word(out: &mut String, word: Option<&Ident>) {
+fn write_optional_word(out: &mut String, word: Option<&Ident>) {
     if let Some(word) = word {
         out.push(' ');
         out.push_str(&word.name);
@@ -280,7 +361,7 @@ fn optional_word(out: &mut String, word: Option<&Ident>) {
 }
 
 /// `items` printed by `each`, separated by `, `
-fn separated<T>(out: &mut String, items: &[T], each: fn(&mut String, &T)) {
+fn write_separated<T>(out: &mut String, items: &[T], each: fn(&mut String, &T)) {
     for (idx, item) in items.iter().enumerate() {
         if idx > 0 {
             out.push_str(", ");

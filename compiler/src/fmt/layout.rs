@@ -20,10 +20,9 @@
 //! ```
 
 use rulesc_grammar::{
-    Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep, Value,
+    print, Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep, Value,
 };
 
-use super::flat;
 use super::writer::Line;
 
 /// Columns a line may take before it is broken (strings and long conditions may overflow)
@@ -47,9 +46,9 @@ impl<'src> Layout<'src> {
     /// The lines of one top-level item; the first keeps a blank line before it
     pub(super) fn item(&self, item: &Item) -> Vec<Line> {
         let mut lines = match item {
-            Item::Header(header) => vec![Line::new(0, flat::header(header), header.span)],
+            Item::Header(header) => vec![Line::new(0, print::header(header), header.span)],
             Item::Default(default) => {
-                vec![Line::new(0, flat::default_decl(default), default.span)]
+                vec![Line::new(0, print::default_decl(default), default.span)]
             }
             Item::Rule(rule) => self.rule(rule),
             Item::Test(test) => self.test(test),
@@ -75,19 +74,19 @@ impl<'src> Layout<'src> {
         let mut lines: Vec<Line> = rule
             .annotations
             .iter()
-            .map(|annotation| Line::new(0, flat::annotation(annotation), annotation.span))
+            .map(|annotation| Line::new(0, print::annotation(annotation), annotation.span))
             .collect();
-        let events = flat::events(&rule.events);
+        let events = print::events(&rule.events);
         let events_span = Span::new(
             rule.on_span.start,
             rule.events
                 .last()
                 .map_or(rule.on_span.end, |event| event.span.end),
         );
-        let action = flat::action(&rule.action);
+        let action = print::action(&rule.action);
         let action_span = rule.action.span();
         let one_line = match &rule.condition {
-            Some(condition) => format!("{events} when {} {action}", flat::expr(condition)),
+            Some(condition) => format!("{events} when {} {action}", print::expr(condition)),
             None => format!("{events} {action}"),
         };
         // Comments inside the events go before the rule in either layout, so only those
@@ -108,7 +107,7 @@ impl<'src> Layout<'src> {
     /// `when <condition>` on one line, or split before each top-level `and` or `or` when it
     /// does not fit or holds a comment
     fn condition(&self, condition: &Expr) -> Vec<Line> {
-        let one_line = format!("when {}", flat::expr(condition));
+        let one_line = format!("when {}", print::expr(condition));
         let split = match condition {
             Expr::And(parts, _) => Some(("and", parts)),
             Expr::Or(parts, _) => Some(("or", parts)),
@@ -121,9 +120,9 @@ impl<'src> Layout<'src> {
                     .enumerate()
                     .map(|(part_idx, part)| {
                         if part_idx == 0 {
-                            Line::new(INDENT, format!("when {}", flat::expr(part)), part.span())
+                            Line::new(INDENT, format!("when {}", print::expr(part)), part.span())
                         } else {
-                            let text = format!("{joiner} {}", flat::expr(part));
+                            let text = format!("{joiner} {}", print::expr(part));
                             Line::new(2 * INDENT, text, part.span())
                         }
                     })
@@ -142,7 +141,7 @@ impl<'src> Layout<'src> {
 
     /// `test "name" {`, its steps indented, `}`
     fn test(&self, test: &TestBlock) -> Vec<Line> {
-        let head = format!("test {} {{", flat::str_lit(&test.name));
+        let head = format!("test {} {{", print::str_lit(&test.name));
         let closing = Span::new(test.span.end.saturating_sub(1), test.span.end);
         let after_head = Span::new(test.name.span.end, test.span.end);
         if test.steps.is_empty() && !self.has_comment(after_head) {
@@ -168,7 +167,7 @@ impl<'src> Layout<'src> {
 
     /// An `expect` line, or an event on one line or with its object broken
     fn step(&self, step: &TestStep, indent: usize) -> Vec<Line> {
-        let one_line = flat::test_step(step);
+        let one_line = print::test_step(step);
         match step {
             TestStep::Event {
                 event,
@@ -203,14 +202,14 @@ impl<'src> Layout<'src> {
             } else {
                 ""
             };
-            let one_line = format!("{}{comma}", flat::entry(entry));
+            let one_line = format!("{}{comma}", print::entry(entry));
             match &entry.value {
                 Value::Object(fields, object_span)
                     if !fields.is_empty()
                         && (inner + width(&one_line) > WIDTH
                             || self.has_comment(Span::new(entry.key.span.end, entry.span.end))) =>
                 {
-                    let head = format!("{}: {{", flat::key(&entry.key));
+                    let head = format!("{}: {{", print::key(&entry.key));
                     let head_span = Span::new(entry.span.start, entry.key.span.end);
                     lines.extend(self.broken_object(
                         head,

@@ -4,7 +4,6 @@
 //! input's up to spans, every comment is kept, in order, next to the code it was next to, and
 //! formatting formatted text changes nothing. A file with syntax errors is never rewritten.
 
-mod flat;
 mod layout;
 mod writer;
 
