@@ -11,7 +11,7 @@
 use std::fmt;
 
 use rulesc_grammar::Span;
-use rulesc_runtime::{EventKind, Field, Verb};
+use rulesc_runtime::{EventKind, Field, StopReason, Verb};
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::FileId;
@@ -130,11 +130,16 @@ pub fn lookup(id_or_name: &str) -> Option<Code> {
 
 /// `a`, `a and b`, `a, b and c`
 pub(crate) fn and_list<S: AsRef<str>>(items: &[S]) -> String {
+    joined_list(items, "and")
+}
+
+/// `items` separated by commas, the last two by `conjunction`
+fn joined_list<S: AsRef<str>>(items: &[S], conjunction: &str) -> String {
     match items {
         [] => String::new(),
         [only] => only.as_ref().to_owned(),
         [init @ .., last] => format!(
-            "{} and {}",
+            "{} {conjunction} {}",
             init.iter()
                 .map(|item| item.as_ref())
                 .collect::<Vec<_>>()
@@ -207,12 +212,8 @@ fn expected_words(expected: &[String]) -> String {
 }
 
 /// `a`, `a or b`, `a, b or c`
-fn or_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [only] => only.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
+fn or_list<S: AsRef<str>>(items: &[S]) -> String {
+    joined_list(items, "or")
 }
 
 /// E002: conditions, lists or objects nested too deep
@@ -312,18 +313,9 @@ pub(crate) fn unknown_event(
     name: &str,
     suggestion: Option<&str>,
 ) -> Diagnostic {
-    let diag = Diagnostic::new(
-        UNKNOWN_EVENT,
-        format!("unknown event `{name}`"),
-        Label::new(file, span, "not an event"),
-    );
-    match did_you_mean(suggestion) {
-        Some(help) => diag.with_help(help),
-        None => diag.with_help(format!(
-            "use one of {}",
-            or_list(&EventKind::ALL.map(|event| event.name().to_owned()))
-        )),
-    }
+    let names = EventKind::ALL.map(EventKind::name);
+    let label = Label::new(file, span, "not an event");
+    unknown_name(UNKNOWN_EVENT, "event", label, name, suggestion, &names)
 }
 
 /// E011: a field name that does not exist
@@ -434,18 +426,9 @@ pub(crate) fn unknown_verb(
     name: &str,
     suggestion: Option<&str>,
 ) -> Diagnostic {
-    let diag = Diagnostic::new(
-        UNKNOWN_VERB,
-        format!("unknown verb `{name}`"),
-        Label::new(file, span, "not a verb"),
-    );
-    match did_you_mean(suggestion) {
-        Some(help) => diag.with_help(help),
-        None => diag.with_help(format!(
-            "use one of {}",
-            or_list(&Verb::ALL.map(|verb| verb.name().to_owned()))
-        )),
-    }
+    let names = Verb::ALL.map(Verb::name);
+    let label = Label::new(file, span, "not a verb");
+    unknown_name(UNKNOWN_VERB, "verb", label, name, suggestion, &names)
 }
 
 /// E014: a verb on an event that does not allow it
@@ -512,19 +495,29 @@ pub(crate) fn unknown_stop_reason(
     name: &str,
     suggestion: Option<&str>,
 ) -> Diagnostic {
-    let diag = Diagnostic::new(
+    let names = StopReason::ALL.map(StopReason::name);
+    let label = Label::new(file, span, "not a stop reason");
+    unknown_name(
         UNKNOWN_STOP_REASON,
-        format!("unknown stop reason `{name}`"),
-        Label::new(file, span, "not a stop reason"),
-    );
-    match did_you_mean(suggestion) {
-        Some(help) => diag.with_help(help),
-        None => diag.with_help(
-            "use one of completed, steps_limit_reached, token_limit_reached, \
-             time_limit_reached, retry_limit_reached, error_forbade, finish_reason_received, \
-             guard_forbade, stop_requested or user_requested",
-        ),
-    }
+        "stop reason",
+        label,
+        name,
+        suggestion,
+        &names,
+    )
+}
+
+/// A name that is no known `kind`: the nearest known name as help, else every known one
+fn unknown_name(
+    code: Code,
+    kind: &str,
+    label: Label,
+    name: &str,
+    suggestion: Option<&str>,
+    known: &[&str],
+) -> Diagnostic {
+    let help = did_you_mean(suggestion).unwrap_or_else(|| format!("use one of {}", or_list(known)));
+    Diagnostic::new(code, format!("unknown {kind} `{name}`"), label).with_help(help)
 }
 
 /// E016: a stop reason after a verb that takes none
@@ -794,12 +787,7 @@ pub(crate) fn verb_not_default(
     )
     .with_help(format!(
         "the default of `{event}` is one of {}",
-        or_list(
-            &allowed
-                .iter()
-                .map(|verb| verb.name().to_owned())
-                .collect::<Vec<_>>()
-        )
+        or_list(&allowed.iter().map(|verb| verb.name()).collect::<Vec<_>>())
     ))
 }
 
