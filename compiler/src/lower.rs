@@ -6,7 +6,7 @@
 //! evaluates.
 
 use rulesc_grammar::{
-    ActionNode, Annotation, Compare, Expr, Lit, LitKind, Op, Operand as AstOperand, Path,
+    print, ActionNode, Annotation, Compare, Expr, Lit, LitKind, Op, Operand as AstOperand, Path,
     PathSegment as AstSegment, RuleDecl, Span,
 };
 use rulesc_runtime::{
@@ -705,7 +705,7 @@ impl Lowering<'_> {
                 self.diags.push(codes::invalid_set_target(
                     self.file,
                     target.span,
-                    &resolve::path_text(target),
+                    &print::path(target),
                 ));
                 None
             }

@@ -3,7 +3,7 @@
 //! Invariant: visibility of fields on events comes from the runtime's single table
 //! ([`Field::visible_on`]); this module only reports what it says, with spans.
 
-use rulesc_grammar::{Ident, Path, PathSegment as AstSegment, Span};
+use rulesc_grammar::{print, Ident, Path, PathSegment as AstSegment, Span};
 use rulesc_runtime::{EventKind, Field, FieldPath, PathSegment, StopReason, Verb};
 
 use crate::codes;
@@ -31,32 +31,26 @@ pub(crate) fn suggest<'a>(
 
 /// The event named by `ident`, or E010 in `diags`
 pub(crate) fn event(file: FileId, ident: &Ident, diags: &mut Vec<Diagnostic>) -> Option<EventKind> {
-    let kind = EventKind::from_name(&ident.name);
-    if kind.is_none() {
-        let suggestion = suggest(&ident.name, EventKind::ALL.iter().map(|kind| kind.name()));
-        diags.push(codes::unknown_event(
-            file,
-            ident.span,
-            &ident.name,
-            suggestion,
-        ));
-    }
-    kind
+    named(
+        file,
+        ident,
+        &EventKind::ALL,
+        EventKind::name,
+        codes::unknown_event,
+        diags,
+    )
 }
 
 /// The verb named by `ident`, or E013 in `diags`
 pub(crate) fn verb(file: FileId, ident: &Ident, diags: &mut Vec<Diagnostic>) -> Option<Verb> {
-    let verb = Verb::from_name(&ident.name);
-    if verb.is_none() {
-        let suggestion = suggest(&ident.name, Verb::ALL.iter().map(|verb| verb.name()));
-        diags.push(codes::unknown_verb(
-            file,
-            ident.span,
-            &ident.name,
-            suggestion,
-        ));
-    }
-    verb
+    named(
+        file,
+        ident,
+        &Verb::ALL,
+        Verb::name,
+        codes::unknown_verb,
+        diags,
+    )
 }
 
 /// The stop reason named by `ident`, or E015 in `diags`
@@ -65,47 +59,46 @@ pub(crate) fn stop_reason(
     ident: &Ident,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<StopReason> {
-    let reason = StopReason::from_name(&ident.name);
-    if reason.is_none() {
-        let suggestion = suggest(
-            &ident.name,
-            StopReason::ALL.iter().map(|reason| reason.name()),
-        );
-        diags.push(codes::unknown_stop_reason(
+    named(
+        file,
+        ident,
+        &StopReason::ALL,
+        StopReason::name,
+        codes::unknown_stop_reason,
+        diags,
+    )
+}
+
+/// The one of `known` that `ident` names, or the diagnostic `unknown` builds, with the
+/// nearest known name, in `diags`
+fn named<T: Copy>(
+    file: FileId,
+    ident: &Ident,
+    known: &[T],
+    name_of: fn(T) -> &'static str,
+    unknown: fn(FileId, Span, &str, Option<&str>) -> Diagnostic,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    let names = known.iter().map(|candidate| name_of(*candidate));
+    let found = known
+        .iter()
+        .copied()
+        .find(|candidate| name_of(*candidate) == ident.name);
+    if found.is_none() {
+        diags.push(unknown(
             file,
             ident.span,
             &ident.name,
-            suggestion,
+            suggest(&ident.name, names),
         ));
     }
-    reason
-}
-
-/// A path as written: `arg.paths[0]`
-pub(crate) fn path_text(path: &Path) -> String {
-    let mut text = String::new();
-    for (idx, segment) in path.segments.iter().enumerate() {
-        match segment {
-            AstSegment::Name(ident) => {
-                if idx > 0 {
-                    text.push('.');
-                }
-                text.push_str(&ident.name);
-            }
-            AstSegment::Index { text: digits, .. } => {
-                text.push('[');
-                text.push_str(digits);
-                text.push(']');
-            }
-        }
-    }
-    text
+    found
 }
 
 /// The field a path names (a fixed field, `error.kind`, `arg.<path>` or `metadata.<path>`),
 /// or E011 in `diags`
 pub(crate) fn field(file: FileId, path: &Path, diags: &mut Vec<Diagnostic>) -> Option<Field> {
-    let text = path_text(path);
+    let text = print::path(path);
     let help = match path.segments.split_first() {
         Some((AstSegment::Name(root), rest)) => match root.name.as_str() {
             "arg" | "metadata" if rest.is_empty() => {

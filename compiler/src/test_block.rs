@@ -380,22 +380,16 @@ impl TestLowering<'_> {
                 }
             }
             "error" => return self.set_error(event, json, value),
-            "stop_reason" => match StopReason::from_name(&text()) {
-                Some(reason) => event.stop_reason = Some(reason),
-                None => {
-                    let suggestion = resolve::suggest(
-                        &text(),
-                        StopReason::ALL.iter().map(|reason| reason.name()),
-                    );
-                    self.diags.push(codes::unknown_stop_reason(
-                        self.file,
-                        value.span(),
-                        &text(),
-                        suggestion,
-                    ));
-                    return false;
+            "stop_reason" => {
+                let name = Ident {
+                    name: text(),
+                    span: value.span(),
+                };
+                match resolve::stop_reason(self.file, &name, self.diags) {
+                    Some(reason) => event.stop_reason = Some(reason),
+                    None => return false,
                 }
-            },
+            }
             "stop_decision" => match text().as_str() {
                 "allow_stop" => event.stop_decision = Some(StopDecision::AllowStop),
                 "forbid" => event.stop_decision = Some(StopDecision::Forbid),

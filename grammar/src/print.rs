@@ -57,6 +57,11 @@ pub fn expr(condition: &Expr) -> String {
     text(condition, write_expr)
 }
 
+/// `arg.paths[0]`: a field path, or the target of `set`
+pub fn path(path: &Path) -> String {
+    text(path, write_path)
+}
+
 /// `"raw"`: the raw text keeps its escapes, so quoting it again gives the same string
 pub fn str_lit(string: &StrLit) -> String {
     text(string, write_str_lit)
