@@ -2,36 +2,18 @@
 //! snapshotted. The commands run in `tests/ui/` so that paths stay relative and the fixtures
 //! of `tests/ui.rs` serve again.
 
-use std::process::Command;
+mod common;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ui");
 
-/// Runs `rulesc` in the fixture folder: exit code, stdout, stderr
-#[expect(
-    clippy::unwrap_used,
-    reason = "a helper of tests: a failure fails the test"
-)]
+/// Runs `rulesc` in the fixture folder without `NO_COLOR`: exit code, stdout, stderr
 fn rulesc(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(args)
-        .current_dir(FIXTURES)
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
+    common::run(common::command(FIXTURES, args).env_remove("NO_COLOR"), "")
 }
 
 /// Exit code, stdout and stderr under headers, as one snapshot
 fn transcript(args: &[&str]) -> String {
-    let (code, stdout, stderr) = rulesc(args);
-    format!(
-        "$ rulesc {}\nexit: {code}\n--- stdout\n{stdout}--- stderr\n{stderr}",
-        args.join(" ")
-    )
+    common::transcript(args, rulesc(args))
 }
 
 macro_rules! snapshot {

@@ -2,47 +2,20 @@
 //! per command, snapshotted. Fixtures live in `tests/eval/`; the commands run there so that
 //! paths and rule ids stay relative.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/eval");
 
 /// Runs `rulesc` in the fixture folder, feeding `stdin`
-#[expect(
-    clippy::unwrap_used,
-    reason = "a helper of tests: a failure fails the test"
-)]
 fn rulesc(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(args)
-        .current_dir(FIXTURES)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
+    common::run(&mut common::command(FIXTURES, args), stdin)
 }
 
 /// Exit code, stdout and stderr under headers, as one snapshot
 fn transcript(args: &[&str], stdin: &str) -> String {
-    let (code, stdout, stderr) = rulesc(args, stdin);
-    format!(
-        "$ rulesc {}\nexit: {code}\n--- stdout\n{stdout}--- stderr\n{stderr}",
-        args.join(" ")
-    )
+    common::transcript(args, rulesc(args, stdin))
 }
 
 macro_rules! snapshot {

@@ -6,31 +6,15 @@
     reason = "a fixture that cannot be read or a command that cannot run should stop the test"
 )]
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
-/// Runs `rulesc` in `dir`: exit code, stdout, stderr
-fn rulesc(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
+use common::rulesc;
 
-/// Exit code, stdout and stderr under headers
+/// Exit code, stdout and stderr of `rulesc args...` run in `dir`, under headers
 fn transcript(dir: &Path, args: &[&str]) -> String {
-    let (code, stdout, stderr) = rulesc(dir, args);
-    format!(
-        "$ rulesc {}\nexit: {code}\n--- stdout\n{stdout}--- stderr\n{stderr}",
-        args.join(" ")
-    )
+    common::transcript(args, rulesc(dir, args))
 }
 
 /// A temporary folder holding copies of the named fixtures of `tests/fmt/`

@@ -7,8 +7,9 @@
     reason = "a library file that cannot be read or compiled should stop the test"
 )]
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -25,17 +26,7 @@ fn library_files() -> Vec<PathBuf> {
 
 /// Exit code, stdout and stderr of `rulesc args...` run at the repository's root
 fn rulesc(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(args)
-        .current_dir(ROOT)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
+    common::rulesc(ROOT, args)
 }
 
 #[test]

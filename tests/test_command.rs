@@ -2,30 +2,13 @@
 //! formats, and the exit codes of CLI.md. Fixtures live in `tests/test_command/`; the
 //! command runs in `tests/` so that paths stay relative.
 
-#![expect(
-    clippy::unwrap_used,
-    reason = "a command that cannot run should stop the test"
-)]
-
-use std::process::Command;
+mod common;
 
 const TESTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
 
 /// Exit code, stdout and stderr of `rulesc args...` run in `tests/`, under headers
 fn transcript(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(args)
-        .current_dir(TESTS)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    format!(
-        "$ rulesc {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
-        args.join(" "),
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap()
-    )
+    common::transcript(args, common::rulesc(TESTS, args))
 }
 
 macro_rules! snapshot {
