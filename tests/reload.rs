@@ -70,7 +70,10 @@ fn reloading_files_reads_them_again() {
 
 /// Writes `text` to `path` with a modification time `seconds` after the epoch, so that an
 /// edit is seen whatever the file system's time resolution
-#[expect(clippy::unwrap_used, reason = "a helper of tests: a failure fails the test")]
+#[expect(
+    clippy::unwrap_used,
+    reason = "a helper of tests: a failure fails the test"
+)]
 fn write_at(path: &Path, text: &str, seconds: u64) {
     std::fs::write(path, text).unwrap();
     let file = std::fs::File::options().write(true).open(path).unwrap();
@@ -130,7 +133,10 @@ fn lines_of(stdout: std::process::ChildStdout) -> mpsc::Receiver<String> {
 }
 
 /// The lines up to and including the next count line (`N errors, M warnings`)
-#[expect(clippy::expect_used, reason = "a helper of tests: a timeout fails the test")]
+#[expect(
+    clippy::expect_used,
+    reason = "a helper of tests: a timeout fails the test"
+)]
 fn next_report(lines: &mpsc::Receiver<String>) -> Vec<String> {
     let mut report = Vec::new();
     loop {
