@@ -6,12 +6,13 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{cmp, decide, decide_msg, metadata, policy, prio, reason, s, set, when};
+use common::{
+    busy_model, cmp, decide, decide_msg, metadata, ok_tool, policy, prio, reason, s, set, when,
+};
 use rulesc_runtime::{
     AgentLoop, Approval, CompareOp, Condition, Decision, Defaults, Event, EventKind,
-    ExecutionState, Field, FinishReason, HookDecision, InferenceResponse, Limits, Literal, Message,
-    ModelError, NativeHook, Policy, Rule, RunReport, Script, Status, StepClock, StopReason,
-    ToolCall, ToolError, Usage, Verb,
+    ExecutionState, Field, HookDecision, Limits, Literal, Message, NativeHook, Policy, Rule,
+    RunReport, Script, Status, StepClock, StopReason, ToolCall, ToolError, Usage, Verb,
 };
 
 use EventKind as E;
@@ -48,27 +49,6 @@ fn count_events(report: &RunReport, kind: EventKind) -> usize {
         .iter()
         .filter(|event| event.event == kind)
         .count()
-}
-
-/// A model that calls the tool `t` in every step, using 10 + 5 tokens per call
-fn busy_model(_: &[Message]) -> Result<InferenceResponse, ModelError> {
-    Ok(InferenceResponse {
-        text: "working".to_owned(),
-        tool_calls: vec![ToolCall {
-            id: "c".to_owned(),
-            name: "t".to_owned(),
-            args: serde_json::json!({}),
-        }],
-        finish_reason: FinishReason::ToolCalls,
-        usage: Usage {
-            input: 10,
-            output: 5,
-        },
-    })
-}
-
-fn ok_tool(_: &ToolCall) -> Result<String, ToolError> {
-    Ok("ok".to_owned())
 }
 
 fn deny(_: &ToolCall, _: Option<&str>) -> Approval {

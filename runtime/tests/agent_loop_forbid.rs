@@ -4,12 +4,11 @@
 
 mod common;
 
-use common::{cmp, decide, policy, prio, reason, when};
+use common::{busy_model, cmp, decide, ok_tool, policy, prio, reason, when};
 use proptest::prelude::*;
 use rulesc_runtime::{
-    AgentLoop, Approval, CompareOp, Decision, EventKind, ExecutionState, Field, FinishReason,
-    InferenceResponse, Limits, Literal, Message, ModelError, Rule, RunReport, StopReason, ToolCall,
-    ToolError, Usage, Verb,
+    AgentLoop, Approval, CompareOp, Decision, EventKind, ExecutionState, Field, Limits, Literal,
+    Rule, RunReport, StopReason, ToolCall, Verb,
 };
 
 use EventKind as E;
@@ -25,35 +24,11 @@ const STEP_EVENTS: [EventKind; 6] = [
 ];
 
 /// Events the other rules may fire on: every step event, errors and stops
-const NOISE_EVENTS: [EventKind; 8] = [
-    E::BeforeStep,
-    E::BeforeInference,
-    E::AfterInference,
-    E::PreToolUse,
-    E::PostToolUse,
-    E::AfterStep,
-    E::OnError,
-    E::Stop,
-];
-
-fn busy_model(_: &[Message]) -> Result<InferenceResponse, ModelError> {
-    Ok(InferenceResponse {
-        text: "working".to_owned(),
-        tool_calls: vec![ToolCall {
-            id: "c".to_owned(),
-            name: "t".to_owned(),
-            args: serde_json::json!({}),
-        }],
-        finish_reason: FinishReason::ToolCalls,
-        usage: Usage {
-            input: 1,
-            output: 1,
-        },
-    })
-}
-
-fn ok_tool(_: &ToolCall) -> Result<String, ToolError> {
-    Ok("ok".to_owned())
+fn noise_events() -> Vec<EventKind> {
+    STEP_EVENTS
+        .into_iter()
+        .chain([E::OnError, E::Stop])
+        .collect()
 }
 
 fn allow(_: &ToolCall, _: Option<&str>) -> Approval {
@@ -66,7 +41,7 @@ fn stop_reason() -> impl Strategy<Value = StopReason> {
 
 /// A rule that is not a `forbid`: any other verb its event allows, maybe only in one step
 fn noise_rule(idx: usize) -> impl Strategy<Value = Rule> {
-    let event_and_verb = prop::sample::select(NOISE_EVENTS.to_vec()).prop_flat_map(|event| {
+    let event_and_verb = prop::sample::select(noise_events()).prop_flat_map(|event| {
         let verbs: Vec<Verb> = Verb::ALL
             .into_iter()
             .filter(|verb| *verb != Verb::Forbid && event.allows(*verb))

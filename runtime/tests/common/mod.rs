@@ -1,5 +1,5 @@
 //! Builders shared by the runtime's integration tests: rules, conditions and events written
-//! directly with runtime types, as the compiler would produce them.
+//! directly with runtime types, as the compiler would produce them, and the simplest drivers.
 
 #![expect(
     clippy::expect_used,
@@ -13,8 +13,9 @@
 )]
 
 use rulesc_runtime::{
-    Action, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, Literal, Operand,
-    Origin, PathSegment, Policy, Rule, StopReason, Verb,
+    Action, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, FinishReason,
+    InferenceResponse, Literal, Message, ModelError, Operand, Origin, PathSegment, Policy, Rule,
+    StopReason, ToolCall, ToolError, Usage, Verb,
 };
 
 /// A decision rule without a condition, written at `p.rules:1`
@@ -131,4 +132,26 @@ pub fn event(kind: EventKind, fields: serde_json::Value) -> Event {
     };
     object.insert("event".to_owned(), kind.name().into());
     serde_json::from_value(serde_json::Value::Object(object)).expect("test event is valid")
+}
+
+/// A model that calls the tool `t` in every step, using 10 + 5 tokens per call
+pub fn busy_model(_: &[Message]) -> Result<InferenceResponse, ModelError> {
+    Ok(InferenceResponse {
+        text: "working".to_owned(),
+        tool_calls: vec![ToolCall {
+            id: "c".to_owned(),
+            name: "t".to_owned(),
+            args: serde_json::json!({}),
+        }],
+        finish_reason: FinishReason::ToolCalls,
+        usage: Usage {
+            input: 10,
+            output: 5,
+        },
+    })
+}
+
+/// A tool that answers `ok` to every call
+pub fn ok_tool(_: &ToolCall) -> Result<String, ToolError> {
+    Ok("ok".to_owned())
 }
