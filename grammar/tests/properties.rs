@@ -53,13 +53,7 @@ fn visit_spans(file: &mut File, each: &mut dyn FnMut(&mut Span)) {
                         message,
                         span,
                     } => {
-                        each(&mut verb.span);
-                        if let Some(reason) = reason {
-                            each(&mut reason.span);
-                        }
-                        if let Some(message) = message {
-                            visit_str(message, each);
-                        }
+                        visit_verb(verb, reason.as_mut(), message.as_mut(), each);
                         each(span);
                     }
                     ActionNode::Set {
@@ -93,13 +87,7 @@ fn visit_spans(file: &mut File, each: &mut dyn FnMut(&mut Span)) {
                             by,
                             span,
                         } => {
-                            each(&mut verb.span);
-                            if let Some(reason) = reason {
-                                each(&mut reason.span);
-                            }
-                            if let Some(by) = by {
-                                visit_str(by, each);
-                            }
+                            visit_verb(verb, reason.as_mut(), by.as_mut(), each);
                             each(span);
                         }
                     }
@@ -107,6 +95,22 @@ fn visit_spans(file: &mut File, each: &mut dyn FnMut(&mut Span)) {
                 each(&mut test.span);
             }
         }
+    }
+}
+
+/// A verb, its stop reason and its string: a rule's message or an expectation's `by`
+fn visit_verb(
+    verb: &mut Ident,
+    reason: Option<&mut Ident>,
+    string: Option<&mut StrLit>,
+    each: &mut dyn FnMut(&mut Span),
+) {
+    each(&mut verb.span);
+    if let Some(reason) = reason {
+        each(&mut reason.span);
+    }
+    if let Some(string) = string {
+        visit_str(string, each);
     }
 }
 
