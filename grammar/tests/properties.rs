@@ -357,19 +357,23 @@ fn expr() -> impl Strategy<Value = Expr> {
     })
 }
 
+/// A verb, maybe a stop reason, maybe a string: a rule's message or an expectation's `by`
+fn verb_parts() -> impl Strategy<Value = (Ident, Option<Ident>, Option<StrLit>)> {
+    (
+        ident(),
+        prop::option::of(ident()),
+        prop::option::of(str_lit()),
+    )
+}
+
 fn action() -> impl Strategy<Value = ActionNode> {
     prop_oneof![
-        (
-            ident(),
-            prop::option::of(ident()),
-            prop::option::of(str_lit())
-        )
-            .prop_map(|(verb, reason, message)| ActionNode::Verb {
-                verb,
-                reason,
-                message,
-                span: Span::default(),
-            }),
+        verb_parts().prop_map(|(verb, reason, message)| ActionNode::Verb {
+            verb,
+            reason,
+            message,
+            span: Span::default(),
+        }),
         (path(), lit()).prop_map(|(target, value)| ActionNode::Set {
             target,
             value,
@@ -416,30 +420,22 @@ fn entries() -> impl Strategy<Value = Vec<ObjectEntry>> {
         }),
     ];
     let value = lit().prop_map(Value::Lit).prop_recursive(2, 8, 3, |inner| {
-        prop::collection::vec((word(), inner), 0..3).prop_map(|pairs| {
-            Value::Object(
-                pairs
-                    .into_iter()
-                    .map(|(key, value)| ObjectEntry {
-                        key,
-                        value,
-                        span: Span::default(),
-                    })
-                    .collect(),
-                Span::default(),
-            )
-        })
+        prop::collection::vec((word(), inner), 0..3)
+            .prop_map(|pairs| Value::Object(object(pairs), Span::default()))
     });
-    prop::collection::vec((key, value), 0..3).prop_map(|pairs| {
-        pairs
-            .into_iter()
-            .map(|(key, value)| ObjectEntry {
-                key,
-                value,
-                span: Span::default(),
-            })
-            .collect()
-    })
+    prop::collection::vec((key, value), 0..3).prop_map(object)
+}
+
+/// The entries of an object with these keys and values
+fn object(pairs: Vec<(Ident, Value)>) -> Vec<ObjectEntry> {
+    pairs
+        .into_iter()
+        .map(|(key, value)| ObjectEntry {
+            key,
+            value,
+            span: Span::default(),
+        })
+        .collect()
 }
 
 fn test_block() -> impl Strategy<Value = TestBlock> {
@@ -449,17 +445,12 @@ fn test_block() -> impl Strategy<Value = TestBlock> {
             fields,
             span: Span::default(),
         }),
-        (
-            ident(),
-            prop::option::of(ident()),
-            prop::option::of(str_lit())
-        )
-            .prop_map(|(verb, reason, by)| TestStep::Expect {
-                verb,
-                reason,
-                by,
-                span: Span::default(),
-            }),
+        verb_parts().prop_map(|(verb, reason, by)| TestStep::Expect {
+            verb,
+            reason,
+            by,
+            span: Span::default(),
+        }),
     ];
     (str_lit(), prop::collection::vec(step, 0..4)).prop_map(|(name, steps)| TestBlock {
         name,
