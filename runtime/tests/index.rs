@@ -24,7 +24,7 @@ use rulesc_runtime::{
 };
 use serde_json::{json, Map};
 
-use common::{arg, cmp, decide, event, path, policy, s, when};
+use common::{arg, cmp, decide, event, op, path, policy, s, when};
 
 /// The straightforward evaluation of `event`: no index, every rule tested
 fn reference(policy: &Policy, event: &Event) -> Outcome {
@@ -104,17 +104,6 @@ fn counter_field() -> impl Strategy<Value = Field> {
         Field::ToolCalls,
         Field::StopRequests,
         arg("n"),
-    ])
-}
-
-fn op() -> impl Strategy<Value = CompareOp> {
-    select(vec![
-        CompareOp::Eq,
-        CompareOp::Ne,
-        CompareOp::Lt,
-        CompareOp::Le,
-        CompareOp::Gt,
-        CompareOp::Ge,
     ])
 }
 

@@ -10,13 +10,13 @@ mod common;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use rulesc_runtime::{
-    Action, CompareOp, Condition, Decision, Defaults, ErrorInfo, Event, EventKind, Field,
-    GlobPattern, HookDecision, Limits, Literal, NativeHook, Operand, Origin, Outcome, Policy,
-    RegexPattern, Rule, StopDecision, StopReason, Verb,
+    Action, Condition, Decision, Defaults, ErrorInfo, Event, EventKind, Field, GlobPattern,
+    HookDecision, Limits, Literal, NativeHook, Operand, Origin, Outcome, Policy, RegexPattern,
+    Rule, StopDecision, StopReason, Verb,
 };
 use serde_json::{json, Map, Value as Json};
 
-use common::{arg, metadata, path};
+use common::{arg, metadata, op, path};
 
 fn literal() -> impl Strategy<Value = Literal> {
     prop_oneof![
@@ -43,17 +43,6 @@ fn field() -> impl Strategy<Value = Field> {
         arg("n"),
         metadata("a"),
         metadata("tainted"),
-    ])
-}
-
-fn op() -> impl Strategy<Value = CompareOp> {
-    select(vec![
-        CompareOp::Eq,
-        CompareOp::Ne,
-        CompareOp::Lt,
-        CompareOp::Le,
-        CompareOp::Gt,
-        CompareOp::Ge,
     ])
 }
 

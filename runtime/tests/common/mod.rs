@@ -12,6 +12,8 @@
     reason = "each test binary uses its own subset of the builders"
 )]
 
+use proptest::prelude::Strategy;
+use proptest::sample::select;
 use rulesc_runtime::{
     Action, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, FinishReason,
     InferenceResponse, Literal, Message, ModelError, Operand, Origin, PathSegment, Policy, Rule,
@@ -154,4 +156,16 @@ pub fn busy_model(_: &[Message]) -> Result<InferenceResponse, ModelError> {
 /// A tool that answers `ok` to every call
 pub fn ok_tool(_: &ToolCall) -> Result<String, ToolError> {
     Ok("ok".to_owned())
+}
+
+/// Any comparison operator
+pub fn op() -> impl Strategy<Value = CompareOp> {
+    select(vec![
+        CompareOp::Eq,
+        CompareOp::Ne,
+        CompareOp::Lt,
+        CompareOp::Le,
+        CompareOp::Gt,
+        CompareOp::Ge,
+    ])
 }
