@@ -4,6 +4,7 @@
 //! diagnostics (no pest, miette or clap), prints nothing, and `Policy::evaluate` is pure.
 
 mod agent_loop;
+mod bounds;
 mod checkpoint;
 mod condition;
 mod driver;
@@ -27,6 +28,7 @@ mod script;
 mod state;
 
 pub use agent_loop::AgentLoop;
+pub use bounds::{MAX_PATH_SEGMENTS, MAX_RULES, MAX_STRING_LEN};
 pub use checkpoint::{
     CheckpointError, Checkpointer, Interrupted, CHECKPOINT_FORMAT, CHECKPOINT_VERSION,
 };

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use tracing::{debug, warn};
 
+use crate::bounds;
 use crate::condition::Condition;
 use crate::evaluate::holds;
 use crate::event::{Event, EventKind, Status};
@@ -308,6 +309,33 @@ pub enum PolicyError {
     },
     /// A rule's condition nests deeper than [`MAX_CONDITION_DEPTH`]
     TooDeep(String),
+    /// More rules than [`MAX_RULES`](crate::MAX_RULES)
+    TooManyRules {
+        /// How many were given
+        count: usize,
+        /// The bound
+        limit: usize,
+    },
+    /// A string of a rule (its id, message or a literal) is longer than
+    /// [`MAX_STRING_LEN`](crate::MAX_STRING_LEN) bytes
+    StringTooLong {
+        /// The rule
+        rule: String,
+        /// The string's length in bytes
+        len: usize,
+        /// The bound
+        limit: usize,
+    },
+    /// A field path of a rule has more parts than
+    /// [`MAX_PATH_SEGMENTS`](crate::MAX_PATH_SEGMENTS)
+    PathTooLong {
+        /// The rule
+        rule: String,
+        /// How many parts it has
+        segments: usize,
+        /// The bound
+        limit: usize,
+    },
     /// A `set` rule's key is empty or indexes into an array (`metadata.a[0]`)
     InvalidSetKey {
         /// The rule
@@ -331,6 +359,21 @@ impl fmt::Display for PolicyError {
             PolicyError::DefaultNotAllowed { event, verb } => {
                 write!(f, "`default {event} {verb}` is not allowed")
             }
+            PolicyError::TooManyRules { count, limit } => {
+                write!(f, "the policy has {count} rules, more than the limit of {limit}")
+            }
+            PolicyError::StringTooLong { rule, len, limit } => write!(
+                f,
+                "rule `{rule}`: a string of {len} bytes is longer than the limit of {limit}"
+            ),
+            PolicyError::PathTooLong {
+                rule,
+                segments,
+                limit,
+            } => write!(
+                f,
+                "rule `{rule}`: a field path of {segments} parts is longer than the limit of {limit}"
+            ),
             PolicyError::TooDeep(rule) => write!(
                 f,
                 "rule `{rule}`: the condition nests deeper than {MAX_CONDITION_DEPTH} levels"
@@ -393,6 +436,7 @@ impl Policy {
     /// without a stop reason gets its default, so equal policies compare and serialize
     /// alike. The host limits are [`Limits::default`] until [`Policy::with_limits`].
     pub fn new(rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
+        bounds::check_rule_count(&rules)?;
         let n_user_rules = rules.len();
         let mut all_rules = Vec::with_capacity(n_user_rules + 2);
         let mut seen_ids = BTreeSet::new();
@@ -564,6 +608,7 @@ fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
 
 /// Checks one rule and brings it to its canonical form
 fn check_rule(mut rule: Rule) -> Result<Rule, PolicyError> {
+    bounds::check_rule(&rule)?;
     rule.events.sort();
     rule.events.dedup();
     if rule.events.is_empty() {

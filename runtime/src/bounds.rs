@@ -1,0 +1,123 @@
+//! The size bounds of a policy: how many rules, how long a string, how many parts in a
+//! field path. [`Policy::new`](crate::Policy::new) refuses a policy past any of them, so a
+//! compiled JSON policy is held to them exactly as source is (the compiler reports them
+//! first, with their codes and spans).
+//!
+//! Why these: the compiler's lints and each evaluation grow with the number of rules; every
+//! matching rule's message is copied into each outcome; and a `set` key's parts become
+//! nested JSON objects, which readers and writers walk recursively (a key of thousands of
+//! parts would overflow their stacks, and metadata must stay readable from a checkpoint).
+//! Patterns have their own bound, [`MAX_PATTERN_LEN`](crate::MAX_PATTERN_LEN), and
+//! conditions theirs, [`MAX_CONDITION_DEPTH`](crate::MAX_CONDITION_DEPTH).
+//!
+//! Invariant: checking is iterative and linear in the size of the rules.
+
+use crate::condition::{Condition, Operand};
+use crate::field::{Field, FieldPath};
+use crate::literal::Literal;
+use crate::policy::{Action, PolicyError, Rule};
+
+/// The most rules a policy may have, the prelude's not counted
+pub const MAX_RULES: usize = 10_000;
+
+/// The longest string a policy may hold (a literal, a message, a rule id), in bytes
+pub const MAX_STRING_LEN: usize = 4096;
+
+/// The most parts a field path may have after `arg` or `metadata` (`arg.a.b[0]` has three)
+pub const MAX_PATH_SEGMENTS: usize = 32;
+
+/// Checks that `rules` is few enough
+pub(crate) fn check_rule_count(rules: &[Rule]) -> Result<(), PolicyError> {
+    if rules.len() > MAX_RULES {
+        return Err(PolicyError::TooManyRules {
+            count: rules.len(),
+            limit: MAX_RULES,
+        });
+    }
+    Ok(())
+}
+
+/// Checks every string and field path of `rule`
+pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
+    let string_too_long = |len: usize| PolicyError::StringTooLong {
+        rule: rule.id.clone(),
+        len,
+        limit: MAX_STRING_LEN,
+    };
+    let path_too_long = |path: &FieldPath| PolicyError::PathTooLong {
+        rule: rule.id.clone(),
+        segments: path.segments.len(),
+        limit: MAX_PATH_SEGMENTS,
+    };
+    let check_field = |field: &Field| match field {
+        Field::Arg(path) | Field::Metadata(path) if path.segments.len() > MAX_PATH_SEGMENTS => {
+            Err(path_too_long(path))
+        }
+        _ => Ok(()),
+    };
+    let check_literal = |literal: &Literal| match longest_string(literal) {
+        len if len > MAX_STRING_LEN => Err(string_too_long(len)),
+        _ => Ok(()),
+    };
+    if rule.id.len() > MAX_STRING_LEN {
+        return Err(string_too_long(rule.id.len()));
+    }
+    match &rule.action {
+        Action::Decide { message, .. } => {
+            if let Some(len) = message.as_ref().map(String::len) {
+                if len > MAX_STRING_LEN {
+                    return Err(string_too_long(len));
+                }
+            }
+        }
+        Action::Set { key, value } => {
+            if key.segments.len() > MAX_PATH_SEGMENTS {
+                return Err(path_too_long(key));
+            }
+            check_literal(value)?;
+        }
+    }
+    let mut pending: Vec<&Condition> = rule.condition.iter().collect();
+    while let Some(condition) = pending.pop() {
+        match condition {
+            Condition::All(parts) | Condition::Any(parts) => pending.extend(parts),
+            Condition::Not(part) => pending.push(part),
+            Condition::Flag(field)
+            | Condition::Glob { field, .. }
+            | Condition::Regex { field, .. } => check_field(field)?,
+            Condition::Compare { left, right, .. } => {
+                for operand in [left, right] {
+                    match operand {
+                        Operand::Field(field) => check_field(field)?,
+                        Operand::Literal(literal) => check_literal(literal)?,
+                    }
+                }
+            }
+            Condition::In { field, list } => {
+                check_field(field)?;
+                for literal in list {
+                    check_literal(literal)?;
+                }
+            }
+            Condition::Contains { field, needle } => {
+                check_field(field)?;
+                check_literal(needle)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The length of the longest string in `literal`, lists included, found without recursion
+fn longest_string(literal: &Literal) -> usize {
+    let mut longest = 0;
+    let mut pending = vec![literal];
+    while let Some(literal) = pending.pop() {
+        match literal {
+            Literal::Str(text) => longest = longest.max(text.len()),
+            Literal::List(items) => pending.extend(items),
+            Literal::Bool(_) | Literal::Int(_) | Literal::Duration(_) => {}
+        }
+    }
+    longest
+}
