@@ -33,6 +33,8 @@ fn shipped(name: &str) -> PathBuf {
 /// One state folder, and the hook commands run against it
 struct Hook {
     state: tempfile::TempDir,
+    /// The `--state-dir` given: the temporary folder unless a test points elsewhere
+    state_dir: PathBuf,
     policies: Vec<PathBuf>,
     host: &'static str,
     extra: Vec<String>,
@@ -40,8 +42,10 @@ struct Hook {
 
 impl Hook {
     fn new(host: &'static str, policies: &[PathBuf]) -> Hook {
+        let state = tempfile::tempdir().unwrap();
         Hook {
-            state: tempfile::tempdir().unwrap(),
+            state_dir: state.path().to_owned(),
+            state,
             policies: policies.to_vec(),
             host,
             extra: Vec::new(),
@@ -53,6 +57,11 @@ impl Hook {
         self
     }
 
+    fn with_state_dir(mut self, state_dir: PathBuf) -> Hook {
+        self.state_dir = state_dir;
+        self
+    }
+
     fn command(&self) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_rulesc"));
         command
@@ -60,7 +69,7 @@ impl Hook {
             .args(&self.policies)
             .args(["--host", self.host])
             .arg("--state-dir")
-            .arg(self.state.path())
+            .arg(&self.state_dir)
             .args(&self.extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -83,7 +92,7 @@ impl Hook {
     }
 
     fn sessions(&self) -> PathBuf {
-        self.state.path().join("sessions")
+        self.state_dir.join("sessions")
     }
 }
 
@@ -95,7 +104,7 @@ fn render(output: &Output, hook: &Hook) -> String {
         Err(_) => stdout.into_owned(),
     };
     let stderr = String::from_utf8_lossy(&output.stderr)
-        .replace(&hook.state.path().display().to_string(), "[STATE]");
+        .replace(&hook.state_dir.display().to_string(), "[STATE]");
     format!(
         "exit: {}\n--- stdout\n{}\n--- stderr\n{}",
         output
@@ -441,26 +450,8 @@ fn an_unusable_state_folder_fails_closed_for_tool_calls() {
     let file = scratch.path().join("a-file");
     std::fs::write(&file, "").unwrap();
     // A folder below a regular file cannot be created, whoever runs the test.
-    let hook = Hook::new("claude", &[fixture("fixtures.rules")]);
-    let run = |payload: Json| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_rulesc"));
-        command
-            .arg("hook")
-            .arg(fixture("fixtures.rules"))
-            .args(["--host", "claude", "--state-dir"])
-            .arg(file.join("state"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = command.spawn().unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.to_string().as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let hook = Hook::new("claude", &[fixture("fixtures.rules")]).with_state_dir(file.join("state"));
+    let run = |payload: Json| hook.call(payload.to_string().as_bytes());
     let pre = run(claude(
         "PreToolUse",
         json!({"tool_name": "Read", "tool_input": {}}),
@@ -513,7 +504,7 @@ fn the_compiled_policy_is_cached_and_an_edit_is_seen_at_once() {
     assert_eq!(reason(hook.answer(&call)), json!("first (rule a)"));
     assert_eq!(reason(hook.answer(&call)), json!("first (rule a)"));
     let entries = || {
-        std::fs::read_dir(hook.state.path().join("policies"))
+        std::fs::read_dir(hook.state_dir.join("policies"))
             .unwrap()
             .count()
     };
@@ -541,6 +532,7 @@ fn prune_removes_sessions_not_written_for_longer_than_the_age() {
         .unwrap();
     let pruning = Hook {
         state: hook.state,
+        state_dir: hook.state_dir,
         policies: hook.policies,
         host: "claude",
         extra: vec!["--prune-older-than".to_owned(), "1h".to_owned()],
