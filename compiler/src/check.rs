@@ -10,7 +10,7 @@ use rulesc_grammar::{
     Annotation, DefaultDecl, Item, Lit, LitKind, ParseError, Parsed, RuleDecl, Span,
 };
 use rulesc_runtime::{
-    Defaults, EventKind, Policy, PolicyError, Verb, NO_TOOL_CALLS, RESOLVED_BY_DEFAULT,
+    Defaults, EventKind, Policy, PolicyError, Verb, MAX_RULES, NO_TOOL_CALLS, RESOLVED_BY_DEFAULT,
     RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS, RESOLVED_BY_MAX_STOP_REQUESTS,
     TOOL_ERRORS_TO_MODEL,
 };
@@ -94,6 +94,17 @@ fn check_files(files: &[SourceFile], not_text: Vec<Diagnostic>) -> Checked {
             (file, source, tree)
         })
         .collect();
+    if let Some(past) = rule_past_the_limit(&parsed) {
+        // Checking grows with the number of rules: report the limit and nothing else.
+        let mut diagnostics = not_text;
+        diagnostics.push(past);
+        diagnostics.sort_by(|left, right| left.sort_key().cmp(&right.sort_key()));
+        return Checked {
+            policy: None,
+            tests: Vec::new(),
+            diagnostics,
+        };
+    }
     let mut set = SetCheck {
         diags: not_text,
         ..<SetCheck<'_> as Default>::default()
@@ -133,6 +144,19 @@ fn check_files(files: &[SourceFile], not_text: Vec<Diagnostic>) -> Checked {
         tests: tests.into_iter().map(|test| test.case).collect(),
         diagnostics: diags,
     }
+}
+
+/// E038 at the first rule past [`MAX_RULES`], counting the rules of every file in order
+fn rule_past_the_limit(parsed: &[(FileId, &SourceFile, Parsed)]) -> Option<Diagnostic> {
+    let mut rules = parsed.iter().flat_map(|(file, _, tree)| {
+        tree.file.items.iter().filter_map(move |item| match item {
+            Item::Rule(decl) => Some((*file, decl.on_span)),
+            _ => None,
+        })
+    });
+    let (file, span) = rules.nth(MAX_RULES)?;
+    let count = MAX_RULES + 1 + rules.count();
+    Some(codes::too_many_rules(file, span, count, MAX_RULES))
 }
 
 /// E037 for a policy the runtime refused, at the rule it names when there is one

@@ -100,10 +100,12 @@ pub const ALL: &[Code] = &[
     VERB_NOT_ALLOWED,
     UNKNOWN_STOP_REASON,
     UNEXPECTED_STOP_REASON,
+    PATH_TOO_LONG,
     TYPE_MISMATCH,
     INVALID_LITERAL,
     INVALID_GLOB,
     INVALID_REGEX,
+    STRING_TOO_LONG,
     DUPLICATE_RULE_ID,
     CONFLICTING_DEFAULTS,
     INVALID_DEFAULT,
@@ -112,6 +114,7 @@ pub const ALL: &[Code] = &[
     INVALID_SET_TARGET,
     INVALID_TEST,
     POLICY_REJECTED,
+    TOO_MANY_RULES,
     CONFLICTING_EFFECTS,
     DEAD_RULE,
     CONSTANT_CONDITION,
@@ -554,6 +557,31 @@ pub(crate) fn unexpected_stop_reason(
     .with_help("remove the stop reason; only `forbid` and `allow_stop` take one")
 }
 
+/// E017: a field path with more parts than the runtime accepts
+pub const PATH_TOO_LONG: Code = Code {
+    id: "E017",
+    name: "path-too-long",
+    severity: Severity::Error,
+    summary: "the field path has more parts than the limit",
+    what: "A path under `arg` or `metadata` with more than 32 parts after its root \
+           (`arg.a.b[0]` has three), in a condition or as the target of `set`.",
+    why: "Each part of a `set` key is one level of nested JSON in the execution's metadata; \
+          bounding them keeps metadata readable by every JSON reader, checkpoints and hook \
+          state included, and keeps hostile policies from exhausting a stack.",
+    wrong: "on post_tool_use set metadata.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a = true",
+    right: "on post_tool_use set metadata.seen.web = true",
+};
+
+/// Builds E017 for the `n_parts` parts at `span`
+pub(crate) fn path_too_long(file: FileId, span: Span, n_parts: usize, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        PATH_TOO_LONG,
+        format!("the field path has {n_parts} parts, more than the limit of {limit}"),
+        Label::new(file, span, "too many parts"),
+    )
+    .with_help("test or set a shorter key; have the host flatten deep values into shorter keys")
+}
+
 // ---------------------------------------------------------------------------------------
 // E02x: types and literals
 
@@ -634,7 +662,7 @@ pub const INVALID_GLOB: Code = Code {
     severity: Severity::Error,
     summary: "the glob pattern after `~` is invalid",
     what: "A pattern after `~` that is not a valid glob: an unclosed class `[a`, an invalid \
-           range `[z-a]`, a pattern longer than 4096 bytes.",
+           range `[z-a]`. (A pattern longer than 4096 bytes is E024.)",
     why: "An invalid pattern cannot match anything; it is rejected at compile time so it \
           never fails at run time.",
     wrong: "on pre_tool_use when tool ~ \"[a\" block",
@@ -674,6 +702,32 @@ pub(crate) fn invalid_regex(file: FileId, span: Span, reason: &str) -> Diagnosti
         Label::new(file, span, "invalid regular expression"),
     )
     .with_help("use Rust `regex` syntax; look-around and backreferences are not supported")
+}
+
+/// E024: a string longer than the runtime accepts
+pub const STRING_TOO_LONG: Code = Code {
+    id: "E024",
+    name: "string-too-long",
+    severity: Severity::Error,
+    summary: "the string is longer than the limit",
+    what: "A string literal longer than 4096 bytes once its escapes are decoded: a message, \
+           an id, a value compared or set, a glob or a regular expression.",
+    why: "Messages are copied into every outcome that names their rule, and patterns are \
+          compiled and run on every event; bounding strings keeps outcomes small and \
+          evaluation fast, whatever a policy file holds.",
+    wrong: "# a rule whose message is a 5,000-character string\n\
+            on pre_tool_use when tool == \"rm\" block \"...\"",
+    right: "on pre_tool_use when tool == \"rm\" block \"no rm: see the runbook\"",
+};
+
+/// Builds E024 for the string at `span`, `len` bytes once decoded
+pub(crate) fn string_too_long(file: FileId, span: Span, len: usize, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        STRING_TOO_LONG,
+        format!("the string has {len} bytes, more than the limit of {limit}"),
+        Label::new(file, span, "string too long"),
+    )
+    .with_help("shorten it; keep long texts with the host and name them in the policy")
 }
 
 // ---------------------------------------------------------------------------------------
@@ -953,6 +1007,30 @@ pub(crate) fn policy_rejected(file: FileId, span: Span, reason: &str) -> Diagnos
         Label::new(file, span, "refused here"),
     )
     .with_help("this is a bug in rulesc; please report it with this policy")
+}
+
+/// E038: more rules than the runtime accepts
+pub const TOO_MANY_RULES: Code = Code {
+    id: "E038",
+    name: "too-many-rules",
+    severity: Severity::Error,
+    summary: "the policy set has more rules than the limit",
+    what: "A policy set (all its files together) with more than 10000 rules. The rules past \
+           the limit are not checked further; the first of them is shown.",
+    why: "Checking and evaluating grow with the number of rules; bounding it keeps the \
+          compiler and every evaluation fast, whatever the files hold.",
+    wrong: "# 10,001 rules in the files of one policy set",
+    right: "# one rule for many tools: on pre_tool_use when tool in [\"rm\", \"dd\"] block",
+};
+
+/// Builds E038 at the `on` of the first rule past the limit
+pub(crate) fn too_many_rules(file: FileId, span: Span, count: usize, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        TOO_MANY_RULES,
+        format!("the policy set has {count} rules, more than the limit of {limit}"),
+        Label::new(file, span, "first rule past the limit"),
+    )
+    .with_help("merge rules that do the same (`tool in [..]`), or split the policy set")
 }
 
 // ---------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ use rulesc_grammar::{
 };
 use rulesc_runtime::{
     Action, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Operand, Origin,
-    RegexPattern, Rule, StopReason,
+    RegexPattern, Rule, StopReason, MAX_STRING_LEN,
 };
 
 use crate::codes;
@@ -37,17 +37,16 @@ const RESERVED_PREFIXES: [&str; 2] = ["prelude:", "host:"];
 /// The id `resolved_by` names when a default decided
 pub(crate) const DEFAULT_ID: &str = "default";
 
-/// Reports E021 for every literal error
+/// Reports E021 (or E024 for a string too long) for every literal error
 pub(crate) fn report_literal_errors(
     file: FileId,
     errors: Vec<LiteralError>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    diags.extend(
-        errors
-            .into_iter()
-            .map(|err| codes::invalid_literal(file, err.span, err.message, err.help)),
-    );
+    diags.extend(errors.into_iter().map(|err| match err.too_long {
+        Some(len) => codes::string_too_long(file, err.span, len, MAX_STRING_LEN),
+        None => codes::invalid_literal(file, err.span, err.message, err.help),
+    }));
 }
 
 /// Decodes a literal, reporting E021 on failure

@@ -4,7 +4,9 @@
 //! ([`Field::visible_on`]); this module only reports what it says, with spans.
 
 use rulesc_grammar::{print, Ident, Path, PathSegment as AstSegment, Span};
-use rulesc_runtime::{EventKind, Field, FieldPath, PathSegment, StopReason, Verb};
+use rulesc_runtime::{
+    EventKind, Field, FieldPath, PathSegment, StopReason, Verb, MAX_PATH_SEGMENTS,
+};
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
@@ -140,12 +142,27 @@ fn field_help(root: &Ident, rest: &[AstSegment], text: &str) -> Option<String> {
 }
 
 /// The JSON path of the segments after `arg` or `metadata`, or E021 in `diags` for an
-/// index too large
+/// index too large, E017 for too many segments
 pub(crate) fn json_path(
     file: FileId,
     segments: &[AstSegment],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<FieldPath> {
+    if segments.len() > MAX_PATH_SEGMENTS {
+        let span_of = |segment: &AstSegment| match segment {
+            AstSegment::Name(ident) => ident.span,
+            AstSegment::Index { span, .. } => *span,
+        };
+        let start = segments.first().map_or(Span::default(), span_of);
+        let end = segments.last().map_or(Span::default(), span_of);
+        diags.push(codes::path_too_long(
+            file,
+            Span::new(start.start, end.end),
+            segments.len(),
+            MAX_PATH_SEGMENTS,
+        ));
+        return None;
+    }
     let mut path = FieldPath::default();
     for segment in segments {
         path.segments.push(match segment {

@@ -5,7 +5,7 @@
 //! is not a Unicode scalar value is an error with the span of the offending part.
 
 use rulesc_grammar::{Lit, LitKind, Span};
-use rulesc_runtime::{Field, FieldType, Literal};
+use rulesc_runtime::{Field, FieldType, Literal, MAX_STRING_LEN};
 
 /// The type of a value in a condition: a field's static type or a literal's
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +79,8 @@ pub(crate) struct LiteralError {
     pub(crate) message: String,
     /// What to write instead
     pub(crate) help: Option<String>,
+    /// The decoded length of a string longer than [`MAX_STRING_LEN`] (E024, not E021)
+    pub(crate) too_long: Option<usize>,
 }
 
 impl LiteralError {
@@ -87,6 +89,7 @@ impl LiteralError {
             span,
             message,
             help: Some(help.to_owned()),
+            too_long: None,
         }
     }
 }
@@ -290,6 +293,14 @@ pub(crate) fn decode_str(raw: &str, lit_span: Span) -> Result<String, Vec<Litera
                 ESCAPE_HELP,
             )),
         }
+    }
+    if errors.is_empty() && out.len() > MAX_STRING_LEN {
+        errors.push(LiteralError {
+            span: lit_span,
+            message: format!("string of {} bytes", out.len()),
+            help: None,
+            too_long: Some(out.len()),
+        });
     }
     if errors.is_empty() {
         Ok(out)
