@@ -58,18 +58,23 @@ fn fixtures_in_canonical_layout() {
     });
 }
 
+/// Snapshots `rulesc args...` run in `dir` as `name`, and checks that `file` is left as it was
+fn snapshot_leaving_alone(dir: &Path, name: &str, args: &[&str], file: &str) {
+    let before = std::fs::read_to_string(dir.join(file)).unwrap();
+    settings().bind(|| insta::assert_snapshot!(name, transcript(dir, args)));
+    let after = std::fs::read_to_string(dir.join(file)).unwrap();
+    assert_eq!(before, after, "{file} was rewritten");
+}
+
 #[test]
 fn check_names_the_files_that_would_change_and_writes_nothing() {
     let dir = workspace(&["canonical.rules", "comments.rules", "long-rules.rules"]);
-    let before = std::fs::read_to_string(dir.path().join("comments.rules")).unwrap();
-    settings().bind(|| {
-        insta::assert_snapshot!(
-            "fmt_check_unformatted",
-            transcript(dir.path(), &["fmt", "--check", "."])
-        );
-    });
-    let after = std::fs::read_to_string(dir.path().join("comments.rules")).unwrap();
-    assert_eq!(before, after);
+    snapshot_leaving_alone(
+        dir.path(),
+        "fmt_check_unformatted",
+        &["fmt", "--check", "."],
+        "comments.rules",
+    );
 }
 
 #[test]
@@ -94,15 +99,12 @@ fn fmt_rewrites_files_then_check_passes() {
 #[test]
 fn a_file_with_syntax_errors_is_reported_and_left_alone() {
     let dir = workspace(&["broken.rules", "canonical.rules"]);
-    let before = std::fs::read_to_string(dir.path().join("broken.rules")).unwrap();
-    settings().bind(|| {
-        insta::assert_snapshot!(
-            "fmt_syntax_error",
-            transcript(dir.path(), &["fmt", "broken.rules", "canonical.rules"])
-        );
-    });
-    let after = std::fs::read_to_string(dir.path().join("broken.rules")).unwrap();
-    assert_eq!(before, after);
+    snapshot_leaving_alone(
+        dir.path(),
+        "fmt_syntax_error",
+        &["fmt", "broken.rules", "canonical.rules"],
+        "broken.rules",
+    );
 }
 
 #[test]
