@@ -103,6 +103,24 @@ impl CompareOp {
         }
     }
 
+    /// The operator with its operands swapped: `3 < steps` is `steps > 3`
+    ///
+    /// ```
+    /// use rulesc_runtime::CompareOp;
+    ///
+    /// assert_eq!(CompareOp::Lt.flipped(), CompareOp::Gt);
+    /// assert_eq!(CompareOp::Ne.flipped(), CompareOp::Ne);
+    /// ```
+    pub fn flipped(self) -> CompareOp {
+        match self {
+            CompareOp::Lt => CompareOp::Gt,
+            CompareOp::Le => CompareOp::Ge,
+            CompareOp::Gt => CompareOp::Lt,
+            CompareOp::Ge => CompareOp::Le,
+            CompareOp::Eq | CompareOp::Ne => self,
+        }
+    }
+
     /// Whether `ordering` (left compared to right) satisfies this operator
     pub fn holds(self, ordering: std::cmp::Ordering) -> bool {
         use std::cmp::Ordering as O;

@@ -441,7 +441,7 @@ fn comparison<'c>(
 ) -> Constraint<'c> {
     let (field, op, literal) = match (left, right) {
         (Operand::Field(field), Operand::Literal(literal)) => (field, op, literal),
-        (Operand::Literal(literal), Operand::Field(field)) => (field, flipped(op), literal),
+        (Operand::Literal(literal), Operand::Field(field)) => (field, op.flipped(), literal),
         (Operand::Literal(left), Operand::Literal(right)) => {
             return match constant_order(left, right) {
                 Some(ordering) => Constraint::Constant(op.holds(ordering) == positive),
@@ -476,17 +476,6 @@ fn comparison<'c>(
         CompareOp::Eq => Constraint::On(field, Restriction::Only([value].into())),
         CompareOp::Ne => Constraint::On(field, Restriction::Except([value].into())),
         _ => Constraint::Opaque,
-    }
-}
-
-/// The operator with its operands swapped: `3 < steps` is `steps > 3`
-fn flipped(op: CompareOp) -> CompareOp {
-    match op {
-        CompareOp::Lt => CompareOp::Gt,
-        CompareOp::Le => CompareOp::Ge,
-        CompareOp::Gt => CompareOp::Lt,
-        CompareOp::Ge => CompareOp::Le,
-        CompareOp::Eq | CompareOp::Ne => op,
     }
 }
 
