@@ -32,10 +32,24 @@ impl fmt::Display for PatternError {
 impl std::error::Error for PatternError {}
 
 /// A whole-string glob (LANGUAGE.md §4.4): `*` any run, `?` one character, classes, `\*`
+///
+/// Globs that plain string tests decide (a literal, `prefix*`, `*suffix`) are matched with
+/// those tests, and no regular expression is built for them: most policies' globs are of
+/// that kind, and compiling ten thousand of them would cost more than everything else.
 #[derive(Debug, Clone)]
 pub struct GlobPattern {
     source: String,
-    matcher: GlobMatcher,
+    glob: Glob,
+    matcher: Matcher,
+}
+
+/// How a glob is matched
+#[derive(Debug, Clone)]
+enum Matcher {
+    /// By a plain string test
+    Plain(GlobShape),
+    /// By globset's compiled regular expression
+    Compiled(GlobMatcher),
 }
 
 impl GlobPattern {
@@ -50,9 +64,14 @@ impl GlobPattern {
             .map_err(|err| PatternError {
                 message: lowercase_first(&err.kind().to_string()),
             })?;
+        let matcher = match glob_shape(source) {
+            GlobShape::Other => Matcher::Compiled(glob.compile_matcher()),
+            plain => Matcher::Plain(plain),
+        };
         Ok(GlobPattern {
             source: source.to_owned(),
-            matcher: glob.compile_matcher(),
+            glob,
+            matcher,
         })
     }
 
@@ -63,18 +82,28 @@ impl GlobPattern {
 
     /// Whether the whole of `text` matches
     pub fn is_match(&self, text: &str) -> bool {
-        self.matcher.is_match(text)
+        match &self.matcher {
+            Matcher::Plain(GlobShape::Literal(literal)) => text == literal,
+            Matcher::Plain(GlobShape::Prefix(prefix)) => text.starts_with(prefix.as_str()),
+            Matcher::Plain(GlobShape::Suffix(suffix)) => text.ends_with(suffix.as_str()),
+            Matcher::Compiled(matcher) => matcher.is_match(text),
+            // Invariant: `new` compiles every glob of another shape.
+            Matcher::Plain(GlobShape::Other) => false,
+        }
     }
 
-    /// The compiled glob, for matching many patterns at once in a `globset::GlobSet`
+    /// The parsed glob, for matching many patterns at once in a `globset::GlobSet`
     pub(crate) fn glob(&self) -> &Glob {
-        self.matcher.glob()
+        &self.glob
     }
 
     /// The pattern's shape: whether plain string tests decide it (the rule index uses them
     /// instead of running the glob)
     pub(crate) fn shape(&self) -> GlobShape {
-        glob_shape(&self.source)
+        match &self.matcher {
+            Matcher::Plain(shape) => shape.clone(),
+            Matcher::Compiled(_) => GlobShape::Other,
+        }
     }
 }
 
@@ -337,23 +366,45 @@ mod tests {
         assert_eq!(shape("[ab]*"), GlobShape::Other);
     }
 
+    /// globset's own matcher for `pattern`, as `GlobPattern` built it before plain shapes
+    /// were matched without it
+    fn globset_match(pattern: &str, text: &str) -> bool {
+        GlobPattern::new(pattern)
+            .unwrap()
+            .glob()
+            .compile_matcher()
+            .is_match(text)
+    }
+
     #[test]
-    fn plain_shapes_agree_with_the_glob() {
-        // The index trusts these shapes instead of running the glob: a star matches any
-        // run, newlines and multi-byte characters included.
+    fn plain_shapes_agree_with_globset_on_edges() {
+        // A star matches any run: newlines and multi-byte characters included.
         let texts = [
-            "", "rm", "rm -rf /", "rm\nx", "xrm", "é.env", ".env", "a\n.env",
+            "", "rm", "rm -rf /", "rm\nx", "xrm", "é.env", ".env", "a\n.env", "*x",
         ];
-        for pattern in ["rm*", "*.env", "*", "rm", r"\*x"] {
-            let compiled = GlobPattern::new(pattern).unwrap();
+        for pattern in ["rm*", "*.env", "*", "**", "rm", "", r"\*x", "é*", "*\n"] {
             for text in texts {
-                let by_shape = match compiled.shape() {
-                    GlobShape::Literal(literal) => text == literal,
-                    GlobShape::Prefix(prefix) => text.starts_with(&prefix),
-                    GlobShape::Suffix(suffix) => text.ends_with(&suffix),
-                    GlobShape::Other => unreachable!("{pattern} has a plain shape"),
-                };
-                assert_eq!(by_shape, compiled.is_match(text), "{pattern} on {text:?}");
+                assert_eq!(
+                    GlobPattern::new(pattern).unwrap().is_match(text),
+                    globset_match(pattern, text),
+                    "{pattern:?} on {text:?}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn every_glob_matches_as_globset_does(
+            pattern in "[ab*?\\\\é\n/.{,}\\[\\]!]{0,6}",
+            text in "[ab*?\\\\é\n/.{,}]{0,6}",
+        ) {
+            if let Ok(compiled) = GlobPattern::new(&pattern) {
+                proptest::prop_assert_eq!(
+                    compiled.is_match(&text),
+                    globset_match(&pattern, &text),
+                    "{:?} on {:?}", pattern, text
+                );
             }
         }
     }
