@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use rulesc_compiler::{SourceBytes, TestCase};
 use rulesc_runtime::Policy;
 
+use crate::cli::input;
 use crate::cli::report::RenderOptions;
 use crate::cli::ExitStatus;
 use crate::Diagnostics;
@@ -148,7 +149,7 @@ pub(crate) fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadEr
     match (compiled.as_slice(), rules.is_empty()) {
         ([], _) => Ok(Sources::Rules(rules)),
         ([json], true) => {
-            let text = std::fs::read_to_string(json).map_err(|err| cannot_read(json, &err))?;
+            let text = input::read_file_to_string(json).map_err(|err| cannot_read(json, &err))?;
             Policy::from_json(&text)
                 .map(Sources::Compiled)
                 .map_err(|err| LoadError::new(format!("`{}`: {err}", json.display())))
@@ -192,7 +193,7 @@ fn walk(root: &Path, dir: &Path, suffix: &str, found: &mut Vec<PathBuf>) -> Resu
 
 /// Reads one `.rules` file as bytes
 fn read_file(path: &Path, name: String) -> Result<SourceBytes, LoadError> {
-    let bytes = std::fs::read(path).map_err(|err| cannot_read(path, &err))?;
+    let bytes = input::read_file(path).map_err(|err| cannot_read(path, &err))?;
     Ok(SourceBytes {
         name,
         path: path.display().to_string(),

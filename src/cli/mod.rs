@@ -3,6 +3,7 @@
 mod args;
 mod commands;
 mod exit;
+pub(crate) mod input;
 pub(crate) mod load;
 pub mod report;
 

@@ -9,14 +9,14 @@
 //! Every event is read and checked before any is evaluated, so malformed input prints no
 //! outcome at all: exit 2 with one line naming the input line and the field at fault.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use rulesc_runtime::{Event, EventKind, Limits, Outcome, Policy};
 use serde_json::{Map, Value as Json};
 
 use crate::cli::args::{EvalArgs, LimitArgs, OutputFormat};
-use crate::cli::{load, ExitStatus};
+use crate::cli::{input, load, ExitStatus};
 
 /// Runs `rulesc eval`
 pub(crate) fn run(args: &EvalArgs) -> ExitStatus {
@@ -92,23 +92,18 @@ fn report_error(reason: &str) {
 
 /// The text of `path`, or of stdin for `-`
 fn read_input(path: &Path) -> Result<String, String> {
-    let mut text = String::new();
     if path == Path::new("-") {
-        std::io::stdin()
-            .lock()
-            .read_to_string(&mut text)
-            .map_err(|err| format!("cannot read the events from stdin: {err}"))?;
-    } else {
-        text = std::fs::read_to_string(path).map_err(|err| {
-            let reason = match err.kind() {
-                std::io::ErrorKind::NotFound => "no such file".to_owned(),
-                std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-                other => other.to_string(),
-            };
-            format!("cannot read `{}`: {reason}", path.display())
-        })?;
+        return input::read_stdin_to_string()
+            .map_err(|err| format!("cannot read the events from stdin: {err}"));
     }
-    Ok(text)
+    input::read_file_to_string(path).map_err(|err| {
+        let reason = match err.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_owned(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+            _ => err.to_string(),
+        };
+        format!("cannot read `{}`: {reason}", path.display())
+    })
 }
 
 /// Every event of `text`: one JSON object, or several one after the other (JSON Lines)

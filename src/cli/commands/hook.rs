@@ -1,12 +1,13 @@
 //! `rulesc hook`: reads one hook call on stdin, answers on stdout, explains on stderr.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use rulesc_compiler::SourceBytes;
 use rulesc_runtime::Policy;
 
 use crate::cli::args::{HookArgs, Host};
+use crate::cli::input;
 use crate::cli::load::{self, Sources};
 use crate::cli::ExitStatus;
 use crate::hook::{self, Input, Loader, Options, PolicySource};
@@ -27,9 +28,8 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         prune_older_than: args.prune_older_than,
         limits: super::eval::limits(&args.limits),
     };
-    let mut input = Vec::new();
-    let reply = match std::io::stdin().read_to_end(&mut input) {
-        Ok(_) => hook::handle(&input, &options, &PolicyFiles(&args.policies)),
+    let reply = match input::read_stdin() {
+        Ok(call) => hook::handle(&call, &options, &PolicyFiles(&args.policies)),
         // The event is unknown, so this is refused as input that is not JSON is.
         Err(err) => hook::unreadable_input(&format!("stdin is unreadable: {err}"), &options),
     };

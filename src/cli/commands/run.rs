@@ -12,7 +12,7 @@ use rulesc_runtime::Script;
 
 use crate::cli::args::{OutputFormat, RunArgs};
 use crate::cli::commands::eval;
-use crate::cli::{load, ExitStatus};
+use crate::cli::{input, load, ExitStatus};
 
 /// Runs `rulesc run`
 pub(crate) fn run(args: &RunArgs) -> ExitStatus {
@@ -20,7 +20,7 @@ pub(crate) fn run(args: &RunArgs) -> ExitStatus {
         Ok(policy) => policy,
         Err(status) => return status,
     };
-    let script = match std::fs::read_to_string(&args.script) {
+    let script = match input::read_file_to_string(&args.script) {
         Ok(text) => match Script::from_json(&text) {
             Ok(script) => script,
             Err(err) => return fail(&format!("`{}`: {err}", args.script.display())),

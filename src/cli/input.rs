@@ -1,0 +1,73 @@
+//! The command line's inputs (policy files, compiled policies, event streams, run scripts,
+//! hook calls), read with a bound on their size.
+//!
+//! Invariant: no input larger than [`MAX_INPUT_SIZE`] is read whole. Reading stops one byte
+//! past the bound, so a huge file or an endless stdin costs at most that much memory, and
+//! the command ends with exit 2 and one line saying why. (The language's own bound on a
+//! `.rules` file, 8 MiB, is smaller: such a file is read and reported as `E003`.)
+
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The largest input read, in bytes (64 MiB)
+pub(crate) const MAX_INPUT_SIZE: u64 = 64 * 1024 * 1024;
+
+/// The bytes of the file at `path`
+pub(crate) fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+    read_bounded(std::fs::File::open(path)?, MAX_INPUT_SIZE)
+}
+
+/// The text of the file at `path`; bytes that are not UTF-8 are an `InvalidData` error
+pub(crate) fn read_file_to_string(path: &Path) -> io::Result<String> {
+    text(read_file(path)?)
+}
+
+/// Everything on stdin
+pub(crate) fn read_stdin() -> io::Result<Vec<u8>> {
+    read_bounded(std::io::stdin().lock(), MAX_INPUT_SIZE)
+}
+
+/// Everything on stdin, as text
+pub(crate) fn read_stdin_to_string() -> io::Result<String> {
+    text(read_stdin()?)
+}
+
+fn text(bytes: Vec<u8>) -> io::Result<String> {
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
+
+/// Reads `reader` to its end, or fails once it has given more than `limit` bytes
+fn read_bounded(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("it is larger than {limit} bytes, the most rulesc reads"),
+        ));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_up_to_the_bound_are_read_and_past_it_refused() {
+        let at = vec![b'x'; 10];
+        assert_eq!(read_bounded(at.as_slice(), 10).unwrap(), at);
+        let err = read_bounded([b'x'; 11].as_slice(), 10).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
+        assert_eq!(
+            err.to_string(),
+            "it is larger than 10 bytes, the most rulesc reads"
+        );
+        // An endless reader is cut at the bound.
+        let err = read_bounded(io::repeat(b'x'), 1_000).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
+    }
+}
