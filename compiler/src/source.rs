@@ -106,6 +106,15 @@ impl LineIndex {
         }
     }
 
+    /// The length in bytes of the 1-based line `line`, its line end included; `None` past
+    /// the last line
+    pub fn line_len(&self, line: u32) -> Option<u32> {
+        let line_idx = usize::try_from(line.checked_sub(1)?).ok()?;
+        let start = self.line_start(line_idx)?;
+        let end = self.line_start(line_idx + 1).unwrap_or(self.len);
+        Some(end.saturating_sub(start))
+    }
+
     /// The 0-based line holding `offset`
     pub(crate) fn line_of(&self, offset: u32) -> usize {
         // The last line starting at or before `offset`; line 0 always starts at 0.

@@ -68,7 +68,7 @@ pub fn render_human(
     let mut out = String::new();
     for diagnostic in diagnostics {
         let report = Report::new(diagnostic, files, &lines);
-        if handler.render_report(&mut out, &report).is_err() {
+        if !drawable(diagnostic, &lines) || handler.render_report(&mut out, &report).is_err() {
             // Rendering into a String only fails if a label lies outside its source; the
             // diagnostic is then still shown, without its snippet.
             out.push_str(&plain_line(diagnostic, files));
@@ -78,6 +78,30 @@ pub fn render_human(
     out.push_str(&Summary::of(diagnostics).to_string());
     out.push('\n');
     out
+}
+
+/// The longest line, in bytes, drawn in a snippet
+///
+/// miette pads a label's underline to its column with a width argument, which Rust's
+/// formatting caps at 65,535 and panics past (a tab or a wide character takes up to four
+/// columns per byte), and it prints every line of a snippet whole, for every diagnostic.
+/// A diagnostic whose snippet would show a longer line (a policy written on one very long
+/// line) is shown in its one-line form instead, so the report stays as small as its input.
+const MAX_DRAWN_LINE: u32 = 16_000;
+
+/// Whether the snippet of `diagnostic` shows no line longer than [`MAX_DRAWN_LINE`]: the
+/// lines of each label and one on either side (miette's context)
+fn drawable(diagnostic: &Diagnostic, lines: &[LineIndex]) -> bool {
+    std::iter::once(&diagnostic.primary)
+        .chain(&diagnostic.secondary)
+        .all(|label| {
+            let Some(lines) = lines.get(label.file.index()) else {
+                return true;
+            };
+            let first = lines.line_column(label.span.start).line.saturating_sub(1);
+            let last = lines.line_column(label.span.end).line.saturating_add(1);
+            (first..=last).all(|line| lines.line_len(line).is_none_or(|len| len <= MAX_DRAWN_LINE))
+        })
 }
 
 /// `file:line:col: E012 message`, the one-line form of a diagnostic
