@@ -57,6 +57,7 @@ pub use resolve::{
 };
 pub use script::{
     Script, ScriptError, ScriptedApprover, ScriptedModel, ScriptedTool, ScriptedTools, Turn,
+    MAX_SCRIPT_RETRIES,
 };
 pub use state::{
     ErrorRecord, EventRecord, ExecutionState, RunEnd, StepOutcome, StepRecord, ToolCallRecord,

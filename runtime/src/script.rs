@@ -21,6 +21,13 @@ use crate::policy::{Limits, Policy};
 use crate::report::RunReport;
 use crate::state::ExecutionState;
 
+/// The largest `max_retries` a script may set
+///
+/// A script is input like any other: with a tool that always fails and a policy that
+/// retries it, its retry cap alone would decide how long a run takes. (A host that sets
+/// `--max-retries` or [`Limits::max_retries`] itself is not bound by it.)
+pub const MAX_SCRIPT_RETRIES: u64 = 1_000;
+
 /// A run script (CLI.md `run`)
 ///
 /// ```
@@ -109,8 +116,9 @@ impl Script {
     ///
     /// # Errors
     ///
-    /// A [`ScriptError`] with a one-line reason when the text is not JSON, or a key has the
-    /// wrong type or an unknown value (an error kind, a finish reason, an approver answer).
+    /// A [`ScriptError`] with a one-line reason when the text is not JSON, a key has the
+    /// wrong type or an unknown value (an error kind, a finish reason, an approver answer),
+    /// or `max_retries` is more than [`MAX_SCRIPT_RETRIES`].
     pub fn from_json(text: &str) -> Result<Script, ScriptError> {
         // serde would also read a struct from an array of its fields; a script is an object.
         if !text.trim_start().starts_with('{') {
@@ -118,9 +126,17 @@ impl Script {
                 message: "invalid run script: expected a JSON object".to_owned(),
             });
         }
-        serde_json::from_str(text).map_err(|error| ScriptError {
+        let script: Script = serde_json::from_str(text).map_err(|error| ScriptError {
             message: format!("invalid run script: {error}"),
-        })
+        })?;
+        match script.max_retries {
+            Some(retries) if retries > MAX_SCRIPT_RETRIES => Err(ScriptError {
+                message: format!(
+                    "invalid run script: `max_retries` is {retries}, more than {MAX_SCRIPT_RETRIES}"
+                ),
+            }),
+            _ => Ok(script),
+        }
     }
 
     /// `base` with the script's `max_retries`, when it gives one
