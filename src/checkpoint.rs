@@ -86,8 +86,8 @@ impl FileCheckpointer {
 
 impl Checkpointer for FileCheckpointer {
     fn save(&mut self, state: &ExecutionState) -> Result<(), CheckpointError> {
-        replace_durably(&self.path, state.to_checkpoint_json().as_bytes())
-            .map_err(|err| self.error(&err))
+        let json = state.to_checkpoint_json()?;
+        replace_durably(&self.path, json.as_bytes()).map_err(|err| self.error(&err))
     }
 }
 

@@ -165,7 +165,7 @@ struct Memory {
 
 impl Checkpointer for &mut Memory {
     fn save(&mut self, state: &ExecutionState) -> Result<(), CheckpointError> {
-        self.json = Some(state.to_checkpoint_json());
+        self.json = Some(state.to_checkpoint_json()?);
         Ok(())
     }
 }
@@ -459,4 +459,44 @@ fn a_panicking_checkpointer_interrupts_the_run() {
         interrupted.error
     );
     assert_eq!(interrupted.state.step(), 1);
+}
+
+#[test]
+fn a_state_too_deep_to_read_back_is_never_saved() {
+    // A model whose tool call arguments nest 122 levels, as deep as a script can give them:
+    // the checkpoint holding them would nest one level more than serde_json reads.
+    let script = Script::from_json(&format!(
+        r#"{{"turns": [{{"response": "a", "tool_calls": [{{"name": "t", "args": {}{}}}]}}],
+            "tools": {{"t": {{"output": "ok"}}}}}}"#,
+        "[".repeat(122),
+        "]".repeat(122)
+    ))
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut checkpointer = FileCheckpointer::new(dir.path().join("run.json"));
+    let interrupted = script
+        .agent_loop(policy_of(&[false; RULES.len()]), Limits::default())
+        .execute_checkpointed(
+            &mut script.model(),
+            &mut script.tools(),
+            &mut script.approver(),
+            &mut checkpointer,
+        )
+        .unwrap_err();
+    assert!(
+        interrupted
+            .error
+            .message
+            .contains("more than a checkpoint can be read back with (127)"),
+        "{}",
+        interrupted.error
+    );
+    // The last checkpoint saved is whole and readable: the run before the step that made
+    // the deep call; the run stopped before the next step, with its state.
+    let saved = checkpointer.load().unwrap().unwrap();
+    assert_eq!(saved.step(), 0);
+    assert_eq!(
+        (interrupted.state.step(), interrupted.state.steps()),
+        (1, 1)
+    );
 }

@@ -127,17 +127,34 @@ struct Read {
     state: ExecutionState,
 }
 
+/// The deepest nesting serde_json reads back: its recursion limit (128) counts the
+/// outermost level too
+const MAX_READABLE_DEPTH: usize = 127;
+
 impl ExecutionState {
     /// The checkpoint JSON of this state
-    pub fn to_checkpoint_json(&self) -> String {
+    ///
+    /// # Errors
+    ///
+    /// A [`CheckpointError`] when the JSON would nest deeper than it can be read back
+    /// (metadata, or a tool call's arguments, nested over a hundred levels): a checkpoint
+    /// that cannot be resumed is refused when it is written, not found out after a crash.
+    pub fn to_checkpoint_json(&self) -> Result<String, CheckpointError> {
         let written = Written {
             format: CHECKPOINT_FORMAT,
             version: CHECKPOINT_VERSION,
             state: self,
         };
-        // Invariant: the state is plain data with string map keys, which serde_json always
-        // serializes.
-        serde_json::to_string(&written).unwrap_or_default()
+        let json = serde_json::to_string(&written)
+            .map_err(|err| CheckpointError::new(format!("the state cannot be written: {err}")))?;
+        let depth = nesting_depth(&json);
+        if depth > MAX_READABLE_DEPTH {
+            return Err(CheckpointError::new(format!(
+                "the state nests {depth} levels deep, more than a checkpoint can be read back with \
+                 ({MAX_READABLE_DEPTH}); metadata or a tool call's arguments are nested too deep"
+            )));
+        }
+        Ok(json)
     }
 
     /// Reads a state written by [`ExecutionState::to_checkpoint_json`]
@@ -165,5 +182,51 @@ impl ExecutionState {
         }
         let read: Read = serde_json::from_str(text).map_err(invalid)?;
         Ok(read.state)
+    }
+}
+
+/// How deep the arrays and objects of `json` (valid JSON) nest
+fn nesting_depth(json: &str) -> usize {
+    let (mut depth, mut deepest) = (0_usize, 0_usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for byte in json.bytes() {
+        match (in_string, escaped, byte) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') | (false, _, b'"') => in_string = !in_string,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_is_counted_outside_strings() {
+        assert_eq!(nesting_depth("1"), 0);
+        assert_eq!(
+            nesting_depth(r#"{"a": [1, {"b": "[[[{"}], "c": "\\\"]"}"#),
+            3
+        );
+    }
+
+    #[test]
+    fn the_readable_depth_is_serde_json_s() {
+        let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let read = |depth: usize| serde_json::from_str::<serde_json::Value>(&nested(depth));
+        assert!(read(MAX_READABLE_DEPTH).is_ok());
+        assert!(read(MAX_READABLE_DEPTH + 1).is_err());
+        assert_eq!(
+            nesting_depth(&nested(MAX_READABLE_DEPTH)),
+            MAX_READABLE_DEPTH
+        );
     }
 }
