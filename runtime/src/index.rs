@@ -11,8 +11,9 @@
 //! and the most selective conjunct the index understands becomes the rule's one key, per
 //! event kind it fires on:
 //! 1. `field == "text"` or `field in ["a", "b"]` (strings only): a hash map from text;
-//! 2. `field ~ glob` where the glob is a literal (the hash map), `prefix*` (one anchored
-//!    Aho-Corasick automaton over every prefix) or `*suffix` (one over every suffix);
+//! 2. `field ~ glob` where the glob is a literal (the hash map), `prefix*` (one byte trie
+//!    over every prefix, walked along the value) or `*suffix` (one over every suffix, walked
+//!    backwards);
 //!    `~ "*"` only asks for a string, and ranks last;
 //! 3. `counter == k` on an integer or duration field: a sorted list;
 //! 4. any other glob: one `globset::GlobSet` per field for all of them;
@@ -24,13 +25,11 @@
 //! its kinds. A value meets each key at most once, so no rule is visited twice.
 //!
 //! Cost: finding the candidates of an event takes, per indexed field, one hash lookup, two
-//! automaton walks over the value and a few binary searches, whatever the number of rules.
+//! trie walks over the value and a few binary searches, whatever the number of rules.
 //! Nothing is allocated, unless a glob of the general kind (4) matches.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use aho_corasick::automaton::OverlappingState;
-use aho_corasick::{AhoCorasick, Anchored, Input, StartKind};
 use globset::{Candidate as GlobCandidate, Glob, GlobSet, GlobSetBuilder};
 use tracing::warn;
 
@@ -41,6 +40,10 @@ use crate::field::{Field, FieldType};
 use crate::literal::Literal;
 use crate::matcher::GlobShape;
 use crate::policy::Rule;
+
+mod trie;
+
+use trie::{Anchor, Trie};
 
 /// A rule an event must consider
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,20 +131,12 @@ struct TextIndex {
     any: Vec<Candidate>,
     /// Whole-string keys: `==`, `in`, literal globs
     exact: HashMap<Box<str>, Vec<Candidate>>,
-    /// `prefix*` globs, searched anchored at the start
-    prefixes: Option<Affixes>,
-    /// `*suffix` globs, matches kept when they end the string
-    suffixes: Option<Affixes>,
+    /// `prefix*` globs
+    prefixes: Option<Trie<Candidate>>,
+    /// `*suffix` globs
+    suffixes: Option<Trie<Candidate>>,
     /// Every other glob, matched together
     globs: Option<GlobGroup>,
-}
-
-/// An automaton over literal strings, with the rules of each
-#[derive(Debug, Clone)]
-struct Affixes {
-    automaton: AhoCorasick,
-    /// By pattern id
-    rules: Vec<Vec<Candidate>>,
 }
 
 /// Globs matched as one set, with the rule of each
@@ -177,80 +172,14 @@ impl TextIndex {
             rules.iter().copied().for_each(&mut *visit);
         }
         if let Some(prefixes) = &self.prefixes {
-            prefixes.visit_prefixes(text, visit);
+            prefixes.visit(text, Anchor::Start, visit);
         }
         if let Some(suffixes) = &self.suffixes {
-            suffixes.visit_suffixes(text, visit);
+            suffixes.visit(text, Anchor::End, visit);
         }
         if let Some(globs) = &self.globs {
             globs.visit(text, visit);
         }
-    }
-}
-
-impl Affixes {
-    /// Builds the automaton over `patterns`, anchored for prefixes; the rules back when
-    /// it cannot be built
-    fn new(
-        patterns: BTreeMap<String, Vec<Candidate>>,
-        start: StartKind,
-    ) -> Result<Option<Affixes>, Vec<Candidate>> {
-        if patterns.is_empty() {
-            return Ok(None);
-        }
-        let (texts, rules): (Vec<String>, Vec<Vec<Candidate>>) = patterns.into_iter().unzip();
-        match AhoCorasick::builder().start_kind(start).build(&texts) {
-            Ok(automaton) => Ok(Some(Affixes { automaton, rules })),
-            Err(err) => {
-                warn!(target: "rulesc::index", error = %err, "prefix or suffix globs left unindexed");
-                Err(rules.into_iter().flatten().collect())
-            }
-        }
-    }
-
-    /// Every pattern that starts `text`
-    fn visit_prefixes(&self, text: &str, visit: &mut impl FnMut(Candidate)) {
-        let input = Input::new(text).anchored(Anchored::Yes);
-        let mut state = OverlappingState::start();
-        loop {
-            // Invariant: the automaton was built for anchored searches, the one kind of
-            // search that can fail here; were it to fail anyway, every rule is a candidate.
-            if self
-                .automaton
-                .try_find_overlapping(input.clone(), &mut state)
-                .is_err()
-            {
-                self.visit_all(visit);
-                return;
-            }
-            let Some(found) = state.get_match() else {
-                return;
-            };
-            // Patterns are never empty, so each one matches from the start at most once.
-            if found.start() == 0 {
-                self.visit_pattern(found.pattern().as_usize(), visit);
-            }
-        }
-    }
-
-    /// Every pattern that ends `text`
-    fn visit_suffixes(&self, text: &str, visit: &mut impl FnMut(Candidate)) {
-        match self.automaton.try_find_overlapping_iter(text) {
-            Ok(found) => found
-                .filter(|found| found.end() == text.len())
-                .for_each(|found| self.visit_pattern(found.pattern().as_usize(), visit)),
-            Err(_) => self.visit_all(visit),
-        }
-    }
-
-    fn visit_pattern(&self, pattern: usize, visit: &mut impl FnMut(Candidate)) {
-        if let Some(rules) = self.rules.get(pattern) {
-            rules.iter().copied().for_each(visit);
-        }
-    }
-
-    fn visit_all(&self, visit: &mut impl FnMut(Candidate)) {
-        self.rules.iter().flatten().copied().for_each(visit);
     }
 }
 
@@ -533,16 +462,10 @@ impl EventBuilder {
         let mut unkeyed = self.unkeyed;
         let mut texts = Vec::with_capacity(self.texts.len());
         for (field, builder) in self.texts {
-            // Patterns the automata or globset refuse leave their rules unkeyed: slower,
-            // never wrong.
-            let prefixes = or_unkeyed(
-                Affixes::new(builder.prefixes, StartKind::Anchored),
-                &mut unkeyed,
-            );
-            let suffixes = or_unkeyed(
-                Affixes::new(builder.suffixes, StartKind::Unanchored),
-                &mut unkeyed,
-            );
+            // Patterns the tries or globset refuse leave their rules unkeyed: slower, never
+            // wrong.
+            let prefixes = or_unkeyed(trie(builder.prefixes, Anchor::Start), &mut unkeyed);
+            let suffixes = or_unkeyed(trie(builder.suffixes, Anchor::End), &mut unkeyed);
             let globs = or_unkeyed(GlobGroup::new(builder.globs), &mut unkeyed);
             texts.push(TextIndex {
                 field,
@@ -571,6 +494,24 @@ impl EventBuilder {
             unkeyed,
             texts,
             counters,
+        }
+    }
+}
+
+/// The trie of `strings`; the rules back when there are too many to count in 32 bits
+fn trie(
+    strings: BTreeMap<String, Vec<Candidate>>,
+    anchor: Anchor,
+) -> Result<Option<Trie<Candidate>>, Vec<Candidate>> {
+    if strings.is_empty() {
+        return Ok(None);
+    }
+    let rules: Vec<Candidate> = strings.values().flatten().copied().collect();
+    match Trie::new(strings, anchor) {
+        Some(trie) => Ok(Some(trie)),
+        None => {
+            warn!(target: "rulesc::index", "prefix or suffix globs left unindexed");
+            Err(rules)
         }
     }
 }

@@ -552,19 +552,31 @@ impl Policy {
         order_effects(&mut effects, |(rule, _, _)| {
             (rule.priority, rule.id.as_str())
         });
-        let mut metadata = event.metadata.clone();
-        let effects = effects
-            .into_iter()
-            .map(|(rule, key, value)| {
-                let value = value.to_json();
-                set_metadata(&mut metadata, key, value.clone());
-                EffectRecord {
-                    rule: rule.id.clone(),
-                    key: dotted(key),
-                    value,
-                }
-            })
-            .collect();
+        // Most events set nothing: skip the copy of the metadata and the collection then,
+        // which cost more than the rest of an unmatched evaluation.
+        let (metadata, effects) = if effects.is_empty() {
+            let metadata = if event.metadata.is_empty() {
+                Map::new()
+            } else {
+                event.metadata.clone()
+            };
+            (metadata, Vec::new())
+        } else {
+            let mut metadata = event.metadata.clone();
+            let effects = effects
+                .into_iter()
+                .map(|(rule, key, value)| {
+                    let value = value.to_json();
+                    set_metadata(&mut metadata, key, value.clone());
+                    EffectRecord {
+                        rule: rule.id.clone(),
+                        key: dotted(key),
+                        value,
+                    }
+                })
+                .collect();
+            (metadata, effects)
+        };
 
         Outcome {
             event: event.kind,
