@@ -1,6 +1,8 @@
-//! Compiling the tool-rules shape from source, per rule count: rulesc parses, checks and
-//! indexes (`rulesc::compile_str`); cedar-policy parses a `PolicySet`; regorus parses and
-//! analyses the module (`Engine::add_policy`).
+//! Compiling the tool-rules shape from source, per rule count (`compile`): rulesc parses,
+//! checks and indexes (`rulesc::compile_str`); cedar-policy parses a `PolicySet`; regorus
+//! parses and analyses the module (`Engine::add_policy`). rulesc's phases are timed apart
+//! too (`compile_phases`): the parser alone, and `Policy::new` (rule checks and the index)
+//! on rules already lowered (their cloning left out).
 
 #![expect(
     clippy::expect_used,
@@ -10,7 +12,8 @@
 use std::hint::black_box;
 use std::str::FromStr;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, SamplingMode};
+use rulesc::{Defaults, Policy};
 use rulesc_bench::tool_rules;
 use rulesc_bench::RULE_COUNTS;
 
@@ -40,5 +43,28 @@ fn compile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, compile);
+fn phases(c: &mut Criterion) {
+    let mut group = c.benchmark_group("compile_phases");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for n_rules in RULE_COUNTS {
+        let source = tool_rules::rulesc_source(n_rules);
+        group.bench_with_input(BenchmarkId::new("parse", n_rules), &source, |b, src| {
+            b.iter(|| rulesc_grammar::parse(black_box(src)));
+        });
+        let rules = rulesc::compile_str("tools.rules", &source)
+            .expect("compiles")
+            .user_rules()
+            .to_vec();
+        group.bench_with_input(BenchmarkId::new("index", n_rules), &rules, |b, rules| {
+            b.iter_batched(
+                || rules.clone(),
+                |rules| Policy::new(rules, Defaults::default()).expect("valid"),
+                BatchSize::LargeInput,
+            );
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, compile, phases);
 criterion_main!(benches);

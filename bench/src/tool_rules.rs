@@ -41,12 +41,13 @@ impl Request {
     }
 }
 
-/// The shape in rulesc: `on pre_tool_use when tool ~ "tool{i}_*" block`
+/// The shape in rulesc: `on pre_tool_use when tool ~ "tool{i}_*" block`, with an id and no
+/// message, as the peers' rules have
 pub fn rulesc_source(n_rules: usize) -> String {
     let mut source = String::from("policy \"tools\"\n");
     for rule_idx in 0..n_rules {
         source.push_str(&format!(
-            "\n@id(\"tool{rule_idx}\")\non pre_tool_use when tool ~ \"tool{rule_idx}_*\" block \"tool{rule_idx} is blocked\"\n"
+            "\n@id(\"tool{rule_idx}\")\non pre_tool_use when tool ~ \"tool{rule_idx}_*\" block\n"
         ));
     }
     source
