@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every benchmark of the rulesc-bench member with quick criterion settings (about ten
+# minutes once built), then writes BENCHMARKS.md from the results.
+#
+# Usage: bash bench/run.sh [extra criterion arguments]
+# Honours CARGO_TARGET_DIR; results go to $CARGO_TARGET_DIR/criterion (default target/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target="${CARGO_TARGET_DIR:-target}"
+criterion_args="--warm-up-time 1 --measurement-time 2 $*"
+mkdir -p "$target/criterion"
+started="$(date -u '+%Y-%m-%d %H:%M')"
+load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+
+# shellcheck disable=SC2086 # the criterion arguments are words on purpose
+cargo bench -p rulesc-bench -- $criterion_args
+
+python3 - "$target/criterion/rulesc-run.json" "$started" "$load_before" "$criterion_args" <<'PY'
+import json, subprocess, sys
+from datetime import datetime, timezone
+path, started, load_before, criterion_args = sys.argv[1:]
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+load_after = open("/proc/loadavg").read().split()[:3]
+json.dump({
+    "started": started,
+    "finished": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"),
+    "commit": commit or "unknown",
+    "load_before": load_before,
+    "load_after": " ".join(load_after),
+    "criterion_args": criterion_args.strip(),
+}, open(path, "w"), indent=2)
+PY
+
+python3 bench/report.py "$target/criterion" --out BENCHMARKS.md
