@@ -327,3 +327,102 @@ fn strings_and_paths_at_the_limit_compile() {
     let output = rulesc::check_source("at.rules", &source);
     assert!(output.policy.is_some(), "{}", output.diagnostics);
 }
+
+#[test]
+fn source_files_up_to_8_mib() {
+    let limit = rulesc_grammar_max_file_size();
+    let line = "# padding to the size limit, a comment per line, nothing else\n";
+    let mut at = line.repeat(limit / line.len());
+    at.push_str(&"#".repeat(limit - at.len() - 1));
+    at.push('\n');
+    assert_eq!(at.len(), limit);
+    let output = rulesc::check_source("at.rules", &at);
+    assert!(
+        output.diagnostics.diagnostics().is_empty(),
+        "{}",
+        output.diagnostics
+    );
+    at.push('\n');
+    let output = rulesc::check_source("past.rules", &at);
+    let codes: Vec<&str> = output
+        .diagnostics
+        .diagnostics()
+        .iter()
+        .map(|diag| diag.code.id)
+        .collect();
+    assert_eq!(codes, ["E003"]);
+}
+
+/// The parser's size limit (`grammar/src/limits.rs`), as E003 states it
+fn rulesc_grammar_max_file_size() -> usize {
+    8 * 1024 * 1024
+}
+
+#[test]
+fn json_nested_up_to_serde_s_limit() {
+    // An event object holds `arg` one level down: 126 levels of `arg` are read, 127 are not.
+    let event = |depth: usize| {
+        format!(
+            "{{\"event\": \"pre_tool_use\", \"arg\": {}{}}}",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    assert!(serde_json::from_str::<rulesc::Event>(&event(126)).is_ok());
+    let err = serde_json::from_str::<rulesc::Event>(&event(127)).unwrap_err();
+    assert!(
+        err.to_string().contains("recursion limit exceeded"),
+        "{err}"
+    );
+    let ran = judge(
+        "deep-arg",
+        &[
+            "eval",
+            "policies/glob-stars.rules",
+            "--event",
+            "events/deep-arg.json",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("recursion limit exceeded"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn counters_saturate_instead_of_wrapping() {
+    // Three model calls of u64::MAX tokens each (then one without tools), and a clock that
+    // advances u64::MAX ms a step.
+    let ran = judge(
+        "huge-clock-and-usage",
+        &[
+            "run",
+            "policies/glob-stars.rules",
+            "--script",
+            "scripts/huge-clock-and-usage.json",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let report: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(report["tokens"], serde_json::json!(u64::MAX));
+    assert_eq!(report["steps"], serde_json::json!(4));
+}
+
+#[test]
+fn snippets_show_lines_up_to_16_000_bytes() {
+    // A line of exactly 16,000 bytes (its line end included) is drawn; one byte more is not.
+    let source = |len: usize| {
+        let head = "on pre_tool_use blok # ";
+        format!("{head}{}\n", "x".repeat(len - head.len() - 1))
+    };
+    for (len, drawn) in [(16_000, true), (16_001, false)] {
+        let output = rulesc::check_source("long.rules", &source(len));
+        let text = output.diagnostics.render(rulesc::RenderOptions::plain());
+        assert!(text.contains("E013"), "{text}");
+        assert_eq!(text.contains('╭'), drawn, "a line of {len} bytes");
+    }
+}
