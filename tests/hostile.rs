@@ -237,6 +237,7 @@ fn inputs_past_64_mib_are_refused_unread() {
     let json = sparse_file(dir.path(), "big.json", past);
     let events = sparse_file(dir.path(), "events.jsonl", past);
     let script = sparse_file(dir.path(), "script.json", past);
+    let scenario = sparse_file(dir.path(), "big.scenario.json", past);
     let path = |path: &PathBuf| path.to_str().unwrap().to_owned();
     for args in [
         vec!["check".to_owned(), path(&rules)],
@@ -253,6 +254,7 @@ fn inputs_past_64_mib_are_refused_unread() {
             "--script".into(),
             path(&script),
         ],
+        vec!["test".into(), policy.into(), path(&scenario)],
     ] {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let ran = judge(&args.join(" "), &args, "");

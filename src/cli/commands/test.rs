@@ -22,6 +22,7 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::cli::args::{Format, TestArgs};
 use crate::cli::commands::eval;
+use crate::cli::input;
 use crate::cli::load::{self, Sources};
 use crate::cli::report::RenderOptions;
 use crate::cli::ExitStatus;
@@ -258,7 +259,7 @@ fn inline(policy: &Policy, case: &TestCase, files: &[SourceFile]) -> TestResult 
 fn scenario(policy: &Policy, path: &Path) -> Result<TestResult, String> {
     let shown = path.display().to_string();
     let text =
-        std::fs::read_to_string(path).map_err(|err| format!("cannot read `{shown}`: {err}"))?;
+        input::read_file_to_string(path).map_err(|err| format!("cannot read `{shown}`: {err}"))?;
     let mut document: Map<String, Json> =
         serde_json::from_str(&text).map_err(|err| format!("`{shown}`: invalid scenario: {err}"))?;
     let expect = match document.remove("expect") {
