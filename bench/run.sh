@@ -14,7 +14,7 @@ started="$(date -u '+%Y-%m-%d %H:%M')"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 
 # shellcheck disable=SC2086 # the criterion arguments are words on purpose
-cargo bench -p rulesc-bench -- $criterion_args
+cargo bench -p rulesc-bench --benches -- $criterion_args
 
 python3 - "$target/criterion/rulesc-run.json" "$started" "$load_before" "$criterion_args" <<'PY'
 import json, subprocess, sys
