@@ -428,3 +428,44 @@ fn snippets_show_lines_up_to_16_000_bytes() {
         assert_eq!(text.contains('╭'), drawn, "a line of {len} bytes");
     }
 }
+
+#[test]
+fn reasons_that_quote_the_input_stay_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let event = write("event.json", r#"{"event": "pre_tool\nuse"}"#);
+    let script = write("script.json", r#"{"turns": [{"error": {"kind": "x\ny"}}]}"#);
+    let compiled = write(
+        "policy.json",
+        r#"{"format": "rulesc-policy", "version": 1, "rules": [{"id": "a", "events": ["st\u001b[31mop"]}]}"#,
+    );
+    let policy = "policies/glob-stars.rules";
+    for args in [
+        vec!["eval", policy, "--event", &event],
+        vec!["run", policy, "--script", &script],
+        vec!["check", &compiled],
+        vec!["explain", "E0\n1"],
+    ] {
+        let ran = judge(&args.join(" "), &args, "");
+        assert_eq!(ran.code, 2, "{args:?}");
+        assert_eq!(ran.stderr.lines().count(), 1, "{args:?}: {}", ran.stderr);
+        assert!(!ran.stderr.contains('\u{1b}'), "{args:?}: {}", ran.stderr);
+    }
+    let ran = judge(
+        "hook",
+        &[
+            "hook",
+            policy,
+            "--host",
+            "claude",
+            "--state-dir",
+            dir.path().to_str().unwrap(),
+        ],
+        r#"{"session_id": "s", "hook_event_name": "Pre\nToolUse"}"#,
+    );
+    assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
+}

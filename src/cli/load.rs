@@ -76,7 +76,7 @@ pub struct Loaded {
 /// with errors. Warnings are not printed (that is `rulesc check`'s job).
 pub(crate) fn load(paths: &[PathBuf]) -> Result<Loaded, ExitStatus> {
     let sources = read_sources(paths).map_err(|err| {
-        print_stderr(&format!("error: {err}\n"));
+        crate::cli::print_error(&err.to_string());
         ExitStatus::Error
     })?;
     compile(sources).map_err(|diagnostics| {

@@ -15,6 +15,19 @@ pub use args::Cli;
 use args::Command;
 pub use exit::ExitStatus;
 
+/// Writes `error: <reason>` on stderr, on one line whatever `reason` holds: input echoed in
+/// a reason (a name, a serde message quoting a string) has its control characters escaped,
+/// as CLI.md promises exit 2 "with a one-line reason"; nothing is left to tell if stderr
+/// itself is gone
+pub(crate) fn print_error(reason: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "error: {}",
+        report::one_line(reason)
+    );
+}
+
 /// Runs the command line and returns the process exit code
 pub fn main() -> ExitCode {
     let cli = Cli::parse();

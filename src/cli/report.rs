@@ -104,6 +104,21 @@ fn drawable(diagnostic: &Diagnostic, lines: &[LineIndex]) -> bool {
         })
 }
 
+/// `text` on one line: line breaks and other control characters (but tabs) escaped as
+/// Rust writes them (`\n`, `\u{1b}`), so echoed input can neither break a line nor drive a
+/// terminal
+pub fn one_line(text: &str) -> String {
+    let mut line = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch.is_control() && ch != '\t' {
+            line.extend(ch.escape_default());
+        } else {
+            line.push(ch);
+        }
+    }
+    line
+}
+
 /// `file:line:col: E012 message`, the one-line form of a diagnostic
 pub fn plain_line(diagnostic: &Diagnostic, files: &[SourceFile]) -> String {
     let place = diagnostic

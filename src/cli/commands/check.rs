@@ -57,7 +57,7 @@ fn check_once(args: &CheckArgs) -> Option<ExitStatus> {
         Ok(Sources::Rules(inputs)) => crate::check_sources(inputs).diagnostics,
         Ok(Sources::Compiled(_)) => Diagnostics::new(Vec::new(), Vec::new()),
         Err(err) => {
-            let _ = writeln!(std::io::stderr().lock(), "error: {err}");
+            crate::cli::print_error(&err.to_string());
             return Some(ExitStatus::Error);
         }
     };

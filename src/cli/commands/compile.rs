@@ -50,5 +50,5 @@ pub(crate) fn run(args: &CompileArgs) -> ExitStatus {
 }
 
 fn report_error(reason: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "error: {reason}");
+    crate::cli::print_error(reason);
 }

@@ -87,7 +87,7 @@ fn write_outcomes(outcomes: &[Outcome], format: OutputFormat) -> std::io::Result
 }
 
 fn report_error(reason: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "error: {reason}");
+    crate::cli::print_error(reason);
 }
 
 /// The text of `path`, or of stdin for `-`

@@ -18,10 +18,9 @@ pub(crate) fn run(args: &ExplainArgs) -> ExitStatus {
         (Some(code), false) => match codes::lookup(code) {
             Some(code) => code.explain(),
             None => {
-                let _ = writeln!(
-                    std::io::stderr().lock(),
-                    "error: unknown diagnostic code `{code}`; `rulesc explain --list` lists them"
-                );
+                crate::cli::print_error(&format!(
+                    "unknown diagnostic code `{code}`; `rulesc explain --list` lists them"
+                ));
                 return ExitStatus::Error;
             }
         },

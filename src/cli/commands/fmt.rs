@@ -116,6 +116,6 @@ fn report_errors(broken: Vec<SourceBytes>) {
 
 /// Prints `reason` as the one-line error of exit 2
 fn fail(reason: &str) -> ExitStatus {
-    let _ = writeln!(std::io::stderr().lock(), "error: {reason}");
+    crate::cli::print_error(reason);
     ExitStatus::Error
 }

@@ -36,7 +36,7 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
     let mut stderr = std::io::stderr().lock();
     for line in &reply.stderr {
         // Nothing is left to tell if stderr itself is gone.
-        let _ = writeln!(stderr, "{line}");
+        let _ = writeln!(stderr, "{}", crate::cli::report::one_line(line));
     }
     if let Some(answer) = &reply.stdout {
         if writeln!(std::io::stdout().lock(), "{answer}").is_err() {

@@ -53,6 +53,6 @@ pub(crate) fn run(args: &RunArgs) -> ExitStatus {
 }
 
 fn fail(reason: &str) -> ExitStatus {
-    let _ = writeln!(std::io::stderr().lock(), "error: {reason}");
+    crate::cli::print_error(reason);
     ExitStatus::Error
 }

@@ -365,6 +365,6 @@ fn human(results: &[TestResult], n_passed: usize, n_failed: usize) -> String {
 
 /// Prints `reason` as the one-line error of exit 2
 fn fail(reason: &str) -> ExitStatus {
-    let _ = writeln!(std::io::stderr().lock(), "error: {reason}");
+    crate::cli::print_error(reason);
     ExitStatus::Error
 }
