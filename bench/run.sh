@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every benchmark of the rulesc-bench member with quick criterion settings (about ten
+# Runs every benchmark of the rulesc-bench member with quick criterion settings (about five
 # minutes once built), then writes BENCHMARKS.md from the results.
 #
 # Usage: bash bench/run.sh [extra criterion arguments]
