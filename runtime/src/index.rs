@@ -315,7 +315,9 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
         Condition::Compare { left, op, right } => {
             let (field, op, literal) = match (left, right) {
                 (Operand::Field(field), Operand::Literal(literal)) => (field, *op, literal),
-                (Operand::Literal(literal), Operand::Field(field)) => (field, flip(*op), literal),
+                (Operand::Literal(literal), Operand::Field(field)) => {
+                    (field, op.flipped(), literal)
+                }
                 _ => return None,
             };
             compare_key(field, op, literal)
@@ -369,17 +371,6 @@ fn compare_key(field: &Field, op: CompareOp, literal: &Literal) -> Option<Key> {
         CompareOp::Ne => return None,
     };
     Some(Key::Counter(field.clone(), bound))
-}
-
-/// `literal op field` read as `field flip(op) literal`
-fn flip(op: CompareOp) -> CompareOp {
-    match op {
-        CompareOp::Lt => CompareOp::Gt,
-        CompareOp::Le => CompareOp::Ge,
-        CompareOp::Gt => CompareOp::Lt,
-        CompareOp::Ge => CompareOp::Le,
-        CompareOp::Eq | CompareOp::Ne => op,
-    }
 }
 
 /// One event kind's index while rules are added
