@@ -1,0 +1,73 @@
+//! The documentation stays true: every repository path that ARCHITECTURE.md names in
+//! backticks, and every relative link of README.md and docs/, exists.
+
+use std::path::Path;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Backticked spans that look like repository paths (`runtime/src/resolve.rs`, `rules/`)
+fn backticked_paths(text: &str) -> Vec<&str> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| {
+            span.contains('/')
+                && !span.contains(' ')
+                && !span.contains("://")
+                && !span.starts_with('/')
+                && span
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || "/._-".contains(ch))
+        })
+        .collect()
+}
+
+/// Targets of Markdown links `[text](target)` that are not web addresses or anchors
+fn relative_links(text: &str) -> Vec<&str> {
+    text.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .map(|target| target.split('#').next().unwrap_or(target))
+        .filter(|target| !target.is_empty() && !target.contains("://"))
+        .collect()
+}
+
+fn read(relative: &str) -> String {
+    std::fs::read_to_string(Path::new(ROOT).join(relative)).unwrap()
+}
+
+#[test]
+fn every_path_named_in_architecture_exists() {
+    let text = read("ARCHITECTURE.md");
+    let paths = backticked_paths(&text);
+    assert!(paths.len() > 10, "too few paths found: {paths:?}");
+    let missing: Vec<&str> = paths
+        .into_iter()
+        .filter(|path| !Path::new(ROOT).join(path).exists())
+        .collect();
+    assert!(missing.is_empty(), "ARCHITECTURE.md names missing paths: {missing:?}");
+}
+
+#[test]
+fn every_relative_link_of_the_docs_exists() {
+    let mut docs = vec!["README.md".to_owned()];
+    for entry in std::fs::read_dir(Path::new(ROOT).join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        docs.push(format!("docs/{name}"));
+    }
+    for doc in docs {
+        let base = Path::new(ROOT).join(&doc);
+        let dir = base.parent().unwrap();
+        for link in relative_links(&read(&doc)) {
+            assert!(dir.join(link).exists(), "{doc} links to missing `{link}`");
+        }
+    }
+}
+
+#[test]
+fn the_link_finder_sees_links_and_skips_web_addresses() {
+    let text = "see [a](docs/a.md#x), [b](https://example.com) and [c](../c.md)";
+    assert_eq!(relative_links(text), ["docs/a.md", "../c.md"]);
+    let text = "`runtime/src/resolve.rs` and `forbid > allow` and `rules/`";
+    assert_eq!(backticked_paths(text), ["runtime/src/resolve.rs", "rules/"]);
+}
