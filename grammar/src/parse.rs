@@ -1,10 +1,18 @@
 //! From source text to a syntax tree plus every syntax error, never failing.
 //!
-//! The file is parsed one item at a time: `extent` in `rules.pest` finds how far the item can
-//! reach (up to the next item outside strings, comments and braces), and `item_alone` parses
-//! it there. When an item does not parse, one error is recorded, its extent is skipped, and
-//! parsing goes on with the next item, so one run reports every broken item and keeps every
-//! good one.
+//! Most files have no syntax error, so the grammar first runs once on the whole file (`file`
+//! in `rules.pest`) and the tree is built from that one pass. Only when that fails is the file
+//! parsed again one item at a time, to report every error: `extent` finds how far the item
+//! can reach (up to the next item outside strings, comments and braces), and `item_alone`
+//! parses it there. When an item does not parse, one error is recorded, its extent is skipped,
+//! and parsing goes on with the next item, so one run reports every broken item and keeps
+//! every good one.
+//!
+//! Both paths build the same tree and the same comments for a file with no syntax error: an
+//! item that parses within its extent fills it (up to the next item's first token, blanks and
+//! comments included), and nothing that can end an item can start with the first token of an
+//! item, so the item parses the same way whether pest sees its extent or the rest of the
+//! file. The property tests check it on generated files.
 //!
 //! Invariant: pest's `Pair`s and rule names never leave this file; errors carry user words.
 
@@ -65,16 +73,43 @@ pub fn parse(src: &str) -> Parsed {
             comments: Vec::new(),
         };
     }
-    let mut run = Run {
-        src,
-        parsed: Parsed::default(),
-    };
     // A byte order mark, which some editors write, is not part of the text.
-    let mut pos = if src.starts_with('\u{feff}') {
+    let start = if src.starts_with('\u{feff}') {
         '\u{feff}'.len_utf8()
     } else {
         0
     };
+    one_pass(src, start).unwrap_or_else(|| recover(src, start))
+}
+
+/// The tree and comments of `src` from `start` on, from one run of the grammar over the whole
+/// text; `None` when the file has a syntax error (or pest stopped), left to [`recover`]
+fn one_pass(src: &str, start: usize) -> Option<Parsed> {
+    let text = src.get(start..)?;
+    let file = RulesParser::parse(Rule::file, text).ok()?.next()?;
+    let builder = Builder { base: start };
+    let mut parsed = Parsed::default();
+    // Every comment starts with `#`: one search spares a walk over the whole tree when there
+    // is none.
+    if text.contains('#') {
+        builder.comments(file.clone(), src.len(), &mut parsed.comments);
+    }
+    for child in children(file) {
+        if child.as_rule() != Rule::EOI {
+            parsed.file.items.push(builder.item(child)?);
+        }
+    }
+    Some(parsed)
+}
+
+/// The tree of everything that parses in `src` from `start` on, and every error: item by
+/// item, each within its extent, skipping the extent of a broken item
+fn recover(src: &str, start: usize) -> Parsed {
+    let mut run = Run {
+        src,
+        parsed: Parsed::default(),
+    };
+    let mut pos = start;
     loop {
         pos = run.trivia(pos);
         if pos >= src.len() {
@@ -124,16 +159,7 @@ impl<'s> Run<'s> {
     /// Keeps every comment inside `pair` that starts before `until`; `pair`'s offsets are
     /// relative to `base`
     fn comments(&mut self, pair: Pair<'_>, base: usize, until: usize) {
-        let builder = Builder { base };
-        for comment in pair.into_inner().flatten() {
-            if comment.as_rule() == Rule::COMMENT && base + comment.as_span().start() < until {
-                let text = comment.as_str().strip_prefix('#').unwrap_or_default();
-                self.parsed.comments.push(Comment {
-                    span: builder.span(&comment),
-                    text: text.to_owned(),
-                });
-            }
-        }
+        Builder { base }.comments(pair, until, &mut self.parsed.comments);
     }
 
     /// Parses the item at `pos` (a token), or records an error and skips it; the position after.
@@ -324,6 +350,19 @@ impl Builder {
         )
     }
 
+    /// Pushes to `out` every comment inside `pair` that starts before `until`, in source order
+    fn comments(&self, pair: Pair<'_>, until: usize, out: &mut Vec<Comment>) {
+        for comment in pair.into_inner().flatten() {
+            if comment.as_rule() == Rule::COMMENT && self.base + comment.as_span().start() < until {
+                let text = comment.as_str().strip_prefix('#').unwrap_or_default();
+                out.push(Comment {
+                    span: self.span(&comment),
+                    text: text.to_owned(),
+                });
+            }
+        }
+    }
+
     fn ident(&self, pair: &Pair<'_>) -> Ident {
         Ident {
             name: pair.as_str().to_owned(),
@@ -459,26 +498,33 @@ impl Builder {
 
     /// `a or b`: one part is returned as is, two or more make an [`Expr::Or`]
     fn condition(&self, pair: Pair<'_>) -> Option<Expr> {
-        let span = self.span(&pair);
-        let mut parts = Vec::new();
-        for child in children(pair) {
-            if child.as_rule() == Rule::conjunction {
-                parts.push(self.conjunction(child)?);
-            }
-        }
-        joined(parts, span, Expr::Or)
+        self.joined(pair, Rule::conjunction, Self::conjunction, Expr::Or)
     }
 
     /// `a and b`: one part is returned as is, two or more make an [`Expr::And`]
     fn conjunction(&self, pair: Pair<'_>) -> Option<Expr> {
-        let span = self.span(&pair);
-        let mut parts = Vec::new();
-        for child in children(pair) {
-            if child.as_rule() == Rule::unary {
-                parts.push(self.unary(child)?);
-            }
+        self.joined(pair, Rule::unary, Self::unary, Expr::And)
+    }
+
+    /// The children of `pair` that are a `part`, each built by `build`: the only one as is,
+    /// or two or more joined by `make` (and only then is a list made and the span needed)
+    fn joined(
+        &self,
+        pair: Pair<'_>,
+        part: Rule,
+        build: fn(&Self, Pair<'_>) -> Option<Expr>,
+        make: fn(Vec<Expr>, Span) -> Expr,
+    ) -> Option<Expr> {
+        let mut parts = children(pair.clone()).filter(|child| child.as_rule() == part);
+        let first = build(self, parts.next()?)?;
+        let Some(second) = parts.next() else {
+            return Some(first);
+        };
+        let mut all = vec![first, build(self, second)?];
+        for next in parts {
+            all.push(build(self, next)?);
         }
-        joined(parts, span, Expr::And)
+        Some(make(all, self.span(&pair)))
     }
 
     /// `not not x`: the `not`s wrap the operand from the innermost out
@@ -682,19 +728,22 @@ impl Builder {
     }
 }
 
-/// Two or more `parts` joined by `make`, or the only part as is
-fn joined(mut parts: Vec<Expr>, span: Span, make: fn(Vec<Expr>, Span) -> Expr) -> Option<Expr> {
-    if parts.len() == 1 {
-        parts.pop()
-    } else {
-        Some(make(parts, span))
-    }
-}
-
 /// The end of the last token of `pair`: the end of its last child that is not a comment,
 /// found by walking down the right edge of the tree (as deep as the tree, which the depth limit
 /// bounds) but not into tokens with parts (a string ends with its quote, not its text)
 fn tight_end(pair: &Pair<'_>) -> usize {
+    // Blanks and comments inside a rule come with the blanks after them (a comment runs to a
+    // line break, which the same blanks take), so a pair that ends on a byte of a token before
+    // the end of its input ends with that token: no need to walk down.
+    let end = pair.as_span().end();
+    let on_token = pair
+        .as_str()
+        .as_bytes()
+        .last()
+        .is_some_and(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r'));
+    if on_token && end < pair.get_input().len() {
+        return end;
+    }
     let mut last = pair.clone();
     loop {
         if matches!(last.as_rule(), Rule::string | Rule::path | Rule::index) {
@@ -810,6 +859,8 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         Rule::neg_int => &["a value"],
         Rule::escape => &["an escape"],
         Rule::string | Rule::string_raw => &["a string"],
+        // Only inside `string_raw`, which pest reports whole.
+        Rule::string_run => &[],
         Rule::boolean => &["`true` or `false`"],
         Rule::list => &["a list"],
         Rule::literal => &["a value"],
@@ -857,6 +908,65 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         | Rule::braced => &[],
         // pest names the whole item when no part of it parsed.
         Rule::item_alone => &["`@`", "`default`", "`on`", "`policy`", "`test`"],
+        // A failed `file` is never reported: the file is parsed again item by item.
+        Rule::file => &[],
         Rule::item_keyword => &["`default`", "`on`", "`policy`", "`test`"],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word of a `kw_` rule, from its user words: `on` for `kw_on`
+    fn keyword_of(rule: Rule) -> Option<&'static str> {
+        if !format!("{rule:?}").starts_with("kw_") {
+            return None;
+        }
+        let [word] = rule_words(rule) else {
+            return None;
+        };
+        word.strip_prefix('`')?.strip_suffix('`')
+    }
+
+    /// A file with no syntax error is read in one pass, comments and a byte order mark
+    /// included; one with an error is left to the item-by-item path
+    #[test]
+    fn only_files_with_an_error_are_parsed_item_by_item() {
+        let src = "\u{feff}# guards\npolicy \"p\" # named\n@id(\"a\") on stop when not (a or b) \
+                   forbid\ntest \"t\" { event stop { on: 1 } expect forbid } # end";
+        let parsed = one_pass(src, '\u{feff}'.len_utf8());
+        assert_eq!(
+            parsed.as_ref().map(|parsed| parsed.file.items.len()),
+            Some(3)
+        );
+        assert_eq!(parsed.map(|parsed| parsed.comments.len()), Some(3));
+        assert_eq!(one_pass("on stop forbid\non stop when forbid\n", 0), None);
+    }
+
+    /// `keyword` in `rules.pest` lists the words of the `kw_` rules as plain strings: each of
+    /// them is refused as an identifier, and taken once it is longer
+    #[test]
+    fn every_kw_rule_is_a_keyword() {
+        let words: Vec<&str> = Rule::all_rules()
+            .iter()
+            .filter_map(|&rule| keyword_of(rule))
+            .collect();
+        assert_eq!(words.len(), 16, "{words:?}");
+        for word in words {
+            assert!(
+                RulesParser::parse(Rule::event_name, word).is_err(),
+                "`{word}` is taken as an identifier"
+            );
+            let longer = format!("{word}x");
+            let pairs = RulesParser::parse(Rule::event_name, &longer);
+            assert_eq!(
+                pairs
+                    .ok()
+                    .and_then(|mut pairs| pairs.next())
+                    .map(|pair| pair.as_str().to_owned()),
+                Some(longer)
+            );
+        }
     }
 }

@@ -5,6 +5,11 @@
 //!   random bytes, random text, and random sequences of the language's own tokens.
 //! - For generated trees in the shape `parse` produces, `parse(print(tree))` is the tree again
 //!   up to spans, and printing is idempotent.
+//! - `parse` reads a file with no syntax error in one pass of the grammar, and a file with one
+//!   item by item; both give the same tree, spans and comments. The item-by-item path is
+//!   forced on a copy of a valid file by appending an item that breaks at the end of the file
+//!   (`on`, which ends the extent of the item before it): the copy must give the same tree and
+//!   comments as the original, and that one error.
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -476,6 +481,65 @@ fn file() -> impl Strategy<Value = File> {
     prop::collection::vec(item, 0..5).prop_map(|items| File { items })
 }
 
+/// Blanks and comments that can stand for a blank between tokens: at least one blank, line
+/// break or comment (which ends its line)
+fn blanks() -> impl Strategy<Value = String> {
+    let blank = prop_oneof![
+        Just(" ".to_owned()),
+        Just("\t".to_owned()),
+        Just("\n".to_owned()),
+        Just("\r\n".to_owned()),
+        "#[ -~é]{0,12}".prop_map(|comment| comment + "\n"),
+    ];
+    prop::collection::vec(blank, 1..4).prop_map(|blanks| blanks.concat())
+}
+
+/// `printed` with each blank between tokens (outside strings) replaced by the next of `blanks`,
+/// in turn
+fn with_blanks(printed: &str, blanks: &[String]) -> String {
+    let mut src = String::new();
+    let mut next_blank = blanks.iter().cycle();
+    let mut in_string = false;
+    let mut chars = printed.chars();
+    while let Some(char) = chars.next() {
+        match char {
+            '"' => in_string = !in_string,
+            '\\' if in_string => {
+                src.push(char);
+                src.extend(chars.next());
+                continue;
+            }
+            ' ' | '\n' if !in_string => {
+                src.push_str(next_blank.next().map_or(" ", String::as_str));
+                continue;
+            }
+            _ => {}
+        }
+        src.push(char);
+    }
+    src
+}
+
+/// Valid files with blanks and comments between tokens, maybe a byte order mark and blanks
+/// before the first item
+fn commented_file() -> impl Strategy<Value = String> {
+    (
+        file(),
+        prop::collection::vec(blanks(), 1..8),
+        prop::option::of(blanks()),
+        any::<bool>(),
+    )
+        .prop_map(|(file, blanks, leading, bom)| {
+            let mut src = if bom {
+                "\u{feff}".to_owned()
+            } else {
+                String::new()
+            };
+            src.extend(leading);
+            src + &with_blanks(&print(&file), &blanks)
+        })
+}
+
 /// Tokens of the language, good and bad, to build near-miss sources from
 fn token() -> impl Strategy<Value = String> {
     let fixed = prop::sample::select(vec![
@@ -585,5 +649,22 @@ proptest! {
         prop_assert_eq!(without_spans(&parsed.file), without_spans(&file), "printed:\n{}", printed);
         prop_assert_eq!(print(&parsed.file), printed.clone());
         check_parse(&printed);
+    }
+}
+
+proptest! {
+    #![proptest_config(Config::with_cases(256))]
+
+    #[test]
+    fn one_pass_and_item_by_item_agree(src in commented_file()) {
+        let parsed = parse(&src);
+        prop_assert_eq!(&parsed.errors, &[], "errors in:\n{}", src);
+        let broken_src = format!("{src}\non");
+        let broken = parse(&broken_src);
+        prop_assert_eq!(&broken.file, &parsed.file, "in:\n{}", src);
+        prop_assert_eq!(&broken.comments, &parsed.comments, "in:\n{}", src);
+        prop_assert_eq!(broken.errors.len(), 1, "in:\n{}", src);
+        prop_assert_eq!(broken.errors.first().map(|error| error.span().start as usize), Some(broken_src.len()));
+        check_parse(&src);
     }
 }
