@@ -101,14 +101,29 @@ fn explain_finds_a_code_by_name_in_any_case() {
 }
 
 #[test]
-fn explain_list_has_a_line_per_code() {
+fn explain_list_has_a_line_per_code_then_every_long_text() {
     let (code, stdout, _) = rulesc(&["explain", "--list"]);
     assert_eq!(code, 0);
-    assert_eq!(stdout.lines().count(), rulesc::codes::ALL.len());
+    let n_codes = rulesc::codes::ALL.len();
+    let index: Vec<&str> = stdout.lines().take(n_codes).collect();
     assert!(
-        stdout.lines().any(|line| line.starts_with("E012  error")),
+        index.iter().any(|line| line.starts_with("E012  error")),
         "{stdout}"
     );
+    for code in rulesc::codes::ALL {
+        assert!(
+            index.iter().any(|line| line.starts_with(code.id)),
+            "{} missing from the index",
+            code.id
+        );
+        assert!(
+            stdout.contains(&code.explain()),
+            "{} has no long text",
+            code.id
+        );
+    }
+    assert_eq!(stdout.matches("## Wrong").count(), n_codes);
+    assert_eq!(stdout.matches("## Right").count(), n_codes);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `rulesc explain CODE` and `rulesc explain --list`: the long explanation of a diagnostic
-//! code (What it flags, Why it matters, Wrong, Right), or one line per code.
+//! code (What it flags, Why it matters, Wrong, Right), or of every code after an index with
+//! one line per code.
 //!
 //! A code is found by its id in any case (`E012`, `e012`) or by its name
 //! (`field-not-visible`); an unknown one is exit 2 with the reason on stderr.
@@ -33,9 +34,10 @@ pub(crate) fn run(args: &ExplainArgs) -> ExitStatus {
     }
 }
 
-/// One line per code: `E012  error    field-not-visible  the field is not visible ...`
+/// The index, one line per code (`E012  error    field-not-visible  the field is ...`),
+/// then every code's long explanation, each after a blank line
 fn list() -> String {
-    codes::ALL
+    let index: String = codes::ALL
         .iter()
         .map(|code| {
             format!(
@@ -46,5 +48,10 @@ fn list() -> String {
                 code.summary
             )
         })
-        .collect()
+        .collect();
+    codes::ALL.iter().fold(index, |mut text, code| {
+        text.push('\n');
+        text.push_str(&code.explain());
+        text
+    })
 }
