@@ -175,14 +175,20 @@ impl fmt::Display for Summary {
 
 /// A diagnostic together with the sources it points into: what miette renders
 ///
-/// Labels in the primary label's file are drawn on its snippet; labels in other files (the
-/// first of two conflicting defaults in another file) become related notes with their own
-/// snippet.
+/// Labels near the primary label (same file, at most [`SNIPPET_REACH`] lines away) are drawn
+/// on its snippet; labels in other files (the first of two conflicting defaults in another
+/// file) or far away in the same one become related notes with their own snippet, so a
+/// report shows a few lines per label however far apart the labels are.
 pub struct Report<'a> {
     diagnostic: &'a Diagnostic,
     source: Option<NamedText<'a>>,
+    here: Vec<&'a Label>,
     elsewhere: Vec<Elsewhere<'a>>,
 }
+
+/// How many lines away from the primary label a secondary label may be and still be drawn on
+/// the primary snippet; miette draws every line between two labels of one snippet
+const SNIPPET_REACH: usize = 8;
 
 impl<'a> Report<'a> {
     /// Borrows `diagnostic`, the files its labels point into and their line indexes (one per
@@ -202,15 +208,26 @@ impl<'a> Report<'a> {
                 lines,
             })
         };
-        let elsewhere = diagnostic
-            .secondary
-            .iter()
-            .filter(|label| label.file != diagnostic.primary.file)
+        let primary = &diagnostic.primary;
+        let near = |label: &Label| {
+            label.file == primary.file
+                && lines.get(primary.file.index()).is_some_and(|index| {
+                    index
+                        .line_of(label.span.start)
+                        .abs_diff(index.line_of(primary.span.start))
+                        <= SNIPPET_REACH
+                })
+        };
+        let (here, far): (Vec<&Label>, Vec<&Label>) =
+            diagnostic.secondary.iter().partition(|label| near(label));
+        let elsewhere = far
+            .into_iter()
             .filter_map(|label| named(label.file).map(|source| Elsewhere { label, source }))
             .collect();
         Report {
             diagnostic,
-            source: named(diagnostic.primary.file),
+            source: named(primary.file),
+            here,
             elsewhere,
         }
     }
@@ -259,10 +276,8 @@ impl miette::Diagnostic for Report<'_> {
         self.source.as_ref()?;
         let primary = &self.diagnostic.primary;
         let here = self
-            .diagnostic
-            .secondary
+            .here
             .iter()
-            .filter(move |label| label.file == primary.file)
             .map(|label| miette::LabeledSpan::new_with_span(label_text(label), to_miette(label)));
         let primary_span =
             miette::LabeledSpan::new_primary_with_span(label_text(primary), to_miette(primary));
@@ -294,7 +309,8 @@ fn to_miette(label: &Label) -> miette::SourceSpan {
     )
 }
 
-/// A secondary label in another file than the primary one, shown as a related note
+/// A secondary label in another file than the primary one, or far from it, shown as a
+/// related note
 struct Elsewhere<'a> {
     label: &'a Label,
     source: NamedText<'a>,
