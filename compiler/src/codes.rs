@@ -1015,11 +1015,11 @@ pub const TOO_MANY_RULES: Code = Code {
     name: "too-many-rules",
     severity: Severity::Error,
     summary: "the policy set has more rules than the limit",
-    what: "A policy set (all its files together) with more than 10000 rules. The rules past \
+    what: "A policy set (all its files together) with more than 100,000 rules. The rules past \
            the limit are not checked further; the first of them is shown.",
     why: "Checking and evaluating grow with the number of rules; bounding it keeps the \
           compiler and every evaluation fast, whatever the files hold.",
-    wrong: "# 10,001 rules in the files of one policy set",
+    wrong: "# 100,001 rules in the files of one policy set",
     right: "# one rule for many tools: on pre_tool_use when tool in [\"rm\", \"dd\"] block",
 };
 

@@ -18,7 +18,7 @@ use crate::literal::Literal;
 use crate::policy::{Action, PolicyError, Rule};
 
 /// The most rules a policy may have, the prelude's not counted
-pub const MAX_RULES: usize = 10_000;
+pub const MAX_RULES: usize = 100_000;
 
 /// The longest string a policy may hold (a literal, a message, a rule id), in bytes
 pub const MAX_STRING_LEN: usize = 4096;

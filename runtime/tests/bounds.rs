@@ -43,11 +43,11 @@ fn rules_up_to_the_limit() {
     );
     assert_eq!(
         err.to_string(),
-        "the policy has 10001 rules, more than the limit of 10000"
+        "the policy has 100001 rules, more than the limit of 100000"
     );
     assert!(Policy::from_json(&compiled_json(MAX_RULES)).is_ok());
     let err = Policy::from_json(&compiled_json(MAX_RULES + 1)).unwrap_err();
-    assert!(err.to_string().contains("10001 rules"), "{err}");
+    assert!(err.to_string().contains("100001 rules"), "{err}");
 }
 
 /// Whether a policy of `rule` builds, else its error's text
