@@ -125,9 +125,29 @@ pub(crate) fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Re
         }
         Err(err) => return failed(&err.to_string(), err.gates_tool_call(), options, notes),
     };
-    match respond(&call, options, loader, &mut notes) {
-        Ok(verdict) => answer(verdict.to_json(options.host, &call.name).to_string(), notes),
-        Err(reason) => failed(&reason, call.event == HostEvent::PreTool, options, notes),
+    let gates_tool_call = call.event == HostEvent::PreTool;
+    // A guard that crashes must not let a tool through: the host could read the panic's exit
+    // status as "no opinion", so a panic is a failure like any other and fails closed.
+    let responded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut call_notes = Vec::new();
+        let verdict = respond(&call, options, loader, &mut call_notes);
+        (verdict, call_notes)
+    }));
+    match responded {
+        Ok((Ok(verdict), call_notes)) => {
+            notes.extend(call_notes);
+            answer(verdict.to_json(options.host, &call.name).to_string(), notes)
+        }
+        Ok((Err(reason), call_notes)) => {
+            notes.extend(call_notes);
+            failed(&reason, gates_tool_call, options, notes)
+        }
+        Err(_) => failed(
+            "rulesc hook failed internally",
+            gates_tool_call,
+            options,
+            notes,
+        ),
     }
 }
 
@@ -203,4 +223,67 @@ fn now_ms() -> u64 {
         .map_or(0, |since| {
             u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loader that crashes, standing in for any internal failure
+    struct Crashing;
+
+    impl Loader for Crashing {
+        fn read(&self) -> Result<PolicySource, String> {
+            panic!("the loader crashed")
+        }
+
+        fn compile(&self, _inputs: &[Input]) -> Result<Policy, String> {
+            panic!("the compiler crashed")
+        }
+    }
+
+    fn options(state_dir: &std::path::Path, fail_open: bool) -> Options {
+        Options {
+            host: Host::Claude,
+            state_dir: state_dir.to_path_buf(),
+            fail_open,
+            prune_older_than: None,
+            limits: Limits::default(),
+        }
+    }
+
+    const PRE_TOOL_USE: &[u8] = br#"{"session_id": "s", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}"#;
+
+    #[test]
+    fn a_panic_while_checking_a_tool_call_denies_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let reply = handle(PRE_TOOL_USE, &options(dir.path(), false), &Crashing);
+        assert_eq!(reply.status, ExitStatus::Error);
+        assert_eq!(reply.stdout, None);
+        assert!(
+            reply
+                .stderr
+                .iter()
+                .any(|line| line.contains("failed internally")),
+            "{:?}",
+            reply.stderr
+        );
+    }
+
+    #[test]
+    fn a_panic_on_another_event_gives_no_opinion() {
+        let dir = tempfile::tempdir().unwrap();
+        let stop = br#"{"session_id": "s", "hook_event_name": "Stop"}"#;
+        let reply = handle(stop, &options(dir.path(), false), &Crashing);
+        assert_eq!(reply.status, ExitStatus::Success);
+        assert_eq!(reply.stdout.as_deref(), Some("{}"));
+    }
+
+    #[test]
+    fn fail_open_answers_no_opinion_even_after_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let reply = handle(PRE_TOOL_USE, &options(dir.path(), true), &Crashing);
+        assert_eq!(reply.stdout.as_deref(), Some("{}"));
+    }
 }
