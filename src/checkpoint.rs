@@ -38,10 +38,9 @@
 //! itself survives a power cut. A crash at any moment leaves the previous checkpoint or the
 //! new one, never a mix or a truncated file.
 
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use rulesc_runtime::{CheckpointError, Checkpointer, ExecutionState};
 
@@ -87,48 +86,6 @@ impl FileCheckpointer {
 impl Checkpointer for FileCheckpointer {
     fn save(&mut self, state: &ExecutionState) -> Result<(), CheckpointError> {
         let json = state.to_checkpoint_json()?;
-        replace_durably(&self.path, json.as_bytes()).map_err(|err| self.error(&err))
+        crate::durable::replace_file(&self.path, json.as_bytes()).map_err(|err| self.error(&err))
     }
-}
-
-/// Makes temporary names unique among the threads of this process
-static N_WRITES: AtomicU64 = AtomicU64::new(0);
-
-/// Writes `bytes` to a new temporary file next to `path`, flushes it to the disk, renames
-/// it over `path` and flushes the folder
-fn replace_durably(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        N_WRITES.fetch_add(1, Ordering::Relaxed)
-    ));
-    let temporary = PathBuf::from(temporary);
-    let written = File::create_new(&temporary).and_then(|mut file| {
-        file.write_all(bytes)?;
-        file.sync_all()
-    });
-    let renamed = written.and_then(|()| fs::rename(&temporary, path));
-    if let Err(err) = renamed {
-        // Best effort: the temporary file is ours, and useless now.
-        let _ = fs::remove_file(&temporary);
-        return Err(err);
-    }
-    sync_folder(path)
-}
-
-/// Flushes the folder holding `path`, so a rename in it is durable
-#[cfg(unix)]
-fn sync_folder(path: &Path) -> io::Result<()> {
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    File::open(folder)?.sync_all()
-}
-
-/// Folders cannot be opened as files here; the rename is as durable as the system makes it
-#[cfg(not(unix))]
-fn sync_folder(_path: &Path) -> io::Result<()> {
-    Ok(())
 }

@@ -33,6 +33,7 @@
 
 pub mod checkpoint;
 pub mod cli;
+mod durable;
 mod hook;
 pub mod reload;
 

@@ -231,20 +231,10 @@ fn session_file_name(session_id: &str) -> String {
     }
 }
 
-/// Writes `bytes` to a temporary file next to `path`, then renames it over `path`
-///
-/// The temporary name carries the process id, so writers that do not hold the lock (the
-/// policy cache) never write into each other's file.
+/// Replaces the file at `path` with `bytes`, atomically and durably, naming the path in
+/// any error
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(format!(".tmp-{}", std::process::id()));
-    let temporary = PathBuf::from(temporary);
-    fs::write(&temporary, bytes).map_err(|err| with_path(err, &temporary))?;
-    fs::rename(&temporary, path).map_err(|err| {
-        // Best effort: the rename failed, so the temporary file is ours to clean up.
-        let _ = fs::remove_file(&temporary);
-        with_path(err, path)
-    })
+    crate::durable::replace_file(path, bytes).map_err(|err| with_path(err, path))
 }
 
 /// An I/O error that names the path it happened on
