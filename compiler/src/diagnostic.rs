@@ -175,7 +175,7 @@ impl fmt::Display for Summary {
 
 /// A diagnostic together with the sources it points into: what miette renders
 ///
-/// Labels near the primary label (same file, at most [`SNIPPET_REACH`] lines away) are drawn
+/// Labels near the primary label (same file, at most `SNIPPET_REACH` lines away) are drawn
 /// on its snippet; labels in other files (the first of two conflicting defaults in another
 /// file) or far away in the same one become related notes with their own snippet, so a
 /// report shows a few lines per label however far apart the labels are.
