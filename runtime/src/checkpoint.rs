@@ -21,6 +21,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::format::Header;
 use crate::state::ExecutionState;
 
 /// The `format` key of checkpoints
@@ -110,15 +111,6 @@ struct Written<'a> {
     format: &'static str,
     version: u64,
     state: &'a ExecutionState,
-}
-
-/// The envelope's identification, read before the state
-#[derive(Deserialize)]
-struct Header {
-    #[serde(default)]
-    format: Option<String>,
-    #[serde(default)]
-    version: Option<u64>,
 }
 
 /// The envelope once known to be ours

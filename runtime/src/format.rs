@@ -86,13 +86,16 @@ struct Written<'a> {
     rules: Vec<FlatRule<&'a str, &'a Condition>>,
 }
 
-/// The envelope's identification, read before anything else
+/// The identification of a versioned JSON envelope (a compiled policy, a checkpoint), read
+/// before anything else so a foreign or newer file is refused with a clear reason
 #[derive(Deserialize)]
-struct Header {
+pub(crate) struct Header {
+    /// The `format` key
     #[serde(default)]
-    format: Option<String>,
+    pub(crate) format: Option<String>,
+    /// The `version` key
     #[serde(default)]
-    version: Option<u64>,
+    pub(crate) version: Option<u64>,
 }
 
 /// The body, once the envelope is known to be ours
