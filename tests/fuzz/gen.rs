@@ -437,76 +437,11 @@ pub fn source() -> impl Strategy<Value = String> {
 // ---------------------------------------------------------------------------------------
 // Unstructured inputs
 
+include!("../../grammar/tests/common/lexicon.rs");
+
 /// The language's tokens, good and bad, in any order
 pub fn token_soup() -> impl Strategy<Value = String> {
-    let mut words: Vec<String> = [
-        "on",
-        "when",
-        "and",
-        "or",
-        "not",
-        "in",
-        "true",
-        "false",
-        "policy",
-        "default",
-        "test",
-        "expect",
-        "event",
-        "by",
-        "set",
-        "contains",
-        "@",
-        "@id(\"x\")",
-        "@priority(-5)",
-        "(",
-        ")",
-        "[",
-        "]",
-        "{",
-        "}",
-        ",",
-        ":",
-        "=",
-        "==",
-        "!=",
-        "<",
-        "<=",
-        ">",
-        ">=",
-        "~",
-        "=~",
-        "\"rm*\"",
-        "\"a\\q\"",
-        "\"open",
-        "\"\\u{1F600}\"",
-        "20",
-        "200k",
-        "5m",
-        "5min",
-        "500ms",
-        "5mx",
-        "1_",
-        "-5",
-        "# note",
-        "\n",
-        "\r\n",
-        "\r",
-        "\t",
-        "é",
-        "\u{0}",
-        "\u{feff}",
-        "\\",
-        ".",
-        "#",
-        "\"",
-        "metadata.a",
-        "arg.paths[0]",
-        "arg.x[99999999999999999999]",
-    ]
-    .iter()
-    .map(|word| (*word).to_owned())
-    .collect();
+    let mut words: Vec<String> = LEXICON.iter().map(|word| (*word).to_owned()).collect();
     words.extend(event_names().into_iter().map(str::to_owned));
     words.extend(Field::names().map(str::to_owned));
     words.extend(Verb::ALL.iter().map(|verb| verb.name().to_owned()));
