@@ -71,6 +71,11 @@ impl Diagnostics {
         &self.diagnostics
     }
 
+    /// The codes of every diagnostic, in order (`["E012", "W002"]`)
+    pub fn codes(&self) -> Vec<&'static str> {
+        self.diagnostics.iter().map(|diag| diag.code.id).collect()
+    }
+
     /// The number of errors and warnings
     pub fn summary(&self) -> Summary {
         Summary::of(&self.diagnostics)

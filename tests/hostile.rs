@@ -346,12 +346,7 @@ fn source_files_up_to_8_mib() {
     );
     at.push('\n');
     let output = rulesc::check_source("past.rules", &at);
-    let codes: Vec<&str> = output
-        .diagnostics
-        .diagnostics()
-        .iter()
-        .map(|diag| diag.code.id)
-        .collect();
+    let codes = output.diagnostics.codes();
     assert_eq!(codes, ["E003"]);
 }
 

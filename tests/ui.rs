@@ -217,12 +217,7 @@ fn a_file_too_large_is_refused_unparsed() {
     let line = "on before_step when steps >= 20 forbid\n";
     let text = line.repeat(rulesc_grammar_limit() / line.len() + 1);
     let output = rulesc::check_source("huge.rules", &text);
-    let codes: Vec<&str> = output
-        .diagnostics
-        .diagnostics()
-        .iter()
-        .map(|diag| diag.code.id)
-        .collect();
+    let codes = output.diagnostics.codes();
     assert_eq!(codes, ["E003"]);
     settings().bind(|| {
         insta::assert_snapshot!(
@@ -253,12 +248,7 @@ fn a_policy_set_with_too_many_rules_is_refused() {
     let at = rulesc::check_sources(files(4_000));
     assert!(at.policy.is_some(), "{}", at.diagnostics.errors_only());
     let output = rulesc::check_sources(files(4_002));
-    let codes: Vec<&str> = output
-        .diagnostics
-        .diagnostics()
-        .iter()
-        .map(|diag| diag.code.id)
-        .collect();
+    let codes = output.diagnostics.codes();
     assert_eq!(codes, ["E038"]);
     let location = output.diagnostics.diagnostics()[0]
         .location(output.diagnostics.files())
