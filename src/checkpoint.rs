@@ -86,6 +86,7 @@ impl FileCheckpointer {
 impl Checkpointer for FileCheckpointer {
     fn save(&mut self, state: &ExecutionState) -> Result<(), CheckpointError> {
         let json = state.to_checkpoint_json()?;
-        crate::durable::replace_file(&self.path, json.as_bytes()).map_err(|err| self.error(&err))
+        rulesc_host::durable::replace_file(&self.path, json.as_bytes())
+            .map_err(|err| self.error(&err))
     }
 }

@@ -1,8 +1,10 @@
 //! rulesc: a declarative policy language for AI-agent flow control.
 //!
-//! This crate is the command line and a thin facade over the compiler and the runtime: it
-//! re-exports the runtime (the embedding API: [`Policy`], [`Event`], [`Outcome`], the agent
-//! loop) and adds the few functions that turn `.rules` source into a policy.
+//! This library is a thin facade over the compiler and the runtime: it re-exports the
+//! runtime (the embedding API: [`Policy`], [`Event`], [`Outcome`], the agent loop) and adds
+//! the few functions that turn `.rules` source into a policy, with the loading, input and
+//! rendering every front end shares. The `rulesc` command is built on it and nothing of the
+//! command line is in it: it prints nothing and knows no exit codes.
 //!
 //! ```
 //! let source = r#"
@@ -14,9 +16,9 @@
 //! let event: rulesc::Event =
 //!     serde_json::from_str(r#"{"event": "pre_tool_use", "tool": "rm -rf /"}"#)?;
 //! let outcome: rulesc::Outcome = policy.evaluate(&event);
-//! assert_eq!(outcome.decision, rulesc::Decision::Block);
-//! assert_eq!(outcome.resolved_by.as_deref(), Some("no-rm"));
-//! assert_eq!(outcome.message.as_deref(), Some("destructive command"));
+//! assert_eq!(outcome.resolution.decision, rulesc::Decision::Block);
+//! assert_eq!(outcome.resolution.resolved_by.as_deref(), Some("no-rm"));
+//! assert_eq!(outcome.resolution.message.as_deref(), Some("destructive command"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -31,89 +33,25 @@
 //! assert!(err.to_string().ends_with("1 error, 0 warnings\n"));
 //! ```
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod checkpoint;
-pub mod cli;
-mod durable;
-mod hook;
+mod diagnostics;
+pub mod events;
+pub mod input;
+pub mod load;
 pub mod reload;
 
 use std::fmt;
 use std::path::Path;
 
-pub use cli::load::{LoadError, Loaded};
-pub use cli::report::RenderOptions;
+pub use diagnostics::{one_line, Diagnostics, RenderOptions, FIXED_WIDTH};
+pub use load::{LoadError, Loaded};
 pub use rulesc_compiler::{
     codes, Code, Diagnostic, Expectation, FileId, Label, LineColumn, Location, Severity,
     SourceBytes, SourceFile, Summary, TestCase,
 };
 pub use rulesc_runtime::*;
-
-/// Diagnostics together with the files they point into, so they can be rendered
-#[derive(Debug, Clone)]
-pub struct Diagnostics {
-    files: Vec<SourceFile>,
-    diagnostics: Vec<Diagnostic>,
-}
-
-impl Diagnostics {
-    /// Diagnostics whose labels point into `files` (by position: [`FileId`])
-    pub fn new(files: Vec<SourceFile>, diagnostics: Vec<Diagnostic>) -> Diagnostics {
-        Diagnostics { files, diagnostics }
-    }
-
-    /// The files, in the order the diagnostics' [`FileId`]s count
-    pub fn files(&self) -> &[SourceFile] {
-        &self.files
-    }
-
-    /// Every diagnostic, sorted by file, offset and code
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
-    }
-
-    /// The codes of every diagnostic, in order (`["E012", "W002"]`)
-    pub fn codes(&self) -> Vec<&'static str> {
-        self.diagnostics.iter().map(|diag| diag.code.id).collect()
-    }
-
-    /// The number of errors and warnings
-    pub fn summary(&self) -> Summary {
-        Summary::of(&self.diagnostics)
-    }
-
-    /// The same files with the errors only
-    #[must_use]
-    pub fn errors_only(&self) -> Diagnostics {
-        Diagnostics {
-            files: self.files.clone(),
-            diagnostics: self
-                .diagnostics
-                .iter()
-                .filter(|diag| diag.is_error())
-                .cloned()
-                .collect(),
-        }
-    }
-
-    /// The human form: one miette report per diagnostic, then `N errors, M warnings`
-    pub fn render(&self, options: RenderOptions) -> String {
-        cli::report::render_human(&self.diagnostics, &self.files, options)
-    }
-
-    /// The JSON form of `rulesc check --format json` (CLI.md), pretty-printed
-    pub fn to_json(&self) -> String {
-        cli::report::to_json(&self.diagnostics, &self.files)
-    }
-}
-
-impl fmt::Display for Diagnostics {
-    /// The human form without colour, [`cli::report::FIXED_WIDTH`] columns wide
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.render(RenderOptions::plain()))
-    }
-}
-
-impl std::error::Error for Diagnostics {}
 
 /// What checking a policy set found
 #[derive(Debug, Clone)]
@@ -192,6 +130,6 @@ pub fn compile_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Policy, CompileError
 /// [`compile_paths`], keeping the inline tests of the `.rules` files too (to run them
 /// with [`Expectation::is_met_by`])
 pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, CompileError> {
-    let sources = cli::load::read_sources(paths).map_err(CompileError::Load)?;
-    cli::load::compile(sources).map_err(CompileError::Invalid)
+    let sources = load::read_sources(paths).map_err(CompileError::Load)?;
+    load::compile(sources).map_err(CompileError::Invalid)
 }

@@ -1,7 +1,9 @@
 //! The `rulesc` command: parse the command line, dispatch, exit.
 
+mod cli;
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    rulesc::cli::main()
+    cli::main()
 }

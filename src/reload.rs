@@ -8,10 +8,10 @@
 //! // A broken edit is refused: the old policy stays in force, the diagnostics say why.
 //! let err = reload::reload_str(&handle, "guard.rules", "on pre_tool_use blok").unwrap_err();
 //! assert_eq!(err.diagnostics()[0].code.id, "E013");
-//! assert_eq!(handle.evaluate(&Event::new(EventKind::PreToolUse)).decision, Decision::Allow);
+//! assert_eq!(handle.evaluate(&Event::new(EventKind::PreToolUse)).resolution.decision, Decision::Allow);
 //! // A good one replaces it.
 //! reload::reload_str(&handle, "guard.rules", "on pre_tool_use block")?;
-//! assert_eq!(handle.evaluate(&Event::new(EventKind::PreToolUse)).decision, Decision::Block);
+//! assert_eq!(handle.evaluate(&Event::new(EventKind::PreToolUse)).resolution.decision, Decision::Block);
 //! # Ok::<(), rulesc::Diagnostics>(())
 //! ```
 //!
@@ -107,7 +107,7 @@ fn stamps(paths: &[PathBuf]) -> Stamps {
             for suffix in [".rules", ".json"] {
                 // A directory that cannot be walked watches as empty; it reappears when it
                 // can be read again.
-                for file in crate::cli::load::find(path, suffix).unwrap_or_default() {
+                for file in crate::load::find(path, suffix).unwrap_or_default() {
                     let stamp = stamp(&file);
                     stamps.insert(file, stamp);
                 }

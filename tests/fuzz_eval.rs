@@ -37,6 +37,7 @@ fn check_outcome(policy: &Policy, event: &Event, outcome: &Outcome) -> Result<()
         );
     }
     let by_rule = outcome
+        .resolution
         .resolved_by
         .as_deref()
         .filter(|id| *id != "default" && !id.starts_with("host:"));
@@ -48,11 +49,11 @@ fn check_outcome(policy: &Policy, event: &Event, outcome: &Outcome) -> Result<()
             id
         );
         if let Some(evaluation) = evaluation {
-            prop_assert_eq!(Decision::from(evaluation.verb), outcome.decision);
+            prop_assert_eq!(Decision::from(evaluation.verb), outcome.resolution.decision);
         }
     }
-    if outcome.decision == Decision::None {
-        prop_assert_eq!(outcome.resolved_by.as_deref(), None);
+    if outcome.resolution.decision == Decision::None {
+        prop_assert_eq!(outcome.resolution.resolved_by.as_deref(), None);
     }
     let json = serde_json::to_string(outcome)
         .map_err(|err| TestCaseError::fail(format!("outcome JSON: {err}")))?;

@@ -21,7 +21,7 @@ use rulesc::{MAX_PATH_SEGMENTS, MAX_STRING_LEN};
 /// The most a hostile input may take, debug build, shared machine
 const SLOW: Duration = Duration::from_secs(30);
 
-/// The largest input the command line reads (`src/cli/input.rs`)
+/// The largest input the command line reads (`src/input.rs`)
 const MAX_INPUT_SIZE: u64 = 64 * 1024 * 1024;
 
 fn hostile_dir() -> PathBuf {
@@ -102,7 +102,7 @@ fn hostile_policies_are_checked() {
     for file in files("policies") {
         let ran = judge(&file, &["check", &file], "");
         // Every report is shown in proportion: a snippet of a line at most 16,000 bytes long
-        // per diagnostic (`src/cli/report.rs`), however long the lines of the file.
+        // per diagnostic (`src/diagnostics.rs`), however long the lines of the file.
         let n_reports = ran.stdout.matches(['E', 'W']).count().max(1);
         assert!(
             ran.stdout.len() <= 64 * 1024 * n_reports.min(size_of(&file)) + 100 * 1024,

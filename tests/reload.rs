@@ -24,7 +24,10 @@ fn a_reload_that_does_not_compile_keeps_the_policy_in_force() {
     let err = reload_str(&handle, "g.rules", "on pre_tool_use when tool > 3 block").unwrap_err();
     assert_eq!(err.diagnostics()[0].code.id, "E020");
     assert_eq!(handle.generation(), 0);
-    assert_eq!(handle.evaluate(&tool_call()).decision, Decision::Allow);
+    assert_eq!(
+        handle.evaluate(&tool_call()).resolution.decision,
+        Decision::Allow
+    );
 }
 
 #[test]
@@ -38,7 +41,10 @@ fn a_reload_keeps_the_host_limits() {
     let handle = PolicyHandle::new(policy.with_limits(limits));
     reload_str(&handle, "g.rules", "on pre_tool_use block").unwrap();
     assert_eq!(handle.generation(), 1);
-    assert_eq!(handle.evaluate(&tool_call()).decision, Decision::Block);
+    assert_eq!(
+        handle.evaluate(&tool_call()).resolution.decision,
+        Decision::Block
+    );
     assert_eq!(*handle.snapshot().limits(), limits);
 }
 
@@ -54,18 +60,27 @@ fn reloading_files_reads_them_again() {
         panic!("a broken file must not reload")
     };
     assert_eq!(diagnostics.diagnostics()[0].code.id, "E013");
-    assert_eq!(handle.evaluate(&tool_call()).decision, Decision::Allow);
+    assert_eq!(
+        handle.evaluate(&tool_call()).resolution.decision,
+        Decision::Allow
+    );
 
     std::fs::remove_file(&file).unwrap();
     assert!(matches!(
         reload(&handle, &[dir.path()]),
         Err(CompileError::Load(_))
     ));
-    assert_eq!(handle.evaluate(&tool_call()).decision, Decision::Allow);
+    assert_eq!(
+        handle.evaluate(&tool_call()).resolution.decision,
+        Decision::Allow
+    );
 
     std::fs::write(&file, "on pre_tool_use ask\n").unwrap();
     reload(&handle, &[dir.path()]).unwrap();
-    assert_eq!(handle.evaluate(&tool_call()).decision, Decision::Ask);
+    assert_eq!(
+        handle.evaluate(&tool_call()).resolution.decision,
+        Decision::Ask
+    );
 }
 
 /// Writes `text` to `path` with a modification time `seconds` after the epoch, so that an

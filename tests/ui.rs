@@ -171,7 +171,7 @@ fn ui() {
                         .diagnostics
                         .diagnostics()
                         .iter()
-                        .filter(|diag| diag.severity == severity)
+                        .filter(|diag| diag.severity() == severity)
                         .map(|diag| diag.code.id.to_owned())
                         .collect()
                 };
@@ -479,9 +479,9 @@ fn render_test(out: &mut String, policy: &Policy, test: &TestCase) {
         } else {
             format!(
                 "FAILS: got {} {:?} by {:?}",
-                outcome.decision.name(),
-                outcome.stop_reason,
-                outcome.resolved_by
+                outcome.resolution.decision.name(),
+                outcome.resolution.stop_reason,
+                outcome.resolution.resolved_by
             )
         };
         writeln!(out, "  expect {expected}: {verdict}").unwrap();

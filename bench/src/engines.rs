@@ -69,7 +69,7 @@ impl Engine for Rulesc {
     }
 
     fn blocks(&mut self, request: &Event) -> bool {
-        self.policy.evaluate(request).decision == Decision::Block
+        self.policy.evaluate(request).resolution.decision == Decision::Block
     }
 }
 

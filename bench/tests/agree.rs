@@ -56,25 +56,25 @@ fn rulesc_matches_as_many_rules_as_each_request_says() {
     }
     let prepared = engine.prepare(&Request::OneMatch.tool(1_000)).unwrap();
     let outcome = engine.policy().evaluate(&prepared);
-    assert_eq!(outcome.resolved_by.as_deref(), Some("tool500"));
+    assert_eq!(outcome.resolution.resolved_by.as_deref(), Some("tool500"));
 }
 
 #[test]
 fn counter_rules_match_none_then_the_lowest_bound() {
     let policy = rulesc::compile_str("steps.rules", &counter_rules::rulesc_source(1_000)).unwrap();
     let none = policy.evaluate(&counter_rules::event(Request::NoMatch));
-    assert_eq!(none.decision, Decision::None);
+    assert_eq!(none.resolution.decision, Decision::None);
     let one = policy.evaluate(&counter_rules::event(Request::OneMatch));
-    assert_eq!(one.decision, Decision::Forbid);
+    assert_eq!(one.resolution.decision, Decision::Forbid);
     assert_eq!(one.evaluations.len(), 1);
-    assert_eq!(one.resolved_by.as_deref(), Some("steps10"));
+    assert_eq!(one.resolution.resolved_by.as_deref(), Some("steps10"));
 }
 
 #[test]
 fn shipped_events_get_the_decisions_their_names_say() {
     let policy = shipped::policy().unwrap();
     for (name, event) in shipped::events().unwrap() {
-        let decision = policy.evaluate(&event).decision;
+        let decision = policy.evaluate(&event).resolution.decision;
         let expected = match name {
             "pre_tool_use_blocked" => Decision::Block,
             "stop" => Decision::AllowStop,

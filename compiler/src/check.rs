@@ -263,17 +263,13 @@ impl<'ast> SetCheck<'ast> {
         let (Some(event), Some(verb)) = (event, verb) else {
             return;
         };
-        let allowed: &[Verb] = match event {
-            EventKind::PreToolUse => &[Verb::Allow, Verb::Ask, Verb::Block],
-            EventKind::OnError => &[Verb::Forbid, Verb::Retry, Verb::Ignore],
-            _ => {
-                self.diags.push(codes::event_without_default(
-                    file,
-                    default.event.span,
-                    event,
-                ));
-                return;
-            }
+        let Some(allowed) = Defaults::verbs_for(event) else {
+            self.diags.push(codes::event_without_default(
+                file,
+                default.event.span,
+                event,
+            ));
+            return;
         };
         if !allowed.contains(&verb) {
             self.diags.push(codes::verb_not_default(
@@ -303,10 +299,8 @@ impl<'ast> SetCheck<'ast> {
                         span: default.span,
                     },
                 );
-                if event == EventKind::PreToolUse {
-                    self.defaults.pre_tool_use = Some(verb);
-                } else {
-                    self.defaults.on_error = Some(verb);
+                if let Some(defaults) = self.defaults.with(event, verb) {
+                    self.defaults = defaults;
                 }
             }
         }

@@ -8,84 +8,11 @@
 //! Numbering: `E00x` input and syntax, `E01x` names, `E02x` types and literals, `E03x` the
 //! structure of files and policy sets; `W0xx` are lints (see `lint/`).
 
-use std::fmt;
-
 use rulesc_grammar::Span;
 use rulesc_runtime::{EventKind, Field, StopReason, Verb};
 
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Code, Diagnostic, Label, Severity};
 use crate::source::FileId;
-
-/// A diagnostic code with its documentation: one row of the table
-#[derive(Debug, Clone, Copy)]
-pub struct Code {
-    /// The stable code: `E012`, `W001`
-    pub id: &'static str,
-    /// The kebab-case name, read as "allow ⟨name⟩" for lints: `field-not-visible`
-    pub name: &'static str,
-    /// Error or warning
-    pub severity: Severity,
-    /// One line saying what the code flags
-    pub summary: &'static str,
-    /// What it flags, in a few sentences
-    pub what: &'static str,
-    /// Why it matters
-    pub why: &'static str,
-    /// A policy that produces the code
-    pub wrong: &'static str,
-    /// The same policy fixed: it does not produce the code
-    pub right: &'static str,
-}
-
-impl PartialEq for Code {
-    fn eq(&self, other: &Code) -> bool {
-        self.id == other.id
-    }
-}
-
-impl Eq for Code {}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id)
-    }
-}
-
-impl Code {
-    /// The long explanation `rulesc explain` prints
-    pub fn explain(&self) -> String {
-        format!(
-            "{id} ({name}, {severity}): {summary}\n\n\
-             ## What it flags\n\n{what}\n\n\
-             ## Why it matters\n\n{why}\n\n\
-             ## Wrong\n\n{wrong}\n\n\
-             ## Right\n\n{right}\n",
-            id = self.id,
-            name = self.name,
-            severity = self.severity.name(),
-            summary = self.summary,
-            what = self.what,
-            why = self.why,
-            wrong = indent(self.wrong),
-            right = indent(self.right),
-        )
-    }
-}
-
-/// Indents an example by four spaces, as a Markdown code block
-fn indent(example: &str) -> String {
-    example
-        .lines()
-        .map(|line| {
-            if line.is_empty() {
-                String::new()
-            } else {
-                format!("    {line}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// Every code, in code order
 pub const ALL: &[Code] = &[
@@ -215,7 +142,7 @@ fn expected_words(expected: &[String]) -> String {
 }
 
 /// `a`, `a or b`, `a, b or c`
-fn or_list<S: AsRef<str>>(items: &[S]) -> String {
+pub(crate) fn or_list<S: AsRef<str>>(items: &[S]) -> String {
     joined_list(items, "or")
 }
 

@@ -1,7 +1,8 @@
-//! The one diagnostic type every check and lint produces, and its miette view.
+//! The one diagnostic type every check and lint produces, the code it carries, and its
+//! miette view.
 //!
-//! Invariant: a [`Diagnostic`] is plain data (code, severity, message, labels, help); it is
-//! rendered only at the edge. The human form goes through [`Report`], the single
+//! Invariant: a [`Diagnostic`] is plain data (code, message, labels, help; its severity is
+//! its code's); it is rendered only at the edge. The human form goes through [`Report`], the single
 //! `miette::Diagnostic` implementation, and the JSON form through the same fields and
 //! [`LineIndex::line_column`], so both always agree.
 
@@ -9,7 +10,6 @@ use std::fmt;
 
 use rulesc_grammar::Span;
 
-use crate::codes::Code;
 use crate::source::{FileId, LineColumn, LineIndex, SourceFile};
 
 /// How serious a diagnostic is
@@ -29,6 +29,77 @@ impl Severity {
             Severity::Warning => "warning",
         }
     }
+}
+
+/// A diagnostic code with its documentation: one row of the table
+#[derive(Debug, Clone, Copy)]
+pub struct Code {
+    /// The stable code: `E012`, `W001`
+    pub id: &'static str,
+    /// The kebab-case name, read as "allow ⟨name⟩" for lints: `field-not-visible`
+    pub name: &'static str,
+    /// Error or warning
+    pub severity: Severity,
+    /// One line saying what the code flags
+    pub summary: &'static str,
+    /// What it flags, in a few sentences
+    pub what: &'static str,
+    /// Why it matters
+    pub why: &'static str,
+    /// A policy that produces the code
+    pub wrong: &'static str,
+    /// The same policy fixed: it does not produce the code
+    pub right: &'static str,
+}
+
+impl PartialEq for Code {
+    fn eq(&self, other: &Code) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Code {}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+impl Code {
+    /// The long explanation `rulesc explain` prints
+    pub fn explain(&self) -> String {
+        format!(
+            "{id} ({name}, {severity}): {summary}\n\n\
+             ## What it flags\n\n{what}\n\n\
+             ## Why it matters\n\n{why}\n\n\
+             ## Wrong\n\n{wrong}\n\n\
+             ## Right\n\n{right}\n",
+            id = self.id,
+            name = self.name,
+            severity = self.severity.name(),
+            summary = self.summary,
+            what = self.what,
+            why = self.why,
+            wrong = indent(self.wrong),
+            right = indent(self.right),
+        )
+    }
+}
+
+/// Indents an example by four spaces, as a Markdown code block
+fn indent(example: &str) -> String {
+    example
+        .lines()
+        .map(|line| {
+            if line.is_empty() {
+                String::new()
+            } else {
+                format!("    {line}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A place in a source file with a short noun phrase saying what is there
@@ -58,8 +129,6 @@ impl Label {
 pub struct Diagnostic {
     /// The code from the table in `codes.rs` (`E012`, `W001`)
     pub code: Code,
-    /// Error or warning: always the code's own severity
-    pub severity: Severity,
     /// One lowercase line, no final period, user text in backticks
     pub message: String,
     /// The culprit: the `file:line:col` header points here
@@ -75,7 +144,6 @@ impl Diagnostic {
     pub fn new(code: Code, message: impl Into<String>, primary: Label) -> Diagnostic {
         Diagnostic {
             code,
-            severity: code.severity,
             message: message.into(),
             primary,
             secondary: Vec::new(),
@@ -97,9 +165,14 @@ impl Diagnostic {
         self
     }
 
+    /// Error or warning: always the code's own severity
+    pub fn severity(&self) -> Severity {
+        self.code.severity
+    }
+
     /// Whether this diagnostic is an error
     pub fn is_error(&self) -> bool {
-        self.severity == Severity::Error
+        self.severity() == Severity::Error
     }
 
     /// The key diagnostics are reported in: file, offset, then code
@@ -253,7 +326,7 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.diagnostic.severity {
+        Some(match self.diagnostic.severity() {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
         })

@@ -15,8 +15,8 @@
 //! let mut event = Event::new(EventKind::PreToolUse);
 //! event.tool = Some("rm -rf /".to_owned());
 //! let outcome = policy.evaluate(&event);
-//! assert_eq!(outcome.decision, Decision::Block);
-//! assert_eq!(outcome.resolved_by.as_deref(), Some("no-rm"));
+//! assert_eq!(outcome.resolution.decision, Decision::Block);
+//! assert_eq!(outcome.resolution.resolved_by.as_deref(), Some("no-rm"));
 //! ```
 //!
 //! **API boundary:** [`check`] (and [`check_bytes`] for files read as bytes) is the whole
@@ -26,6 +26,8 @@
 //!
 //! Invariant: the compiler does no IO and prints nothing. It alone produces diagnostics
 //! and owns the code table ([`codes`]).
+
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod check;
 pub mod codes;
@@ -39,8 +41,7 @@ mod test_block;
 mod types;
 
 pub use check::{check, check_bytes, Checked, SourceBytes};
-pub use codes::Code;
-pub use diagnostic::{Diagnostic, Label, Location, Report, Severity, Summary};
+pub use diagnostic::{Code, Diagnostic, Label, Location, Report, Severity, Summary};
 pub use fmt::format_source;
 pub use source::{FileId, LineColumn, LineIndex, SourceFile};
 pub use test_block::{Expectation, TestCase};

@@ -31,12 +31,6 @@ pub(crate) struct LoweredRule<'ast> {
     pub(crate) decl: &'ast RuleDecl,
 }
 
-/// Ids the runtime uses itself; a user `@id` may not take them
-const RESERVED_PREFIXES: [&str; 2] = ["prelude:", "host:"];
-
-/// The id `resolved_by` names when a default decided
-pub(crate) const DEFAULT_ID: &str = "default";
-
 /// Reports E021 (or E024 for a string too long) for every literal error
 pub(crate) fn report_literal_errors(
     file: FileId,
@@ -228,10 +222,7 @@ impl Lowering<'_> {
             return None;
         };
         let id = string(self.file, raw, *span, self.diags)?;
-        let reserved = id == DEFAULT_ID
-            || RESERVED_PREFIXES
-                .iter()
-                .any(|prefix| id.starts_with(prefix));
+        let reserved = Rule::is_reserved_id(&id);
         if id.trim().is_empty() || reserved {
             let message = if reserved {
                 format!("rule id `{id}` is reserved")

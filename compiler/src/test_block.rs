@@ -5,7 +5,9 @@
 //! order, carrying the metadata of each outcome over to the next event.
 
 use rulesc_grammar::{Ident, ObjectEntry, Span, TestBlock, TestStep, Value};
-use rulesc_runtime::{Decision, ErrorInfo, Event, Field, Status, StopDecision, StopReason, Verb};
+use rulesc_runtime::{
+    Decision, Enumeration, Event, EventField, JsonType, StopReason, Verb, EVENT_FIELDS,
+};
 use serde_json::{Map, Value as Json};
 
 use crate::codes;
@@ -41,14 +43,14 @@ pub struct Expectation {
 impl Expectation {
     /// Whether `outcome` meets this expectation
     pub fn is_met_by(&self, outcome: &rulesc_runtime::Outcome) -> bool {
-        outcome.decision == self.decision
+        outcome.resolution.decision == self.decision
             && self
                 .stop_reason
-                .is_none_or(|reason| outcome.stop_reason == Some(reason))
+                .is_none_or(|reason| outcome.resolution.stop_reason == Some(reason))
             && self
                 .by
                 .as_ref()
-                .is_none_or(|id| outcome.resolved_by.as_deref() == Some(id.as_str()))
+                .is_none_or(|id| outcome.resolution.resolved_by.as_deref() == Some(id.as_str()))
     }
 }
 
@@ -151,7 +153,7 @@ struct TestLowering<'a> {
     diags: &'a mut Vec<Diagnostic>,
 }
 
-/// The JSON type a test field takes, for messages
+/// The literal a test field takes, for messages
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Expected {
     Int,
@@ -163,6 +165,18 @@ enum Expected {
 }
 
 impl Expected {
+    /// What an inline test writes for a key of event JSON of this type
+    fn of(json: JsonType) -> Expected {
+        match json {
+            JsonType::Count => Expected::Int,
+            JsonType::Milliseconds => Expected::Duration,
+            JsonType::Text | JsonType::OneOf(_) => Expected::Str,
+            JsonType::Flag => Expected::Bool,
+            JsonType::Object | JsonType::Error => Expected::Object,
+            JsonType::Any => Expected::Any,
+        }
+    }
+
     fn described(self) -> &'static str {
         match self {
             Expected::Int => "an integer",
@@ -172,44 +186,6 @@ impl Expected {
             Expected::Object => "an object `{ ... }`",
             Expected::Any => "a value",
         }
-    }
-}
-
-/// The fields a test event may set, with the type each takes (LANGUAGE.md §4.1)
-const TEST_FIELDS: [(&str, Expected); 24] = [
-    ("step", Expected::Int),
-    ("steps", Expected::Int),
-    ("tokens", Expected::Int),
-    ("input_tokens", Expected::Int),
-    ("output_tokens", Expected::Int),
-    ("elapsed", Expected::Duration),
-    ("failures", Expected::Int),
-    ("errors", Expected::Int),
-    ("retries", Expected::Int),
-    ("metadata", Expected::Object),
-    ("messages", Expected::Int),
-    ("response", Expected::Str),
-    ("finish_reason", Expected::Str),
-    ("tool_calls", Expected::Int),
-    ("tool", Expected::Str),
-    ("arg", Expected::Any),
-    ("result", Expected::Str),
-    ("tool_error", Expected::Bool),
-    ("blocked", Expected::Bool),
-    ("error", Expected::Object),
-    ("stop_reason", Expected::Str),
-    ("stop_decision", Expected::Str),
-    ("stop_requests", Expected::Int),
-    ("status", Expected::Str),
-];
-
-/// The condition field whose visibility a test field follows
-fn visibility_of(key: &str) -> Option<Field> {
-    match key {
-        "error" => Some(Field::ErrorKind),
-        "arg" => Some(Field::Arg(rulesc_runtime::FieldPath::default())),
-        "metadata" => Some(Field::Metadata(rulesc_runtime::FieldPath::default())),
-        _ => Field::from_name(key),
     }
 }
 
@@ -231,7 +207,7 @@ impl TestLowering<'_> {
     /// The runtime event of an `event` line
     fn event(&mut self, name: &Ident, fields: &[ObjectEntry]) -> Option<Event> {
         let kind = resolve::event(self.file, name, self.diags);
-        let mut event = kind.map(Event::new);
+        let mut object = Map::new();
         let mut ok = true;
         let mut seen: Vec<(&str, Span)> = Vec::new();
         for entry in fields {
@@ -250,8 +226,9 @@ impl TestLowering<'_> {
                 continue;
             }
             seen.push((key, entry.key.span));
-            let Some((_, expected)) = TEST_FIELDS.iter().find(|(name, _)| *name == key) else {
-                let suggestion = resolve::suggest(key, TEST_FIELDS.iter().map(|(name, _)| *name));
+            let Some(schema) = EventField::by_test_key(key) else {
+                let suggestion =
+                    resolve::suggest(key, EVENT_FIELDS.iter().map(|field| field.test_key));
                 self.fail(
                     entry.key.span,
                     format!("unknown field `{key}` in a test event"),
@@ -261,7 +238,7 @@ impl TestLowering<'_> {
                 ok = false;
                 continue;
             };
-            if let (Some(kind), Some(field)) = (kind, visibility_of(key)) {
+            if let (Some(kind), Some(field)) = (kind, schema.field()) {
                 if !field.visible_on(kind) {
                     let visible = field.visible_events();
                     self.fail(
@@ -279,17 +256,18 @@ impl TestLowering<'_> {
                     continue;
                 }
             }
-            match (self.value(key, *expected, &entry.value), event.as_mut()) {
-                (Some(value), Some(event)) => ok &= self.set_field(event, key, value, &entry.value),
-                (Some(_), None) => {}
-                (None, _) => ok = false,
+            match self.value(key, Expected::of(schema.json), &entry.value) {
+                Some(json) if self.takes(schema.json, key, &json, &entry.value) => {
+                    object.insert(schema.key.to_owned(), json);
+                }
+                _ => ok = false,
             }
         }
-        if ok {
-            event
-        } else {
-            None
-        }
+        let kind = kind.filter(|_| ok)?;
+        object.insert("event".to_owned(), Json::String(kind.name().to_owned()));
+        // Every value was checked against the schema above, so the event reads as
+        // `rulesc eval` would read the same JSON.
+        serde_json::from_value(Json::Object(object)).ok()
     }
 
     /// The JSON of a field's value, checked against the type the field takes
@@ -350,109 +328,57 @@ impl TestLowering<'_> {
         }
     }
 
-    /// Stores a checked value in the event; `false` when the value is not one the field takes
-    fn set_field(&mut self, event: &mut Event, key: &str, json: Json, value: &Value) -> bool {
-        let count = json.as_u64().unwrap_or_default();
-        let text = || json.as_str().unwrap_or_default().to_owned();
-        match key {
-            "step" => event.step = count,
-            "steps" => event.steps = count,
-            "tokens" => event.tokens = count,
-            "input_tokens" => event.input_tokens = count,
-            "output_tokens" => event.output_tokens = count,
-            "elapsed" => event.elapsed_ms = count,
-            "failures" => event.failures = count,
-            "errors" => event.errors = count,
-            "retries" => event.retries = count,
-            "messages" => event.messages = Some(count),
-            "tool_calls" => event.tool_calls = Some(count),
-            "stop_requests" => event.stop_requests = Some(count),
-            "response" => event.response = Some(text()),
-            "finish_reason" => event.finish_reason = Some(text()),
-            "tool" => event.tool = Some(text()),
-            "result" => event.result = Some(text()),
-            "tool_error" => event.tool_error = json.as_bool(),
-            "blocked" => event.blocked = json.as_bool(),
-            "arg" => event.arg = Some(json),
-            "metadata" => {
-                if let Json::Object(map) = json {
-                    event.metadata = map;
-                }
-            }
-            "error" => return self.set_error(event, json, value),
-            "stop_reason" => {
+    /// Whether `json`, of the right literal type, is a value `key` takes: one of its
+    /// enumeration, or an error object with string `kind` and `message`
+    fn takes(&mut self, json_type: JsonType, key: &str, json: &Json, value: &Value) -> bool {
+        match json_type {
+            JsonType::Error => self.takes_error(json, value),
+            JsonType::OneOf(Enumeration::StopReason) => {
                 let name = Ident {
-                    name: text(),
+                    name: json.as_str().unwrap_or_default().to_owned(),
                     span: value.span(),
                 };
-                match resolve::stop_reason(self.file, &name, self.diags) {
-                    Some(reason) => event.stop_reason = Some(reason),
-                    None => return false,
-                }
+                resolve::stop_reason(self.file, &name, self.diags).is_some()
             }
-            "stop_decision" => match text().as_str() {
-                "allow_stop" => event.stop_decision = Some(StopDecision::AllowStop),
-                "forbid" => event.stop_decision = Some(StopDecision::Forbid),
-                other => {
-                    self.fail(
-                        value.span(),
-                        format!("unknown stop decision `{other}`"),
-                        "not a stop decision",
-                        Some("write `\"allow_stop\"` or `\"forbid\"`".to_owned()),
-                    );
-                    return false;
+            JsonType::OneOf(values) => {
+                let text = json.as_str().unwrap_or_default();
+                let names = values.names();
+                if names.contains(&text) {
+                    return true;
                 }
-            },
-            "status" => {
-                let status = [Status::Completed, Status::Stopped, Status::Failed]
-                    .into_iter()
-                    .find(|status| status.name() == text());
-                match status {
-                    Some(status) => event.status = Some(status),
-                    None => {
-                        self.fail(
-                            value.span(),
-                            format!("unknown status `{}`", text()),
-                            "not a status",
-                            Some("write `\"completed\"`, `\"stopped\"` or `\"failed\"`".to_owned()),
-                        );
-                        return false;
-                    }
-                }
+                let noun = key.replace('_', " ");
+                let quoted: Vec<String> =
+                    names.iter().map(|name| format!("`\"{name}\"`")).collect();
+                self.fail(
+                    value.span(),
+                    format!("unknown {noun} `{text}`"),
+                    &format!("not a {noun}"),
+                    Some(format!("write {}", codes::or_list(&quoted))),
+                );
+                false
             }
-            // Invariant: `TEST_FIELDS` lists exactly the keys handled above.
-            _ => return false,
+            _ => true,
         }
-        true
     }
 
     /// `error: { kind: "...", message: "..." }`
-    fn set_error(&mut self, event: &mut Event, json: Json, value: &Value) -> bool {
+    fn takes_error(&mut self, json: &Json, value: &Value) -> bool {
         let Json::Object(map) = json else {
             return false;
         };
-        let mut error = ErrorInfo::default();
         for (key, part) in map {
-            match (key.as_str(), part) {
-                ("kind", Json::String(kind)) => error.kind = kind,
-                ("message", Json::String(message)) => error.message = message,
-                (other, _) => {
-                    self.fail(
-                        value.span(),
-                        format!(
-                            "`error` takes string `kind` and `message`, not `{other}` of this type"
-                        ),
-                        "invalid error",
-                        Some(
-                            "write `error: { kind: \"tool\", message: \"exit status 1\" }`"
-                                .to_owned(),
-                        ),
-                    );
-                    return false;
-                }
+            if !matches!((key.as_str(), part), ("kind" | "message", Json::String(_))) {
+                self.fail(
+                    value.span(),
+                    format!("`error` takes string `kind` and `message`, not `{key}` of this type"),
+                    "invalid error",
+                    Some(
+                        "write `error: { kind: \"tool\", message: \"exit status 1\" }`".to_owned(),
+                    ),
+                );
+                return false;
             }
         }
-        event.error = Some(error);
         true
     }
 

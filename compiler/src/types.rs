@@ -5,7 +5,7 @@
 //! is not a Unicode scalar value is an error with the span of the offending part.
 
 use rulesc_grammar::{Lit, LitKind, Span};
-use rulesc_runtime::{Field, FieldType, Literal, MAX_STRING_LEN};
+use rulesc_runtime::{parse_duration, DurationError, Field, FieldType, Literal, MAX_STRING_LEN};
 
 /// The type of a value in a condition: a field's static type or a literal's
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,33 +159,25 @@ pub(crate) fn decode_int(text: &str, span: Span) -> Result<i64, LiteralError> {
     })
 }
 
-/// Decodes `500ms`, `30s`, `5min`, `2h` into milliseconds
+/// Decodes `500ms`, `30s`, `5min`, `2h` into milliseconds (the grammar admits no other
+/// unit), with the runtime's one reading of durations
 pub(crate) fn decode_duration(text: &str, span: Span) -> Result<u64, LiteralError> {
-    let unit_start = text
-        .find(|ch: char| !ch.is_ascii_digit() && ch != '_')
-        .unwrap_or(text.len());
-    let digits = text.get(..unit_start).unwrap_or_default();
-    let unit = text.get(unit_start..).unwrap_or_default();
-    let per_unit: u64 = match unit {
-        "ms" => 1,
-        "s" => 1_000,
-        "min" => 60_000,
-        "h" => 3_600_000,
-        _ => {
-            return Err(LiteralError::new(
-                span,
-                format!("unknown duration unit `{unit}` in `{text}`"),
-                "write the unit as `ms`, `s`, `min` or `h`",
-            ))
-        }
-    };
-    let value = decode_digits(digits, span)?;
-    value.checked_mul(per_unit).ok_or_else(|| {
-        LiteralError::new(
+    parse_duration(text).map_err(|err| match err {
+        DurationError::UnknownUnit(unit) => LiteralError::new(
+            span,
+            format!("unknown duration unit `{unit}` in `{text}`"),
+            "write the unit as `ms`, `s`, `min` or `h`",
+        ),
+        DurationError::NotANumber => LiteralError::new(
+            span,
+            format!("`{text}` has no digits"),
+            "write at least one digit",
+        ),
+        DurationError::TooLong => LiteralError::new(
             span,
             format!("duration `{text}` is too long"),
             "durations go up to 18446744073709551615ms",
-        )
+        ),
     })
 }
 
@@ -369,10 +361,10 @@ mod tests {
 
     #[test]
     fn bad_durations() {
-        assert!(decode_duration("5d", SPAN)
+        assert!(decode_duration("5sec", SPAN)
             .unwrap_err()
             .message
-            .contains("unit `d`"));
+            .contains("unit `sec`"));
         assert!(decode_duration("99999999999999999999h", SPAN).is_err());
         assert!(decode_duration("9999999999999999h", SPAN)
             .unwrap_err()

@@ -54,6 +54,8 @@
 //!
 //! Invariant: this crate knows syntax only: no error codes, no runtime types, no rendering.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod ast;
 mod error;
 mod limits;

@@ -11,79 +11,41 @@
 //! when about to stop: stop (or subagent_stop) → execution_end
 //! ```
 //!
+//! How the loop reads each choice the contract leaves open (retries, blocked calls, ignored
+//! model failures, when a step counts, `stop_requests`, panicking host code, checkpoints) is
+//! written down once, in docs/semantics.md, "The agent loop"; the tests cite it.
+//!
 //! Invariants:
 //! - A `forbid` on any event ends the run at the end of that event: no further tool call
 //!   runs and `after_step` does not fire; only the stop hooks (for their effects) and
 //!   `execution_end` follow. No stop rule can overturn it.
 //! - Every other continuation decision of a step is gathered and resolved once, after
 //!   `after_step`, by `resolve.rs` (the only place that knows the lattices).
-//! - Every pending stop fires the stop event exactly once; a prevented stop counts in
-//!   `stop_requests`, and the evaluator takes `request` its power after the host's
-//!   `max_stop_requests`.
+//! - Every pending stop fires the stop event exactly once.
 //! - The run always ends: every loop turn either starts a step, bounded by the host's
 //!   `max_steps`, or ends the run; retries are bounded by `max_retries`.
 //! - The loop prints nothing: it opens a `tracing` span per execution and per step and
 //!   emits an event (target `rulesc::loop`) per decision.
-//!
-//! Decisions where the spec leaves room:
-//! - A retry re-runs the failed call through its first event again: `before_inference` for
-//!   a model call, `pre_tool_use` for a tool call, so a retried call that a rule blocked is
-//!   judged (and blocked) again instead of slipping through. Retries of one step are counted
-//!   together, model and tool calls alike.
-//! - An explicit `allow` on `on_error` goes on, as `ignore` does; no decision at all stops
-//!   the run with `error_forbade` and `resolved_by` `null`.
-//! - The decisions of `pre_tool_use` and `on_error` concern one call and do not join the
-//!   step's continuation resolution (their `allow` permits a tool or an error).
-//! - A failed model call that is ignored ends the step without tool calls: `after_step`
-//!   sees an empty `response`, `finish_reason` `error` and `tool_calls` 0, so the prelude
-//!   `allow_stop`s unless a rule `request`s another step. The step counts in `steps`.
-//! - A blocked call (by `block`, or an `ask` the approver denied) fires `post_tool_use`
-//!   with `blocked: true`, `tool_error: false` and no `result`, then `on_error` with
-//!   `error.kind` `tool_blocked`. A call that `forbid` stopped fires neither and is not an
-//!   error: the run ends with that event.
-//! - The model sees each tool call once it is settled: its output, the tool's error or the
-//!   block message, not the failed attempts that were retried.
-//! - A step ends when its model and tool calls are done: the clock's
-//!   [`Clock::step_finished`] ticks, `steps` counts it and, if it had no error,
-//!   `failures` resets, all before `after_step` fires (or when a `forbid` cuts the step).
-//! - `stop_requests` counts every prevented stop of the execution and is never reset, so
-//!   the host's `max_stop_requests` bounds the forced continuations of a whole run.
-//! - When a stop of finished work stands, a stop hook's `forbid` (its reason and rule) or
-//!   the host's cap (`host:max_stop_requests`) names how the run ended; a guard's stop ends
-//!   the run exactly as the guard said.
-//! - `max_steps` counts started steps: step `max_steps + 1` never begins.
-//! - Host code that panics is caught (`guard.rs`) and handled as the failure it stands
-//!   for: a panicking model driver is a failed model call of kind `unknown`, a panicking
-//!   tool executor a failed tool call (kind `tool`), a panicking approver a denial. A
-//!   panicking native hook casts no vote; the event's outcome stands without it only if
-//!   the error policy says so: `on_error` fires (kind `unknown`, evaluated by the rules
-//!   alone, so it cannot recurse) and its `retry` evaluates the event again, `ignore` or
-//!   `allow` keeps the outcome, anything else turns it into that `forbid`.
-//! - A checkpointer (`checkpoint.rs`) receives the state whenever a step is about to
-//!   begin and once the run has ended; one that fails or panics stops the run there
-//!   ([`Interrupted`]). [`AgentLoop::resume`] goes on from such a state.
 
 use serde_json::{Map, Value as Json};
 use tracing::{debug, debug_span, info_span};
 
 use crate::checkpoint::{CheckpointError, Checkpointer, Interrupted};
 use crate::driver::{
-    Approval, Approver, Clock, ErrorKind, InferenceResponse, Message, Model, ModelError,
-    SystemClock, ToolCall, ToolExecutor,
+    Approval, Approver, Clock, InferenceResponse, Message, Model, ModelError, SystemClock,
+    ToolCall, ToolExecutor,
 };
-use crate::event::{EventKind, StopDecision};
 use crate::guard::{catch, GuardedHook};
 use crate::native_hook::NativeHook;
-use crate::outcome::{Decision, Outcome};
-use crate::policy::{Limits, Policy, StopReason};
+use crate::outcome::{Decision, Outcome, Resolution};
+use crate::policy::Policy;
 use crate::report::RunReport;
-use crate::resolve::{
-    resolve_continuation, Resolution, RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS,
-};
+use crate::resolve::{resolve_continuation, RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS};
 use crate::state::{
-    CurrentExecution, ErrorRecord, EventRecord, ExecutionState, PendingStop, RunEnd, StepOutcome,
+    CurrentExecution, ErrorRecord, EventRecord, ExecutionState, PendingStop, RunEnd,
     ToolCallRecord, ToolResult,
 };
+use crate::vocabulary::{ErrorKind, EventKind, Limits, StopDecision, StopReason};
 
 /// `tracing` target of the loop's events
 const TARGET: &str = "rulesc::loop";
@@ -375,7 +337,7 @@ impl Run<'_> {
         let mut pending = None;
         if self.state.events().is_empty() {
             let start = self.fire(EventKind::ExecutionStart, &mut outside_steps);
-            pending = (start.decision == Decision::Forbid).then(|| forbidden(&start));
+            pending = (start.resolution.decision == Decision::Forbid).then(|| forbidden(&start));
         }
         let end = loop {
             let stop = match pending.take() {
@@ -396,10 +358,10 @@ impl Run<'_> {
         };
         debug!(
             target: TARGET,
-            stop_reason = end.stop_reason.name(),
+            stop_reason = end.stop_reason().name(),
             status = end.status.name(),
-            resolved_by = end.resolved_by.as_deref(),
-            message = end.message.as_deref(),
+            resolved_by = end.resolution.resolved_by.as_deref(),
+            message = end.resolution.message.as_deref(),
             "run ended"
         );
         self.state.set_end(end.clone());
@@ -415,12 +377,10 @@ impl Run<'_> {
         let max_steps = self.policy.limits().max_steps;
         if self.state.step() >= max_steps {
             debug!(target: TARGET, max_steps, "host limit: no step beyond max_steps");
-            return Some(PendingStop {
-                decision: StopDecision::Forbid,
-                stop_reason: StopReason::StepsLimitReached,
-                resolved_by: Some(RESOLVED_BY_MAX_STEPS.to_owned()),
-                message: None,
-            });
+            return Some(PendingStop::forbid(
+                StopReason::StepsLimitReached,
+                Some(RESOLVED_BY_MAX_STEPS),
+            ));
         }
         let step = self.state.begin_step();
         let span = debug_span!(target: TARGET, "step", step);
@@ -429,14 +389,14 @@ impl Run<'_> {
         if let Err(stop) = self.step_work(&mut current) {
             // The step still counts when its model call succeeded (LANGUAGE.md §5.1).
             self.end_step(current.response.is_some());
-            self.state.resolve_step(step_outcome_of(&stop));
+            self.state.resolve_step(stop.resolution().clone());
             return Some(stop);
         }
         self.end_step(true);
         let after = self.fire(EventKind::AfterStep, &mut current);
-        if after.decision == Decision::Forbid {
+        if after.resolution.decision == Decision::Forbid {
             let stop = forbidden(&after);
-            self.state.resolve_step(step_outcome_of(&stop));
+            self.state.resolve_step(stop.resolution().clone());
             return Some(stop);
         }
         let resolution = resolve_continuation(&current.evaluations);
@@ -449,17 +409,13 @@ impl Run<'_> {
             "step resolved"
         );
         let stop = match resolution.decision {
-            Decision::AllowStop => Some(pending_stop(StopDecision::AllowStop, &resolution)),
-            Decision::Forbid => Some(pending_stop(StopDecision::Forbid, &resolution)),
+            Decision::AllowStop => Some(StopDecision::AllowStop),
+            Decision::Forbid => Some(StopDecision::Forbid),
             // `request`, `allow` and no decision all mean: take another step.
             _ => None,
-        };
-        self.state.resolve_step(StepOutcome {
-            decision: resolution.decision,
-            stop_reason: resolution.stop_reason,
-            resolved_by: resolution.resolved_by,
-            message: resolution.message,
-        });
+        }
+        .map(|decision| PendingStop::new(decision, resolution.clone()));
+        self.state.resolve_step(resolution);
         stop
     }
 
@@ -532,7 +488,7 @@ impl Run<'_> {
             current.tool_call = Some(call.clone());
             current.tool_result = None;
             let pre = self.fire(EventKind::PreToolUse, current);
-            let (decision, result) = match pre.decision {
+            let (decision, result) = match pre.resolution.decision {
                 Decision::Forbid => {
                     // A `forbid` blocks the call and stops the run at the end of this event.
                     self.state.record_tool_call(ToolCallRecord {
@@ -551,7 +507,8 @@ impl Run<'_> {
                 ),
                 Decision::Ask => {
                     let approval = catch("approver", || {
-                        self.approver.approve(call, pre.message.as_deref())
+                        self.approver
+                            .approve(call, pre.resolution.message.as_deref())
                     });
                     debug!(
                         target: TARGET,
@@ -640,7 +597,7 @@ impl Run<'_> {
 
     /// What the `on_error` outcome `outcome` makes of the failure
     fn error_decision(&mut self, outcome: &Outcome) -> Result<AfterError, PendingStop> {
-        match outcome.decision {
+        match outcome.resolution.decision {
             Decision::Retry => {
                 self.state.record_retry();
                 Ok(AfterError::Retry)
@@ -649,12 +606,7 @@ impl Run<'_> {
             Decision::Ignore | Decision::Allow => Ok(AfterError::GoOn),
             Decision::Forbid => Err(forbidden(outcome)),
             // An unhandled error stops the run, fail-safe (LANGUAGE.md §5.1).
-            _ => Err(PendingStop {
-                decision: StopDecision::Forbid,
-                stop_reason: StopReason::ErrorForbade,
-                resolved_by: None,
-                message: None,
-            }),
+            _ => Err(PendingStop::forbid(StopReason::ErrorForbade, None)),
         }
     }
 
@@ -670,10 +622,11 @@ impl Run<'_> {
             pending_stop: Some(pending.clone()),
             ..CurrentExecution::default()
         };
-        let verdict = self.fire(self.stop_event, &mut current);
+        let verdict = self.fire(self.stop_event, &mut current).resolution;
+        let finished_work = pending.decision() == StopDecision::AllowStop;
         // Only a stop of finished work can be overturned; a guard's stop is final whatever
         // the stop hooks say (the evaluator already takes their `request` its power).
-        if pending.decision == StopDecision::AllowStop && verdict.decision == Decision::Request {
+        if finished_work && verdict.decision == Decision::Request {
             self.state.record_stop_request();
             debug!(
                 target: TARGET,
@@ -685,22 +638,24 @@ impl Run<'_> {
         }
         // A stop hook's `forbid`, or the host's cap on stop requests, decided how a stop of
         // finished work ends; otherwise the pending stop stands as it was.
-        let (stop_reason, resolved_by, message) =
-            if pending.decision == StopDecision::AllowStop && verdict.resolved_by.is_some() {
-                (
-                    verdict.stop_reason.unwrap_or(pending.stop_reason),
-                    verdict.resolved_by,
-                    verdict.message,
-                )
+        let stop = if finished_work && verdict.resolved_by.is_some() {
+            let decision = if verdict.decision == Decision::Forbid {
+                StopDecision::Forbid
             } else {
-                (pending.stop_reason, pending.resolved_by, pending.message)
+                StopDecision::AllowStop
             };
-        Some(RunEnd {
-            stop_reason,
-            status: stop_reason.status(),
-            resolved_by,
-            message,
-        })
+            let stop_reason = verdict.stop_reason.or(Some(pending.stop_reason()));
+            PendingStop::new(
+                decision,
+                Resolution {
+                    stop_reason,
+                    ..verdict
+                },
+            )
+        } else {
+            pending
+        };
+        Some(RunEnd::new(stop))
     }
 
     /// Fires `kind`: [`Run::evaluate`], then, if a native hook panicked, `on_error` for it
@@ -721,12 +676,10 @@ impl Run<'_> {
                 Ok(AfterError::Retry) => {
                     return forbidding(
                         outcome,
-                        PendingStop {
-                            decision: StopDecision::Forbid,
-                            stop_reason: StopReason::RetryLimitReached,
-                            resolved_by: Some(RESOLVED_BY_MAX_RETRIES.to_owned()),
-                            message: None,
-                        },
+                        PendingStop::forbid(
+                            StopReason::RetryLimitReached,
+                            Some(RESOLVED_BY_MAX_RETRIES),
+                        ),
                     )
                 }
                 Err(stop) => return forbidding(outcome, stop),
@@ -791,18 +744,15 @@ impl Run<'_> {
         debug!(
             target: TARGET,
             event = kind.name(),
-            decision = outcome.decision.name(),
-            resolved_by = outcome.resolved_by.as_deref(),
+            decision = outcome.resolution.decision.name(),
+            resolved_by = outcome.resolution.resolved_by.as_deref(),
             "event resolved"
         );
         self.state.set_metadata(outcome.metadata.clone());
         self.state.record_event(EventRecord {
             step: event.step,
             event: kind,
-            decision: outcome.decision,
-            resolved_by: outcome.resolved_by.clone(),
-            stop_reason: outcome.stop_reason,
-            message: outcome.message.clone(),
+            resolution: outcome.resolution.clone(),
         });
         if gathers_continuation(kind) {
             current
@@ -829,7 +779,7 @@ fn gathers_continuation(kind: EventKind) -> bool {
 }
 
 fn stop_if_forbidden(outcome: &Outcome) -> Result<(), PendingStop> {
-    if outcome.decision == Decision::Forbid {
+    if outcome.resolution.decision == Decision::Forbid {
         Err(forbidden(outcome))
     } else {
         Ok(())
@@ -838,57 +788,25 @@ fn stop_if_forbidden(outcome: &Outcome) -> Result<(), PendingStop> {
 
 /// The final stop a `forbid` outcome makes
 fn forbidden(outcome: &Outcome) -> PendingStop {
-    PendingStop {
-        decision: StopDecision::Forbid,
-        stop_reason: outcome.stop_reason.unwrap_or(StopReason::GuardForbade),
-        resolved_by: outcome.resolved_by.clone(),
-        message: outcome.message.clone(),
-    }
+    PendingStop::new(StopDecision::Forbid, outcome.resolution.clone())
 }
 
 /// `outcome` turned into the `forbid` that `stop` describes (a native hook failed and the
 /// error policy stopped the run)
 fn forbidding(outcome: Outcome, stop: PendingStop) -> Outcome {
     Outcome {
-        decision: Decision::Forbid,
-        stop_reason: Some(stop.stop_reason),
-        message: stop.message,
-        resolved_by: stop.resolved_by,
+        resolution: stop.into_resolution(),
         ..outcome
-    }
-}
-
-fn pending_stop(decision: StopDecision, resolution: &Resolution) -> PendingStop {
-    let fallback = match decision {
-        StopDecision::AllowStop => StopReason::Completed,
-        StopDecision::Forbid => StopReason::GuardForbade,
-    };
-    PendingStop {
-        decision,
-        stop_reason: resolution.stop_reason.unwrap_or(fallback),
-        resolved_by: resolution.resolved_by.clone(),
-        message: resolution.message.clone(),
-    }
-}
-
-fn step_outcome_of(stop: &PendingStop) -> StepOutcome {
-    StepOutcome {
-        decision: match stop.decision {
-            StopDecision::AllowStop => Decision::AllowStop,
-            StopDecision::Forbid => Decision::Forbid,
-        },
-        stop_reason: Some(stop.stop_reason),
-        resolved_by: stop.resolved_by.clone(),
-        message: stop.message.clone(),
     }
 }
 
 /// What the model is told about a blocked call: the rule's message, or a plain sentence
 fn blocked_message(outcome: &Outcome, call: &ToolCall) -> String {
-    outcome
+    let resolution = &outcome.resolution;
+    resolution
         .message
         .clone()
-        .unwrap_or_else(|| match &outcome.resolved_by {
+        .unwrap_or_else(|| match &resolution.resolved_by {
             Some(rule) => format!("the call to `{}` was blocked by `{rule}`", call.name),
             None => format!("the call to `{}` was blocked", call.name),
         })
@@ -896,7 +814,7 @@ fn blocked_message(outcome: &Outcome, call: &ToolCall) -> String {
 
 /// What the model is told about a call the approver denied
 fn denied_message(outcome: &Outcome, call: &ToolCall) -> String {
-    match &outcome.message {
+    match &outcome.resolution.message {
         Some(message) => format!("the approver denied the call to `{}`: {message}", call.name),
         None => format!("the approver denied the call to `{}`", call.name),
     }

@@ -12,10 +12,8 @@
 //!
 //! Invariant: checking is iterative and linear in the size of the rules.
 
-use crate::condition::{Condition, Operand};
-use crate::field::{Field, FieldPath};
-use crate::literal::Literal;
-use crate::policy::{Action, PolicyError, Rule};
+use crate::policy::PolicyError;
+use crate::vocabulary::{Action, Condition, Field, FieldPath, Literal, Operand, Rule};
 
 /// The most rules a policy may have, the prelude's not counted
 pub const MAX_RULES: usize = 100_000;

@@ -11,6 +11,8 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
+use crate::vocabulary::{ErrorKind, FinishReason};
+
 /// A tool call the model asked for
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
@@ -20,54 +22,6 @@ pub struct ToolCall {
     pub name: String,
     /// The tool's JSON input, as conditions see it under `arg.*`
     pub args: Json,
-}
-
-/// Why the model stopped generating (LANGUAGE.md §4.1 `finish_reason`)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FinishReason {
-    /// The model finished its answer
-    Stop,
-    /// The output hit the length limit
-    Length,
-    /// The model called tools
-    ToolCalls,
-    /// A content filter cut the answer
-    ContentFilter,
-    /// The call failed
-    Error,
-    /// Anything else
-    Other,
-}
-
-impl FinishReason {
-    /// Every finish reason
-    pub const ALL: [FinishReason; 6] = [
-        FinishReason::Stop,
-        FinishReason::Length,
-        FinishReason::ToolCalls,
-        FinishReason::ContentFilter,
-        FinishReason::Error,
-        FinishReason::Other,
-    ];
-
-    /// The name conditions compare `finish_reason` with
-    pub fn name(self) -> &'static str {
-        match self {
-            FinishReason::Stop => "stop",
-            FinishReason::Length => "length",
-            FinishReason::ToolCalls => "tool_calls",
-            FinishReason::ContentFilter => "content_filter",
-            FinishReason::Error => "error",
-            FinishReason::Other => "other",
-        }
-    }
-}
-
-impl fmt::Display for FinishReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// Tokens used, in and out
@@ -107,63 +61,6 @@ pub struct InferenceResponse {
     pub finish_reason: FinishReason,
     /// Tokens this call used
     pub usage: Usage,
-}
-
-/// The kind of a failure, as `on_error` rules see it in `error.kind` (LANGUAGE.md §4.1)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKind {
-    /// A tool call failed
-    Tool,
-    /// A tool call was blocked by a rule or denied by the approver
-    ToolBlocked,
-    /// The model call failed
-    Model,
-    /// The model provider refused for rate limiting
-    RateLimit,
-    /// A call took too long
-    Timeout,
-    /// A request or response was invalid
-    Validation,
-    /// Anything else
-    Unknown,
-}
-
-impl ErrorKind {
-    /// Every error kind
-    pub const ALL: [ErrorKind; 7] = [
-        ErrorKind::Tool,
-        ErrorKind::ToolBlocked,
-        ErrorKind::Model,
-        ErrorKind::RateLimit,
-        ErrorKind::Timeout,
-        ErrorKind::Validation,
-        ErrorKind::Unknown,
-    ];
-
-    /// The name conditions compare `error.kind` with
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorKind::Tool => "tool",
-            ErrorKind::ToolBlocked => "tool_blocked",
-            ErrorKind::Model => "model",
-            ErrorKind::RateLimit => "rate_limit",
-            ErrorKind::Timeout => "timeout",
-            ErrorKind::Validation => "validation",
-            ErrorKind::Unknown => "unknown",
-        }
-    }
-
-    /// The error kind spelled `name`, if any
-    pub fn from_name(name: &str) -> Option<ErrorKind> {
-        ErrorKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-}
-
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// A failed model call

@@ -16,11 +16,10 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Value as Json};
 
-use crate::condition::{CompareOp, Condition, Operand};
-use crate::event::{Event, StopDecision};
-use crate::field::{Field, FieldPath, PathSegment};
-use crate::literal::Literal;
-use crate::policy::{StopReason, Verb};
+use crate::event::Event;
+use crate::vocabulary::{
+    CompareOp, Condition, Field, FieldPath, Literal, Operand, PathSegment, StopDecision,
+};
 
 impl Condition {
     /// Whether this condition holds for `event` (LANGUAGE.md §4.4)
@@ -273,9 +272,8 @@ fn contains(value: &Value<'_>, needle: &Literal) -> bool {
 /// Reads `field` from `event`; `None` when the event does not carry it
 ///
 /// On `stop` and `subagent_stop` the pending stop's fields take the same defaults
-/// resolution uses (LANGUAGE.md §5.6): `stop_decision` is `allow_stop`, `stop_reason` that
-/// decision's default reason and `stop_requests` 0, so conditions and resolution agree on
-/// what the pending stop is.
+/// resolution uses (LANGUAGE.md §5.6, [`Event::pending_stop_decision`]), and
+/// `stop_requests` is 0 when absent.
 fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
     let int = |value: u64| Some(Value::Num(Num::Int(i128::from(value))));
     let text = |value: &'a Option<String>| value.as_deref().map(Value::Str);
@@ -304,47 +302,19 @@ fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
         Field::Blocked => event.blocked.map(Value::Bool),
         Field::ErrorKind => event.error.as_ref().map(|error| Value::Str(&error.kind)),
         Field::ErrorMessage => event.error.as_ref().map(|error| Value::Str(&error.message)),
-        Field::StopReason => pending_stop_reason(event).map(|reason| Value::Str(reason.name())),
-        Field::StopDecision => {
-            pending_stop_decision(event).map(|decision| Value::Str(stop_decision_name(decision)))
-        }
+        Field::StopReason => event
+            .pending_stop_reason()
+            .map(|reason| Value::Str(reason.name())),
+        Field::StopDecision => event
+            .pending_stop_decision()
+            .map(|decision| Value::Str(StopDecision::name(decision))),
         Field::Status => event.status.map(|status| Value::Str(status.name())),
         Field::Arg(path) => event
             .arg
             .as_ref()
-            .and_then(|arg| follow(arg, &path.segments))
+            .and_then(|arg| path.lookup(arg))
             .map(Value::from_json),
         Field::Metadata(path) => lookup_metadata(&event.metadata, path).map(Value::from_json),
-    }
-}
-
-/// The pending stop's decision: the event's own, else `allow_stop` on stop hooks
-pub(crate) fn pending_stop_decision(event: &Event) -> Option<StopDecision> {
-    match event.stop_decision {
-        Some(decision) => Some(decision),
-        None if event.kind.is_stop() => Some(StopDecision::AllowStop),
-        None => None,
-    }
-}
-
-/// The pending stop's reason: the event's own, else the pending decision's default
-pub(crate) fn pending_stop_reason(event: &Event) -> Option<StopReason> {
-    match event.stop_reason {
-        Some(reason) => Some(reason),
-        None => pending_stop_decision(event).and_then(|decision| {
-            let verb = match decision {
-                StopDecision::AllowStop => Verb::AllowStop,
-                StopDecision::Forbid => Verb::Forbid,
-            };
-            StopReason::default_for(verb)
-        }),
-    }
-}
-
-fn stop_decision_name(decision: StopDecision) -> &'static str {
-    match decision {
-        StopDecision::AllowStop => Verb::AllowStop.name(),
-        StopDecision::Forbid => Verb::Forbid.name(),
     }
 }
 
@@ -353,17 +323,5 @@ fn lookup_metadata<'a>(metadata: &'a Map<String, Json>, path: &FieldPath) -> Opt
     let (PathSegment::Key(key), rest) = path.segments.split_first()? else {
         return None;
     };
-    follow(metadata.get(key.as_str())?, rest)
-}
-
-/// The JSON value `segments` lead to from `root`, if any
-fn follow<'a>(root: &'a Json, segments: &[PathSegment]) -> Option<&'a Json> {
-    segments
-        .iter()
-        .try_fold(root, |value, segment| match segment {
-            PathSegment::Key(key) => value.get(key.as_str()),
-            PathSegment::Index(index) => usize::try_from(*index)
-                .ok()
-                .and_then(|index| value.get(index)),
-        })
+    FieldPath::lookup_in(metadata.get(key.as_str())?, rest)
 }

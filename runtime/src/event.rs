@@ -1,114 +1,13 @@
-//! Lifecycle events: their kinds and the data one occurrence carries.
+//! One occurrence of a lifecycle event: the data every condition reads.
 //!
 //! `Event` is the JSON contract of `rulesc eval` (CLI.md): only `event` is required and every
 //! other field defaults to zero or empty. Unknown keys are tolerated so hosts may add fields.
-
-use std::fmt;
+//! Its keys are the schema's (`vocabulary/schema.rs`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::policy::StopReason;
-use crate::policy::Verb;
-
-/// The lifecycle points of an agent loop at which rules fire (LANGUAGE.md §4.1)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum EventKind {
-    /// Once, before the first step
-    ExecutionStart,
-    /// Before each step
-    BeforeStep,
-    /// Before each model call
-    BeforeInference,
-    /// After each model call
-    AfterInference,
-    /// Before each tool call
-    PreToolUse,
-    /// After each tool call, also a blocked one
-    PostToolUse,
-    /// After each step's tools ran
-    AfterStep,
-    /// When inference or a tool failed
-    OnError,
-    /// When the loop is about to stop
-    Stop,
-    /// When a sub-agent is about to stop
-    SubagentStop,
-    /// Once, after the last step
-    ExecutionEnd,
-}
-
-impl EventKind {
-    /// Every event kind, in lifecycle order
-    pub const ALL: [EventKind; 11] = [
-        EventKind::ExecutionStart,
-        EventKind::BeforeStep,
-        EventKind::BeforeInference,
-        EventKind::AfterInference,
-        EventKind::PreToolUse,
-        EventKind::PostToolUse,
-        EventKind::AfterStep,
-        EventKind::OnError,
-        EventKind::Stop,
-        EventKind::SubagentStop,
-        EventKind::ExecutionEnd,
-    ];
-
-    /// The event's name as written in `.rules` files and JSON
-    pub fn name(self) -> &'static str {
-        match self {
-            EventKind::ExecutionStart => "execution_start",
-            EventKind::BeforeStep => "before_step",
-            EventKind::BeforeInference => "before_inference",
-            EventKind::AfterInference => "after_inference",
-            EventKind::PreToolUse => "pre_tool_use",
-            EventKind::PostToolUse => "post_tool_use",
-            EventKind::AfterStep => "after_step",
-            EventKind::OnError => "on_error",
-            EventKind::Stop => "stop",
-            EventKind::SubagentStop => "subagent_stop",
-            EventKind::ExecutionEnd => "execution_end",
-        }
-    }
-
-    /// The event kind with this name, if any
-    pub fn from_name(name: &str) -> Option<EventKind> {
-        EventKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-
-    /// Position in [`EventKind::ALL`], for per-event tables
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// Whether `verb` may be used on this event (LANGUAGE.md §4.2)
-    pub fn allows(self, verb: Verb) -> bool {
-        use EventKind as E;
-        match verb {
-            Verb::Forbid | Verb::Allow => self != E::ExecutionEnd,
-            Verb::Request => matches!(
-                self,
-                E::AfterInference | E::PostToolUse | E::AfterStep | E::Stop | E::SubagentStop
-            ),
-            Verb::AllowStop => matches!(self, E::AfterInference | E::PostToolUse | E::AfterStep),
-            Verb::Block | Verb::Ask => self == E::PreToolUse,
-            Verb::Retry | Verb::Ignore => self == E::OnError,
-        }
-    }
-
-    /// Whether this is a stop hook event (`stop` or `subagent_stop`), resolved per §5.6
-    pub fn is_stop(self) -> bool {
-        matches!(self, EventKind::Stop | EventKind::SubagentStop)
-    }
-}
-
-impl fmt::Display for EventKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::vocabulary::{EventKind, Status, StopDecision, StopReason};
 
 /// The failure an `on_error` event reports
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -234,37 +133,25 @@ impl Event {
             status: None,
         }
     }
-}
 
-/// The decision behind a pending stop (LANGUAGE.md §5.6)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopDecision {
-    /// The work is done; stop hooks may overturn it with `request`
-    AllowStop,
-    /// A guard stopped the run; final
-    Forbid,
-}
-
-/// How a finished run ended (LANGUAGE.md §8)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// The work was done
-    Completed,
-    /// A guard or limit stopped it
-    Stopped,
-    /// An error stopped it
-    Failed,
-}
-
-impl Status {
-    /// The name used in `.rules` files and JSON
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Completed => "completed",
-            Status::Stopped => "stopped",
-            Status::Failed => "failed",
+    /// The pending stop's decision: the event's own, else `allow_stop` on stop hooks
+    /// (LANGUAGE.md §5.6); `None` on events that judge no stop
+    ///
+    /// Conditions and resolution both read the pending stop through this and
+    /// [`Event::pending_stop_reason`], so they agree on what it is.
+    pub fn pending_stop_decision(&self) -> Option<StopDecision> {
+        match self.stop_decision {
+            Some(decision) => Some(decision),
+            None if self.kind.is_stop() => Some(StopDecision::AllowStop),
+            None => None,
         }
+    }
+
+    /// The pending stop's reason: the event's own, else the pending decision's default
+    pub fn pending_stop_reason(&self) -> Option<StopReason> {
+        self.stop_reason.or_else(|| {
+            self.pending_stop_decision()
+                .map(StopDecision::default_reason)
+        })
     }
 }

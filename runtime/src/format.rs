@@ -22,9 +22,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::condition::Condition;
-use crate::event::EventKind;
-use crate::policy::{Action, Defaults, Origin, Policy, PolicyError, Rule, MAX_CONDITION_DEPTH};
+use crate::policy::{Policy, PolicyError, MAX_CONDITION_DEPTH};
+use crate::vocabulary::{Action, Condition, Defaults, EventKind, Origin, Rule};
 
 /// The `format` key of compiled policies
 pub const FORMAT_NAME: &str = "rulesc-policy";

@@ -13,8 +13,9 @@ use std::sync::{Mutex, PoisonError};
 
 use tracing::warn;
 
-use crate::event::{Event, EventKind};
+use crate::event::Event;
 use crate::native_hook::{HookDecision, NativeHook};
+use crate::vocabulary::EventKind;
 
 /// Runs `call`, catching a panic; `Err` holds the panic's message
 ///

@@ -40,9 +40,9 @@ use crate::policy::Policy;
 /// assert_eq!(handle.generation(), 1);
 ///
 /// // The worker saw one policy or the other, whole.
-/// let decision = worker.join().expect("the worker ran").decision;
+/// let decision = worker.join().expect("the worker ran").resolution.decision;
 /// assert!(matches!(decision, Decision::None | Decision::Block));
-/// assert_eq!(handle.evaluate(&Event::new(EventKind::PreToolUse)).decision, Decision::Block);
+/// assert_eq!(handle.evaluate(&Event::new(EventKind::PreToolUse)).resolution.decision, Decision::Block);
 /// # Ok::<(), rulesc_runtime::PolicyError>(())
 /// ```
 #[derive(Debug, Clone)]

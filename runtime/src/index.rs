@@ -33,13 +33,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use globset::{Candidate as GlobCandidate, Glob, GlobSet, GlobSetBuilder};
 use tracing::warn;
 
-use crate::condition::{CompareOp, Condition, Operand};
 use crate::evaluate::{read_int, read_str};
-use crate::event::{Event, EventKind};
-use crate::field::{Field, FieldType};
-use crate::literal::Literal;
-use crate::matcher::GlobShape;
-use crate::policy::Rule;
+use crate::event::Event;
+use crate::vocabulary::{
+    CompareOp, Condition, EventKind, Field, FieldType, GlobShape, Literal, Operand, Rule,
+};
 
 mod trie;
 
@@ -69,7 +67,7 @@ impl RuleIndex {
         for (rule_idx, rule) in rules.iter().enumerate() {
             let keyed = match &rule.condition {
                 None => Keyed::Always,
-                Some(condition) => best_key(condition).map_or(Keyed::Never, |(key, proven)| {
+                Some(condition) => best_key(condition).map_or(Keyed::Unkeyed, |(key, proven)| {
                     Keyed::By(
                         key,
                         Candidate {
@@ -242,7 +240,7 @@ enum Keyed {
     /// No condition: it always matches
     Always,
     /// A condition with no usable key: test it on every event
-    Never,
+    Unkeyed,
     /// Found through this key
     By(Key, Candidate),
 }
@@ -400,7 +398,7 @@ impl EventBuilder {
                 });
                 return;
             }
-            Keyed::Never => {
+            Keyed::Unkeyed => {
                 self.unkeyed.push(Candidate {
                     rule: rule_idx,
                     proven: false,

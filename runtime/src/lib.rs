@@ -2,28 +2,38 @@
 //!
 //! Invariant: this crate is the embedding API. It knows nothing of parsing or rendering
 //! diagnostics (no pest, miette or clap), prints nothing, and `Policy::evaluate` is pure.
+//!
+//! Its modules stand on four floors; a module imports only from its own floor and the
+//! floors below (`tests/architecture.rs` checks it):
+//! 1. `vocabulary`: the words of the language and the data of a compiled rule;
+//! 2. `event`, `outcome`: what flows in and out of an evaluation;
+//! 3. the engine: `evaluate`, `index`, `resolve`, `policy`, `bounds`, `prelude`, `format`,
+//!    `native_hook`, `handle`, `render`;
+//! 4. the loop: `driver`, `state`, `agent_loop`, `guard`, `checkpoint`, `script`, `report`.
 
-mod agent_loop;
-mod bounds;
-mod checkpoint;
-mod condition;
-mod driver;
-mod evaluate;
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+mod vocabulary;
+
 mod event;
-mod field;
+mod outcome;
+
+mod bounds;
+mod evaluate;
 mod format;
-mod guard;
 mod handle;
 mod index;
-mod literal;
-mod matcher;
 mod native_hook;
-mod outcome;
 mod policy;
 mod prelude;
 mod render;
-mod report;
 mod resolve;
+
+mod agent_loop;
+mod checkpoint;
+mod driver;
+mod guard;
+mod report;
 mod script;
 mod state;
 
@@ -32,33 +42,31 @@ pub use bounds::{MAX_PATH_SEGMENTS, MAX_RULES, MAX_STRING_LEN};
 pub use checkpoint::{
     CheckpointError, Checkpointer, Interrupted, CHECKPOINT_FORMAT, CHECKPOINT_VERSION,
 };
-pub use condition::{CompareOp, Condition, Operand};
 pub use driver::{
-    Approval, Approver, Clock, ErrorKind, FinishReason, InferenceResponse, Message, Model,
-    ModelError, StepClock, SystemClock, ToolCall, ToolError, ToolExecutor, Usage,
+    Approval, Approver, Clock, InferenceResponse, Message, Model, ModelError, StepClock,
+    SystemClock, ToolCall, ToolError, ToolExecutor, Usage,
 };
-pub use event::{ErrorInfo, Event, EventKind, Status, StopDecision};
-pub use field::{Field, FieldPath, FieldType, PathSegment};
+pub use event::{ErrorInfo, Event};
 pub use format::{LoadError, FORMAT_NAME, FORMAT_VERSION};
 pub use handle::PolicyHandle;
-pub use literal::Literal;
-pub use matcher::{GlobPattern, PatternError, RegexPattern, MAX_PATTERN_LEN};
 pub use native_hook::{HookDecision, NativeHook};
-pub use outcome::{Decision, EffectRecord, Evaluation, Outcome};
-pub use policy::{
-    Action, Defaults, Limits, Origin, Policy, PolicyError, Rule, StopReason, Verb,
-    MAX_CONDITION_DEPTH,
-};
+pub use outcome::{Decision, EffectRecord, Evaluation, Outcome, Resolution};
+pub use policy::{Policy, PolicyError, MAX_CONDITION_DEPTH};
 pub use prelude::{NO_TOOL_CALLS, TOOL_ERRORS_TO_MODEL};
 pub use report::{EventReport, RunReport, ToolCallReport};
 pub use resolve::{
-    resolve_continuation, Resolution, RESOLVED_BY_DEFAULT, RESOLVED_BY_MAX_RETRIES,
-    RESOLVED_BY_MAX_STEPS, RESOLVED_BY_MAX_STOP_REQUESTS,
+    resolve_continuation, RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS,
+    RESOLVED_BY_MAX_STOP_REQUESTS,
 };
 pub use script::{
     Script, ScriptError, ScriptedApprover, ScriptedModel, ScriptedTool, ScriptedTools, Turn,
     MAX_SCRIPT_RETRIES,
 };
-pub use state::{
-    ErrorRecord, EventRecord, ExecutionState, RunEnd, StepOutcome, StepRecord, ToolCallRecord,
+pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, ToolCallRecord};
+pub use vocabulary::{
+    parse_duration, Action, CompareOp, Condition, Defaults, DurationError, Enumeration, ErrorKind,
+    EventField, EventKind, Field, FieldPath, FieldType, FinishReason, GlobPattern, JsonType,
+    Limits, Literal, Operand, Origin, PathSegment, PatternError, RegexPattern, Rule, Status,
+    StopDecision, StopReason, Verb, EVENT_FIELDS, MAX_PATTERN_LEN, RESERVED_ID_PREFIXES,
+    RESOLVED_BY_DEFAULT,
 };

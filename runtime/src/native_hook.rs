@@ -5,8 +5,8 @@
 //! never changes an outcome. A hook that answers with a verb its event does not allow is
 //! ignored with a `tracing` warning (target `rulesc::hook`), never a panic.
 
-use crate::event::{Event, EventKind};
-use crate::policy::{StopReason, Verb};
+use crate::event::Event;
+use crate::vocabulary::{EventKind, StopReason, Verb};
 
 /// A decision rule implemented by the host application
 ///

@@ -1,12 +1,13 @@
 //! The result of evaluating one event: the decision, who made it, and everything that fired.
 //!
-//! `Outcome` is the JSON contract of `rulesc eval` (CLI.md).
+//! `Outcome` is the JSON contract of `rulesc eval` (CLI.md). A decision and who made it is
+//! one [`Resolution`]; whatever else records a decision (a step, a run's end, a pending
+//! stop, an event of a run) holds one.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::event::EventKind;
-use crate::policy::{StopReason, Verb};
+use crate::vocabulary::{spelled, EventKind, StopDecision, StopReason, Verb};
 
 /// The resolved decision of one event (CLI.md `decision`)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -32,22 +33,17 @@ pub enum Decision {
     None,
 }
 
-impl Decision {
-    /// The decision's name as written in JSON
-    pub fn name(self) -> &'static str {
-        match self {
-            Decision::None => "none",
-            Decision::Forbid => Verb::Forbid.name(),
-            Decision::Request => Verb::Request.name(),
-            Decision::AllowStop => Verb::AllowStop.name(),
-            Decision::Allow => Verb::Allow.name(),
-            Decision::Block => Verb::Block.name(),
-            Decision::Ask => Verb::Ask.name(),
-            Decision::Retry => Verb::Retry.name(),
-            Decision::Ignore => Verb::Ignore.name(),
-        }
-    }
-}
+spelled!(Decision {
+    Forbid => "forbid",
+    Request => "request",
+    AllowStop => "allow_stop",
+    Allow => "allow",
+    Block => "block",
+    Ask => "ask",
+    Retry => "retry",
+    Ignore => "ignore",
+    None => "none",
+});
 
 impl From<Verb> for Decision {
     fn from(verb: Verb) -> Decision {
@@ -60,6 +56,52 @@ impl From<Verb> for Decision {
             Verb::Ask => Decision::Ask,
             Verb::Retry => Decision::Retry,
             Verb::Ignore => Decision::Ignore,
+        }
+    }
+}
+
+impl From<StopDecision> for Decision {
+    fn from(decision: StopDecision) -> Decision {
+        decision.verb().into()
+    }
+}
+
+/// A resolved decision with the rule (or default, or host limit) behind it
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolution {
+    /// The winning decision
+    pub decision: Decision,
+    /// Set for `forbid` and `allow_stop`, `None` otherwise
+    pub stop_reason: Option<StopReason>,
+    /// The deciding rule's message
+    pub message: Option<String>,
+    /// The deciding rule's id, `"default"`, a `host:` limit, or `None`
+    pub resolved_by: Option<String>,
+}
+
+impl Resolution {
+    /// No rule decided and no default applied
+    pub fn none() -> Resolution {
+        Resolution {
+            decision: Decision::None,
+            stop_reason: None,
+            message: None,
+            resolved_by: None,
+        }
+    }
+
+    /// A stop: `decision` for `stop_reason`, decided by `resolved_by` (a rule id, a `host:`
+    /// limit, or nobody)
+    pub fn stop(
+        decision: StopDecision,
+        stop_reason: StopReason,
+        resolved_by: Option<&str>,
+    ) -> Resolution {
+        Resolution {
+            decision: decision.into(),
+            stop_reason: Some(stop_reason),
+            message: None,
+            resolved_by: resolved_by.map(str::to_owned),
         }
     }
 }
@@ -100,14 +142,9 @@ pub struct EffectRecord {
 pub struct Outcome {
     /// The event that was evaluated
     pub event: EventKind,
-    /// The resolved decision
-    pub decision: Decision,
-    /// Set for `forbid` and `allow_stop`
-    pub stop_reason: Option<StopReason>,
-    /// The deciding rule's message
-    pub message: Option<String>,
-    /// The deciding rule's id, `"default"`, a `host:` limit, or `null`
-    pub resolved_by: Option<String>,
+    /// The resolved decision and who made it (in JSON, its keys sit beside `event`)
+    #[serde(flatten)]
+    pub resolution: Resolution,
     /// Every matching decision, sorted by rule id
     pub evaluations: Vec<Evaluation>,
     /// Every `set` applied, in application order

@@ -3,11 +3,9 @@
 //! Invariant: the prelude is added by `Policy::new` and never written to compiled JSON, so
 //! a loaded policy gets exactly the prelude of the runtime that loads it.
 
-use crate::condition::{CompareOp, Condition, Operand};
-use crate::event::EventKind;
-use crate::field::Field;
-use crate::literal::Literal;
-use crate::policy::{Action, Rule, StopReason, Verb};
+use crate::vocabulary::{
+    Action, CompareOp, Condition, EventKind, Field, Literal, Operand, Rule, StopReason, Verb,
+};
 
 /// Id of `on after_step when tool_calls == 0 allow_stop completed`
 pub const NO_TOOL_CALLS: &str = "prelude:no-tool-calls";

@@ -27,15 +27,16 @@ impl Outcome {
     /// appear only when they have something to say. It ends with a newline.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let _ = write!(out, "{} => {}", self.event, self.decision.name());
-        if let Some(reason) = self.stop_reason {
+        let resolution = &self.resolution;
+        let _ = write!(out, "{} => {}", self.event, resolution.decision.name());
+        if let Some(reason) = resolution.stop_reason {
             let _ = write!(out, " {reason}");
         }
         out.push('\n');
-        if let Some(resolved_by) = &self.resolved_by {
+        if let Some(resolved_by) = &resolution.resolved_by {
             let _ = writeln!(out, "  resolved_by: {resolved_by}");
         }
-        if let Some(message) = &self.message {
+        if let Some(message) = &resolution.message {
             let _ = writeln!(out, "  message: {}", quoted(message));
         }
         if !self.evaluations.is_empty() {

@@ -9,10 +9,9 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::event::{EventKind, Status};
 use crate::outcome::Decision;
-use crate::policy::StopReason;
 use crate::state::{ExecutionState, RunEnd};
+use crate::vocabulary::{EventKind, Status, StopReason};
 
 /// What one execution did (CLI.md `run` output)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -78,9 +77,9 @@ impl RunReport {
     pub(crate) fn new(state: &ExecutionState, end: &RunEnd) -> RunReport {
         RunReport {
             status: end.status,
-            stop_reason: end.stop_reason,
-            resolved_by: end.resolved_by.clone(),
-            message: end.message.clone(),
+            stop_reason: end.stop_reason(),
+            resolved_by: end.resolution.resolved_by.clone(),
+            message: end.resolution.message.clone(),
             steps: state.steps(),
             tokens: state.usage().total(),
             errors: state.errors(),
@@ -103,8 +102,8 @@ impl RunReport {
                 .map(|record| EventReport {
                     step: record.step,
                     event: record.event,
-                    decision: record.decision,
-                    resolved_by: record.resolved_by.clone(),
+                    decision: record.resolution.decision,
+                    resolved_by: record.resolution.resolved_by.clone(),
                 })
                 .collect(),
             metadata: state.metadata().clone(),

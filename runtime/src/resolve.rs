@@ -24,44 +24,18 @@ use std::cmp::Reverse;
 
 use tracing::debug;
 
-use crate::evaluate::{pending_stop_decision, pending_stop_reason};
-use crate::event::{Event, EventKind, StopDecision};
-use crate::outcome::{Decision, Evaluation};
-use crate::policy::{Defaults, Limits, StopReason, Verb};
+use crate::event::Event;
+use crate::outcome::{Decision, Evaluation, Resolution};
+use crate::vocabulary::{
+    Defaults, EventKind, Limits, StopDecision, StopReason, Verb, RESOLVED_BY_DEFAULT,
+};
 
-/// `resolved_by` when a `default` decided
-pub const RESOLVED_BY_DEFAULT: &str = "default";
 /// `resolved_by` when the host's `max_steps` ended the run
 pub const RESOLVED_BY_MAX_STEPS: &str = "host:max_steps";
 /// `resolved_by` when the host's `max_retries` turned a `retry` into a `forbid`
 pub const RESOLVED_BY_MAX_RETRIES: &str = "host:max_retries";
 /// `resolved_by` when the host's `max_stop_requests` took a `request` on `stop` its power
 pub const RESOLVED_BY_MAX_STOP_REQUESTS: &str = "host:max_stop_requests";
-
-/// A resolved decision with the rule (or default, or host limit) behind it
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolution {
-    /// The winning decision
-    pub decision: Decision,
-    /// Set for `forbid` and `allow_stop`, `None` otherwise
-    pub stop_reason: Option<StopReason>,
-    /// The deciding rule's message
-    pub message: Option<String>,
-    /// The deciding rule's id, [`RESOLVED_BY_DEFAULT`], a `host:` limit, or `None`
-    pub resolved_by: Option<String>,
-}
-
-impl Resolution {
-    /// No rule decided and no default applied
-    pub fn none() -> Resolution {
-        Resolution {
-            decision: Decision::None,
-            stop_reason: None,
-            message: None,
-            resolved_by: None,
-        }
-    }
-}
 
 /// Continuation verbs, strongest first (§5.1)
 const CONTINUATION: [Verb; 4] = [Verb::Forbid, Verb::Request, Verb::AllowStop, Verb::Allow];
@@ -90,12 +64,12 @@ pub(crate) fn resolve_event(
     let resolution = match event.kind {
         EventKind::PreToolUse => strongest(evaluations, &TOOL)
             .map(decided_by)
-            .or_else(|| defaults.pre_tool_use.map(by_default))
+            .or_else(|| defaults.get(event.kind).map(by_default))
             .unwrap_or_else(Resolution::none),
         EventKind::OnError => {
             let resolution = strongest(evaluations, &ERROR)
                 .map(decided_by)
-                .or_else(|| defaults.on_error.map(by_default))
+                .or_else(|| defaults.get(event.kind).map(by_default))
                 .unwrap_or_else(Resolution::none);
             cap_retry(resolution, event.retries, limits.max_retries)
         }
@@ -118,12 +92,11 @@ pub(crate) fn resolve_event(
 /// `forbid retry_limit_reached`, resolved by the host
 fn cap_retry(resolution: Resolution, retries: u64, max_retries: u64) -> Resolution {
     if resolution.decision == Decision::Retry && retries >= max_retries {
-        Resolution {
-            decision: Decision::Forbid,
-            stop_reason: Some(StopReason::RetryLimitReached),
-            message: None,
-            resolved_by: Some(RESOLVED_BY_MAX_RETRIES.to_owned()),
-        }
+        Resolution::stop(
+            StopDecision::Forbid,
+            StopReason::RetryLimitReached,
+            Some(RESOLVED_BY_MAX_RETRIES),
+        )
     } else {
         resolution
     }
@@ -138,18 +111,14 @@ fn cap_retry(resolution: Resolution, retries: u64, max_retries: u64) -> Resoluti
 /// `host:max_stop_requests`; against a pending `forbid` a request has no power. Otherwise
 /// the pending stop stands with `resolved_by` null.
 fn resolve_stop(event: &Event, evaluations: &[Evaluation], limits: &Limits) -> Resolution {
-    let pending = pending_stop_decision(event).unwrap_or(StopDecision::AllowStop);
+    let pending = event
+        .pending_stop_decision()
+        .unwrap_or(StopDecision::AllowStop);
     let pending_stands = |resolved_by: Option<&str>| {
-        let verb = match pending {
-            StopDecision::AllowStop => Verb::AllowStop,
-            StopDecision::Forbid => Verb::Forbid,
-        };
-        Resolution {
-            decision: verb.into(),
-            stop_reason: pending_stop_reason(event).or_else(|| StopReason::default_for(verb)),
-            message: None,
-            resolved_by: resolved_by.map(str::to_owned),
-        }
+        let reason = event
+            .pending_stop_reason()
+            .unwrap_or_else(|| pending.default_reason());
+        Resolution::stop(pending, reason, resolved_by)
     };
     if let Some(forbid) = strongest(evaluations, &[Verb::Forbid]) {
         return decided_by(forbid);

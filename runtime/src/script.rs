@@ -14,12 +14,13 @@ use serde_json::{Map, Value as Json};
 
 use crate::agent_loop::AgentLoop;
 use crate::driver::{
-    Approval, Approver, ErrorKind, FinishReason, InferenceResponse, Message, Model, ModelError,
-    StepClock, ToolCall, ToolError, ToolExecutor, Usage,
+    Approval, Approver, InferenceResponse, Message, Model, ModelError, StepClock, ToolCall,
+    ToolError, ToolExecutor, Usage,
 };
-use crate::policy::{Limits, Policy};
+use crate::policy::Policy;
 use crate::report::RunReport;
 use crate::state::ExecutionState;
+use crate::vocabulary::{ErrorKind, FinishReason, Limits};
 
 /// The largest `max_retries` a script may set
 ///

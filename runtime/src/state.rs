@@ -12,10 +12,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::driver::{ErrorKind, FinishReason, InferenceResponse, Message, ToolCall, Usage};
-use crate::event::{ErrorInfo, Event, EventKind, Status, StopDecision};
-use crate::outcome::{Decision, Evaluation};
-use crate::policy::StopReason;
+use crate::driver::{InferenceResponse, Message, ToolCall, Usage};
+use crate::event::{ErrorInfo, Event};
+use crate::outcome::{Decision, Evaluation, Resolution};
+use crate::vocabulary::{ErrorKind, EventKind, FinishReason, Status, StopDecision, StopReason};
 
 /// Everything an execution remembers: serializable, so a host can save and inspect it
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -62,7 +62,7 @@ pub struct StepRecord {
     /// model call succeeded
     pub counted: bool,
     /// How the step was resolved; `None` while it runs
-    pub outcome: Option<StepOutcome>,
+    pub outcome: Option<Resolution>,
 }
 
 /// One tool call attempt
@@ -94,19 +94,6 @@ pub struct ErrorRecord {
     pub tool: Option<String>,
 }
 
-/// A resolved decision and who made it: a step's resolution, or how a run ended
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StepOutcome {
-    /// The winning decision
-    pub decision: Decision,
-    /// Set for `forbid` and `allow_stop`
-    pub stop_reason: Option<StopReason>,
-    /// The deciding rule's id, `"default"`, a `host:` limit, or `None`
-    pub resolved_by: Option<String>,
-    /// The deciding rule's message
-    pub message: Option<String>,
-}
-
 /// One event that fired, with its resolved decision
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventRecord {
@@ -114,27 +101,38 @@ pub struct EventRecord {
     pub step: u64,
     /// Which event
     pub event: EventKind,
-    /// Its resolved decision
-    pub decision: Decision,
-    /// Who decided
-    pub resolved_by: Option<String>,
-    /// Set for `forbid` and `allow_stop`
-    pub stop_reason: Option<StopReason>,
-    /// The deciding rule's message
-    pub message: Option<String>,
+    /// Its resolved decision and who made it
+    #[serde(flatten)]
+    pub resolution: Resolution,
 }
 
-/// How a run ended
+/// How a run ended: the stop that stood, and the status its reason gives
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunEnd {
-    /// Why it stopped
-    pub stop_reason: StopReason,
+    /// The stop: `forbid` or `allow_stop`, its reason, and who decided it (a rule id,
+    /// `"default"`, a `host:` limit, or nobody)
+    #[serde(flatten)]
+    pub resolution: Resolution,
     /// The status that follows from the stop reason
     pub status: Status,
-    /// Who decided the stop: a rule id, `"default"`, a `host:` limit, or `None`
-    pub resolved_by: Option<String>,
-    /// The deciding rule's message
-    pub message: Option<String>,
+}
+
+impl RunEnd {
+    /// The run ends with the stop `stop`
+    pub(crate) fn new(stop: PendingStop) -> RunEnd {
+        let status = stop.stop_reason().status();
+        RunEnd {
+            resolution: stop.into_resolution(),
+            status,
+        }
+    }
+
+    /// Why the run stopped
+    pub fn stop_reason(&self) -> StopReason {
+        self.resolution
+            .stop_reason
+            .unwrap_or(StopReason::GuardForbade)
+    }
 }
 
 impl ExecutionState {
@@ -329,7 +327,7 @@ impl ExecutionState {
         }
     }
 
-    pub(crate) fn resolve_step(&mut self, outcome: StepOutcome) {
+    pub(crate) fn resolve_step(&mut self, outcome: Resolution) {
         if let Some(record) = self.step_records.last_mut() {
             record.outcome = Some(outcome);
         }
@@ -359,17 +357,61 @@ pub(crate) enum ToolResult {
     Blocked(String),
 }
 
-/// A stop the loop is about to make, before stop hooks judge it (LANGUAGE.md §5.6)
+/// A stop the loop is about to make, before stop hooks judge it (LANGUAGE.md §5.6): a
+/// resolution whose decision is `allow_stop` (work finished: stop hooks may overturn it) or
+/// `forbid` (final), always with a stop reason
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PendingStop {
-    /// `allow_stop` (work finished: stop hooks may overturn it) or `forbid` (final)
-    pub(crate) decision: StopDecision,
-    /// Why
-    pub(crate) stop_reason: StopReason,
-    /// Who decided
-    pub(crate) resolved_by: Option<String>,
-    /// The deciding rule's message
-    pub(crate) message: Option<String>,
+pub(crate) struct PendingStop(Resolution);
+
+impl PendingStop {
+    /// A stop for `decision` as `resolution` describes it: its reason, else the decision's
+    /// default reason; its rule and message
+    pub(crate) fn new(decision: StopDecision, resolution: Resolution) -> PendingStop {
+        let stop_reason = resolution
+            .stop_reason
+            .unwrap_or_else(|| decision.default_reason());
+        PendingStop(Resolution {
+            decision: decision.into(),
+            stop_reason: Some(stop_reason),
+            ..resolution
+        })
+    }
+
+    /// A final stop for `stop_reason` that no rule decided: a host limit (`resolved_by`),
+    /// or an unhandled error (nobody)
+    pub(crate) fn forbid(stop_reason: StopReason, resolved_by: Option<&str>) -> PendingStop {
+        PendingStop(Resolution::stop(
+            StopDecision::Forbid,
+            stop_reason,
+            resolved_by,
+        ))
+    }
+
+    /// `allow_stop` or `forbid`
+    pub(crate) fn decision(&self) -> StopDecision {
+        if self.0.decision == Decision::Forbid {
+            StopDecision::Forbid
+        } else {
+            StopDecision::AllowStop
+        }
+    }
+
+    /// Why the loop is about to stop
+    pub(crate) fn stop_reason(&self) -> StopReason {
+        self.0
+            .stop_reason
+            .unwrap_or_else(|| self.decision().default_reason())
+    }
+
+    /// The stop as a resolution
+    pub(crate) fn resolution(&self) -> &Resolution {
+        &self.0
+    }
+
+    /// The stop as a resolution, owned
+    pub(crate) fn into_resolution(self) -> Resolution {
+        self.0
+    }
 }
 
 /// The transient "current execution": the data of the event in flight and the continuation
@@ -424,15 +466,15 @@ impl CurrentExecution {
             }
             EventKind::Stop | EventKind::SubagentStop => {
                 if let Some(pending) = &self.pending_stop {
-                    event.stop_reason = Some(pending.stop_reason);
-                    event.stop_decision = Some(pending.decision);
+                    event.stop_reason = Some(pending.stop_reason());
+                    event.stop_decision = Some(pending.decision());
                 }
                 event.stop_requests = Some(state.stop_requests);
                 event.response = Some(state.last_response().unwrap_or_default().to_owned());
             }
             EventKind::ExecutionEnd => {
                 if let Some(end) = &state.end {
-                    event.stop_reason = Some(end.stop_reason);
+                    event.stop_reason = Some(end.stop_reason());
                     event.status = Some(end.status);
                 }
             }

@@ -102,18 +102,18 @@ proptest! {
         let events = state.events();
         let first_forbid = events
             .iter()
-            .position(|event| event.decision == Decision::Forbid)
+            .position(|event| event.resolution.decision == Decision::Forbid)
             .expect("some event forbade");
         let forbid = &events[first_forbid];
         // Only the stop hooks and execution_end follow the forbidding event.
         let after: Vec<EventKind> = events[first_forbid + 1..].iter().map(|event| event.event).collect();
         prop_assert_eq!(after, vec![E::Stop, E::ExecutionEnd]);
         // The stop hook's request had no power; the stop is the forbid's.
-        prop_assert_eq!(events[first_forbid + 1].decision, Decision::Forbid);
-        prop_assert_eq!(report.stop_reason, forbid.stop_reason.unwrap());
-        prop_assert_eq!(&report.resolved_by, &forbid.resolved_by);
+        prop_assert_eq!(events[first_forbid + 1].resolution.decision, Decision::Forbid);
+        prop_assert_eq!(report.stop_reason, forbid.resolution.stop_reason.unwrap());
+        prop_assert_eq!(&report.resolved_by, &forbid.resolution.resolved_by);
         prop_assert!(forbid.step <= forbid_step);
-        if forbid.resolved_by.as_deref() == Some("the-forbid") {
+        if forbid.resolution.resolved_by.as_deref() == Some("the-forbid") {
             prop_assert_eq!(forbid.step, forbid_step);
         }
         // No step started after the forbidding one.

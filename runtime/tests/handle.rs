@@ -41,13 +41,13 @@ fn named_policy(name: &str, verb: Verb) -> Policy {
     reason = "a helper of tests: a mixed outcome fails the test"
 )]
 fn policy_of(outcome: &Outcome) -> &'static str {
-    let (name, decision) = match outcome.resolved_by.as_deref() {
+    let (name, decision) = match outcome.resolution.resolved_by.as_deref() {
         Some(id) if id.starts_with("a-") => ("a", Decision::Block),
         Some(id) if id.starts_with("b-") => ("b", Decision::Ask),
         other => panic!("resolved by {other:?}"),
     };
-    assert_eq!(outcome.decision, decision);
-    assert_eq!(outcome.message.as_deref(), Some(name));
+    assert_eq!(outcome.resolution.decision, decision);
+    assert_eq!(outcome.resolution.message.as_deref(), Some(name));
     assert_eq!(outcome.evaluations.len(), N_RULES, "{outcome:?}");
     for evaluation in &outcome.evaluations {
         assert!(

@@ -319,7 +319,7 @@ fn many_prefix_globs_find_exactly_the_rule_that_matches() {
     let policy = policy(rules);
     let outcome = policy.evaluate(&tool_event("tool42_run"));
     assert_eq!(deciders(&outcome), ["r42"]);
-    assert_eq!(outcome.decision, Decision::Block);
+    assert_eq!(outcome.resolution.decision, Decision::Block);
     assert!(deciders(&policy.evaluate(&tool_event("tool1000_run"))).is_empty());
     // A prefix that other prefixes extend (`tool4_` and `tool42_`) still matches alone.
     assert_eq!(deciders(&policy.evaluate(&tool_event("tool4_"))), ["r4"]);

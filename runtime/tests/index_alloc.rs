@@ -88,7 +88,7 @@ fn policy_of_every_kind() -> Policy {
 fn allocations(policy: &Policy, event: &Event, runs: usize) -> usize {
     let outcome = policy.evaluate(event);
     assert_eq!(
-        outcome.decision,
+        outcome.resolution.decision,
         Decision::None,
         "no rule matches {event:?}"
     );
@@ -125,7 +125,10 @@ fn evaluating_an_event_no_rule_matches_allocates_nothing() {
 
     // The counter is live: a matching event does allocate (its evaluation's rule id).
     let matching = event(EventKind::PreToolUse, json!({ "tool": "tool10" }));
-    assert_eq!(policy.evaluate(&matching).decision, Decision::Block);
+    assert_eq!(
+        policy.evaluate(&matching).resolution.decision,
+        Decision::Block
+    );
     let region = Region::new(GLOBAL);
     black_box(policy.evaluate(black_box(&matching)));
     assert!(region.change().allocations > 0);

@@ -408,8 +408,8 @@ proptest! {
         let policy = build(rules, defaults, limits);
         for outcome in outcomes(&policy, &events, &hooks) {
             if outcome.evaluations.iter().any(|evaluation| evaluation.verb == Verb::Forbid) {
-                prop_assert_eq!(outcome.decision, Decision::Forbid);
-                let winner = outcome.evaluations.iter().find(|e| Some(&e.rule) == outcome.resolved_by.as_ref());
+                prop_assert_eq!(outcome.resolution.decision, Decision::Forbid);
+                let winner = outcome.evaluations.iter().find(|e| Some(&e.rule) == outcome.resolution.resolved_by.as_ref());
                 prop_assert_eq!(winner.map(|e| e.verb), Some(Verb::Forbid));
             }
         }
@@ -426,18 +426,18 @@ proptest! {
             let mut sorted = ids.clone();
             sorted.sort_unstable();
             prop_assert_eq!(&ids, &sorted);
-            let stops = matches!(outcome.decision, Decision::Forbid | Decision::AllowStop);
-            prop_assert_eq!(outcome.stop_reason.is_some(), stops);
+            let stops = matches!(outcome.resolution.decision, Decision::Forbid | Decision::AllowStop);
+            prop_assert_eq!(outcome.resolution.stop_reason.is_some(), stops);
             for evaluation in &outcome.evaluations {
                 prop_assert!(outcome.event.allows(evaluation.verb));
                 prop_assert_eq!(evaluation.stop_reason.is_some(), evaluation.verb.takes_stop_reason());
             }
-            match outcome.resolved_by.as_deref() {
+            match outcome.resolution.resolved_by.as_deref() {
                 None | Some("default" | "host:max_retries" | "host:max_stop_requests") => {}
                 Some(rule) => prop_assert!(ids.contains(&rule), "{} decided but did not match", rule),
             }
-            if outcome.decision == Decision::None {
-                prop_assert_eq!(outcome.resolved_by, None);
+            if outcome.resolution.decision == Decision::None {
+                prop_assert_eq!(outcome.resolution.resolved_by, None);
             }
         }
     }

@@ -100,7 +100,7 @@ fn fired(state: &ExecutionState) -> Vec<(EventKind, Decision)> {
     state
         .events()
         .iter()
-        .map(|record| (record.event, record.decision))
+        .map(|record| (record.event, record.resolution.decision))
         .collect()
 }
 
@@ -119,7 +119,11 @@ fn errors(state: &ExecutionState) -> Vec<(ErrorKind, String)> {
 )]
 fn end(state: &ExecutionState) -> (Status, StopReason, Option<String>) {
     let end = state.end().expect("the run ended");
-    (end.status, end.stop_reason, end.resolved_by.clone())
+    (
+        end.status,
+        end.stop_reason(),
+        end.resolution.resolved_by.clone(),
+    )
 }
 
 /// A mark set on `execution_start`, to see that the state survives a panic
@@ -389,7 +393,10 @@ fn a_message_from_the_hook_policy_reaches_the_run_end() {
     assert!(!ran);
     let end = state.end().unwrap();
     assert_eq!(
-        (end.resolved_by.as_deref(), end.message.as_deref()),
+        (
+            end.resolution.resolved_by.as_deref(),
+            end.resolution.message.as_deref()
+        ),
         (Some("stop-on-unknown"), Some("hook failed"))
     );
 }

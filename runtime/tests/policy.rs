@@ -12,7 +12,7 @@ use serde_json::json;
 use EventKind::{AfterStep, OnError, PostToolUse, PreToolUse};
 
 #[test]
-fn duplicate_ids_are_rejected_also_against_the_prelude() {
+fn duplicate_ids_are_rejected() {
     let twice = vec![
         decide("a", &[PreToolUse], Verb::Allow),
         decide("a", &[OnError], Verb::Ignore),
@@ -21,11 +21,30 @@ fn duplicate_ids_are_rejected_also_against_the_prelude() {
         Policy::new(twice, Defaults::default()).unwrap_err(),
         PolicyError::DuplicateId("a".into())
     );
-    let shadow = vec![decide("prelude:no-tool-calls", &[AfterStep], Verb::Allow)];
-    assert!(matches!(
-        Policy::new(shadow, Defaults::default()),
-        Err(PolicyError::DuplicateId(_))
-    ));
+}
+
+#[test]
+fn ids_that_name_the_runtimes_own_decisions_are_reserved() {
+    // LANGUAGE.md §5.5 and §8: `default`, the prelude's rules and the host's limits appear
+    // in `resolved_by`; a rule of the same name would make an outcome ambiguous.
+    for id in [
+        "default",
+        "prelude:no-tool-calls",
+        "prelude:mine",
+        "host:max_steps",
+        "host:x",
+    ] {
+        let rules = vec![decide(id, &[AfterStep], Verb::Allow)];
+        assert_eq!(
+            Policy::new(rules, Defaults::default()).unwrap_err(),
+            PolicyError::ReservedId(id.into()),
+            "{id}"
+        );
+    }
+    for id in ["defaults", "my-prelude:x", "hosts:x", "Default"] {
+        let rules = vec![decide(id, &[AfterStep], Verb::Allow)];
+        assert!(Policy::new(rules, Defaults::default()).is_ok(), "{id}");
+    }
 }
 
 #[test]
@@ -185,7 +204,7 @@ fn compiled_json_loads_back_to_the_same_policy() {
     assert_eq!(pretty.to_json(), policy.to_json());
     let ev = event(PreToolUse, json!({"tool": "rm -rf"}));
     assert_eq!(loaded.evaluate(&ev), policy.evaluate(&ev));
-    assert_eq!(loaded.evaluate(&ev).decision, Decision::Block);
+    assert_eq!(loaded.evaluate(&ev).resolution.decision, Decision::Block);
 }
 
 #[test]

@@ -19,7 +19,7 @@ use EventKind::{AfterInference, AfterStep, BeforeStep, OnError, PostToolUse, Pre
 )]
 fn resolve(rules: Vec<Rule>, defaults: Defaults, event: &Event) -> (Decision, Option<String>) {
     let outcome = Policy::new(rules, defaults).unwrap().evaluate(event);
-    (outcome.decision, outcome.resolved_by)
+    (outcome.resolution.decision, outcome.resolution.resolved_by)
 }
 
 use rulesc_runtime::Rule;
@@ -92,9 +92,12 @@ fn error_default_applies_and_forbid_by_default_is_error_forbade() {
         on_error: Some(Verb::Forbid),
     };
     let outcome = Policy::new(vec![], forbid).unwrap().evaluate(&ev);
-    assert_eq!(outcome.decision, Decision::Forbid);
-    assert_eq!(outcome.stop_reason, Some(StopReason::ErrorForbade));
-    assert_eq!(outcome.resolved_by, by("default"));
+    assert_eq!(outcome.resolution.decision, Decision::Forbid);
+    assert_eq!(
+        outcome.resolution.stop_reason,
+        Some(StopReason::ErrorForbade)
+    );
+    assert_eq!(outcome.resolution.resolved_by, by("default"));
     let ignore = Defaults {
         pre_tool_use: None,
         on_error: Some(Verb::Ignore),
@@ -115,16 +118,19 @@ fn retry_is_granted_while_retries_are_below_the_cap() {
     for retries in 0..2 {
         ev.retries = retries;
         assert_eq!(
-            policy.evaluate(&ev).decision,
+            policy.evaluate(&ev).resolution.decision,
             Decision::Retry,
             "retries {retries}"
         );
     }
     ev.retries = 2;
     let outcome = policy.evaluate(&ev);
-    assert_eq!(outcome.decision, Decision::Forbid);
-    assert_eq!(outcome.stop_reason, Some(StopReason::RetryLimitReached));
-    assert_eq!(outcome.resolved_by, by("host:max_retries"));
+    assert_eq!(outcome.resolution.decision, Decision::Forbid);
+    assert_eq!(
+        outcome.resolution.stop_reason,
+        Some(StopReason::RetryLimitReached)
+    );
+    assert_eq!(outcome.resolution.resolved_by, by("host:max_retries"));
     assert_eq!(
         outcome.evaluations.len(),
         2,
@@ -212,7 +218,7 @@ fn the_deciding_rule_has_the_highest_priority_then_the_smallest_id() {
     ];
     let outcome = policy(rules.clone()).evaluate(&ev);
     assert_eq!(
-        (outcome.resolved_by, outcome.message),
+        (outcome.resolution.resolved_by, outcome.resolution.message),
         (by("a"), Some("a says".to_owned()))
     );
     let mut rules = rules;
@@ -220,7 +226,7 @@ fn the_deciding_rule_has_the_highest_priority_then_the_smallest_id() {
     rules[2] = prio(rules[2].clone(), 100);
     let outcome = policy(rules).evaluate(&ev);
     assert_eq!(
-        outcome.resolved_by,
+        outcome.resolution.resolved_by,
         by("b"),
         "priority only ranks rules of the winning verb"
     );
@@ -229,7 +235,10 @@ fn the_deciding_rule_has_the_highest_priority_then_the_smallest_id() {
         decide("p.rules:9", &[PreToolUse], Verb::Ask),
         decide("p.rules:10", &[PreToolUse], Verb::Ask),
     ];
-    assert_eq!(policy(rules).evaluate(&ev).resolved_by, by("p.rules:10"));
+    assert_eq!(
+        policy(rules).evaluate(&ev).resolution.resolved_by,
+        by("p.rules:10")
+    );
 }
 
 #[test]
@@ -237,7 +246,10 @@ fn stop_reason_is_set_only_for_forbid_and_allow_stop() {
     let mut ev = Event::new(AfterStep);
     ev.tool_calls = Some(1);
     let forbid = policy(vec![decide("f", &[AfterStep], Verb::Forbid)]).evaluate(&ev);
-    assert_eq!(forbid.stop_reason, Some(StopReason::GuardForbade));
+    assert_eq!(
+        forbid.resolution.stop_reason,
+        Some(StopReason::GuardForbade)
+    );
     assert_eq!(
         forbid.evaluations[0].stop_reason,
         Some(StopReason::GuardForbade)
@@ -247,11 +259,11 @@ fn stop_reason_is_set_only_for_forbid_and_allow_stop() {
         StopReason::FinishReasonReceived,
     )]);
     assert_eq!(
-        done.evaluate(&ev).stop_reason,
+        done.evaluate(&ev).resolution.stop_reason,
         Some(StopReason::FinishReasonReceived)
     );
     let request = policy(vec![decide("r", &[AfterStep], Verb::Request)]).evaluate(&ev);
-    assert_eq!(request.stop_reason, None);
+    assert_eq!(request.resolution.stop_reason, None);
 }
 
 fn stop_event(decision: &str, requests: u64) -> Event {
@@ -264,16 +276,16 @@ fn stop_event(decision: &str, requests: u64) -> Event {
 #[test]
 fn a_stop_without_rules_stands_with_its_own_reason() {
     let outcome = policy(vec![]).evaluate(&Event::new(Stop));
-    assert_eq!(outcome.decision, Decision::AllowStop);
-    assert_eq!(outcome.stop_reason, Some(StopReason::Completed));
-    assert_eq!(outcome.resolved_by, None);
+    assert_eq!(outcome.resolution.decision, Decision::AllowStop);
+    assert_eq!(outcome.resolution.stop_reason, Some(StopReason::Completed));
+    assert_eq!(outcome.resolution.resolved_by, None);
     let ev = event(
         Stop,
         json!({"stop_decision": "forbid", "stop_reason": "token_limit_reached"}),
     );
     let outcome = policy(vec![]).evaluate(&ev);
     assert_eq!(
-        (outcome.decision, outcome.stop_reason),
+        (outcome.resolution.decision, outcome.resolution.stop_reason),
         (Decision::Forbid, Some(StopReason::TokenLimitReached))
     );
 }
@@ -286,24 +298,27 @@ fn a_request_overturns_an_allowed_stop_until_the_cap() {
         ..Limits::default()
     });
     let outcome = policy.evaluate(&stop_event("allow_stop", 1));
-    assert_eq!(outcome.decision, Decision::Request);
-    assert_eq!(outcome.resolved_by, by("more"));
-    assert_eq!(outcome.message.as_deref(), Some("keep going"));
-    assert_eq!(outcome.stop_reason, None);
+    assert_eq!(outcome.resolution.decision, Decision::Request);
+    assert_eq!(outcome.resolution.resolved_by, by("more"));
+    assert_eq!(outcome.resolution.message.as_deref(), Some("keep going"));
+    assert_eq!(outcome.resolution.stop_reason, None);
     let capped = policy.evaluate(&stop_event("allow_stop", 2));
-    assert_eq!(capped.decision, Decision::AllowStop);
-    assert_eq!(capped.stop_reason, Some(StopReason::Completed));
-    assert_eq!(capped.resolved_by, by("host:max_stop_requests"));
-    assert_eq!(capped.message, None);
+    assert_eq!(capped.resolution.decision, Decision::AllowStop);
+    assert_eq!(capped.resolution.stop_reason, Some(StopReason::Completed));
+    assert_eq!(capped.resolution.resolved_by, by("host:max_stop_requests"));
+    assert_eq!(capped.resolution.message, None);
 }
 
 #[test]
 fn a_request_has_no_power_over_a_guard_stop() {
     let outcome =
         policy(vec![decide("more", &[Stop], Verb::Request)]).evaluate(&stop_event("forbid", 0));
-    assert_eq!(outcome.decision, Decision::Forbid);
-    assert_eq!(outcome.stop_reason, Some(StopReason::GuardForbade));
-    assert_eq!(outcome.resolved_by, None);
+    assert_eq!(outcome.resolution.decision, Decision::Forbid);
+    assert_eq!(
+        outcome.resolution.stop_reason,
+        Some(StopReason::GuardForbade)
+    );
+    assert_eq!(outcome.resolution.resolved_by, None);
     assert_eq!(
         outcome.evaluations.len(),
         1,
@@ -322,13 +337,17 @@ fn a_forbid_on_stop_makes_the_stop_final() {
         decide("ok", &[Stop], Verb::Allow),
     ];
     let outcome = policy(rules).evaluate(&stop_event("allow_stop", 0));
-    assert_eq!(outcome.decision, Decision::Forbid);
-    assert_eq!(outcome.stop_reason, Some(StopReason::UserRequested));
-    assert_eq!(outcome.resolved_by, by("final"));
+    assert_eq!(outcome.resolution.decision, Decision::Forbid);
+    assert_eq!(
+        outcome.resolution.stop_reason,
+        Some(StopReason::UserRequested)
+    );
+    assert_eq!(outcome.resolution.resolved_by, by("final"));
     let subagent = policy(vec![decide("f", &[EventKind::SubagentStop], Verb::Forbid)]);
     assert_eq!(
         subagent
             .evaluate(&Event::new(EventKind::SubagentStop))
+            .resolution
             .decision,
         Decision::Forbid
     );
@@ -339,7 +358,7 @@ fn an_allow_on_stop_leaves_the_pending_stop_standing() {
     let outcome =
         policy(vec![decide("ok", &[Stop], Verb::Allow)]).evaluate(&stop_event("allow_stop", 0));
     assert_eq!(
-        (outcome.decision, outcome.resolved_by),
+        (outcome.resolution.decision, outcome.resolution.resolved_by),
         (Decision::AllowStop, None)
     );
 }
@@ -349,9 +368,9 @@ fn the_prelude_is_part_of_every_policy() {
     let mut ev = Event::new(AfterStep);
     ev.tool_calls = Some(0);
     let outcome = policy(vec![]).evaluate(&ev);
-    assert_eq!(outcome.decision, Decision::AllowStop);
-    assert_eq!(outcome.stop_reason, Some(StopReason::Completed));
-    assert_eq!(outcome.resolved_by, by("prelude:no-tool-calls"));
+    assert_eq!(outcome.resolution.decision, Decision::AllowStop);
+    assert_eq!(outcome.resolution.stop_reason, Some(StopReason::Completed));
+    assert_eq!(outcome.resolution.resolved_by, by("prelude:no-tool-calls"));
     assert_eq!(
         (
             outcome.evaluations[0].file.clone(),
@@ -360,24 +379,33 @@ fn the_prelude_is_part_of_every_policy() {
         (None, None)
     );
     ev.tool_calls = Some(2);
-    assert_eq!(policy(vec![]).evaluate(&ev).decision, Decision::None);
+    assert_eq!(
+        policy(vec![]).evaluate(&ev).resolution.decision,
+        Decision::None
+    );
 
     let error = |kind: &str| event(OnError, json!({"error": {"kind": kind, "message": "x"}}));
     assert_eq!(
-        policy(vec![]).evaluate(&error("tool_blocked")).decision,
+        policy(vec![])
+            .evaluate(&error("tool_blocked"))
+            .resolution
+            .decision,
         Decision::Ignore
     );
     assert_eq!(
-        policy(vec![]).evaluate(&error("tool")).resolved_by,
+        policy(vec![])
+            .evaluate(&error("tool"))
+            .resolution
+            .resolved_by,
         by("prelude:tool-errors-to-model")
     );
     assert_eq!(
-        policy(vec![]).evaluate(&error("model")).decision,
+        policy(vec![]).evaluate(&error("model")).resolution.decision,
         Decision::None
     );
     let retry = policy(all(OnError, &[Verb::Retry]));
     assert_eq!(
-        retry.evaluate(&error("tool")).decision,
+        retry.evaluate(&error("tool")).resolution.decision,
         Decision::Retry,
         "a user retry wins"
     );
@@ -455,10 +483,10 @@ fn conditions_never_see_effects_of_the_same_event() {
     ];
     let policy = policy(rules);
     let first = policy.evaluate(&Event::new(PreToolUse));
-    assert_eq!(first.decision, Decision::None);
+    assert_eq!(first.resolution.decision, Decision::None);
     let mut next = Event::new(PreToolUse);
     next.metadata = first.metadata;
-    assert_eq!(policy.evaluate(&next).decision, Decision::Block);
+    assert_eq!(policy.evaluate(&next).resolution.decision, Decision::Block);
 }
 
 struct Hook {
@@ -496,13 +524,13 @@ fn native_hooks_vote_like_rules() {
         decide("allow", &[PreToolUse], Verb::Allow),
     ]);
     let outcome = policy.evaluate_with_hooks(&Event::new(PreToolUse), &[&block]);
-    assert_eq!(outcome.decision, Decision::Block);
+    assert_eq!(outcome.resolution.decision, Decision::Block);
     assert_eq!(
-        outcome.resolved_by,
+        outcome.resolution.resolved_by,
         by("host:a-block"),
         "smallest id among blocks"
     );
-    assert_eq!(outcome.message.as_deref(), Some("hook says no"));
+    assert_eq!(outcome.resolution.message.as_deref(), Some("hook says no"));
     let ids: Vec<_> = outcome
         .evaluations
         .iter()
@@ -524,7 +552,7 @@ fn a_hook_verb_the_event_does_not_allow_is_ignored() {
         decision: HookDecision::new(Verb::Retry),
     };
     let outcome = policy(vec![]).evaluate_with_hooks(&Event::new(PreToolUse), &[&retry]);
-    assert_eq!(outcome.decision, Decision::None);
+    assert_eq!(outcome.resolution.decision, Decision::None);
     assert!(outcome.evaluations.is_empty());
 }
 
@@ -543,7 +571,10 @@ fn a_hook_stop_reason_is_defaulted_or_dropped_by_verb() {
     let mut ev = Event::new(AfterStep);
     ev.tool_calls = Some(1);
     let forbid = policy(vec![]).evaluate_with_hooks(&ev, &[&hook(Verb::Forbid, None)]);
-    assert_eq!(forbid.stop_reason, Some(StopReason::GuardForbade));
+    assert_eq!(
+        forbid.resolution.stop_reason,
+        Some(StopReason::GuardForbade)
+    );
     let allow =
         policy(vec![]).evaluate_with_hooks(&ev, &[&hook(Verb::Allow, Some(StopReason::Completed))]);
     assert_eq!(allow.evaluations[0].stop_reason, None);
@@ -561,6 +592,7 @@ fn a_hook_priority_ranks_it_among_rules() {
     assert_eq!(
         policy
             .evaluate_with_hooks(&Event::new(PreToolUse), &[&hook])
+            .resolution
             .resolved_by,
         by("z-hook")
     );
@@ -574,7 +606,7 @@ fn policies_are_send_sync_and_cheap_to_share() {
     let handles: Vec<_> = (0..4)
         .map(|_| {
             let shared = std::sync::Arc::clone(&shared);
-            std::thread::spawn(move || shared.evaluate(&Event::new(PreToolUse)).decision)
+            std::thread::spawn(move || shared.evaluate(&Event::new(PreToolUse)).resolution.decision)
         })
         .collect();
     for handle in handles {

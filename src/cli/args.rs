@@ -1,21 +1,25 @@
 //! The command line, as clap reads it (CLI.md).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use rulesc::parse_duration;
+use rulesc_host::Host;
 
 /// Check, test, compile and run `.rules` policies for AI-agent flow control
 #[derive(Debug, Parser)]
 #[command(name = "rulesc", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 /// The subcommands
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Parse, validate and lint policies
     Check(CheckArgs),
     /// Print the long explanation of a diagnostic code
@@ -36,7 +40,7 @@ pub enum Command {
 
 /// Output formats of `check`, `test`
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Reports for people
     Human,
     /// One JSON document
@@ -45,119 +49,119 @@ pub enum Format {
 
 /// `rulesc check`
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// `.rules` files or directories (searched recursively), or compiled JSON policies
     #[arg(required = true, value_name = "POLICY")]
-    pub policies: Vec<PathBuf>,
+    pub(crate) policies: Vec<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    pub(crate) format: Format,
     /// Exit with 1 when any warning is found
     #[arg(long)]
-    pub deny_warnings: bool,
+    pub(crate) deny_warnings: bool,
     /// Keep running: check again whenever a policy file changes (its size or modification
     /// time, polled every 250 ms, or a `.rules` file added to or removed from a directory);
     /// stop with Ctrl-C
     #[arg(long)]
-    pub watch: bool,
+    pub(crate) watch: bool,
 }
 
 /// `rulesc explain`
 #[derive(Debug, Args)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     /// A diagnostic code such as `E003`
     #[arg(value_name = "CODE", required_unless_present = "list")]
-    pub code: Option<String>,
+    pub(crate) code: Option<String>,
     /// Explain every code
     #[arg(long, conflicts_with = "code")]
-    pub list: bool,
+    pub(crate) list: bool,
 }
 
 /// `rulesc fmt`
 #[derive(Debug, Args)]
-pub struct FmtArgs {
+pub(crate) struct FmtArgs {
     /// `.rules` files or directories (searched recursively)
     #[arg(required = true, value_name = "POLICY")]
-    pub policies: Vec<PathBuf>,
+    pub(crate) policies: Vec<PathBuf>,
     /// Change nothing; exit with 1 when a file is not formatted
     #[arg(long)]
-    pub check: bool,
+    pub(crate) check: bool,
 }
 
 /// `rulesc compile`
 #[derive(Debug, Args)]
-pub struct CompileArgs {
+pub(crate) struct CompileArgs {
     /// `.rules` files or directories, or compiled JSON policies
     #[arg(required = true, value_name = "POLICY")]
-    pub policies: Vec<PathBuf>,
+    pub(crate) policies: Vec<PathBuf>,
     /// Where to write the JSON (stdout by default)
     #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 }
 
 /// Host limits shared by `eval` and `run`
 #[derive(Debug, Clone, Args)]
-pub struct LimitArgs {
+pub(crate) struct LimitArgs {
     /// Forced continuations on `stop` in a row before `request` loses its power
     #[arg(long, value_name = "N")]
-    pub max_stop_requests: Option<u64>,
+    pub(crate) max_stop_requests: Option<u64>,
     /// Retries per step; a `retry` beyond becomes `forbid retry_limit_reached`
     #[arg(long, value_name = "N")]
-    pub max_retries: Option<u64>,
+    pub(crate) max_retries: Option<u64>,
     /// Steps a run may take at most
     #[arg(long, value_name = "N")]
-    pub max_steps: Option<u64>,
+    pub(crate) max_steps: Option<u64>,
 }
 
 /// `rulesc eval`
 #[derive(Debug, Args)]
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     /// `.rules` files or directories, or compiled JSON policies
     #[arg(required = true, value_name = "POLICY")]
-    pub policies: Vec<PathBuf>,
+    pub(crate) policies: Vec<PathBuf>,
     /// The event JSON, or JSON Lines, in a file or `-` for stdin
     #[arg(long, value_name = "FILE|-")]
-    pub event: PathBuf,
+    pub(crate) event: PathBuf,
     /// Output format
     #[arg(long, value_enum, default_value_t = OutputFormat::Json)]
-    pub format: OutputFormat,
+    pub(crate) format: OutputFormat,
     /// Host limits
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 }
 
 /// `rulesc test`
 #[derive(Debug, Args)]
-pub struct TestArgs {
+pub(crate) struct TestArgs {
     /// `.rules` files or directories (searched recursively for `*.rules` and
     /// `*.scenario.json`), `*.scenario.json` files, or a compiled JSON policy
     #[arg(required = true, value_name = "POLICY")]
-    pub policies: Vec<PathBuf>,
+    pub(crate) policies: Vec<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    pub(crate) format: Format,
 }
 
 /// `rulesc run`
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// `.rules` files or directories, or compiled JSON policies
     #[arg(required = true, value_name = "POLICY")]
-    pub policies: Vec<PathBuf>,
+    pub(crate) policies: Vec<PathBuf>,
     /// The run script (JSON)
     #[arg(long, value_name = "FILE")]
-    pub script: PathBuf,
+    pub(crate) script: PathBuf,
     /// Output format
     #[arg(long, value_enum, default_value_t = OutputFormat::Json)]
-    pub format: OutputFormat,
+    pub(crate) format: OutputFormat,
     /// Host limits
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 }
 
 /// Output formats of `eval` and `run`
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
+pub(crate) enum OutputFormat {
     /// Machine-readable JSON
     Json,
     /// A stable, readable text (fit for snapshot tests)
@@ -166,35 +170,65 @@ pub enum OutputFormat {
 
 /// `rulesc hook`
 #[derive(Debug, Args)]
-pub struct HookArgs {
+pub(crate) struct HookArgs {
     /// `.rules` files or directories, or compiled JSON policies
     #[arg(required = true, value_name = "POLICY")]
-    pub policies: Vec<PathBuf>,
+    pub(crate) policies: Vec<PathBuf>,
     /// Whose hook protocol to read and answer
-    #[arg(long, value_enum)]
-    pub host: Host,
+    #[arg(long, value_parser = host_parser())]
+    pub(crate) host: Host,
     /// Where session state and compiled policies are kept (default: `rulesc` in the
     /// system's temporary folder)
     #[arg(long, value_name = "DIR")]
-    pub state_dir: Option<PathBuf>,
+    pub(crate) state_dir: Option<PathBuf>,
     /// When the policy cannot be checked, answer "no opinion" instead of denying tool calls
     #[arg(long)]
-    pub fail_open: bool,
+    pub(crate) fail_open: bool,
     /// After answering, remove session state not written for this long (`12h`, `7d`)
-    #[arg(long, value_name = "DURATION", value_parser = crate::hook::parse_age)]
-    pub prune_older_than: Option<std::time::Duration>,
+    #[arg(long, value_name = "DURATION", value_parser = age)]
+    pub(crate) prune_older_than: Option<Duration>,
     /// Host limits
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 }
 
-/// Coding agents whose hook protocol `rulesc hook` speaks
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Host {
-    /// Claude Code
-    Claude,
-    /// Gemini CLI
-    Gemini,
-    /// Codex (Claude Code's protocol)
-    Codex,
+/// `--host`: the hosts by the names `Host::flag` gives them
+fn host_parser() -> impl TypedValueParser<Value = Host> {
+    let names = Host::ALL.map(|host| PossibleValue::new(host.flag()).help(host.title()));
+    PossibleValuesParser::new(names).try_map(|name| Host::from_flag(&name).ok_or("unknown host"))
+}
+
+/// `--prune-older-than`: a duration such as `30min`, `12h` or `7d`
+fn age(text: &str) -> Result<Duration, String> {
+    parse_duration(text)
+        .map(Duration::from_millis)
+        .map_err(|err| format!("`{text}` is not a duration such as `30min`, `12h` or `7d`: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_take_the_language_units_and_days() {
+        assert_eq!(age("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(age("5min"), Ok(Duration::from_secs(300)));
+        assert_eq!(age("7d"), Ok(Duration::from_secs(7 * 86_400)));
+        assert!(age("7").unwrap_err().contains("needs a unit"));
+        assert!(age("d").is_err());
+        assert!(age("99999999999999999d").is_err());
+    }
+
+    #[test]
+    fn hosts_are_named_by_their_flags() {
+        for host in Host::ALL {
+            let cli = Cli::try_parse_from(["rulesc", "hook", "p.rules", "--host", host.flag()]);
+            assert!(
+                matches!(cli, Ok(Cli { command: Command::Hook(args) }) if args.host == host),
+                "{}",
+                host.flag()
+            );
+        }
+        assert!(Cli::try_parse_from(["rulesc", "hook", "p.rules", "--host", "cursor"]).is_err());
+    }
 }

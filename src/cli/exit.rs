@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 /// How a command ended
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExitStatus {
+pub(crate) enum ExitStatus {
     /// Everything went well
     Success,
     /// The policy has errors, a test failed, or a denied warning was found

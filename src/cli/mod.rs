@@ -3,17 +3,13 @@
 mod args;
 mod commands;
 mod exit;
-pub(crate) mod input;
-pub(crate) mod load;
-pub mod report;
+mod policy;
 
 use std::process::ExitCode;
 
+use args::{Cli, Command};
 use clap::Parser;
-
-pub use args::Cli;
-use args::Command;
-pub use exit::ExitStatus;
+pub(crate) use exit::ExitStatus;
 
 /// Writes `error: <reason>` on stderr, on one line whatever `reason` holds: input echoed in
 /// a reason (a name, a serde message quoting a string) has its control characters escaped,
@@ -24,12 +20,12 @@ pub(crate) fn print_error(reason: &str) {
     let _ = writeln!(
         std::io::stderr().lock(),
         "error: {}",
-        report::one_line(reason)
+        rulesc::one_line(reason)
     );
 }
 
 /// Runs the command line and returns the process exit code
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
         Command::Check(args) => commands::check::run(&args),

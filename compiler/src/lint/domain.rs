@@ -183,55 +183,20 @@ enum Restriction {
     Except(BTreeSet<Value>),
 }
 
-/// The string values some fields can only take (LANGUAGE.md §4.1)
-fn enumerated(field: &Field) -> Option<&'static [&'static str]> {
-    match field {
-        Field::FinishReason => Some(&[
-            "stop",
-            "length",
-            "tool_calls",
-            "content_filter",
-            "error",
-            "other",
-        ]),
-        Field::ErrorKind => Some(&[
-            "tool",
-            "tool_blocked",
-            "model",
-            "rate_limit",
-            "timeout",
-            "validation",
-            "unknown",
-        ]),
-        Field::Status => Some(&["completed", "stopped", "failed"]),
-        Field::StopReason => Some(&[
-            "completed",
-            "steps_limit_reached",
-            "token_limit_reached",
-            "time_limit_reached",
-            "retry_limit_reached",
-            "error_forbade",
-            "finish_reason_received",
-            "guard_forbade",
-            "stop_requested",
-            "user_requested",
-        ]),
-        Field::StopDecision => Some(&["allow_stop", "forbid"]),
-        _ => None,
-    }
-}
-
 impl Domain {
     /// Every value `field` can have
     fn full(field: &Field) -> Domain {
         match field.ty() {
             FieldType::Int | FieldType::Duration => Domain::Ranges(vec![(0, i128::from(u64::MAX))]),
             FieldType::Bool => Domain::OneOf([Value::Flag(false), Value::Flag(true)].into()),
-            FieldType::Str => match enumerated(field) {
+            // The runtime's own enumerations, so the lints can never assume a value the
+            // runtime does not produce, or miss one it does.
+            FieldType::Str => match field.values() {
                 Some(values) => Domain::OneOf(
                     values
-                        .iter()
-                        .map(|value| Value::Text((*value).to_owned()))
+                        .names()
+                        .into_iter()
+                        .map(|value| Value::Text(value.to_owned()))
                         .collect(),
                 ),
                 None => Domain::AllBut(BTreeSet::new()),

@@ -13,12 +13,13 @@
 use std::io::Write;
 use std::time::Duration;
 
+use rulesc::load::{self, Sources};
+use rulesc::reload::Watcher;
+use rulesc::Diagnostics;
+use rulesc::RenderOptions;
+
 use crate::cli::args::{CheckArgs, Format};
-use crate::cli::load::{self, Sources};
-use crate::cli::report::RenderOptions;
 use crate::cli::ExitStatus;
-use crate::reload::Watcher;
-use crate::Diagnostics;
 
 /// How often `--watch` looks at the files
 const POLL_INTERVAL: Duration = Duration::from_millis(250);
@@ -54,7 +55,7 @@ fn watch(args: &CheckArgs) -> ExitStatus {
 /// stdout cannot be written
 fn check_once(args: &CheckArgs) -> Option<ExitStatus> {
     let diagnostics = match load::read_sources(&args.policies) {
-        Ok(Sources::Rules(inputs)) => crate::check_sources(inputs).diagnostics,
+        Ok(Sources::Rules(inputs)) => rulesc::check_sources(inputs).diagnostics,
         Ok(Sources::Compiled(_)) => Diagnostics::new(Vec::new(), Vec::new()),
         Err(err) => {
             crate::cli::print_error(&err.to_string());

@@ -10,7 +10,8 @@ use std::io::Write;
 use rulesc_runtime::Policy;
 
 use crate::cli::args::CompileArgs;
-use crate::cli::{load, ExitStatus};
+use crate::cli::policy as load;
+use crate::cli::ExitStatus;
 
 /// Runs `rulesc compile`
 pub(crate) fn run(args: &CompileArgs) -> ExitStatus {

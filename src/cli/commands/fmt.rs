@@ -9,11 +9,12 @@
 
 use std::io::Write;
 
+use rulesc::load::{self, Sources};
+use rulesc::RenderOptions;
+use rulesc::SourceBytes;
+
 use crate::cli::args::FmtArgs;
-use crate::cli::load::{self, Sources};
-use crate::cli::report::RenderOptions;
 use crate::cli::ExitStatus;
-use crate::SourceBytes;
 
 /// Runs `rulesc fmt`
 pub(crate) fn run(args: &FmtArgs) -> ExitStatus {
@@ -108,7 +109,7 @@ fn first_difference(old: &str, new: &str) -> usize {
 fn report_errors(broken: Vec<SourceBytes>) {
     let mut text = String::new();
     for input in broken {
-        let diagnostics = crate::check_sources(vec![input]).diagnostics.errors_only();
+        let diagnostics = rulesc::check_sources(vec![input]).diagnostics.errors_only();
         text.push_str(&diagnostics.render(RenderOptions::for_stream(&std::io::stderr())));
     }
     let _ = std::io::stderr().lock().write_all(text.as_bytes());

@@ -8,11 +8,13 @@
 
 use std::io::Write;
 
+use rulesc::input;
 use rulesc_runtime::Script;
 
 use crate::cli::args::{OutputFormat, RunArgs};
 use crate::cli::commands::eval;
-use crate::cli::{input, load, ExitStatus};
+use crate::cli::policy as load;
+use crate::cli::ExitStatus;
 
 /// Runs `rulesc run`
 pub(crate) fn run(args: &RunArgs) -> ExitStatus {

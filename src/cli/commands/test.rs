@@ -17,16 +17,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use rulesc::input;
+use rulesc::load::{self, Sources};
+use rulesc::RenderOptions;
+use rulesc::{Expectation, SourceFile, TestCase};
 use rulesc_runtime::{Limits, Outcome, Policy, Script};
 use serde_json::{json, Map, Value as Json};
 
 use crate::cli::args::{Format, TestArgs};
-use crate::cli::commands::eval;
-use crate::cli::input;
-use crate::cli::load::{self, Sources};
-use crate::cli::report::RenderOptions;
 use crate::cli::ExitStatus;
-use crate::{Expectation, SourceFile, TestCase};
 
 /// The suffix that marks a scenario file
 const SCENARIO_SUFFIX: &str = ".scenario.json";
@@ -102,7 +101,7 @@ fn load_policy(paths: &[PathBuf]) -> Result<(Policy, Vec<TestCase>, Vec<SourceFi
     match load::read_sources(paths) {
         Ok(Sources::Compiled(policy)) => Ok((policy, Vec::new(), Vec::new())),
         Ok(Sources::Rules(inputs)) => {
-            let output = crate::check_sources(inputs);
+            let output = rulesc::check_sources(inputs);
             let files = output.diagnostics.files().to_vec();
             match output.policy {
                 Some(policy) => Ok((policy, output.tests, files)),
@@ -229,7 +228,7 @@ impl Failure {
 /// Runs one inline test; `files` maps file names to the paths shown
 fn inline(policy: &Policy, case: &TestCase, files: &[SourceFile]) -> TestResult {
     let events = case.steps.iter().map(|(event, _)| event.clone()).collect();
-    let outcomes = eval::evaluate_execution(policy, events);
+    let outcomes = rulesc::events::evaluate_execution(policy, events);
     let failures = case
         .steps
         .iter()
@@ -297,9 +296,9 @@ fn scenario(policy: &Policy, path: &Path) -> Result<TestResult, String> {
 /// The parts of an outcome an `expect` line can constrain
 fn outcome_json(outcome: &Outcome) -> Json {
     json!({
-        "decision": outcome.decision.name(),
-        "stop_reason": outcome.stop_reason.map(|reason| reason.name()),
-        "resolved_by": outcome.resolved_by,
+        "decision": outcome.resolution.decision.name(),
+        "stop_reason": outcome.resolution.stop_reason.map(|reason| reason.name()),
+        "resolved_by": outcome.resolution.resolved_by,
     })
 }
 

@@ -105,7 +105,7 @@ impl Session<'_> {
     /// `pre_tool_use`; a blocked call then counts as an error, as in the agent loop
     fn pre_tool_use(&mut self, step: u64) {
         let outcome = self.fire(EventKind::PreToolUse, step, |_| {});
-        if outcome.decision == Decision::Block {
+        if outcome.resolution.decision == Decision::Block {
             let message = super::answer::reason(&outcome);
             self.tool_failed(step, "tool_blocked", message, true);
         }
@@ -119,7 +119,7 @@ impl Session<'_> {
             event.tool_error = Some(!blocked);
             event.blocked = Some(blocked);
         });
-        if post.decision == Decision::Forbid {
+        if post.resolution.decision == Decision::Forbid {
             return;
         }
         let tool = self.call.tool.clone();
@@ -150,7 +150,7 @@ impl Session<'_> {
             event.stop_requests = Some(stop_requests);
             event.response = Some(response);
         });
-        match outcome.decision {
+        match outcome.resolution.decision {
             Decision::Request => stop_requests.saturating_add(1),
             Decision::Forbid => 0,
             _ => {
@@ -178,8 +178,8 @@ impl Session<'_> {
         describe(&mut event);
         let outcome = self.policy.evaluate(&event);
         self.state.metadata.clone_from(&outcome.metadata);
-        if outcome.decision == Decision::Forbid {
-            self.state.stop_reason = outcome.stop_reason;
+        if outcome.resolution.decision == Decision::Forbid {
+            self.state.stop_reason = outcome.resolution.stop_reason;
         }
         self.verdict.absorb(&outcome);
         outcome
@@ -196,7 +196,7 @@ mod tests {
     };
 
     use super::*;
-    use crate::hook::answer::Permission;
+    use crate::answer::Permission;
 
     fn rule(id: &str, event: EventKind, condition: Option<Condition>, action: Action) -> Rule {
         Rule {

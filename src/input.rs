@@ -1,4 +1,4 @@
-//! The command line's inputs (policy files, compiled policies, event streams, run scripts,
+//! The inputs of every command (policy files, compiled policies, event streams, run scripts,
 //! hook calls), read with a bound on their size.
 //!
 //! Invariant: no input larger than [`MAX_INPUT_SIZE`] is read whole. Reading stops one byte
@@ -10,25 +10,25 @@ use std::io::{self, Read};
 use std::path::Path;
 
 /// The largest input read, in bytes (64 MiB)
-pub(crate) const MAX_INPUT_SIZE: u64 = 64 * 1024 * 1024;
+pub const MAX_INPUT_SIZE: u64 = 64 * 1024 * 1024;
 
 /// The bytes of the file at `path`
-pub(crate) fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+pub fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     read_bounded(std::fs::File::open(path)?, MAX_INPUT_SIZE)
 }
 
 /// The text of the file at `path`; bytes that are not UTF-8 are an `InvalidData` error
-pub(crate) fn read_file_to_string(path: &Path) -> io::Result<String> {
+pub fn read_file_to_string(path: &Path) -> io::Result<String> {
     text(read_file(path)?)
 }
 
 /// Everything on stdin
-pub(crate) fn read_stdin() -> io::Result<Vec<u8>> {
+pub fn read_stdin() -> io::Result<Vec<u8>> {
     read_bounded(std::io::stdin().lock(), MAX_INPUT_SIZE)
 }
 
 /// Everything on stdin, as text
-pub(crate) fn read_stdin_to_string() -> io::Result<String> {
+pub fn read_stdin_to_string() -> io::Result<String> {
     text(read_stdin()?)
 }
 

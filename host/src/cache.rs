@@ -6,48 +6,52 @@
 //! ([`Policy::to_json`]). Invariant: an entry is used only when its rulesc version and its
 //! stored inputs equal the current ones byte for byte, so an edited policy, a digest
 //! collision or an entry written by another rulesc release is simply a miss. Entries are
-//! written whole and renamed into place, so concurrent hooks at worst compile twice.
+//! written whole and renamed into place, so concurrent hooks at worst compile twice. Inputs
+//! that are not UTF-8 never make a policy (the compiler refuses them), so they bypass the
+//! cache and are reported on every call.
 
+use std::borrow::Cow;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use rulesc_runtime::Policy;
+use serde::{Deserialize, Serialize};
 
 use super::digest::digest;
 use super::state::write_atomically;
 
 /// One file a policy is built from, as read from disk
 ///
-/// Its identity for the cache is its name and text, what the compiled policy depends on;
-/// the path only serves diagnostics and is not stored, so running the hook from another
+/// Its identity for the cache is its name and contents, what the compiled policy depends
+/// on; the path only serves diagnostics and is not stored, so running the hook from another
 /// folder reuses the entry.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct Input {
+#[derive(Debug, Clone)]
+pub struct Input {
     /// The name the loader gives it (rule ids and evaluations use it)
-    pub(crate) name: String,
+    pub name: String,
     /// The path as the user typed it, for diagnostics
-    #[serde(skip)]
-    pub(crate) path: String,
-    /// Its text
-    pub(crate) text: String,
+    pub path: String,
+    /// Its contents
+    pub bytes: Vec<u8>,
 }
 
-impl Input {
-    /// Whether `self` and `other` build the same policy
-    fn same_as(&self, other: &Input) -> bool {
-        self.name == other.name && self.text == other.text
-    }
+/// An input as a cache entry stores it: its name and text
+#[derive(Debug, Serialize, Deserialize)]
+struct Stored<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(borrow)]
+    text: Cow<'a, str>,
 }
 
 /// A cache entry as written
 #[derive(Debug, Serialize, Deserialize)]
-struct Entry {
+struct Entry<'a> {
     /// The rulesc version that compiled it
     rulesc: String,
     /// The inputs it was compiled from
-    inputs: Vec<Input>,
+    #[serde(borrow)]
+    inputs: Vec<Stored<'a>>,
     /// The compiled policy ([`Policy::to_json`])
     policy: String,
 }
@@ -71,8 +75,14 @@ pub(crate) fn load(
     inputs: &[Input],
     compile: impl FnOnce() -> Result<Policy, String>,
 ) -> Result<Cached, String> {
+    let Some(texts) = texts(inputs) else {
+        return compile().map(|policy| Cached {
+            policy,
+            warning: None,
+        });
+    };
     let path = entry_path(folder, inputs);
-    if let Some(policy) = read_entry(&path, inputs) {
+    if let Some(policy) = read_entry(&path, &texts) {
         return Ok(Cached {
             policy,
             warning: None,
@@ -81,7 +91,7 @@ pub(crate) fn load(
     let policy = compile()?;
     let entry = Entry {
         rulesc: env!("CARGO_PKG_VERSION").to_owned(),
-        inputs: inputs.to_vec(),
+        inputs: texts,
         policy: policy.to_json(),
     };
     let warning = serde_json::to_vec(&entry)
@@ -98,23 +108,37 @@ fn entry_path(folder: &Path, inputs: &[Input]) -> PathBuf {
     let parts = std::iter::once(version.as_bytes()).chain(
         inputs
             .iter()
-            .flat_map(|input| [input.name.as_bytes(), input.text.as_bytes()]),
+            .flat_map(|input| [input.name.as_bytes(), input.bytes.as_slice()]),
     );
     folder.join(format!("{:016x}.json", digest(parts)))
 }
 
+/// Each input as name and text; `None` when one is not UTF-8
+fn texts(inputs: &[Input]) -> Option<Vec<Stored<'_>>> {
+    inputs
+        .iter()
+        .map(|input| {
+            let text = std::str::from_utf8(&input.bytes).ok()?;
+            Some(Stored {
+                name: Cow::Borrowed(input.name.as_str()),
+                text: Cow::Borrowed(text),
+            })
+        })
+        .collect()
+}
+
 /// The cached policy at `path`, if there is one compiled by this rulesc from exactly `inputs`
-fn read_entry(path: &Path, inputs: &[Input]) -> Option<Policy> {
+fn read_entry(path: &Path, inputs: &[Stored<'_>]) -> Option<Policy> {
     // Any failure to read the entry is a miss: the policy is compiled again and the entry
     // rewritten.
     let text = fs::read_to_string(path).ok()?;
-    let entry: Entry = serde_json::from_str(&text).ok()?;
+    let entry: Entry<'_> = serde_json::from_str(&text).ok()?;
     let same_inputs = entry.inputs.len() == inputs.len()
         && entry
             .inputs
             .iter()
             .zip(inputs)
-            .all(|(cached, input)| cached.same_as(input));
+            .all(|(cached, input)| cached.name == input.name && cached.text == input.text);
     if entry.rulesc != env!("CARGO_PKG_VERSION") || !same_inputs {
         return None;
     }
@@ -133,7 +157,7 @@ mod tests {
         vec![Input {
             name: "guard.rules".to_owned(),
             path: "policy/guard.rules".to_owned(),
-            text: text.to_owned(),
+            bytes: text.as_bytes().to_vec(),
         }]
     }
 
@@ -165,7 +189,26 @@ mod tests {
             .unwrap()
             .replace("\"text\":\"a\"", "\"text\":\"b\"");
         fs::write(&path, forged).unwrap();
-        assert!(read_entry(&path, &inputs("a")).is_none());
+        assert!(read_entry(&path, &texts(&inputs("a")).unwrap()).is_none());
+    }
+
+    #[test]
+    fn inputs_that_are_not_text_are_compiled_every_time() {
+        let folder = tempfile::tempdir().unwrap();
+        let compiles = Cell::new(0);
+        let compile = || {
+            compiles.set(compiles.get() + 1);
+            Policy::new(Vec::new(), Defaults::default()).map_err(|err| err.to_string())
+        };
+        let not_text = vec![Input {
+            name: "guard.rules".to_owned(),
+            path: "guard.rules".to_owned(),
+            bytes: vec![0xff, 0xfe],
+        }];
+        load(folder.path(), &not_text, compile).unwrap();
+        load(folder.path(), &not_text, compile).unwrap();
+        assert_eq!(compiles.get(), 2);
+        assert_eq!(fs::read_dir(folder.path()).unwrap().count(), 0);
     }
 
     #[test]

@@ -1,11 +1,9 @@
 //! Loading the POLICY arguments every command takes (CLI.md): `.rules` files, directories
 //! searched recursively for `*.rules`, or one compiled JSON policy.
 //!
-//! For a command that needs a policy, [`load`] (or [`load_policy`]) does everything and
-//! prints what went wrong on stderr: a path that cannot be read gives one line and exit 2;
-//! a policy with errors gives the rendered diagnostics, the count line and exit 1. `check`
-//! and the library facade use the two halves, [`read_sources`] and [`compile`], to report
-//! in their own way.
+//! Two halves, so each caller reports in its own way: [`read_sources`] reads (a path that
+//! cannot be read is a [`LoadError`], one line), [`compile`] compiles (a policy with errors
+//! is its [`Diagnostics`]).
 //!
 //! Decisions:
 //! - a file found by walking a directory is named by its path relative to that directory
@@ -19,15 +17,12 @@
 //!   with the policy's other errors.
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rulesc_compiler::{SourceBytes, TestCase};
 use rulesc_runtime::Policy;
 
-use crate::cli::input;
-use crate::cli::report::RenderOptions;
-use crate::cli::ExitStatus;
+use crate::input;
 use crate::Diagnostics;
 
 /// Why POLICY arguments could not be read: a missing or unreadable path, an empty
@@ -53,7 +48,7 @@ impl std::error::Error for LoadError {}
 
 /// What POLICY arguments hold, read but not yet compiled
 #[derive(Debug, Clone)]
-pub(crate) enum Sources {
+pub enum Sources {
     /// `.rules` files, as bytes, in argument order (each directory's files sorted)
     Rules(Vec<SourceBytes>),
     /// One compiled JSON policy, loaded
@@ -69,30 +64,8 @@ pub struct Loaded {
     pub tests: Vec<TestCase>,
 }
 
-/// Loads and compiles POLICY arguments, reporting any failure on stderr
-///
-/// `Err` carries the exit status: [`ExitStatus::Error`] (2) after one line saying which path
-/// could not be read, [`ExitStatus::Failure`] (1) after the rendered diagnostics of a policy
-/// with errors. Warnings are not printed (that is `rulesc check`'s job).
-pub(crate) fn load(paths: &[PathBuf]) -> Result<Loaded, ExitStatus> {
-    let sources = read_sources(paths).map_err(|err| {
-        crate::cli::print_error(&err.to_string());
-        ExitStatus::Error
-    })?;
-    compile(sources).map_err(|diagnostics| {
-        let errors_only = diagnostics.errors_only();
-        print_stderr(&errors_only.render(RenderOptions::for_stream(&std::io::stderr())));
-        ExitStatus::Failure
-    })
-}
-
-/// [`load`], for a command that needs only the policy
-pub(crate) fn load_policy(paths: &[PathBuf]) -> Result<Policy, ExitStatus> {
-    load(paths).map(|loaded| loaded.policy)
-}
-
 /// Compiles what [`read_sources`] read; `Err` holds every diagnostic (warnings too)
-pub(crate) fn compile(sources: Sources) -> Result<Loaded, Diagnostics> {
+pub fn compile(sources: Sources) -> Result<Loaded, Diagnostics> {
     match sources {
         Sources::Compiled(policy) => Ok(Loaded {
             policy,
@@ -112,7 +85,7 @@ pub(crate) fn compile(sources: Sources) -> Result<Loaded, Diagnostics> {
 }
 
 /// Reads POLICY arguments: walks directories, reads files, loads a compiled JSON policy
-pub(crate) fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
+pub fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
     let mut rules = Vec::new();
     let mut compiled = Vec::new();
     for path in paths {
@@ -162,7 +135,7 @@ pub(crate) fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadEr
 
 /// The paths of every file below `dir` whose name ends in `suffix` (and is longer), sorted;
 /// `rulesc test` finds its `*.scenario.json` files with it
-pub(crate) fn find(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, LoadError> {
+pub fn find(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, LoadError> {
     let mut found = Vec::new();
     walk(dir, dir, suffix, &mut found)?;
     found.sort();
@@ -209,11 +182,6 @@ fn cannot_read(path: &Path, err: &std::io::Error) -> LoadError {
         _ => err.to_string(),
     };
     LoadError::new(format!("cannot read `{}`: {reason}", path.display()))
-}
-
-/// Writes to stderr; nothing is left to tell if stderr itself is gone
-fn print_stderr(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::field::Field;
-use crate::literal::Literal;
-use crate::matcher::{GlobPattern, RegexPattern};
+use super::field::Field;
+use super::literal::Literal;
+use super::matcher::{GlobPattern, RegexPattern};
 
 /// A checked condition (LANGUAGE.md §4.4)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,9 +5,8 @@
 //! flow goes on; every other answer carries the reason the model or the user sees, naming the
 //! rule that decided.
 
-use serde_json::{json, Map, Value as Json};
-
 use rulesc_runtime::{Decision, EventKind, Outcome, RESOLVED_BY_DEFAULT};
+use serde_json::{json, Map, Value as Json};
 
 use super::Host;
 
@@ -47,7 +46,7 @@ impl Verdict {
     /// Adds what `outcome` decided; the first permission and the first halt stand
     pub(crate) fn absorb(&mut self, outcome: &Outcome) {
         let reason = || reason(outcome);
-        match outcome.decision {
+        match outcome.resolution.decision {
             Decision::Forbid => {
                 if outcome.event == EventKind::PreToolUse && self.permission.is_none() {
                     self.permission = Some((Permission::Deny, reason()));
@@ -59,7 +58,7 @@ impl Verdict {
             Decision::Block | Decision::Ask | Decision::Allow
                 if outcome.event == EventKind::PreToolUse && self.permission.is_none() =>
             {
-                let permission = match outcome.decision {
+                let permission = match outcome.resolution.decision {
                     Decision::Block => Permission::Deny,
                     Decision::Ask => Permission::Ask,
                     _ => Permission::Allow,
@@ -123,21 +122,19 @@ impl Verdict {
 /// `destructive command (rule no-rm)`; a default reads `(policy default)`, a host limit
 /// names itself (`(host:max_stop_requests)`).
 pub(crate) fn reason(outcome: &Outcome) -> String {
-    let text =
-        outcome
-            .message
-            .clone()
-            .unwrap_or_else(|| match (outcome.decision, outcome.stop_reason) {
-                (Decision::Forbid, Some(stop_reason)) => {
-                    format!("the policy stopped the run ({stop_reason})")
-                }
-                (Decision::Block, _) => "the policy blocks this tool call".to_owned(),
-                (Decision::Ask, _) => "the policy asks for approval of this tool call".to_owned(),
-                (Decision::Request, _) => "the policy asks to keep working".to_owned(),
-                (Decision::Allow, _) => "allowed by the policy".to_owned(),
-                (decision, _) => format!("the policy decided `{}`", decision.name()),
-            });
-    match outcome.resolved_by.as_deref() {
+    let text = outcome.resolution.message.clone().unwrap_or_else(|| {
+        match (outcome.resolution.decision, outcome.resolution.stop_reason) {
+            (Decision::Forbid, Some(stop_reason)) => {
+                format!("the policy stopped the run ({stop_reason})")
+            }
+            (Decision::Block, _) => "the policy blocks this tool call".to_owned(),
+            (Decision::Ask, _) => "the policy asks for approval of this tool call".to_owned(),
+            (Decision::Request, _) => "the policy asks to keep working".to_owned(),
+            (Decision::Allow, _) => "allowed by the policy".to_owned(),
+            (decision, _) => format!("the policy decided `{}`", decision.name()),
+        }
+    });
+    match outcome.resolution.resolved_by.as_deref() {
         Some(RESOLVED_BY_DEFAULT) => format!("{text} (policy default)"),
         Some(limit) if limit.starts_with("host:") => format!("{text} ({limit})"),
         Some(rule) => format!("{text} (rule {rule})"),
@@ -149,17 +146,19 @@ pub(crate) fn reason(outcome: &Outcome) -> String {
 mod tests {
     use serde_json::json;
 
-    use rulesc_runtime::StopReason;
+    use rulesc_runtime::{Resolution, StopReason};
 
     use super::*;
 
     fn outcome(event: EventKind, decision: Decision, message: Option<&str>, by: &str) -> Outcome {
         Outcome {
             event,
-            decision,
-            stop_reason: (decision == Decision::Forbid).then_some(StopReason::GuardForbade),
-            message: message.map(str::to_owned),
-            resolved_by: Some(by.to_owned()),
+            resolution: Resolution {
+                decision,
+                stop_reason: (decision == Decision::Forbid).then_some(StopReason::GuardForbade),
+                message: message.map(str::to_owned),
+                resolved_by: Some(by.to_owned()),
+            },
             evaluations: Vec::new(),
             effects: Vec::new(),
             metadata: Map::new(),

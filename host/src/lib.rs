@@ -1,9 +1,12 @@
-//! `rulesc hook`: a policy as a hook command of Claude Code, Codex or Gemini CLI.
+//! rulesc for coding-agent hosts: a policy as a hook command of Claude Code, Codex or
+//! Gemini CLI.
 //!
-//! One call reads the host's JSON ([`payload`]), loads the policy through the compile cache
-//! ([`cache`]), takes the state folder's lock, maps the call to rulesc events and evaluates
-//! them against the session's state ([`mapping`], [`state`]), saves the state, and writes the
-//! verdict in the host's protocol ([`answer`](mod@answer)).
+//! One call reads the host's JSON (`payload.rs`), loads the policy through the compile
+//! cache (`cache.rs`), takes the state folder's lock, maps the call to rulesc events and
+//! evaluates them against the session's state (`mapping.rs`, `state.rs`), saves the state,
+//! and writes the verdict in the host's protocol (`answer.rs`). The `rulesc hook` command reads
+//! stdin, calls [`handle`] and writes its [`Reply`]; this crate does no other IO than the
+//! state folder, and prints nothing.
 //!
 //! Invariant: a hook never lets a tool call through because it failed. Any internal failure
 //! on a tool call (the policy does not compile, the input is malformed, the state cannot be
@@ -12,9 +15,12 @@
 //! On other events a failure answers `{}` (no opinion) with the reason on stderr: a broken
 //! guard must not trap the agent in a turn it cannot end.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod answer;
 mod cache;
 mod digest;
+pub mod durable;
 mod mapping;
 mod payload;
 mod state;
@@ -22,19 +28,14 @@ mod state;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rulesc_runtime::{Limits, Policy};
-
-use crate::cli::ExitStatus;
-
-pub(crate) use cache::Input;
-pub(crate) use state::parse_age;
-
+pub use cache::Input;
 use payload::{HostEvent, Received};
+use rulesc_runtime::{Limits, Policy};
 use state::StateDir;
 
 /// The coding agent whose hook protocol is spoken
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Host {
+pub enum Host {
     /// Claude Code
     Claude,
     /// Gemini CLI
@@ -44,8 +45,16 @@ pub(crate) enum Host {
 }
 
 impl Host {
+    /// Every host
+    pub const ALL: [Host; 3] = [Host::Claude, Host::Gemini, Host::Codex];
+
+    /// The host `--host` names `flag` (`claude`, `gemini`, `codex`), if any
+    pub fn from_flag(flag: &str) -> Option<Host> {
+        Host::ALL.into_iter().find(|host| host.flag() == flag)
+    }
+
     /// The host's name for people
-    fn title(self) -> &'static str {
+    pub fn title(self) -> &'static str {
         match self {
             Host::Claude => "Claude Code",
             Host::Gemini => "Gemini CLI",
@@ -54,7 +63,7 @@ impl Host {
     }
 
     /// The host's name as `--host` takes it
-    fn flag(self) -> &'static str {
+    pub fn flag(self) -> &'static str {
         match self {
             Host::Claude => "claude",
             Host::Gemini => "gemini",
@@ -65,22 +74,22 @@ impl Host {
 
 /// How a hook call is answered
 #[derive(Debug, Clone)]
-pub(crate) struct Options {
+pub struct Options {
     /// Whose protocol
-    pub(crate) host: Host,
+    pub host: Host,
     /// Where session state and compiled policies live
-    pub(crate) state_dir: PathBuf,
+    pub state_dir: PathBuf,
     /// Answer `{}` instead of denying a tool call when something fails
-    pub(crate) fail_open: bool,
+    pub fail_open: bool,
     /// Remove session files not written for longer than this, after answering
-    pub(crate) prune_older_than: Option<Duration>,
+    pub prune_older_than: Option<Duration>,
     /// The host limits the policy runs under
-    pub(crate) limits: Limits,
+    pub limits: Limits,
 }
 
 /// What the POLICY arguments hold, as read
 #[derive(Debug)]
-pub(crate) enum PolicySource {
+pub enum PolicySource {
     /// A policy that needs no compiling (a compiled JSON policy)
     Loaded(Policy),
     /// `.rules` files, compiled through the cache
@@ -88,7 +97,7 @@ pub(crate) enum PolicySource {
 }
 
 /// Where the policy comes from: the files it is built from, and how to build it
-pub(crate) trait Loader {
+pub trait Loader {
     /// Reads the POLICY arguments; the error is one line for stderr
     fn read(&self) -> Result<PolicySource, String>;
 
@@ -98,22 +107,41 @@ pub(crate) trait Loader {
 
 /// What to print and how to exit
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Reply {
+pub struct Reply {
     /// The answer for stdout, if any
-    pub(crate) stdout: Option<String>,
+    pub stdout: Option<String>,
     /// Lines for stderr
-    pub(crate) stderr: Vec<String>,
-    /// The exit status: success, or error (exit 2) for a denied tool call
-    pub(crate) status: ExitStatus,
+    pub stderr: Vec<String>,
+    /// How the process exits
+    pub exit: Exit,
+}
+
+/// How a hook process exits: every host reads exit 2 with the reason on stderr as "deny"
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Exit 0: the answer is on stdout
+    Answer,
+    /// Exit 2: the call is refused, for the reason on stderr
+    Deny,
+}
+
+impl Exit {
+    /// The process exit code
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Answer => 0,
+            Exit::Deny => 2,
+        }
+    }
 }
 
 /// The default state folder: `rulesc` in the system's temporary folder
-pub(crate) fn default_state_dir() -> PathBuf {
+pub fn default_state_dir() -> PathBuf {
     std::env::temp_dir().join("rulesc")
 }
 
 /// Answers one hook call: `input` is what the host wrote on stdin
-pub(crate) fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
+pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
     let mut notes = Vec::new();
     let call = match payload::read(input, options.host) {
         Ok(Received::Call(call)) => call,
@@ -152,7 +180,7 @@ pub(crate) fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Re
 }
 
 /// The answer when stdin itself could not be read: the event is unknown, so it is refused
-pub(crate) fn unreadable_input(reason: &str, options: &Options) -> Reply {
+pub fn unreadable_input(reason: &str, options: &Options) -> Reply {
     failed(reason, true, options, Vec::new())
 }
 
@@ -196,7 +224,7 @@ fn answer(stdout: String, notes: Vec<String>) -> Reply {
     Reply {
         stdout: Some(stdout),
         stderr: notes,
-        status: ExitStatus::Success,
+        exit: Exit::Answer,
     }
 }
 
@@ -209,7 +237,7 @@ fn failed(reason: &str, gates_tool_call: bool, options: &Options, mut notes: Vec
         return Reply {
             stdout: None,
             stderr: notes,
-            status: ExitStatus::Error,
+            exit: Exit::Deny,
         };
     }
     notes.push(format!("rulesc could not check this call: {reason}"));
@@ -259,7 +287,7 @@ mod tests {
     fn a_panic_while_checking_a_tool_call_denies_it() {
         let dir = tempfile::tempdir().unwrap();
         let reply = handle(PRE_TOOL_USE, &options(dir.path(), false), &Crashing);
-        assert_eq!(reply.status, ExitStatus::Error);
+        assert_eq!(reply.exit, Exit::Deny);
         assert_eq!(reply.stdout, None);
         assert!(
             reply
@@ -276,7 +304,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let stop = br#"{"session_id": "s", "hook_event_name": "Stop"}"#;
         let reply = handle(stop, &options(dir.path(), false), &Crashing);
-        assert_eq!(reply.status, ExitStatus::Success);
+        assert_eq!(reply.exit, Exit::Answer);
         assert_eq!(reply.stdout.as_deref(), Some("{}"));
     }
 

@@ -23,10 +23,9 @@ use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use rulesc_runtime::StopReason;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
-
-use rulesc_runtime::StopReason;
 
 use super::digest::digest;
 
@@ -242,35 +241,6 @@ pub(crate) fn with_path(err: io::Error, path: &Path) -> io::Error {
     io::Error::new(err.kind(), format!("`{}`: {err}", path.display()))
 }
 
-/// Reads an age for `--prune-older-than`: an integer and a unit, `500ms`, `30s`, `5min`,
-/// `2h` (the policy language's units) or `7d`
-pub(crate) fn parse_age(text: &str) -> Result<Duration, String> {
-    let split = text
-        .find(|c: char| !c.is_ascii_digit() && c != '_')
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number
-        .replace('_', "")
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration such as `30min`, `12h` or `7d`"))?;
-    let unit_ms: u64 = match unit {
-        "ms" => 1,
-        "s" => 1_000,
-        "min" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        _ => {
-            return Err(format!(
-                "`{text}` needs a unit: `ms`, `s`, `min`, `h` or `d`"
-            ))
-        }
-    };
-    number
-        .checked_mul(unit_ms)
-        .map(Duration::from_millis)
-        .ok_or_else(|| format!("`{text}` is too long a duration"))
-}
-
 #[cfg(unix)]
 fn create_private_dir(path: &Path) -> io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
@@ -314,16 +284,6 @@ fn check_not_shared(_path: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ages_take_the_language_units_and_days() {
-        assert_eq!(parse_age("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_age("5min"), Ok(Duration::from_secs(300)));
-        assert_eq!(parse_age("7d"), Ok(Duration::from_secs(7 * 86_400)));
-        assert!(parse_age("7").unwrap_err().contains("needs a unit"));
-        assert!(parse_age("d").is_err());
-        assert!(parse_age("99999999999999999d").is_err());
-    }
 
     #[test]
     fn unusual_session_ids_cannot_escape_the_folder() {

@@ -1,15 +1,84 @@
-//! Diagnostics rendered for people (miette reports) and for programs (the JSON of CLI.md).
+//! Diagnostics with the files they point into, rendered for people (miette reports) and for
+//! programs (the JSON of CLI.md).
 //!
 //! Invariant: both forms come from the same [`Diagnostic`] values, and every line and column
 //! of the JSON comes from [`LineIndex::line_column`] (1-based lines, 1-based byte columns, as
 //! miette counts them), so the human `file:line:col` header and the JSON always agree
 //! (`tests/ui.rs` checks it on every fixture).
 
+use std::fmt;
 use std::io::IsTerminal;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use rulesc_compiler::{Diagnostic, LineIndex, Report, SourceFile, Summary};
 use serde::Serialize;
+
+/// Diagnostics together with the files they point into, so they can be rendered
+#[derive(Debug, Clone)]
+pub struct Diagnostics {
+    files: Vec<SourceFile>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Diagnostics whose labels point into `files` (by position: [`FileId`](rulesc_compiler::FileId))
+    pub fn new(files: Vec<SourceFile>, diagnostics: Vec<Diagnostic>) -> Diagnostics {
+        Diagnostics { files, diagnostics }
+    }
+
+    /// The files, in the order the diagnostics' [`FileId`](rulesc_compiler::FileId)s count
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    /// Every diagnostic, sorted by file, offset and code
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The codes of every diagnostic, in order (`["E012", "W002"]`)
+    pub fn codes(&self) -> Vec<&'static str> {
+        self.diagnostics.iter().map(|diag| diag.code.id).collect()
+    }
+
+    /// The number of errors and warnings
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.diagnostics)
+    }
+
+    /// The same files with the errors only
+    #[must_use]
+    pub fn errors_only(&self) -> Diagnostics {
+        Diagnostics {
+            files: self.files.clone(),
+            diagnostics: self
+                .diagnostics
+                .iter()
+                .filter(|diag| diag.is_error())
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// The human form: one miette report per diagnostic, then `N errors, M warnings`
+    pub fn render(&self, options: RenderOptions) -> String {
+        render_human(&self.diagnostics, &self.files, options)
+    }
+
+    /// The JSON form of `rulesc check --format json` (CLI.md), pretty-printed
+    pub fn to_json(&self) -> String {
+        to_json(&self.diagnostics, &self.files)
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    /// The human form without colour, [`FIXED_WIDTH`] columns wide
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(RenderOptions::plain()))
+    }
+}
+
+impl std::error::Error for Diagnostics {}
 
 /// The width of human reports when it is fixed (not a terminal, and in tests)
 pub const FIXED_WIDTH: usize = 100;
@@ -55,7 +124,7 @@ impl RenderOptions {
 }
 
 /// Every diagnostic as a miette report, followed by the count line (`2 errors, 1 warning`)
-pub fn render_human(
+fn render_human(
     diagnostics: &[Diagnostic],
     files: &[SourceFile],
     options: RenderOptions,
@@ -120,7 +189,7 @@ pub fn one_line(text: &str) -> String {
 }
 
 /// `file:line:col: E012 message`, the one-line form of a diagnostic
-pub fn plain_line(diagnostic: &Diagnostic, files: &[SourceFile]) -> String {
+fn plain_line(diagnostic: &Diagnostic, files: &[SourceFile]) -> String {
     let place = diagnostic
         .location(files)
         .map_or_else(String::new, |location| {
@@ -134,7 +203,7 @@ pub fn plain_line(diagnostic: &Diagnostic, files: &[SourceFile]) -> String {
 
 /// The JSON document of `rulesc check --format json` (CLI.md), pretty-printed, keys in the
 /// order CLI.md lists them
-pub fn to_json(diagnostics: &[Diagnostic], files: &[SourceFile]) -> String {
+fn to_json(diagnostics: &[Diagnostic], files: &[SourceFile]) -> String {
     let summary = Summary::of(diagnostics);
     let lines: Vec<LineIndex> = files
         .iter()
@@ -187,7 +256,7 @@ impl<'a> JsonDiagnostic<'a> {
             .map(|(file, lines)| diagnostic.location_in(file, lines));
         JsonDiagnostic {
             code: diagnostic.code.id,
-            severity: diagnostic.severity.name(),
+            severity: diagnostic.severity().name(),
             message: &diagnostic.message,
             line: location.as_ref().map(|location| location.start.line),
             column: location.as_ref().map(|location| location.start.column),

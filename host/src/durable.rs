@@ -16,7 +16,7 @@ static N_WRITES: AtomicU64 = AtomicU64::new(0);
 
 /// Writes `bytes` to a new temporary file next to `path`, flushes it to the disk, renames
 /// it over `path` and flushes the folder
-pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(format!(
         ".tmp-{}-{}",

@@ -1,0 +1,148 @@
+//! The fields a condition can read and the paths into JSON they may carry.
+//!
+//! Their spellings, types, values and visibility are the schema's (`schema.rs`).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A field of an event that a condition can read
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Field {
+    /// Number of the current step
+    Step,
+    /// Steps completed so far
+    Steps,
+    /// Total tokens used
+    Tokens,
+    /// Input tokens used
+    InputTokens,
+    /// Output tokens used
+    OutputTokens,
+    /// Time since `execution_start`
+    Elapsed,
+    /// Consecutive failures
+    Failures,
+    /// Total errors
+    Errors,
+    /// Retries of the current step
+    Retries,
+    /// Number of messages sent to the model
+    Messages,
+    /// The model's text response
+    Response,
+    /// Why the model stopped generating
+    FinishReason,
+    /// Number of tool calls the model made
+    ToolCalls,
+    /// The tool's name
+    Tool,
+    /// The tool's output
+    Result,
+    /// Whether the tool call failed
+    ToolError,
+    /// Whether the tool call was blocked
+    Blocked,
+    /// `error.kind`
+    ErrorKind,
+    /// `error.message`
+    ErrorMessage,
+    /// Why the loop stops
+    StopReason,
+    /// The pending stop's decision
+    StopDecision,
+    /// How many stops were already prevented
+    StopRequests,
+    /// The finished run's status
+    Status,
+    /// `arg.<path>`: the tool's JSON input
+    Arg(FieldPath),
+    /// `metadata.<path>`: the execution's metadata
+    Metadata(FieldPath),
+}
+
+/// The static type of a field; `Dynamic` fields are typed at run time
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldType {
+    /// A whole number
+    Int,
+    /// A span of time
+    Duration,
+    /// Text
+    Str,
+    /// `true` or `false`
+    Bool,
+    /// JSON of any type (`arg.*`, `metadata.*`)
+    Dynamic,
+}
+
+impl FieldType {
+    /// The type's name in user-facing text
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldType::Int => "integer",
+            FieldType::Duration => "duration",
+            FieldType::Str => "string",
+            FieldType::Bool => "bool",
+            FieldType::Dynamic => "any",
+        }
+    }
+}
+
+/// A path into JSON: `.command`, `.paths[0]`, `.a.b`
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FieldPath {
+    /// The steps from the root, outermost first
+    pub segments: Vec<PathSegment>,
+}
+
+/// One step of a [`FieldPath`]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PathSegment {
+    /// An object key
+    Key(String),
+    /// An array index
+    Index(u64),
+}
+
+impl FieldPath {
+    /// The JSON value this path points at in `root`, if there is one
+    pub fn lookup<'json>(
+        &self,
+        root: &'json serde_json::Value,
+    ) -> Option<&'json serde_json::Value> {
+        FieldPath::lookup_in(root, &self.segments)
+    }
+
+    /// The JSON value `segments` lead to from `root`, if any
+    pub(crate) fn lookup_in<'json>(
+        root: &'json serde_json::Value,
+        segments: &[PathSegment],
+    ) -> Option<&'json serde_json::Value> {
+        segments
+            .iter()
+            .try_fold(root, |value, segment| match segment {
+                PathSegment::Key(key) => value.get(key.as_str()),
+                PathSegment::Index(index) => usize::try_from(*index)
+                    .ok()
+                    .and_then(|index| value.get(index)),
+            })
+    }
+}
+
+impl fmt::Display for FieldPath {
+    /// Written as in source, each segment with its leading `.` or `[..]`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for segment in &self.segments {
+            match segment {
+                PathSegment::Key(key) => write!(f, ".{key}")?,
+                PathSegment::Index(index) => write!(f, "[{index}]")?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,77 @@
+//! A compiled rule: its id, events, condition, action, priority and origin.
+//!
+//! Invariant: a `Rule` is plain data. Its checks (a verb allowed on every event, a stop
+//! reason only where the verb takes one, an id that is not reserved) are made once, by
+//! `Policy::new`, which every policy goes through.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Condition, EventKind, FieldPath, Literal, StopReason, Verb};
+
+/// `resolved_by` when a `default` decided; reserved, no rule may take it as its id
+pub const RESOLVED_BY_DEFAULT: &str = "default";
+
+/// Prefixes of the ids that name the runtime's own decisions: the prelude's rules and the
+/// host's limits; no rule written in a policy may start with them
+pub const RESERVED_ID_PREFIXES: [&str; 2] = ["prelude:", "host:"];
+
+/// Where a rule was written: file name, 1-based line and byte column of its `on` keyword
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Origin {
+    /// The file's name as given to the compiler
+    pub file: String,
+    /// 1-based line
+    pub line: u32,
+    /// 1-based byte column
+    pub column: u32,
+}
+
+/// What a rule does when its condition holds
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// A decision
+    Decide {
+        /// The verb
+        verb: Verb,
+        /// The stop reason; always set for `forbid` and `allow_stop` (defaults applied)
+        stop_reason: Option<StopReason>,
+        /// The message shown to the model or user
+        message: Option<String>,
+    },
+    /// `set metadata.<key> = <literal>`
+    Set {
+        /// The metadata path
+        key: FieldPath,
+        /// The value stored
+        value: Literal,
+    },
+}
+
+/// A checked rule
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rule {
+    /// `@id("...")`, or `<file name>:<line>` of its `on` keyword
+    pub id: String,
+    /// The events it fires on, sorted and without duplicates
+    pub events: Vec<EventKind>,
+    /// `when ...`; `None` matches every occurrence
+    pub condition: Option<Condition>,
+    /// What it does
+    pub action: Action,
+    /// `@priority(n)`; 0 when absent
+    pub priority: i64,
+    /// Where it was written; `None` for rules not written in a file (the prelude)
+    pub origin: Option<Origin>,
+}
+
+impl Rule {
+    /// Whether `id` names one of the runtime's own decisions (`default`, `prelude:*`,
+    /// `host:*`), which a policy's rules may not take
+    pub fn is_reserved_id(id: &str) -> bool {
+        id == RESOLVED_BY_DEFAULT
+            || RESERVED_ID_PREFIXES
+                .iter()
+                .any(|prefix| id.starts_with(prefix))
+    }
+}

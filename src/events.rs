@@ -1,0 +1,164 @@
+//! Event JSON as `rulesc eval` reads it (CLI.md "Event input"): one event or a stream of
+//! them, read whole before any is evaluated, and evaluated as successive events of one
+//! execution.
+//!
+//! Invariant: every event is read and checked before any is evaluated, so malformed input
+//! yields no outcome at all, and the error names the input line and the field at fault in
+//! the schema's words (`vocabulary/schema.rs` in the runtime).
+
+use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy};
+use serde_json::{Map, Value as Json};
+
+/// Evaluates `events` as successive events of one execution, carrying metadata over
+pub fn evaluate_execution(policy: &Policy, events: Vec<Event>) -> Vec<Outcome> {
+    let mut carried: Map<String, Json> = Map::new();
+    let mut outcomes = Vec::with_capacity(events.len());
+    for mut event in events {
+        let own = std::mem::take(&mut event.metadata);
+        event.metadata = carried;
+        event.metadata.extend(own);
+        let outcome = policy.evaluate(&event);
+        carried = outcome.metadata.clone();
+        outcomes.push(outcome);
+    }
+    outcomes
+}
+
+/// Every event of `text`: one JSON object, or several one after the other (JSON Lines)
+pub fn parse_events(text: &str) -> Result<Vec<Event>, String> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Json>();
+    let mut events = Vec::new();
+    loop {
+        let start = stream.byte_offset();
+        let Some(value) = stream.next() else {
+            break;
+        };
+        let value = value.map_err(|err| format!("the events are not valid JSON: {err}"))?;
+        let line = line_of(text, start);
+        events.push(to_event(value).map_err(|reason| format!("line {line}: {reason}"))?);
+    }
+    if events.is_empty() {
+        return Err("no event in the input".to_owned());
+    }
+    Ok(events)
+}
+
+/// The 1-based line of the first non-blank character at or after `offset`
+fn line_of(text: &str, offset: usize) -> usize {
+    let rest = text.get(offset..).unwrap_or_default();
+    let start = offset + (rest.len() - rest.trim_start().len());
+    1 + text
+        .get(..start)
+        .unwrap_or_default()
+        .bytes()
+        .filter(|byte| *byte == b'\n')
+        .count()
+}
+
+/// Reads one event, naming what is wrong in user words
+fn to_event(value: Json) -> Result<Event, String> {
+    let Json::Object(object) = value else {
+        return Err("an event must be a JSON object".to_owned());
+    };
+    let kind = match object.get("event") {
+        None => return Err("the event has no `event` name".to_owned()),
+        Some(Json::String(name)) => {
+            EventKind::from_name(name).ok_or_else(|| format!("unknown event `{name}`"))?
+        }
+        Some(_) => return Err("`event` must be a string, the event's name".to_owned()),
+    };
+    serde_json::from_value::<Event>(Json::Object(object.clone()))
+        .map_err(|err| explain_field_error(kind, &object, &err))
+}
+
+/// Finds the field that made the whole event fail, by reading each field on its own, and
+/// says what it should have been
+fn explain_field_error(
+    kind: EventKind,
+    object: &Map<String, Json>,
+    err: &serde_json::Error,
+) -> String {
+    for (key, value) in object {
+        let mut alone = Map::new();
+        alone.insert("event".to_owned(), Json::String(kind.name().to_owned()));
+        alone.insert(key.clone(), value.clone());
+        if let Err(field_err) = serde_json::from_value::<Event>(Json::Object(alone)) {
+            return match EventField::by_key(key) {
+                Some(field) => format!(
+                    "field `{key}` must be {}, found {}",
+                    field.json.described(),
+                    describe(value)
+                ),
+                None => format!("field `{key}`: {field_err}"),
+            };
+        }
+    }
+    err.to_string()
+}
+
+/// A JSON value as a noun phrase: its type, or the string itself
+fn describe(value: &Json) -> String {
+    match value {
+        Json::Null => "`null`".to_owned(),
+        Json::Bool(value) => format!("`{value}`"),
+        Json::Number(number) => format!("the number `{number}`"),
+        Json::String(text) => format!("the string {value}", value = Json::String(text.clone())),
+        Json::Array(_) => "an array".to_owned(),
+        Json::Object(_) => "an object".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_one_event_or_json_lines() {
+        let one = "{\n  \"event\": \"pre_tool_use\",\n  \"tool\": \"bash\"\n}\n";
+        assert_eq!(parse_events(one).unwrap().len(), 1);
+        let lines = "{\"event\": \"before_step\"}\n\n{\"event\": \"stop\"}\n";
+        let events = parse_events(lines).unwrap();
+        assert_eq!(events[1].kind, EventKind::Stop);
+    }
+
+    #[test]
+    fn names_the_line_and_the_field_at_fault() {
+        let text = "{\"event\": \"before_step\"}\n{\"event\": \"before_step\", \"steps\": \"3\"}";
+        let err = parse_events(text).unwrap_err();
+        assert_eq!(
+            err,
+            "line 2: field `steps` must be a non-negative integer, found the string \"3\""
+        );
+        let bad_reason = "{\"event\": \"stop\", \"stop_reason\": \"bored\"}";
+        let err = parse_events(bad_reason).unwrap_err();
+        assert!(
+            err.starts_with("line 1: field `stop_reason` must be a stop reason"),
+            "{err}"
+        );
+        assert_eq!(
+            parse_events("{\"event\": \"nope\"}").unwrap_err(),
+            "line 1: unknown event `nope`"
+        );
+        assert_eq!(
+            parse_events("{}").unwrap_err(),
+            "line 1: the event has no `event` name"
+        );
+        assert_eq!(
+            parse_events("[1]").unwrap_err(),
+            "line 1: an event must be a JSON object"
+        );
+        assert_eq!(parse_events(" \n").unwrap_err(), "no event in the input");
+        assert!(parse_events("{")
+            .unwrap_err()
+            .starts_with("the events are not valid JSON"));
+        let nested = "{\"event\": \"on_error\", \"error\": {\"kind\": 3}}";
+        assert!(parse_events(nested)
+            .unwrap_err()
+            .starts_with("line 1: field `error` must be an object"));
+    }
+
+    #[test]
+    fn tolerates_unknown_keys() {
+        assert!(parse_events("{\"event\": \"stop\", \"host_extra\": [1]}").is_ok());
+    }
+}
