@@ -97,8 +97,8 @@ fn named<T: Copy>(
     found
 }
 
-/// The field a path names (a fixed field, `error.kind`, `arg.<path>` or `metadata.<path>`),
-/// or E011 in `diags`
+/// The field a path names (a fixed field, `error.kind`, `arg.<path>`, `metadata.<path>` or
+/// `result.<path>`), or E011 in `diags`
 pub(crate) fn field(file: FileId, path: &Path, diags: &mut Vec<Diagnostic>) -> Option<Field> {
     let text = print::path(path);
     let help = match path.segments.split_first() {
@@ -106,12 +106,12 @@ pub(crate) fn field(file: FileId, path: &Path, diags: &mut Vec<Diagnostic>) -> O
             "arg" | "metadata" if rest.is_empty() => {
                 Some(format!("`{0}` needs a key: `{0}.<key>`", root.name))
             }
-            "arg" | "metadata" => {
+            "arg" | "metadata" | "result" if !rest.is_empty() => {
                 let json_path = json_path(file, rest, diags)?;
-                return Some(if root.name == "arg" {
-                    Field::Arg(json_path)
-                } else {
-                    Field::Metadata(json_path)
+                return Some(match root.name.as_str() {
+                    "arg" => Field::Arg(json_path),
+                    "metadata" => Field::Metadata(json_path),
+                    _ => Field::ResultPath(json_path),
                 });
             }
             _ => match Field::from_name(&text) {

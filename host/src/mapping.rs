@@ -171,6 +171,12 @@ impl Session<'_> {
         event.failures = self.state.failures;
         event.errors = self.state.errors;
         event.metadata = self.state.metadata.clone();
+        event.session_id = Some(self.call.session_id.clone());
+        event.cwd.clone_from(&self.call.cwd);
+        event.permission_mode.clone_from(&self.call.permission_mode);
+        if kind == EventKind::BeforeStep {
+            event.prompt.clone_from(&self.call.prompt);
+        }
         if matches!(kind, EventKind::PreToolUse | EventKind::PostToolUse) {
             event.tool.clone_from(&self.call.tool);
             event.arg.clone_from(&self.call.arg);
@@ -192,7 +198,7 @@ mod tests {
 
     use rulesc_runtime::{
         Action, CompareOp, Condition, Defaults, Field, FieldPath, Limits, Literal, Operand,
-        PathSegment, Rule, Verb,
+        PathSegment, Rule, ToolOutput, Verb,
     };
 
     use super::*;
@@ -230,10 +236,13 @@ mod tests {
             session_id: "s".to_owned(),
             tool: Some("Bash".to_owned()),
             arg: Some(json!({"command": "ls"})),
-            result: Some("a.txt".to_owned()),
+            result: Some(ToolOutput::from_text("a.txt")),
             error: Some("exit status 1".to_owned()),
             response: Some("done".to_owned()),
             stop_hook_active: false,
+            cwd: Some("/home/user/project".to_owned()),
+            permission_mode: Some("default".to_owned()),
+            prompt: Some("fix the tests".to_owned()),
         }
     }
 

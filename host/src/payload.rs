@@ -10,6 +10,7 @@
 use std::fmt;
 
 use serde::Deserialize;
+use rulesc_runtime::ToolOutput;
 use serde_json::Value as Json;
 
 use super::Host;
@@ -98,14 +99,20 @@ pub(crate) struct HookCall {
     pub(crate) tool: Option<String>,
     /// The tool's JSON input (tool events)
     pub(crate) arg: Option<Json>,
-    /// The tool's output as text (`PostToolUse`, `AfterTool`)
-    pub(crate) result: Option<String>,
+    /// The tool's output (`PostToolUse`, `AfterTool`)
+    pub(crate) result: Option<ToolOutput>,
     /// The failure's text (`PostToolUseFailure`, a failed `AfterTool`)
     pub(crate) error: Option<String>,
     /// The agent's last answer (`Stop`, `SubagentStop`, `AfterAgent`)
     pub(crate) response: Option<String>,
     /// Whether the host is already continuing because a stop hook kept it working
     pub(crate) stop_hook_active: bool,
+    /// The agent's working folder
+    pub(crate) cwd: Option<String>,
+    /// The host's permission mode (Claude Code, Codex)
+    pub(crate) permission_mode: Option<String>,
+    /// The user's prompt (`UserPromptSubmit`, `BeforeAgent`)
+    pub(crate) prompt: Option<String>,
 }
 
 /// What the host sent
@@ -172,6 +179,12 @@ struct Fields {
     /// Gemini CLI's final answer (`AfterAgent`)
     #[serde(default)]
     prompt_response: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    permission_mode: Option<String>,
+    #[serde(default)]
+    prompt: Option<String>,
 }
 
 /// Reads the host's hook JSON
@@ -232,9 +245,12 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
     let (event, result) = match tool_failure {
         Some(_) => (HostEvent::PostToolFailure, None),
         None if event == HostEvent::PostTool => {
-            let result = fields.tool_response.as_ref().map(|response| match host {
-                Host::Gemini => gemini_output(response),
-                Host::Claude | Host::Codex => text(response),
+            let result = fields.tool_response.map(|response| match host {
+                Host::Gemini => {
+                    let text = gemini_output(&response);
+                    ToolOutput::with_text(response, text)
+                }
+                Host::Claude | Host::Codex => ToolOutput::from_json(response),
             });
             (event, result)
         }
@@ -257,6 +273,9 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
         error: tool_failure,
         response,
         stop_hook_active: fields.stop_hook_active.unwrap_or(false),
+        cwd: fields.cwd,
+        permission_mode: fields.permission_mode,
+        prompt: fields.prompt,
     }
 }
 
@@ -316,16 +335,18 @@ mod tests {
     }
 
     #[test]
-    fn tool_response_objects_become_json_text() {
+    fn tool_response_objects_are_structured_with_their_json_text() {
         let call = read_call(
             Host::Claude,
             json!({"hook_event_name": "PostToolUse", "tool_name": "Bash",
                    "tool_response": {"stdout": "a.txt", "stderr": ""}}),
         );
         assert_eq!(call.session_id, "default");
+        let result = call.result.unwrap();
+        assert_eq!(result.text(), r#"{"stderr":"","stdout":"a.txt"}"#);
         assert_eq!(
-            call.result.as_deref(),
-            Some(r#"{"stderr":"","stdout":"a.txt"}"#)
+            result.json(),
+            Some(&json!({"stdout": "a.txt", "stderr": ""}))
         );
     }
 
@@ -344,7 +365,12 @@ mod tests {
                    "tool_response": {"llmContent": "hello", "error": null}}),
         );
         assert_eq!(ok.event, HostEvent::PostTool);
-        assert_eq!(ok.result.as_deref(), Some("hello"));
+        let result = ok.result.unwrap();
+        assert_eq!(result.text(), "hello");
+        assert_eq!(
+            result.json(),
+            Some(&json!({"llmContent": "hello", "error": null}))
+        );
     }
 
     #[test]

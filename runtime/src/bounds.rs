@@ -48,7 +48,9 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
         limit: MAX_PATH_SEGMENTS,
     };
     let check_field = |field: &Field| match field {
-        Field::Arg(path) | Field::Metadata(path) if path.segments.len() > MAX_PATH_SEGMENTS => {
+        Field::Arg(path) | Field::Metadata(path) | Field::ResultPath(path)
+            if path.segments.len() > MAX_PATH_SEGMENTS =>
+        {
             Err(path_too_long(path))
         }
         _ => Ok(()),

@@ -297,7 +297,20 @@ fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
         Field::Response => text(&event.response),
         Field::FinishReason => text(&event.finish_reason),
         Field::Tool => text(&event.tool),
-        Field::Result => text(&event.result),
+        Field::Result => event
+            .result
+            .as_ref()
+            .map(|result| Value::Str(result.text())),
+        Field::ResultPath(path) => event
+            .result
+            .as_ref()
+            .and_then(|result| result.json())
+            .and_then(|json| path.lookup(json))
+            .map(Value::from_json),
+        Field::Cwd => text(&event.cwd),
+        Field::PermissionMode => text(&event.permission_mode),
+        Field::SessionId => text(&event.session_id),
+        Field::Prompt => text(&event.prompt),
         Field::ToolError => event.tool_error.map(Value::Bool),
         Field::Blocked => event.blocked.map(Value::Bool),
         Field::ErrorKind => event.error.as_ref().map(|error| Value::Str(&error.kind)),

@@ -76,9 +76,9 @@ pub struct Event {
     /// The tool's JSON input
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arg: Option<Json>,
-    /// The tool's output as text
+    /// The tool's output: text, or JSON when it is structured
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<String>,
+    pub result: Option<ToolOutput>,
     /// Whether the tool call failed
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_error: Option<bool>,
@@ -100,6 +100,18 @@ pub struct Event {
     /// The finished run's status (`execution_end`)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Status>,
+    /// The agent's working folder, as a host reports it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// The host's permission mode
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
+    /// The host's session id
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// The user's prompt that starts a turn (`before_step`)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
 }
 
 impl Event {
@@ -131,6 +143,10 @@ impl Event {
             stop_decision: None,
             stop_requests: None,
             status: None,
+            cwd: None,
+            permission_mode: None,
+            session_id: None,
+            prompt: None,
         }
     }
 
@@ -153,5 +169,91 @@ impl Event {
             self.pending_stop_decision()
                 .map(StopDecision::default_reason)
         })
+    }
+}
+
+/// A tool's output as conditions read it: always as text (`result`), and as JSON
+/// (`result.<path>`) when it is structured
+///
+/// Output given as a JSON object or array is structured, and its text is its compact JSON
+/// (what a v1 policy matched); output given as text is structured too when the text itself
+/// parses as a JSON object or array, so a tool that prints JSON can be read by its keys.
+/// It is written back in the form it was given.
+///
+/// ```
+/// use rulesc_runtime::ToolOutput;
+/// use serde_json::json;
+///
+/// let output = ToolOutput::from_json(json!({"stdout": "ok", "exit_code": 0}));
+/// assert_eq!(output.text(), r#"{"exit_code":0,"stdout":"ok"}"#);
+/// assert_eq!(output.json().and_then(|json| json.get("stdout")), Some(&json!("ok")));
+/// assert_eq!(ToolOutput::from_text("plain").json(), None);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    text: String,
+    json: Option<Json>,
+    given_as_text: bool,
+}
+
+impl ToolOutput {
+    /// Output the tool gave as text
+    pub fn from_text(text: impl Into<String>) -> ToolOutput {
+        let text = text.into();
+        let looks_structured = matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['));
+        let json = looks_structured
+            .then(|| serde_json::from_str::<Json>(&text).ok())
+            .flatten();
+        ToolOutput {
+            text,
+            json,
+            given_as_text: true,
+        }
+    }
+
+    /// Output the tool gave as JSON: a string is text, anything else is structured
+    pub fn from_json(json: Json) -> ToolOutput {
+        match json {
+            Json::String(text) => ToolOutput::from_text(text),
+            json => ToolOutput {
+                text: json.to_string(),
+                json: Some(json),
+                given_as_text: false,
+            },
+        }
+    }
+
+    /// Structured output with the text the host shows for it (Gemini CLI's `llmContent`)
+    pub fn with_text(json: Json, text: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            text: text.into(),
+            json: Some(json),
+            given_as_text: false,
+        }
+    }
+
+    /// The output as text
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The output as JSON, when it is structured
+    pub fn json(&self) -> Option<&Json> {
+        self.json.as_ref()
+    }
+}
+
+impl Serialize for ToolOutput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match (&self.json, self.given_as_text) {
+            (Some(json), false) => json.serialize(serializer),
+            _ => serializer.serialize_str(&self.text),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Json::deserialize(deserializer).map(ToolOutput::from_json)
     }
 }

@@ -46,7 +46,7 @@ pub use driver::{
     Approval, Approver, Clock, InferenceResponse, Message, Model, ModelError, StepClock,
     SystemClock, ToolCall, ToolError, ToolExecutor, Usage,
 };
-pub use event::{ErrorInfo, Event};
+pub use event::{ErrorInfo, Event, ToolOutput};
 pub use format::{LoadError, FORMAT_NAME, FORMAT_VERSION};
 pub use handle::PolicyHandle;
 pub use native_hook::{HookDecision, NativeHook};

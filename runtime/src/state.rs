@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
 use crate::driver::{InferenceResponse, Message, ToolCall, Usage};
-use crate::event::{ErrorInfo, Event};
+use crate::event::{ErrorInfo, Event, ToolOutput};
 use crate::outcome::{Decision, Evaluation, Resolution};
 use crate::vocabulary::{ErrorKind, EventKind, FinishReason, Status, StopDecision, StopReason};
 
@@ -449,7 +449,7 @@ impl CurrentExecution {
                 self.describe_tool_call(event);
                 let result = self.tool_result.as_ref();
                 event.result = match result {
-                    Some(ToolResult::Output(output)) => Some(output.clone()),
+                    Some(ToolResult::Output(output)) => Some(ToolOutput::from_text(output.clone())),
                     Some(ToolResult::Failed(_) | ToolResult::Blocked(_)) | None => None,
                 };
                 event.tool_error = Some(matches!(result, Some(ToolResult::Failed(_))));

@@ -107,8 +107,11 @@ fn the_keys_of_the_contract_are_the_schemas() {
         "stop_requests",
         "status",
     ];
+    // What the host protocols add (issue 11): every host event carries the first three,
+    // a turn's first event the prompt.
+    let from_hosts = ["cwd", "permission_mode", "session_id", "prompt"];
     let keys: Vec<&str> = EVENT_FIELDS.iter().map(|field| field.key).collect();
-    assert_eq!(keys, contract);
+    assert_eq!(keys, [contract.as_slice(), &from_hosts].concat());
     assert_eq!(
         EventField::by_key("elapsed_ms").unwrap().test_key,
         "elapsed"
@@ -165,6 +168,11 @@ fn every_condition_field_of_the_contract_has_a_spelling_and_a_meaning() {
         "stop_decision",
         "stop_requests",
         "status",
+        // added for hosts
+        "cwd",
+        "permission_mode",
+        "session_id",
+        "prompt",
     ];
     let mut names: Vec<&str> = Field::names().collect();
     names.sort_unstable();

@@ -39,8 +39,11 @@ pub enum Field {
     ToolCalls,
     /// The tool's name
     Tool,
-    /// The tool's output
+    /// The tool's output as text: the string it returned, or the JSON text of structured
+    /// output
     Result,
+    /// `result.<path>`: a part of the tool's output, when that output is JSON
+    ResultPath(FieldPath),
     /// Whether the tool call failed
     ToolError,
     /// Whether the tool call was blocked
@@ -61,6 +64,14 @@ pub enum Field {
     Arg(FieldPath),
     /// `metadata.<path>`: the execution's metadata
     Metadata(FieldPath),
+    /// The working folder of the agent, as the host reports it
+    Cwd,
+    /// The host's permission mode (`default`, `acceptEdits`, `plan`, ...)
+    PermissionMode,
+    /// The host's session id
+    SessionId,
+    /// The user's prompt that starts a turn
+    Prompt,
 }
 
 /// The static type of a field; `Dynamic` fields are typed at run time
@@ -74,7 +85,7 @@ pub enum FieldType {
     Str,
     /// `true` or `false`
     Bool,
-    /// JSON of any type (`arg.*`, `metadata.*`)
+    /// JSON of any type (`arg.*`, `metadata.*`, `result.*`)
     Dynamic,
 }
 

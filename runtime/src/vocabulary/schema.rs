@@ -15,7 +15,7 @@ use super::{
 };
 
 /// The fixed-name condition fields: spelling, field, and what it means
-const NAMED: [(&str, Field, &str); 23] = [
+const NAMED: [(&str, Field, &str); 27] = [
     (
         "step",
         Field::Step,
@@ -58,7 +58,11 @@ const NAMED: [(&str, Field, &str); 23] = [
         "number of tool calls the model made",
     ),
     ("tool", Field::Tool, "the tool's name"),
-    ("result", Field::Result, "the tool's output"),
+    (
+        "result",
+        Field::Result,
+        "the tool's output as text (`result.<key>` reads into JSON output)",
+    ),
     (
         "tool_error",
         Field::ToolError,
@@ -83,6 +87,22 @@ const NAMED: [(&str, Field, &str); 23] = [
         "how many times a stop was already prevented",
     ),
     ("status", Field::Status, "the finished run's status"),
+    (
+        "cwd",
+        Field::Cwd,
+        "the agent's working folder, as the host reports it",
+    ),
+    (
+        "permission_mode",
+        Field::PermissionMode,
+        "the host's permission mode",
+    ),
+    ("session_id", Field::SessionId, "the host's session id"),
+    (
+        "prompt",
+        Field::Prompt,
+        "the user's prompt that starts a turn",
+    ),
 ];
 
 /// A field whose string values are a closed set (LANGUAGE.md §4.1)
@@ -133,6 +153,7 @@ impl Field {
     pub fn doc(&self) -> &'static str {
         match self {
             Field::Arg(_) => "the tool's JSON input",
+            Field::ResultPath(_) => "a part of the tool's output, when that output is JSON",
             Field::Metadata(_) => "values set by `set` effects or by the host application",
             named => NAMED
                 .iter()
@@ -165,9 +186,13 @@ impl Field {
             | F::ErrorMessage
             | F::StopReason
             | F::StopDecision
-            | F::Status => FieldType::Str,
+            | F::Status
+            | F::Cwd
+            | F::PermissionMode
+            | F::SessionId
+            | F::Prompt => FieldType::Str,
             F::ToolError | F::Blocked => FieldType::Bool,
-            F::Arg(_) | F::Metadata(_) => FieldType::Dynamic,
+            F::Arg(_) | F::Metadata(_) | F::ResultPath(_) => FieldType::Dynamic,
         }
     }
 
@@ -197,7 +222,11 @@ impl Field {
             | F::Failures
             | F::Errors
             | F::Retries
-            | F::Metadata(_) => true,
+            | F::Metadata(_)
+            | F::Cwd
+            | F::PermissionMode
+            | F::SessionId => true,
+            F::Prompt => kind == E::BeforeStep,
             F::Messages => kind == E::BeforeInference,
             F::Response => matches!(
                 kind,
@@ -206,7 +235,7 @@ impl Field {
             F::FinishReason | F::ToolCalls => matches!(kind, E::AfterInference | E::AfterStep),
             F::Tool => matches!(kind, E::PreToolUse | E::PostToolUse | E::OnError),
             F::Arg(_) => matches!(kind, E::PreToolUse | E::PostToolUse),
-            F::Result | F::ToolError | F::Blocked => kind == E::PostToolUse,
+            F::Result | F::ResultPath(_) | F::ToolError | F::Blocked => kind == E::PostToolUse,
             F::ErrorKind | F::ErrorMessage => kind == E::OnError,
             F::StopReason => matches!(kind, E::Stop | E::SubagentStop | E::ExecutionEnd),
             F::StopDecision | F::StopRequests => matches!(kind, E::Stop | E::SubagentStop),
@@ -228,6 +257,7 @@ impl fmt::Display for Field {
         match self {
             Field::Arg(path) => write!(f, "arg{path}"),
             Field::Metadata(path) => write!(f, "metadata{path}"),
+            Field::ResultPath(path) => write!(f, "result{path}"),
             named => {
                 let spelling = NAMED
                     .iter()
@@ -300,8 +330,8 @@ pub struct EventField {
     pub json: JsonType,
 }
 
-/// Every key of event JSON but `event` itself, in the order of CLI.md
-pub const EVENT_FIELDS: [EventField; 24] = [
+/// Every key of event JSON but `event` itself: CLI.md's, in its order, then what hosts add
+pub const EVENT_FIELDS: [EventField; 28] = [
     field("step", JsonType::Count),
     field("steps", JsonType::Count),
     field("tokens", JsonType::Count),
@@ -322,7 +352,7 @@ pub const EVENT_FIELDS: [EventField; 24] = [
     field("tool_calls", JsonType::Count),
     field("tool", JsonType::Text),
     field("arg", JsonType::Any),
-    field("result", JsonType::Text),
+    field("result", JsonType::Any),
     field("tool_error", JsonType::Flag),
     field("blocked", JsonType::Flag),
     field("error", JsonType::Error),
@@ -330,6 +360,10 @@ pub const EVENT_FIELDS: [EventField; 24] = [
     field("stop_decision", JsonType::OneOf(Enumeration::StopDecision)),
     field("stop_requests", JsonType::Count),
     field("status", JsonType::OneOf(Enumeration::Status)),
+    field("cwd", JsonType::Text),
+    field("permission_mode", JsonType::Text),
+    field("session_id", JsonType::Text),
+    field("prompt", JsonType::Text),
 ];
 
 /// A key that inline tests spell as JSON does
