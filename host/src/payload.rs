@@ -9,8 +9,8 @@
 
 use std::fmt;
 
-use serde::Deserialize;
 use rulesc_runtime::ToolOutput;
+use serde::Deserialize;
 use serde_json::Value as Json;
 
 use super::Host;
