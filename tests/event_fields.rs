@@ -2,6 +2,12 @@
 //! `result` is the output's text, `result.<path>` reads into output that is JSON, and `cwd`,
 //! `permission_mode`, `session_id` and `prompt` are there when a host gives them.
 
+#![expect(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "helpers of tests: a policy or event that does not load fails the test"
+)]
+
 use rulesc::{compile_str, Decision, Event, Outcome};
 use serde_json::{json, Value as Json};
 

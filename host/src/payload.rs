@@ -119,7 +119,7 @@ pub(crate) struct HookCall {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Received {
     /// A call to answer
-    Call(HookCall),
+    Call(Box<HookCall>),
     /// A well-formed event `rulesc hook` does not map (`Notification`, `PreCompact`...): no
     /// opinion, with a note for the user
     Unmapped(String),
@@ -226,7 +226,7 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
             event == HostEvent::PreTool,
         )
     })?;
-    Ok(Received::Call(call(host, name, event, fields)))
+    Ok(Received::Call(Box::new(call(host, name, event, fields))))
 }
 
 /// The call described by a payload's fields
@@ -315,7 +315,7 @@ mod tests {
 
     fn read_call(host: Host, json: Json) -> HookCall {
         match read(json.to_string().as_bytes(), host) {
-            Ok(Received::Call(call)) => call,
+            Ok(Received::Call(call)) => *call,
             other => panic!("expected a call, got {other:?}"),
         }
     }
