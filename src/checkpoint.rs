@@ -42,6 +42,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use rulesc_host::durable::Durability;
 use rulesc_runtime::{CheckpointError, Checkpointer, ExecutionState};
 
 /// Keeps the checkpoints of one run in the file at `path`
@@ -86,7 +87,7 @@ impl FileCheckpointer {
 impl Checkpointer for FileCheckpointer {
     fn save(&mut self, state: &ExecutionState) -> Result<(), CheckpointError> {
         let json = state.to_checkpoint_json()?;
-        rulesc_host::durable::replace_file(&self.path, json.as_bytes())
+        rulesc_host::durable::replace_file(&self.path, json.as_bytes(), Durability::Durable)
             .map_err(|err| self.error(&err))
     }
 }

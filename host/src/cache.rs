@@ -1,30 +1,30 @@
 //! Compile once: the compiled policy kept in the state folder, so a hook call costs a file
 //! read and a JSON parse rather than a full compile.
 //!
-//! An entry is named by a digest of the rulesc version and the policy's inputs (file names and
-//! contents), and stores the inputs themselves next to the compiled policy
-//! ([`Policy::to_json`]). Invariant: an entry is used only when its rulesc version and its
-//! stored inputs equal the current ones byte for byte, so an edited policy, a digest
-//! collision or an entry written by another rulesc release is simply a miss. Entries are
-//! written whole and renamed into place, so concurrent hooks at worst compile twice. Inputs
-//! that are not UTF-8 never make a policy (the compiler refuses them), so they bypass the
-//! cache and are reported on every call.
+//! An entry is named by the SHA-256 digest of the rulesc version and the policy's inputs
+//! (file names and bytes), and holds that key, the compiled policy ([`Policy::to_json`])
+//! and the SHA-256 of that JSON. Invariant: an entry is used only when its version, its key
+//! and the checksum of its policy all match, so an edited policy, an entry of another rulesc
+//! release, a truncated or corrupted file is simply a miss: the policy is compiled again
+//! and the entry rewritten, and no damage to the cache can change a decision. Entries are
+//! written whole and renamed into place, so concurrent hooks at worst compile twice.
+//! Inputs that are not UTF-8 never make a policy (the compiler refuses them), so a broken
+//! policy of any kind is never cached and is reported on every call.
 
-use std::borrow::Cow;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rulesc_runtime::Policy;
 use serde::{Deserialize, Serialize};
 
-use super::digest::digest;
-use super::state::write_atomically;
+use crate::digest::digest;
+use crate::state::write_atomically;
 
 /// One file a policy is built from, as read from disk
 ///
 /// Its identity for the cache is its name and contents, what the compiled policy depends
-/// on; the path only serves diagnostics and is not stored, so running the hook from another
-/// folder reuses the entry.
+/// on; the path only serves diagnostics, so running the hook from another folder reuses the
+/// entry.
 #[derive(Debug, Clone)]
 pub struct Input {
     /// The name the loader gives it (rule ids and evaluations use it)
@@ -35,23 +35,15 @@ pub struct Input {
     pub bytes: Vec<u8>,
 }
 
-/// An input as a cache entry stores it: its name and text
-#[derive(Debug, Serialize, Deserialize)]
-struct Stored<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    #[serde(borrow)]
-    text: Cow<'a, str>,
-}
-
 /// A cache entry as written
 #[derive(Debug, Serialize, Deserialize)]
-struct Entry<'a> {
+struct Entry {
     /// The rulesc version that compiled it
     rulesc: String,
-    /// The inputs it was compiled from
-    #[serde(borrow)]
-    inputs: Vec<Stored<'a>>,
+    /// The digest of the version and the inputs it was compiled from (its file's name)
+    key: String,
+    /// The SHA-256 of `policy`
+    checksum: String,
     /// The compiled policy ([`Policy::to_json`])
     policy: String,
 }
@@ -75,24 +67,21 @@ pub(crate) fn load(
     inputs: &[Input],
     compile: impl FnOnce() -> Result<Policy, String>,
 ) -> Result<Cached, String> {
-    let Some(texts) = texts(inputs) else {
-        return compile().map(|policy| Cached {
-            policy,
-            warning: None,
-        });
-    };
-    let path = entry_path(folder, inputs);
-    if let Some(policy) = read_entry(&path, &texts) {
+    let key = key(inputs);
+    let path = folder.join(format!("{key}.json"));
+    if let Some(policy) = read_entry(&path, &key) {
         return Ok(Cached {
             policy,
             warning: None,
         });
     }
     let policy = compile()?;
+    let json = policy.to_json();
     let entry = Entry {
         rulesc: env!("CARGO_PKG_VERSION").to_owned(),
-        inputs: texts,
-        policy: policy.to_json(),
+        checksum: digest([json.as_bytes()]),
+        key,
+        policy: json,
     };
     let warning = serde_json::to_vec(&entry)
         .map_err(std::io::Error::other)
@@ -102,47 +91,40 @@ pub(crate) fn load(
     Ok(Cached { policy, warning })
 }
 
-/// Where the entry for `inputs` lives
-fn entry_path(folder: &Path, inputs: &[Input]) -> PathBuf {
+/// The digest that names the entry of `inputs` compiled by this rulesc
+fn key(inputs: &[Input]) -> String {
     let version = env!("CARGO_PKG_VERSION");
-    let parts = std::iter::once(version.as_bytes()).chain(
-        inputs
-            .iter()
-            .flat_map(|input| [input.name.as_bytes(), input.bytes.as_slice()]),
-    );
-    folder.join(format!("{:016x}.json", digest(parts)))
+    digest(
+        std::iter::once(version.as_bytes()).chain(
+            inputs
+                .iter()
+                .flat_map(|input| [input.name.as_bytes(), input.bytes.as_slice()]),
+        ),
+    )
 }
 
-/// Each input as name and text; `None` when one is not UTF-8
-fn texts(inputs: &[Input]) -> Option<Vec<Stored<'_>>> {
-    inputs
-        .iter()
-        .map(|input| {
-            let text = std::str::from_utf8(&input.bytes).ok()?;
-            Some(Stored {
-                name: Cow::Borrowed(input.name.as_str()),
-                text: Cow::Borrowed(text),
-            })
-        })
-        .collect()
-}
-
-/// The cached policy at `path`, if there is one compiled by this rulesc from exactly `inputs`
-fn read_entry(path: &Path, inputs: &[Stored<'_>]) -> Option<Policy> {
+/// The cached policy at `path`, if its entry is whole and was compiled by this rulesc from
+/// the inputs whose digest is `key`
+fn read_entry(path: &Path, key: &str) -> Option<Policy> {
     // Any failure to read the entry is a miss: the policy is compiled again and the entry
     // rewritten.
     let text = fs::read_to_string(path).ok()?;
-    let entry: Entry<'_> = serde_json::from_str(&text).ok()?;
-    let same_inputs = entry.inputs.len() == inputs.len()
-        && entry
-            .inputs
-            .iter()
-            .zip(inputs)
-            .all(|(cached, input)| cached.name == input.name && cached.text == input.text);
-    if entry.rulesc != env!("CARGO_PKG_VERSION") || !same_inputs {
+    let entry: Entry = serde_json::from_str(&text).ok()?;
+    let whole = entry.rulesc == env!("CARGO_PKG_VERSION")
+        && entry.key == key
+        && entry.checksum == digest([entry.policy.as_bytes()]);
+    if !whole {
         return None;
     }
-    Policy::from_json(&entry.policy).ok()
+    // The entry holds a policy this rulesc checked when it compiled it, and the checksum
+    // proves it unchanged, so its regular expressions may compile on first use.
+    Policy::from_checked_json(&entry.policy).ok()
+}
+
+/// The folder's entry path for `inputs`, for tests that damage it
+#[cfg(test)]
+fn entry_path(folder: &Path, inputs: &[Input]) -> std::path::PathBuf {
+    folder.join(format!("{}.json", key(inputs)))
 }
 
 #[cfg(test)]
@@ -161,52 +143,72 @@ mod tests {
         }]
     }
 
+    fn counting(compiles: &Cell<u32>) -> impl Fn() -> Result<Policy, String> + '_ {
+        move || {
+            compiles.set(compiles.get() + 1);
+            Policy::new(Vec::new(), Defaults::default()).map_err(|err| err.to_string())
+        }
+    }
+
     #[test]
     fn a_second_load_is_a_hit_and_an_edit_is_a_miss() {
         let folder = tempfile::tempdir().unwrap();
         let compiles = Cell::new(0);
-        let compile = || {
-            compiles.set(compiles.get() + 1);
-            Policy::new(Vec::new(), Defaults::default()).map_err(|err| err.to_string())
-        };
-        let first = load(folder.path(), &inputs("a"), compile).unwrap();
+        let first = load(folder.path(), &inputs("a"), counting(&compiles)).unwrap();
         assert_eq!(first.warning, None);
         assert_eq!(compiles.get(), 1);
-        load(folder.path(), &inputs("a"), compile).unwrap();
+        load(folder.path(), &inputs("a"), counting(&compiles)).unwrap();
         assert_eq!(compiles.get(), 1, "the second load is a hit");
-        load(folder.path(), &inputs("b"), compile).unwrap();
+        load(folder.path(), &inputs("b"), counting(&compiles)).unwrap();
         assert_eq!(compiles.get(), 2, "an edited policy is compiled again");
     }
 
     #[test]
-    fn an_entry_with_other_inputs_under_the_same_name_is_a_miss() {
+    fn a_damaged_or_foreign_entry_is_a_miss_and_is_rewritten() {
         let folder = tempfile::tempdir().unwrap();
-        let empty = || Policy::new(Vec::new(), Defaults::default()).map_err(|e| e.to_string());
-        load(folder.path(), &inputs("a"), empty).unwrap();
-        // Forge a collision: the entry for "a" now claims to be for "b".
+        let compiles = Cell::new(0);
+        load(folder.path(), &inputs("a"), counting(&compiles)).unwrap();
         let path = entry_path(folder.path(), &inputs("a"));
-        let forged = fs::read_to_string(&path)
-            .unwrap()
-            .replace("\"text\":\"a\"", "\"text\":\"b\"");
-        fs::write(&path, forged).unwrap();
-        assert!(read_entry(&path, &texts(&inputs("a")).unwrap()).is_none());
+        let written = fs::read_to_string(&path).unwrap();
+        let damages = [
+            // A decision changed inside the policy: the checksum no longer matches.
+            written.replacen(
+                r#"\"pre_tool_use\":null"#,
+                r#"\"pre_tool_use\":\"allow\""#,
+                1,
+            ),
+            // Another key: the entry of other inputs, renamed.
+            written.replacen("\"key\":\"", "\"key\":\"0", 1),
+            // Another release's entry.
+            written.replacen(env!("CARGO_PKG_VERSION"), "0.0.0-other", 1),
+            // Truncated.
+            written.get(..written.len() / 2).unwrap().to_owned(),
+        ];
+        for (attempt, damaged) in damages.into_iter().enumerate() {
+            assert_ne!(damaged, written, "damage {attempt} changed nothing");
+            fs::write(&path, damaged).unwrap();
+            let before = compiles.get();
+            load(folder.path(), &inputs("a"), counting(&compiles)).unwrap();
+            assert_eq!(compiles.get(), before + 1, "damage {attempt} was used");
+            assert_eq!(fs::read_to_string(&path).unwrap(), written);
+        }
     }
 
     #[test]
     fn inputs_that_are_not_text_are_compiled_every_time() {
         let folder = tempfile::tempdir().unwrap();
-        let compiles = Cell::new(0);
-        let compile = || {
-            compiles.set(compiles.get() + 1);
-            Policy::new(Vec::new(), Defaults::default()).map_err(|err| err.to_string())
-        };
         let not_text = vec![Input {
             name: "guard.rules".to_owned(),
             path: "guard.rules".to_owned(),
             bytes: vec![0xff, 0xfe],
         }];
-        load(folder.path(), &not_text, compile).unwrap();
-        load(folder.path(), &not_text, compile).unwrap();
+        let compiles = Cell::new(0);
+        let refuse = || {
+            compiles.set(compiles.get() + 1);
+            Err::<Policy, _>("E004".to_owned())
+        };
+        assert!(load(folder.path(), &not_text, refuse).is_err());
+        assert!(load(folder.path(), &not_text, refuse).is_err());
         assert_eq!(compiles.get(), 2);
         assert_eq!(fs::read_dir(folder.path()).unwrap().count(), 0);
     }

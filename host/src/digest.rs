@@ -1,29 +1,24 @@
-//! A stable 64-bit digest (FNV-1a) for file names derived from text.
+//! A SHA-256 digest of several byte strings, for names of files derived from their
+//! contents, and for checking that a file is the one that was written.
 //!
-//! Invariant: the digest only names files; nothing trusts it for identity. Cache entries
-//! store and compare the full sources, and session files keep readable ids whenever the id
-//! is a safe file name, so a collision can cost a cache miss but never a wrong answer.
-//! FNV-1a is used rather than `std`'s `DefaultHasher` because its output must not change
-//! between Rust releases: the names outlive the binary that wrote them.
+//! Invariant: parts are length-prefixed, so `["ab", "c"]` and `["a", "bc"]` differ, and the
+//! digest is SHA-256, so two different inputs never share a name in practice: a cache entry
+//! named by its inputs' digest is the entry of those inputs.
 
-const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-const PRIME: u64 = 0x0000_0100_0000_01b3;
+use sha2::{Digest, Sha256};
 
-/// The FNV-1a digest of `parts`, each one length-prefixed so `["ab", "c"]` and `["a", "bc"]`
-/// differ
-pub(crate) fn digest<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> u64 {
-    let mut hash = OFFSET_BASIS;
-    let mut feed = |bytes: &[u8]| {
-        for byte in bytes {
-            hash ^= u64::from(*byte);
-            hash = hash.wrapping_mul(PRIME);
-        }
-    };
+/// The SHA-256 of `parts`, each prefixed by its length, in lowercase hex
+pub(crate) fn digest<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
+    let mut hasher = Sha256::new();
     for part in parts {
-        feed(&(part.len() as u64).to_le_bytes());
-        feed(part);
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
     }
-    hash
+    hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -38,9 +33,12 @@ mod tests {
     }
 
     #[test]
-    fn the_digest_is_stable() {
-        // Pinned (FNV-1a of the 8-byte little-endian length 6, then `rulesc`): a change here
-        // renames every cache and session file users already have.
-        assert_eq!(digest([b"rulesc".as_slice()]), 0x6e47_eab0_7021_72ab);
+    fn the_digest_is_sha256_of_the_length_prefixed_parts() {
+        // SHA-256 of the 8-byte little-endian length 6, then `rulesc`, as `sha256sum`
+        // computes it: `printf '\x06\0\0\0\0\0\0\0rulesc' | sha256sum`.
+        assert_eq!(
+            digest([b"rulesc".as_slice()]),
+            "3c7c2f75c2bb7928a39000b6f55ee770533ec0dac5a552ffdf3e5ec9bb8a20cb"
+        );
     }
 }

@@ -1,10 +1,14 @@
-//! Replacing a file's contents so that a crash, a power cut or a concurrent writer never
-//! leaves a mix or a truncated file.
+//! Replacing a file's contents so that a crashed or concurrent writer never leaves a mix or
+//! a truncated file, and, where the contents must outlive the machine, so that a power cut
+//! does not either.
 //!
 //! Invariant: the file at `path` always holds either its previous contents or the new ones.
 //! The new contents go to a temporary file of a name unique to this process and write, in
-//! the same folder; it is flushed to the disk, renamed over `path` (atomic on one file
-//! system), and the folder is flushed so the rename itself is durable.
+//! the same folder, which is renamed over `path` (atomic on one file system). A
+//! [`Durability::Durable`] write also flushes the file to the disk before the rename, and
+//! the folder after it, so the rename itself is durable; that costs about a millisecond
+//! here, which a hook call on every tool call cannot afford for state that is worthless
+//! once the machine is gone.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -14,9 +18,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Makes temporary names unique among the threads of this process
 static N_WRITES: AtomicU64 = AtomicU64::new(0);
 
-/// Writes `bytes` to a new temporary file next to `path`, flushes it to the disk, renames
-/// it over `path` and flushes the folder
-pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// What a replaced file must survive
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// A crash of the writer, a concurrent writer and a power cut: checkpoints, which a
+    /// run resumes from after the machine restarts
+    Durable,
+    /// A crash of the writer and a concurrent writer: hook session state and compiled
+    /// policies, which a power cut makes moot (a file it damages is refused as unreadable
+    /// state, or recompiled)
+    Atomic,
+}
+
+/// Writes `bytes` to a new temporary file next to `path` and renames it over `path`,
+/// flushing the file and the folder to the disk when `durability` asks for it
+pub fn replace_file(path: &Path, bytes: &[u8], durability: Durability) -> io::Result<()> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(format!(
         ".tmp-{}-{}",
@@ -28,7 +44,10 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // process now has would otherwise block every later write.
     let written = File::create(&temporary).and_then(|mut file| {
         file.write_all(bytes)?;
-        file.sync_all()
+        match durability {
+            Durability::Durable => file.sync_all(),
+            Durability::Atomic => Ok(()),
+        }
     });
     let renamed = written.and_then(|()| fs::rename(&temporary, path));
     if let Err(err) = renamed {
@@ -36,7 +55,10 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&temporary);
         return Err(err);
     }
-    sync_folder(path)
+    match durability {
+        Durability::Durable => sync_folder(path),
+        Durability::Atomic => Ok(()),
+    }
 }
 
 /// Flushes the folder holding `path`, so a rename in it is durable

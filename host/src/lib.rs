@@ -205,12 +205,17 @@ fn respond(
     let now_ms = now_ms();
     let locked = dir.lock().map_err(state_error)?;
     let loaded = locked.load(&call.session_id, now_ms).map_err(state_error)?;
+    let started_afresh = loaded.warning.is_some();
     notes.extend(loaded.warning);
-    let mut session = loaded.state;
+    let mut session = loaded.state.clone();
     let verdict = mapping::respond(&policy, call, &mut session, now_ms);
-    locked
-        .save(&call.session_id, &session)
-        .map_err(state_error)?;
+    // Most tool calls change nothing a session remembers; writing (and flushing) the state
+    // only when it changed keeps them at the cost of a read.
+    if session != loaded.state || started_afresh {
+        locked
+            .save(&call.session_id, &session)
+            .map_err(state_error)?;
+    }
     if let Some(age) = options.prune_older_than {
         if let Err(err) = locked.prune(age) {
             notes.push(format!("old session files could not be pruned: {err}"));

@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
 use super::digest::digest;
+use crate::durable::Durability;
 
 /// The `version` of session files this rulesc writes and reads
 const STATE_VERSION: u64 = 1;
@@ -226,14 +227,15 @@ fn session_file_name(session_id: &str) -> String {
     if plain {
         format!("s-{session_id}.json")
     } else {
-        format!("h-{:016x}.json", digest([session_id.as_bytes()]))
+        format!("h-{}.json", digest([session_id.as_bytes()]))
     }
 }
 
-/// Replaces the file at `path` with `bytes`, atomically and durably, naming the path in
-/// any error
+/// Replaces the file at `path` with `bytes`, atomically (not flushed to the disk: see
+/// [`Durability::Atomic`]), naming the path in any error
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    crate::durable::replace_file(path, bytes).map_err(|err| with_path(err, path))
+    crate::durable::replace_file(path, bytes, Durability::Atomic)
+        .map_err(|err| with_path(err, path))
 }
 
 /// An I/O error that names the path it happened on

@@ -77,11 +77,9 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
             check_literal(value)?;
         }
     }
-    let mut pending: Vec<&Condition> = rule.condition.iter().collect();
-    while let Some(condition) = pending.pop() {
-        match condition {
-            Condition::All(parts) | Condition::Any(parts) => pending.extend(parts),
-            Condition::Not(part) => pending.push(part),
+    for leaf in rule.condition.iter().flat_map(Condition::leaves) {
+        match leaf {
+            Condition::All(_) | Condition::Any(_) | Condition::Not(_) => {}
             Condition::Flag(field)
             | Condition::Glob { field, .. }
             | Condition::Regex { field, .. } => check_field(field)?,

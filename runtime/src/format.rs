@@ -7,7 +7,9 @@
 //!
 //! Invariant: loading goes through `Policy::new`, so a loaded policy is checked exactly as a
 //! compiled one, its patterns are compiled again, and it gets the prelude of the loading
-//! runtime (the JSON holds the user's rules only). serde_json's recursion limit stays on,
+//! runtime (the JSON holds the user's rules only). [`Policy::from_checked_json`], for JSON
+//! this runtime wrote of a checked policy, defers compiling regular expressions to their
+//! first use; everything else is checked as always. serde_json's recursion limit stays on,
 //! so hostile nesting is an error, not a stack overflow.
 //!
 //! A rule's `condition` is written flat, in postfix order: each leaf test as
@@ -22,7 +24,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::policy::{Policy, PolicyError, MAX_CONDITION_DEPTH};
+use crate::policy::{Patterns, Policy, PolicyError, MAX_CONDITION_DEPTH};
 use crate::vocabulary::{Action, Condition, Defaults, EventKind, Origin, Rule};
 
 /// The `format` key of compiled policies
@@ -172,6 +174,22 @@ impl Policy {
 
     /// Loads a policy written by [`Policy::to_json`], checking it as [`Policy::new`] does
     pub fn from_json(json: &str) -> Result<Policy, LoadError> {
+        Policy::load(json, Patterns::Check)
+    }
+
+    /// [`Policy::from_json`] for JSON that [`Policy::to_json`] wrote of a policy this
+    /// runtime checked, kept where only rulesc writes (the hook's compiled-policy cache):
+    /// its regular expressions compile on first use, so a call that tests few of them
+    /// does not pay for all
+    ///
+    /// Any other check is made as [`Policy::from_json`] makes it. A regular expression that
+    /// does not compile when first used matches nothing; JSON from anywhere else goes
+    /// through [`Policy::from_json`].
+    pub fn from_checked_json(json: &str) -> Result<Policy, LoadError> {
+        Policy::load(json, Patterns::Defer)
+    }
+
+    fn load(json: &str, patterns: Patterns) -> Result<Policy, LoadError> {
         let header: Header = serde_json::from_str(json).map_err(json_error)?;
         match header.format {
             Some(format) if format == FORMAT_NAME => {}
@@ -205,7 +223,7 @@ impl Policy {
                 })
             })
             .collect::<Result<Vec<Rule>, LoadError>>()?;
-        Policy::new(rules, body.defaults).map_err(LoadError::Policy)
+        Policy::build(rules, body.defaults, patterns).map_err(LoadError::Policy)
     }
 }
 

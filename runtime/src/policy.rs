@@ -96,6 +96,13 @@ pub enum PolicyError {
         /// The key as written, without `metadata`
         key: String,
     },
+    /// A rule's regular expression does not compile
+    InvalidPattern {
+        /// The rule
+        rule: String,
+        /// Why, in the regex crate's words
+        message: String,
+    },
 }
 
 impl fmt::Display for PolicyError {
@@ -132,6 +139,9 @@ impl fmt::Display for PolicyError {
                 f,
                 "rule `{rule}`: the condition nests deeper than {MAX_CONDITION_DEPTH} levels"
             ),
+            PolicyError::InvalidPattern { rule, message } => {
+                write!(f, "rule `{rule}`: {message}")
+            }
             PolicyError::InvalidSetKey { rule, key } => {
                 write!(
                     f,
@@ -190,6 +200,15 @@ impl Policy {
     /// without a stop reason gets its default, so equal policies compare and serialize
     /// alike. The host limits are [`Limits::default`] until [`Policy::with_limits`].
     pub fn new(rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
+        Policy::build(rules, defaults, Patterns::Check)
+    }
+
+    /// [`Policy::new`], compiling the regular expressions now or on their first use
+    pub(crate) fn build(
+        rules: Vec<Rule>,
+        defaults: Defaults,
+        patterns: Patterns,
+    ) -> Result<Policy, PolicyError> {
         bounds::check_rule_count(&rules)?;
         let n_user_rules = rules.len();
         let mut all_rules = Vec::with_capacity(n_user_rules + 2);
@@ -198,7 +217,7 @@ impl Policy {
             return Err(PolicyError::ReservedId(rule.id.clone()));
         }
         for rule in rules.into_iter().chain(prelude::rules()) {
-            let rule = check_rule(rule)?;
+            let rule = check_rule(rule, patterns)?;
             if !seen_ids.insert(rule.id.clone()) {
                 return Err(PolicyError::DuplicateId(rule.id));
             }
@@ -372,8 +391,17 @@ fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
     })
 }
 
+/// Whether a policy's regular expressions are compiled when it is built, or on first use
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Patterns {
+    /// Compile, and so check, every one now
+    Check,
+    /// Compile each on its first use (a policy this runtime checked before)
+    Defer,
+}
+
 /// Checks one rule and brings it to its canonical form
-fn check_rule(mut rule: Rule) -> Result<Rule, PolicyError> {
+fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
     bounds::check_rule(&rule)?;
     rule.events.sort();
     rule.events.dedup();
@@ -386,6 +414,22 @@ fn check_rule(mut rule: Rule) -> Result<Rule, PolicyError> {
         .is_some_and(|condition| exceeds_depth(condition, MAX_CONDITION_DEPTH))
     {
         return Err(PolicyError::TooDeep(rule.id));
+    }
+    if patterns == Patterns::Check {
+        let invalid =
+            rule.condition
+                .iter()
+                .flat_map(Condition::leaves)
+                .find_map(|leaf| match leaf {
+                    Condition::Regex { pattern, .. } => pattern.check().err(),
+                    _ => None,
+                });
+        if let Some(err) = invalid {
+            return Err(PolicyError::InvalidPattern {
+                rule: rule.id,
+                message: err.to_string(),
+            });
+        }
     }
     match &mut rule.action {
         Action::Decide {

@@ -248,6 +248,33 @@ fn loading_checks_the_rules_and_recompiles_patterns() {
     );
 }
 
+#[test]
+fn loading_compiles_every_regular_expression_but_checked_json_defers_them() {
+    let rule = when(
+        decide("grep", &[PreToolUse], Verb::Block),
+        Condition::Regex {
+            field: Field::Tool,
+            pattern: rulesc_runtime::RegexPattern::new("^rm$").unwrap(),
+        },
+    );
+    let written = policy(vec![rule]).to_json();
+    let invalid = written.replace("^rm$", "(unclosed");
+    assert_ne!(invalid, written);
+    let err = Policy::from_json(&invalid).unwrap_err().to_string();
+    assert!(
+        err.starts_with("invalid compiled policy: rule `grep`:"),
+        "{err}"
+    );
+    // JSON this runtime wrote of a checked policy compiles its patterns on first use ...
+    let deferred = Policy::from_checked_json(&written).unwrap();
+    let mut rm = Event::new(PreToolUse);
+    rm.tool = Some("rm".into());
+    assert_eq!(deferred.evaluate(&rm).resolution.decision, Decision::Block);
+    // ... and a pattern that cannot compile then matches nothing, whatever the rule says.
+    let broken = Policy::from_checked_json(&invalid).unwrap();
+    assert_eq!(broken.evaluate(&rm).resolution.decision, Decision::None);
+}
+
 /// `not (tool == "a" or not (tool == "a" or ... blocked))`, `levels` deep
 fn nested(levels: usize) -> Condition {
     (0..levels).fold(Condition::Flag(Field::Blocked), |inner, _| {

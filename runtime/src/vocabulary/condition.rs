@@ -57,6 +57,22 @@ pub enum Condition {
     },
 }
 
+impl Condition {
+    /// Every leaf test of the condition (neither `and`, `or` nor `not`), found without
+    /// recursion, so conditions nested as deep as a policy allows are walked safely
+    pub fn leaves(&self) -> impl Iterator<Item = &Condition> {
+        let mut pending = vec![self];
+        std::iter::from_fn(move || loop {
+            let condition = pending.pop()?;
+            match condition {
+                Condition::All(parts) | Condition::Any(parts) => pending.extend(parts.iter().rev()),
+                Condition::Not(part) => pending.push(part),
+                leaf => return Some(leaf),
+            }
+        })
+    }
+}
+
 /// One side of a comparison
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

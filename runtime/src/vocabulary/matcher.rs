@@ -5,6 +5,7 @@
 //! source policy did.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use globset::{Glob, GlobBuilder, GlobMatcher};
 use regex::{Regex, RegexBuilder};
@@ -208,32 +209,64 @@ fn to_globset_syntax(source: &str) -> String {
 }
 
 /// A regular expression for `=~` (Rust `regex` syntax, unanchored)
+///
+/// Compiling a regular expression is the costliest part of loading a policy (most of a
+/// hook call's time before this was deferred), and most events test few of a policy's
+/// patterns. So a pattern read from compiled JSON is compiled on its first use; `Policy::new`
+/// compiles, and so checks, every pattern of a policy it is given ([`RegexPattern::check`]),
+/// and only the compiled-policy cache, which stores policies `Policy::new` checked,
+/// defers them.
 #[derive(Debug, Clone)]
 pub struct RegexPattern {
-    regex: Regex,
+    source: Box<str>,
+    compiled: OnceLock<Result<Regex, PatternError>>,
 }
 
 impl RegexPattern {
     /// Compiles `source`, or says why it is not a valid regular expression
     pub fn new(source: &str) -> Result<RegexPattern, PatternError> {
+        let pattern = RegexPattern::deferred(source)?;
+        pattern.check()?;
+        Ok(pattern)
+    }
+
+    /// `source`, to be compiled on first use; only its length is checked now
+    pub(crate) fn deferred(source: &str) -> Result<RegexPattern, PatternError> {
         check_length(source)?;
-        let regex = RegexBuilder::new(source)
-            .size_limit(REGEX_SIZE_LIMIT)
-            .build()
-            .map_err(|err| PatternError {
-                message: regex_message(&err),
-            })?;
-        Ok(RegexPattern { regex })
+        Ok(RegexPattern {
+            source: source.into(),
+            compiled: OnceLock::new(),
+        })
+    }
+
+    /// Compiles the pattern if that was deferred, or says why it is not valid
+    pub fn check(&self) -> Result<(), PatternError> {
+        self.compiled().map(|_| ())
+    }
+
+    fn compiled(&self) -> Result<&Regex, PatternError> {
+        self.compiled
+            .get_or_init(|| {
+                RegexBuilder::new(&self.source)
+                    .size_limit(REGEX_SIZE_LIMIT)
+                    .build()
+                    .map_err(|err| PatternError {
+                        message: regex_message(&err),
+                    })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// The pattern as written
     pub fn as_str(&self) -> &str {
-        self.regex.as_str()
+        &self.source
     }
 
-    /// Whether `text` contains a match
+    /// Whether `text` contains a match; a pattern that does not compile matches nothing
+    /// (never the case in a policy, whose patterns `Policy::new` checked)
     pub fn is_match(&self, text: &str) -> bool {
-        self.regex.is_match(text)
+        self.compiled().is_ok_and(|regex| regex.is_match(text))
     }
 }
 
@@ -306,9 +339,11 @@ impl Serialize for RegexPattern {
 }
 
 impl<'de> Deserialize<'de> for RegexPattern {
+    /// A pattern read is compiled when the policy it belongs to is checked, or when it is
+    /// first used (see [`RegexPattern`])
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let source = String::deserialize(deserializer)?;
-        RegexPattern::new(&source).map_err(serde::de::Error::custom)
+        RegexPattern::deferred(&source).map_err(serde::de::Error::custom)
     }
 }
 

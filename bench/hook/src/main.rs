@@ -1,0 +1,146 @@
+//! Times `rulesc hook` calls beside `rulesc --version`, the process start of the same
+//! binary, in one interleaved run, and prints the medians, the 95th percentiles and their
+//! ratios (issue goal: a hook call within 1.5x of the process start).
+//!
+//! Usage: `rulesc-bench-hook RULESC RUNS STATE_DIR POLICY CASE...`, where each CASE is
+//! `name=host:payload.json`. Every case is called once first, untimed, so the compiled
+//! policy is cached, as it is for every call after a session's first. Runs alternate
+//! between the baseline and each case, so drift of the machine hits all alike. The output
+//! is one JSON object per line (`bench/run.sh` collects them), then a table for people on
+//! stderr.
+//!
+//! Invariant: a case whose call exits neither 0 nor 2 (a host's answer or denial) stops the
+//! benchmark with its stderr, so a broken hook is never timed as a fast one.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+/// One command to time
+struct Case {
+    name: String,
+    args: Vec<String>,
+    stdin: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1).collect()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(reason) => {
+            eprintln!("error: {reason}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: Vec<String>) -> Result<(), String> {
+    let [rulesc, runs, state_dir, policy, cases @ ..] = args.as_slice() else {
+        return Err(
+            "usage: rulesc-bench-hook RULESC RUNS STATE_DIR POLICY name=host:payload.json..."
+                .to_owned(),
+        );
+    };
+    let runs: usize = runs
+        .parse()
+        .map_err(|_| format!("`{runs}` is not a number of runs"))?;
+    let baseline = Case {
+        name: "process start (`rulesc --version`)".to_owned(),
+        args: vec!["--version".to_owned()],
+        stdin: None,
+    };
+    let mut timed = vec![baseline];
+    for case in cases {
+        timed.push(hook_case(case, state_dir, policy)?);
+    }
+    for case in &timed {
+        call(rulesc, case)?;
+    }
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::with_capacity(runs); timed.len()];
+    for _ in 0..runs {
+        for (case, times) in timed.iter().zip(samples.iter_mut()) {
+            times.push(call(rulesc, case)?);
+        }
+    }
+    let stats: Vec<(f64, f64)> = samples.iter_mut().map(|times| percentiles(times)).collect();
+    let (base_median, base_p95) = stats.first().copied().unwrap_or((f64::NAN, f64::NAN));
+    for (case, (median, p95)) in timed.iter().zip(&stats) {
+        println!(
+            "{{\"case\": {:?}, \"runs\": {runs}, \"median_ms\": {median:.3}, \"p95_ms\": {p95:.3}, \"median_ratio\": {:.2}, \"p95_ratio\": {:.2}}}",
+            case.name,
+            median / base_median,
+            p95 / base_p95
+        );
+        eprintln!(
+            "{:<48} median {median:6.3} ms ({:4.2}x)   p95 {p95:6.3} ms ({:4.2}x)",
+            case.name,
+            median / base_median,
+            p95 / base_p95
+        );
+    }
+    Ok(())
+}
+
+/// `name=host:payload.json` as a hook call over `policy`
+fn hook_case(spec: &str, state_dir: &str, policy: &str) -> Result<Case, String> {
+    let (name, call) = spec
+        .split_once('=')
+        .ok_or_else(|| format!("`{spec}` is not `name=host:payload.json`"))?;
+    let (host, payload) = call
+        .split_once(':')
+        .ok_or_else(|| format!("`{call}` is not `host:payload.json`"))?;
+    Ok(Case {
+        name: name.to_owned(),
+        args: ["hook", policy, "--host", host, "--state-dir", state_dir]
+            .map(str::to_owned)
+            .to_vec(),
+        stdin: Some(PathBuf::from(payload)),
+    })
+}
+
+/// The wall time of one run of `case`
+fn call(rulesc: &str, case: &Case) -> Result<Duration, String> {
+    let stdin = match &case.stdin {
+        Some(path) => Stdio::from(open(path)?),
+        None => Stdio::null(),
+    };
+    let started = Instant::now();
+    let output = Command::new(rulesc)
+        .args(&case.args)
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|err| format!("cannot run `{rulesc}`: {err}"))?;
+    let elapsed = started.elapsed();
+    match output.status.code() {
+        Some(0 | 2) => Ok(elapsed),
+        other => Err(format!(
+            "`{}` exited with {other:?}: {}",
+            case.name,
+            String::from_utf8_lossy(&output.stderr)
+        )),
+    }
+}
+
+fn open(path: &Path) -> Result<File, String> {
+    File::open(path).map_err(|err| format!("cannot open `{}`: {err}", path.display()))
+}
+
+/// The median and the 95th percentile of `times`, in milliseconds
+fn percentiles(times: &mut [Duration]) -> (f64, f64) {
+    times.sort_unstable();
+    let at = |fraction: f64| {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss,
+            reason = "an index into a list of at most a few thousand samples"
+        )]
+        let index = ((times.len().saturating_sub(1)) as f64 * fraction).round() as usize;
+        times
+            .get(index)
+            .map_or(f64::NAN, |time| time.as_secs_f64() * 1000.0)
+    };
+    (at(0.5), at(0.95))
+}
