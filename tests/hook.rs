@@ -192,7 +192,7 @@ fn a_default_is_an_explicit_answer_that_names_itself() {
         "default pre_tool_use allow\n@id(\"no-curl\")\non pre_tool_use when tool == \"Bash\" and arg.command ~ \"curl *\" block\n",
     )
     .unwrap();
-    let hook = Hook::new("codex", &[policy]);
+    let hook = Hook::new("claude", &[policy]);
     let call = |command: &str| {
         hook.answer(&claude(
             "PreToolUse",
@@ -278,9 +278,11 @@ fn a_turn_budget_stops_the_session_at_the_next_prompt() {
         assert_eq!(hook.answer(&prompt), json!({}));
         assert_eq!(hook.answer(&stop), json!({}));
     }
+    // A forbid on the prompt refuses it, and stops Claude.
     assert_eq!(
         hook.answer(&prompt),
-        json!({"continue": false, "stopReason": "two turns (rule turns)"})
+        json!({"decision": "block", "reason": "two turns (rule turns)",
+               "continue": false, "stopReason": "two turns (rule turns)"})
     );
 }
 
@@ -464,29 +466,42 @@ fn an_unusable_state_folder_fails_closed_for_tool_calls() {
 }
 
 #[test]
-fn a_corrupt_session_file_is_reported_and_replaced() {
+fn a_corrupt_session_file_fails_closed_until_the_session_is_reset() {
     let policies = tempfile::tempdir().unwrap();
     let hook = Hook::new("claude", &[counting_policy(policies.path(), 1)]);
     let failure = claude(
         "PostToolUseFailure",
-        json!({"tool_name": "Bash", "error": "x"}),
+        json!({"tool_name": "Bash", "tool_input": {"command": "false"}, "error": "x"}),
     );
     hook.answer(&failure);
     let session_file = hook.sessions().join("s-test-session.json");
     std::fs::write(&session_file, "{\"errors\": tru").unwrap();
-    let output = hook.call(failure.to_string().as_bytes());
-    assert_eq!(output.status.code(), Some(0));
+    let probe = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    // Nothing is reset behind the user's back: a tool call is denied, naming the file and
+    // the way out, and the damaged file stays.
+    let output = hook.call(probe.to_string().as_bytes());
+    assert_eq!(output.status.code(), Some(2), "{}", render(&output, &hook));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("s-test-session.json"), "{stderr}");
     assert!(
-        String::from_utf8_lossy(&output.stderr).contains("was unreadable"),
-        "{}",
-        render(&output, &hook)
+        stderr.contains("rulesc hook reset --session test-session"),
+        "{stderr}"
     );
-    // The fresh state counted this failure only.
-    let probe = claude("PreToolUse", json!({"tool_name": "Bash"}));
     assert_eq!(
-        hook.answer(&probe)["hookSpecificOutput"]["permissionDecision"],
-        json!("ask")
+        std::fs::read_to_string(&session_file).unwrap(),
+        "{\"errors\": tru"
     );
+    let reset = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .args(["hook", "reset", "--session", "test-session", "--state-dir"])
+        .arg(&hook.state_dir)
+        .output()
+        .unwrap();
+    assert!(reset.status.success(), "{reset:?}");
+    // A fresh session: no failure counted yet, so no rule asks.
+    assert_eq!(hook.answer(&probe), json!({}));
 }
 
 #[test]
@@ -499,7 +514,10 @@ fn the_compiled_policy_is_cached_and_an_edit_is_seen_at_once() {
     )
     .unwrap();
     let hook = Hook::new("claude", std::slice::from_ref(&policy));
-    let call = claude("PreToolUse", json!({"tool_name": "Bash"}));
+    let call = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
     let reason = |answer: Json| answer["hookSpecificOutput"]["permissionDecisionReason"].clone();
     assert_eq!(reason(hook.answer(&call)), json!("first (rule a)"));
     assert_eq!(reason(hook.answer(&call)), json!("first (rule a)"));
@@ -586,11 +604,15 @@ fn the_examples_are_wired_to_mapped_events_and_guard_as_documented() {
                     );
                 }
             }
-            let output = hook.call(
-                json!({"session_id": "e", "hook_event_name": event})
-                    .to_string()
-                    .as_bytes(),
-            );
+            let mut payload = json!({"session_id": "e", "hook_event_name": event});
+            if matches!(
+                event.as_str(),
+                "PreToolUse" | "PermissionRequest" | "BeforeTool"
+            ) {
+                payload["tool_name"] = json!("Read");
+                payload["tool_input"] = json!({"file_path": "README.md"});
+            }
+            let output = hook.call(payload.to_string().as_bytes());
             assert_eq!(
                 output.status.code(),
                 Some(0),

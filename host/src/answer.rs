@@ -1,14 +1,37 @@
 //! The answer to a hook call: what the policy decided ([`Verdict`]), written in the host's
-//! own protocol.
+//! own protocol, in a shape that host accepts.
 //!
-//! Invariant: an empty verdict is written as `{}`, "no opinion", so the host's own permission
-//! flow goes on; every other answer carries the reason the model or the user sees, naming the
-//! rule that decided.
+//! Invariant: every answer written is one the host's parser accepts for that event, and
+//! where a host cannot express what the policy decided, the answer takes the fail-closed
+//! effect and says so in the reason. An empty verdict is written as `{}`, "no opinion", so
+//! the host's own permission flow goes on. The table of every cell, with the host sources
+//! it follows, is in examples/claude-code/README.md, examples/codex/README.md and
+//! examples/gemini-cli/README.md; `tests/host_answers.rs` checks each cell with validators
+//! written from those sources.
+//!
+//! What decides the shape, by host:
+//! - Claude Code (code.claude.com/docs/en/hooks): `PreToolUse` takes
+//!   `hookSpecificOutput.permissionDecision` `allow`, `deny` or `ask` with a reason;
+//!   `PermissionRequest` takes `hookSpecificOutput.decision.behavior` `allow` or `deny`;
+//!   `UserPromptSubmit`, `PostToolUse` and `Stop` take `decision: "block"` with a reason;
+//!   `continue: false` with `stopReason` stops Claude on any event.
+//! - Codex (openai/codex `codex-rs/hooks/src/engine/output_parser.rs`, `schema.rs` with
+//!   `deny_unknown_fields`): `PreToolUse` accepts only a `deny` with a non-empty reason (an
+//!   `allow` without `updatedInput`, an `ask`, `continue: false`, `stopReason` and
+//!   `suppressOutput` make the hook fail, and the call runs); `PermissionRequest` takes
+//!   `decision.behavior` but no universal field of its own; `Stop` has no
+//!   `hookSpecificOutput`; `continue: false` is accepted on `PostToolUse`,
+//!   `UserPromptSubmit`, `Stop` and `SessionStart`.
+//! - Gemini CLI (google-gemini/gemini-cli `packages/core/src/core/coreToolHookTriggers.ts`,
+//!   `hooks/types.ts`): one top-level `decision`; only `block` and `deny` stop a tool
+//!   (`ask` is typed but has no effect), `continue: false` stops the agent and is checked
+//!   first; on `AfterAgent` a `deny` sends the reason back as the next prompt.
 
 use rulesc_runtime::{Decision, EventKind, Outcome, RESOLVED_BY_DEFAULT};
 use serde_json::{json, Map, Value as Json};
 
-use super::Host;
+use crate::payload::HostEvent;
+use crate::Host;
 
 /// The permission decision on a tool call
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,16 +42,6 @@ pub(crate) enum Permission {
     Deny,
     /// Ask the user
     Ask,
-}
-
-impl Permission {
-    fn name(self) -> &'static str {
-        match self {
-            Permission::Allow => "allow",
-            Permission::Deny => "deny",
-            Permission::Ask => "ask",
-        }
-    }
 }
 
 /// What the policy said about one hook call, whatever the host
@@ -74,47 +87,153 @@ impl Verdict {
         }
     }
 
-    /// The answer in `host`'s protocol; `name` is the host's name of the event
-    pub(crate) fn to_json(&self, host: Host, name: &str) -> Json {
-        let mut answer = Map::new();
-        if let Some(reason) = &self.halt {
-            answer.insert("continue".to_owned(), Json::Bool(false));
-            answer.insert("stopReason".to_owned(), Json::String(reason.clone()));
+    /// A verdict that denies a tool call, and refuses a prompt, for `reason`: a session a
+    /// `forbid` stopped
+    pub(crate) fn stopped(reason: String) -> Verdict {
+        Verdict {
+            permission: Some((Permission::Deny, reason.clone())),
+            keep_working: None,
+            halt: Some(reason),
         }
-        match host {
-            Host::Claude | Host::Codex => {
+    }
+
+    /// The answer in `host`'s protocol to `event`, and a note for stderr when the host
+    /// cannot express the decision and a stricter one was written instead
+    pub(crate) fn answer(&self, host: Host, event: HostEvent) -> (Json, Option<String>) {
+        let mut answer = Map::new();
+        let mut note = None;
+        match event {
+            HostEvent::PreTool => {
                 if let Some((permission, reason)) = &self.permission {
+                    let (permission, reason) = match (host, permission) {
+                        // Codex and Gemini CLI cannot ask from a hook: an `ask` they would
+                        // ignore is a call nobody approved, so it is denied, and the reason
+                        // says why.
+                        (Host::Codex | Host::Gemini, Permission::Ask) => {
+                            note = Some(format!(
+                                "{} hooks cannot ask for approval, so the call is denied: {reason}",
+                                host.title()
+                            ));
+                            (Permission::Deny, approval_needed(host, reason))
+                        }
+                        _ => (*permission, reason.clone()),
+                    };
+                    tool_decision(host, permission, &reason, &mut answer);
+                }
+                if host != Host::Codex {
+                    halt(self.halt.as_deref(), &mut answer);
+                }
+            }
+            HostEvent::PermissionRequest => {
+                if let Some((permission @ (Permission::Allow | Permission::Deny), reason)) =
+                    &self.permission
+                {
+                    let mut decision = Map::new();
+                    let behavior = if *permission == Permission::Allow {
+                        "allow"
+                    } else {
+                        "deny"
+                    };
+                    decision.insert("behavior".to_owned(), json!(behavior));
+                    if *permission == Permission::Deny {
+                        decision.insert("message".to_owned(), json!(reason));
+                    }
                     answer.insert(
                         "hookSpecificOutput".to_owned(),
-                        json!({
-                            "hookEventName": name,
-                            "permissionDecision": permission.name(),
-                            "permissionDecisionReason": reason,
-                        }),
+                        json!({"hookEventName": "PermissionRequest", "decision": decision}),
                     );
                 }
-                if let Some(reason) = &self.keep_working {
-                    answer.insert("decision".to_owned(), Json::String("block".to_owned()));
-                    answer.insert("reason".to_owned(), Json::String(reason.clone()));
+                // Codex refuses `continue` and `stopReason` on this event; the denial
+                // stands for the stop there, and the session remembers the forbid.
+                if host == Host::Claude {
+                    halt(self.halt.as_deref(), &mut answer);
                 }
             }
-            Host::Gemini => {
-                // Gemini CLI reads one top-level `decision` for both the tool call and the
-                // end of a turn: `deny` on `AfterAgent` rejects the answer and sends the
-                // reason back as the next prompt, which is what `request` means.
-                let decision = self
-                    .permission
-                    .as_ref()
-                    .map(|(permission, reason)| (permission.name(), reason))
-                    .or(self.keep_working.as_ref().map(|reason| ("deny", reason)));
-                if let Some((decision, reason)) = decision {
-                    answer.insert("decision".to_owned(), Json::String(decision.to_owned()));
-                    answer.insert("reason".to_owned(), Json::String(reason.clone()));
+            HostEvent::PromptSubmit => {
+                if let Some(reason) = &self.halt {
+                    let decision = if host == Host::Gemini {
+                        "deny"
+                    } else {
+                        "block"
+                    };
+                    answer.insert("decision".to_owned(), json!(decision));
+                    answer.insert("reason".to_owned(), json!(reason));
                 }
+                halt(self.halt.as_deref(), &mut answer);
+            }
+            HostEvent::Stop | HostEvent::SubagentStop => match (&self.halt, &self.keep_working) {
+                (Some(reason), _) => halt(Some(reason), &mut answer),
+                (None, Some(reason)) => {
+                    let decision = if host == Host::Gemini {
+                        "deny"
+                    } else {
+                        "block"
+                    };
+                    answer.insert("decision".to_owned(), json!(decision));
+                    answer.insert("reason".to_owned(), json!(reason));
+                }
+                (None, None) => {}
+            },
+            HostEvent::SessionStart | HostEvent::PostTool | HostEvent::PostToolFailure => {
+                halt(self.halt.as_deref(), &mut answer);
+            }
+            HostEvent::SessionEnd => {}
+        }
+        (Json::Object(answer), note)
+    }
+}
+
+/// The decision on a tool call before it runs
+fn tool_decision(host: Host, permission: Permission, reason: &str, answer: &mut Map<String, Json>) {
+    match host {
+        Host::Claude => {
+            let decision = match permission {
+                Permission::Allow => "allow",
+                Permission::Deny => "deny",
+                Permission::Ask => "ask",
+            };
+            answer.insert(
+                "hookSpecificOutput".to_owned(),
+                json!({"hookEventName": "PreToolUse", "permissionDecision": decision,
+                       "permissionDecisionReason": reason}),
+            );
+        }
+        // Codex accepts no `allow` without a rewritten input: an allow is no opinion there.
+        Host::Codex => {
+            if permission == Permission::Deny {
+                answer.insert(
+                    "hookSpecificOutput".to_owned(),
+                    json!({"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                           "permissionDecisionReason": reason}),
+                );
             }
         }
-        Json::Object(answer)
+        Host::Gemini => {
+            let decision = if permission == Permission::Allow {
+                "allow"
+            } else {
+                "deny"
+            };
+            answer.insert("decision".to_owned(), json!(decision));
+            answer.insert("reason".to_owned(), json!(reason));
+        }
     }
+}
+
+/// `continue: false` with the reason, which stops the agent
+fn halt(reason: Option<&str>, answer: &mut Map<String, Json>) {
+    if let Some(reason) = reason {
+        answer.insert("continue".to_owned(), Json::Bool(false));
+        answer.insert("stopReason".to_owned(), json!(reason));
+    }
+}
+
+/// The reason of a denial that stands for an approval the host cannot ask for
+fn approval_needed(host: Host, reason: &str) -> String {
+    format!(
+        "this call needs the user's approval ({reason}), which {} cannot ask for from a hook, so it is denied",
+        host.title()
+    )
 }
 
 /// The reason shown for an outcome: the deciding rule's message and who decided
@@ -174,61 +293,6 @@ mod tests {
     }
 
     #[test]
-    fn a_block_is_a_deny_naming_the_rule() {
-        let block = verdict(&[outcome(
-            EventKind::PreToolUse,
-            Decision::Block,
-            Some("destructive command"),
-            "no-rm",
-        )]);
-        assert_eq!(
-            block.to_json(Host::Claude, "PreToolUse"),
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                   "permissionDecision": "deny",
-                   "permissionDecisionReason": "destructive command (rule no-rm)"}})
-        );
-        assert_eq!(
-            block.to_json(Host::Gemini, "BeforeTool"),
-            json!({"decision": "deny", "reason": "destructive command (rule no-rm)"})
-        );
-    }
-
-    #[test]
-    fn a_forbid_on_a_tool_call_also_denies_it() {
-        let forbid = verdict(&[outcome(
-            EventKind::PreToolUse,
-            Decision::Forbid,
-            None,
-            "halt",
-        )]);
-        let reason = "the policy stopped the run (guard_forbade) (rule halt)";
-        assert_eq!(
-            forbid.to_json(Host::Codex, "PreToolUse"),
-            json!({"continue": false, "stopReason": reason,
-                   "hookSpecificOutput": {"hookEventName": "PreToolUse",
-                   "permissionDecision": "deny", "permissionDecisionReason": reason}})
-        );
-    }
-
-    #[test]
-    fn a_request_on_stop_keeps_the_agent_working() {
-        let request = verdict(&[outcome(
-            EventKind::Stop,
-            Decision::Request,
-            Some("go on"),
-            "todo",
-        )]);
-        assert_eq!(
-            request.to_json(Host::Claude, "Stop"),
-            json!({"decision": "block", "reason": "go on (rule todo)"})
-        );
-        assert_eq!(
-            request.to_json(Host::Gemini, "AfterAgent"),
-            json!({"decision": "deny", "reason": "go on (rule todo)"})
-        );
-    }
-
-    #[test]
     fn decisions_hosts_cannot_hear_are_no_opinion() {
         let quiet = verdict(&[
             outcome(
@@ -240,7 +304,9 @@ mod tests {
             outcome(EventKind::PostToolUse, Decision::Request, None, "more"),
             outcome(EventKind::BeforeStep, Decision::Allow, None, "fine"),
         ]);
-        assert_eq!(quiet.to_json(Host::Claude, "PostToolUse"), json!({}));
+        for host in Host::ALL {
+            assert_eq!(quiet.answer(host, HostEvent::PostTool), (json!({}), None));
+        }
     }
 
     #[test]

@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use cache::Input;
-use payload::{HostEvent, Received};
+use payload::Received;
 use rulesc_runtime::{Limits, Policy};
 use state::StateDir;
 
@@ -153,7 +153,7 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
         }
         Err(err) => return failed(&err.to_string(), err.gates_tool_call(), options, notes),
     };
-    let gates_tool_call = call.event == HostEvent::PreTool;
+    let gates_tool_call = call.event.gates_tool_call();
     // A guard that crashes must not let a tool through: the host could read the panic's exit
     // status as "no opinion", so a panic is a failure like any other and fails closed.
     let responded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -164,7 +164,9 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
     match responded {
         Ok((Ok(verdict), call_notes)) => {
             notes.extend(call_notes);
-            answer(verdict.to_json(options.host, &call.name).to_string(), notes)
+            let (json, note) = verdict.answer(options.host, call.event);
+            notes.extend(note);
+            answer(json.to_string(), notes)
         }
         Ok((Err(reason), call_notes)) => {
             notes.extend(call_notes);
@@ -177,6 +179,16 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
             notes,
         ),
     }
+}
+
+/// Forgets what the state folder at `state_dir` keeps of `session_id` (its counters,
+/// metadata and a latched forbid), so its next hook call starts afresh; `Ok(false)` when
+/// there was nothing to forget
+pub fn reset(state_dir: &std::path::Path, session_id: &str) -> Result<bool, String> {
+    let state_error = |err: std::io::Error| format!("the hook state is unusable: {err}");
+    let dir = StateDir::open(state_dir).map_err(state_error)?;
+    let locked = dir.lock().map_err(state_error)?;
+    locked.reset(session_id).map_err(state_error)
 }
 
 /// The answer when stdin itself could not be read: the event is unknown, so it is refused
@@ -205,13 +217,11 @@ fn respond(
     let now_ms = now_ms();
     let locked = dir.lock().map_err(state_error)?;
     let loaded = locked.load(&call.session_id, now_ms).map_err(state_error)?;
-    let started_afresh = loaded.warning.is_some();
-    notes.extend(loaded.warning);
-    let mut session = loaded.state.clone();
+    let mut session = loaded.clone();
     let verdict = mapping::respond(&policy, call, &mut session, now_ms);
-    // Most tool calls change nothing a session remembers; writing (and flushing) the state
-    // only when it changed keeps them at the cost of a read.
-    if session != loaded.state || started_afresh {
+    // Most tool calls change nothing a session remembers; writing the state only when it
+    // changed keeps them at the cost of a read.
+    if session != loaded {
         locked
             .save(&call.session_id, &session)
             .map_err(state_error)?;

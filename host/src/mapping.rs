@@ -55,6 +55,10 @@ struct Session<'a> {
 
 impl Session<'_> {
     fn respond(&mut self) {
+        if let Some(reason) = self.state.forbidden.clone() {
+            self.stopped(reason);
+            return;
+        }
         let in_turn = self.state.steps.saturating_add(1);
         match self.call.event {
             HostEvent::SessionStart => {
@@ -65,6 +69,7 @@ impl Session<'_> {
                 self.fire(EventKind::BeforeStep, in_turn, |_| {});
             }
             HostEvent::PreTool => self.pre_tool_use(in_turn),
+            HostEvent::PermissionRequest => self.permission_request(in_turn),
             HostEvent::PostTool => {
                 self.state.failures = 0;
                 let result = self.call.result.clone();
@@ -100,6 +105,27 @@ impl Session<'_> {
                 });
             }
         }
+    }
+
+    /// A session a `forbid` stopped: tool calls are denied and prompts refused with its
+    /// reason, stops and the rest go unopposed; nothing is evaluated
+    fn stopped(&mut self, reason: String) {
+        let reason = format!(
+            "this session was stopped: {reason}; run `rulesc hook reset --session {}` to clear it",
+            self.call.session_id
+        );
+        if self.call.event.gates_tool_call() || self.call.event == HostEvent::PromptSubmit {
+            self.verdict = Verdict::stopped(reason);
+        }
+    }
+
+    /// The host is about to ask its user to approve a tool call: the `pre_tool_use` rules
+    /// answer, but the call was already judged (and counted, and its effects kept) at
+    /// `PreToolUse`, so this evaluation keeps nothing
+    fn permission_request(&mut self, step: u64) {
+        let event = self.event(EventKind::PreToolUse, step);
+        let outcome = self.policy.evaluate(&event);
+        self.verdict.absorb(&outcome);
     }
 
     /// `pre_tool_use`; a blocked call then counts as an error, as in the agent loop
@@ -164,6 +190,20 @@ impl Session<'_> {
 
     /// Evaluates one event built from the state and the call, then keeps what it changed
     fn fire(&mut self, kind: EventKind, step: u64, describe: impl FnOnce(&mut Event)) -> Outcome {
+        let mut event = self.event(kind, step);
+        describe(&mut event);
+        let outcome = self.policy.evaluate(&event);
+        self.state.metadata.clone_from(&outcome.metadata);
+        if outcome.resolution.decision == Decision::Forbid {
+            self.state.stop_reason = outcome.resolution.stop_reason;
+            self.state.forbidden = Some(super::answer::reason(&outcome));
+        }
+        self.verdict.absorb(&outcome);
+        outcome
+    }
+
+    /// The event of `kind` as the state and the call describe it
+    fn event(&self, kind: EventKind, step: u64) -> Event {
         let mut event = Event::new(kind);
         event.step = step;
         event.steps = self.state.steps;
@@ -181,14 +221,7 @@ impl Session<'_> {
             event.tool.clone_from(&self.call.tool);
             event.arg.clone_from(&self.call.arg);
         }
-        describe(&mut event);
-        let outcome = self.policy.evaluate(&event);
-        self.state.metadata.clone_from(&outcome.metadata);
-        if outcome.resolution.decision == Decision::Forbid {
-            self.state.stop_reason = outcome.resolution.stop_reason;
-        }
-        self.verdict.absorb(&outcome);
-        outcome
+        event
     }
 }
 

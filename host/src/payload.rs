@@ -3,9 +3,20 @@
 //! Invariant: reading is tolerant where hosts differ and strict where a guard must be. Unknown
 //! fields are ignored and optional ones may be missing or `null` (hosts add fields between
 //! releases, and Codex sends `transcript_path: null`); a field we read that has the wrong JSON
-//! type is a [`PayloadError`]. Input that is not a JSON object, or whose `hook_event_name` is
-//! missing, cannot be told apart from a tool call, so it is an error that gates one
-//! ([`PayloadError::gates_tool_call`]): the caller fails closed on it.
+//! type is a [`PayloadError`]. A call that gates a tool (`PreToolUse`, `PermissionRequest`,
+//! `BeforeTool`) must carry a non-empty string `tool_name` and an object `tool_input`, as
+//! every host's schema has them. Input that is not UTF-8, not JSON, not an object, or names
+//! no event the host sends — a misspelt or miscased name included — cannot be told apart
+//! from a tool call, so it is an error that gates one ([`PayloadError::gates_tool_call`]):
+//! the caller fails closed on it. Events a host sends that rulesc does not map
+//! (`Notification`, `PreCompact`, ...) are no opinion.
+//!
+//! The event names, by host (each list from the host's own source):
+//! - Claude Code: the hooks reference, code.claude.com/docs/en/hooks;
+//! - Codex: openai/codex `codex-rs/hooks/src/schema.rs` (`HookEventNameWire`) and
+//!   `codex-rs/hooks/src/events/` (one module per event);
+//! - Gemini CLI: google-gemini/gemini-cli `packages/core/src/hooks/types.ts`
+//!   (`HookEventName`).
 
 use std::fmt;
 
@@ -24,6 +35,9 @@ pub(crate) enum HostEvent {
     PromptSubmit,
     /// `PreToolUse` (`BeforeTool`): `pre_tool_use`
     PreTool,
+    /// `PermissionRequest` (Claude Code, Codex): the host is about to ask its user to approve
+    /// a tool call; judged by the `pre_tool_use` rules, without counting as another call
+    PermissionRequest,
     /// `PostToolUse` (`AfterTool`): `post_tool_use`
     PostTool,
     /// `PostToolUseFailure` (Gemini CLI: an `AfterTool` whose response carries an `error`):
@@ -37,52 +51,108 @@ pub(crate) enum HostEvent {
     SessionEnd,
 }
 
-/// The event names of Claude Code, which Codex shares
-const CLAUDE_EVENTS: [(&str, HostEvent); 8] = [
-    ("SessionStart", HostEvent::SessionStart),
-    ("UserPromptSubmit", HostEvent::PromptSubmit),
-    ("PreToolUse", HostEvent::PreTool),
-    ("PostToolUse", HostEvent::PostTool),
-    ("PostToolUseFailure", HostEvent::PostToolFailure),
-    ("Stop", HostEvent::Stop),
-    ("SubagentStop", HostEvent::SubagentStop),
-    ("SessionEnd", HostEvent::SessionEnd),
+impl HostEvent {
+    /// Whether the host runs a tool, or approves one, on the answer to this event
+    pub(crate) fn gates_tool_call(self) -> bool {
+        matches!(self, HostEvent::PreTool | HostEvent::PermissionRequest)
+    }
+}
+
+/// What an event a host sends is to rulesc
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Known {
+    /// Mapped to rulesc events
+    Mapped(HostEvent),
+    /// Sent by the host, but nothing a policy speaks of: no opinion
+    Unmapped,
+}
+
+/// Claude Code's events (code.claude.com/docs/en/hooks, "Hook events")
+const CLAUDE_EVENTS: [(&str, Known); 13] = [
+    ("SessionStart", Known::Mapped(HostEvent::SessionStart)),
+    ("UserPromptSubmit", Known::Mapped(HostEvent::PromptSubmit)),
+    ("PreToolUse", Known::Mapped(HostEvent::PreTool)),
+    (
+        "PermissionRequest",
+        Known::Mapped(HostEvent::PermissionRequest),
+    ),
+    ("PostToolUse", Known::Mapped(HostEvent::PostTool)),
+    (
+        "PostToolUseFailure",
+        Known::Mapped(HostEvent::PostToolFailure),
+    ),
+    ("Stop", Known::Mapped(HostEvent::Stop)),
+    ("SubagentStop", Known::Mapped(HostEvent::SubagentStop)),
+    ("SessionEnd", Known::Mapped(HostEvent::SessionEnd)),
+    ("Notification", Known::Unmapped),
+    ("PreCompact", Known::Unmapped),
+    ("PostCompact", Known::Unmapped),
+    ("SubagentStart", Known::Unmapped),
 ];
 
-/// The event names of Gemini CLI (a failed `AfterTool` is told apart by its response)
-const GEMINI_EVENTS: [(&str, HostEvent); 6] = [
-    ("SessionStart", HostEvent::SessionStart),
-    ("BeforeAgent", HostEvent::PromptSubmit),
-    ("BeforeTool", HostEvent::PreTool),
-    ("AfterTool", HostEvent::PostTool),
-    ("AfterAgent", HostEvent::Stop),
-    ("SessionEnd", HostEvent::SessionEnd),
+/// Codex's events (openai/codex `codex-rs/hooks/src/events/`)
+const CODEX_EVENTS: [(&str, Known); 12] = [
+    ("SessionStart", Known::Mapped(HostEvent::SessionStart)),
+    ("UserPromptSubmit", Known::Mapped(HostEvent::PromptSubmit)),
+    ("PreToolUse", Known::Mapped(HostEvent::PreTool)),
+    (
+        "PermissionRequest",
+        Known::Mapped(HostEvent::PermissionRequest),
+    ),
+    ("PostToolUse", Known::Mapped(HostEvent::PostTool)),
+    ("Stop", Known::Mapped(HostEvent::Stop)),
+    ("SubagentStop", Known::Mapped(HostEvent::SubagentStop)),
+    ("SessionEnd", Known::Mapped(HostEvent::SessionEnd)),
+    ("PreCompact", Known::Unmapped),
+    ("PostCompact", Known::Unmapped),
+    ("SubagentStart", Known::Unmapped),
+    ("StopFailure", Known::Unmapped),
+];
+
+/// Gemini CLI's events (google-gemini/gemini-cli `packages/core/src/hooks/types.ts`); a
+/// failed `AfterTool` is told apart by its response
+const GEMINI_EVENTS: [(&str, Known); 11] = [
+    ("SessionStart", Known::Mapped(HostEvent::SessionStart)),
+    ("BeforeAgent", Known::Mapped(HostEvent::PromptSubmit)),
+    ("BeforeTool", Known::Mapped(HostEvent::PreTool)),
+    ("AfterTool", Known::Mapped(HostEvent::PostTool)),
+    ("AfterAgent", Known::Mapped(HostEvent::Stop)),
+    ("SessionEnd", Known::Mapped(HostEvent::SessionEnd)),
+    ("Notification", Known::Unmapped),
+    ("PreCompress", Known::Unmapped),
+    ("BeforeModel", Known::Unmapped),
+    ("AfterModel", Known::Unmapped),
+    ("BeforeToolSelection", Known::Unmapped),
 ];
 
 impl Host {
     /// The host's event names and what each one is
-    fn events(self) -> &'static [(&'static str, HostEvent)] {
+    fn events(self) -> &'static [(&'static str, Known)] {
         match self {
-            Host::Claude | Host::Codex => &CLAUDE_EVENTS,
+            Host::Claude => &CLAUDE_EVENTS,
+            Host::Codex => &CODEX_EVENTS,
             Host::Gemini => &GEMINI_EVENTS,
         }
     }
 
-    /// The host event called `name` by this host, if it is one `rulesc hook` maps
-    fn event(self, name: &str) -> Option<HostEvent> {
+    /// What the event this host calls `name` is, if the host sends one of that name
+    fn event(self, name: &str) -> Option<Known> {
         self.events()
             .iter()
             .find(|(known, _)| *known == name)
             .map(|(_, event)| *event)
     }
 
-    /// The other protocol's host whose event this is, when `name` is not this host's
-    fn other_host_with(self, name: &str) -> Option<(Host, HostEvent)> {
-        let other = match self {
-            Host::Claude | Host::Codex => Host::Gemini,
-            Host::Gemini => Host::Claude,
-        };
-        other.event(name).map(|event| (other, event))
+    /// The names of the events this host sends, for messages
+    fn event_names(self) -> impl Iterator<Item = &'static str> {
+        self.events().iter().map(|(name, _)| *name)
+    }
+
+    /// Another host that sends an event called `name`, when this one does not
+    fn other_host_with(self, name: &str) -> Option<Host> {
+        Host::ALL
+            .into_iter()
+            .find(|other| *other != self && other.event(name).is_some())
     }
 }
 
@@ -189,7 +259,16 @@ struct Fields {
 
 /// Reads the host's hook JSON
 pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
-    let json: Json = serde_json::from_slice(input)
+    let text = std::str::from_utf8(input).map_err(|err| {
+        PayloadError::new(
+            format!(
+                "the hook input is not UTF-8 text (invalid byte at offset {})",
+                err.valid_up_to()
+            ),
+            true,
+        )
+    })?;
+    let json: Json = serde_json::from_str(text)
         .map_err(|err| PayloadError::new(format!("the hook input is not JSON: {err}"), true))?;
     let Json::Object(object) = &json else {
         return Err(PayloadError::new(
@@ -207,26 +286,79 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
             ))
         }
     };
-    let Some(event) = host.event(&name) else {
-        return match host.other_host_with(&name) {
-            Some((other, other_event)) => Err(PayloadError::new(
-                format!(
-                    "`{name}` is a {} event but `--host {}` was given",
-                    other.title(),
-                    host.flag()
-                ),
-                other_event == HostEvent::PreTool,
-            )),
-            None => Ok(Received::Unmapped(name)),
-        };
+    let event = match host.event(&name) {
+        Some(Known::Mapped(event)) => event,
+        Some(Known::Unmapped) => return Ok(Received::Unmapped(name)),
+        None => return Err(unknown_event(host, &name)),
     };
     let fields: Fields = serde_json::from_value(json).map_err(|err| {
         PayloadError::new(
             format!("the `{name}` input is malformed: {err}"),
-            event == HostEvent::PreTool,
+            event.gates_tool_call(),
         )
     })?;
+    if event.gates_tool_call() {
+        check_tool_call(&name, &fields)?;
+    }
     Ok(Received::Call(Box::new(call(host, name, event, fields))))
+}
+
+/// Why `name` is no event of `host`: another host's event, a name in the wrong case, or
+/// simply unknown; it gates a tool call, since it may be one
+fn unknown_event(host: Host, name: &str) -> PayloadError {
+    let reason = if let Some(other) = host.other_host_with(name) {
+        format!(
+            "`{name}` is a {} event but `--host {}` was given",
+            other.title(),
+            host.flag()
+        )
+    } else if let Some(known) = host
+        .event_names()
+        .find(|known| known.eq_ignore_ascii_case(name))
+    {
+        format!(
+            "`{name}` is not a {} event; event names are case-sensitive: `{known}`",
+            host.title()
+        )
+    } else {
+        format!(
+            "`{name}` is not an event {} sends (it sends {})",
+            host.title(),
+            host.event_names()
+                .map(|known| format!("`{known}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    PayloadError::new(reason, true)
+}
+
+/// Checks what every host's schema requires of a call that gates a tool: a non-empty string
+/// `tool_name` and an object `tool_input`
+fn check_tool_call(name: &str, fields: &Fields) -> Result<(), PayloadError> {
+    let problem = match (&fields.tool_name, &fields.tool_input) {
+        (None, _) => "it has no `tool_name`".to_owned(),
+        (Some(tool), _) if tool.trim().is_empty() => "its `tool_name` is empty".to_owned(),
+        (_, None) => "it has no `tool_input`".to_owned(),
+        (_, Some(Json::Object(_))) => return Ok(()),
+        (_, Some(other)) => format!("its `tool_input` is {}, not an object", json_type(other)),
+    };
+    Err(PayloadError::new(
+        format!("the `{name}` input cannot be checked: {problem}"),
+        true,
+    ))
+}
+
+/// A JSON value's type with its article, for messages
+fn json_type(json: &Json) -> &'static str {
+    match json {
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
+    }
 }
 
 /// The call described by a payload's fields
@@ -267,8 +399,11 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
             .session_id
             .filter(|id| !id.is_empty())
             .unwrap_or_else(|| "default".to_owned()),
+        arg: match (host, fields.tool_name.as_deref(), fields.tool_input) {
+            (Host::Codex, Some("apply_patch"), Some(input)) => Some(with_patch_files(input)),
+            (_, _, input) => input,
+        },
         tool: fields.tool_name,
-        arg: fields.tool_input,
         result,
         error: tool_failure,
         response,
@@ -277,6 +412,43 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
         permission_mode: fields.permission_mode,
         prompt: fields.prompt,
     }
+}
+
+/// Codex's `apply_patch` input, `{"command": "<patch>"}`, with the patch also under `patch`
+/// and the files it touches under `files`, so path guards apply to it (`arg.files`)
+///
+/// Codex sends the raw patch in `command` (openai/codex, the apply_patch hooks change that
+/// fixes issue #16732): its `*** Add File: `, `*** Update File: `, `*** Delete File: ` and
+/// `*** Move to: ` lines name the files, in order, each once.
+fn with_patch_files(input: Json) -> Json {
+    let Json::Object(mut object) = input else {
+        return input;
+    };
+    let Some(Json::String(patch)) = object.get("command").cloned() else {
+        return Json::Object(object);
+    };
+    let mut files: Vec<String> = Vec::new();
+    for line in patch.lines() {
+        let named = [
+            "*** Add File: ",
+            "*** Update File: ",
+            "*** Delete File: ",
+            "*** Move to: ",
+        ]
+        .iter()
+        .find_map(|marker| line.strip_prefix(marker));
+        if let Some(path) = named.map(str::trim).filter(|path| !path.is_empty()) {
+            if !files.iter().any(|known| known == path) {
+                files.push(path.to_owned());
+            }
+        }
+    }
+    object.insert("patch".to_owned(), Json::String(patch));
+    object.insert(
+        "files".to_owned(),
+        Json::Array(files.into_iter().map(Json::String).collect()),
+    );
+    Json::Object(object)
 }
 
 /// JSON as the text a condition reads: a string as itself, anything else as compact JSON
@@ -414,5 +586,112 @@ mod tests {
     fn unmapped_events_are_no_opinion() {
         let received = read(br#"{"hook_event_name": "Notification"}"#, Host::Claude).unwrap();
         assert_eq!(received, Received::Unmapped("Notification".to_owned()));
+    }
+
+    #[test]
+    fn a_tool_call_without_a_readable_tool_is_refused() {
+        let cases = [
+            (
+                r#"{"hook_event_name": "PreToolUse", "tool_input": {}}"#,
+                "no `tool_name`",
+            ),
+            (
+                r#"{"hook_event_name": "PreToolUse", "tool_name": " ", "tool_input": {}}"#,
+                "`tool_name` is empty",
+            ),
+            (
+                r#"{"hook_event_name": "PreToolUse", "tool_name": "Bash"}"#,
+                "no `tool_input`",
+            ),
+            (
+                r#"{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": "ls"}"#,
+                "`tool_input` is a string, not an object",
+            ),
+            (
+                r#"{"hook_event_name": "PermissionRequest", "tool_name": "Bash", "tool_input": [1]}"#,
+                "`tool_input` is an array, not an object",
+            ),
+            (
+                r#"{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": 3}"#,
+                "`tool_input` is a number, not an object",
+            ),
+        ];
+        for (input, problem) in cases {
+            let err = read(input.as_bytes(), Host::Claude).unwrap_err();
+            assert!(err.gates_tool_call(), "{input}");
+            assert!(err.to_string().contains(problem), "{input}: {err}");
+        }
+        let gemini = read(
+            br#"{"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": null}"#,
+            Host::Gemini,
+        )
+        .unwrap_err();
+        assert!(gemini.to_string().contains("no `tool_input`"), "{gemini}");
+    }
+
+    #[test]
+    fn names_in_the_wrong_case_or_unknown_are_refused_with_the_right_name() {
+        let err = read(br#"{"hook_event_name": "preToolUse"}"#, Host::Claude).unwrap_err();
+        assert!(err.gates_tool_call());
+        assert!(
+            err.to_string().contains("case-sensitive: `PreToolUse`"),
+            "{err}"
+        );
+        let err = read(br#"{"hook_event_name": "beforeTool"}"#, Host::Gemini).unwrap_err();
+        assert!(err.to_string().contains("`BeforeTool`"), "{err}");
+        let err = read(br#"{"hook_event_name": "Teleport"}"#, Host::Codex).unwrap_err();
+        assert!(err.gates_tool_call());
+        assert!(
+            err.to_string()
+                .starts_with("`Teleport` is not an event Codex sends"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn input_that_is_not_utf8_is_refused() {
+        let err = read(b"{\"hook_event_name\": \"PreToolUse\\\xff\"}", Host::Claude).unwrap_err();
+        assert!(err.gates_tool_call());
+        assert!(
+            err.to_string().starts_with("the hook input is not UTF-8"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn permission_requests_gate_tool_calls() {
+        let call = read_call(
+            Host::Codex,
+            json!({"session_id": "c", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+                   "tool_input": {"command": "rm -rf build", "description": "clean"}}),
+        );
+        assert_eq!(call.event, HostEvent::PermissionRequest);
+        assert!(call.event.gates_tool_call());
+    }
+
+    #[test]
+    fn codex_patches_name_the_files_they_touch() {
+        let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n\
+                     *** Add File: /etc/cron.d/job\n+* * * * * sh\n*** Delete File: b.txt\n\
+                     *** Update File: c.rs\n*** Move to: d.rs\n*** Update File: src/a.rs\n*** End Patch";
+        let call = read_call(
+            Host::Codex,
+            json!({"session_id": "c", "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+                   "tool_input": {"command": patch}}),
+        );
+        let arg = call.arg.unwrap();
+        assert_eq!(
+            arg["files"],
+            json!(["src/a.rs", "/etc/cron.d/job", "b.txt", "c.rs", "d.rs"])
+        );
+        assert_eq!(arg["patch"], json!(patch));
+        assert_eq!(arg["command"], json!(patch));
+        // Only Codex's `apply_patch` is read as a patch.
+        let bash = read_call(
+            Host::Codex,
+            json!({"session_id": "c", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                   "tool_input": {"command": patch}}),
+        );
+        assert_eq!(bash.arg.unwrap().get("files"), None);
     }
 }

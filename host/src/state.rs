@@ -15,8 +15,9 @@
 //! microseconds of evaluation, and a lock file that is never deleted lets `--prune-older-than`
 //! remove session files safely under the same lock.
 //!
-//! A session file that is not valid state (truncated, edited, from a future version) is
-//! reported and replaced by a fresh state; I/O failures are errors the caller fails closed on.
+//! A session file that is not valid state (truncated, edited, of another version) is an
+//! error, as I/O failures are: the caller fails closed on it, and nothing is reset behind
+//! the user's back; `rulesc hook reset --session ID` removes it.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, ErrorKind};
@@ -30,8 +31,8 @@ use serde_json::{Map, Value as Json};
 use super::digest::digest;
 use crate::durable::Durability;
 
-/// The `version` of session files this rulesc writes and reads
-const STATE_VERSION: u64 = 1;
+/// The `version` of session files this rulesc writes and reads (2: a forbid latches)
+const STATE_VERSION: u64 = 2;
 
 /// The longest session id kept readable in a file name
 const MAX_READABLE_ID: usize = 96;
@@ -58,6 +59,10 @@ pub(crate) struct SessionState {
     pub(crate) stop_reason: Option<StopReason>,
     /// Values set by `set` effects
     pub(crate) metadata: Map<String, Json>,
+    /// Why a `forbid` stopped the session, once one did: every later tool call is denied
+    /// and every later prompt refused with it, until `rulesc hook reset` clears it
+    #[serde(default)]
+    pub(crate) forbidden: Option<String>,
 }
 
 impl SessionState {
@@ -73,6 +78,7 @@ impl SessionState {
             subagent_stop_requests: 0,
             stop_reason: None,
             metadata: Map::new(),
+            forbidden: None,
         }
     }
 }
@@ -134,47 +140,43 @@ pub(crate) struct Locked<'dir> {
     _file: File,
 }
 
-/// A session's state as loaded
-#[derive(Debug)]
-pub(crate) struct Loaded {
-    /// The state (fresh when there was none or it was unreadable as state)
-    pub(crate) state: SessionState,
-    /// Why a stored state was replaced by a fresh one, for stderr
-    pub(crate) warning: Option<String>,
-}
-
 impl Locked<'_> {
     /// Loads `session_id`'s state; a new session starts at `now_ms`
-    pub(crate) fn load(&self, session_id: &str, now_ms: u64) -> io::Result<Loaded> {
+    ///
+    /// A file that is not this version's state is an error naming the file and the problem.
+    pub(crate) fn load(&self, session_id: &str, now_ms: u64) -> io::Result<SessionState> {
         let path = self.session_path(session_id);
-        let text = match fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == ErrorKind::NotFound => {
-                return Ok(Loaded {
-                    state: SessionState::new(now_ms),
-                    warning: None,
-                })
-            }
-            Err(err) if err.kind() == ErrorKind::InvalidData => String::new(),
+        let text = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == ErrorKind::NotFound => return Ok(SessionState::new(now_ms)),
             Err(err) => return Err(with_path(err, &path)),
         };
-        let problem = match serde_json::from_str::<SessionState>(&text) {
-            Ok(state) if state.version == STATE_VERSION => {
-                return Ok(Loaded {
-                    state,
-                    warning: None,
-                })
-            }
-            Ok(state) => format!("it has version {}", state.version),
-            Err(err) => err.to_string(),
+        let problem = match serde_json::from_slice::<SessionState>(&text) {
+            Ok(state) if state.version == STATE_VERSION => return Ok(state),
+            Ok(state) => format!(
+                "it is of version {}, this rulesc reads version {STATE_VERSION}",
+                state.version
+            ),
+            Err(err) => format!("it is damaged ({err})"),
         };
-        Ok(Loaded {
-            state: SessionState::new(now_ms),
-            warning: Some(format!(
-                "the state of session `{session_id}` in `{}` was unreadable ({problem}); starting afresh",
+        Err(io::Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "the state of session `{session_id}` in `{}` cannot be read: {problem}; \
+                 run `rulesc hook reset --session {session_id}` to start the session afresh",
                 path.display()
-            )),
-        })
+            ),
+        ))
+    }
+
+    /// Removes `session_id`'s state, if there is one: its next call starts afresh
+    pub(crate) fn reset(&self, session_id: &str) -> io::Result<bool> {
+        let path = self.session_path(session_id);
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(true),
+            Err(err) if err.kind() == ErrorKind::NotFound => Ok(false),
+            Err(err) => Err(with_path(err, &path)),
+        }
     }
 
     /// Stores `session_id`'s state: written whole, then renamed into place
@@ -300,25 +302,29 @@ mod tests {
     }
 
     #[test]
-    fn state_round_trips_and_corrupt_state_starts_afresh() {
+    fn state_round_trips_and_damaged_state_is_an_error_until_reset() {
         let root = tempfile::tempdir().unwrap();
         let dir = StateDir::open(root.path()).unwrap();
         let locked = dir.lock().unwrap();
-        let mut state = locked.load("s1", 7).unwrap().state;
+        let mut state = locked.load("s1", 7).unwrap();
         assert_eq!(state, SessionState::new(7));
         state.errors = 3;
         state
             .metadata
             .insert("tainted".to_owned(), Json::Bool(true));
         locked.save("s1", &state).unwrap();
-        let loaded = locked.load("s1", 99).unwrap();
-        assert_eq!(loaded.state, state);
-        assert_eq!(loaded.warning, None);
+        assert_eq!(locked.load("s1", 99).unwrap(), state);
 
-        fs::write(root.path().join("sessions/s-s1.json"), "{\"steps\": ").unwrap();
-        let loaded = locked.load("s1", 99).unwrap();
-        assert_eq!(loaded.state, SessionState::new(99));
-        assert!(loaded.warning.unwrap().contains("was unreadable"));
+        let file = root.path().join("sessions/s-s1.json");
+        for damaged in ["{\"steps\": ", "{\"version\": 1}", "\u{0}"] {
+            fs::write(&file, damaged).unwrap();
+            let err = locked.load("s1", 99).unwrap_err().to_string();
+            assert!(err.contains("cannot be read"), "{damaged}: {err}");
+            assert!(err.contains("rulesc hook reset --session s1"), "{err}");
+        }
+        assert!(locked.reset("s1").unwrap());
+        assert!(!locked.reset("s1").unwrap());
+        assert_eq!(locked.load("s1", 99).unwrap(), SessionState::new(99));
     }
 
     #[test]

@@ -170,18 +170,27 @@ pub(crate) enum OutputFormat {
 
 /// `rulesc hook`
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub(crate) struct HookArgs {
+    /// What to do instead of answering a hook call
+    #[command(subcommand)]
+    pub(crate) action: Option<HookAction>,
     /// `.rules` files or directories, or compiled JSON policies
     #[arg(required = true, value_name = "POLICY")]
     pub(crate) policies: Vec<PathBuf>,
     /// Whose hook protocol to read and answer
-    #[arg(long, value_parser = host_parser())]
-    pub(crate) host: Host,
+    #[arg(long, required = true, value_parser = host_parser())]
+    pub(crate) host: Option<Host>,
     /// Where session state and compiled policies are kept (default: `rulesc` in the
     /// system's temporary folder)
     #[arg(long, value_name = "DIR")]
     pub(crate) state_dir: Option<PathBuf>,
-    /// When the policy cannot be checked, answer "no opinion" instead of denying tool calls
+    /// What a call that cannot be checked (a broken policy, malformed input, unusable state)
+    /// gets: `deny` refuses tool calls (the default); `allow` answers "no opinion", so the
+    /// host runs them
+    #[arg(long, value_enum, default_value_t = OnError::Deny)]
+    pub(crate) on_error: OnError,
+    /// The same as `--on-error allow`
     #[arg(long)]
     pub(crate) fail_open: bool,
     /// After answering, remove session state not written for this long (`12h`, `7d`)
@@ -190,6 +199,33 @@ pub(crate) struct HookArgs {
     /// Host limits
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
+}
+
+/// What `rulesc hook` does with a call it cannot check
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OnError {
+    /// Deny tool calls (fail closed)
+    Deny,
+    /// Answer "no opinion" (fail open): the host runs the call
+    Allow,
+}
+
+/// `rulesc hook`'s other actions
+#[derive(Debug, Subcommand)]
+pub(crate) enum HookAction {
+    /// Forget what the hook keeps of a session (counters, metadata, a latched forbid)
+    Reset(HookResetArgs),
+}
+
+/// `rulesc hook reset`
+#[derive(Debug, Args)]
+pub(crate) struct HookResetArgs {
+    /// The host's session id (`session_id` of its hook calls)
+    #[arg(long, value_name = "ID")]
+    pub(crate) session: String,
+    /// The state folder the hook uses (default: `rulesc` in the system's temporary folder)
+    #[arg(long, value_name = "DIR")]
+    pub(crate) state_dir: Option<PathBuf>,
 }
 
 /// `--host`: the hosts by the names `Host::flag` gives them
@@ -224,7 +260,7 @@ mod tests {
         for host in Host::ALL {
             let cli = Cli::try_parse_from(["rulesc", "hook", "p.rules", "--host", host.flag()]);
             assert!(
-                matches!(cli, Ok(Cli { command: Command::Hook(args) }) if args.host == host),
+                matches!(cli, Ok(Cli { command: Command::Hook(args) }) if args.host == Some(host)),
                 "{}",
                 host.flag()
             );

@@ -7,18 +7,26 @@ use rulesc::load::{self, Sources};
 use rulesc::{input, Policy, SourceBytes};
 use rulesc_host::{Exit, Input, Loader, Options, PolicySource};
 
-use crate::cli::args::HookArgs;
+use crate::cli::args::{HookAction, HookArgs, HookResetArgs, OnError};
 use crate::cli::ExitStatus;
 
 /// Runs `rulesc hook`
 pub(crate) fn run(args: &HookArgs) -> ExitStatus {
+    if let Some(HookAction::Reset(reset)) = &args.action {
+        return run_reset(reset);
+    }
+    // clap requires `--host` unless a subcommand was given.
+    let Some(host) = args.host else {
+        crate::cli::print_error("`--host` is required");
+        return ExitStatus::Error;
+    };
     let options = Options {
-        host: args.host,
+        host,
         state_dir: args
             .state_dir
             .clone()
             .unwrap_or_else(rulesc_host::default_state_dir),
-        fail_open: args.fail_open,
+        fail_open: args.fail_open || args.on_error == OnError::Allow,
         prune_older_than: args.prune_older_than,
         limits: super::eval::limits(&args.limits),
     };
@@ -40,6 +48,32 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
     match reply.exit {
         Exit::Answer => ExitStatus::Success,
         Exit::Deny => ExitStatus::Error,
+    }
+}
+
+/// Runs `rulesc hook reset`
+fn run_reset(args: &HookResetArgs) -> ExitStatus {
+    let state_dir = args
+        .state_dir
+        .clone()
+        .unwrap_or_else(rulesc_host::default_state_dir);
+    match rulesc_host::reset(&state_dir, &args.session) {
+        Ok(removed) => {
+            let said = if removed {
+                format!(
+                    "session `{}` reset: its next hook call starts afresh",
+                    args.session
+                )
+            } else {
+                format!("session `{}` has no state to reset", args.session)
+            };
+            let _ = writeln!(std::io::stdout().lock(), "{said}");
+            ExitStatus::Success
+        }
+        Err(reason) => {
+            crate::cli::print_error(&reason);
+            ExitStatus::Error
+        }
     }
 }
 
