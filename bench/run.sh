@@ -16,6 +16,18 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 # shellcheck disable=SC2086 # the criterion arguments are words on purpose
 cargo bench -p rulesc-bench --benches -- $criterion_args
 
+# A hook call beside the process start of the same binary: many runs of each, interleaved.
+cargo build --release -p rulesc -p rulesc-bench-hook
+hook_state="$(mktemp -d)"
+payloads=tests/hook/payloads/claude
+"$target/release/rulesc-bench-hook" "$target/release/rulesc" 500 "$hook_state" rules/ \
+  "Claude PreToolUse, Bash \`ls\`=claude:$payloads/PreToolUse-ls.json" \
+  "Claude PreToolUse, Bash \`rm -rf\`=claude:$payloads/PreToolUse-rm-rf.json" \
+  "Claude PreToolUse, Read=claude:$payloads/PreToolUse-read.json" \
+  "Claude Stop=claude:$payloads/Stop-done.json" \
+  >"$target/criterion/hook-latency.jsonl"
+rm -rf "$hook_state"
+
 python3 - "$target/criterion/rulesc-run.json" "$started" "$load_before" "$criterion_args" <<'PY'
 import json, subprocess, sys
 from datetime import datetime, timezone

@@ -38,6 +38,7 @@
 pub mod checkpoint;
 mod diagnostics;
 pub mod events;
+mod host_profile;
 pub mod input;
 pub mod load;
 pub mod reload;
@@ -46,11 +47,13 @@ use std::fmt;
 use std::path::Path;
 
 pub use diagnostics::{one_line, Diagnostics, RenderOptions, FIXED_WIDTH};
+pub use host_profile::HostProfile;
 pub use load::{LoadError, Loaded};
 pub use rulesc_compiler::{
     codes, Code, Diagnostic, Expectation, FileId, Label, LineColumn, Location, Severity,
     SourceBytes, SourceFile, Summary, TestCase,
 };
+pub use rulesc_host::Host;
 pub use rulesc_runtime::*;
 
 /// What checking a policy set found
@@ -78,7 +81,17 @@ pub fn check_source(name: &str, source: &str) -> CheckOutput {
 /// Checks files read as bytes, compiled together as one policy set (a file that is not
 /// UTF-8 is an `E004` diagnostic)
 pub fn check_sources(inputs: Vec<SourceBytes>) -> CheckOutput {
-    let (files, checked) = rulesc_compiler::check_bytes(inputs);
+    check_sources_for(inputs, None)
+}
+
+/// [`check_sources`] for a policy that will run as `host`'s hook, when given: the host
+/// lints (`W008`–`W010`) warn about rules it can never honour
+pub fn check_sources_for(inputs: Vec<SourceBytes>, host: Option<Host>) -> CheckOutput {
+    let profile = host.map(HostProfile);
+    let facts = profile
+        .as_ref()
+        .map(|profile| profile as &dyn rulesc_compiler::HostFacts);
+    let (files, checked) = rulesc_compiler::check_bytes_for(inputs, facts);
     CheckOutput {
         policy: checked.policy,
         tests: checked.tests,

@@ -4,7 +4,11 @@
 //! For any input and host: the command ends with exit 0 and one JSON object on stdout (an
 //! answer in the host's protocol) or with exit 2, nothing on stdout and the reason on stderr
 //! (which every host reads as "deny"); never a panic, never another exit code, and in
-//! seconds. A tool call is thus never let through because the hook failed. Inputs: the
+//! seconds. A tool call is thus never let through because the hook failed. And the oracle:
+//! input that may be a tool call but cannot be read as one of the host's schema (not UTF-8
+//! JSON, no event name the host sends, a tool event without a string `tool_name` or an
+//! object `tool_input`) is denied, as the host's own validator of `tests/host_protocol/`
+//! reads the answer. Inputs: the
 //! corpus, the repository's payload fixtures, generated calls of every host event, each
 //! mutated structurally or byte by byte, and arbitrary JSON and bytes. A case starts three
 //! processes, so it runs fewer cases than the other targets for the same budget.
@@ -13,6 +17,7 @@
 mod gen;
 #[path = "fuzz/harness.rs"]
 mod harness;
+mod host_protocol;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,10 +32,12 @@ use serde_json::{json, Value as Json};
 const SEEDS: [&str; 2] = ["tests/hook/payloads", "tests/hostile/payloads"];
 
 /// Every event name any host sends, and a few no host sends
-const EVENT_NAMES: [&str; 15] = [
+const EVENT_NAMES: [&str; 17] = [
     "SessionStart",
     "UserPromptSubmit",
     "PreToolUse",
+    "PermissionRequest",
+    "preToolUse",
     "PostToolUse",
     "PostToolUseFailure",
     "Stop",
@@ -77,9 +84,105 @@ fn hook(host: &str, input: &[u8]) -> Result<std::process::Output, TestCaseError>
         .map_err(|err| TestCaseError::fail(format!("rulesc did not end: {err}")))
 }
 
+/// The events each host sends (from each host's source, see `tests/host_protocol/`), and
+/// those of them that gate a tool call
+fn events_of(host: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    match host {
+        "gemini" => (
+            &[
+                "BeforeTool",
+                "AfterTool",
+                "BeforeAgent",
+                "Notification",
+                "AfterAgent",
+                "SessionStart",
+                "SessionEnd",
+                "PreCompress",
+                "BeforeModel",
+                "AfterModel",
+                "BeforeToolSelection",
+            ],
+            &["BeforeTool"],
+        ),
+        "codex" => (
+            &[
+                "SessionStart",
+                "UserPromptSubmit",
+                "PreToolUse",
+                "PermissionRequest",
+                "PostToolUse",
+                "Stop",
+                "SubagentStop",
+                "SessionEnd",
+                "PreCompact",
+                "PostCompact",
+                "SubagentStart",
+                "StopFailure",
+            ],
+            &["PreToolUse", "PermissionRequest"],
+        ),
+        _ => (
+            &[
+                "SessionStart",
+                "UserPromptSubmit",
+                "PreToolUse",
+                "PermissionRequest",
+                "PostToolUse",
+                "PostToolUseFailure",
+                "Stop",
+                "SubagentStop",
+                "SessionEnd",
+                "Notification",
+                "PreCompact",
+                "PostCompact",
+                "SubagentStart",
+            ],
+            &["PreToolUse", "PermissionRequest"],
+        ),
+    }
+}
+
+/// The tool event whose denial `input` must get from `host`, when it may be a tool call
+/// that cannot be read as the host's schema
+fn unreadable_tool_call(host: &str, input: &[u8]) -> Option<&'static str> {
+    let (events, tool_events) = events_of(host);
+    let tool_event = tool_events.first().copied()?;
+    let Ok(Json::Object(call)) = serde_json::from_slice::<Json>(input) else {
+        return Some(tool_event);
+    };
+    let Some(Json::String(name)) = call.get("hook_event_name") else {
+        return Some(tool_event);
+    };
+    let Some(event) = events.iter().find(|event| *event == name) else {
+        return Some(tool_event);
+    };
+    let readable = matches!(call.get("tool_name"), Some(Json::String(tool)) if !tool.trim().is_empty())
+        && matches!(call.get("tool_input"), Some(Json::Object(_)));
+    (tool_events.contains(event) && !readable).then_some(*event)
+}
+
 fn check(input: Vec<u8>) -> Result<(), TestCaseError> {
     for host in ["claude", "gemini", "codex"] {
         let output = hook(host, &input)?;
+        if let Some(event) = unreadable_tool_call(host, &input) {
+            let answer = host_protocol::Answer {
+                stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+                exit_code: output.status.code().unwrap_or(-1),
+            };
+            let judged = match host {
+                "gemini" => host_protocol::gemini::judge(event, &answer),
+                "codex" => host_protocol::codex::judge(event, &answer),
+                _ => host_protocol::claude::judge(event, &answer),
+            };
+            prop_assert!(
+                matches!(&judged, Ok(effect) if effect.tool == host_protocol::Tool::Denied),
+                "{}: an unreadable tool call was not denied ({:?}): {:?}",
+                host,
+                judged,
+                answer
+            );
+        }
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         prop_assert!(

@@ -567,12 +567,14 @@ fn the_examples_are_wired_to_mapped_events_and_guard_as_documented() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let cases = [
         ("claude-code", "claude", "Bash", "PreToolUse"),
+        ("codex", "codex", "Bash", "PreToolUse"),
         ("gemini-cli", "gemini", "run_shell_command", "BeforeTool"),
     ];
     for (folder, host, shell, pre_tool) in cases {
         let guard = examples.join(folder).join("guard.rules");
+        // Checked for its host too: every rule is one the host can honour.
         let check = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-            .args(["check", "--deny-warnings"])
+            .args(["check", "--deny-warnings", "--host", host])
             .arg(&guard)
             .output()
             .unwrap();
@@ -586,10 +588,14 @@ fn the_examples_are_wired_to_mapped_events_and_guard_as_documented() {
         assert_eq!(inline_tests.status.code(), Some(0), "{folder}: {summary}");
         assert!(summary.contains(" passed, 0 failed"), "{folder}: {summary}");
 
-        let settings: Json = serde_json::from_slice(
-            &std::fs::read(examples.join(folder).join("settings.json")).unwrap(),
-        )
-        .unwrap();
+        let config = if host == "codex" {
+            "hooks.json"
+        } else {
+            "settings.json"
+        };
+        let settings: Json =
+            serde_json::from_slice(&std::fs::read(examples.join(folder).join(config)).unwrap())
+                .unwrap();
         let hook = Hook::new(host, &[guard]);
         let events = settings["hooks"].as_object().unwrap();
         assert!(events.len() >= 6, "{folder} wires every event it can");

@@ -12,7 +12,9 @@
 //!   result of each inline test (which must pass), and any warning.
 //!
 //! A fixture may hold several files of one policy set: a line `#@file name.rules` starts
-//! the next file. The first line of every fixture says what it tests.
+//! the next file. The first line of every fixture says what it tests; when it holds
+//! `--host <name>`, the fixture is checked as `rulesc check --host <name>` would (the host
+//! lints), and so are `explain` examples whose first line does.
 //!
 //! The coverage tests keep the table honest: every code has a fixture (and every lint a
 //! near miss), every `explain` example produces (Wrong) or does not produce (Right) its code.
@@ -28,8 +30,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rulesc::{
-    codes, Action, CheckOutput, Condition, Event, Literal, Operand, Policy, RenderOptions, Rule,
-    Severity, SourceBytes, TestCase,
+    codes, Action, CheckOutput, Condition, Event, Host, Literal, Operand, Policy, RenderOptions,
+    Rule, Severity, SourceBytes, TestCase,
 };
 
 /// Snapshots named `ui@<folder>__<file>.snap`, headed by their fixture
@@ -78,6 +80,26 @@ fn fixture_sources(path: &Path) -> Vec<SourceBytes> {
         }
     }
     files
+}
+
+/// The host the first line of `text` names with `--host <name>`, if any
+fn host_of(text: &str) -> Option<Host> {
+    let first = text.lines().next()?;
+    let (_, rest) = first.split_once("--host ")?;
+    let name = rest.split(|ch: char| !ch.is_ascii_alphanumeric()).next()?;
+    Some(Host::from_flag(name).expect("a known host"))
+}
+
+/// Checks one source as `rulesc check [--host]` would
+fn check_text(name: &str, text: &str) -> CheckOutput {
+    rulesc::check_sources_for(
+        vec![SourceBytes {
+            name: name.to_owned(),
+            path: name.to_owned(),
+            bytes: text.as_bytes().to_vec(),
+        }],
+        host_of(text),
+    )
 }
 
 /// The codes a fixture's name announces: `E011-E012-slug.rules` gives `E011`, `E012`
@@ -134,7 +156,11 @@ fn ui() {
     let settings = settings();
     settings.bind(|| {
         insta::glob!("ui/**/*.rules", |path| {
-            let output = rulesc::check_sources(fixture_sources(path));
+            let sources = fixture_sources(path);
+            let host = sources
+                .first()
+                .and_then(|file| host_of(&String::from_utf8_lossy(&file.bytes)));
+            let output = rulesc::check_sources_for(sources, host);
             let folder = path.parent().unwrap().file_name().unwrap();
             let stem = path.file_stem().unwrap().to_string_lossy();
             if folder == "valid" && !stem.starts_with("spec-") {
@@ -322,7 +348,7 @@ fn explain_examples_produce_their_code_when_wrong_and_nothing_when_right() {
     for code in codes::ALL {
         // Right examples are judged on errors and their own code: an unrelated lint may
         // still have something to say about a two-line example.
-        let right = rulesc::check_source("right.rules", code.right);
+        let right = check_text("right.rules", code.right);
         assert!(
             right
                 .diagnostics
@@ -336,7 +362,7 @@ fn explain_examples_produce_their_code_when_wrong_and_nothing_when_right() {
         if DESCRIBED_WRONG.contains(&code.id) {
             continue;
         }
-        let wrong = rulesc::check_source("wrong.rules", code.wrong);
+        let wrong = check_text("wrong.rules", code.wrong);
         assert!(
             wrong
                 .diagnostics

@@ -17,7 +17,7 @@ use rulesc_runtime::{
 
 use crate::codes;
 use crate::diagnostic::{Diagnostic, Label};
-use crate::lint;
+use crate::lint::{self, HostFacts};
 use crate::lower::{self, LoweredRule};
 use crate::resolve;
 use crate::source::{FileId, LineIndex, SourceFile};
@@ -54,13 +54,27 @@ pub struct SourceBytes {
 
 /// Checks a policy set: the files are compiled together, as one set of rules
 pub fn check(files: &[SourceFile]) -> Checked {
-    check_files(files, Vec::new())
+    check_files(files, Vec::new(), None)
+}
+
+/// [`check`], with the lints that know the host the policy will run under (`W008`–`W010`):
+/// events it never sends, decisions its answers cannot carry, fields its calls never fill
+pub fn check_for_host(files: &[SourceFile], host: &dyn HostFacts) -> Checked {
+    check_files(files, Vec::new(), Some(host))
 }
 
 /// Checks files read as bytes: a file that is not UTF-8 is an `E004` diagnostic, not a
 /// failure. Returns the files as text (a non-UTF-8 file lossily, for rendering its
 /// diagnostic) with what the check found; diagnostics point into the returned files.
 pub fn check_bytes(inputs: Vec<SourceBytes>) -> (Vec<SourceFile>, Checked) {
+    check_bytes_for(inputs, None)
+}
+
+/// [`check_bytes`], with the host lints of [`check_for_host`] when `host` is given
+pub fn check_bytes_for(
+    inputs: Vec<SourceBytes>,
+    host: Option<&dyn HostFacts>,
+) -> (Vec<SourceFile>, Checked) {
     let mut files = Vec::with_capacity(inputs.len());
     let mut not_text = Vec::new();
     for (idx, input) in inputs.into_iter().enumerate() {
@@ -74,12 +88,16 @@ pub fn check_bytes(inputs: Vec<SourceBytes>) -> (Vec<SourceFile>, Checked) {
         };
         files.push(SourceFile::new(input.name, input.path, text));
     }
-    let checked = check_files(&files, not_text);
+    let checked = check_files(&files, not_text, host);
     (files, checked)
 }
 
 /// Checks `files`, of which those named by `not_text` diagnostics are not parsed
-fn check_files(files: &[SourceFile], not_text: Vec<Diagnostic>) -> Checked {
+fn check_files(
+    files: &[SourceFile],
+    not_text: Vec<Diagnostic>,
+    host: Option<&dyn HostFacts>,
+) -> Checked {
     let parsed: Vec<(FileId, &SourceFile, Parsed)> = files
         .iter()
         .enumerate()
@@ -124,6 +142,7 @@ fn check_files(files: &[SourceFile], not_text: Vec<Diagnostic>) -> Checked {
     diags.extend(lint::run(&lint::Context {
         rules: &rules,
         tests: &tests,
+        host,
     }));
     diags.sort_by(|left, right| left.sort_key().cmp(&right.sort_key()));
     let has_errors = diags.iter().any(Diagnostic::is_error);

@@ -49,6 +49,9 @@ pub const ALL: &[Code] = &[
     UNBOUNDED_REQUEST,
     METADATA_NEVER_READ,
     METADATA_NEVER_SET,
+    EVENT_NOT_SENT_BY_HOST,
+    VERB_NOT_HONOURED_BY_HOST,
+    FIELD_NOT_FILLED_BY_HOST,
 ];
 
 /// The code spelled `id` (`E012`, case-insensitive) or named `name` (`field-not-visible`)
@@ -1219,6 +1222,114 @@ pub(crate) fn metadata_never_set(
     others.into_iter().fold(diag, |diag, (file, span)| {
         diag.with_secondary(Label::new(file, span, "read here too"))
     })
+}
+
+/// W008: under `rulesc check --host`, a rule fires on an event the host's hook never sends
+pub const EVENT_NOT_SENT_BY_HOST: Code = Code {
+    id: "W008",
+    name: "event-not-sent-by-host",
+    severity: Severity::Warning,
+    summary: "a rule on an event the host's hook never fires",
+    what: "Checked with `--host`, the rule names an event that `rulesc hook` never fires for \
+           that host: a hook sees no model call and no step boundary, so `before_inference`, \
+           `after_inference` and `after_step` never fire, and Gemini CLI sends nothing for a \
+           sub-agent's stop.",
+    why: "The rule never matches under that host, so the guard it was written for is not \
+          there.",
+    wrong: "# rulesc check --host claude\n\
+            on after_step when tool_calls == 0 allow_stop",
+    right: "# rulesc check --host claude\n\
+            on stop when response ~ \"*TODO*\" request \"finish the TODOs\"\n\
+            on before_step when steps >= 50 forbid steps_limit_reached",
+};
+
+/// Builds W008: the event `event` at `span` is never sent by `host`
+pub(crate) fn event_not_sent_by_host(
+    file: FileId,
+    span: Span,
+    event: EventKind,
+    host: &str,
+    sent: &[EventKind],
+) -> Diagnostic {
+    let sent: Vec<String> = sent.iter().map(|kind| format!("`{kind}`")).collect();
+    Diagnostic::new(
+        EVENT_NOT_SENT_BY_HOST,
+        format!("{host}'s hook never fires `{event}`"),
+        Label::new(file, span, "never fired"),
+    )
+    .with_help(format!(
+        "under {host}, rules fire on {}: move the rule to one of them",
+        and_list(&sent)
+    ))
+}
+
+/// W009: under `rulesc check --host`, a decision the host's answer cannot carry
+pub const VERB_NOT_HONOURED_BY_HOST: Code = Code {
+    id: "W009",
+    name: "verb-not-honoured-by-host",
+    severity: Severity::Warning,
+    summary: "a decision the host's hook answer cannot carry",
+    what: "Checked with `--host`, the rule decides something the host cannot be told from a \
+           hook: Codex and Gemini CLI cannot ask for approval (`ask` becomes a deny), Codex \
+           accepts no `allow`, no host retries or hides a failed call for a hook (`retry`, \
+           `ignore`), and a hook decides whether to go on only at `stop` (`request` and \
+           `allow_stop` elsewhere change nothing).",
+    why: "The policy reads as if it did one thing while the host does another: a call the \
+          author wanted a person to approve is refused, or a retry never happens.",
+    wrong: "# rulesc check --host codex\n\
+            on pre_tool_use when tool == \"Bash\" ask \"a person should look\"",
+    right: "# rulesc check --host codex\n\
+            on pre_tool_use when tool == \"Bash\" block \"run this yourself\"",
+};
+
+/// Builds W009: `verb` at `span` on `event` is not honoured by `host`, which does `instead`
+pub(crate) fn verb_not_honoured_by_host(
+    file: FileId,
+    span: Span,
+    verb: Verb,
+    event: EventKind,
+    host: &str,
+    instead: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        VERB_NOT_HONOURED_BY_HOST,
+        format!("{host} cannot honour `{verb}` on `{event}` from a hook"),
+        Label::new(file, span, "not carried to the host"),
+    )
+    .with_help(format!("{instead}; choose a decision {host} honours"))
+}
+
+/// W010: under `rulesc check --host`, a condition reads a field the host never fills
+pub const FIELD_NOT_FILLED_BY_HOST: Code = Code {
+    id: "W010",
+    name: "field-not-filled-by-host",
+    severity: Severity::Warning,
+    summary: "a condition on a field the host's hook calls never fill",
+    what: "Checked with `--host`, the condition reads a field the host never gives a value: \
+           hooks see no model call, so `tokens`, `input_tokens`, `output_tokens` and `retries` \
+           stay 0, and Gemini CLI sends no `permission_mode`.",
+    why: "A budget on tokens never trips under a hook, and a condition on an absent field is \
+          always false: the guard is not there.",
+    wrong: "# rulesc check --host claude\n\
+            on before_step when tokens > 2m forbid token_limit_reached",
+    right: "# rulesc check --host claude\n\
+            on before_step when steps >= 50 forbid steps_limit_reached",
+};
+
+/// Builds W010: the field `field`, read at `span`, is never filled by `host` on `event`
+pub(crate) fn field_not_filled_by_host(
+    file: FileId,
+    span: Span,
+    field: &str,
+    event: EventKind,
+    host: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        FIELD_NOT_FILLED_BY_HOST,
+        format!("{host}'s hook calls never fill `{field}` on `{event}`"),
+        Label::new(file, span, "never filled"),
+    )
+    .with_help("guard on what the host reports instead: `steps`, `elapsed`, `errors`, `failures`")
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ mod answer;
 mod cache;
 mod digest;
 pub mod durable;
+mod facts;
 mod mapping;
 mod payload;
 mod state;

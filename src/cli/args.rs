@@ -64,6 +64,14 @@ pub(crate) struct CheckArgs {
     /// stop with Ctrl-C
     #[arg(long)]
     pub(crate) watch: bool,
+    /// The coding agent the policy will run under as a hook: also warn about rules it can
+    /// never honour (events it never sends, decisions it cannot carry, fields it never fills)
+    #[arg(long, value_parser = host_parser())]
+    pub(crate) host: Option<Host>,
+    /// With `--host`: what the hook will answer a call it cannot check; `allow` (fail open)
+    /// is reported as a warning
+    #[arg(long, value_enum, requires = "host")]
+    pub(crate) on_error: Option<OnError>,
 }
 
 /// `rulesc explain`

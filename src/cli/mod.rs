@@ -24,6 +24,16 @@ pub(crate) fn print_error(reason: &str) {
     );
 }
 
+/// Writes `warning: <text>` on stderr, on one line
+pub(crate) fn print_warning(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "warning: {}",
+        rulesc::one_line(text)
+    );
+}
+
 /// Runs the command line and returns the process exit code
 pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -94,7 +94,7 @@ pub(super) fn declared(ctx: &Context<'_, '_>) -> Vec<Vec<PathSegment>> {
 }
 
 /// Calls `found` with each path the condition reads
-fn read_paths(condition: &Expr, found: &mut impl FnMut(&Path)) {
+pub(super) fn read_paths(condition: &Expr, found: &mut impl FnMut(&Path)) {
     match condition {
         Expr::Or(parts, _) | Expr::And(parts, _) => {
             for part in parts {

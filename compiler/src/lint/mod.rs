@@ -16,10 +16,13 @@ mod conflicting_verbs;
 mod constant_condition;
 mod dead_rule;
 mod domain;
+mod host;
 mod metadata;
 mod metadata_never_read;
 mod metadata_never_set;
 mod unbounded_request;
+
+pub use host::HostFacts;
 
 use crate::diagnostic::Diagnostic;
 use crate::lower::LoweredRule;
@@ -31,6 +34,8 @@ pub(crate) struct Context<'a, 'ast> {
     pub(crate) rules: &'a [LoweredRule<'ast>],
     /// The inline tests that checked: their events show the metadata the host provides
     pub(crate) tests: &'a [LoweredTest],
+    /// The coding agent the policy will run under as a hook, when the user named one
+    pub(crate) host: Option<&'a dyn HostFacts>,
 }
 
 /// A lint: reads the context, returns its warnings
@@ -45,6 +50,7 @@ const LINTS: &[Lint] = &[
     unbounded_request::check,
     metadata_never_read::check,
     metadata_never_set::check,
+    host::check,
 ];
 
 /// Runs every lint

@@ -2,7 +2,8 @@
 //! validates and lints, and reports every diagnostic on stdout.
 //!
 //! Exit 0 when there is no error (and, with `--deny-warnings`, no warning), 1 otherwise, 2
-//! when a path cannot be read. A compiled JSON policy was checked when it was compiled and
+//! when a path cannot be read. `--host` adds the lints about rules that host can never
+//! honour (`W008`–`W010`). A compiled JSON policy was checked when it was compiled and
 //! loads or not: it reports no diagnostic.
 //!
 //! `--watch` checks, then checks again after every change to the policy files (polled, see
@@ -18,7 +19,7 @@ use rulesc::reload::Watcher;
 use rulesc::Diagnostics;
 use rulesc::RenderOptions;
 
-use crate::cli::args::{CheckArgs, Format};
+use crate::cli::args::{CheckArgs, Format, OnError};
 use crate::cli::ExitStatus;
 
 /// How often `--watch` looks at the files
@@ -55,7 +56,7 @@ fn watch(args: &CheckArgs) -> ExitStatus {
 /// stdout cannot be written
 fn check_once(args: &CheckArgs) -> Option<ExitStatus> {
     let diagnostics = match load::read_sources(&args.policies) {
-        Ok(Sources::Rules(inputs)) => rulesc::check_sources(inputs).diagnostics,
+        Ok(Sources::Rules(inputs)) => rulesc::check_sources_for(inputs, args.host).diagnostics,
         Ok(Sources::Compiled(_)) => Diagnostics::new(Vec::new(), Vec::new()),
         Err(err) => {
             crate::cli::print_error(&err.to_string());
@@ -71,8 +72,18 @@ fn check_once(args: &CheckArgs) -> Option<ExitStatus> {
     if stdout.write_all(text.as_bytes()).is_err() || stdout.flush().is_err() {
         return None;
     }
+    let fail_open = args.on_error == Some(OnError::Allow);
+    if fail_open {
+        // Not a property of any rule, so not a diagnostic of one: said on stderr, and
+        // counted as a warning.
+        crate::cli::print_warning(
+            "`--on-error allow` lets the host run a tool call whenever the policy cannot be \
+             checked (it does not load, the input is malformed, the state is unusable)",
+        );
+    }
     let summary = diagnostics.summary();
-    if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
+    let warnings = summary.warnings + usize::from(fail_open);
+    if summary.errors > 0 || (args.deny_warnings && warnings > 0) {
         Some(ExitStatus::Failure)
     } else {
         Some(ExitStatus::Success)
