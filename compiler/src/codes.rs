@@ -52,6 +52,7 @@ pub const ALL: &[Code] = &[
     EVENT_NOT_SENT_BY_HOST,
     VERB_NOT_HONOURED_BY_HOST,
     FIELD_NOT_FILLED_BY_HOST,
+    LITERAL_BRACES_IN_GLOB,
 ];
 
 /// The code spelled `id` (`E012`, case-insensitive) or named `name` (`field-not-visible`)
@@ -1330,6 +1331,34 @@ pub(crate) fn field_not_filled_by_host(
         Label::new(file, span, "never filled"),
     )
     .with_help("guard on what the host reports instead: `steps`, `elapsed`, `errors`, `failures`")
+}
+
+/// W011: a glob with `{a,b}`, which rulesc matches literally
+pub const LITERAL_BRACES_IN_GLOB: Code = Code {
+    id: "W011",
+    name: "literal-braces-in-glob",
+    severity: Severity::Warning,
+    summary: "a glob with `{a,b}`, which matches the braces and the comma literally",
+    what: "A `~` pattern holds `{` ... `,` ... `}`, which a shell or an editor reads as \
+           \"either a or b\", but a rulesc glob (LANGUAGE.md §4.4) has no alternation: it \
+           matches the text `{a,b}` itself.",
+    why: "A guard written as `tool ~ \"{Bash,Shell}\"` matches neither tool, so the rule \
+          never fires.",
+    wrong: "on pre_tool_use when tool ~ \"{Bash,Shell}\" ask \"a shell command\"",
+    right: "on pre_tool_use when tool in [\"Bash\", \"Shell\"] ask \"a shell command\"",
+};
+
+/// Builds W011: the glob `glob` at `span` holds braces that read as alternation
+pub(crate) fn literal_braces_in_glob(file: FileId, span: Span, glob: &str) -> Diagnostic {
+    Diagnostic::new(
+        LITERAL_BRACES_IN_GLOB,
+        format!("`{glob}` matches `{{`, `,` and `}}` literally: globs have no alternation"),
+        Label::new(file, span, "braces match themselves"),
+    )
+    .with_help(
+        "to match one of several values, use `in [\"a\", \"b\"]` or one rule each; to match \
+         the braces, escape them: `\\\\{`",
+    )
 }
 
 #[cfg(test)]

@@ -31,6 +31,26 @@ pub(crate) struct LoweredRule<'ast> {
     pub(crate) decl: &'ast RuleDecl,
 }
 
+/// Whether a glob holds what reads as shell-style alternation, `{a,b}`: an unescaped `{`
+/// with an unescaped `,` and then `}` after it, which a rulesc glob matches literally
+fn has_brace_alternation(glob: &str) -> bool {
+    let mut chars = glob.chars();
+    let mut open = false;
+    let mut comma = false;
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                chars.next();
+            }
+            '{' => (open, comma) = (true, false),
+            ',' if open => comma = true,
+            '}' if open && comma => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Reports E021 (or E024 for a string too long) for every literal error
 pub(crate) fn report_literal_errors(
     file: FileId,
@@ -472,6 +492,10 @@ impl Lowering<'_> {
             return None;
         };
         if op == Op::Glob {
+            if has_brace_alternation(source) {
+                self.diags
+                    .push(codes::literal_braces_in_glob(self.file, right.span, source));
+            }
             match GlobPattern::new(source) {
                 Ok(pattern) => Some(Condition::Glob { field, pattern }),
                 Err(err) => {

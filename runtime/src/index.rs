@@ -16,7 +16,7 @@
 //!    backwards);
 //!    `~ "*"` only asks for a string, and ranks last;
 //! 3. `counter == k` on an integer or duration field: a sorted list;
-//! 4. any other glob: one `globset::GlobSet` per field for all of them;
+//! 4. any other glob: one `regex::RegexSet` of their translations per field;
 //! 5. `counter >= k`, `> k`, `<= k`, `< k`: sorted thresholds, so the candidates are one
 //!    contiguous run found by binary search.
 //!
@@ -30,7 +30,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use globset::{Candidate as GlobCandidate, Glob, GlobSet, GlobSetBuilder};
+use regex::{RegexSet, RegexSetBuilder};
 use tracing::warn;
 
 use crate::evaluate::{read_int, read_str};
@@ -137,10 +137,14 @@ struct TextIndex {
     globs: Option<GlobGroup>,
 }
 
+/// Largest compiled set of globs, in bytes: past it the set is not built and its rules are
+/// tested one by one, each with its own compiled glob
+const GLOB_SET_SIZE_LIMIT: usize = 64 << 20;
+
 /// Globs matched as one set, with the rule of each
 #[derive(Debug, Clone)]
 struct GlobGroup {
-    set: GlobSet,
+    set: RegexSet,
     /// By glob position in the set
     rules: Vec<Candidate>,
 }
@@ -183,16 +187,15 @@ impl TextIndex {
 
 impl GlobGroup {
     /// Builds one set of `globs`; the rules back when it cannot be built
-    fn new(globs: Vec<(Glob, Candidate)>) -> Result<Option<GlobGroup>, Vec<Candidate>> {
+    fn new(globs: Vec<(String, Candidate)>) -> Result<Option<GlobGroup>, Vec<Candidate>> {
         if globs.is_empty() {
             return Ok(None);
         }
-        let mut builder = GlobSetBuilder::new();
-        for (glob, _) in &globs {
-            builder.add(glob.clone());
-        }
+        let set = RegexSetBuilder::new(globs.iter().map(|(regex, _)| regex.as_str()))
+            .size_limit(GLOB_SET_SIZE_LIMIT)
+            .build();
         let rules = globs.into_iter().map(|(_, candidate)| candidate).collect();
-        match builder.build() {
+        match set {
             Ok(set) => Ok(Some(GlobGroup { set, rules })),
             Err(err) => {
                 warn!(target: "rulesc::index", error = %err, "globs left unindexed");
@@ -202,14 +205,11 @@ impl GlobGroup {
     }
 
     fn visit(&self, text: &str, visit: &mut impl FnMut(Candidate)) {
-        let candidate = GlobCandidate::new(text);
         // Checked first so that an event no glob matches allocates nothing.
-        if !self.set.is_match_candidate(&candidate) {
+        if !self.set.is_match(text) {
             return;
         }
-        let mut matched = Vec::new();
-        self.set.matches_candidate_into(&candidate, &mut matched);
-        for glob_idx in matched {
+        for glob_idx in self.set.matches(text).into_iter() {
             if let Some(rule) = self.rules.get(glob_idx) {
                 visit(*rule);
             }
@@ -257,7 +257,7 @@ enum Key {
     /// The field holds a string that ends with this text (never empty)
     Suffix(Field, String),
     /// The field holds a string this glob matches
-    Glob(Field, Glob),
+    Glob(Field, String),
     /// The integer field is within this bound
     Counter(Field, Bound),
 }
@@ -336,7 +336,7 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
             GlobShape::Prefix(text) => Key::Prefix(field.clone(), text),
             GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field.clone()),
             GlobShape::Suffix(text) => Key::Suffix(field.clone(), text),
-            GlobShape::Other => Key::Glob(field.clone(), pattern.glob().clone()),
+            GlobShape::Other => Key::Glob(field.clone(), pattern.regex_source().to_owned()),
         }),
         Condition::Any(_)
         | Condition::All(_)
@@ -385,7 +385,7 @@ struct TextBuilder {
     exact: HashMap<Box<str>, Vec<Candidate>>,
     prefixes: BTreeMap<String, Vec<Candidate>>,
     suffixes: BTreeMap<String, Vec<Candidate>>,
-    globs: Vec<(Glob, Candidate)>,
+    globs: Vec<(String, Candidate)>,
 }
 
 impl EventBuilder {
@@ -451,7 +451,7 @@ impl EventBuilder {
         let mut unkeyed = self.unkeyed;
         let mut texts = Vec::with_capacity(self.texts.len());
         for (field, builder) in self.texts {
-            // Patterns the tries or globset refuse leave their rules unkeyed: slower, never
+            // Patterns the tries or the regex set refuse leave their rules unkeyed: slower, never
             // wrong.
             let prefixes = or_unkeyed(trie(builder.prefixes, Anchor::Start), &mut unkeyed);
             let suffixes = or_unkeyed(trie(builder.suffixes, Anchor::End), &mut unkeyed);
