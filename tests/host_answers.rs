@@ -409,6 +409,46 @@ fn a_forbid_latches_until_the_session_is_reset() {
 }
 
 #[test]
+fn a_forbid_latches_however_parallel_calls_of_the_session_interleave() {
+    // One process forbids while others of the same session fail tool calls, each of which
+    // the session counts and so writes back: however they interleave, no write may lose
+    // the latch.
+    let policy = "on pre_tool_use when arg.command == \"mkfs /dev/sda\" forbid \"wiping disks ends the session\"";
+    let mut mkfs = payload("claude", "PreToolUse");
+    mkfs["tool_input"] = json!({"command": "mkfs /dev/sda"});
+    let failure = payload("claude", "PostToolUseFailure");
+    for round in 0..3 {
+        let state = tempfile::tempdir().unwrap();
+        std::thread::scope(|scope| {
+            let forbid = scope.spawn(|| hook("claude", policy, &mkfs, state.path()));
+            let failures: Vec<_> = (0..12)
+                .map(|_| scope.spawn(|| hook("claude", policy, &failure, state.path())))
+                .collect();
+            let forbid = forbid.join().unwrap();
+            assert_eq!(
+                judge("claude", "PreToolUse", &forbid).unwrap().tool,
+                Tool::Denied,
+                "round {round}: {forbid:?}"
+            );
+            for failed in failures {
+                let failed = failed.join().unwrap();
+                assert_eq!(failed.exit_code, 0, "round {round}: {failed:?}");
+            }
+        });
+        let ls = payload("claude", "PreToolUse");
+        let answer = hook("claude", policy, &ls, state.path());
+        let next = judge("claude", "PreToolUse", &answer).unwrap();
+        assert_eq!(next.tool, Tool::Denied, "round {round}: {answer:?}");
+        assert!(
+            next.reason
+                .unwrap_or_default()
+                .contains("wiping disks ends the session"),
+            "round {round}: {answer:?}"
+        );
+    }
+}
+
+#[test]
 fn malformed_tool_calls_are_denied_in_every_hosts_way() {
     let broken = |host: &str, event: &str| {
         let mut missing_tool = payload(host, event);

@@ -16,7 +16,8 @@
 //!    backwards);
 //!    `~ "*"` only asks for a string, and ranks last;
 //! 3. `counter == k` on an integer or duration field: a sorted list;
-//! 4. any other glob: one `regex::RegexSet` of their translations per field;
+//! 4. any other glob: one `regex::RegexSet` of their translations per field, built when an
+//!    event first needs it (a hook call loads a policy for one event);
 //! 5. `counter >= k`, `> k`, `<= k`, `< k`: sorted thresholds, so the candidates are one
 //!    contiguous run found by binary search.
 //!
@@ -29,6 +30,7 @@
 //! Nothing is allocated, unless a glob of the general kind (4) matches.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::OnceLock;
 
 use regex::{RegexSet, RegexSetBuilder};
 use tracing::warn;
@@ -88,6 +90,15 @@ impl RuleIndex {
         }
     }
 
+    /// Builds now what is otherwise built on first use (the sets of general globs), so that
+    /// evaluating allocates nothing unless a glob matches
+    pub(crate) fn prepare(&self) {
+        let groups = self.by_event.iter().flat_map(|index| &index.texts);
+        for group in groups.filter_map(|texts| texts.globs.as_ref()) {
+            group.set();
+        }
+    }
+
     /// Visits every rule that may match `event`, each once, in no promised order
     ///
     /// A visitor rather than an iterator: the automata report their matches through a
@@ -142,9 +153,15 @@ struct TextIndex {
 const GLOB_SET_SIZE_LIMIT: usize = 64 << 20;
 
 /// Globs matched as one set, with the rule of each
+///
+/// The set is built when it is first needed (or by [`RuleIndex::prepare`]): building it is
+/// most of the cost of loading a policy, and a hook call that loads one for a single event
+/// rarely needs it. A set that cannot be built leaves every rule of the group a candidate.
 #[derive(Debug, Clone)]
 struct GlobGroup {
-    set: RegexSet,
+    /// The globs' translations, by position in the set
+    sources: Vec<String>,
+    set: OnceLock<Option<RegexSet>>,
     /// By glob position in the set
     rules: Vec<Candidate>,
 }
@@ -186,30 +203,45 @@ impl TextIndex {
 }
 
 impl GlobGroup {
-    /// Builds one set of `globs`; the rules back when it cannot be built
-    fn new(globs: Vec<(String, Candidate)>) -> Result<Option<GlobGroup>, Vec<Candidate>> {
+    /// One set of `globs`, none when there are none
+    fn new(globs: Vec<(String, Candidate)>) -> Option<GlobGroup> {
         if globs.is_empty() {
-            return Ok(None);
+            return None;
         }
-        let set = RegexSetBuilder::new(globs.iter().map(|(regex, _)| regex.as_str()))
-            .size_limit(GLOB_SET_SIZE_LIMIT)
-            .build();
-        let rules = globs.into_iter().map(|(_, candidate)| candidate).collect();
-        match set {
-            Ok(set) => Ok(Some(GlobGroup { set, rules })),
-            Err(err) => {
-                warn!(target: "rulesc::index", error = %err, "globs left unindexed");
-                Err(rules)
-            }
-        }
+        let (sources, rules) = globs.into_iter().unzip();
+        Some(GlobGroup {
+            sources,
+            set: OnceLock::new(),
+            rules,
+        })
+    }
+
+    /// The set, built on first use; none when it cannot be built
+    fn set(&self) -> Option<&RegexSet> {
+        self.set
+            .get_or_init(|| {
+                RegexSetBuilder::new(&self.sources)
+                    .size_limit(GLOB_SET_SIZE_LIMIT)
+                    .build()
+                    .inspect_err(|err| {
+                        warn!(target: "rulesc::index", error = %err, "globs left unindexed");
+                    })
+                    .ok()
+            })
+            .as_ref()
     }
 
     fn visit(&self, text: &str, visit: &mut impl FnMut(Candidate)) {
+        let Some(set) = self.set() else {
+            // Unindexed: slower, never wrong.
+            self.rules.iter().copied().map(unproven).for_each(visit);
+            return;
+        };
         // Checked first so that an event no glob matches allocates nothing.
-        if !self.set.is_match(text) {
+        if !set.is_match(text) {
             return;
         }
-        for glob_idx in self.set.matches(text).into_iter() {
+        for glob_idx in set.matches(text).into_iter() {
             if let Some(rule) = self.rules.get(glob_idx) {
                 visit(*rule);
             }
@@ -336,7 +368,9 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
             GlobShape::Prefix(text) => Key::Prefix(field.clone(), text),
             GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field.clone()),
             GlobShape::Suffix(text) => Key::Suffix(field.clone(), text),
-            GlobShape::Other => Key::Glob(field.clone(), pattern.regex_source().to_owned()),
+            GlobShape::Contains(_) | GlobShape::Other => {
+                Key::Glob(field.clone(), pattern.regex_source().to_owned())
+            }
         }),
         Condition::Any(_)
         | Condition::All(_)
@@ -455,7 +489,7 @@ impl EventBuilder {
             // wrong.
             let prefixes = or_unkeyed(trie(builder.prefixes, Anchor::Start), &mut unkeyed);
             let suffixes = or_unkeyed(trie(builder.suffixes, Anchor::End), &mut unkeyed);
-            let globs = or_unkeyed(GlobGroup::new(builder.globs), &mut unkeyed);
+            let globs = GlobGroup::new(builder.globs);
             texts.push(TextIndex {
                 field,
                 any: builder.any,

@@ -225,6 +225,9 @@ impl Policy {
         }
         check_defaults(&defaults)?;
         let index = RuleIndex::new(&all_rules);
+        if patterns == Patterns::Check {
+            index.prepare();
+        }
         Ok(Policy {
             shared: Arc::new(Shared {
                 rules: all_rules,
@@ -422,6 +425,7 @@ fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
                 .flat_map(Condition::leaves)
                 .find_map(|leaf| match leaf {
                     Condition::Regex { pattern, .. } => pattern.check().err(),
+                    Condition::Glob { pattern, .. } => pattern.check().err(),
                     _ => None,
                 });
         if let Some(err) = invalid {

@@ -275,6 +275,52 @@ fn loading_compiles_every_regular_expression_but_checked_json_defers_them() {
     assert_eq!(broken.evaluate(&rm).resolution.decision, Decision::None);
 }
 
+#[test]
+fn globs_of_every_shape_decide_alike_when_loaded_checked_or_deferred() {
+    // One rule per shape the matcher and the index tell apart: literal, prefix, suffix,
+    // contains, and the general kind (matched by the index's set of globs).
+    let globs = [
+        ("literal", "bash"),
+        ("prefix", "mcp__*"),
+        ("suffix", "*_file"),
+        ("contains", "*send*"),
+        ("general", "r?ad*[0-9]"),
+    ];
+    let rules = globs
+        .iter()
+        .map(|(id, glob)| {
+            when(
+                decide(id, &[PreToolUse], Verb::Block),
+                Condition::Glob {
+                    field: Field::Tool,
+                    pattern: rulesc_runtime::GlobPattern::new(glob).unwrap(),
+                },
+            )
+        })
+        .collect();
+    let checked = policy(rules);
+    let deferred = Policy::from_checked_json(&checked.to_json()).unwrap();
+    // What each tool name must be blocked by, read off the globs by hand
+    let expected = [
+        ("bash", Some("literal")),
+        ("bash2", None),
+        ("mcp__github__pr", Some("prefix")),
+        ("write_file", Some("suffix")),
+        ("resend_mail", Some("contains")),
+        ("réad_2", Some("general")),
+        ("read", None),
+        ("", None),
+    ];
+    for (tool, by) in expected {
+        let mut event = Event::new(PreToolUse);
+        event.tool = Some(tool.into());
+        for loaded in [&checked, &deferred] {
+            let outcome = loaded.evaluate(&event);
+            assert_eq!(outcome.resolution.resolved_by.as_deref(), by, "{tool}");
+        }
+    }
+}
+
 /// `not (tool == "a" or not (tool == "a" or ... blocked))`, `levels` deep
 fn nested(levels: usize) -> Condition {
     (0..levels).fold(Condition::Flag(Field::Blocked), |inner, _| {

@@ -1,8 +1,9 @@
 //! Compiled string matchers: globs for `~` and regular expressions for `=~`.
 //!
 //! Invariant: a pattern is compiled once, by the compiler or when a compiled policy is
-//! loaded, and serialized as its source text, so a loaded policy matches exactly as the
-//! source policy did.
+//! loaded (on its first use, for JSON this runtime wrote of a checked policy: see
+//! [`RegexPattern`]), and serialized as its source text, so a loaded policy matches exactly
+//! as the source policy did.
 //!
 //! A glob matches characters, not bytes (LANGUAGE.md §4.4: `?` is one character): it is
 //! translated into a whole-string regular expression of the `regex` crate with Unicode on
@@ -59,17 +60,25 @@ pub struct GlobPattern {
 enum Matcher {
     /// By a plain string test
     Plain(GlobShape),
-    /// By its regular expression
-    Compiled(Regex),
+    /// By its regular expression, compiled once (see [`GlobPattern::deferred`])
+    Compiled(OnceLock<Result<Regex, PatternError>>),
 }
 
 impl GlobPattern {
     /// Compiles `source`, or says why it is not a valid glob
     pub fn new(source: &str) -> Result<GlobPattern, PatternError> {
+        let pattern = GlobPattern::deferred(source)?;
+        pattern.check()?;
+        Ok(pattern)
+    }
+
+    /// `source` translated, its regular expression (if it needs one) to be compiled on first
+    /// use, as [`RegexPattern`]s are when read from compiled JSON
+    pub(crate) fn deferred(source: &str) -> Result<GlobPattern, PatternError> {
         check_length(source)?;
         let regex_source = glob_regex(source)?;
         let matcher = match glob_shape(source) {
-            GlobShape::Other => Matcher::Compiled(build_regex(&regex_source)?),
+            GlobShape::Other => Matcher::Compiled(OnceLock::new()),
             plain => Matcher::Plain(plain),
         };
         Ok(GlobPattern {
@@ -77,6 +86,19 @@ impl GlobPattern {
             regex_source,
             matcher,
         })
+    }
+
+    /// Compiles the glob's regular expression if that was deferred, or says why it does
+    /// not compile
+    pub fn check(&self) -> Result<(), PatternError> {
+        match &self.matcher {
+            Matcher::Plain(_) => Ok(()),
+            Matcher::Compiled(compiled) => compiled
+                .get_or_init(|| build_regex(&self.regex_source))
+                .as_ref()
+                .map(|_| ())
+                .map_err(Clone::clone),
+        }
     }
 
     /// The pattern as written
@@ -90,7 +112,11 @@ impl GlobPattern {
             Matcher::Plain(GlobShape::Literal(literal)) => text == literal,
             Matcher::Plain(GlobShape::Prefix(prefix)) => text.starts_with(prefix.as_str()),
             Matcher::Plain(GlobShape::Suffix(suffix)) => text.ends_with(suffix.as_str()),
-            Matcher::Compiled(regex) => regex.is_match(text),
+            Matcher::Plain(GlobShape::Contains(needle)) => text.contains(needle.as_str()),
+            Matcher::Compiled(compiled) => compiled
+                .get_or_init(|| build_regex(&self.regex_source))
+                .as_ref()
+                .is_ok_and(|regex| regex.is_match(text)),
             // Invariant: `new` compiles every glob of another shape.
             Matcher::Plain(GlobShape::Other) => false,
         }
@@ -121,6 +147,8 @@ pub(crate) enum GlobShape {
     Prefix(String),
     /// `*text`: the string ends with this text
     Suffix(String),
+    /// `*text*`: the string contains this text (never empty)
+    Contains(String),
     /// Anything else (`?`, classes, stars inside): only the glob decides
     Other,
 }
@@ -160,6 +188,8 @@ fn glob_shape(source: &str) -> GlobShape {
         (0, _, _) => GlobShape::Literal(head),
         (1, _, true) => GlobShape::Prefix(head),
         (1, true, false) => GlobShape::Suffix(tail),
+        // `*text*`: a run of stars first and one last, only text between them
+        (2, true, false) if last_was_star => GlobShape::Contains(tail),
         _ => GlobShape::Other,
     }
 }
@@ -377,7 +407,7 @@ impl Serialize for GlobPattern {
 impl<'de> Deserialize<'de> for GlobPattern {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let source = String::deserialize(deserializer)?;
-        GlobPattern::new(&source).map_err(serde::de::Error::custom)
+        GlobPattern::deferred(&source).map_err(serde::de::Error::custom)
     }
 }
 
@@ -444,8 +474,12 @@ mod tests {
         assert_eq!(shape("*"), GlobShape::Prefix(String::new()));
         assert_eq!(shape("*.env"), GlobShape::Suffix(".env".into()));
         assert_eq!(shape(r"*\?"), GlobShape::Suffix("?".into()));
+        assert_eq!(shape("*TODO*"), GlobShape::Contains("TODO".into()));
+        assert_eq!(shape(r"**\***"), GlobShape::Contains("*".into()));
+        assert_eq!(shape("*a*b"), GlobShape::Other);
+        assert_eq!(shape("a*b*"), GlobShape::Other);
         assert_eq!(shape("a*b"), GlobShape::Other);
-        assert_eq!(shape("*a*"), GlobShape::Other);
+        assert_eq!(shape("*a*"), GlobShape::Contains("a".into()));
         assert_eq!(shape("a?"), GlobShape::Other);
         assert_eq!(shape("[ab]*"), GlobShape::Other);
     }
