@@ -10,7 +10,7 @@ mod common;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use rulesc_runtime::{
-    Action, Condition, Decision, Defaults, ErrorInfo, Event, EventKind, Field, GlobPattern,
+    Act, Action, Condition, Decision, Defaults, ErrorInfo, Event, EventKind, Field, GlobPattern,
     HookDecision, Limits, Literal, NativeHook, Operand, Origin, Outcome, Policy, RegexPattern,
     Rule, StopDecision, StopReason, Verb,
 };
@@ -407,10 +407,10 @@ proptest! {
     ) {
         let policy = build(rules, defaults, limits);
         for outcome in outcomes(&policy, &events, &hooks) {
-            if outcome.evaluations.iter().any(|evaluation| evaluation.verb == Verb::Forbid) {
+            if outcome.evaluations.iter().any(|evaluation| evaluation.verb == Act::Decide(Verb::Forbid)) {
                 prop_assert_eq!(outcome.resolution.decision, Decision::Forbid);
                 let winner = outcome.evaluations.iter().find(|e| Some(&e.rule) == outcome.resolution.resolved_by.as_ref());
-                prop_assert_eq!(winner.map(|e| e.verb), Some(Verb::Forbid));
+                prop_assert_eq!(winner.map(|e| e.verb), Some(Act::Decide(Verb::Forbid)));
             }
         }
     }
@@ -429,8 +429,9 @@ proptest! {
             let stops = matches!(outcome.resolution.decision, Decision::Forbid | Decision::AllowStop);
             prop_assert_eq!(outcome.resolution.stop_reason.is_some(), stops);
             for evaluation in &outcome.evaluations {
-                prop_assert!(outcome.event.allows(evaluation.verb));
-                prop_assert_eq!(evaluation.stop_reason.is_some(), evaluation.verb.takes_stop_reason());
+                let verb = evaluation.verb.verb();
+                prop_assert!(verb.is_none_or(|verb| outcome.event.allows(verb)));
+                prop_assert_eq!(evaluation.stop_reason.is_some(), verb.is_some_and(Verb::takes_stop_reason));
             }
             match outcome.resolution.resolved_by.as_deref() {
                 None | Some("default" | "host:max_retries" | "host:max_stop_requests") => {}
