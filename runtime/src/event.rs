@@ -156,11 +156,12 @@ impl Event {
     /// Conditions and resolution both read the pending stop through this and
     /// [`Event::pending_stop_reason`], so they agree on what it is.
     pub fn pending_stop_decision(&self) -> Option<StopDecision> {
-        match self.stop_decision {
-            Some(decision) => Some(decision),
-            None if self.kind.is_stop() => Some(StopDecision::AllowStop),
-            None => None,
+        // Only stop hooks judge a stop; elsewhere a `stop_decision` key is a field the
+        // event cannot see, so it must not lend `stop_reason` a default either.
+        if !self.kind.is_stop() {
+            return None;
         }
+        Some(self.stop_decision.unwrap_or(StopDecision::AllowStop))
     }
 
     /// The pending stop's reason: the event's own, else the pending decision's default
