@@ -281,7 +281,7 @@ fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
     match field {
         Field::Step => int(event.step),
         Field::Steps => int(event.steps),
-        Field::Tokens => int(event.tokens),
+        Field::Tokens => int(event.total_tokens()),
         Field::InputTokens => int(event.input_tokens),
         Field::OutputTokens => int(event.output_tokens),
         Field::Elapsed => Some(Value::Duration(event.elapsed_ms)),
@@ -314,7 +314,7 @@ fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
         Field::Prompt => text(&event.prompt),
         Field::ToolError => event.tool_error.map(Value::Bool),
         Field::Blocked => event.blocked.map(Value::Bool),
-        Field::ErrorKind => event.error.as_ref().map(|error| Value::Str(&error.kind)),
+        Field::ErrorKind => event.error_kind().map(Value::Str),
         Field::ErrorMessage => event.error.as_ref().map(|error| Value::Str(&error.message)),
         Field::StopReason => event
             .pending_stop_reason()

@@ -484,3 +484,28 @@ fn json_null_equals_null_and_nothing_else() {
         "a type mismatch is false"
     );
 }
+
+#[test]
+fn an_error_without_a_kind_is_of_kind_unknown() {
+    let unknown = || cmp(Field::ErrorKind, CompareOp::Eq, s("unknown"));
+    let on_error = |fields| fires(unknown(), EventKind::OnError, fields);
+    assert!(on_error(json!({"error": {"message": "boom"}})));
+    assert!(on_error(json!({"error": {"kind": "", "message": "boom"}})));
+    assert!(
+        on_error(json!({})),
+        "an on_error event with no error at all"
+    );
+    assert!(!on_error(json!({"error": {"kind": "tool"}})));
+    // Only `on_error` reports an error: elsewhere the field is absent, so false.
+    assert!(!pre(unknown(), json!({})));
+}
+
+#[test]
+fn tokens_is_the_total_given_or_the_sum_of_its_parts() {
+    let tokens = |n| cmp(Field::Tokens, CompareOp::Eq, Literal::Int(n));
+    let parts = json!({"input_tokens": 1000, "output_tokens": 200});
+    assert!(pre(tokens(1200), parts));
+    let all = json!({"tokens": 1500, "input_tokens": 1000, "output_tokens": 200});
+    assert!(pre(tokens(1500), all), "a total given is read as given");
+    assert!(pre(tokens(0), json!({})));
+}

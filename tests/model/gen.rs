@@ -493,10 +493,14 @@ pub fn event(rng: &mut Rng) -> Event {
             maybe(rng, "tool_error", flag);
             let flag = json!(rng.chance(50));
             maybe(rng, "blocked", flag);
-            let error = json!({
-                "kind": rng.pick(&["tool", "tool_blocked", "model", "rate_limit", ""]),
-                "message": rng.pick(&TEXTS),
-            });
+            let error = if rng.chance(20) {
+                json!({"message": rng.pick(&TEXTS)})
+            } else {
+                json!({
+                    "kind": rng.pick(&["tool", "tool_blocked", "model", "rate_limit", "unknown", ""]),
+                    "message": rng.pick(&TEXTS),
+                })
+            };
             maybe(rng, "error", error);
         }
         AfterInference | AfterStep => {

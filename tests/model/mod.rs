@@ -22,8 +22,8 @@ pub mod glob;
 use std::cmp::Ordering;
 
 use rulesc_runtime::{
-    Action, CompareOp, Condition, Event, EventKind, Field, FieldPath, Literal, Operand,
-    PathSegment, Rule, StopReason, Verb,
+    Action, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, Limits, Literal,
+    Operand, PathSegment, Rule, StopReason, Verb,
 };
 use serde_json::{json, Map, Value as Json};
 
@@ -48,6 +48,18 @@ impl Setting {
             default_error: None,
             max_retries: 3,
             max_stop_requests: 8,
+        }
+    }
+}
+
+impl Setting {
+    /// The defaults and limits a runtime policy was built with, read from its data
+    pub fn of(defaults: &Defaults, limits: &Limits) -> Setting {
+        Setting {
+            default_tool: defaults.pre_tool_use,
+            default_error: defaults.on_error,
+            max_retries: limits.max_retries,
+            max_stop_requests: limits.max_stop_requests,
         }
     }
 }
@@ -510,7 +522,12 @@ fn read(field: &Field, event: &Event) -> Option<Val> {
     match field {
         Field::Step => int(event.step),
         Field::Steps => int(event.steps),
-        Field::Tokens => int(event.tokens),
+        // docs/semantics.md: a total of 0 is none given; the parts then make it.
+        Field::Tokens => int(if event.tokens == 0 {
+            event.input_tokens + event.output_tokens
+        } else {
+            event.tokens
+        }),
         Field::InputTokens => int(event.input_tokens),
         Field::OutputTokens => int(event.output_tokens),
         Field::Elapsed => int(event.elapsed_ms),
@@ -531,15 +548,25 @@ fn read(field: &Field, event: &Event) -> Option<Val> {
             .map(Val::of_json),
         Field::ToolError => event.tool_error.map(Val::Bool),
         Field::Blocked => event.blocked.map(Val::Bool),
-        Field::ErrorKind => event.error.as_ref().map(|e| Val::Str(e.kind.clone())),
+        // docs/semantics.md: an error without a kind is of kind `unknown`, on `on_error`
+        // even when the event carries no error at all.
+        Field::ErrorKind => match &event.error {
+            Some(e) if e.kind.is_empty() => Some(Val::Str("unknown".to_owned())),
+            Some(e) => Some(Val::Str(e.kind.clone())),
+            None if event.kind == EventKind::OnError => Some(Val::Str("unknown".to_owned())),
+            None => None,
+        },
         Field::ErrorMessage => event.error.as_ref().map(|e| Val::Str(e.message.clone())),
         // docs/semantics.md: on stop hooks a missing decision reads `allow_stop`, a missing
         // reason that decision's default, a missing count 0.
-        Field::StopDecision => match event.stop_decision {
-            Some(decision) => Some(Val::Str(decision.name().to_owned())),
-            None if stop_event => Some(Val::Str("allow_stop".to_owned())),
-            None => None,
-        },
+        // Only stop hooks judge a pending stop; elsewhere the key is one the event cannot see.
+        Field::StopDecision if !stop_event => None,
+        Field::StopDecision => Some(Val::Str(
+            event
+                .stop_decision
+                .map_or("allow_stop", |decision| decision.name())
+                .to_owned(),
+        )),
         Field::StopReason => match event.stop_reason {
             Some(reason) => Some(Val::Str(reason.name().to_owned())),
             None if stop_event => {
