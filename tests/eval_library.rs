@@ -30,6 +30,10 @@ fn the_embedding_example_of_cli_md_runs_as_written() -> Result<(), Box<dyn std::
                "message": "destructive command", "resolved_by": "no-rm",
                "evaluations": [{"rule": "no-rm", "verb": "block", "stop_reason": null,
                                 "message": "destructive command", "file": "p.rules", "line": 3,
+                                "priority": 0},
+                               // CLI.md: "every rule that matched", `set` rules too.
+                               {"rule": "taint", "verb": "set", "stop_reason": null,
+                                "message": null, "file": "p.rules", "line": 6,
                                 "priority": 0}],
                "effects": [{"rule": "taint", "key": "tainted", "value": true}],
                "metadata": {"tainted": true}})

@@ -3,7 +3,7 @@
 //!
 //! For any input: no panic, no case slower than the harness allows; every diagnostic points
 //! inside its file and renders in both forms; a policy that checks writes compiled JSON that
-//! loads back to the same JSON; its inline tests run; formatting is idempotent. Inputs: the corpus and every `.rules` fixture of the
+//! loads back to the same JSON and the same decisions; its inline tests run; formatting is idempotent. Inputs: the corpus and every `.rules` fixture of the
 //! repository, typed rule files, token soup, raw bytes, and mutations of the seeds.
 //! See `tests/fuzz/harness.rs` for how to run it longer.
 
@@ -60,6 +60,21 @@ fn check(input: Vec<u8>) -> Result<(), TestCaseError> {
         let loaded = Policy::from_json(&compiled)
             .map_err(|err| TestCaseError::fail(format!("compiled JSON does not load: {err}")))?;
         prop_assert_eq!(loaded.to_json(), compiled);
+        // Loaded back, it decides as the source did (CLI.md: "exactly the same behaviour"),
+        // on every event of its inline tests and on one plain event of each kind.
+        let plain = rulesc::EventKind::ALL.into_iter().map(|kind| {
+            let mut event = rulesc::Event::new(kind);
+            event.tool = Some("bash".to_owned());
+            event.tool_calls = Some(0);
+            event
+        });
+        let test_events = output
+            .tests
+            .iter()
+            .flat_map(|test| test.steps.iter().map(|(event, _)| event.clone()));
+        for event in plain.chain(test_events) {
+            prop_assert_eq!(loaded.evaluate(&event), policy.evaluate(&event));
+        }
         for test in &output.tests {
             let mut metadata = serde_json::Map::new();
             for (event, expectation) in &test.steps {

@@ -49,7 +49,10 @@ fn check_outcome(policy: &Policy, event: &Event, outcome: &Outcome) -> Result<()
             id
         );
         if let Some(evaluation) = evaluation {
-            prop_assert_eq!(Decision::from(evaluation.verb), outcome.resolution.decision);
+            prop_assert_eq!(
+                evaluation.verb.verb().map(Decision::from),
+                Some(outcome.resolution.decision)
+            );
         }
     }
     if outcome.resolution.decision == Decision::None {

@@ -9,7 +9,8 @@
 //! - integers and JSON numbers compare numerically (integers exactly, floats as `f64`);
 //! - durations are milliseconds, so `elapsed` and duration literals also compare with JSON
 //!   numbers (what `set metadata.t = 5s` stores);
-//! - strings compare by bytes, booleans and lists only for (in)equality;
+//! - strings, booleans and lists compare only for (in)equality: `<` and its kin hold for
+//!   numbers alone, as E020 says at compile time;
 //! - a bare field is true only when its value is the boolean `true`.
 
 use std::cmp::Ordering;
@@ -249,11 +250,11 @@ fn json_equal(left: &Json, right: &Json) -> bool {
 }
 
 /// How two values are ordered; `None` when they have no common order
+///
+/// Only numbers (and durations) are ordered: the compiler refuses `<` on strings (E020),
+/// and two strings met at run time (`arg.a < metadata.b`) are no more ordered than that.
 fn order(left: &Value<'_>, right: &Value<'_>) -> Option<Ordering> {
-    match (left, right) {
-        (Value::Str(left), Value::Str(right)) => Some(left.cmp(right)),
-        (left, right) => left.as_num()?.cmp(right.as_num()?),
-    }
+    left.as_num()?.cmp(right.as_num()?)
 }
 
 fn contains(value: &Value<'_>, needle: &Literal) -> bool {
@@ -280,7 +281,7 @@ fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
     match field {
         Field::Step => int(event.step),
         Field::Steps => int(event.steps),
-        Field::Tokens => int(event.tokens),
+        Field::Tokens => int(event.total_tokens()),
         Field::InputTokens => int(event.input_tokens),
         Field::OutputTokens => int(event.output_tokens),
         Field::Elapsed => Some(Value::Duration(event.elapsed_ms)),
@@ -313,7 +314,7 @@ fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
         Field::Prompt => text(&event.prompt),
         Field::ToolError => event.tool_error.map(Value::Bool),
         Field::Blocked => event.blocked.map(Value::Bool),
-        Field::ErrorKind => event.error.as_ref().map(|error| Value::Str(&error.kind)),
+        Field::ErrorKind => event.error_kind().map(Value::Str),
         Field::ErrorMessage => event.error.as_ref().map(|error| Value::Str(&error.message)),
         Field::StopReason => event
             .pending_stop_reason()

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::vocabulary::{EventKind, Status, StopDecision, StopReason};
+use crate::vocabulary::{ErrorKind, EventKind, Status, StopDecision, StopReason};
 
 /// The failure an `on_error` event reports
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,9 +156,33 @@ impl Event {
     /// Conditions and resolution both read the pending stop through this and
     /// [`Event::pending_stop_reason`], so they agree on what it is.
     pub fn pending_stop_decision(&self) -> Option<StopDecision> {
-        match self.stop_decision {
-            Some(decision) => Some(decision),
-            None if self.kind.is_stop() => Some(StopDecision::AllowStop),
+        // Only stop hooks judge a stop; elsewhere a `stop_decision` key is a field the
+        // event cannot see, so it must not lend `stop_reason` a default either.
+        if !self.kind.is_stop() {
+            return None;
+        }
+        Some(self.stop_decision.unwrap_or(StopDecision::AllowStop))
+    }
+
+    /// `tokens` as conditions read it: the total the event gives, or, when it gives none
+    /// (0), the sum of its parts, so an event that counts only `input_tokens` and
+    /// `output_tokens` still has a total (docs/semantics.md)
+    pub fn total_tokens(&self) -> u64 {
+        if self.tokens == 0 {
+            self.input_tokens.saturating_add(self.output_tokens)
+        } else {
+            self.tokens
+        }
+    }
+
+    /// `error.kind` as conditions read it: an error given without a kind, or an `on_error`
+    /// event with no error at all, is of kind `unknown` (LANGUAGE.md §4.1 lists it for
+    /// failures no other kind names); `None` on events that report no error
+    pub fn error_kind(&self) -> Option<&str> {
+        match &self.error {
+            Some(error) if !error.kind.is_empty() => Some(error.kind.as_str()),
+            Some(_) => Some(ErrorKind::Unknown.name()),
+            None if self.kind == EventKind::OnError => Some(ErrorKind::Unknown.name()),
             None => None,
         }
     }

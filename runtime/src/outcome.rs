@@ -4,6 +4,8 @@
 //! one [`Resolution`]; whatever else records a decision (a step, a run's end, a pending
 //! stop, an event of a run) holds one.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
@@ -106,16 +108,84 @@ impl Resolution {
     }
 }
 
-/// A rule (or native hook) whose decision matched the event
+/// What a matched rule does, as its evaluation shows it: decide with a verb, or `set` a
+/// metadata key (which decides nothing)
+///
+/// In JSON it is one word: the verb's name, or `set`.
+///
+/// ```
+/// use rulesc_runtime::{Act, Verb};
+///
+/// assert_eq!(serde_json::to_string(&Act::Decide(Verb::AllowStop))?, r#""allow_stop""#);
+/// assert_eq!(serde_json::from_str::<Act>(r#""set""#)?, Act::Set);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Act {
+    /// A decision with this verb
+    Decide(Verb),
+    /// A `set` effect
+    Set,
+}
+
+impl Act {
+    /// The verb of a decision; `None` for `set`
+    pub fn verb(self) -> Option<Verb> {
+        match self {
+            Act::Decide(verb) => Some(verb),
+            Act::Set => None,
+        }
+    }
+
+    /// The word in JSON and in the human rendering
+    pub fn name(self) -> &'static str {
+        match self {
+            Act::Decide(verb) => verb.name(),
+            Act::Set => "set",
+        }
+    }
+}
+
+impl fmt::Display for Act {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl From<Verb> for Act {
+    fn from(verb: Verb) -> Act {
+        Act::Decide(verb)
+    }
+}
+
+impl Serialize for Act {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Act {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        if name == "set" {
+            return Ok(Act::Set);
+        }
+        Verb::from_name(&name).map(Act::Decide).ok_or_else(|| {
+            serde::de::Error::custom(format!("`{name}` is neither a verb nor `set`"))
+        })
+    }
+}
+
+/// A rule (or native hook) that matched the event: its decision, or its `set`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evaluation {
     /// The rule's id
     pub rule: String,
-    /// Its verb
-    pub verb: Verb,
-    /// Its stop reason (set for `forbid` and `allow_stop`)
+    /// Its verb, or `set`
+    pub verb: Act,
+    /// Its stop reason (set for `forbid` and `allow_stop`, `null` for `set`)
     pub stop_reason: Option<StopReason>,
-    /// Its message
+    /// Its message (`null` for `set`)
     pub message: Option<String>,
     /// The file it was written in; `null` for the prelude and native hooks
     pub file: Option<String>,
@@ -145,7 +215,7 @@ pub struct Outcome {
     /// The resolved decision and who made it (in JSON, its keys sit beside `event`)
     #[serde(flatten)]
     pub resolution: Resolution,
-    /// Every matching decision, sorted by rule id
+    /// Every matching rule, deciding or `set`, sorted by rule id
     pub evaluations: Vec<Evaluation>,
     /// Every `set` applied, in application order
     pub effects: Vec<EffectRecord>,

@@ -18,7 +18,7 @@ use crate::evaluate::holds;
 use crate::event::Event;
 use crate::index::RuleIndex;
 use crate::native_hook::NativeHook;
-use crate::outcome::{EffectRecord, Evaluation, Outcome};
+use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
 use crate::prelude;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::vocabulary::{
@@ -295,22 +295,27 @@ impl Policy {
             if !matches {
                 return;
             }
-            match &rule.action {
+            let (verb, stop_reason, message) = match &rule.action {
                 Action::Decide {
                     verb,
                     stop_reason,
                     message,
-                } => evaluations.push(Evaluation {
-                    rule: rule.id.clone(),
-                    verb: *verb,
-                    stop_reason: *stop_reason,
-                    message: message.clone(),
-                    file: rule.origin.as_ref().map(|origin| origin.file.clone()),
-                    line: rule.origin.as_ref().map(|origin| origin.line),
-                    priority: rule.priority,
-                }),
-                Action::Set { key, value } => effects.push((rule, key, value)),
-            }
+                } => (Act::Decide(*verb), *stop_reason, message.clone()),
+                Action::Set { key, value } => {
+                    effects.push((rule, key, value));
+                    (Act::Set, None, None)
+                }
+            };
+            // A `set` rule matched too: CLI.md lists every rule that matched.
+            evaluations.push(Evaluation {
+                rule: rule.id.clone(),
+                verb,
+                stop_reason,
+                message,
+                file: rule.origin.as_ref().map(|origin| origin.file.clone()),
+                line: rule.origin.as_ref().map(|origin| origin.line),
+                priority: rule.priority,
+            });
         });
         evaluations.extend(hooks.iter().filter_map(|hook| evaluate_hook(*hook, event)));
         sort_evaluations(&mut evaluations);
@@ -385,7 +390,7 @@ fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
     }
     Some(Evaluation {
         rule: hook.id().to_owned(),
-        verb: decision.verb,
+        verb: Act::Decide(decision.verb),
         stop_reason: stop_reason_of(decision.verb, decision.stop_reason),
         message: decision.message,
         file: None,

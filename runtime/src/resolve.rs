@@ -25,7 +25,7 @@ use std::cmp::Reverse;
 use tracing::debug;
 
 use crate::event::Event;
-use crate::outcome::{Decision, Evaluation, Resolution};
+use crate::outcome::{Act, Decision, Evaluation, Resolution};
 use crate::vocabulary::{
     Defaults, EventKind, Limits, StopDecision, StopReason, Verb, RESOLVED_BY_DEFAULT,
 };
@@ -135,13 +135,26 @@ fn resolve_stop(event: &Event, evaluations: &[Evaluation], limits: &Limits) -> R
 }
 
 /// The deciding evaluation among those with the strongest verb of `lattice`
-fn strongest<'a>(evaluations: &'a [Evaluation], lattice: &[Verb]) -> Option<&'a Evaluation> {
+///
+/// `set` evaluations decide nothing, so no lattice holds them.
+fn strongest<'a>(evaluations: &'a [Evaluation], lattice: &[Verb]) -> Option<Decided<'a>> {
     lattice.iter().find_map(|verb| {
         evaluations
             .iter()
-            .filter(|evaluation| evaluation.verb == *verb)
+            .filter(|evaluation| evaluation.verb == Act::Decide(*verb))
             .min_by(|left, right| choice_key(left).cmp(&choice_key(right)))
+            .map(|evaluation| Decided {
+                verb: *verb,
+                evaluation,
+            })
     })
+}
+
+/// The evaluation that decided, with its verb
+#[derive(Clone, Copy)]
+struct Decided<'a> {
+    verb: Verb,
+    evaluation: &'a Evaluation,
 }
 
 /// Highest priority first, then the smallest rule id (byte order); the stop reason and
@@ -155,10 +168,10 @@ fn choice_key(evaluation: &Evaluation) -> (Reverse<i64>, &[u8], Option<StopReaso
     )
 }
 
-fn decided_by(evaluation: &Evaluation) -> Resolution {
+fn decided_by(Decided { verb, evaluation }: Decided<'_>) -> Resolution {
     Resolution {
-        decision: evaluation.verb.into(),
-        stop_reason: stop_reason_of(evaluation.verb, evaluation.stop_reason),
+        decision: verb.into(),
+        stop_reason: stop_reason_of(verb, evaluation.stop_reason),
         message: evaluation.message.clone(),
         resolved_by: Some(evaluation.rule.clone()),
     }

@@ -54,7 +54,7 @@ fn elapsed_compares_with_durations_in_milliseconds() {
 }
 
 #[test]
-fn string_fields_compare_by_bytes() {
+fn strings_compare_for_equality_only() {
     assert!(pre(
         cmp(Field::Tool, CompareOp::Eq, s("bash")),
         json!({"tool": "bash"})
@@ -67,10 +67,15 @@ fn string_fields_compare_by_bytes() {
         cmp(Field::Tool, CompareOp::Ne, s("rm")),
         json!({"tool": "bash"})
     ));
-    assert!(pre(
-        cmp(Field::Tool, CompareOp::Lt, s("c")),
-        json!({"tool": "bash"})
-    ));
+    // Strings have no order: E020 refuses `tool < "c"` in source, and a compiled policy
+    // that says it anyway never holds (docs/semantics.md).
+    for op in [CompareOp::Lt, CompareOp::Le, CompareOp::Gt, CompareOp::Ge] {
+        assert!(!pre(cmp(Field::Tool, op, s("c")), json!({"tool": "bash"})));
+        assert!(!pre(
+            cmp(Field::Tool, op, s("bash")),
+            json!({"tool": "bash"})
+        ));
+    }
 }
 
 #[test]
@@ -441,4 +446,66 @@ fn status_and_finish_reason_read_as_strings() {
     };
     assert!(after(json!({"finish_reason": "length"})));
     assert!(!after(json!({})));
+}
+
+#[test]
+fn only_stop_hooks_lend_a_missing_stop_reason_its_default() {
+    let completed = || cmp(Field::StopReason, CompareOp::Eq, s("completed"));
+    // LANGUAGE.md §5.6: a stop hook's pending stop is `allow_stop`, for `completed`.
+    assert!(fires(completed(), EventKind::Stop, json!({})));
+    // `execution_end` cannot see `stop_decision` (§4.1), so a stray one lends no reason.
+    // No verb is allowed there; a `set` rule shows whether its condition held.
+    let at_end = |fields| {
+        let rule = when(
+            set("r", EventKind::ExecutionEnd, "x", Literal::Int(1)),
+            completed(),
+        );
+        let outcome = policy(vec![rule]).evaluate(&event(EventKind::ExecutionEnd, fields));
+        !outcome.effects.is_empty()
+    };
+    assert!(!at_end(json!({"stop_decision": "allow_stop"})));
+    assert!(at_end(json!({"stop_reason": "completed"})));
+}
+
+#[test]
+fn json_null_equals_null_and_nothing_else() {
+    let both = |op| Condition::Compare {
+        left: Operand::Field(Field::Arg(path("a"))),
+        op,
+        right: Operand::Field(Field::Metadata(path("m"))),
+    };
+    let nulls = json!({"arg": {"a": null}, "metadata": {"m": null}});
+    assert!(pre(both(CompareOp::Eq), nulls.clone()));
+    assert!(!pre(both(CompareOp::Ne), nulls));
+    let null_and_zero = json!({"arg": {"a": null}, "metadata": {"m": 0}});
+    assert!(!pre(both(CompareOp::Eq), null_and_zero.clone()));
+    assert!(
+        !pre(both(CompareOp::Ne), null_and_zero),
+        "a type mismatch is false"
+    );
+}
+
+#[test]
+fn an_error_without_a_kind_is_of_kind_unknown() {
+    let unknown = || cmp(Field::ErrorKind, CompareOp::Eq, s("unknown"));
+    let on_error = |fields| fires(unknown(), EventKind::OnError, fields);
+    assert!(on_error(json!({"error": {"message": "boom"}})));
+    assert!(on_error(json!({"error": {"kind": "", "message": "boom"}})));
+    assert!(
+        on_error(json!({})),
+        "an on_error event with no error at all"
+    );
+    assert!(!on_error(json!({"error": {"kind": "tool"}})));
+    // Only `on_error` reports an error: elsewhere the field is absent, so false.
+    assert!(!pre(unknown(), json!({})));
+}
+
+#[test]
+fn tokens_is_the_total_given_or_the_sum_of_its_parts() {
+    let tokens = |n| cmp(Field::Tokens, CompareOp::Eq, Literal::Int(n));
+    let parts = json!({"input_tokens": 1000, "output_tokens": 200});
+    assert!(pre(tokens(1200), parts));
+    let all = json!({"tokens": 1500, "input_tokens": 1000, "output_tokens": 200});
+    assert!(pre(tokens(1500), all), "a total given is read as given");
+    assert!(pre(tokens(0), json!({})));
 }

@@ -1,9 +1,10 @@
 //! The rule index decides exactly as the straightforward evaluation: every rule of the event's
 //! kind tested one by one.
 //!
-//! The reference evaluator below scans the user's rules with [`Condition::holds`] and builds
-//! a policy of the matching rules only, their conditions removed; that policy fires every
-//! rule it has, so its outcome is what the indexed policy must give. Random policies lean on
+//! The reference is the model of `tests/model/`, written from the contract and sharing no
+//! evaluation code with the runtime: it tests every rule one by one, resolves and applies
+//! effects its own way, and its outcome JSON is what the indexed policy must give, to the
+//! deciding rule. Random policies lean on
 //! what the index keys on (string equality, `in`, literal, prefix, suffix and general globs,
 //! thresholds written either way round) and mix in what it does not (`or`, `not`, regexes),
 //! with values that sit on every edge (empty strings, newlines, multi-byte characters, a
@@ -15,6 +16,8 @@
 )]
 
 mod common;
+#[path = "../../tests/model/mod.rs"]
+mod model;
 
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -26,34 +29,18 @@ use serde_json::{json, Map};
 
 use common::{arg, cmp, decide, event, op, path, policy, s, when};
 
-/// The straightforward evaluation of `event`: no index, every rule tested
-fn reference(policy: &Policy, event: &Event) -> Outcome {
-    let matching = policy
-        .user_rules()
-        .iter()
-        .filter(|rule| rule.events.contains(&event.kind))
-        .filter(|rule| {
-            rule.condition
-                .as_ref()
-                .is_none_or(|condition| condition.holds(event))
-        })
-        .map(|rule| Rule {
-            condition: None,
-            ..rule.clone()
-        })
-        .collect();
-    Policy::new(matching, *policy.defaults())
-        .expect("a subset of a valid policy is valid")
-        .with_limits(*policy.limits())
-        .evaluate(event)
+/// What the reference model (`tests/model/`, written from the contract, no index) says
+/// `policy` gives for `event`, and what the runtime gives, as outcome JSON
+fn model_and_runtime(policy: &Policy, event: &Event) -> (serde_json::Value, serde_json::Value) {
+    let setting = model::Setting::of(policy.defaults(), policy.limits());
+    let expected = model::outcome(policy.user_rules(), &setting, event);
+    let actual = serde_json::to_value(policy.evaluate(event)).expect("outcomes serialize");
+    (expected, actual)
 }
 
 fn assert_agrees(policy: &Policy, event: &Event) {
-    assert_eq!(
-        policy.evaluate(event),
-        reference(policy, event),
-        "{event:?}"
-    );
+    let (expected, actual) = model_and_runtime(policy, event);
+    assert_eq!(actual, expected, "{event:?}");
 }
 
 const TEXTS: [&str; 12] = [
@@ -276,7 +263,8 @@ proptest! {
         let defaults = Defaults { pre_tool_use, on_error: None };
         let policy = Policy::new(rules, defaults).expect("generated policy is valid");
         for event in &events {
-            prop_assert_eq!(policy.evaluate(event), reference(&policy, event));
+            let (expected, actual) = model_and_runtime(&policy, event);
+            prop_assert_eq!(actual, expected);
         }
     }
 }

@@ -30,6 +30,7 @@ fn renders_every_part_that_has_something_to_say() {
          \x20 message: \"say \\\"no\\\"\"\n\
          \x20 evaluations:\n\
          \x20   no-rm (p.rules:1): block \"say \\\"no\\\"\" @priority(2)\n\
+         \x20   taint: set\n\
          \x20   zz (p.rules:1): allow\n\
          \x20 effects:\n\
          \x20   taint: web.tainted = true\n\

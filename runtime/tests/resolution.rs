@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use rulesc_runtime::{
-    resolve_continuation, CompareOp, Decision, Defaults, Evaluation, Event, EventKind, Field,
+    resolve_continuation, Act, CompareOp, Decision, Defaults, Evaluation, Event, EventKind, Field,
     HookDecision, Limits, Literal, NativeHook, Policy, StopReason, Verb,
 };
 use serde_json::json;
@@ -178,9 +178,9 @@ fn continuation_lattice_is_forbid_request_allow_stop_allow() {
 
 #[test]
 fn resolve_continuation_gathers_a_whole_step() {
-    let evaluation = |rule: &str, verb, priority| Evaluation {
+    let evaluation = |rule: &str, verb: Verb, priority| Evaluation {
         rule: rule.to_owned(),
-        verb,
+        verb: verb.into(),
         stop_reason: None,
         message: Some(format!("from {rule}")),
         file: None,
@@ -414,7 +414,7 @@ fn the_prelude_is_part_of_every_policy() {
 }
 
 #[test]
-fn evaluations_list_every_matching_decision_sorted_by_id() {
+fn evaluations_list_every_matching_rule_sorted_by_id() {
     let rules = vec![
         decide("zeta", &[PreToolUse], Verb::Allow),
         decide("alpha", &[PreToolUse], Verb::Block),
@@ -432,9 +432,12 @@ fn evaluations_list_every_matching_decision_sorted_by_id() {
         .collect();
     assert_eq!(
         ids,
-        ["alpha", "zeta"],
-        "set rules are effects, not evaluations"
+        ["alpha", "mid", "zeta"],
+        "CLI.md: every rule that matched, set rules too"
     );
+    assert_eq!(outcome.evaluations[1].verb, Act::Set);
+    assert_eq!(outcome.evaluations[1].stop_reason, None);
+    assert_eq!(outcome.evaluations[1].message, None);
     assert_eq!(outcome.evaluations[0].file.as_deref(), Some("p.rules"));
     assert_eq!(outcome.evaluations[0].line, Some(1));
 }

@@ -1,0 +1,533 @@
+//! Random policies (as `.rules` source) and random events, from one seed, so a failing
+//! case is reproduced by its seed and printed whole.
+//!
+//! The policies use every verb where LANGUAGE.md §4.2 allows it, conditions on the fields
+//! each event can see (§4.1), priorities, `@id`s, defaults and `set` effects; the strings
+//! and globs are full of characters outside ASCII, several bytes long in UTF-8.
+
+#![allow(clippy::indexing_slicing, reason = "test generator over fixed tables")]
+
+use rulesc_runtime::{Event, EventKind};
+use serde_json::{json, Map, Value as Json};
+
+use super::Setting;
+
+/// A small, deterministic random source (SplitMix64)
+pub struct Rng(u64);
+
+impl Rng {
+    /// A source started from `seed`
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n`
+    pub fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).unwrap_or(0)
+    }
+
+    /// True with probability `percent` in 100
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    /// One of `items`
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+/// Texts the events and the policies share, most of them beyond ASCII
+pub const TEXTS: [&str; 14] = [
+    "rm",
+    "réad",
+    "bash",
+    "日本語",
+    "🦀",
+    "a/b",
+    "e\u{301}",
+    "Ω",
+    "",
+    "git push",
+    "x*y",
+    "rm -rf /",
+    "ß",
+    "read",
+];
+
+/// Characters globs are built from
+const GLOB_CHARS: [&str; 10] = ["a", "é", "日", "🦀", "/", "r", "m", "\u{301}", "e", "d"];
+
+/// Regular expressions (Rust syntax)
+const REGEXES: [&str; 7] = ["^r", "é$", "日本", "[🦀ß]", "(?i)BASH", "a.b", "^.$"];
+
+/// The events, in lifecycle order
+pub const KINDS: [EventKind; 11] = [
+    EventKind::ExecutionStart,
+    EventKind::BeforeStep,
+    EventKind::BeforeInference,
+    EventKind::AfterInference,
+    EventKind::PreToolUse,
+    EventKind::PostToolUse,
+    EventKind::AfterStep,
+    EventKind::OnError,
+    EventKind::Stop,
+    EventKind::SubagentStop,
+    EventKind::ExecutionEnd,
+];
+
+/// The verbs LANGUAGE.md §4.2 allows on `kind`, as its table says
+pub fn verbs_on(kind: EventKind) -> Vec<&'static str> {
+    use EventKind::*;
+    let mut verbs = Vec::new();
+    if kind != ExecutionEnd {
+        verbs.extend(["forbid", "allow"]);
+    }
+    if matches!(
+        kind,
+        AfterInference | PostToolUse | AfterStep | Stop | SubagentStop
+    ) {
+        verbs.push("request");
+    }
+    if matches!(kind, AfterInference | PostToolUse | AfterStep) {
+        verbs.push("allow_stop");
+    }
+    if kind == PreToolUse {
+        verbs.extend(["block", "ask"]);
+    }
+    if kind == OnError {
+        verbs.extend(["retry", "ignore"]);
+    }
+    verbs
+}
+
+/// `text` as a `.rules` string literal, with the escapes of LANGUAGE.md §2
+pub fn quote(text: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\u{301}' => out.push_str("\\u{301}"),
+            other => out.push(other),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn text(rng: &mut Rng) -> String {
+    quote(rng.pick(&TEXTS))
+}
+
+fn glob(rng: &mut Rng) -> String {
+    let mut pattern = String::new();
+    for _ in 0..=rng.below(4) {
+        match rng.below(9) {
+            0 | 1 => pattern.push('*'),
+            2 => pattern.push('?'),
+            3 => pattern.push_str(rng.pick(&["[é-ü]", "[!a]", "[r日]", "[a-z]", "[!🦀]"])),
+            4 => pattern.push_str("\\*"),
+            5 => pattern.push_str(rng.pick(&TEXTS).replace('*', "\\*").as_str()),
+            _ => pattern.push_str(rng.pick(&GLOB_CHARS)),
+        }
+    }
+    quote(&pattern)
+}
+
+fn literal(rng: &mut Rng) -> String {
+    match rng.below(6) {
+        0 => rng.below(4).to_string(),
+        1 => rng.pick(&["true", "false"]).to_string(),
+        2 => rng.pick(&["2s", "1500ms"]).to_string(),
+        3 => format!("[{}, {}]", text(rng), rng.below(3)),
+        _ => text(rng),
+    }
+}
+
+fn list(rng: &mut Rng) -> String {
+    let items: Vec<String> = (0..=rng.below(3))
+        .map(|_| {
+            if rng.chance(70) {
+                text(rng)
+            } else {
+                literal(rng)
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+const META_KEYS: [&str; 4] = ["k", "t", "n", "a.b"];
+const ARG_PATHS: [&str; 5] = ["command", "n", "list", "paths[0]", "x"];
+
+/// A test of a dynamic field (`arg.*`, `metadata.*`): any operator, any literal
+fn dynamic(rng: &mut Rng, field: &str) -> String {
+    match rng.below(9) {
+        0 => field.to_owned(),
+        1 => format!("{field} == {}", literal(rng)),
+        2 => format!("{field} != {}", literal(rng)),
+        3 => format!("{field} in {}", list(rng)),
+        4 => format!("{field} contains {}", literal(rng)),
+        5 => format!("{field} ~ {}", glob(rng)),
+        6 => format!("{field} =~ {}", quote(rng.pick(&REGEXES))),
+        7 => format!(
+            "{field} {} {}",
+            rng.pick(&["<", "<=", ">", ">="]),
+            rng.pick(&["1", "2", "1s"])
+        ),
+        _ => format!(
+            "{field} {} metadata.{}",
+            rng.pick(&["==", "!=", "<", ">="]),
+            rng.pick(&META_KEYS)
+        ),
+    }
+}
+
+/// A test of a string field
+fn string(rng: &mut Rng, field: &str) -> String {
+    match rng.below(6) {
+        0 => format!("{field} ~ {}", glob(rng)),
+        1 => format!("{field} == {}", text(rng)),
+        2 => format!("{field} != {}", text(rng)),
+        3 => format!("{field} in {}", list(rng)),
+        4 => format!("{field} =~ {}", quote(rng.pick(&REGEXES))),
+        _ => format!("{field} contains {}", text(rng)),
+    }
+}
+
+fn counter(rng: &mut Rng, field: &str) -> String {
+    let op = rng.pick(&["==", "!=", "<", "<=", ">", ">="]);
+    format!("{field} {op} {}", rng.below(4))
+}
+
+/// One test a rule on `kind` may make
+fn atom(rng: &mut Rng, kind: EventKind) -> String {
+    use EventKind::*;
+    let specific = rng.chance(55);
+    if specific {
+        match kind {
+            PreToolUse | PostToolUse => match rng.below(5) {
+                0 | 1 => return string(rng, "tool"),
+                2 if kind == PostToolUse => {
+                    return match rng.below(3) {
+                        0 => "blocked".to_owned(),
+                        1 => "tool_error".to_owned(),
+                        _ => string(rng, "result"),
+                    }
+                }
+                _ => {
+                    let path = rng.pick(&ARG_PATHS);
+                    return dynamic(rng, &format!("arg.{path}"));
+                }
+            },
+            OnError => {
+                return match rng.below(3) {
+                    0 => string(rng, "tool"),
+                    1 => format!(
+                        "error.kind in {}",
+                        quote_all(&["tool", "tool_blocked", "model", ""], rng)
+                    ),
+                    _ => string(rng, "error.message"),
+                }
+            }
+            AfterInference | AfterStep => {
+                return match rng.below(3) {
+                    0 => counter(rng, "tool_calls"),
+                    1 => format!(
+                        "finish_reason == {}",
+                        quote(rng.pick(&["stop", "tool_calls", "error"]))
+                    ),
+                    _ => string(rng, "response"),
+                }
+            }
+            BeforeInference => return counter(rng, "messages"),
+            Stop | SubagentStop => {
+                return match rng.below(4) {
+                    0 => counter(rng, "stop_requests"),
+                    1 => format!(
+                        "stop_reason == {}",
+                        quote(rng.pick(&["completed", "guard_forbade", "steps_limit_reached"]))
+                    ),
+                    2 => format!(
+                        "stop_decision == {}",
+                        quote(rng.pick(&["forbid", "allow_stop"]))
+                    ),
+                    _ => string(rng, "response"),
+                }
+            }
+            ExecutionEnd => {
+                return if rng.chance(50) {
+                    format!(
+                        "status == {}",
+                        quote(rng.pick(&["completed", "stopped", "failed"]))
+                    )
+                } else {
+                    format!(
+                        "stop_reason == {}",
+                        quote(rng.pick(&["completed", "guard_forbade"]))
+                    )
+                }
+            }
+            _ => {}
+        }
+    }
+    match rng.below(4) {
+        0 => {
+            let key = rng.pick(&META_KEYS);
+            dynamic(rng, &format!("metadata.{key}"))
+        }
+        1 => format!(
+            "elapsed {} {}",
+            rng.pick(&[">", "<=", "=="]),
+            rng.pick(&["2s", "2000ms", "1min"])
+        ),
+        _ => {
+            let field = rng.pick(&[
+                "step",
+                "steps",
+                "tokens",
+                "input_tokens",
+                "output_tokens",
+                "failures",
+                "errors",
+                "retries",
+            ]);
+            counter(rng, field)
+        }
+    }
+}
+
+fn quote_all(items: &[&str], rng: &mut Rng) -> String {
+    let n = 1 + rng.below(items.len());
+    let quoted: Vec<String> = items.iter().take(n).map(|item| quote(item)).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+fn condition(rng: &mut Rng, kind: EventKind, depth: usize) -> String {
+    if depth == 0 || rng.chance(50) {
+        return atom(rng, kind);
+    }
+    match rng.below(3) {
+        0 => format!(
+            "{} and {}",
+            condition(rng, kind, depth - 1),
+            condition(rng, kind, depth - 1)
+        ),
+        1 => format!(
+            "({} or {})",
+            condition(rng, kind, depth - 1),
+            condition(rng, kind, depth - 1)
+        ),
+        _ => format!("not ({})", condition(rng, kind, depth - 1)),
+    }
+}
+
+const REASONS: [&str; 5] = [
+    "completed",
+    "steps_limit_reached",
+    "guard_forbade",
+    "stop_requested",
+    "error_forbade",
+];
+
+/// A random policy as source, with the defaults and limits it was compiled under
+pub fn policy(rng: &mut Rng) -> (String, Setting) {
+    let mut source = String::new();
+    let mut setting = Setting::contract();
+    if rng.chance(30) {
+        let verb = rng.pick(&["allow", "ask", "block"]);
+        source.push_str(&format!("default pre_tool_use {verb}\n"));
+        setting.default_tool = rulesc_runtime::Verb::from_name(verb);
+    }
+    if rng.chance(30) {
+        let verb = rng.pick(&["forbid", "retry", "ignore"]);
+        source.push_str(&format!("default on_error {verb}\n"));
+        setting.default_error = rulesc_runtime::Verb::from_name(verb);
+    }
+    setting.max_retries = rng.below(4) as u64;
+    setting.max_stop_requests = rng.below(4) as u64;
+    let ids = ["a", "b", "é", "z-1", "日", "🦀", "B"];
+    let mut used = Vec::new();
+    for _ in 0..=rng.below(8) {
+        let kind = rng.pick(&KINDS);
+        if rng.chance(40) {
+            let id = rng.pick(&ids);
+            if !used.contains(&id) {
+                used.push(id);
+                source.push_str(&format!("@id({})\n", quote(id)));
+            }
+        }
+        if rng.chance(40) {
+            source.push_str(&format!(
+                "@priority({})\n",
+                rng.pick(&["-1", "1", "2", "0"])
+            ));
+        }
+        let mut events = kind.name().to_owned();
+        let verbs = verbs_on(kind);
+        let set = verbs.is_empty() || rng.chance(25);
+        let verb = if set { "set" } else { rng.pick(&verbs) };
+        // A second event of the same family, where the verb is allowed on it too.
+        let sibling = match kind {
+            EventKind::PreToolUse => Some(EventKind::PostToolUse),
+            EventKind::AfterInference => Some(EventKind::AfterStep),
+            EventKind::Stop => Some(EventKind::SubagentStop),
+            _ => None,
+        };
+        let second = sibling.filter(|s| (set || verbs_on(*s).contains(&verb)) && rng.chance(30));
+        if let Some(second) = second {
+            events.push_str(", ");
+            events.push_str(second.name());
+        }
+        source.push_str(&format!("on {events}"));
+        if rng.chance(85) {
+            // A multi-event rule sees what both events see; the common fields always do.
+            let cond_kind = if second.is_some() && kind == EventKind::PreToolUse {
+                EventKind::PreToolUse
+            } else if second.is_some() {
+                EventKind::BeforeStep
+            } else {
+                kind
+            };
+            source.push_str(&format!(" when {}", condition(rng, cond_kind, 2)));
+        }
+        if set {
+            let key = rng.pick(&META_KEYS);
+            source.push_str(&format!("\n  set metadata.{key} = {}\n", literal(rng)));
+            continue;
+        }
+        source.push_str(&format!(" {verb}"));
+        if matches!(verb, "forbid" | "allow_stop") && rng.chance(50) {
+            source.push_str(&format!(" {}", rng.pick(&REASONS)));
+        }
+        if rng.chance(60) {
+            source.push_str(&format!(" {}", text(rng)));
+        }
+        source.push('\n');
+    }
+    (source, setting)
+}
+
+fn json_value(rng: &mut Rng) -> Json {
+    match rng.below(9) {
+        0 => json!(true),
+        1 => json!(false),
+        2 => json!(rng.below(3)),
+        3 => json!(2.0),
+        4 => json!([rng.pick(&TEXTS), 1]),
+        5 => json!({"b": rng.below(2)}),
+        6 => Json::Null,
+        7 => json!(2000),
+        _ => json!(rng.pick(&TEXTS)),
+    }
+}
+
+fn metadata(rng: &mut Rng) -> Map<String, Json> {
+    let mut map = Map::new();
+    for _ in 0..rng.below(3) {
+        let key = rng.pick(&["k", "t", "n", "a"]);
+        map.insert(key.to_owned(), json_value(rng));
+    }
+    map
+}
+
+/// A random event of a random kind, read from JSON as `rulesc eval` reads it
+pub fn event(rng: &mut Rng) -> Event {
+    let kind = rng.pick(&KINDS);
+    let mut object = Map::new();
+    object.insert("event".into(), json!(kind.name()));
+    let small = |rng: &mut Rng| json!(rng.below(4));
+    for key in ["step", "steps", "failures", "errors", "retries"] {
+        if rng.chance(70) {
+            object.insert(key.into(), small(rng));
+        }
+    }
+    for key in ["tokens", "input_tokens", "output_tokens"] {
+        if rng.chance(50) {
+            object.insert(key.into(), json!(rng.below(5)));
+        }
+    }
+    object.insert(
+        "elapsed_ms".into(),
+        json!(rng.pick(&[0, 1999, 2000, 2001, 60_000])),
+    );
+    object.insert("metadata".into(), Json::Object(metadata(rng)));
+    let mut maybe = |rng: &mut Rng, key: &str, value: Json| {
+        if rng.chance(80) {
+            object.insert(key.to_owned(), value);
+        }
+    };
+    use EventKind::*;
+    match kind {
+        PreToolUse | PostToolUse | OnError => {
+            let tool = json!(rng.pick(&TEXTS));
+            maybe(rng, "tool", tool);
+            let mut arg = Map::new();
+            for key in ["command", "n", "list", "paths", "x"] {
+                if rng.chance(60) {
+                    let value = match key {
+                        "command" => json!(rng.pick(&TEXTS)),
+                        "paths" => json!([rng.pick(&TEXTS)]),
+                        "list" => json!([rng.pick(&TEXTS), rng.below(3), true]),
+                        _ => json_value(rng),
+                    };
+                    arg.insert(key.into(), value);
+                }
+            }
+            maybe(rng, "arg", Json::Object(arg));
+            let result = json!(rng.pick(&TEXTS));
+            maybe(rng, "result", result);
+            let flag = json!(rng.chance(50));
+            maybe(rng, "tool_error", flag);
+            let flag = json!(rng.chance(50));
+            maybe(rng, "blocked", flag);
+            let error = if rng.chance(20) {
+                json!({"message": rng.pick(&TEXTS)})
+            } else {
+                json!({
+                    "kind": rng.pick(&["tool", "tool_blocked", "model", "rate_limit", "unknown", ""]),
+                    "message": rng.pick(&TEXTS),
+                })
+            };
+            maybe(rng, "error", error);
+        }
+        AfterInference | AfterStep => {
+            let response = json!(rng.pick(&TEXTS));
+            maybe(rng, "response", response);
+            let reason = json!(rng.pick(&["stop", "tool_calls", "error"]));
+            maybe(rng, "finish_reason", reason);
+            let calls = json!(rng.below(3));
+            maybe(rng, "tool_calls", calls);
+        }
+        BeforeInference => {
+            let messages = json!(rng.below(4));
+            maybe(rng, "messages", messages);
+        }
+        Stop | SubagentStop | ExecutionEnd => {
+            let reason = json!(rng.pick(&["completed", "guard_forbade", "steps_limit_reached"]));
+            maybe(rng, "stop_reason", reason);
+            let decision = json!(rng.pick(&["forbid", "allow_stop"]));
+            maybe(rng, "stop_decision", decision);
+            let count = json!(rng.below(5));
+            maybe(rng, "stop_requests", count);
+            let status = json!(rng.pick(&["completed", "stopped", "failed"]));
+            maybe(rng, "status", status);
+            let response = json!(rng.pick(&TEXTS));
+            maybe(rng, "response", response);
+        }
+        _ => {}
+    }
+    serde_json::from_value(Json::Object(object)).unwrap_or_else(|_| Event::new(kind))
+}

@@ -1,0 +1,88 @@
+//! Globs as LANGUAGE.md §4.4 defines them, over characters (docs/semantics.md): `*` any
+//! run of characters, `?` one character, `[abc]`, `[a-z]` and `[!a]` one character of a
+//! class, `\` the next character literally; the whole text must match.
+
+#![allow(clippy::indexing_slicing, reason = "a test model over bounded tables")]
+
+/// One element of a pattern
+#[derive(Debug, Clone)]
+enum Piece {
+    Star,
+    One,
+    Char(char),
+    Class {
+        negated: bool,
+        ranges: Vec<(char, char)>,
+    },
+}
+
+fn pieces(pattern: &str) -> Vec<Piece> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '*' => out.push(Piece::Star),
+            '?' => out.push(Piece::One),
+            '\\' if i + 1 < chars.len() => {
+                i += 1;
+                out.push(Piece::Char(chars[i]));
+            }
+            '[' => {
+                let mut j = i + 1;
+                let negated = chars.get(j) == Some(&'!');
+                if negated {
+                    j += 1;
+                }
+                let mut ranges = Vec::new();
+                let mut first = true;
+                while j < chars.len() && (chars[j] != ']' || first) {
+                    first = false;
+                    let low = chars[j];
+                    if chars.get(j + 1) == Some(&'-') && chars.get(j + 2).is_some_and(|c| *c != ']')
+                    {
+                        ranges.push((low, chars[j + 2]));
+                        j += 3;
+                    } else {
+                        ranges.push((low, low));
+                        j += 1;
+                    }
+                }
+                out.push(Piece::Class { negated, ranges });
+                i = j;
+            }
+            other => out.push(Piece::Char(other)),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether `text` matches `pattern` as a whole
+pub fn matches(pattern: &str, text: &str) -> bool {
+    let pieces = pieces(pattern);
+    let text: Vec<char> = text.chars().collect();
+    // can[i][j]: pieces[i..] match text[j..]; filled from the end, no backtracking blowup.
+    let mut can = vec![vec![false; text.len() + 1]; pieces.len() + 1];
+    can[pieces.len()][text.len()] = true;
+    for i in (0..pieces.len()).rev() {
+        for j in (0..=text.len()).rev() {
+            can[i][j] = match &pieces[i] {
+                Piece::Star => can[i + 1][j] || (j < text.len() && can[i][j + 1]),
+                piece => j < text.len() && one(piece, text[j]) && can[i + 1][j + 1],
+            };
+        }
+    }
+    can[0][0]
+}
+
+fn one(piece: &Piece, ch: char) -> bool {
+    match piece {
+        Piece::Star => false,
+        Piece::One => true,
+        Piece::Char(c) => *c == ch,
+        Piece::Class { negated, ranges } => {
+            ranges.iter().any(|(low, high)| *low <= ch && ch <= *high) != *negated
+        }
+    }
+}

@@ -1,0 +1,657 @@
+//! A reference model of one event's evaluation, written from the contract alone
+//! (LANGUAGE.md §4.4, §5 and §8, CLI.md "Outcome output", and the readings of
+//! docs/semantics.md), to hold the runtime to it.
+//!
+//! It shares the runtime's data (rules, conditions, events) but none of its evaluation:
+//! it reads fields, compares values, matches globs, picks the deciding rule and applies
+//! effects its own naive way, rule by rule, with no index. Where the two disagree, the
+//! contract decides which one is wrong.
+//!
+//! Its output is the outcome's JSON as CLI.md shows it, so a test compares everything a
+//! user of `rulesc eval` sees.
+
+#![allow(
+    dead_code,
+    unreachable_pub,
+    reason = "each test binary uses a part of the model"
+)]
+
+pub mod gen;
+pub mod glob;
+
+use std::cmp::Ordering;
+
+use rulesc_runtime::{
+    Action, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, Limits, Literal,
+    Operand, PathSegment, Rule, StopReason, Verb,
+};
+use serde_json::{json, Map, Value as Json};
+
+/// What the model needs besides the rules: the defaults and the host limits
+#[derive(Debug, Clone, Default)]
+pub struct Setting {
+    /// `default pre_tool_use <verb>`
+    pub default_tool: Option<Verb>,
+    /// `default on_error <verb>`
+    pub default_error: Option<Verb>,
+    /// `max_retries` (CLI.md: 3 unless set)
+    pub max_retries: u64,
+    /// `max_stop_requests` (LANGUAGE.md §5.6: 8 unless set)
+    pub max_stop_requests: u64,
+}
+
+impl Setting {
+    /// No defaults, the host limits of CLI.md
+    pub fn contract() -> Setting {
+        Setting {
+            default_tool: None,
+            default_error: None,
+            max_retries: 3,
+            max_stop_requests: 8,
+        }
+    }
+}
+
+impl Setting {
+    /// The defaults and limits a runtime policy was built with, read from its data
+    pub fn of(defaults: &Defaults, limits: &Limits) -> Setting {
+        Setting {
+            default_tool: defaults.pre_tool_use,
+            default_error: defaults.on_error,
+            max_retries: limits.max_retries,
+            max_stop_requests: limits.max_stop_requests,
+        }
+    }
+}
+
+/// The two built-in rules of LANGUAGE.md §8, written from its text
+pub fn prelude() -> Vec<Rule> {
+    let rule = |id: &str, event, condition, verb, stop_reason| Rule {
+        id: id.to_owned(),
+        events: vec![event],
+        condition: Some(condition),
+        action: Action::Decide {
+            verb,
+            stop_reason,
+            message: None,
+        },
+        priority: 0,
+        origin: None,
+    };
+    vec![
+        rule(
+            "prelude:no-tool-calls",
+            EventKind::AfterStep,
+            Condition::Compare {
+                left: Operand::Field(Field::ToolCalls),
+                op: CompareOp::Eq,
+                right: Operand::Literal(Literal::Int(0)),
+            },
+            Verb::AllowStop,
+            Some(StopReason::Completed),
+        ),
+        rule(
+            "prelude:tool-errors-to-model",
+            EventKind::OnError,
+            Condition::In {
+                field: Field::ErrorKind,
+                list: vec![
+                    Literal::Str("tool".to_owned()),
+                    Literal::Str("tool_blocked".to_owned()),
+                ],
+            },
+            Verb::Ignore,
+            None,
+        ),
+    ]
+}
+
+/// The outcome JSON of one event under `rules` (the user's; the model adds its prelude)
+pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
+    let prelude = prelude();
+    let mut matched: Vec<&Rule> = rules
+        .iter()
+        .chain(&prelude)
+        .filter(|rule| rule.events.contains(&event.kind))
+        .filter(|rule| rule.condition.as_ref().is_none_or(|c| holds(c, event)))
+        .collect();
+    matched.sort_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
+
+    let evaluations: Vec<Json> = matched.iter().map(|rule| evaluation(rule)).collect();
+    let decisions: Vec<Decided<'_>> = matched
+        .iter()
+        .filter_map(|rule| match &rule.action {
+            Action::Decide {
+                verb,
+                stop_reason,
+                message,
+            } => Some(Decided {
+                rule,
+                verb: *verb,
+                stop_reason: stop_reason.or_else(|| default_reason(*verb)),
+                message: message.clone(),
+            }),
+            Action::Set { .. } => None,
+        })
+        .collect();
+    let verdict = resolve(event, &decisions, setting);
+
+    // Effects: priority high to low, then id; the last one applied wins (§4.3).
+    let mut setters: Vec<&Rule> = matched
+        .iter()
+        .copied()
+        .filter(|rule| matches!(rule.action, Action::Set { .. }))
+        .collect();
+    setters.sort_by(|a, b| {
+        b.priority
+            .cmp(&a.priority)
+            .then_with(|| a.id.as_bytes().cmp(b.id.as_bytes()))
+    });
+    let mut metadata = event.metadata.clone();
+    let mut effects = Vec::new();
+    for rule in setters {
+        if let Action::Set { key, value } = &rule.action {
+            let value = literal_json(value);
+            store(&mut metadata, key, value.clone());
+            effects.push(json!({"rule": rule.id, "key": dotted(key), "value": value}));
+        }
+    }
+
+    json!({
+        "event": event.kind.name(),
+        "decision": verdict.decision,
+        "stop_reason": verdict.stop_reason.map(StopReason::name),
+        "message": verdict.message,
+        "resolved_by": verdict.resolved_by,
+        "evaluations": evaluations,
+        "effects": effects,
+        "metadata": metadata,
+    })
+}
+
+/// The outcomes of `events` as successive events of one execution: each starts from the
+/// metadata the previous one left, its own keys laid over it (docs/semantics.md)
+pub fn execution(rules: &[Rule], setting: &Setting, events: &[Event]) -> Vec<Json> {
+    let mut carried = Map::new();
+    let mut outcomes = Vec::new();
+    for event in events {
+        let mut event = event.clone();
+        let mut metadata = carried.clone();
+        metadata.extend(std::mem::take(&mut event.metadata));
+        event.metadata = metadata;
+        let outcome = outcome(rules, setting, &event);
+        carried = outcome
+            .get("metadata")
+            .and_then(Json::as_object)
+            .cloned()
+            .unwrap_or_default();
+        outcomes.push(outcome);
+    }
+    outcomes
+}
+
+/// One entry of `evaluations` (CLI.md), a `set` rule as `"verb": "set"`
+fn evaluation(rule: &Rule) -> Json {
+    let (verb, stop_reason, message) = match &rule.action {
+        Action::Decide {
+            verb,
+            stop_reason,
+            message,
+        } => (
+            verb.name(),
+            stop_reason.or_else(|| default_reason(*verb)),
+            message.clone(),
+        ),
+        Action::Set { .. } => ("set", None, None),
+    };
+    json!({
+        "rule": rule.id,
+        "verb": verb,
+        "stop_reason": stop_reason.map(StopReason::name),
+        "message": message,
+        "file": rule.origin.as_ref().map(|o| o.file.clone()),
+        "line": rule.origin.as_ref().map(|o| o.line),
+        "priority": rule.priority,
+    })
+}
+
+/// §4.2: `guard_forbade` for `forbid`, `completed` for `allow_stop`, none for the rest
+fn default_reason(verb: Verb) -> Option<StopReason> {
+    match verb {
+        Verb::Forbid => Some(StopReason::GuardForbade),
+        Verb::AllowStop => Some(StopReason::Completed),
+        _ => None,
+    }
+}
+
+struct Decided<'a> {
+    rule: &'a Rule,
+    verb: Verb,
+    stop_reason: Option<StopReason>,
+    message: Option<String>,
+}
+
+/// The resolved part of an outcome
+#[derive(Debug)]
+struct Verdict {
+    decision: &'static str,
+    stop_reason: Option<StopReason>,
+    message: Option<String>,
+    resolved_by: Option<String>,
+}
+
+impl Verdict {
+    fn none() -> Verdict {
+        Verdict {
+            decision: "none",
+            stop_reason: None,
+            message: None,
+            resolved_by: None,
+        }
+    }
+
+    fn by(decided: &Decided<'_>) -> Verdict {
+        Verdict {
+            decision: decided.verb.name(),
+            stop_reason: decided.stop_reason,
+            message: decided.message.clone(),
+            resolved_by: Some(decided.rule.id.clone()),
+        }
+    }
+
+    fn host(decision: &'static str, reason: StopReason, by: Option<&str>) -> Verdict {
+        Verdict {
+            decision,
+            stop_reason: Some(reason),
+            message: None,
+            resolved_by: by.map(str::to_owned),
+        }
+    }
+
+    fn default(verb: Verb) -> Verdict {
+        Verdict {
+            decision: verb.name(),
+            // §5.3: a default `forbid` on `on_error` stops with `error_forbade`.
+            stop_reason: match verb {
+                Verb::Forbid => Some(StopReason::ErrorForbade),
+                _ => None,
+            },
+            message: None,
+            resolved_by: Some("default".to_owned()),
+        }
+    }
+}
+
+/// §5.5: among the rules with the verb, the highest priority, then the smallest id
+fn pick<'a, 'b>(decisions: &'b [Decided<'a>], verb: Verb) -> Option<&'b Decided<'a>> {
+    let mut best: Option<&Decided<'a>> = None;
+    for decided in decisions.iter().filter(|d| d.verb == verb) {
+        best = match best {
+            None => Some(decided),
+            Some(current) => {
+                let better = decided.rule.priority > current.rule.priority
+                    || (decided.rule.priority == current.rule.priority
+                        && decided.rule.id.as_bytes() < current.rule.id.as_bytes());
+                Some(if better { decided } else { current })
+            }
+        };
+    }
+    best
+}
+
+/// The first verb of `order` some rule decided, with its rule
+fn first<'a, 'b>(decisions: &'b [Decided<'a>], order: &[Verb]) -> Option<&'b Decided<'a>> {
+    order.iter().find_map(|verb| pick(decisions, *verb))
+}
+
+/// §5.1 to §5.6, per event
+fn resolve(event: &Event, decisions: &[Decided<'_>], setting: &Setting) -> Verdict {
+    use Verb::*;
+    match event.kind {
+        EventKind::PreToolUse => match first(decisions, &[Forbid, Block, Ask, Allow]) {
+            Some(decided) => Verdict::by(decided),
+            None => setting
+                .default_tool
+                .map_or_else(Verdict::none, Verdict::default),
+        },
+        EventKind::OnError => {
+            let verdict = match first(decisions, &[Forbid, Retry, Ignore, Allow]) {
+                Some(decided) => Verdict::by(decided),
+                None => setting
+                    .default_error
+                    .map_or_else(Verdict::none, Verdict::default),
+            };
+            if verdict.decision == "retry" && event.retries >= setting.max_retries {
+                Verdict::host(
+                    "forbid",
+                    StopReason::RetryLimitReached,
+                    Some("host:max_retries"),
+                )
+            } else {
+                verdict
+            }
+        }
+        EventKind::Stop | EventKind::SubagentStop => {
+            let pending_forbid = event.stop_decision.map(|d| d.name()) == Some("forbid");
+            let pending = if pending_forbid {
+                "forbid"
+            } else {
+                "allow_stop"
+            };
+            let reason = event.stop_reason.unwrap_or(if pending_forbid {
+                StopReason::GuardForbade
+            } else {
+                StopReason::Completed
+            });
+            if let Some(forbid) = pick(decisions, Forbid) {
+                return Verdict::by(forbid);
+            }
+            match pick(decisions, Request) {
+                None => Verdict::host(pending, reason, None),
+                Some(_) if pending_forbid => Verdict::host(pending, reason, None),
+                Some(_) if event.stop_requests.unwrap_or(0) >= setting.max_stop_requests => {
+                    Verdict::host(pending, reason, Some("host:max_stop_requests"))
+                }
+                Some(request) => Verdict::by(request),
+            }
+        }
+        _ => first(decisions, &[Forbid, Request, AllowStop, Allow])
+            .map_or_else(Verdict::none, Verdict::by),
+    }
+}
+
+/// A value a condition meets
+#[derive(Debug, Clone)]
+enum Val {
+    Int(i128),
+    Float(f64),
+    Str(String),
+    Bool(bool),
+    /// A list literal
+    List(Vec<Val>),
+    /// JSON that is not a scalar (`null`, an array, an object): only equality applies,
+    /// and `contains` on an array
+    Other(Json),
+}
+
+impl Val {
+    fn of_json(json: &Json) -> Val {
+        match json {
+            Json::Bool(b) => Val::Bool(*b),
+            Json::String(s) => Val::Str(s.clone()),
+            Json::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => Val::Int(i128::from(i)),
+                (_, Some(u), _) => Val::Int(i128::from(u)),
+                (_, _, Some(f)) => Val::Float(f),
+                _ => Val::Other(json.clone()),
+            },
+            other => Val::Other(other.clone()),
+        }
+    }
+
+    fn of_literal(literal: &Literal) -> Val {
+        match literal {
+            Literal::Bool(b) => Val::Bool(*b),
+            Literal::Int(i) => Val::Int(i128::from(*i)),
+            // Durations are milliseconds and meet numbers as numbers (docs/semantics.md).
+            Literal::Duration(ms) => Val::Int(i128::from(*ms)),
+            Literal::Str(s) => Val::Str(s.clone()),
+            Literal::List(items) => Val::List(items.iter().map(Val::of_literal).collect()),
+        }
+    }
+
+    fn number(&self) -> Option<f64> {
+        match self {
+            #[expect(clippy::cast_precision_loss, reason = "test values are small")]
+            Val::Int(i) => Some(*i as f64),
+            Val::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+}
+
+/// Whether two values are equal; `None` when their types do not meet, which makes both
+/// `==` and `!=` false (docs/semantics.md)
+fn equal(left: &Val, right: &Val) -> Option<bool> {
+    match (left, right) {
+        (Val::Int(a), Val::Int(b)) => Some(a == b),
+        (Val::Str(a), Val::Str(b)) => Some(a == b),
+        (Val::Bool(a), Val::Bool(b)) => Some(a == b),
+        (Val::List(a), Val::List(b)) => {
+            if a.len() != b.len() {
+                return Some(false);
+            }
+            let mut all = true;
+            for (a, b) in a.iter().zip(b) {
+                all &= equal(a, b)?;
+            }
+            Some(all)
+        }
+        (Val::Other(a), Val::Other(b)) => Some(json_equal(a, b)),
+        (Val::List(list), Val::Other(Json::Array(items)))
+        | (Val::Other(Json::Array(items)), Val::List(list)) => {
+            let items: Vec<Val> = items.iter().map(Val::of_json).collect();
+            equal(&Val::List(list.clone()), &Val::List(items))
+        }
+        (a, b) => Some(a.number()? == b.number()?),
+    }
+}
+
+/// JSON equality where numbers compare by value; `null == null`
+fn json_equal(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Number(_), Json::Number(_)) => a.as_f64() == b.as_f64(),
+        (Json::Array(a), Json::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| json_equal(a, b))
+        }
+        (Json::Object(a), Json::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(k, v)| b.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Whether a condition holds (§4.4 and docs/semantics.md "Conditions")
+pub fn holds(condition: &Condition, event: &Event) -> bool {
+    match condition {
+        Condition::All(parts) => parts.iter().all(|p| holds(p, event)),
+        Condition::Any(parts) => parts.iter().any(|p| holds(p, event)),
+        Condition::Not(part) => !holds(part, event),
+        Condition::Flag(field) => matches!(read(field, event), Some(Val::Bool(true))),
+        Condition::Compare { left, op, right } => {
+            let (Some(left), Some(right)) = (side(left, event), side(right, event)) else {
+                return false;
+            };
+            match op {
+                CompareOp::Eq => equal(&left, &right) == Some(true),
+                CompareOp::Ne => equal(&left, &right) == Some(false),
+                // Only numbers are ordered: E020 refuses `<` on strings, and at run time
+                // it is false, like every other mismatch (docs/semantics.md).
+                _ => match (left.number(), right.number()) {
+                    (Some(a), Some(b)) => match a.partial_cmp(&b) {
+                        Some(Ordering::Less) => matches!(op, CompareOp::Lt | CompareOp::Le),
+                        Some(Ordering::Equal) => matches!(op, CompareOp::Le | CompareOp::Ge),
+                        Some(Ordering::Greater) => matches!(op, CompareOp::Gt | CompareOp::Ge),
+                        None => false,
+                    },
+                    _ => false,
+                },
+            }
+        }
+        Condition::Glob { field, pattern } => match read(field, event) {
+            Some(Val::Str(text)) => glob::matches(pattern.as_str(), &text),
+            _ => false,
+        },
+        Condition::Regex { field, pattern } => match read(field, event) {
+            Some(Val::Str(text)) => regex::Regex::new(pattern.as_str())
+                .map(|re| re.is_match(&text))
+                .unwrap_or(false),
+            _ => false,
+        },
+        Condition::In { field, list } => read(field, event).is_some_and(|value| {
+            list.iter()
+                .any(|member| equal(&value, &Val::of_literal(member)) == Some(true))
+        }),
+        Condition::Contains { field, needle } => match (read(field, event), needle) {
+            (Some(Val::Str(text)), Literal::Str(needle)) => text.contains(needle.as_str()),
+            (Some(Val::Other(Json::Array(items))), needle) => {
+                let needle = Val::of_literal(needle);
+                items
+                    .iter()
+                    .any(|item| equal(&Val::of_json(item), &needle) == Some(true))
+            }
+            _ => false,
+        },
+    }
+}
+
+fn side(operand: &Operand, event: &Event) -> Option<Val> {
+    match operand {
+        Operand::Field(field) => read(field, event),
+        Operand::Literal(literal) => Some(Val::of_literal(literal)),
+    }
+}
+
+/// The value of a field in an event; `None` when the event does not carry it
+fn read(field: &Field, event: &Event) -> Option<Val> {
+    let int = |n: u64| Some(Val::Int(i128::from(n)));
+    let text = |s: &Option<String>| s.clone().map(Val::Str);
+    let stop_event = matches!(event.kind, EventKind::Stop | EventKind::SubagentStop);
+    match field {
+        Field::Step => int(event.step),
+        Field::Steps => int(event.steps),
+        // docs/semantics.md: a total of 0 is none given; the parts then make it.
+        Field::Tokens => int(if event.tokens == 0 {
+            event.input_tokens + event.output_tokens
+        } else {
+            event.tokens
+        }),
+        Field::InputTokens => int(event.input_tokens),
+        Field::OutputTokens => int(event.output_tokens),
+        Field::Elapsed => int(event.elapsed_ms),
+        Field::Failures => int(event.failures),
+        Field::Errors => int(event.errors),
+        Field::Retries => int(event.retries),
+        Field::Messages => event.messages.and_then(int),
+        Field::ToolCalls => event.tool_calls.and_then(int),
+        Field::Response => text(&event.response),
+        Field::FinishReason => text(&event.finish_reason),
+        Field::Tool => text(&event.tool),
+        Field::Result => event.result.as_ref().map(|r| Val::Str(r.text().to_owned())),
+        Field::ResultPath(path) => event
+            .result
+            .as_ref()
+            .and_then(|r| r.json())
+            .and_then(|json| walk(json, &path.segments))
+            .map(Val::of_json),
+        Field::ToolError => event.tool_error.map(Val::Bool),
+        Field::Blocked => event.blocked.map(Val::Bool),
+        // docs/semantics.md: an error without a kind is of kind `unknown`, on `on_error`
+        // even when the event carries no error at all.
+        Field::ErrorKind => match &event.error {
+            Some(e) if e.kind.is_empty() => Some(Val::Str("unknown".to_owned())),
+            Some(e) => Some(Val::Str(e.kind.clone())),
+            None if event.kind == EventKind::OnError => Some(Val::Str("unknown".to_owned())),
+            None => None,
+        },
+        Field::ErrorMessage => event.error.as_ref().map(|e| Val::Str(e.message.clone())),
+        // docs/semantics.md: on stop hooks a missing decision reads `allow_stop`, a missing
+        // reason that decision's default, a missing count 0.
+        // Only stop hooks judge a pending stop; elsewhere the key is one the event cannot see.
+        Field::StopDecision if !stop_event => None,
+        Field::StopDecision => Some(Val::Str(
+            event
+                .stop_decision
+                .map_or("allow_stop", |decision| decision.name())
+                .to_owned(),
+        )),
+        Field::StopReason => match event.stop_reason {
+            Some(reason) => Some(Val::Str(reason.name().to_owned())),
+            None if stop_event => {
+                let forbid = event.stop_decision.map(|d| d.name()) == Some("forbid");
+                Some(Val::Str(
+                    if forbid { "guard_forbade" } else { "completed" }.to_owned(),
+                ))
+            }
+            None => None,
+        },
+        Field::StopRequests => match event.stop_requests {
+            Some(n) => int(n),
+            None if stop_event => int(0),
+            None => None,
+        },
+        Field::Status => event.status.map(|s| Val::Str(s.name().to_owned())),
+        Field::Cwd => text(&event.cwd),
+        Field::PermissionMode => text(&event.permission_mode),
+        Field::SessionId => text(&event.session_id),
+        Field::Prompt => text(&event.prompt),
+        Field::Arg(path) => event
+            .arg
+            .as_ref()
+            .and_then(|arg| walk(arg, &path.segments))
+            .map(Val::of_json),
+        Field::Metadata(path) => {
+            walk(&Json::Object(event.metadata.clone()), &path.segments).map(Val::of_json)
+        }
+        _ => None,
+    }
+}
+
+fn walk<'a>(mut json: &'a Json, segments: &[PathSegment]) -> Option<&'a Json> {
+    for segment in segments {
+        json = match segment {
+            PathSegment::Key(key) => json.as_object()?.get(key)?,
+            PathSegment::Index(index) => json.as_array()?.get(usize::try_from(*index).ok()?)?,
+        };
+    }
+    Some(json)
+}
+
+fn literal_json(literal: &Literal) -> Json {
+    match literal {
+        Literal::Bool(b) => json!(b),
+        Literal::Int(i) => json!(i),
+        Literal::Duration(ms) => json!(ms),
+        Literal::Str(s) => json!(s),
+        Literal::List(items) => Json::Array(items.iter().map(literal_json).collect()),
+    }
+}
+
+/// `set metadata.a.b = v`: objects are made along the way, anything else in the way is
+/// replaced by one
+fn store(metadata: &mut Map<String, Json>, key: &FieldPath, value: Json) {
+    let keys: Vec<&str> = key
+        .segments
+        .iter()
+        .filter_map(|s| match s {
+            PathSegment::Key(k) => Some(k.as_str()),
+            PathSegment::Index(_) => None,
+        })
+        .collect();
+    let Some((last, path)) = keys.split_last() else {
+        return;
+    };
+    let mut object = metadata;
+    for key in path {
+        let slot = object.entry((*key).to_owned()).or_insert(Json::Null);
+        if !slot.is_object() {
+            *slot = Json::Object(Map::new());
+        }
+        let Json::Object(inner) = slot else { return };
+        object = inner;
+    }
+    object.insert((*last).to_owned(), value);
+}
+
+fn dotted(key: &FieldPath) -> String {
+    key.segments
+        .iter()
+        .map(|s| match s {
+            PathSegment::Key(k) => k.clone(),
+            PathSegment::Index(i) => format!("[{i}]"),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
