@@ -142,19 +142,15 @@ fn field_help(root: &Ident, rest: &[AstSegment], text: &str) -> Option<String> {
 }
 
 /// The JSON path of the segments after `arg` or `metadata`, or E021 in `diags` for an
-/// index too large, E017 for too many segments
+/// index too large or a quoted key with a bad escape, E017 for too many segments
 pub(crate) fn json_path(
     file: FileId,
     segments: &[AstSegment],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<FieldPath> {
     if segments.len() > MAX_PATH_SEGMENTS {
-        let span_of = |segment: &AstSegment| match segment {
-            AstSegment::Name(ident) => ident.span,
-            AstSegment::Index { span, .. } => *span,
-        };
-        let start = segments.first().map_or(Span::default(), span_of);
-        let end = segments.last().map_or(Span::default(), span_of);
+        let start = segments.first().map_or(Span::default(), AstSegment::span);
+        let end = segments.last().map_or(Span::default(), AstSegment::span);
         diags.push(codes::path_too_long(
             file,
             Span::new(start.start, end.end),
@@ -167,6 +163,9 @@ pub(crate) fn json_path(
     for segment in segments {
         path.segments.push(match segment {
             AstSegment::Name(ident) => PathSegment::Key(ident.name.clone()),
+            AstSegment::Quoted { key, .. } => {
+                PathSegment::Key(crate::lower::string(file, &key.name, key.span, diags)?)
+            }
             AstSegment::Index { text, span } => {
                 let index = crate::types::decode_int(text, *span)
                     .ok()

@@ -71,6 +71,10 @@ fn path() -> impl Strategy<Value = String> {
         "arg.event",
         "metadata.tainted",
         "metadata.a.b[2]",
+        r#"arg["pullNumber"]"#,
+        r#"arg["x.y"][0]"#,
+        r#"metadata["a-b"]"#,
+        r#"arg["command"]"#,
     ])
 }
 
@@ -340,12 +344,28 @@ mod erase {
         }
     }
 
+    fn is_word(text: &str) -> bool {
+        let mut chars = text.chars();
+        chars
+            .next()
+            .is_some_and(|first| first.is_ascii_lowercase() || first == '_')
+            && chars.all(|char| char.is_ascii_lowercase() || char.is_ascii_digit() || char == '_')
+    }
+
     fn path(path: &Path) -> Path {
         let segments = path
             .segments
             .iter()
             .map(|segment| match segment {
                 PathSegment::Name(name) => PathSegment::Name(ident(name)),
+                // fmt writes a quoted key that is a word dotted: the same key.
+                PathSegment::Quoted { key, .. } if is_word(&key.name) => {
+                    PathSegment::Name(ident(key))
+                }
+                PathSegment::Quoted { key, .. } => PathSegment::Quoted {
+                    key: ident(key),
+                    span: Span::default(),
+                },
                 PathSegment::Index { text, .. } => PathSegment::Index {
                     text: text.clone(),
                     span: Span::default(),

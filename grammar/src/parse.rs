@@ -585,6 +585,17 @@ impl Builder {
         let segments = children(pair)
             .filter_map(|child| match child.as_rule() {
                 Rule::field | Rule::member => Some(PathSegment::Name(self.ident(&child))),
+                Rule::quoted_key => {
+                    let span = self.span(&child);
+                    let string = children(child).next()?;
+                    Some(PathSegment::Quoted {
+                        key: Ident {
+                            span: self.span(&string),
+                            name: raw_text(string),
+                        },
+                        span,
+                    })
+                }
                 Rule::index => Some(PathSegment::Index {
                     text: child
                         .as_str()
@@ -746,7 +757,10 @@ fn tight_end(pair: &Pair<'_>) -> usize {
     }
     let mut last = pair.clone();
     loop {
-        if matches!(last.as_rule(), Rule::string | Rule::path | Rule::index) {
+        if matches!(
+            last.as_rule(),
+            Rule::string | Rule::path | Rule::index | Rule::quoted_key
+        ) {
             break;
         }
         let child = last
@@ -905,6 +919,7 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         | Rule::loose_word
         | Rule::lexeme
         | Rule::index
+        | Rule::quoted_key
         | Rule::braced => &[],
         // pest names the whole item when no part of it parsed.
         Rule::item_alone => &["`@`", "`default`", "`on`", "`policy`", "`test`"],

@@ -317,6 +317,7 @@ fn paths_with_members_and_indexes() {
         .iter()
         .map(|segment| match segment {
             PathSegment::Name(name) => (name.name.clone(), text(&src, name.span)),
+            PathSegment::Quoted { .. } => panic!("{segment:?}"),
             PathSegment::Index { text: digits, span } => (digits.clone(), text(&src, *span)),
         })
         .collect();
@@ -327,6 +328,47 @@ fn paths_with_members_and_indexes() {
             ("paths".to_owned(), "paths"),
             ("0".to_owned(), "[0]"),
             ("event".to_owned(), "event"),
+        ]
+    );
+}
+
+/// A quoted key is one key, dots and all, with the span of its string and of its brackets
+#[test]
+fn quoted_keys_are_one_key_each() {
+    let (src, expr) = condition(r#"arg["x.y"]["pullNumber"][0]["a\"b"] == 1"#);
+    let Expr::Compare(compare) = expr else {
+        panic!("{expr:?}")
+    };
+    let Operand::Path(path) = &compare.left else {
+        panic!()
+    };
+    assert_eq!(
+        text(&src, path.span),
+        r#"arg["x.y"]["pullNumber"][0]["a\"b"]"#
+    );
+    let segments: Vec<_> = path
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            PathSegment::Name(name) => (name.name.clone(), text(&src, name.span), ""),
+            PathSegment::Quoted { key, span } => {
+                (key.name.clone(), text(&src, key.span), text(&src, *span))
+            }
+            PathSegment::Index { text: digits, span } => (digits.clone(), text(&src, *span), ""),
+        })
+        .collect();
+    assert_eq!(
+        segments,
+        [
+            ("arg".to_owned(), "arg", ""),
+            ("x.y".to_owned(), r#""x.y""#, r#"["x.y"]"#),
+            (
+                "pullNumber".to_owned(),
+                r#""pullNumber""#,
+                r#"["pullNumber"]"#
+            ),
+            ("0".to_owned(), "[0]", ""),
+            (r#"a\"b"#.to_owned(), r#""a\"b""#, r#"["a\"b"]"#),
         ]
     );
 }
@@ -552,7 +594,12 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
             &["a field name"],
             "`==`",
         ),
-        ("on x when a[x] == 1 forbid", "x", &["an index"], "`x`"),
+        (
+            "on x when a[x] == 1 forbid",
+            "x",
+            &["a string", "an index"],
+            "`x`",
+        ),
         (
             "on x when a in [1, forbid",
             "forbid",

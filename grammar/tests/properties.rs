@@ -150,6 +150,10 @@ fn visit_path(path: &mut Path, each: &mut dyn FnMut(&mut Span)) {
     for segment in &mut path.segments {
         match segment {
             PathSegment::Name(name) => each(&mut name.span),
+            PathSegment::Quoted { key, span } => {
+                each(&mut key.span);
+                each(span);
+            }
             PathSegment::Index { span, .. } => each(span),
         }
     }
@@ -245,6 +249,15 @@ fn word() -> impl Strategy<Value = Ident> {
     })
 }
 
+/// Whether `text` is a lowercase word, which a path writes dotted
+fn is_word(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_lowercase() || first == '_')
+        && chars.all(|char| char.is_ascii_lowercase() || char.is_ascii_digit() || char == '_')
+}
+
 /// The raw text of a string: plain characters and every kind of escape
 fn raw_string() -> impl Strategy<Value = String> {
     r#"([a-zA-Z0-9 #*./{}()é-]|\\[nt"\\]|\\u\{[0-9a-fA-F]{1,6}\}){0,8}"#
@@ -280,6 +293,16 @@ fn lit() -> impl Strategy<Value = Lit> {
 fn path() -> impl Strategy<Value = Path> {
     let segment = prop_oneof![
         word().prop_map(PathSegment::Name),
+        // A quoted key that is a word prints dotted, as a name: only others stay quoted.
+        raw_string()
+            .prop_filter("a word prints as a name", |raw| !is_word(raw))
+            .prop_map(|name| PathSegment::Quoted {
+                key: Ident {
+                    name,
+                    span: Span::default(),
+                },
+                span: Span::default(),
+            }),
         "[0-9]{1,3}".prop_map(|text| PathSegment::Index {
             text,
             span: Span::default(),

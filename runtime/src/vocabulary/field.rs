@@ -145,12 +145,23 @@ impl FieldPath {
     }
 }
 
+/// Whether `key` can be written dotted in a `.rules` path: a lowercase word
+fn is_plain_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_lowercase() || first == '_')
+        && chars.all(|char| char.is_ascii_lowercase() || char.is_ascii_digit() || char == '_')
+}
+
 impl fmt::Display for FieldPath {
-    /// Written as in source, each segment with its leading `.` or `[..]`
+    /// Written as in source, each segment with its leading `.` or `[..]`: `.command`,
+    /// `[0]`, `["pullNumber"]`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for segment in &self.segments {
             match segment {
-                PathSegment::Key(key) => write!(f, ".{key}")?,
+                PathSegment::Key(key) if is_plain_key(key) => write!(f, ".{key}")?,
+                PathSegment::Key(key) => write!(f, "[{key:?}]")?,
                 PathSegment::Index(index) => write!(f, "[{index}]")?,
             }
         }
