@@ -570,11 +570,11 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
         ("on when x forbid", "when", &["an event name"][..], "`when`"),
         (
             "on x",
-            "",
+            "x",
             &["`,`", "`set`", "`when`", "a verb"],
             "end of file",
         ),
-        ("on x when", "", &["a condition"], "end of file"),
+        ("on x when", "when", &["a condition"], "end of file"),
         (
             "on x when (a forbid",
             "forbid",
@@ -614,7 +614,7 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
         ),
         ("@id(\"x\") forbid", "forbid", &["`@`", "`on`"], "`forbid`"),
         ("policy foo", "foo", &["a string"], "`foo`"),
-        ("default x", "", &["a verb"], "end of file"),
+        ("default x", "x", &["a verb"], "end of file"),
         ("test \"x\" { event x }", "}", &["`{`"], "`}`"),
         ("test \"x\" { event x { a } }", "}", &["`:`"], "`}`"),
         ("test \"x\" { expect block by }", "}", &["a string"], "`}`"),
@@ -646,11 +646,35 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
 }
 
 #[test]
-fn an_error_at_the_end_points_past_the_last_byte() {
+fn an_error_at_the_end_of_a_file_without_a_line_break_points_at_the_last_token() {
     let src = "on x when a ==";
     let error = only_syntax_error(src);
-    assert_eq!(error.span, Span::new(14, 14));
+    assert_eq!(text(src, error.span), "==");
     assert_eq!(error.found, "end of file");
+}
+
+/// When the file ends early, the error points just after the item's last token, not at the
+/// end of the file below it: blanks, comments and a comment that looks like code are skipped
+#[test]
+fn an_error_at_the_end_points_after_the_last_token() {
+    for (src, before) in [
+        (
+            "on pre_tool_use when tool ~ \"rm*\"\n",
+            "on pre_tool_use when tool ~ \"rm*\"",
+        ),
+        ("on x when a # == 1 forbid\n\n# more\n  \n", "on x when a"),
+        ("on x when\n", "on x when"),
+        (
+            "test \"t\" {\n  expect none\n\n",
+            "test \"t\" {\n  expect none",
+        ),
+        ("on x forbid\n@id(\"x\")\r\n", "on x forbid\n@id(\"x\")"),
+    ] {
+        let error = only_syntax_error(src);
+        let at = u32::try_from(before.len()).unwrap();
+        assert_eq!(error.span, Span::new(at, at), "in {src:?}");
+        assert_eq!(error.found, "end of file", "in {src:?}");
+    }
 }
 
 #[test]
