@@ -33,6 +33,7 @@ mod check;
 pub mod codes;
 mod diagnostic;
 mod fmt;
+mod hint;
 mod lint;
 mod lower;
 mod resolve;

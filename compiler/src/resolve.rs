@@ -10,6 +10,7 @@ use rulesc_runtime::{
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::hint;
 use crate::source::FileId;
 
 /// The known name nearest to `name`, if it is close enough to be a typo
@@ -31,25 +32,29 @@ pub(crate) fn suggest<'a>(
         .map(|(_, candidate)| candidate)
 }
 
-/// The event named by `ident`, or E010 in `diags`
+/// The event named by `ident`, or E010 in `diags`; a host's name for an event
+/// (`before_tool`) suggests that event
 pub(crate) fn event(file: FileId, ident: &Ident, diags: &mut Vec<Diagnostic>) -> Option<EventKind> {
     named(
         file,
         ident,
         &EventKind::ALL,
-        EventKind::name,
+        (EventKind::name, |name| {
+            hint::host_event(name).map(EventKind::name)
+        }),
         codes::unknown_event,
         diags,
     )
 }
 
-/// The verb named by `ident`, or E013 in `diags`
+/// The verb named by `ident`, or E013 in `diags`; another tool's word for a verb (`deny`)
+/// suggests that verb
 pub(crate) fn verb(file: FileId, ident: &Ident, diags: &mut Vec<Diagnostic>) -> Option<Verb> {
     named(
         file,
         ident,
         &Verb::ALL,
-        Verb::name,
+        (Verb::name, |name| hint::verb_alias(name).map(Verb::name)),
         codes::unknown_verb,
         diags,
     )
@@ -65,19 +70,23 @@ pub(crate) fn stop_reason(
         file,
         ident,
         &StopReason::ALL,
-        StopReason::name,
+        (StopReason::name, |_| None),
         codes::unknown_stop_reason,
         diags,
     )
 }
 
-/// The one of `known` that `ident` names, or the diagnostic `unknown` builds, with the
-/// nearest known name, in `diags`
+/// How a kind of name is spelt: the name of each known value, and the known name another
+/// word stands for
+type Spelling<T> = (fn(T) -> &'static str, fn(&str) -> Option<&'static str>);
+
+/// The one of `known` that `ident` names, or the diagnostic `unknown` builds, with the known
+/// name `ident` stands for or else the nearest one, in `diags`
 fn named<T: Copy>(
     file: FileId,
     ident: &Ident,
     known: &[T],
-    name_of: fn(T) -> &'static str,
+    (name_of, alias): Spelling<T>,
     unknown: fn(FileId, Span, &str, Option<&str>) -> Diagnostic,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<T> {
@@ -91,7 +100,7 @@ fn named<T: Copy>(
             file,
             ident.span,
             &ident.name,
-            suggest(&ident.name, names),
+            alias(&ident.name).or_else(|| suggest(&ident.name, names)),
         ));
     }
     found
