@@ -20,10 +20,11 @@
 //! ```
 
 use rulesc_grammar::{
-    print, Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep, Value,
+    print, Annotation, Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep, Value,
 };
 
 use super::writer::Line;
+use crate::source::LineIndex;
 
 /// Columns a line may take before it is broken (strings and long conditions may overflow)
 pub(super) const WIDTH: usize = 100;
@@ -31,16 +32,24 @@ pub(super) const WIDTH: usize = 100;
 /// Spaces per level of indentation
 const INDENT: usize = 2;
 
-/// Lays out items, knowing where the comments are
+/// Lays out items, knowing where the comments are and where each line of the source starts
 pub(super) struct Layout<'src> {
+    /// The source text
+    src: &'src str,
     /// The comments, sorted by position
     comments: &'src [Comment],
+    /// The lines of the source, as rule ids count them
+    lines: LineIndex,
 }
 
 impl<'src> Layout<'src> {
-    /// A layout for a file with these comments (in source order)
-    pub(super) fn new(comments: &'src [Comment]) -> Layout<'src> {
-        Layout { comments }
+    /// A layout for `src`, a file with these comments (in source order)
+    pub(super) fn new(src: &'src str, comments: &'src [Comment]) -> Layout<'src> {
+        Layout {
+            src,
+            comments,
+            lines: LineIndex::new(src),
+        }
     }
 
     /// The lines of one top-level item; the first keeps a blank line before it
@@ -69,20 +78,65 @@ impl<'src> Layout<'src> {
             .is_some_and(|comment| comment.span.start < span.end)
     }
 
-    /// Annotations, then the rule on one line or broken into events, condition and action
+    /// Annotations, then the rule on one line or broken into events, condition and action.
+    ///
+    /// A rule without `@id` is named by the line of its `on`, so that line is anchored where
+    /// it is (see [`Line::anchored`]), and the annotations written on it stay on it.
     fn rule(&self, rule: &RuleDecl) -> Vec<Line> {
-        let mut lines: Vec<Line> = rule
+        let anchor = self.id_line(rule);
+        let on_line = |annotation: &Annotation| {
+            anchor.is_some()
+                && self
+                    .src
+                    .get(annotation.span.end as usize..rule.on_span.start as usize)
+                    .is_some_and(|gap| !gap.contains(['\n', '\r']))
+        };
+        let (inline, above): (Vec<&Annotation>, Vec<&Annotation>) = rule
             .annotations
+            .iter()
+            .partition(|annotation| on_line(annotation));
+        let lines: Vec<Line> = above
             .iter()
             .map(|annotation| Line::new(0, print::annotation(annotation), annotation.span))
             .collect();
-        let events = print::events(&rule.events);
+        let mut events = print::events(&rule.events);
+        let mut events_start = rule.on_span.start;
+        for annotation in inline.iter().rev() {
+            events = format!("{} {events}", print::annotation(annotation));
+            events_start = annotation.span.start;
+        }
         let events_span = Span::new(
-            rule.on_span.start,
+            events_start,
             rule.events
                 .last()
                 .map_or(rule.on_span.end, |event| event.span.end),
         );
+        let first_code_line = lines.len();
+        let mut lines = self.rule_body(rule, lines, events, events_span);
+        if let (Some(anchor), Some(line)) = (anchor, lines.get_mut(first_code_line)) {
+            *line = line.clone().anchored(anchor);
+        }
+        lines
+    }
+
+    /// The 0-based source line of the `on` of a rule without `@id`, whose id it is
+    fn id_line(&self, rule: &RuleDecl) -> Option<u32> {
+        let has_id = rule
+            .annotations
+            .iter()
+            .any(|annotation| annotation.name.name == "id");
+        (!has_id).then(|| u32::try_from(self.lines.line_of(rule.on_span.start)).unwrap_or(u32::MAX))
+    }
+
+    /// `lines` (the annotations above the rule), then the rule from `events` on: on one line
+    /// or broken into events, condition and action
+    fn rule_body(
+        &self,
+        rule: &RuleDecl,
+        mut lines: Vec<Line>,
+        events: String,
+        events_span: Span,
+    ) -> Vec<Line> {
         let action = print::action(&rule.action);
         let action_span = rule.action.span();
         let one_line = match &rule.condition {
