@@ -84,7 +84,7 @@ fn formatting_keeps_meaning(name: &str, src: &str) -> Result<bool, TestCaseError
 
 proptest! {
     #[test]
-    fn random_policies_mean_the_same_after_fmt(src in policy_gen::policy()) {
+    fn random_policies_mean_the_same_after_fmt(src in policy_gen::any_policy()) {
         formatting_keeps_meaning("p.rules", &src)?;
     }
 }

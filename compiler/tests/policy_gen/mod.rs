@@ -1,6 +1,7 @@
 //! Random policy files that parse: token sequences of every item kind joined by random
 //! blanks, line breaks and comments, so a formatter sees every kind of messy input the
-//! grammar accepts. Shared by the formatter's properties (`compiler/tests/fmt_props.rs`) and
+//! grammar accepts; and policies on `pre_tool_use` that check, with inline tests, so the
+//! outcomes of their tests can be compared. Shared by the formatter's properties (`compiler/tests/fmt_props.rs`) and
 //! the test that formatting keeps meaning (`tests/fmt_meaning.rs`).
 
 use proptest::prelude::*;
@@ -278,8 +279,9 @@ fn separator() -> impl Strategy<Value = String> {
     ]
 }
 
-/// A whole valid policy file
-pub(crate) fn policy() -> impl Strategy<Value = String> {
+/// A whole policy file that parses (most do not check: fields on events that lack them,
+/// verbs where they are not allowed, duplicate ids)
+fn policy() -> impl Strategy<Value = String> {
     (
         any::<bool>(),
         proptest::collection::vec(item(), 0..6),
@@ -307,4 +309,143 @@ pub(crate) fn policy() -> impl Strategy<Value = String> {
             }
             src
         })
+}
+
+/// A condition a `pre_tool_use` rule can have: comparisons of its fields joined by `and`,
+/// `or` and `not`, some with strings long enough to break the line
+fn tool_condition() -> impl Strategy<Value = Tokens> {
+    let tool = prop_oneof![
+        one_of(&[r#""rm""#, r#""ls""#, r#""gh""#]),
+        "[a-z ]{40,70}".prop_map(|text| format!("\"{text}\"")),
+    ];
+    let leaf = prop_oneof![
+        tool.prop_map(|tool| vec!["tool".to_owned(), "==".to_owned(), tool]),
+        Just(toks(&["tool", "~", r#""r*""#])),
+        Just(toks(&["arg.command", "contains", r#""rm""#])),
+        Just(toks(&[r#"arg["pullNumber"]"#, "==", "1"])),
+        Just(toks(&["metadata.tainted"])),
+        Just(toks(&["steps", ">", "2"])),
+    ];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(|tokens| {
+                let mut out = toks(&["not", "("]);
+                out.extend(tokens);
+                out.push(")".to_owned());
+                out
+            }),
+            (inner.clone(), one_of(&["and", "or"]), inner).prop_map(|(left, joiner, right)| {
+                let mut out = toks(&["("]);
+                out.extend(left);
+                out.push(joiner);
+                out.extend(right);
+                out.push(")".to_owned());
+                out
+            }),
+        ]
+    })
+}
+
+/// A `pre_tool_use` rule that checks; `@id` gets a unique name when the policy is assembled
+fn tool_rule() -> impl Strategy<Value = Tokens> {
+    let action = prop_oneof![
+        (
+            one_of(&["block", "ask", "allow", "forbid"]),
+            proptest::option::of(string_lit())
+        )
+            .prop_map(|(verb, message)| {
+                let mut tokens = vec![verb];
+                tokens.extend(message);
+                tokens
+            }),
+        Just(toks(&["set", "metadata.tainted", "=", "true"])),
+    ];
+    (
+        proptest::option::of(Just(toks(&["@", "id", "(", "ID", ")"]))),
+        proptest::option::of(Just(toks(&["@", "priority", "(", "3", ")"]))),
+        proptest::option::of(tool_condition()),
+        action,
+    )
+        .prop_map(|(id, priority, condition, action)| {
+            let mut tokens: Tokens = id.into_iter().chain(priority).flatten().collect();
+            tokens.extend(toks(&["on", "pre_tool_use"]));
+            if let Some(condition) = condition {
+                tokens.push("when".to_owned());
+                tokens.extend(condition);
+            }
+            tokens.extend(action);
+            tokens
+        })
+}
+
+/// A test of `pre_tool_use` events, each followed by an expectation that may or may not hold
+fn tool_test() -> impl Strategy<Value = Tokens> {
+    let step = (
+        one_of(&[r#""rm""#, r#""ls""#, r#""gh""#]),
+        one_of(&[r#""rm -rf /""#, r#""ls""#]),
+        one_of(&["1", "2"]),
+        one_of(&["block", "ask", "allow", "forbid", "none"]),
+    )
+        .prop_map(|(tool, command, number, verb)| {
+            let mut tokens = toks(&["event", "pre_tool_use", "{", "tool", ":"]);
+            tokens.push(tool);
+            tokens.extend(toks(&[",", "arg", ":", "{", "command", ":"]));
+            tokens.push(command);
+            tokens.extend(toks(&[",", r#""pullNumber""#, ":"]));
+            tokens.push(number);
+            tokens.extend(toks(&["}", "}", "expect"]));
+            tokens.push(verb);
+            tokens
+        });
+    proptest::collection::vec(step, 1..4).prop_map(|steps| {
+        let mut tokens = toks(&["test", "TEST", "{"]);
+        tokens.extend(steps.into_iter().flatten());
+        tokens.push("}".to_owned());
+        tokens
+    })
+}
+
+/// A policy of `pre_tool_use` rules and tests that checks (but for lints): items on lines of
+/// their own, with random blank lines and comments between them and random blanks and line
+/// breaks inside them
+fn tool_policy() -> impl Strategy<Value = String> {
+    let item = prop_oneof![3 => tool_rule(), 1 => tool_test()];
+    let between = one_of(&["\n", "\n\n", "\n\n\n\n", "\n# a note\n", "  # after\n\n"]);
+    let inside = prop_oneof![
+        8 => Just(" ".to_owned()),
+        1 => Just("\n  ".to_owned()),
+        1 => Just("\n\n    ".to_owned()),
+    ];
+    (
+        proptest::collection::vec((item, between), 1..7),
+        proptest::collection::vec(inside, 1..32),
+    )
+        .prop_map(|(items, insides)| {
+            let mut src = String::new();
+            let mut n_tokens = 0_usize;
+            for (item_idx, (tokens, after)) in items.into_iter().enumerate() {
+                for (token_idx, token) in tokens.iter().enumerate() {
+                    if token_idx > 0 {
+                        n_tokens += 1;
+                        let sep = insides
+                            .get(n_tokens % insides.len())
+                            .map_or(" ", String::as_str);
+                        src.push_str(sep);
+                    }
+                    match token.as_str() {
+                        "ID" => src.push_str(&format!("\"r{item_idx}\"")),
+                        "TEST" => src.push_str(&format!("\"t{item_idx}\"")),
+                        _ => src.push_str(token),
+                    }
+                }
+                src.push_str(&after);
+            }
+            src
+        })
+}
+
+/// A policy file that parses: one that mostly does not check, or one that checks and has
+/// tests
+pub(crate) fn any_policy() -> impl Strategy<Value = String> {
+    prop_oneof![policy(), tool_policy()]
 }
