@@ -1,7 +1,8 @@
 //! The canonical layout: which syntax goes on which line, at which indent.
 //!
-//! An item is written on one line when it fits in [`WIDTH`] columns and holds no comment;
-//! otherwise it is broken at fixed places, the same for every item of its kind:
+//! An item is written on one line when it fits in [`WIDTH`] columns (any width, in the compact
+//! layout) and holds no comment; otherwise it is broken at fixed places, the same for every
+//! item of its kind:
 //!
 //! ```text
 //! @id("no-send")                              # annotations, one per line
@@ -27,7 +28,7 @@ use super::writer::Line;
 use crate::source::LineIndex;
 
 /// Columns a line may take before it is broken (strings and long conditions may overflow)
-pub(super) const WIDTH: usize = 100;
+const WIDTH: usize = 100;
 
 /// Spaces per level of indentation
 const INDENT: usize = 2;
@@ -40,15 +41,20 @@ pub(super) struct Layout<'src> {
     comments: &'src [Comment],
     /// The lines of the source, as rule ids count them
     lines: LineIndex,
+    /// Columns a line may take before it is broken: [`WIDTH`], or no limit for the compact
+    /// layout, which breaks lines only around comments
+    width: usize,
 }
 
 impl<'src> Layout<'src> {
-    /// A layout for `src`, a file with these comments (in source order)
-    pub(super) fn new(src: &'src str, comments: &'src [Comment]) -> Layout<'src> {
+    /// A layout for `src`, a file with these comments (in source order); a `compact` one
+    /// breaks no line for its width, only around comments
+    pub(super) fn new(src: &'src str, comments: &'src [Comment], compact: bool) -> Layout<'src> {
         Layout {
             src,
             comments,
             lines: LineIndex::new(src),
+            width: if compact { usize::MAX } else { WIDTH },
         }
     }
 
@@ -146,7 +152,7 @@ impl<'src> Layout<'src> {
         // Comments inside the events go before the rule in either layout, so only those
         // after them force the rule to break (this keeps formatting idempotent).
         let after_events = Span::new(events_span.end, action_span.end);
-        if width(&one_line) <= WIDTH && !self.has_comment(after_events) {
+        if width(&one_line) <= self.width && !self.has_comment(after_events) {
             lines.push(Line::new(0, one_line, events_span.to(action_span)));
             return lines;
         }
@@ -190,7 +196,7 @@ impl<'src> Layout<'src> {
     /// inside it (those inside the first part go before the line in either layout)
     fn fits_unsplit(&self, one_line: &str, parts: &[Expr], span: Span) -> bool {
         let first_end = parts.first().map_or(span.start, |part| part.span().end);
-        INDENT + width(one_line) <= WIDTH && !self.has_comment(Span::new(first_end, span.end))
+        INDENT + width(one_line) <= self.width && !self.has_comment(Span::new(first_end, span.end))
     }
 
     /// `test "name" {`, its steps indented, `}`
@@ -227,7 +233,7 @@ impl<'src> Layout<'src> {
                 event,
                 fields,
                 span,
-            } if indent + width(&one_line) > WIDTH
+            } if indent + width(&one_line) > self.width
                 || self.has_comment(Span::new(event.span.end, span.end)) =>
             {
                 let head = format!("event {} {{", event.name);
@@ -260,7 +266,7 @@ impl<'src> Layout<'src> {
             match &entry.value {
                 Value::Object(fields, object_span)
                     if !fields.is_empty()
-                        && (inner + width(&one_line) > WIDTH
+                        && (inner + width(&one_line) > self.width
                             || self.has_comment(Span::new(entry.key.span.end, entry.span.end))) =>
                 {
                     let head = format!("{}: {{", print::key(&entry.key));

@@ -10,8 +10,8 @@ mod layout;
 mod writer;
 
 use layout::Layout;
-use rulesc_grammar::Span;
-use writer::Writer;
+use rulesc_grammar::{Parsed, Span};
+use writer::{Moved, Writer};
 
 /// Why a file was not formatted
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,7 @@ pub enum FormatError {
 /// A rule without `@id` is named by the line of its `on`, so formatting keeps that line
 /// where it is: blank lines are added above it when the layout takes fewer lines than the
 /// source, and blank lines between it and the rule before are dropped when it takes more.
+/// When that is not enough, the file is laid out compactly: no line is broken for its width.
 ///
 /// ```
 /// let src = "on   before_step when steps>=20\n  forbid steps_limit_reached  # cap\n";
@@ -48,7 +49,21 @@ pub fn format_source(src: &str) -> Result<String, FormatError> {
     if !parsed.errors.is_empty() {
         return Err(FormatError::Syntax);
     }
-    let layout = Layout::new(src, &parsed.comments);
+    // The compact layout takes no more lines than the canonical one, so it can keep an id
+    // where the canonical one cannot; whether the canonical one can depends only on the items
+    // and the lines of the rules named by their line, so formatting stays idempotent.
+    write(src, &parsed, false)
+        .or_else(|_| write(src, &parsed, true))
+        .map_err(|moved| FormatError::MovesRuleId {
+            line: moved.line.saturating_add(1),
+            span: moved.span,
+        })
+}
+
+/// `parsed` (the tree of `src`) in the canonical or the `compact` layout, or the first rule
+/// named by its line that the layout would move
+fn write(src: &str, parsed: &Parsed, compact: bool) -> Result<String, Moved> {
+    let layout = Layout::new(src, &parsed.comments, compact);
     let mut writer = Writer::new(src, &parsed.comments);
     let items = &parsed.file.items;
     for (item_idx, item) in items.iter().enumerate() {
@@ -59,8 +74,5 @@ pub fn format_source(src: &str) -> Result<String, FormatError> {
             });
         writer.item(&layout.item(item), next_start);
     }
-    writer.finish().map_err(|moved| FormatError::MovesRuleId {
-        line: moved.line.saturating_add(1),
-        span: moved.span,
-    })
+    writer.finish()
 }
