@@ -44,14 +44,6 @@ mod erase {
         }
     }
 
-    fn is_word(text: &str) -> bool {
-        let mut chars = text.chars();
-        chars
-            .next()
-            .is_some_and(|first| first.is_ascii_lowercase() || first == '_')
-            && chars.all(|char| char.is_ascii_lowercase() || char.is_ascii_digit() || char == '_')
-    }
-
     fn path(path: &Path) -> Path {
         let segments = path
             .segments
@@ -59,7 +51,7 @@ mod erase {
             .map(|segment| match segment {
                 PathSegment::Name(name) => PathSegment::Name(ident(name)),
                 // fmt writes a quoted key that is a word dotted: the same key.
-                PathSegment::Quoted { key, .. } if is_word(&key.name) => {
+                PathSegment::Quoted { key, .. } if rulesc_grammar::print::is_word(&key.name) => {
                     PathSegment::Name(ident(key))
                 }
                 PathSegment::Quoted { key, .. } => PathSegment::Quoted {

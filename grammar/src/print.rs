@@ -236,8 +236,9 @@ fn write_key(out: &mut String, key: &Ident) {
     }
 }
 
-/// Whether `text` can be written as a bare key: a lowercase word, as the grammar's `word`
-fn is_word(text: &str) -> bool {
+/// Whether `text` can be written bare, as an object key or a dotted key of a field path: a
+/// lowercase word, as the grammar's `word`
+pub fn is_word(text: &str) -> bool {
     let mut chars = text.chars();
     chars
         .next()

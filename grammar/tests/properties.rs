@@ -249,15 +249,6 @@ fn word() -> impl Strategy<Value = Ident> {
     })
 }
 
-/// Whether `text` is a lowercase word, which a path writes dotted
-fn is_word(text: &str) -> bool {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .is_some_and(|first| first.is_ascii_lowercase() || first == '_')
-        && chars.all(|char| char.is_ascii_lowercase() || char.is_ascii_digit() || char == '_')
-}
-
 /// The raw text of a string: plain characters and every kind of escape
 fn raw_string() -> impl Strategy<Value = String> {
     r#"([a-zA-Z0-9 #*./{}()é-]|\\[nt"\\]|\\u\{[0-9a-fA-F]{1,6}\}){0,8}"#
@@ -295,7 +286,7 @@ fn path() -> impl Strategy<Value = Path> {
         word().prop_map(PathSegment::Name),
         // A quoted key that is a word prints dotted, as a name: only others stay quoted.
         raw_string()
-            .prop_filter("a word prints as a name", |raw| !is_word(raw))
+            .prop_filter("a word prints as a name", |raw| !print::is_word(raw))
             .prop_map(|name| PathSegment::Quoted {
                 key: Ident {
                     name,

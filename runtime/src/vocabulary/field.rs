@@ -145,7 +145,8 @@ impl FieldPath {
     }
 }
 
-/// Whether `key` can be written dotted in a `.rules` path: a lowercase word
+/// Whether `key` can be written dotted in a `.rules` path: a lowercase word, the rule of
+/// `rulesc_grammar::print::is_word`, which the runtime does not import
 fn is_plain_key(key: &str) -> bool {
     let mut chars = key.chars();
     chars
