@@ -122,6 +122,11 @@ pub(crate) fn syntax_help(src: &str, error: &SyntaxError) -> Option<String> {
     if expects("a field name") {
         return quoted_key_help(src, error.span.start as usize, found, &word);
     }
+    if expects("a key") && word.len() == found.len() {
+        return Some(format!(
+            "did you mean `\"{word}\"`? a key that is not a lowercase word is quoted"
+        ));
+    }
     None
 }
 
