@@ -1206,10 +1206,12 @@ pub const METADATA_NEVER_SET: Code = Code {
             on pre_tool_use when metadata.taint and tool == \"send_email\" block",
 };
 
-/// Builds W007: the key `key`, first read at `at`, is never set; `others` read it too
+/// Builds W007: the path `key` after `metadata` (`.a`, `["a-b"]`), first read at `at`, is
+/// never set; `entry` gives it in a test event's `metadata` (`"a-b": true`); `others` read it
+/// too
 pub(crate) fn metadata_never_set(
     at: (FileId, Span),
-    key: &str,
+    (key, entry): (&str, &str),
     others: Vec<(FileId, Span)>,
 ) -> Diagnostic {
     let diag = Diagnostic::new(
@@ -1219,8 +1221,7 @@ pub(crate) fn metadata_never_set(
     )
     .with_help(format!(
         "set it with a rule (`set metadata{key} = true`), or, if the host sets it, give it in \
-         a test event (`metadata: {{ {}: true }}`)",
-        key.trim_start_matches('.')
+         a test event (`metadata: {{ {entry} }}`)"
     ));
     others.into_iter().fold(diag, |diag, (file, span)| {
         diag.with_secondary(Label::new(file, span, "read here too"))

@@ -32,6 +32,31 @@ impl Access {
         .to_string()
     }
 
+    /// The entry of a test event's `metadata` object that gives this path:
+    /// `tainted: true`, `a: { b: true }`, `"a-b": true` (an index ends it)
+    pub(super) fn test_entry(&self) -> String {
+        let keys: Vec<&str> = self
+            .path
+            .iter()
+            .map_while(|segment| match segment {
+                PathSegment::Key(key) => Some(key.as_str()),
+                PathSegment::Index(_) => None,
+            })
+            .collect();
+        keys.iter().rev().fold("true".to_owned(), |value, key| {
+            let key = if rulesc_grammar::print::is_word(key) {
+                (*key).to_owned()
+            } else {
+                format!("\"{key}\"")
+            };
+            if value == "true" {
+                format!("{key}: {value}")
+            } else {
+                format!("{key}: {{ {value} }}")
+            }
+        })
+    }
+
     /// Whether this path and `other` name the same value or one holds the other
     pub(super) fn overlaps(&self, other: &[PathSegment]) -> bool {
         self.path
