@@ -1,7 +1,7 @@
 //! The canonical layout: which syntax goes on which line, at which indent.
 //!
 //! An item is written on one line when it fits in [`WIDTH`] columns (any width, in the compact
-//! layout) and holds no comment; otherwise it is broken at fixed places, the same for every
+//! layout used where breaking lines would move a rule id) and holds no comment; otherwise it is broken at fixed places, the same for every
 //! item of its kind:
 //!
 //! ```text

@@ -34,7 +34,8 @@ pub enum FormatError {
 /// A rule without `@id` is named by the line of its `on`, so formatting keeps that line
 /// where it is: blank lines are added above it when the layout takes fewer lines than the
 /// source, and blank lines between it and the rule before are dropped when it takes more.
-/// When that is not enough, the file is laid out compactly: no line is broken for its width.
+/// When that is not enough, the rules before it since the last rule named by its line are laid
+/// out compactly: no line is broken for its width.
 ///
 /// ```
 /// let src = "on   before_step when steps>=20\n  forbid steps_limit_reached  # cap\n";
@@ -49,30 +50,57 @@ pub fn format_source(src: &str) -> Result<String, FormatError> {
     if !parsed.errors.is_empty() {
         return Err(FormatError::Syntax);
     }
-    // The compact layout takes no more lines than the canonical one, so it can keep an id
-    // where the canonical one cannot; whether the canonical one can depends only on the items
-    // and the lines of the rules named by their line, so formatting stays idempotent.
-    write(src, &parsed, false)
-        .or_else(|_| write(src, &parsed, true))
-        .map_err(|moved| FormatError::MovesRuleId {
-            line: moved.line.saturating_add(1),
-            span: moved.span,
-        })
+    write(src, &parsed).map_err(|moved| FormatError::MovesRuleId {
+        line: moved.line.saturating_add(1),
+        span: moved.span,
+    })
 }
 
-/// `parsed` (the tree of `src`) in the canonical or the `compact` layout, or the first rule
-/// named by its line that the layout would move
-fn write(src: &str, parsed: &Parsed, compact: bool) -> Result<String, Moved> {
-    let layout = Layout::new(src, &parsed.comments, compact);
+/// `parsed` (the tree of `src`) laid out, or the first rule named by its line that no layout
+/// keeps on its line.
+///
+/// The items from one rule named by its line to the next (both included) are written in the
+/// canonical layout, or, when that would move the second rule, written again in the compact
+/// one, which takes no more lines. Whether the canonical layout fits depends only on those
+/// items and on the lines of the two rules, which formatting keeps, so formatting formatted
+/// text makes the same choice: it stays idempotent.
+fn write(src: &str, parsed: &Parsed) -> Result<String, Moved> {
+    let canonical = Layout::new(src, &parsed.comments, false);
+    let compact = Layout::new(src, &parsed.comments, true);
     let mut writer = Writer::new(src, &parsed.comments);
     let items = &parsed.file.items;
-    for (item_idx, item) in items.iter().enumerate() {
-        let next_start = items
+    let next_start = |item_idx: usize| {
+        items
             .get(item_idx + 1)
             .map_or(u32::try_from(src.len()).unwrap_or(u32::MAX), |next| {
                 next.span().start
-            });
-        writer.item(&layout.item(item), next_start);
+            })
+    };
+    // A region runs from one rule named by its line (whose lines after its `on` take room
+    // there) to the next, both included.
+    let mut region_start = 0;
+    let mut checkpoint = writer.checkpoint();
+    for (item_idx, item) in items.iter().enumerate() {
+        let mut before_item = writer.checkpoint();
+        let lines = canonical.item(item);
+        writer.item(&lines, next_start(item_idx));
+        if !lines.iter().any(|line| line.anchor.is_some()) {
+            continue;
+        }
+        if writer.has_moved() {
+            writer.restore(&checkpoint);
+            let region = items
+                .iter()
+                .enumerate()
+                .take(item_idx + 1)
+                .skip(region_start);
+            for (idx, again) in region {
+                before_item = writer.checkpoint();
+                writer.item(&compact.item(again), next_start(idx));
+            }
+        }
+        checkpoint = before_item;
+        region_start = item_idx;
     }
     writer.finish()
 }

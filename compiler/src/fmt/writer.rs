@@ -98,6 +98,19 @@ pub(super) struct Writer<'src> {
     moved: Option<Moved>,
 }
 
+/// Where a [`Writer`] was, to go back to
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Checkpoint {
+    n_written: usize,
+    last_end: usize,
+    out_len: usize,
+    n_breaks: usize,
+    n_counted: usize,
+    item_start: usize,
+    anchor_end: usize,
+    moved: Option<Moved>,
+}
+
 /// An anchored line that the canonical layout puts below its place
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Moved {
@@ -132,6 +145,37 @@ impl<'src> Writer<'src> {
             let until = lines.peek().map_or(next_start, |next| next.span.start);
             self.line(line, until);
         }
+    }
+
+    /// Where the writer is now
+    pub(super) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            n_written: self.n_written,
+            last_end: self.last_end,
+            out_len: self.out.len(),
+            n_breaks: self.n_breaks,
+            n_counted: self.n_counted,
+            item_start: self.item_start,
+            anchor_end: self.anchor_end,
+            moved: self.moved,
+        }
+    }
+
+    /// Goes back to `checkpoint`, forgetting everything written since
+    pub(super) fn restore(&mut self, checkpoint: &Checkpoint) {
+        self.out.truncate(checkpoint.out_len);
+        self.n_written = checkpoint.n_written;
+        self.last_end = checkpoint.last_end;
+        self.n_breaks = checkpoint.n_breaks;
+        self.n_counted = checkpoint.n_counted;
+        self.item_start = checkpoint.item_start;
+        self.anchor_end = checkpoint.anchor_end;
+        self.moved = checkpoint.moved;
+    }
+
+    /// Whether an anchored line could not be kept on its line
+    pub(super) fn has_moved(&self) -> bool {
+        self.moved.is_some()
     }
 
     /// Writes the comments left after the last item, and returns the text, or the first
