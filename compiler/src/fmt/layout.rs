@@ -74,6 +74,11 @@ impl<'src> Layout<'src> {
         lines
     }
 
+    /// Whether this is the compact layout, which breaks no line for its width
+    fn is_compact(&self) -> bool {
+        self.width == usize::MAX
+    }
+
     /// Whether a comment starts inside `span`
     fn has_comment(&self, span: Span) -> bool {
         let first_after = self
@@ -199,13 +204,19 @@ impl<'src> Layout<'src> {
         INDENT + width(one_line) <= self.width && !self.has_comment(Span::new(first_end, span.end))
     }
 
-    /// `test "name" {`, its steps indented, `}`
+    /// `test "name" {`, its steps indented, `}`; all on one line in the compact layout
     fn test(&self, test: &TestBlock) -> Vec<Line> {
         let head = format!("test {} {{", print::str_lit(&test.name));
         let closing = Span::new(test.span.end.saturating_sub(1), test.span.end);
         let after_head = Span::new(test.name.span.end, test.span.end);
         if test.steps.is_empty() && !self.has_comment(after_head) {
             return vec![Line::new(0, format!("{head}}}"), test.span)];
+        }
+        // The compact layout writes a test on one line, as it does a rule.
+        if self.is_compact() && !self.has_comment(after_head) {
+            let steps: Vec<String> = test.steps.iter().map(print::test_step).collect();
+            let text = format!("{head} {} }}", steps.join(" "));
+            return vec![Line::new(0, text, test.span)];
         }
         let mut lines = vec![Line::new(
             0,
