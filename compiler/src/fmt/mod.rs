@@ -81,12 +81,13 @@ fn write(src: &str, parsed: &Parsed) -> Result<String, Moved> {
     let mut region_start = 0;
     let mut checkpoint = writer.checkpoint();
     for (item_idx, item) in items.iter().enumerate() {
-        let mut before_item = writer.checkpoint();
         let lines = canonical.item(item);
-        writer.item(&lines, next_start(item_idx));
         if !lines.iter().any(|line| line.anchor.is_some()) {
+            writer.item(&lines, next_start(item_idx));
             continue;
         }
+        let mut before_item = writer.checkpoint();
+        writer.item(&lines, next_start(item_idx));
         if writer.has_moved() {
             writer.restore(&checkpoint);
             let region = items
@@ -95,7 +96,9 @@ fn write(src: &str, parsed: &Parsed) -> Result<String, Moved> {
                 .take(item_idx + 1)
                 .skip(region_start);
             for (idx, again) in region {
-                before_item = writer.checkpoint();
+                if idx == item_idx {
+                    before_item = writer.checkpoint();
+                }
                 writer.item(&compact.item(again), next_start(idx));
             }
         }

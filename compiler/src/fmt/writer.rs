@@ -99,13 +99,14 @@ pub(super) struct Writer<'src> {
 }
 
 /// Where a [`Writer`] was, to go back to
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(super) struct Checkpoint {
     n_written: usize,
     last_end: usize,
-    out_len: usize,
+    /// The text after the last anchored line: nothing before it changes any more, and what
+    /// comes after may lose blank lines, so it is kept rather than a length
+    tail: String,
     n_breaks: usize,
-    n_counted: usize,
     item_start: usize,
     anchor_end: usize,
     moved: Option<Moved>,
@@ -147,27 +148,34 @@ impl<'src> Writer<'src> {
         }
     }
 
-    /// Where the writer is now
-    pub(super) fn checkpoint(&self) -> Checkpoint {
+    /// Where the writer is now; it costs a copy of the text since the last anchored line
+    pub(super) fn checkpoint(&mut self) -> Checkpoint {
         Checkpoint {
             n_written: self.n_written,
             last_end: self.last_end,
-            out_len: self.out.len(),
-            n_breaks: self.n_breaks,
-            n_counted: self.n_counted,
+            tail: self
+                .out
+                .get(self.anchor_end..)
+                .unwrap_or_default()
+                .to_owned(),
+            n_breaks: self.out_line(),
             item_start: self.item_start,
             anchor_end: self.anchor_end,
             moved: self.moved,
         }
     }
 
-    /// Goes back to `checkpoint`, forgetting everything written since
+    /// Goes back to `checkpoint`, forgetting everything written since.
+    ///
+    /// Invariant: the writer changes nothing before its last anchored line, so the text up to
+    /// the checkpoint's is as it was.
     pub(super) fn restore(&mut self, checkpoint: &Checkpoint) {
-        self.out.truncate(checkpoint.out_len);
+        self.out.truncate(checkpoint.anchor_end);
+        self.out.push_str(&checkpoint.tail);
         self.n_written = checkpoint.n_written;
         self.last_end = checkpoint.last_end;
         self.n_breaks = checkpoint.n_breaks;
-        self.n_counted = checkpoint.n_counted;
+        self.n_counted = self.out.len();
         self.item_start = checkpoint.item_start;
         self.anchor_end = checkpoint.anchor_end;
         self.moved = checkpoint.moved;
