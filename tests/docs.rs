@@ -1,10 +1,13 @@
 //! The documentation stays true: every repository path that ARCHITECTURE.md names in
-//! backticks, and every relative link of README.md and docs/, exists.
+//! backticks, and every relative link of README.md and docs/, exists; every `rules` example
+//! of docs/ checks without errors and its inline tests pass.
 
 #![expect(
     clippy::unwrap_used,
     reason = "a test helper that cannot read the docs should fail the test"
 )]
+
+mod common;
 
 use std::path::Path;
 
@@ -78,4 +81,60 @@ fn the_link_finder_sees_links_and_skips_web_addresses() {
     assert_eq!(relative_links(text), ["docs/a.md", "../c.md"]);
     let text = "`runtime/src/resolve.rs` and `forbid > allow` and `rules/`";
     assert_eq!(backticked_paths(text), ["runtime/src/resolve.rs", "rules/"]);
+}
+
+/// The code blocks of `text` fenced as ```` ```rules ````
+fn rules_blocks(text: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        match &mut current {
+            None if line.trim_start() == "```rules" => current = Some(String::new()),
+            Some(block) if line.trim_start() == "```" => {
+                blocks.push(std::mem::take(block));
+                current = None;
+            }
+            Some(block) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            None => {}
+        }
+    }
+    blocks
+}
+
+#[test]
+fn every_rules_example_of_the_docs_checks_and_passes_its_tests() {
+    let mut n_blocks = 0;
+    for entry in std::fs::read_dir(Path::new(ROOT).join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        for (block_idx, block) in rules_blocks(&read(&format!("docs/{name}")))
+            .into_iter()
+            .enumerate()
+        {
+            n_blocks += 1;
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("example.rules"), &block).unwrap();
+            let (code, stdout, stderr) = common::rulesc(dir.path(), &["check", "example.rules"]);
+            assert_eq!(
+                code, 0,
+                "docs/{name} example {block_idx}:\n{stdout}{stderr}"
+            );
+            if block.contains("test \"") {
+                let (code, stdout, stderr) = common::rulesc(dir.path(), &["test", "example.rules"]);
+                assert_eq!(
+                    code, 0,
+                    "docs/{name} example {block_idx}:\n{stdout}{stderr}"
+                );
+            }
+        }
+    }
+    assert!(n_blocks > 0, "no `rules` example found in docs/");
+}
+
+#[test]
+fn the_block_finder_sees_rules_blocks_only() {
+    let text = "a\n```rules\non stop forbid\n```\n```text\nx\n```\n```rules\n```\n";
+    assert_eq!(rules_blocks(text), ["on stop forbid\n", ""]);
 }

@@ -11,6 +11,7 @@ mod common;
 use std::path::Path;
 
 use common::rulesc;
+use rulesc_compiler::FormatError;
 
 /// Exit code, stdout and stderr of `rulesc args...` run in `dir`, under headers
 fn transcript(dir: &Path, args: &[&str]) -> String {
@@ -42,16 +43,19 @@ fn fixtures_in_canonical_layout() {
         insta::glob!("fmt/*.rules", |path| {
             let text = std::fs::read_to_string(path).unwrap();
             let snapshot = match rulesc_compiler::format_source(&text) {
-                Some(formatted) => {
+                Ok(formatted) => {
                     assert_eq!(
                         rulesc_compiler::format_source(&formatted).as_deref(),
-                        Some(formatted.as_str()),
+                        Ok(formatted.as_str()),
                         "formatting {} twice changed it",
                         path.display()
                     );
                     formatted
                 }
-                None => "(not formatted: the file has syntax errors)\n".to_owned(),
+                Err(FormatError::MovesRuleId { line, .. }) => {
+                    format!("(not formatted: the layout would move the rule on line {line})\n")
+                }
+                Err(_) => "(not formatted: the file has syntax errors)\n".to_owned(),
             };
             insta::assert_snapshot!("fmt", snapshot);
         });
@@ -86,7 +90,7 @@ fn fmt_rewrites_files_then_check_passes() {
     let rewritten = std::fs::read_to_string(dir.path().join("test-blocks.rules")).unwrap();
     assert_eq!(
         rulesc_compiler::format_source(&rewritten).as_deref(),
-        Some(rewritten.as_str())
+        Ok(rewritten.as_str())
     );
     let (code, stdout, _) = rulesc(dir.path(), &["fmt", "--check", "."]);
     assert_eq!(code, 0, "{stdout}");
@@ -123,5 +127,27 @@ fn unreadable_paths_and_compiled_policies_are_usage_errors() {
     assert_eq!(
         stderr,
         "error: a compiled JSON policy cannot be formatted: give `.rules` files\n"
+    );
+}
+
+#[test]
+fn rule_ids_survive_formatting() {
+    let dir = workspace(&["default-ids.rules"]);
+    let (code, stdout, _) = rulesc(dir.path(), &["test", "default-ids.rules"]);
+    assert_eq!((code, stdout.as_str()), (0, "1 passed, 0 failed\n"));
+    let (code, _, _) = rulesc(dir.path(), &["fmt", "default-ids.rules"]);
+    assert_eq!(code, 0);
+    let (code, stdout, _) = rulesc(dir.path(), &["test", "default-ids.rules"]);
+    assert_eq!((code, stdout.as_str()), (0, "1 passed, 0 failed\n"));
+}
+
+#[test]
+fn a_layout_that_would_move_a_rule_id_is_refused() {
+    let dir = workspace(&["moves-id.rules", "canonical.rules"]);
+    snapshot_leaving_alone(
+        dir.path(),
+        "fmt_moves_rule_id",
+        &["fmt", "moves-id.rules", "canonical.rules"],
+        "moves-id.rules",
     );
 }

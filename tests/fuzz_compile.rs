@@ -92,13 +92,13 @@ fn check(input: Vec<u8>) -> Result<(), TestCaseError> {
         }
     }
 
-    if let Some(formatted) = rulesc_compiler::format_source(text) {
+    if let Ok(formatted) = rulesc_compiler::format_source(text) {
         // Formatted text parses clean (`format_source` refuses text with syntax errors) and
         // formatting it again changes nothing.
         let again = rulesc_compiler::format_source(&formatted);
         prop_assert_eq!(
             again.as_deref(),
-            Some(formatted.as_str()),
+            Ok(formatted.as_str()),
             "formatting is not idempotent"
         );
     }

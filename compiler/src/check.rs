@@ -17,6 +17,7 @@ use rulesc_runtime::{
 
 use crate::codes;
 use crate::diagnostic::{Diagnostic, Label};
+use crate::hint;
 use crate::lint::{self, HostFacts};
 use crate::lower::{self, LoweredRule};
 use crate::resolve;
@@ -232,7 +233,12 @@ impl<'ast> SetCheck<'ast> {
             self.has_syntax_errors = true;
             self.diags.push(match error {
                 ParseError::Syntax(syntax) => {
-                    codes::syntax_error(file, syntax.span, &syntax.expected, &syntax.found)
+                    let diag =
+                        codes::syntax_error(file, syntax.span, &syntax.expected, &syntax.found);
+                    match hint::syntax_help(&source.text, syntax) {
+                        Some(help) => diag.with_help(help),
+                        None => diag,
+                    }
                 }
                 ParseError::TooDeep { span, limit } => codes::nesting_too_deep(file, *span, *limit),
                 ParseError::TooLarge { size, limit } => codes::file_too_large(file, *size, *limit),

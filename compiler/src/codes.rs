@@ -985,7 +985,8 @@ pub const CONFLICTING_EFFECTS: Code = Code {
             on pre_tool_use when metadata.trust == \"low\" and tool == \"deploy\" block",
 };
 
-/// Builds W001: the effect at `span` conflicts with `first` on `events`
+/// Builds W001: the effect at `span` on `key` (a path after `metadata`: `.a`, `["a-b"]`)
+/// conflicts with `first` on `events`
 pub(crate) fn conflicting_effects(
     file: FileId,
     span: Span,
@@ -998,7 +999,7 @@ pub(crate) fn conflicting_effects(
     Diagnostic::new(
         CONFLICTING_EFFECTS,
         format!(
-            "rules `{first_rule}` and `{rule}` set `metadata.{key}` to different values on {}",
+            "rules `{first_rule}` and `{rule}` set `metadata{key}` to different values on {}",
             ticked_events(events)
         ),
         Label::new(file, span, "second value"),
@@ -1180,11 +1181,11 @@ pub const METADATA_NEVER_READ: Code = Code {
 pub(crate) fn metadata_never_read(file: FileId, span: Span, key: &str) -> Diagnostic {
     Diagnostic::new(
         METADATA_NEVER_READ,
-        format!("`metadata.{key}` is set but never read"),
+        format!("`metadata{key}` is set but never read"),
         Label::new(file, span, "set here"),
     )
     .with_help(format!(
-        "test it in a condition (`when metadata.{key}`), or remove this rule"
+        "test it in a condition (`when metadata{key}`), or remove this rule"
     ))
 }
 
@@ -1205,20 +1206,22 @@ pub const METADATA_NEVER_SET: Code = Code {
             on pre_tool_use when metadata.taint and tool == \"send_email\" block",
 };
 
-/// Builds W007: the key `key`, first read at `at`, is never set; `others` read it too
+/// Builds W007: the path `key` after `metadata` (`.a`, `["a-b"]`), first read at `at`, is
+/// never set; `entry` gives it in a test event's `metadata` (`"a-b": true`); `others` read it
+/// too
 pub(crate) fn metadata_never_set(
     at: (FileId, Span),
-    key: &str,
+    (key, entry): (&str, &str),
     others: Vec<(FileId, Span)>,
 ) -> Diagnostic {
     let diag = Diagnostic::new(
         METADATA_NEVER_SET,
-        format!("`metadata.{key}` is read but never set"),
+        format!("`metadata{key}` is read but never set"),
         Label::new(at.0, at.1, "read here"),
     )
     .with_help(format!(
-        "set it with a rule (`set metadata.{key} = true`), or, if the host sets it, give it in \
-         a test event (`metadata: {{ {key}: true }}`)"
+        "set it with a rule (`set metadata{key} = true`), or, if the host sets it, give it in \
+         a test event (`metadata: {{ {entry} }}`)"
     ));
     others.into_iter().fold(diag, |diag, (file, span)| {
         diag.with_secondary(Label::new(file, span, "read here too"))

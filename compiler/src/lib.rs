@@ -33,6 +33,7 @@ mod check;
 pub mod codes;
 mod diagnostic;
 mod fmt;
+mod hint;
 mod lint;
 mod lower;
 mod resolve;
@@ -42,7 +43,7 @@ mod types;
 
 pub use check::{check, check_bytes, check_bytes_for, check_for_host, Checked, SourceBytes};
 pub use diagnostic::{Code, Diagnostic, Label, Location, Report, Severity, Summary};
-pub use fmt::format_source;
+pub use fmt::{format_source, FormatError};
 pub use lint::HostFacts;
 pub use source::{FileId, LineColumn, LineIndex, SourceFile};
 pub use test_block::{Expectation, TestCase};

@@ -703,7 +703,7 @@ impl Lowering<'_> {
         }
     }
 
-    /// The metadata path of `set metadata.<key> = ..`, or E035
+    /// The metadata path of `set metadata.<key> = ..` (keys dotted or quoted), or E035
     fn set_target(&mut self, target: &Path) -> Option<rulesc_runtime::FieldPath> {
         match target.segments.split_first() {
             Some((AstSegment::Name(root), rest))
@@ -711,7 +711,7 @@ impl Lowering<'_> {
                     && !rest.is_empty()
                     && rest
                         .iter()
-                        .all(|segment| matches!(segment, AstSegment::Name(_))) =>
+                        .all(|segment| !matches!(segment, AstSegment::Index { .. })) =>
             {
                 resolve::json_path(self.file, rest, self.diags)
             }

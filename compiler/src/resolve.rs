@@ -10,6 +10,7 @@ use rulesc_runtime::{
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::hint;
 use crate::source::FileId;
 
 /// The known name nearest to `name`, if it is close enough to be a typo
@@ -31,25 +32,29 @@ pub(crate) fn suggest<'a>(
         .map(|(_, candidate)| candidate)
 }
 
-/// The event named by `ident`, or E010 in `diags`
+/// The event named by `ident`, or E010 in `diags`; a host's name for an event
+/// (`before_tool`) suggests that event
 pub(crate) fn event(file: FileId, ident: &Ident, diags: &mut Vec<Diagnostic>) -> Option<EventKind> {
     named(
         file,
         ident,
         &EventKind::ALL,
-        EventKind::name,
+        (EventKind::name, |name| {
+            hint::host_event(name).map(EventKind::name)
+        }),
         codes::unknown_event,
         diags,
     )
 }
 
-/// The verb named by `ident`, or E013 in `diags`
+/// The verb named by `ident`, or E013 in `diags`; another tool's word for a verb (`deny`)
+/// suggests that verb
 pub(crate) fn verb(file: FileId, ident: &Ident, diags: &mut Vec<Diagnostic>) -> Option<Verb> {
     named(
         file,
         ident,
         &Verb::ALL,
-        Verb::name,
+        (Verb::name, |name| hint::verb_alias(name).map(Verb::name)),
         codes::unknown_verb,
         diags,
     )
@@ -65,19 +70,23 @@ pub(crate) fn stop_reason(
         file,
         ident,
         &StopReason::ALL,
-        StopReason::name,
+        (StopReason::name, |_| None),
         codes::unknown_stop_reason,
         diags,
     )
 }
 
-/// The one of `known` that `ident` names, or the diagnostic `unknown` builds, with the
-/// nearest known name, in `diags`
+/// How a kind of name is spelt: the name of each known value, and the known name another
+/// word stands for
+type Spelling<T> = (fn(T) -> &'static str, fn(&str) -> Option<&'static str>);
+
+/// The one of `known` that `ident` names, or the diagnostic `unknown` builds, with the known
+/// name `ident` stands for or else the nearest one, in `diags`
 fn named<T: Copy>(
     file: FileId,
     ident: &Ident,
     known: &[T],
-    name_of: fn(T) -> &'static str,
+    (name_of, alias): Spelling<T>,
     unknown: fn(FileId, Span, &str, Option<&str>) -> Diagnostic,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<T> {
@@ -91,7 +100,7 @@ fn named<T: Copy>(
             file,
             ident.span,
             &ident.name,
-            suggest(&ident.name, names),
+            alias(&ident.name).or_else(|| suggest(&ident.name, names)),
         ));
     }
     found
@@ -142,19 +151,15 @@ fn field_help(root: &Ident, rest: &[AstSegment], text: &str) -> Option<String> {
 }
 
 /// The JSON path of the segments after `arg` or `metadata`, or E021 in `diags` for an
-/// index too large, E017 for too many segments
+/// index too large or a quoted key with a bad escape, E017 for too many segments
 pub(crate) fn json_path(
     file: FileId,
     segments: &[AstSegment],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<FieldPath> {
     if segments.len() > MAX_PATH_SEGMENTS {
-        let span_of = |segment: &AstSegment| match segment {
-            AstSegment::Name(ident) => ident.span,
-            AstSegment::Index { span, .. } => *span,
-        };
-        let start = segments.first().map_or(Span::default(), span_of);
-        let end = segments.last().map_or(Span::default(), span_of);
+        let start = segments.first().map_or(Span::default(), AstSegment::span);
+        let end = segments.last().map_or(Span::default(), AstSegment::span);
         diags.push(codes::path_too_long(
             file,
             Span::new(start.start, end.end),
@@ -167,6 +172,9 @@ pub(crate) fn json_path(
     for segment in segments {
         path.segments.push(match segment {
             AstSegment::Name(ident) => PathSegment::Key(ident.name.clone()),
+            AstSegment::Quoted { key, .. } => {
+                PathSegment::Key(crate::lower::string(file, &key.name, key.span, diags)?)
+            }
             AstSegment::Index { text, span } => {
                 let index = crate::types::decode_int(text, *span)
                     .ok()

@@ -396,7 +396,9 @@ impl TestLowering<'_> {
                 Some(known) => Some(Decision::from(known)),
                 None => {
                     let candidates = Verb::ALL.iter().map(|verb| verb.name()).chain(["none"]);
-                    let suggestion = resolve::suggest(&verb.name, candidates);
+                    let suggestion = crate::hint::verb_alias(&verb.name)
+                        .map(Verb::name)
+                        .or_else(|| resolve::suggest(&verb.name, candidates));
                     self.diags.push(codes::unknown_verb(
                         self.file, verb.span, &verb.name, suggestion,
                     ));

@@ -205,7 +205,7 @@ impl Operand {
     }
 }
 
-/// A field path: `steps`, `error.kind`, `arg.paths[0]`, `metadata.tainted`
+/// A field path: `steps`, `error.kind`, `arg.paths[0]`, `metadata.tainted`, `arg["pullNumber"]`
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Path {
     /// The segments, first is the root name
@@ -219,6 +219,14 @@ pub struct Path {
 pub enum PathSegment {
     /// `.name` (or the root name)
     Name(Ident),
+    /// `["pullNumber"]`: a key written as a string, one key even with dots inside
+    Quoted {
+        /// The text between the quotes, escapes not yet decoded; its span covers the string
+        /// with its quotes
+        key: Ident,
+        /// The brackets and the string
+        span: Span,
+    },
     /// `[0]`: the index's source text
     Index {
         /// The digits
@@ -226,6 +234,16 @@ pub enum PathSegment {
         /// The brackets and digits
         span: Span,
     },
+}
+
+impl PathSegment {
+    /// The segment's whole span: the name, or the brackets and what they hold
+    pub fn span(&self) -> Span {
+        match self {
+            PathSegment::Name(name) => name.span,
+            PathSegment::Quoted { span, .. } | PathSegment::Index { span, .. } => *span,
+        }
+    }
 }
 
 /// A literal, with its source text kept for the compiler to decode

@@ -196,12 +196,12 @@ impl<'s> Run<'s> {
                         self.comments(item_pair.clone(), pos, end);
                         match builder.item(item_pair) {
                             Some(item) => self.parsed.file.items.push(item),
-                            None => self.error_at(pos, Vec::new()),
+                            None => self.error_at(pos, pos, Vec::new()),
                         }
                         return end;
                     }
                     None => {
-                        self.error_at(pos, Vec::new());
+                        self.error_at(pos, pos, Vec::new());
                         extent_end
                     }
                 }
@@ -218,7 +218,7 @@ impl<'s> Run<'s> {
                             .into_iter()
                             .flat_map(|rule| rule_words(rule).iter().map(|&word| word.to_owned()))
                             .collect();
-                        self.error_at(error_pos, expected);
+                        self.error_at(pos, error_pos, expected);
                     }
                     // pest stops with a custom error only when its stack or call budget runs
                     // out, which the depth limit should prevent; report it as nesting.
@@ -251,9 +251,23 @@ impl<'s> Run<'s> {
         }
     }
 
-    /// Records a syntax error at `pos`, naming the token found there
-    fn error_at(&mut self, pos: usize, mut expected: Vec<String>) {
-        let (span, found) = self.token_at(pos);
+    /// Records a syntax error at `pos` in the item that starts at `item_start`, naming the
+    /// token found there.
+    ///
+    /// When the file ends first, the error points just after the item's last token (or at
+    /// that token when the file ends right after it): that is where something is missing,
+    /// while the end of the file may be lines below, after blanks and comments.
+    fn error_at(&mut self, item_start: usize, pos: usize, mut expected: Vec<String>) {
+        let (mut span, found) = self.token_at(pos);
+        if span.is_empty() && span.start as usize >= self.src.len() {
+            span = match self.last_token(item_start, pos) {
+                // Nothing follows the token, not even a line break, so there is no place
+                // after it to show: point at the token itself.
+                Some((start, end)) if end >= self.src.len() => self::span(start, end),
+                Some((_, end)) => self::span(end, end),
+                None => span,
+            };
+        }
         let error = match self.string_problem(pos, span) {
             Some(problem) => problem,
             None => {
@@ -267,6 +281,30 @@ impl<'s> Run<'s> {
             }
         };
         self.parsed.errors.push(ParseError::Syntax(error));
+    }
+
+    /// The start and end of the last token from `start` up to `until`, blanks and comments
+    /// skipped
+    fn last_token(&self, start: usize, until: usize) -> Option<(usize, usize)> {
+        let mut pos = start;
+        let mut last = None;
+        while pos < until {
+            let after_trivia = RulesParser::parse(Rule::trivia, self.rest(pos))
+                .ok()
+                .and_then(|mut pairs| pairs.next())
+                .map_or(pos, |trivia| pos + trivia.as_span().end());
+            let token_end = RulesParser::parse(Rule::token, self.rest(after_trivia))
+                .ok()
+                .and_then(|mut pairs| pairs.next())
+                .map(|token| after_trivia + token.as_span().end())
+                .filter(|&end| end > after_trivia && end <= until);
+            let Some(token_end) = token_end else {
+                break;
+            };
+            last = Some((after_trivia, token_end));
+            pos = token_end;
+        }
+        last
     }
 
     /// The token at `pos` (after any blanks) and its name for users
@@ -585,6 +623,17 @@ impl Builder {
         let segments = children(pair)
             .filter_map(|child| match child.as_rule() {
                 Rule::field | Rule::member => Some(PathSegment::Name(self.ident(&child))),
+                Rule::quoted_key => {
+                    let span = self.span(&child);
+                    let string = children(child).next()?;
+                    Some(PathSegment::Quoted {
+                        key: Ident {
+                            span: self.span(&string),
+                            name: raw_text(string),
+                        },
+                        span,
+                    })
+                }
                 Rule::index => Some(PathSegment::Index {
                     text: child
                         .as_str()
@@ -746,7 +795,10 @@ fn tight_end(pair: &Pair<'_>) -> usize {
     }
     let mut last = pair.clone();
     loop {
-        if matches!(last.as_rule(), Rule::string | Rule::path | Rule::index) {
+        if matches!(
+            last.as_rule(),
+            Rule::string | Rule::path | Rule::index | Rule::quoted_key
+        ) {
             break;
         }
         let child = last
@@ -905,6 +957,7 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         | Rule::loose_word
         | Rule::lexeme
         | Rule::index
+        | Rule::quoted_key
         | Rule::braced => &[],
         // pest names the whole item when no part of it parsed.
         Rule::item_alone => &["`@`", "`default`", "`on`", "`policy`", "`test`"],

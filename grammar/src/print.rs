@@ -1,7 +1,8 @@
 //! From a syntax tree back to source text, in one canonical layout.
 //!
 //! Invariant: for a tree that [`parse`](crate::parse) produced, parsing the printed text gives
-//! the same tree up to spans. For any other tree the output still parses, because parentheses
+//! the same tree up to spans, except that a quoted key that is a lowercase word
+//! (`arg["command"]`) comes back as a name (`arg.command`), its one canonical spelling. For any other tree the output still parses, because parentheses
 //! are added where precedence needs them (an `or` inside an `and`, an `and` after `not`).
 //!
 //! Layout: one item per line; a rule's annotations each on a line of their own above it; a test
@@ -57,7 +58,8 @@ pub fn expr(condition: &Expr) -> String {
     text(condition, write_expr)
 }
 
-/// `arg.paths[0]`: a field path, or the target of `set`
+/// `arg.paths[0]`, `arg["pullNumber"]`: a field path, or the target of `set`; a quoted key
+/// that is a lowercase word is written dotted (`arg["command"]` as `arg.command`)
 pub fn path(path: &Path) -> String {
     text(path, write_path)
 }
@@ -234,8 +236,9 @@ fn write_key(out: &mut String, key: &Ident) {
     }
 }
 
-/// Whether `text` can be written as a bare key: a lowercase word, as the grammar's `word`
-fn is_word(text: &str) -> bool {
+/// Whether `text` can be written bare, as an object key or a dotted key of a field path: a
+/// lowercase word, as the grammar's `word`
+pub fn is_word(text: &str) -> bool {
     let mut chars = text.chars();
     chars
         .next()
@@ -323,6 +326,16 @@ fn write_path(out: &mut String, field: &Path) {
                     out.push('.');
                 }
                 out.push_str(&name.name);
+            }
+            // A quoted key that is a word reads the same dotted, so only one form is canonical.
+            PathSegment::Quoted { key, .. } if is_word(&key.name) => {
+                out.push('.');
+                out.push_str(&key.name);
+            }
+            PathSegment::Quoted { key, .. } => {
+                out.push_str("[\"");
+                out.push_str(&key.name);
+                out.push_str("\"]");
             }
             PathSegment::Index { text, .. } => {
                 out.push('[');

@@ -317,6 +317,7 @@ fn paths_with_members_and_indexes() {
         .iter()
         .map(|segment| match segment {
             PathSegment::Name(name) => (name.name.clone(), text(&src, name.span)),
+            PathSegment::Quoted { .. } => panic!("{segment:?}"),
             PathSegment::Index { text: digits, span } => (digits.clone(), text(&src, *span)),
         })
         .collect();
@@ -327,6 +328,47 @@ fn paths_with_members_and_indexes() {
             ("paths".to_owned(), "paths"),
             ("0".to_owned(), "[0]"),
             ("event".to_owned(), "event"),
+        ]
+    );
+}
+
+/// A quoted key is one key, dots and all, with the span of its string and of its brackets
+#[test]
+fn quoted_keys_are_one_key_each() {
+    let (src, expr) = condition(r#"arg["x.y"]["pullNumber"][0]["a\"b"] == 1"#);
+    let Expr::Compare(compare) = expr else {
+        panic!("{expr:?}")
+    };
+    let Operand::Path(path) = &compare.left else {
+        panic!()
+    };
+    assert_eq!(
+        text(&src, path.span),
+        r#"arg["x.y"]["pullNumber"][0]["a\"b"]"#
+    );
+    let segments: Vec<_> = path
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            PathSegment::Name(name) => (name.name.clone(), text(&src, name.span), ""),
+            PathSegment::Quoted { key, span } => {
+                (key.name.clone(), text(&src, key.span), text(&src, *span))
+            }
+            PathSegment::Index { text: digits, span } => (digits.clone(), text(&src, *span), ""),
+        })
+        .collect();
+    assert_eq!(
+        segments,
+        [
+            ("arg".to_owned(), "arg", ""),
+            ("x.y".to_owned(), r#""x.y""#, r#"["x.y"]"#),
+            (
+                "pullNumber".to_owned(),
+                r#""pullNumber""#,
+                r#"["pullNumber"]"#
+            ),
+            ("0".to_owned(), "[0]", ""),
+            (r#"a\"b"#.to_owned(), r#""a\"b""#, r#"["a\"b"]"#),
         ]
     );
 }
@@ -528,11 +570,11 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
         ("on when x forbid", "when", &["an event name"][..], "`when`"),
         (
             "on x",
-            "",
+            "x",
             &["`,`", "`set`", "`when`", "a verb"],
             "end of file",
         ),
-        ("on x when", "", &["a condition"], "end of file"),
+        ("on x when", "when", &["a condition"], "end of file"),
         (
             "on x when (a forbid",
             "forbid",
@@ -552,7 +594,12 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
             &["a field name"],
             "`==`",
         ),
-        ("on x when a[x] == 1 forbid", "x", &["an index"], "`x`"),
+        (
+            "on x when a[x] == 1 forbid",
+            "x",
+            &["a string", "an index"],
+            "`x`",
+        ),
         (
             "on x when a in [1, forbid",
             "forbid",
@@ -567,7 +614,7 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
         ),
         ("@id(\"x\") forbid", "forbid", &["`@`", "`on`"], "`forbid`"),
         ("policy foo", "foo", &["a string"], "`foo`"),
-        ("default x", "", &["a verb"], "end of file"),
+        ("default x", "x", &["a verb"], "end of file"),
         ("test \"x\" { event x }", "}", &["`{`"], "`}`"),
         ("test \"x\" { event x { a } }", "}", &["`:`"], "`}`"),
         ("test \"x\" { expect block by }", "}", &["a string"], "`}`"),
@@ -599,11 +646,35 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
 }
 
 #[test]
-fn an_error_at_the_end_points_past_the_last_byte() {
+fn an_error_at_the_end_of_a_file_without_a_line_break_points_at_the_last_token() {
     let src = "on x when a ==";
     let error = only_syntax_error(src);
-    assert_eq!(error.span, Span::new(14, 14));
+    assert_eq!(text(src, error.span), "==");
     assert_eq!(error.found, "end of file");
+}
+
+/// When the file ends early, the error points just after the item's last token, not at the
+/// end of the file below it: blanks, comments and a comment that looks like code are skipped
+#[test]
+fn an_error_at_the_end_points_after_the_last_token() {
+    for (src, before) in [
+        (
+            "on pre_tool_use when tool ~ \"rm*\"\n",
+            "on pre_tool_use when tool ~ \"rm*\"",
+        ),
+        ("on x when a # == 1 forbid\n\n# more\n  \n", "on x when a"),
+        ("on x when\n", "on x when"),
+        (
+            "test \"t\" {\n  expect none\n\n",
+            "test \"t\" {\n  expect none",
+        ),
+        ("on x forbid\n@id(\"x\")\r\n", "on x forbid\n@id(\"x\")"),
+    ] {
+        let error = only_syntax_error(src);
+        let at = u32::try_from(before.len()).unwrap();
+        assert_eq!(error.span, Span::new(at, at), "in {src:?}");
+        assert_eq!(error.found, "end of file", "in {src:?}");
+    }
 }
 
 #[test]

@@ -52,6 +52,17 @@ fn strings_and_keys_are_written_from_raw_text() {
     );
 }
 
+/// A quoted key is written dotted when it is a lowercase word, quoted otherwise
+#[test]
+fn quoted_keys_are_dotted_only_when_they_are_words() {
+    let src =
+        r#"on x when arg["command"]["pullNumber"]["x.y"][0]["on"]["a-b"] set metadata["k"] = 1"#;
+    assert_eq!(
+        reprint(src),
+        "on x when arg.command[\"pullNumber\"][\"x.y\"][0].on[\"a-b\"] set metadata.k = 1\n"
+    );
+}
+
 #[test]
 fn an_empty_file_prints_nothing() {
     assert_eq!(print(&File::default()), "");

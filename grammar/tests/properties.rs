@@ -150,6 +150,10 @@ fn visit_path(path: &mut Path, each: &mut dyn FnMut(&mut Span)) {
     for segment in &mut path.segments {
         match segment {
             PathSegment::Name(name) => each(&mut name.span),
+            PathSegment::Quoted { key, span } => {
+                each(&mut key.span);
+                each(span);
+            }
             PathSegment::Index { span, .. } => each(span),
         }
     }
@@ -280,6 +284,16 @@ fn lit() -> impl Strategy<Value = Lit> {
 fn path() -> impl Strategy<Value = Path> {
     let segment = prop_oneof![
         word().prop_map(PathSegment::Name),
+        // A quoted key that is a word prints dotted, as a name: only others stay quoted.
+        raw_string()
+            .prop_filter("a word prints as a name", |raw| !print::is_word(raw))
+            .prop_map(|name| PathSegment::Quoted {
+                key: Ident {
+                    name,
+                    span: Span::default(),
+                },
+                span: Span::default(),
+            }),
         "[0-9]{1,3}".prop_map(|text| PathSegment::Index {
             text,
             span: Span::default(),
@@ -600,7 +614,9 @@ proptest! {
         prop_assert_eq!(&broken.file, &parsed.file, "in:\n{}", src);
         prop_assert_eq!(&broken.comments, &parsed.comments, "in:\n{}", src);
         prop_assert_eq!(broken.errors.len(), 1, "in:\n{}", src);
-        prop_assert_eq!(broken.errors.first().map(|error| error.span().start as usize), Some(broken_src.len()));
+        // The file ends right after the broken item's last token, which the error points at.
+        let last_token = broken_src.len() - "on".len()..broken_src.len();
+        prop_assert_eq!(broken.errors.first().map(|error| error.span().range()), Some(last_token));
         check_parse(&src);
     }
 }

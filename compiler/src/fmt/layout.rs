@@ -1,7 +1,8 @@
 //! The canonical layout: which syntax goes on which line, at which indent.
 //!
-//! An item is written on one line when it fits in [`WIDTH`] columns and holds no comment;
-//! otherwise it is broken at fixed places, the same for every item of its kind:
+//! An item is written on one line when it fits in [`WIDTH`] columns (any width, in the compact
+//! layout used where breaking lines would move a rule id) and holds no comment; otherwise it is broken at fixed places, the same for every
+//! item of its kind:
 //!
 //! ```text
 //! @id("no-send")                              # annotations, one per line
@@ -20,27 +21,41 @@
 //! ```
 
 use rulesc_grammar::{
-    print, Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep, Value,
+    print, Annotation, Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep, Value,
 };
 
 use super::writer::Line;
+use crate::source::LineIndex;
 
 /// Columns a line may take before it is broken (strings and long conditions may overflow)
-pub(super) const WIDTH: usize = 100;
+const WIDTH: usize = 100;
 
 /// Spaces per level of indentation
 const INDENT: usize = 2;
 
-/// Lays out items, knowing where the comments are
+/// Lays out items, knowing where the comments are and where each line of the source starts
 pub(super) struct Layout<'src> {
+    /// The source text
+    src: &'src str,
     /// The comments, sorted by position
     comments: &'src [Comment],
+    /// The lines of the source, as rule ids count them
+    lines: LineIndex,
+    /// Columns a line may take before it is broken: [`WIDTH`], or no limit for the compact
+    /// layout, which breaks lines only around comments
+    width: usize,
 }
 
 impl<'src> Layout<'src> {
-    /// A layout for a file with these comments (in source order)
-    pub(super) fn new(comments: &'src [Comment]) -> Layout<'src> {
-        Layout { comments }
+    /// A layout for `src`, a file with these comments (in source order); a `compact` one
+    /// breaks no line for its width, only around comments
+    pub(super) fn new(src: &'src str, comments: &'src [Comment], compact: bool) -> Layout<'src> {
+        Layout {
+            src,
+            comments,
+            lines: LineIndex::new(src),
+            width: if compact { usize::MAX } else { WIDTH },
+        }
     }
 
     /// The lines of one top-level item; the first keeps a blank line before it
@@ -59,6 +74,11 @@ impl<'src> Layout<'src> {
         lines
     }
 
+    /// Whether this is the compact layout, which breaks no line for its width
+    fn is_compact(&self) -> bool {
+        self.width == usize::MAX
+    }
+
     /// Whether a comment starts inside `span`
     fn has_comment(&self, span: Span) -> bool {
         let first_after = self
@@ -69,20 +89,65 @@ impl<'src> Layout<'src> {
             .is_some_and(|comment| comment.span.start < span.end)
     }
 
-    /// Annotations, then the rule on one line or broken into events, condition and action
+    /// Annotations, then the rule on one line or broken into events, condition and action.
+    ///
+    /// A rule without `@id` is named by the line of its `on`, so that line is anchored where
+    /// it is (see [`Line::anchored`]), and the annotations written on it stay on it.
     fn rule(&self, rule: &RuleDecl) -> Vec<Line> {
-        let mut lines: Vec<Line> = rule
+        let anchor = self.id_line(rule);
+        let on_line = |annotation: &Annotation| {
+            anchor.is_some()
+                && self
+                    .src
+                    .get(annotation.span.end as usize..rule.on_span.start as usize)
+                    .is_some_and(|gap| !gap.contains(['\n', '\r']))
+        };
+        let (inline, above): (Vec<&Annotation>, Vec<&Annotation>) = rule
             .annotations
+            .iter()
+            .partition(|annotation| on_line(annotation));
+        let lines: Vec<Line> = above
             .iter()
             .map(|annotation| Line::new(0, print::annotation(annotation), annotation.span))
             .collect();
-        let events = print::events(&rule.events);
+        let mut events = print::events(&rule.events);
+        let mut events_start = rule.on_span.start;
+        for annotation in inline.iter().rev() {
+            events = format!("{} {events}", print::annotation(annotation));
+            events_start = annotation.span.start;
+        }
         let events_span = Span::new(
-            rule.on_span.start,
+            events_start,
             rule.events
                 .last()
                 .map_or(rule.on_span.end, |event| event.span.end),
         );
+        let first_code_line = lines.len();
+        let mut lines = self.rule_body(rule, lines, events, events_span);
+        if let (Some(anchor), Some(line)) = (anchor, lines.get_mut(first_code_line)) {
+            *line = line.clone().anchored(anchor);
+        }
+        lines
+    }
+
+    /// The 0-based source line of the `on` of a rule without `@id`, whose id it is
+    fn id_line(&self, rule: &RuleDecl) -> Option<u32> {
+        let has_id = rule
+            .annotations
+            .iter()
+            .any(|annotation| annotation.name.name == "id");
+        (!has_id).then(|| u32::try_from(self.lines.line_of(rule.on_span.start)).unwrap_or(u32::MAX))
+    }
+
+    /// `lines` (the annotations above the rule), then the rule from `events` on: on one line
+    /// or broken into events, condition and action
+    fn rule_body(
+        &self,
+        rule: &RuleDecl,
+        mut lines: Vec<Line>,
+        events: String,
+        events_span: Span,
+    ) -> Vec<Line> {
         let action = print::action(&rule.action);
         let action_span = rule.action.span();
         let one_line = match &rule.condition {
@@ -92,7 +157,7 @@ impl<'src> Layout<'src> {
         // Comments inside the events go before the rule in either layout, so only those
         // after them force the rule to break (this keeps formatting idempotent).
         let after_events = Span::new(events_span.end, action_span.end);
-        if width(&one_line) <= WIDTH && !self.has_comment(after_events) {
+        if width(&one_line) <= self.width && !self.has_comment(after_events) {
             lines.push(Line::new(0, one_line, events_span.to(action_span)));
             return lines;
         }
@@ -136,16 +201,22 @@ impl<'src> Layout<'src> {
     /// inside it (those inside the first part go before the line in either layout)
     fn fits_unsplit(&self, one_line: &str, parts: &[Expr], span: Span) -> bool {
         let first_end = parts.first().map_or(span.start, |part| part.span().end);
-        INDENT + width(one_line) <= WIDTH && !self.has_comment(Span::new(first_end, span.end))
+        INDENT + width(one_line) <= self.width && !self.has_comment(Span::new(first_end, span.end))
     }
 
-    /// `test "name" {`, its steps indented, `}`
+    /// `test "name" {`, its steps indented, `}`; all on one line in the compact layout
     fn test(&self, test: &TestBlock) -> Vec<Line> {
         let head = format!("test {} {{", print::str_lit(&test.name));
         let closing = Span::new(test.span.end.saturating_sub(1), test.span.end);
         let after_head = Span::new(test.name.span.end, test.span.end);
         if test.steps.is_empty() && !self.has_comment(after_head) {
             return vec![Line::new(0, format!("{head}}}"), test.span)];
+        }
+        // The compact layout writes a test on one line, as it does a rule.
+        if self.is_compact() && !self.has_comment(after_head) {
+            let steps: Vec<String> = test.steps.iter().map(print::test_step).collect();
+            let text = format!("{head} {} }}", steps.join(" "));
+            return vec![Line::new(0, text, test.span)];
         }
         let mut lines = vec![Line::new(
             0,
@@ -173,7 +244,7 @@ impl<'src> Layout<'src> {
                 event,
                 fields,
                 span,
-            } if indent + width(&one_line) > WIDTH
+            } if indent + width(&one_line) > self.width
                 || self.has_comment(Span::new(event.span.end, span.end)) =>
             {
                 let head = format!("event {} {{", event.name);
@@ -206,7 +277,7 @@ impl<'src> Layout<'src> {
             match &entry.value {
                 Value::Object(fields, object_span)
                     if !fields.is_empty()
-                        && (inner + width(&one_line) > WIDTH
+                        && (inner + width(&one_line) > self.width
                             || self.has_comment(Span::new(entry.key.span.end, entry.span.end))) =>
                 {
                     let head = format!("{}: {{", print::key(&entry.key));

@@ -54,11 +54,10 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
                 if common.is_empty() {
                     continue;
                 }
-                let key_text = key.to_string();
                 diags.push(codes::conflicting_effects(
                     later.lowered.file,
                     later.value_span,
-                    key_text.trim_start_matches('.'),
+                    &key.to_string(),
                     (&first.lowered.rule.id, &later.lowered.rule.id),
                     &common,
                     (first.lowered.file, first.value_span),

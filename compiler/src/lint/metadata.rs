@@ -7,10 +7,11 @@
 //! other, so setting `metadata.a` serves a read of `metadata.a.b`, and the other way round.
 
 use rulesc_grammar::{Expr, Operand, Path, PathSegment as Segment, Span};
-use rulesc_runtime::{Action, PathSegment};
+use rulesc_runtime::{Action, FieldPath, PathSegment};
 
 use crate::lint::Context;
 use crate::source::FileId;
+use crate::types::decode_str;
 
 /// A metadata path written in a rule
 pub(super) struct Access {
@@ -23,21 +24,37 @@ pub(super) struct Access {
 }
 
 impl Access {
-    /// The path as written after `metadata.`: `tainted`, `a.b[0]`
+    /// The path as written after `metadata`: `.tainted`, `.a.b[0]`, `["a-b"]`
     pub(super) fn key(&self) -> String {
-        let mut text = String::new();
-        for segment in &self.path {
-            match segment {
-                PathSegment::Key(key) => {
-                    if !text.is_empty() {
-                        text.push('.');
-                    }
-                    text.push_str(key);
-                }
-                PathSegment::Index(index) => text.push_str(&format!("[{index}]")),
-            }
+        FieldPath {
+            segments: self.path.clone(),
         }
-        text
+        .to_string()
+    }
+
+    /// The entry of a test event's `metadata` object that gives this path:
+    /// `tainted: true`, `a: { b: true }`, `"a-b": true` (an index ends it)
+    pub(super) fn test_entry(&self) -> String {
+        let keys: Vec<&str> = self
+            .path
+            .iter()
+            .map_while(|segment| match segment {
+                PathSegment::Key(key) => Some(key.as_str()),
+                PathSegment::Index(_) => None,
+            })
+            .collect();
+        keys.iter().rev().fold("true".to_owned(), |value, key| {
+            let key = if rulesc_grammar::print::is_word(key) {
+                (*key).to_owned()
+            } else {
+                format!("\"{key}\"")
+            };
+            if value == "true" {
+                format!("{key}: {value}")
+            } else {
+                format!("{key}: {{ {value} }}")
+            }
+        })
     }
 
     /// Whether this path and `other` name the same value or one holds the other
@@ -124,6 +141,9 @@ fn access(file: FileId, path: &Path) -> Option<Access> {
     let path_below: Option<Vec<PathSegment>> = segments
         .map(|segment| match segment {
             Segment::Name(name) => Some(PathSegment::Key(name.name.clone())),
+            Segment::Quoted { key, .. } => {
+                decode_str(&key.name, key.span).ok().map(PathSegment::Key)
+            }
             Segment::Index { text, .. } => text.parse().ok().map(PathSegment::Index),
         })
         .collect();

@@ -29,7 +29,7 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
             let others = others.iter().map(|read| (read.file, read.span)).collect();
             Some(codes::metadata_never_set(
                 (first.file, first.span),
-                key,
+                (key, &first.test_entry()),
                 others,
             ))
         })

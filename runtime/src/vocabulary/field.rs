@@ -145,15 +145,67 @@ impl FieldPath {
     }
 }
 
+/// Whether `key` can be written dotted in a `.rules` path: a lowercase word, the rule of
+/// `rulesc_grammar::print::is_word`, which the runtime does not import
+fn is_plain_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_lowercase() || first == '_')
+        && chars.all(|char| char.is_ascii_lowercase() || char.is_ascii_digit() || char == '_')
+}
+
+/// `key` as the text of a `.rules` string: quotes, backslashes and control characters escaped
+fn quoted(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    for char in key.chars() {
+        match char {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            char if char.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(char))),
+            char => out.push(char),
+        }
+    }
+    out
+}
+
 impl fmt::Display for FieldPath {
-    /// Written as in source, each segment with its leading `.` or `[..]`
+    /// Written as in source, each segment with its leading `.` or `[..]`: `.command`,
+    /// `[0]`, `["pullNumber"]`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for segment in &self.segments {
             match segment {
-                PathSegment::Key(key) => write!(f, ".{key}")?,
+                PathSegment::Key(key) if is_plain_key(key) => write!(f, ".{key}")?,
+                PathSegment::Key(key) => write!(f, "[\"{}\"]", quoted(key))?,
                 PathSegment::Index(index) => write!(f, "[{index}]")?,
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Paths are written as a `.rules` file writes them: word keys dotted, any other key
+    /// quoted with the language's escapes
+    #[test]
+    fn paths_display_as_rules_source() {
+        let path = FieldPath {
+            segments: vec![
+                PathSegment::Key("files".to_owned()),
+                PathSegment::Index(0),
+                PathSegment::Key("filePath".to_owned()),
+                PathSegment::Key("x.y".to_owned()),
+                PathSegment::Key("say \"hi\"\\\n\u{7}".to_owned()),
+            ],
+        };
+        assert_eq!(
+            path.to_string(),
+            r#".files[0]["filePath"]["x.y"]["say \"hi\"\\\n\u{7}"]"#
+        );
     }
 }

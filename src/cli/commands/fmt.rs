@@ -1,7 +1,9 @@
 //! `rulesc fmt POLICY... [--check]`: rewrites `.rules` files in the canonical layout.
 //!
-//! Formatting is `rulesc_compiler::format_source`: layout only, comments kept, idempotent.
-//! A file with syntax errors is left alone and its errors are reported on stderr (exit 1).
+//! Formatting is `rulesc_compiler::format_source`: layout only, comments kept, idempotent,
+//! and the `on` of a rule without `@id` kept on its line (its id). A file with syntax errors
+//! is left alone and its errors are reported on stderr (exit 1); so is a file whose layout
+//! would move such a rule, saying which.
 //! Without `--check`, changed files are rewritten; with it nothing is written and each file
 //! that would change is named. Either way a closing plain line counts the files. Exit 0 when
 //! every file is (now) formatted, 1 when `--check` found one that is not or a file has
@@ -12,6 +14,7 @@ use std::io::Write;
 use rulesc::load::{self, Sources};
 use rulesc::RenderOptions;
 use rulesc::SourceBytes;
+use rulesc_compiler::FormatError;
 
 use crate::cli::args::FmtArgs;
 use crate::cli::ExitStatus;
@@ -28,14 +31,29 @@ pub(crate) fn run(args: &FmtArgs) -> ExitStatus {
     let mut n_changed = 0_usize;
     let mut n_unchanged = 0_usize;
     let mut broken = Vec::new();
+    let mut moved = String::new();
+    let mut n_moved = 0_usize;
     let mut out = String::new();
     for input in inputs {
-        let formatted = std::str::from_utf8(&input.bytes)
-            .ok()
-            .and_then(|text| rulesc_compiler::format_source(text).map(|new| (text, new)));
-        let Some((text, new)) = formatted else {
+        let Ok(text) = std::str::from_utf8(&input.bytes) else {
             broken.push(input);
             continue;
+        };
+        let new = match rulesc_compiler::format_source(text) {
+            Ok(new) => new,
+            Err(FormatError::MovesRuleId { line, .. }) => {
+                moved.push_str(&format!(
+                    "error: cannot format `{}`: the layout would move the rule on line {line}, \
+                     whose id `{}:{line}` is its line; give it an `@id`\n",
+                    input.path, input.name
+                ));
+                n_moved += 1;
+                continue;
+            }
+            Err(_) => {
+                broken.push(input);
+                continue;
+            }
         };
         if text == new {
             n_unchanged += 1;
@@ -52,9 +70,12 @@ pub(crate) fn run(args: &FmtArgs) -> ExitStatus {
             return fail(&format!("cannot write `{}`: {err}", input.path));
         }
     }
-    let n_broken = broken.len();
+    let n_broken = broken.len() + n_moved;
     if !broken.is_empty() {
         report_errors(broken);
+    }
+    if !moved.is_empty() {
+        let _ = std::io::stderr().lock().write_all(moved.as_bytes());
     }
     out.push_str(&summary(args.check, n_changed, n_unchanged, n_broken));
     if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {

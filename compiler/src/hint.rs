@@ -1,0 +1,183 @@
+//! "Did you mean" for the mistakes people make first: words of other tools and other
+//! languages where `.rules` has its own (`=` for `==`, `'rm'`, `deny`, `PreToolUse`,
+//! `arg.pullNumber`).
+//!
+//! Invariant: a hint only ever names something that is valid where the mistake is, and every
+//! hint is one line of help for the report; the message itself stays the parser's or the
+//! resolver's.
+
+use rulesc_grammar::SyntaxError;
+use rulesc_runtime::{EventKind, Verb};
+
+/// The events of coding agents' hooks and the rulesc event each one is, keyed by the name
+/// lowercased without `_` (so `PreToolUse`, `preToolUse` and `pre_tool_use` meet); the same
+/// mapping `rulesc hook` makes (`host/src/payload.rs`, `host/src/mapping.rs`)
+const HOST_EVENTS: [(&str, EventKind); 15] = [
+    ("sessionstart", EventKind::ExecutionStart),
+    ("userpromptsubmit", EventKind::BeforeStep),
+    ("beforeagent", EventKind::BeforeStep),
+    ("pretooluse", EventKind::PreToolUse),
+    ("beforetool", EventKind::PreToolUse),
+    ("permissionrequest", EventKind::PreToolUse),
+    ("posttooluse", EventKind::PostToolUse),
+    ("aftertool", EventKind::PostToolUse),
+    ("posttoolusefailure", EventKind::OnError),
+    ("beforemodel", EventKind::BeforeInference),
+    ("aftermodel", EventKind::AfterInference),
+    ("afteragent", EventKind::Stop),
+    ("stop", EventKind::Stop),
+    ("subagentstop", EventKind::SubagentStop),
+    ("sessionend", EventKind::ExecutionEnd),
+];
+
+/// Words other policy languages and hooks use for a decision, and the verb that makes it
+const VERB_ALIASES: [(&str, Verb); 19] = [
+    ("deny", Verb::Block),
+    ("reject", Verb::Block),
+    ("refuse", Verb::Block),
+    ("disallow", Verb::Block),
+    ("prevent", Verb::Block),
+    ("stop", Verb::Forbid),
+    ("halt", Verb::Forbid),
+    ("abort", Verb::Forbid),
+    ("kill", Verb::Forbid),
+    ("terminate", Verb::Forbid),
+    ("approve", Verb::Allow),
+    ("permit", Verb::Allow),
+    ("accept", Verb::Allow),
+    ("confirm", Verb::Ask),
+    ("prompt", Verb::Ask),
+    ("continue", Verb::Request),
+    ("proceed", Verb::Request),
+    ("skip", Verb::Ignore),
+    ("repeat", Verb::Retry),
+];
+
+/// The event a host's name for it stands for: `PreToolUse`, `BeforeTool`, `preToolUse`
+pub(crate) fn host_event(name: &str) -> Option<EventKind> {
+    let key = squashed(name);
+    HOST_EVENTS
+        .iter()
+        .find(|(host_name, _)| *host_name == key)
+        .map(|(_, kind)| *kind)
+        .or_else(|| {
+            EventKind::ALL
+                .into_iter()
+                .find(|kind| squashed(kind.name()) == key)
+        })
+}
+
+/// The verb another tool's word stands for: `deny` is `block`, `Block` is `block`
+pub(crate) fn verb_alias(name: &str) -> Option<Verb> {
+    let lower = name.to_ascii_lowercase();
+    VERB_ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == lower)
+        .map(|(_, verb)| *verb)
+        .or_else(|| Verb::from_name(&lower))
+}
+
+/// `name` lowercased, without `_`
+fn squashed(name: &str) -> String {
+    name.chars()
+        .filter(|char| *char != '_')
+        .map(|char| char.to_ascii_lowercase())
+        .collect()
+}
+
+/// The help line for a syntax error in `src`, when the mistake is a common one
+pub(crate) fn syntax_help(src: &str, error: &SyntaxError) -> Option<String> {
+    let found = src.get(error.span.range())?;
+    let expects = |words: &str| error.expected.iter().any(|expected| expected == words);
+    if found == "=" && expects("an operator") {
+        return Some("did you mean `==`? a single `=` only assigns, in `set`".to_owned());
+    }
+    if found.starts_with('\'') {
+        let rest = src.get(error.span.start as usize + 1..).unwrap_or_default();
+        let line = rest.lines().next().unwrap_or_default();
+        return Some(match line.split_once('\'') {
+            Some((text, _)) if !text.contains('"') => {
+                format!("did you mean `\"{text}\"`? strings take double quotes")
+            }
+            _ => "strings take double quotes: `\"rm\"`".to_owned(),
+        });
+    }
+    let word: String = found
+        .chars()
+        .take_while(|char| char.is_ascii_alphanumeric() || *char == '_')
+        .collect();
+    if word.is_empty() {
+        return None;
+    }
+    if expects("an event name") {
+        if let Some(kind) = host_event(&word) {
+            return Some(did_you_mean(kind.name()));
+        }
+    }
+    if expects("a verb") {
+        if let Some(verb) = verb_alias(&word) {
+            return Some(did_you_mean(verb.name()));
+        }
+    }
+    if expects("a field name") {
+        return quoted_key_help(src, error.span.start as usize, found, &word);
+    }
+    if expects("a key") && word.len() == found.len() {
+        return Some(format!(
+            "did you mean `\"{word}\"`? a key that is not a lowercase word is quoted"
+        ));
+    }
+    None
+}
+
+/// `arg.pullNumber` → `arg["pullNumber"]`: the path before the `.` at `start`, then `word`
+/// quoted, then the rest of the `found` token
+fn quoted_key_help(src: &str, start: usize, found: &str, word: &str) -> Option<String> {
+    let before = src.get(..start)?.strip_suffix('.')?;
+    let path_start = before
+        .rfind(|char: char| !(char.is_ascii_alphanumeric() || "_.[]\"".contains(char)))
+        .map_or(0, |idx| idx + 1);
+    let path = before.get(path_start..)?;
+    if path.is_empty() {
+        return None;
+    }
+    let rest = found.get(word.len()..).unwrap_or_default();
+    Some(format!(
+        "did you mean `{path}[\"{word}\"]{rest}`? a key that is not a lowercase word is quoted"
+    ))
+}
+
+/// `did you mean `x`?`
+fn did_you_mean(name: &str) -> String {
+    format!("did you mean `{name}`?")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_event_names_in_any_case_find_their_event() {
+        for (name, kind) in [
+            ("PreToolUse", EventKind::PreToolUse),
+            ("preToolUse", EventKind::PreToolUse),
+            ("BeforeTool", EventKind::PreToolUse),
+            ("before_tool", EventKind::PreToolUse),
+            ("AfterAgent", EventKind::Stop),
+            ("PostToolUseFailure", EventKind::OnError),
+            ("UserPromptSubmit", EventKind::BeforeStep),
+            ("ExecutionStart", EventKind::ExecutionStart),
+        ] {
+            assert_eq!(host_event(name), Some(kind), "{name}");
+        }
+        assert_eq!(host_event("Whatever"), None);
+    }
+
+    #[test]
+    fn other_tools_verbs_find_a_verb() {
+        assert_eq!(verb_alias("deny"), Some(Verb::Block));
+        assert_eq!(verb_alias("Block"), Some(Verb::Block));
+        assert_eq!(verb_alias("stop"), Some(Verb::Forbid));
+        assert_eq!(verb_alias("maybe"), None);
+    }
+}
