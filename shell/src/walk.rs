@@ -24,7 +24,7 @@ pub(crate) fn read_script(line: &str, context: &Context) -> Result<Script, Unrea
         .set_language(&tree_sitter_bash::LANGUAGE.into())
         .map_err(|_| Unreadable::Syntax)?;
     let mut reader = Reader {
-        context,
+        context: context.clone(),
         parser,
         commands: Vec::new(),
     };
@@ -34,9 +34,10 @@ pub(crate) fn read_script(line: &str, context: &Context) -> Result<Script, Unrea
     })
 }
 
-/// The state of one reading: the parser, reused for nested scripts, and what it found
-struct Reader<'c> {
-    context: &'c Context,
+/// The state of one reading: the parser, reused for nested scripts, the directories paths
+/// are resolved against (`cd` changes them as the shell would), and what it found
+struct Reader {
+    context: Context,
     parser: Parser,
     commands: Vec<SimpleCommand>,
 }
@@ -61,7 +62,7 @@ struct Depth {
 /// The deepest syntax tree walked; `a && b && ...` nests one level per command
 const MAX_TREE_DEPTH: usize = 2 * MAX_NESTING;
 
-impl Reader<'_> {
+impl Reader {
     /// Parses `text` as a script whose commands read the output of `upstream`
     fn script(&mut self, text: &str, upstream: &[usize], depth: Depth) -> Result<(), Unreadable> {
         if depth.scripts > MAX_SCRIPT_DEPTH {
@@ -103,13 +104,18 @@ impl Reader<'_> {
             "command" => self.command(node, inner, stdin),
             "pipeline" => self.pipeline(node, inner, stdin),
             "redirected_statement" => self.redirected(node, inner, stdin),
-            "command_substitution" | "process_substitution" => self.children(
-                node,
-                At {
-                    upstream: &[],
-                    ..inner
-                },
-            ),
+            // A `cd` in a subshell or a substitution ends with it.
+            "subshell" | "command_substitution" | "process_substitution" => {
+                let cwd = self.context.cwd.clone();
+                let upstream = if node.kind() == "subshell" {
+                    at.upstream
+                } else {
+                    &[]
+                };
+                let walked = self.children(node, At { upstream, ..inner });
+                self.context.cwd = cwd;
+                walked
+            }
             _ => self.children(node, inner),
         }
     }
@@ -258,7 +264,7 @@ impl Reader<'_> {
         let output = operator.contains('>') && !(operator.ends_with('&') && target == "-");
         output.then(|| Redirect {
             operator,
-            target: normalise(&target, self.context),
+            target: normalise(&target, &self.context),
         })
     }
 
@@ -358,7 +364,7 @@ impl Reader<'_> {
             let program = basename(first).to_owned();
             let wrapped = wrapper::wrapped(&program, args);
             let own = args.get(..wrapped.unwrap_or(args.len())).unwrap_or(args);
-            let command = simple_command(program.clone(), own.to_vec(), at.upstream, self.context);
+            let command = simple_command(program.clone(), own.to_vec(), at.upstream, &self.context);
             if self.commands.len() >= MAX_COMMANDS {
                 return Err(Unreadable::TooManyCommands);
             }
@@ -370,6 +376,9 @@ impl Reader<'_> {
                 };
                 self.script(&script, at.upstream, depth)?;
             }
+            if program == "cd" || program == "pushd" || program == "popd" {
+                self.change_directory(&program, args);
+            }
             if program == "find" {
                 for exec in find_exec(args) {
                     self.simple(exec, at, None)?;
@@ -380,6 +389,22 @@ impl Reader<'_> {
                 None => return Ok(()),
             }
         }
+    }
+}
+
+impl Reader {
+    /// Follows `cd DIR` for the commands after it; a directory only known at run time
+    /// (`cd "$X"`, `cd -`, `popd`) leaves relative paths unresolved
+    fn change_directory(&mut self, program: &str, args: &[String]) {
+        let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+        self.context.cwd = match (program, target) {
+            ("popd", _) => None,
+            (_, None) => Some(normalise("~", &self.context)),
+            (_, Some(dir)) if dir == "-" || (dir.contains('$') && !dir.starts_with("$HOME")) => {
+                None
+            }
+            (_, Some(dir)) => Some(normalise(dir, &self.context)),
+        };
     }
 }
 
