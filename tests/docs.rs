@@ -79,3 +79,40 @@ fn the_link_finder_sees_links_and_skips_web_addresses() {
     let text = "`runtime/src/resolve.rs` and `forbid > allow` and `rules/`";
     assert_eq!(backticked_paths(text), ["runtime/src/resolve.rs", "rules/"]);
 }
+
+/// The ```` ```rules ```` blocks of a Markdown text
+fn rules_blocks(text: &str) -> Vec<&str> {
+    text.split("```rules\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("\n```").next())
+        .collect()
+}
+
+#[test]
+fn every_policy_example_of_the_docs_checks_and_passes_its_tests() {
+    let mut n_tests = 0;
+    for entry in std::fs::read_dir(Path::new(ROOT).join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let doc = format!("docs/{name}");
+        for (idx, block) in rules_blocks(&read(&doc)).into_iter().enumerate() {
+            let example = format!("{doc} example {}", idx + 1);
+            let checked = rulesc::check_source("example.rules", block);
+            let found = checked.diagnostics.diagnostics().len();
+            assert_eq!(found, 0, "{example} has diagnostics");
+            let policy = checked.policy.unwrap();
+            for test in &checked.tests {
+                for (event, expectation) in &test.steps {
+                    let outcome = policy.evaluate(event);
+                    assert!(
+                        expectation.is_met_by(&outcome),
+                        "{example}, test {:?}: got {:?}",
+                        test.name,
+                        outcome.resolution
+                    );
+                    n_tests += 1;
+                }
+            }
+        }
+    }
+    assert!(n_tests >= 8, "only {n_tests} example tests ran");
+}

@@ -36,6 +36,7 @@ mod fmt;
 mod lint;
 mod lower;
 mod resolve;
+mod shell;
 mod source;
 mod test_block;
 mod types;

@@ -343,7 +343,8 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
         | Condition::Not(_)
         | Condition::Flag(_)
         | Condition::Regex { .. }
-        | Condition::Contains { .. } => None,
+        | Condition::Contains { .. }
+        | Condition::Shell { .. } => None,
     }
 }
 
