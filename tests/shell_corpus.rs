@@ -8,8 +8,9 @@
     reason = "a test that cannot run the hook should fail"
 )]
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
+mod common;
+
+use std::path::Path;
 
 use serde_json::{json, Value as Json};
 
@@ -26,7 +27,7 @@ fn commands(name: &str) -> Vec<String> {
 }
 
 /// Whether the hook denies `command`, and its answer
-fn denied(state: &std::path::Path, command: &str) -> (bool, Json) {
+fn denied(state: &Path, command: &str) -> (bool, Json) {
     let payload = json!({
         "session_id": "corpus",
         "transcript_path": "/tmp/transcript.jsonl",
@@ -37,24 +38,13 @@ fn denied(state: &std::path::Path, command: &str) -> (bool, Json) {
         "tool_input": {"command": command},
         "tool_use_id": "t1",
     });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .args(["hook", &format!("{ROOT}/rules/safe-shell.rules"), "--host", "claude"])
-        .arg("--state-dir")
-        .arg(state)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(0), "hook failed on {command:?}");
-    let answer: Json = serde_json::from_slice(&output.stdout).unwrap();
+    let policy = format!("{ROOT}/rules/safe-shell.rules");
+    let state = state.display().to_string();
+    let args = ["hook", &policy, "--host", "claude", "--state-dir", &state];
+    let (code, stdout, stderr) =
+        common::run(&mut common::command(ROOT, &args), &payload.to_string());
+    assert_eq!(code, 0, "hook failed on {command:?}: {stderr}");
+    let answer: Json = serde_json::from_str(&stdout).unwrap();
     let decision = &answer["hookSpecificOutput"]["permissionDecision"];
     (decision == "deny", answer)
 }
@@ -84,5 +74,9 @@ fn every_benign_command_is_left_alone() {
             (answer != json!({})).then(|| format!("{command:?} => {answer}"))
         })
         .collect();
-    assert!(touched.is_empty(), "not left alone:\n{}", touched.join("\n"));
+    assert!(
+        touched.is_empty(),
+        "not left alone:\n{}",
+        touched.join("\n")
+    );
 }

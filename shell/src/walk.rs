@@ -207,25 +207,17 @@ impl Reader {
                 _ => redirects.extend(self.file_redirect(*redirect, at.source)),
             }
         }
-        let (inputs, outputs) = substitutions(&redirect_nodes);
-        let upstream = self.with_inputs(&inputs, at)?;
-        let start = self.commands.len();
         let script_text = script.clone();
-        if let Some(body) = node.child_by_field_name("body") {
-            self.node(
-                body,
-                At {
-                    upstream: &upstream,
-                    ..at
-                },
-                script,
-            )?;
-        }
-        let created = start..self.commands.len();
-        for command in self.commands.get_mut(created.clone()).into_iter().flatten() {
-            command.redirects.extend(redirects.iter().cloned());
-        }
-        self.outputs(&outputs, &upstream, created.clone(), at)?;
+        let body = node.child_by_field_name("body");
+        let (upstream, created) = self.around(
+            &redirect_nodes,
+            &redirects,
+            at,
+            |reader, upstream| match body {
+                Some(body) => reader.node(body, At { upstream, ..at }, script),
+                None => Ok(()),
+            },
+        )?;
         // `cat <<EOF | sh`: the here-document is what the rest of the pipeline reads.
         let forwarded = match self.commands.get(created.clone()) {
             Some([cat]) if cat.program == "cat" && cat.operands.is_empty() => script_text,
@@ -291,22 +283,32 @@ impl Reader {
             }
             parts.push(child);
         }
-        let (inputs, outputs) = substitutions(&parts);
+        self.around(&parts, &redirects, at, |reader, upstream| {
+            reader.simple(words, At { upstream, ..at }, script)
+        })
+        .map(|_| ())
+    }
+
+    /// Walks the input substitutions of `parts` (`$(...)`, `<(...)`), then `walk` with them
+    /// upstream, gives every command it created `redirects`, then walks the output ones
+    /// (`>(...)`); returns the upstream `walk` had and the commands it created
+    fn around(
+        &mut self,
+        parts: &[Node<'_>],
+        redirects: &[Redirect],
+        at: At<'_, '_>,
+        walk: impl FnOnce(&mut Self, &[usize]) -> Result<(), Unreadable>,
+    ) -> Result<(Vec<usize>, Range<usize>), Unreadable> {
+        let (inputs, outputs) = substitutions(parts);
         let upstream = self.with_inputs(&inputs, at)?;
         let start = self.commands.len();
-        self.simple(
-            words,
-            At {
-                upstream: &upstream,
-                ..at
-            },
-            script,
-        )?;
+        walk(self, &upstream)?;
         let created = start..self.commands.len();
         for command in self.commands.get_mut(created.clone()).into_iter().flatten() {
             command.redirects.extend(redirects.iter().cloned());
         }
-        self.outputs(&outputs, &upstream, created, at)
+        self.outputs(&outputs, &upstream, created.clone(), at)?;
+        Ok((upstream, created))
     }
 
     /// Walks substitutions whose output a command reads (`$(...)`, `<(...)`), and returns
