@@ -46,11 +46,15 @@ impl<'e> CommandLine<'e> {
         if !is_shell {
             return None;
         }
-        let context = Context {
-            cwd: self.event.cwd.clone(),
-            home: None,
+        let arg = self.event.arg.as_ref()?;
+        // Gemini CLI runs a command in `dir_path` when it gives one, relative to the project.
+        let cwd = match (arg.get("dir_path").and_then(Json::as_str), &self.event.cwd) {
+            (Some(dir), _) if dir.starts_with('/') => Some(dir.to_owned()),
+            (Some(dir), Some(cwd)) => Some(format!("{cwd}/{dir}")),
+            (_, cwd) => cwd.clone(),
         };
-        match self.event.arg.as_ref()?.get("command")? {
+        let context = Context { cwd, home: None };
+        match arg.get("command")? {
             Json::String(line) => Some(rulesc_shell::read(line, &context)),
             // A command that is not text (an argument vector, a number) is not read as one.
             _ => Some(Reading::Unreadable(rulesc_shell::Unreadable::Syntax)),
