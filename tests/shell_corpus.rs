@@ -45,8 +45,8 @@ fn denied(state: &Path, command: &str) -> (bool, Json) {
         common::run(&mut common::command(ROOT, &args), &payload.to_string());
     assert_eq!(code, 0, "hook failed on {command:?}: {stderr}");
     let answer: Json = serde_json::from_str(&stdout).unwrap();
-    let decision = &answer["hookSpecificOutput"]["permissionDecision"];
-    (decision == "deny", answer)
+    let decision = answer.pointer("/hookSpecificOutput/permissionDecision");
+    (decision == Some(&json!("deny")), answer)
 }
 
 #[test]

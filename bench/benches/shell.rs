@@ -65,13 +65,21 @@ fn shell_latency(_: &mut Criterion) {
         let index = (SAMPLES * per_mille / 1000).min(SAMPLES - 1);
         times.get(index).copied().unwrap_or_default()
     };
+    let (p50, p99, max) = (at(500), at(990), at(1000));
     println!(
-        "shell_latency: safe-shell on a {}-byte line, {SAMPLES} decisions: p50 {:?}, p99 {:?}, max {:?}",
+        "shell_latency: safe-shell on a {}-byte line, {SAMPLES} decisions: p50 {p50:?}, p99 {p99:?}, max {max:?}",
         line.len(),
-        at(500),
-        at(990),
-        at(1000),
     );
+    // `bench/run.sh` names the file `bench/report.py` reads the percentiles from.
+    if let Some(path) = std::env::var_os("RULESC_SHELL_LATENCY") {
+        let json = serde_json::json!({
+            "samples": SAMPLES,
+            "p50_ns": p50.as_nanos(),
+            "p99_ns": p99.as_nanos(),
+            "max_ns": max.as_nanos(),
+        });
+        std::fs::write(path, json.to_string()).expect("the latency file can be written");
+    }
 }
 
 criterion_group!(benches, shell_1kb, shell_latency);

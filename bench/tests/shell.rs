@@ -1,11 +1,6 @@
 //! The shell benchmark measures what it claims: the 1 KB line is read (not refused as
 //! unreadable, which would be a fast path), and neither policy blocks it.
 
-#![expect(
-    clippy::unwrap_used,
-    reason = "a workload that cannot be set up should fail the test"
-)]
-
 use rulesc::Decision;
 use rulesc_bench::shell_lines::{bash_event, glob_guards, line_1kb, safe_shell};
 use rulesc_shell::{read, Context, Reading};

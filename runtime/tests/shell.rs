@@ -2,11 +2,6 @@
 //! application declares), and how a command that cannot be read fails closed for each
 //! kind of rule (docs/shell.md).
 
-#![expect(
-    clippy::unwrap_used,
-    reason = "a policy of the test that does not build should fail it"
-)]
-
 use rulesc_runtime::{
     Action, Condition, Decision, Defaults, Event, EventKind, Policy, Quantifier, Rule,
     ShellCondition, ShellWord, Verb, WordTest,
