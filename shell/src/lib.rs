@@ -18,7 +18,9 @@ mod word;
 mod wrapper;
 
 pub use command::{Redirect, Script, SimpleCommand};
-pub use limits::{Unreadable, MAX_BYTES, MAX_COMMANDS, MAX_NESTING, MAX_SCRIPT_DEPTH};
+pub use limits::{
+    Unreadable, MAX_BYTES, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH, MAX_TIME,
+};
 
 /// Where a command line runs: the directories paths are resolved against
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

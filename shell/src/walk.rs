@@ -5,11 +5,12 @@
 //! the commands nested in it.
 
 use std::ops::Range;
+use std::time::Instant;
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::{Node, ParseOptions, ParseState, Parser};
 
 use crate::command::{Redirect, Script, SimpleCommand};
-use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_NESTING, MAX_SCRIPT_DEPTH};
+use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::path::normalise;
 use crate::word::unquote;
 use crate::{wrapper, Context};
@@ -27,6 +28,8 @@ pub(crate) fn read_script(line: &str, context: &Context) -> Result<Script, Unrea
         context: context.clone(),
         parser,
         commands: Vec::new(),
+        links: 0,
+        deadline: Instant::now() + limits::MAX_TIME,
     };
     reader.script(line, &[], Depth::default())?;
     Ok(Script {
@@ -40,6 +43,10 @@ struct Reader {
     context: Context,
     parser: Parser,
     commands: Vec<SimpleCommand>,
+    /// The entries of every command's `stdin_from` so far, for [`MAX_LINKS`]
+    links: usize,
+    /// When parsing gives up, [`limits::MAX_TIME`] after the reading began
+    deadline: Instant,
 }
 
 /// Where a node is walked: its source text, the commands feeding its input, and how deep
@@ -69,7 +76,20 @@ impl Reader {
             return Err(Unreadable::TooDeep);
         }
         limits::check(text)?;
-        let tree = self.parser.parse(text, None).ok_or(Unreadable::Syntax)?;
+        let deadline = self.deadline;
+        let bytes = text.as_bytes();
+        let mut chunk = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+        // tree-sitter asks this now and then while it parses; `true` stops it.
+        let mut too_slow = |_: &ParseState| Instant::now() > deadline;
+        let options = ParseOptions::new().progress_callback(&mut too_slow);
+        let parsed = self
+            .parser
+            .parse_with_options(&mut chunk, None, Some(options));
+        let tree = match parsed {
+            Some(tree) => tree,
+            None if Instant::now() > deadline => return Err(Unreadable::TooSlow),
+            None => return Err(Unreadable::Syntax),
+        };
         let root = tree.root_node();
         if root.has_error() {
             return Err(Unreadable::Syntax);
@@ -121,10 +141,8 @@ impl Reader {
     }
 
     fn children(&mut self, node: Node<'_>, at: At<'_, '_>) -> Result<(), Unreadable> {
-        for index in 0..node.named_child_count() {
-            if let Some(child) = node.named_child(index) {
-                self.node(child, at, None)?;
-            }
+        for child in named_children(node) {
+            self.node(child, at, None)?;
         }
         Ok(())
     }
@@ -139,10 +157,7 @@ impl Reader {
     ) -> Result<(), Unreadable> {
         let mut upstream = at.upstream.to_vec();
         let mut literal = stdin;
-        for index in 0..node.named_child_count() {
-            let Some(child) = node.named_child(index) else {
-                continue;
-            };
+        for child in named_children(node) {
             let start = self.commands.len();
             self.node(
                 child,
@@ -189,10 +204,7 @@ impl Reader {
         for redirect in &redirect_nodes {
             match redirect.kind() {
                 "heredoc_redirect" => {
-                    for index in 0..redirect.named_child_count() {
-                        let Some(part) = redirect.named_child(index) else {
-                            continue;
-                        };
+                    for part in named_children(*redirect) {
                         match part.kind() {
                             "heredoc_body" => script = Some(text(part, at.source).to_owned()),
                             "heredoc_start" | "heredoc_end" => {}
@@ -271,10 +283,7 @@ impl Reader {
         let mut redirects = Vec::new();
         let mut script = stdin;
         let mut parts = Vec::new();
-        for index in 0..node.named_child_count() {
-            let Some(child) = node.named_child(index) else {
-                continue;
-            };
+        for child in named_children(node) {
             match child.kind() {
                 "variable_assignment" | "comment" => {}
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
@@ -367,7 +376,8 @@ impl Reader {
             let wrapped = wrapper::wrapped(&program, args);
             let own = args.get(..wrapped.unwrap_or(args.len())).unwrap_or(args);
             let command = simple_command(program.clone(), own.to_vec(), at.upstream, &self.context);
-            if self.commands.len() >= MAX_COMMANDS {
+            self.links += command.stdin_from.len();
+            if self.commands.len() >= MAX_COMMANDS || self.links > MAX_LINKS {
                 return Err(Unreadable::TooManyCommands);
             }
             self.commands.push(command);
@@ -550,9 +560,7 @@ fn substitutions<'t>(parts: &[Node<'t>]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
             | "binary_expression"
             | "unary_expression"
             | "parenthesized_expression" => {
-                pending.extend(
-                    (0..node.named_child_count()).filter_map(|index| node.named_child(index)),
-                );
+                pending.extend(named_children(node));
             }
             _ => {}
         }
@@ -564,11 +572,18 @@ fn substitutions<'t>(parts: &[Node<'t>]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
 
 /// The word a here-string feeds, after quote removal
 fn herestring(node: Node<'_>, source: &str) -> String {
-    (0..node.named_child_count())
-        .filter_map(|index| node.named_child(index))
+    named_children(node)
+        .into_iter()
         .map(|word| unquote(text(word, source)))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The named children of a node, in one pass (`Node::named_child(i)` starts over from the
+/// first child each time, which makes a loop over it quadratic)
+fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
 }
 
 /// The source text of a node
