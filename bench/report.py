@@ -197,6 +197,39 @@ def shipped_section(root: Path) -> list[str]:
     return lines
 
 
+def shell_section(root: Path) -> list[str]:
+    def function(name: str) -> float | None:
+        path = root / "shell_1kb" / name / "new" / "estimates.json"
+        if not path.exists():
+            return None
+        data = json.loads(path.read_text())
+        return float((data.get("slope") or data["mean"])["point_estimate"])
+
+    read, safe_shell, globs, other = (function(name) for name in ("read", "safe_shell", "glob_guards", "other_tool"))
+    if safe_shell is None:
+        return []
+    lines = [
+        "## Shell commands as structure",
+        "",
+        "A 1 KB command line of a coding agent (a chain of builds and pipelines with quoting, a substitution and a here-string; `bench/src/shell_lines.rs`) as a Claude Code `Bash` call.",
+        "",
+        "| what | time |",
+        "| --- | ---: |",
+        f"| read into simple commands (`rulesc_shell::read`) | {human(read)} |",
+        f"| decided by `rules/safe-shell.rules` (one reading, nine shell rules) | {human(safe_shell)} |",
+        f"| decided by seven glob guards on the same text (`arg.command ~ \"*rm -*r*f*\"`, ...) | {human(globs)} |",
+        f"| `rules/safe-shell.rules` on a tool that is no shell (nothing read) | {human(other)} |",
+    ]
+    latency = root / "shell-latency.json"
+    if latency.exists():
+        data = json.loads(latency.read_text())
+        lines.append(
+            f"| one safe-shell decision, p50 / p99 / max of {data['samples']:,} timed one by one | {human(data['p50_ns'])} / {human(data['p99_ns'])} / {human(data['max_ns'])} |"
+        )
+    lines.append("")
+    return lines
+
+
 def compile_section(root: Path) -> list[str]:
     lines = [
         "## Compile time",
@@ -397,6 +430,7 @@ def main() -> int:
     lines += decisions_section(root)
     lines += counters_section(root)
     lines += shipped_section(root)
+    lines += shell_section(root)
     lines += compile_section(root)
     lines += loop_section(root)
     lines += hook_section(root)

@@ -13,8 +13,10 @@ mkdir -p "$target/criterion"
 started="$(date -u '+%Y-%m-%d %H:%M')"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 
+# The shell benchmark runs from bench/, so it is given an absolute path for its percentiles.
 # shellcheck disable=SC2086 # the criterion arguments are words on purpose
-cargo bench -p rulesc-bench --benches -- $criterion_args
+RULESC_SHELL_LATENCY="$(cd "$target/criterion" && pwd)/shell-latency.json" \
+  cargo bench -p rulesc-bench --benches -- $criterion_args
 
 # A hook call beside the process start of the same binary: many runs of each, interleaved.
 cargo build --release -p rulesc -p rulesc-bench-hook

@@ -475,6 +475,8 @@ fn render_condition(condition: &Condition) -> String {
         Condition::Regex { field, pattern } => format!("{field} =~ {:?}", pattern.as_str()),
         Condition::In { field, list } => format!("{field} in {}", Literal::List(list.clone())),
         Condition::Contains { field, needle } => format!("{field} contains {needle}"),
+        // The compiled JSON form: the shell vocabulary has no text form of its own.
+        Condition::Shell { .. } => serde_json::to_string(condition).unwrap(),
     }
 }
 

@@ -16,6 +16,7 @@
 pub mod counter_rules;
 pub mod engines;
 pub mod noop;
+pub mod shell_lines;
 pub mod shipped;
 pub mod tool_rules;
 

@@ -6,7 +6,7 @@
 //! it. Messages follow STYLE §2.3: lowercase, no final period, user text in backticks.
 //!
 //! Numbering: `E00x` input and syntax, `E01x` names, `E02x` types and literals, `E03x` the
-//! structure of files and policy sets; `W0xx` are lints (see `lint/`).
+//! structure of files and policy sets, `E04x` shell conditions; `W0xx` are lints (see `lint/`).
 
 use rulesc_grammar::Span;
 use rulesc_runtime::{EventKind, Field, StopReason, Verb};
@@ -42,6 +42,7 @@ pub const ALL: &[Code] = &[
     INVALID_TEST,
     POLICY_REJECTED,
     TOO_MANY_RULES,
+    INVALID_SHELL_CONDITION,
     CONFLICTING_EFFECTS,
     DEAD_RULE,
     CONSTANT_CONDITION,
@@ -962,6 +963,39 @@ pub(crate) fn too_many_rules(file: FileId, span: Span, count: usize, limit: usiz
         Label::new(file, span, "first rule past the limit"),
     )
     .with_help("merge rules that do the same (`tool in [..]`), or split the policy set")
+}
+
+/// E040: a `shell(...)` condition that cannot be read
+pub const INVALID_SHELL_CONDITION: Code = Code {
+    id: "E040",
+    name: "invalid-shell-condition",
+    severity: Severity::Error,
+    summary: "a `shell(...)` condition is not written as one",
+    what: "Inside `shell(...)` or `shell.all(...)`: a word that is not `program`, `arg`, \
+           `operand`, `path` or `redirect`; a comparison with something else than a string \
+           (or a list of strings for `in`); an ordering (`<`, `>`); `flag(...)` without a \
+           flag written with its dashes; a call other than `flag(...)` and `stdin_from(...)`; \
+           or a call such as `shell.any(...)` that does not exist.",
+    why: "A shell condition tests the words of one simple command; anything else would \
+          never hold, and a guard that never holds lets every command through.",
+    wrong: "on pre_tool_use when shell(program == \"rm\" and flag(\"rf\")) block",
+    right: "on pre_tool_use when shell(program == \"rm\" and flag(\"-r\") and flag(\"-f\")) block",
+};
+
+/// Builds E040 at the part of a shell condition at fault
+pub(crate) fn invalid_shell_condition(
+    file: FileId,
+    span: Span,
+    message: String,
+    label: &str,
+    help: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_SHELL_CONDITION,
+        message,
+        Label::new(file, span, label),
+    )
+    .with_help(help)
 }
 
 // ---------------------------------------------------------------------------------------

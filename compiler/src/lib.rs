@@ -37,6 +37,7 @@ mod hint;
 mod lint;
 mod lower;
 mod resolve;
+mod shell;
 mod source;
 mod test_block;
 mod types;

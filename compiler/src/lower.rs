@@ -33,7 +33,7 @@ pub(crate) struct LoweredRule<'ast> {
 
 /// Whether a glob holds what reads as shell-style alternation, `{a,b}`: an unescaped `{`
 /// with an unescaped `,` and then `}` after it, which a rulesc glob matches literally
-fn has_brace_alternation(glob: &str) -> bool {
+pub(crate) fn has_brace_alternation(glob: &str) -> bool {
     let mut chars = glob.chars();
     let mut open = false;
     let mut comma = false;
@@ -302,6 +302,7 @@ impl Lowering<'_> {
             Expr::Compare(compare) => self.compare(compare, events),
             Expr::Path(path) => self.flag(path, events),
             Expr::Lit(lit) => self.constant(lit),
+            Expr::Call(call) => crate::shell::lower_call(self.file, call, events, self.diags),
         }
     }
 

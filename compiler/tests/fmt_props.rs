@@ -14,7 +14,7 @@ use rulesc_grammar::{parse, Item};
 /// Copies of syntax trees with every span zeroed: formatting must keep everything else
 mod erase {
     use rulesc_grammar::{
-        ActionNode, Annotation, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit,
+        ActionNode, Annotation, Call, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit,
         LitKind, ObjectEntry, Operand, Path, PathSegment, RuleDecl, Span, StrLit, TestBlock,
         TestStep, Value,
     };
@@ -93,6 +93,11 @@ mod erase {
             })),
             Expr::Path(field) => Expr::Path(path(field)),
             Expr::Lit(literal) => Expr::Lit(lit(literal)),
+            Expr::Call(call) => Expr::Call(Box::new(Call {
+                name: path(&call.name),
+                argument: self::expr(&call.argument),
+                span: none,
+            })),
         }
     }
 

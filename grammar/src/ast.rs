@@ -112,6 +112,19 @@ pub enum Expr {
     Path(Path),
     /// A bare literal used as a condition (`true`); the compiler types it
     Lit(Lit),
+    /// `name(argument)`: `shell(program == "rm")`, `flag("-r")`
+    Call(Box<Call>),
+}
+
+/// `name(argument)`; the compiler knows the names
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    /// The name before the parenthesis: `shell`, `shell.all`, `flag`
+    pub name: Path,
+    /// The argument
+    pub argument: Expr,
+    /// The whole call
+    pub span: Span,
 }
 
 impl Expr {
@@ -124,6 +137,7 @@ impl Expr {
             Expr::Compare(compare) => compare.span,
             Expr::Path(path) => path.span,
             Expr::Lit(lit) => lit.span,
+            Expr::Call(call) => call.span,
         }
     }
 }

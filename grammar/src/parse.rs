@@ -20,8 +20,9 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::Parser as _;
 
 use crate::ast::{
-    ActionNode, Annotation, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit, LitKind,
-    ObjectEntry, Op, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep, Value,
+    ActionNode, Annotation, Call, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit,
+    LitKind, ObjectEntry, Op, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep,
+    Value,
 };
 use crate::error::{ParseError, SyntaxError};
 use crate::limits::{self, offset, MAX_DEPTH};
@@ -573,6 +574,7 @@ impl Builder {
             match child.as_rule() {
                 Rule::kw_not => nots.push(self.span(&child)),
                 Rule::paren => operand = Some(self.paren(child)?),
+                Rule::call => operand = Some(self.call(child)?),
                 Rule::comparison => operand = Some(self.comparison(child)?),
                 Rule::path => operand = Some(Expr::Path(self.path(child))),
                 Rule::literal => operand = Some(Expr::Lit(self.literal(child)?)),
@@ -591,6 +593,24 @@ impl Builder {
         let span = self.span(&pair);
         let inner = children(pair).find(|child| child.as_rule() == Rule::condition)?;
         Some(Expr::Paren(Box::new(self.condition(inner)?), span))
+    }
+
+    fn call(&self, pair: Pair<'_>) -> Option<Expr> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut argument = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::path => name = Some(self.path(child)),
+                Rule::condition => argument = Some(self.condition(child)?),
+                _ => {}
+            }
+        }
+        Some(Expr::Call(Box::new(Call {
+            name: name?,
+            argument: argument?,
+            span,
+        })))
     }
 
     fn comparison(&self, pair: Pair<'_>) -> Option<Expr> {
@@ -922,6 +942,7 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         Rule::condition | Rule::conjunction | Rule::unary | Rule::paren => &["a condition"],
         Rule::op => &["an operator"],
         Rule::comparison => &["a comparison"],
+        Rule::call => &["a call"],
         Rule::event_name => &["an event name"],
         Rule::verb => &["a verb"],
         Rule::stop_reason => &["a stop reason"],

@@ -259,9 +259,12 @@ fn strength(condition: &Expr) -> Strength {
     match condition {
         Expr::Or(..) => Strength::Or,
         Expr::And(..) => Strength::And,
-        Expr::Not(..) | Expr::Paren(..) | Expr::Compare(..) | Expr::Path(..) | Expr::Lit(..) => {
-            Strength::Not
-        }
+        Expr::Not(..)
+        | Expr::Paren(..)
+        | Expr::Compare(..)
+        | Expr::Path(..)
+        | Expr::Lit(..)
+        | Expr::Call(..) => Strength::Not,
     }
 }
 
@@ -287,6 +290,12 @@ fn write_expr(out: &mut String, condition: &Expr) {
         }
         Expr::Path(field) => write_path(out, field),
         Expr::Lit(value) => write_lit(out, value),
+        Expr::Call(call) => {
+            write_path(out, &call.name);
+            out.push('(');
+            write_expr(out, &call.argument);
+            out.push(')');
+        }
     }
 }
 

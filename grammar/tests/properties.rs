@@ -143,6 +143,11 @@ fn visit_expr(expr: &mut Expr, each: &mut dyn FnMut(&mut Span)) {
         }
         Expr::Path(path) => visit_path(path, each),
         Expr::Lit(lit) => visit_lit(lit, each),
+        Expr::Call(call) => {
+            visit_path(&mut call.name, each);
+            visit_expr(&mut call.argument, each);
+            each(&mut call.span);
+        }
     }
 }
 

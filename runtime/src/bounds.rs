@@ -79,7 +79,8 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
     }
     for leaf in rule.condition.iter().flat_map(Condition::leaves) {
         match leaf {
-            Condition::All(_) | Condition::Any(_) | Condition::Not(_) => {}
+            Condition::All(_) | Condition::Any(_) | Condition::Not(_) | Condition::Shell { .. } => {
+            }
             Condition::Flag(field)
             | Condition::Glob { field, .. }
             | Condition::Regex { field, .. } => check_field(field)?,

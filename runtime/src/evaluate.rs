@@ -18,6 +18,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value as Json};
 
 use crate::event::Event;
+use crate::shell::{self, CommandLine};
 use crate::vocabulary::{
     CompareOp, Condition, Field, FieldPath, Literal, Operand, PathSegment, StopDecision,
 };
@@ -26,18 +27,34 @@ impl Condition {
     /// Whether this condition holds for `event` (LANGUAGE.md §4.4)
     ///
     /// The plain, rule-by-rule semantics: `Policy::evaluate` gives the same answers through
-    /// its index, and tests compare the two.
+    /// its index, and tests compare the two. Shell conditions read the command of the tools
+    /// of [`crate::DEFAULT_SHELL_TOOLS`], and one on a command that cannot be read is false.
     pub fn holds(&self, event: &Event) -> bool {
-        holds(self, event)
+        holds(self, event, &CommandLine::new(event, None), false)
     }
 }
 
-/// Whether `condition` holds for `event`
-pub(crate) fn holds(condition: &Condition, event: &Event) -> bool {
+/// Whether `condition` holds for `event`, whose shell command (if any) is `line`;
+/// `unreadable` is the value a shell condition takes on a command that cannot be read,
+/// flipped under each `not` so that the rule as a whole fails closed the same way
+pub(crate) fn holds(
+    condition: &Condition,
+    event: &Event,
+    line: &CommandLine<'_>,
+    unreadable: bool,
+) -> bool {
     match condition {
-        Condition::All(parts) => parts.iter().all(|part| holds(part, event)),
-        Condition::Any(parts) => parts.iter().any(|part| holds(part, event)),
-        Condition::Not(part) => !holds(part, event),
+        Condition::All(parts) => parts
+            .iter()
+            .all(|part| holds(part, event, line, unreadable)),
+        Condition::Any(parts) => parts
+            .iter()
+            .any(|part| holds(part, event, line, unreadable)),
+        Condition::Not(part) => !holds(part, event, line, !unreadable),
+        Condition::Shell {
+            quantifier,
+            condition,
+        } => shell::holds(*quantifier, condition, line, unreadable),
         Condition::Flag(field) => matches!(read(field, event), Some(Value::Bool(true))),
         Condition::Compare { left, op, right } => {
             let (Some(left), Some(right)) = (operand(left, event), operand(right, event)) else {

@@ -377,7 +377,8 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
         | Condition::Not(_)
         | Condition::Flag(_)
         | Condition::Regex { .. }
-        | Condition::Contains { .. } => None,
+        | Condition::Contains { .. }
+        | Condition::Shell { .. } => None,
     }
 }
 

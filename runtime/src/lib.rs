@@ -28,6 +28,7 @@ mod policy;
 mod prelude;
 mod render;
 mod resolve;
+mod shell;
 
 mod agent_loop;
 mod checkpoint;
@@ -62,11 +63,12 @@ pub use script::{
     Script, ScriptError, ScriptedApprover, ScriptedModel, ScriptedTool, ScriptedTools, Turn,
     MAX_SCRIPT_RETRIES,
 };
+pub use shell::DEFAULT_SHELL_TOOLS;
 pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, ToolCallRecord};
 pub use vocabulary::{
     parse_duration, Action, CompareOp, Condition, Defaults, DurationError, Enumeration, ErrorKind,
     EventField, EventKind, Field, FieldPath, FieldType, FinishReason, GlobPattern, JsonType,
-    Limits, Literal, Operand, Origin, PathSegment, PatternError, RegexPattern, Rule, Status,
-    StopDecision, StopReason, Verb, EVENT_FIELDS, MAX_PATTERN_LEN, RESERVED_ID_PREFIXES,
-    RESOLVED_BY_DEFAULT,
+    Limits, Literal, Operand, Origin, PathSegment, PatternError, Quantifier, RegexPattern, Rule,
+    ShellCondition, ShellWord, Status, StopDecision, StopReason, Verb, WordTest, EVENT_FIELDS,
+    MAX_PATTERN_LEN, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT,
 };

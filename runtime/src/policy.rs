@@ -21,6 +21,7 @@ use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
 use crate::prelude;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
+use crate::shell::{CommandLine, DEFAULT_SHELL_TOOLS};
 use crate::vocabulary::{
     Action, Condition, Defaults, EventKind, FieldPath, Limits, PathSegment, Rule, StopReason, Verb,
 };
@@ -180,6 +181,8 @@ pub const MAX_CONDITION_DEPTH: usize = 1024;
 pub struct Policy {
     shared: Arc<Shared>,
     limits: Limits,
+    /// The tools whose command shell conditions read; `None` is [`DEFAULT_SHELL_TOOLS`]
+    shell_tools: Option<Arc<[String]>>,
 }
 
 /// What clones of one policy share
@@ -236,6 +239,7 @@ impl Policy {
                 index,
             }),
             limits: Limits::default(),
+            shell_tools: None,
         })
     }
 
@@ -243,6 +247,30 @@ impl Policy {
     #[must_use]
     pub fn with_limits(self, limits: Limits) -> Policy {
         Policy { limits, ..self }
+    }
+
+    /// The same policy with `tools` as the tools whose `command` argument is a shell
+    /// command line, for `shell(...)` conditions (docs/shell.md); an application that
+    /// embeds the runtime declares its own here, else [`DEFAULT_SHELL_TOOLS`] apply
+    #[must_use]
+    pub fn with_shell_tools<I, S>(self, tools: I) -> Policy
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let tools: Vec<String> = tools.into_iter().map(Into::into).collect();
+        Policy {
+            shell_tools: Some(tools.into()),
+            ..self
+        }
+    }
+
+    /// The tools whose command shell conditions read
+    pub fn shell_tools(&self) -> Vec<&str> {
+        match &self.shell_tools {
+            Some(tools) => tools.iter().map(String::as_str).collect(),
+            None => DEFAULT_SHELL_TOOLS.to_vec(),
+        }
     }
 
     /// Every rule evaluated: the user's rules in the order given, then the prelude
@@ -283,15 +311,15 @@ impl Policy {
         let mut evaluations = Vec::new();
         let mut effects = Vec::new();
         let rules = &self.shared.rules;
+        let line = CommandLine::new(event, self.shell_tools.as_deref());
         self.shared.index.for_each_candidate(event, |candidate| {
             let Some(rule) = rules.get(candidate.rule) else {
                 return;
             };
             let matches = candidate.proven
-                || rule
-                    .condition
-                    .as_ref()
-                    .is_none_or(|condition| holds(condition, event));
+                || rule.condition.as_ref().is_none_or(|condition| {
+                    holds(condition, event, &line, rule.action.fails_closed())
+                });
             if !matches {
                 return;
             }

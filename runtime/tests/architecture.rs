@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 22] = [
+const FLOORS: [(&str, u8); 23] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
@@ -28,6 +28,7 @@ const FLOORS: [(&str, u8); 22] = [
     ("prelude", 2),
     ("render", 2),
     ("resolve", 2),
+    ("shell", 2),
     ("agent_loop", 3),
     ("checkpoint", 3),
     ("driver", 3),

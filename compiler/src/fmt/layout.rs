@@ -21,7 +21,8 @@
 //! ```
 
 use rulesc_grammar::{
-    print, Annotation, Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep, Value,
+    print, Annotation, Call, Comment, Expr, Item, ObjectEntry, RuleDecl, Span, TestBlock, TestStep,
+    Value,
 };
 
 use super::writer::Line;
@@ -173,6 +174,11 @@ impl<'src> Layout<'src> {
     /// does not fit or holds a comment
     fn condition(&self, condition: &Expr) -> Vec<Line> {
         let one_line = format!("when {}", print::expr(condition));
+        if let Expr::Call(call) = condition {
+            if INDENT + width(&one_line) > WIDTH {
+                return self.broken_call(call);
+            }
+        }
         let split = match condition {
             Expr::And(parts, _) => Some(("and", parts)),
             Expr::Or(parts, _) => Some(("or", parts)),
@@ -195,6 +201,30 @@ impl<'src> Layout<'src> {
             }
             _ => vec![Line::new(INDENT, one_line, condition.span())],
         }
+    }
+
+    /// `when name(` and `)` around its argument, split before each of its top-level `and`
+    /// or `or`: how a long `shell(...)` condition reads
+    fn broken_call(&self, call: &Call) -> Vec<Line> {
+        let name = print::expr(&Expr::Path(call.name.clone()));
+        let open_span = Span::new(call.span.start, call.argument.span().start);
+        let close_span = Span::new(call.argument.span().end, call.span.end);
+        let mut lines = vec![Line::new(INDENT, format!("when {name}("), open_span)];
+        let (joiner, parts) = match &call.argument {
+            Expr::And(parts, _) => ("and", parts.as_slice()),
+            Expr::Or(parts, _) => ("or", parts.as_slice()),
+            argument => ("", std::slice::from_ref(argument)),
+        };
+        for (part_idx, part) in parts.iter().enumerate() {
+            lines.push(if part_idx == 0 {
+                Line::new(2 * INDENT, print::expr(part), part.span())
+            } else {
+                let text = format!("{joiner} {}", print::expr(part));
+                Line::new(3 * INDENT, text, part.span())
+            });
+        }
+        lines.push(Line::new(INDENT, ")".to_owned(), close_span));
+        lines
     }
 
     /// Whether `when <condition>` stays on one line: it fits, and no comment would stay

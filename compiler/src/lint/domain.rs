@@ -393,7 +393,9 @@ fn constraint(atom: Atom<'_>) -> Constraint<'_> {
         Condition::Glob { field, .. }
         | Condition::Regex { field, .. }
         | Condition::Contains { field, .. } => Constraint::Pattern(field),
-        Condition::All(_) | Condition::Any(_) | Condition::Not(_) => Constraint::Opaque,
+        Condition::All(_) | Condition::Any(_) | Condition::Not(_) | Condition::Shell { .. } => {
+            Constraint::Opaque
+        }
     }
 }
 

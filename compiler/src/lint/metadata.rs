@@ -127,7 +127,8 @@ pub(super) fn read_paths(condition: &Expr, found: &mut impl FnMut(&Path)) {
             }
         }
         Expr::Path(path) => found(path),
-        Expr::Lit(_) => {}
+        // The words inside `shell(...)` are a command's, never metadata.
+        Expr::Lit(_) | Expr::Call(_) => {}
     }
 }
 

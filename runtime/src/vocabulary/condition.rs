@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::field::Field;
 use super::literal::Literal;
 use super::matcher::{GlobPattern, RegexPattern};
+use super::shell::{Quantifier, ShellCondition};
 
 /// A checked condition (LANGUAGE.md §4.4)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +55,13 @@ pub enum Condition {
         field: Field,
         /// What must be contained
         needle: Literal,
+    },
+    /// `shell(...)`, `shell.all(...)`: the structure of a shell tool's command (docs/shell.md)
+    Shell {
+        /// Whether some or every simple command must satisfy `condition`
+        quantifier: Quantifier,
+        /// The condition on one simple command
+        condition: ShellCondition,
     },
 }
 

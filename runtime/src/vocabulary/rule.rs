@@ -48,6 +48,21 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Whether a shell condition on a command that cannot be read lets this action happen:
+    /// a guard (`block`, `ask`, `forbid`) fails closed by firing, every other action
+    /// (`allow`, a continuation verb, a `set`) by not firing (docs/shell.md)
+    pub fn fails_closed(&self) -> bool {
+        matches!(
+            self,
+            Action::Decide {
+                verb: Verb::Block | Verb::Ask | Verb::Forbid,
+                ..
+            }
+        )
+    }
+}
+
 /// A checked rule
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rule {

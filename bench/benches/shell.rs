@@ -1,0 +1,86 @@
+//! Shell conditions on a 1 KB command line (`shell_1kb`): reading it into simple commands
+//! (`read`), deciding it with the shipped safe-shell policy, which reads it once
+//! (`safe_shell`), beside seven guards written as plain globs on the same text
+//! (`glob_guards`); and the safe-shell policy on a tool that is no shell (`other_tool`),
+//! which reads nothing. `shell_latency` times single decisions and prints their p50, p99
+//! and maximum, which criterion's means do not show.
+
+#![expect(
+    clippy::expect_used,
+    reason = "a benchmark whose workload cannot be set up must stop"
+)]
+#![expect(
+    clippy::print_stdout,
+    reason = "the percentiles are the benchmark's own report"
+)]
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use rulesc_bench::shell_lines::{bash_event, glob_guards, line_1kb, other_tool_event, safe_shell};
+use rulesc_shell::{read, Context};
+
+fn shell_1kb(c: &mut Criterion) {
+    let line = line_1kb();
+    let context = Context {
+        cwd: Some("/home/user/project".to_owned()),
+        home: None,
+    };
+    let safe_shell = safe_shell().expect("safe-shell compiles");
+    let globs = glob_guards().expect("the glob guards compile");
+    let event = bash_event(&line);
+    let other = other_tool_event(&line);
+    let mut group = c.benchmark_group("shell_1kb");
+    group.bench_function("read", |b| b.iter(|| read(black_box(&line), &context)));
+    group.bench_function("safe_shell", |b| {
+        b.iter(|| safe_shell.evaluate(black_box(&event)))
+    });
+    group.bench_function("glob_guards", |b| {
+        b.iter(|| globs.evaluate(black_box(&event)))
+    });
+    group.bench_function("other_tool", |b| {
+        b.iter(|| safe_shell.evaluate(black_box(&other)))
+    });
+    group.finish();
+}
+
+/// Decisions timed one by one
+const SAMPLES: usize = 20_000;
+
+fn shell_latency(_: &mut Criterion) {
+    let line = line_1kb();
+    let safe_shell = safe_shell().expect("safe-shell compiles");
+    let event = bash_event(&line);
+    let mut times: Vec<Duration> = (0..SAMPLES)
+        .map(|_| {
+            let started = Instant::now();
+            black_box(safe_shell.evaluate(black_box(&event)));
+            started.elapsed()
+        })
+        .collect();
+    times.sort_unstable();
+    // Per mille, in integers: the 500th, the 990th and the last.
+    let at = |per_mille: usize| {
+        let index = (SAMPLES * per_mille / 1000).min(SAMPLES - 1);
+        times.get(index).copied().unwrap_or_default()
+    };
+    let (p50, p99, max) = (at(500), at(990), at(1000));
+    println!(
+        "shell_latency: safe-shell on a {}-byte line, {SAMPLES} decisions: p50 {p50:?}, p99 {p99:?}, max {max:?}",
+        line.len(),
+    );
+    // `bench/run.sh` names the file `bench/report.py` reads the percentiles from.
+    if let Some(path) = std::env::var_os("RULESC_SHELL_LATENCY") {
+        let json = serde_json::json!({
+            "samples": SAMPLES,
+            "p50_ns": p50.as_nanos(),
+            "p99_ns": p99.as_nanos(),
+            "max_ns": max.as_nanos(),
+        });
+        std::fs::write(path, json.to_string()).expect("the latency file can be written");
+    }
+}
+
+criterion_group!(benches, shell_1kb, shell_latency);
+criterion_main!(benches);

@@ -1,0 +1,278 @@
+//! Lowering of `shell(...)` and `shell.all(...)` (docs/shell.md): the words of a simple
+//! command, `flag(...)`, `stdin_from(...)` and `outside_cwd`, checked and compiled.
+//!
+//! Invariant: everything wrong inside a shell condition is E040, at the part at fault, and
+//! every problem of the condition is reported, not only the first.
+
+use rulesc_grammar::{Call, Compare, Expr, Lit, LitKind, Op, Operand, Path, PathSegment, Span};
+use rulesc_runtime::{
+    Condition, EventKind, Field, FieldPath, GlobPattern, PathSegment as FieldSegment, Quantifier,
+    RegexPattern, ShellCondition, ShellWord, WordTest,
+};
+
+use crate::codes;
+use crate::diagnostic::Diagnostic;
+use crate::lower::has_brace_alternation;
+use crate::resolve;
+use crate::source::FileId;
+use crate::types;
+
+/// Lowers a call in a rule's condition: `shell(...)` or `shell.all(...)`
+pub(crate) fn lower_call(
+    file: FileId,
+    call: &Call,
+    events: &[(EventKind, Span)],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Condition> {
+    let quantifier = match dotted(&call.name).as_str() {
+        "shell" => Quantifier::Any,
+        "shell.all" => Quantifier::All,
+        other => {
+            diags.push(codes::invalid_shell_condition(
+                file,
+                call.name.span,
+                format!("there is no condition `{other}(...)`"),
+                "unknown name",
+                "test a shell command with `shell(...)` or `shell.all(...)`",
+            ));
+            return None;
+        }
+    };
+    let command = Field::Arg(FieldPath {
+        segments: vec![FieldSegment::Key("command".to_owned())],
+    });
+    if let Some(diag) = resolve::check_visible(file, &command, call.name.span, events) {
+        diags.push(diag);
+        return None;
+    }
+    let mut lowering = ShellLowering { file, diags };
+    let condition = lowering.condition(&call.argument)?;
+    Some(Condition::Shell {
+        quantifier,
+        condition,
+    })
+}
+
+/// A path's names joined by dots: `shell.all` (a quoted key keeps its brackets, so it never
+/// reads as one of the names this module looks for)
+fn dotted(path: &Path) -> String {
+    let names: Vec<String> = path
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            PathSegment::Name(ident) => ident.name.clone(),
+            PathSegment::Quoted { key, .. } => format!("[\"{}\"]", key.name),
+            PathSegment::Index { text, .. } => text.clone(),
+        })
+        .collect();
+    names.join(".")
+}
+
+struct ShellLowering<'a> {
+    file: FileId,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl ShellLowering<'_> {
+    fn error(&mut self, span: Span, message: String, label: &str, help: &str) {
+        self.diags.push(codes::invalid_shell_condition(
+            self.file, span, message, label, help,
+        ));
+    }
+
+    fn condition(&mut self, expr: &Expr) -> Option<ShellCondition> {
+        match expr {
+            Expr::Or(parts, _) => self.parts(parts).map(ShellCondition::Any),
+            Expr::And(parts, _) => self.parts(parts).map(ShellCondition::All),
+            Expr::Not(inner, _) => self
+                .condition(inner)
+                .map(|inner| ShellCondition::Not(Box::new(inner))),
+            Expr::Paren(inner, _) => self.condition(inner),
+            Expr::Compare(compare) => self.compare(compare),
+            Expr::Path(path) if dotted(path) == "outside_cwd" => Some(ShellCondition::OutsideCwd),
+            Expr::Call(call) => self.call(call),
+            Expr::Path(_) | Expr::Lit(_) => {
+                self.error(
+                    expr.span(),
+                    "this is not a condition on a shell command".to_owned(),
+                    "not a shell condition",
+                    "test `program`, `arg`, `operand`, `path` or `redirect`, or use `flag(...)`, \
+                     `stdin_from(...)` or `outside_cwd`",
+                );
+                None
+            }
+        }
+    }
+
+    /// Every part lowered, so that every part's problems are reported
+    fn parts(&mut self, parts: &[Expr]) -> Option<Vec<ShellCondition>> {
+        let lowered: Vec<Option<ShellCondition>> =
+            parts.iter().map(|part| self.condition(part)).collect();
+        lowered.into_iter().collect()
+    }
+
+    fn call(&mut self, call: &Call) -> Option<ShellCondition> {
+        match dotted(&call.name).as_str() {
+            "flag" => self.flag(&call.argument),
+            "stdin_from" => self
+                .condition(&call.argument)
+                .map(|inner| ShellCondition::StdinFrom(Box::new(inner))),
+            "shell" | "shell.all" => {
+                self.error(
+                    call.name.span,
+                    "a shell condition cannot hold another one".to_owned(),
+                    "nested here",
+                    "write the inner condition directly; it is tested on the same command",
+                );
+                None
+            }
+            other => {
+                self.error(
+                    call.name.span,
+                    format!("there is no shell condition `{other}(...)`"),
+                    "unknown name",
+                    "inside `shell(...)` the calls are `flag(...)` and `stdin_from(...)`",
+                );
+                None
+            }
+        }
+    }
+
+    /// `flag("-r")`, `flag("--force")`
+    fn flag(&mut self, argument: &Expr) -> Option<ShellCondition> {
+        let flag = match argument {
+            Expr::Lit(lit) => self.string(lit),
+            _ => None,
+        };
+        match flag {
+            Some(flag) if is_flag(&flag) => Some(ShellCondition::Flag(flag)),
+            _ => {
+                self.error(
+                    argument.span(),
+                    "`flag(...)` takes one flag as a string, with its dashes".to_owned(),
+                    "not a flag",
+                    "write a short flag as `flag(\"-r\")` and a long one as `flag(\"--force\")`",
+                );
+                None
+            }
+        }
+    }
+
+    fn string(&mut self, lit: &Lit) -> Option<String> {
+        match &lit.kind {
+            LitKind::Str(raw) => types::decode_str(raw, lit.span).ok(),
+            _ => None,
+        }
+    }
+
+    fn compare(&mut self, compare: &Compare) -> Option<ShellCondition> {
+        let name = match &compare.left {
+            Operand::Path(path) => dotted(path),
+            Operand::Lit(_) => "a value".to_owned(),
+        };
+        let Some(word) = ShellWord::from_name(&name) else {
+            let name = match &compare.left {
+                Operand::Path(_) => format!("`{name}`"),
+                Operand::Lit(_) => name,
+            };
+            self.error(
+                compare.left.span(),
+                format!("{name} is not a word of a shell command"),
+                "not a word of the command",
+                "compare `program`, `arg`, `operand`, `path` or `redirect`",
+            );
+            return None;
+        };
+        let test = self.test(compare)?;
+        let condition = ShellCondition::Word { word, test };
+        Some(if compare.op == Op::Ne {
+            ShellCondition::Not(Box::new(condition))
+        } else {
+            condition
+        })
+    }
+
+    /// The test of a comparison: its operator and its string (or list of strings)
+    fn test(&mut self, compare: &Compare) -> Option<WordTest> {
+        let right = match &compare.right {
+            Operand::Lit(lit) => Some(lit),
+            Operand::Path(_) => None,
+        };
+        if compare.op == Op::In {
+            let items = match right.map(|lit| &lit.kind) {
+                Some(LitKind::List(items)) => items
+                    .iter()
+                    .map(|item| self.string(item))
+                    .collect::<Option<Vec<String>>>(),
+                _ => None,
+            };
+            if items.is_none() {
+                self.error(
+                    compare.right.span(),
+                    "`in` needs a list of strings here".to_owned(),
+                    "not a list of strings",
+                    "write the words in brackets: `program in [\"sh\", \"bash\"]`",
+                );
+            }
+            return items.map(WordTest::In);
+        }
+        let Some(text) = right.and_then(|lit| self.string(lit)) else {
+            self.error(
+                compare.right.span(),
+                format!("`{}` needs a string here", compare.op.symbol()),
+                "not a string",
+                "write the word or pattern in quotes: `program == \"rm\"`",
+            );
+            return None;
+        };
+        let span = compare.right.span();
+        match compare.op {
+            Op::Eq | Op::Ne => Some(WordTest::Equals(text)),
+            Op::Contains => Some(WordTest::Contains(text)),
+            Op::Glob => {
+                if has_brace_alternation(&text) {
+                    self.diags
+                        .push(codes::literal_braces_in_glob(self.file, span, &text));
+                }
+                match GlobPattern::new(&text) {
+                    Ok(pattern) => Some(WordTest::Glob(pattern)),
+                    Err(err) => {
+                        self.diags
+                            .push(codes::invalid_glob(self.file, span, &err.message));
+                        None
+                    }
+                }
+            }
+            Op::Regex => match RegexPattern::new(&text) {
+                Ok(pattern) => Some(WordTest::Regex(pattern)),
+                Err(err) => {
+                    self.diags
+                        .push(codes::invalid_regex(self.file, span, &err.message));
+                    None
+                }
+            },
+            Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::In => {
+                self.error(
+                    compare.op_span,
+                    format!(
+                        "words of a command are not ordered, so `{}` does not apply",
+                        compare.op.symbol()
+                    ),
+                    "no order",
+                    "use `==`, `!=`, `~`, `=~`, `in` or `contains`",
+                );
+                None
+            }
+        }
+    }
+}
+
+/// Whether `text` is written as a flag: `-r` (one character) or `--name`
+fn is_flag(text: &str) -> bool {
+    match text.strip_prefix("--") {
+        Some(long) => !long.is_empty() && !long.contains('='),
+        None => text
+            .strip_prefix('-')
+            .is_some_and(|short| short.chars().count() == 1),
+    }
+}

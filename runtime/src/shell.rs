@@ -1,0 +1,163 @@
+//! Shell conditions on the command of a shell tool call (docs/shell.md): the command line is
+//! read at most once per event, and only when a rule asks.
+
+use std::cell::OnceCell;
+
+use rulesc_shell::{Context, Reading, Script, SimpleCommand};
+use serde_json::Value as Json;
+
+use crate::event::Event;
+use crate::vocabulary::{Quantifier, ShellCondition, ShellWord};
+
+/// The tools whose `command` argument is a shell command line when the embedding
+/// application declares none: Claude Code's and Codex's `Bash`, Gemini CLI's
+/// `run_shell_command`, and the `bash` and `shell` tools of agent frameworks
+pub const DEFAULT_SHELL_TOOLS: &[&str] = &["Bash", "run_shell_command", "bash", "shell"];
+
+/// The command line of one event, read on first use
+pub(crate) struct CommandLine<'e> {
+    event: &'e Event,
+    shell_tools: Option<&'e [String]>,
+    reading: OnceCell<Option<Reading>>,
+}
+
+impl<'e> CommandLine<'e> {
+    /// The command line of `event`, whose tool is a shell when `shell_tools` (or, when
+    /// `None`, [`DEFAULT_SHELL_TOOLS`]) names it
+    pub(crate) fn new(event: &'e Event, shell_tools: Option<&'e [String]>) -> Self {
+        CommandLine {
+            event,
+            shell_tools,
+            reading: OnceCell::new(),
+        }
+    }
+
+    /// The reading of the command; `None` when the event is no shell tool call
+    fn reading(&self) -> Option<&Reading> {
+        self.reading.get_or_init(|| self.read()).as_ref()
+    }
+
+    fn read(&self) -> Option<Reading> {
+        let tool = self.event.tool.as_deref()?;
+        let is_shell = match self.shell_tools {
+            Some(tools) => tools.iter().any(|name| name == tool),
+            None => DEFAULT_SHELL_TOOLS.contains(&tool),
+        };
+        if !is_shell {
+            return None;
+        }
+        let arg = self.event.arg.as_ref()?;
+        // Gemini CLI runs a command in `dir_path` when it gives one, relative to the project.
+        let cwd = match (arg.get("dir_path").and_then(Json::as_str), &self.event.cwd) {
+            (Some(dir), _) if dir.starts_with('/') => Some(dir.to_owned()),
+            (Some(dir), Some(cwd)) => Some(format!("{cwd}/{dir}")),
+            (_, cwd) => cwd.clone(),
+        };
+        let context = Context { cwd, home: None };
+        match arg.get("command")? {
+            Json::String(line) => Some(rulesc_shell::read(line, &context)),
+            // A command that is not text (an argument vector, a number) is not read as one.
+            _ => Some(Reading::Unreadable(rulesc_shell::Unreadable::Syntax)),
+        }
+    }
+}
+
+/// Whether a shell condition holds; `unreadable` is its value when the command line
+/// cannot be read (fail closed: the value that lets a guard hold, or an `allow` fail)
+pub(crate) fn holds(
+    quantifier: Quantifier,
+    condition: &ShellCondition,
+    line: &CommandLine<'_>,
+    unreadable: bool,
+) -> bool {
+    let script = match line.reading() {
+        None => return false,
+        Some(Reading::Unreadable(_)) => return unreadable,
+        Some(Reading::Read(script)) => script,
+    };
+    let cwd = line.event.cwd.as_deref();
+    let mut commands = script.commands.iter();
+    match quantifier {
+        Quantifier::Any => commands.any(|command| command_holds(condition, command, script, cwd)),
+        Quantifier::All => {
+            !script.commands.is_empty()
+                && commands.all(|command| command_holds(condition, command, script, cwd))
+        }
+    }
+}
+
+/// Whether `condition` holds for one simple command of `script`
+fn command_holds(
+    condition: &ShellCondition,
+    command: &SimpleCommand,
+    script: &Script,
+    cwd: Option<&str>,
+) -> bool {
+    match condition {
+        ShellCondition::All(parts) => parts
+            .iter()
+            .all(|part| command_holds(part, command, script, cwd)),
+        ShellCondition::Any(parts) => parts
+            .iter()
+            .any(|part| command_holds(part, command, script, cwd)),
+        ShellCondition::Not(part) => !command_holds(part, command, script, cwd),
+        ShellCondition::Flag(flag) => command.has_flag(flag),
+        ShellCondition::OutsideCwd => command.paths.iter().any(|path| outside(path, cwd)),
+        ShellCondition::Word { word, test } => match word {
+            ShellWord::Program => test.is_match(&command.program),
+            ShellWord::Arg => command.args.iter().any(|arg| test.is_match(arg)),
+            ShellWord::Operand => command.operands.iter().any(|arg| test.is_match(arg)),
+            ShellWord::Path => command.paths.iter().any(|path| test.is_match(path)),
+            ShellWord::Redirect => command
+                .redirects
+                .iter()
+                .any(|redirect| test.is_match(&redirect.target)),
+        },
+        ShellCondition::StdinFrom(inner) => command
+            .stdin_from
+            .iter()
+            .filter_map(|index| script.commands.get(*index))
+            .any(|upstream| command_holds(inner, upstream, script, cwd)),
+    }
+}
+
+/// Whether a normalised path lies outside the working directory; without one, whether it
+/// leaves wherever the command runs (absolute, under `~`, or starting with `..`)
+fn outside(path: &str, cwd: Option<&str>) -> bool {
+    match cwd.filter(|cwd| cwd.starts_with('/')) {
+        Some(cwd) => {
+            let root = cwd.trim_end_matches('/');
+            let inside = path == root
+                || path
+                    .strip_prefix(root)
+                    .is_some_and(|rest| rest.starts_with('/'));
+            !inside
+        }
+        None => {
+            path.starts_with('/')
+                || path.starts_with('~')
+                || path == ".."
+                || path.starts_with("../")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::outside;
+
+    #[test]
+    fn outside_means_not_under_the_working_directory() {
+        let cwd = Some("/home/u/project/");
+        assert!(!outside("/home/u/project", cwd));
+        assert!(!outside("/home/u/project/target", cwd));
+        assert!(outside("/home/u/project-other", cwd));
+        assert!(outside("/home/u", cwd));
+        assert!(outside("/", cwd));
+        assert!(outside("~/x", cwd));
+        assert!(!outside("/anything", Some("/")));
+        assert!(outside("../x", None));
+        assert!(outside("/etc", None));
+        assert!(!outside("target", None));
+    }
+}

@@ -1,0 +1,94 @@
+//! The conditions on a shell command's structure: `shell(...)` and `shell.all(...)` and the
+//! words that may be tested inside them (docs/shell.md).
+
+use serde::{Deserialize, Serialize};
+
+use super::matcher::{GlobPattern, RegexPattern};
+
+/// Which simple commands of a command line a shell condition must hold for
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantifier {
+    /// `shell(...)`: at least one
+    Any,
+    /// `shell.all(...)`: every one, and there is at least one
+    All,
+}
+
+/// A condition on one simple command
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShellCondition {
+    /// Every part holds
+    All(Vec<ShellCondition>),
+    /// Some part holds
+    Any(Vec<ShellCondition>),
+    /// The part does not hold
+    Not(Box<ShellCondition>),
+    /// `flag("-r")`, `flag("--force")`: the command has this flag
+    Flag(String),
+    /// `outside_cwd`: some operand, as a path, lies outside the working directory
+    OutsideCwd,
+    /// `program == "rm"`, `arg ~ "of=/dev/*"`: the word (any of them, for a list) matches
+    Word {
+        /// Which word is tested
+        word: ShellWord,
+        /// How it is tested
+        test: WordTest,
+    },
+    /// `stdin_from(...)`: some command whose output reaches this one's input satisfies it
+    StdinFrom(Box<ShellCondition>),
+}
+
+/// A word of a simple command that a condition can test
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShellWord {
+    /// The program's basename
+    Program,
+    /// Any word after the program
+    Arg,
+    /// Any operand (a word that is not a flag)
+    Operand,
+    /// Any operand as a normalised path
+    Path,
+    /// Any output redirect target, as a normalised path
+    Redirect,
+}
+
+super::spelled!(ShellWord {
+    Program => "program",
+    Arg => "arg",
+    Operand => "operand",
+    Path => "path",
+    Redirect => "redirect",
+});
+
+/// How a word is tested
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WordTest {
+    /// `== "x"`
+    Equals(String),
+    /// `~ "glob"`
+    Glob(GlobPattern),
+    /// `=~ "regex"`
+    Regex(RegexPattern),
+    /// `in ["a", "b"]`
+    In(Vec<String>),
+    /// `contains "x"`
+    Contains(String),
+}
+
+impl WordTest {
+    /// Whether `text` passes the test
+    pub fn is_match(&self, text: &str) -> bool {
+        match self {
+            WordTest::Equals(expected) => text == expected,
+            WordTest::Glob(pattern) => pattern.is_match(text),
+            WordTest::Regex(pattern) => pattern.is_match(text),
+            WordTest::In(members) => members.iter().any(|member| member == text),
+            WordTest::Contains(needle) => text.contains(needle.as_str()),
+        }
+    }
+}

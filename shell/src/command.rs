@@ -1,0 +1,46 @@
+//! The structure a command line is read into.
+
+/// Every simple command of a command line, in source order (wrappers before what they run)
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Script {
+    /// The simple commands; [`SimpleCommand::stdin_from`] indexes into this list
+    pub commands: Vec<SimpleCommand>,
+}
+
+/// One program run with its words, as the shell would run it
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SimpleCommand {
+    /// The program's basename after quote removal (`/usr/bin/rm`, `"rm"` and `r\m` are `rm`);
+    /// empty when the name is only known at run time (`$cmd`)
+    pub program: String,
+    /// Every word after the program, after quote removal, in order
+    pub args: Vec<String>,
+    /// Flags: short clusters split (`-rf` is `-r` and `-f`), long flags without their value
+    /// (`--force=yes` is `--force`); nothing after `--` is a flag
+    pub flags: Vec<String>,
+    /// The words that are not flags
+    pub operands: Vec<String>,
+    /// The operands as paths, normalised lexically against the home and working directory
+    pub paths: Vec<String>,
+    /// Where output is redirected, with the target normalised as a path
+    pub redirects: Vec<Redirect>,
+    /// Indexes of the commands whose output reaches this command's input, directly or
+    /// through other commands (pipelines, process and command substitution), sorted
+    pub stdin_from: Vec<usize>,
+}
+
+/// One redirection of a command's output to a file
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// The operator as written (`>`, `>>`, `&>`, `2>`, `>|`)
+    pub operator: String,
+    /// The target, normalised as a path
+    pub target: String,
+}
+
+impl SimpleCommand {
+    /// Whether the command has this flag (`-r` or `--force`), as [`SimpleCommand::flags`] lists them
+    pub fn has_flag(&self, flag: &str) -> bool {
+        self.flags.iter().any(|own| own == flag)
+    }
+}

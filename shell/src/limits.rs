@@ -1,0 +1,85 @@
+//! The bounds that keep reading a command line cheap, checked before the parser runs
+//! where they can be, and the reasons a command line cannot be read.
+
+use std::fmt;
+use std::time::Duration;
+
+/// The longest command line read, in bytes: a long here-document still fits, and a
+/// larger line is refused before parsing so the cost of a reading stays bounded
+pub const MAX_BYTES: usize = 128 * 1024;
+
+/// The deepest nesting of brackets read (`( ( ( ...`), counted before parsing
+pub const MAX_NESTING: usize = 128;
+
+/// How many scripts deep `sh -c`, `eval` and scripts fed to a shell are read
+pub const MAX_SCRIPT_DEPTH: usize = 8;
+
+/// The most simple commands one command line may hold
+pub const MAX_COMMANDS: usize = 4096;
+
+/// The most links "this command reads that one's output" one command line may hold: a
+/// pipeline of n commands holds about n²/2 of them
+pub const MAX_LINKS: usize = 65_536;
+
+/// The longest a reading may parse, nested scripts included: the bound on its cost that
+/// holds on any machine, where the byte and nesting bounds only make it unlikely to matter
+pub const MAX_TIME: Duration = Duration::from_millis(50);
+
+/// Why a command line could not be read
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Longer than [`MAX_BYTES`]
+    TooLong,
+    /// Holds a NUL byte, which no shell passes on intact
+    Nul,
+    /// Nested deeper than [`MAX_NESTING`] brackets or [`MAX_SCRIPT_DEPTH`] scripts
+    TooDeep,
+    /// More than [`MAX_COMMANDS`] simple commands, or more than [`MAX_LINKS`] links between them
+    TooManyCommands,
+    /// Not valid shell syntax (an unterminated quote, a stray keyword)
+    Syntax,
+    /// Parsing took longer than [`MAX_TIME`]
+    TooSlow,
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = match self {
+            Self::TooLong => "the command line is longer than 128 KiB",
+            Self::Nul => "the command line holds a NUL byte",
+            Self::TooDeep => "the command line is nested too deeply",
+            Self::TooManyCommands => {
+                "the command line holds more than 4096 commands, or pipes too many into each other"
+            }
+            Self::Syntax => "the command line is not valid shell syntax",
+            Self::TooSlow => "the command line takes longer than 50 ms to read",
+        };
+        f.write_str(text)
+    }
+}
+
+/// Refuses what must not reach the parser: oversized lines, NUL bytes, deep nesting
+pub(crate) fn check(line: &str) -> Result<(), Unreadable> {
+    if line.len() > MAX_BYTES {
+        return Err(Unreadable::TooLong);
+    }
+    if line.contains('\0') {
+        return Err(Unreadable::Nul);
+    }
+    // Brackets are counted without regard to quotes: a quoted bracket only makes the
+    // count larger, so a line that passes is nested no deeper than the bound.
+    let mut depth = 0usize;
+    for byte in line.bytes() {
+        match byte {
+            b'(' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Unreadable::TooDeep);
+                }
+            }
+            b')' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,105 @@
+//! Lexical path normalisation: `.` and `..` folded, `~` and `$HOME` expanded, relative
+//! paths joined to the working directory. The file system is never consulted, so symbolic
+//! links are not followed.
+
+use crate::Context;
+
+/// The word `word` as a normalised path: absolute when it is absolute, starts with `~` or
+/// `$HOME`, or the working directory is known; otherwise relative, keeping leading `..`
+pub(crate) fn normalise(word: &str, context: &Context) -> String {
+    let (base, rest) = split_base(word, context);
+    let mut parts: Vec<&str> = Vec::new();
+    let absolute = base.starts_with('/');
+    for part in base.split('/').chain(rest.split('/')) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                // Above the root is the root; above a relative start stays `..`.
+                if parts
+                    .last()
+                    .is_some_and(|last| *last != ".." && *last != "~")
+                {
+                    parts.pop();
+                } else if !absolute {
+                    parts.push("..");
+                }
+            }
+            other => parts.push(other),
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_owned(),
+        (false, false) => joined,
+    }
+}
+
+/// The directory a word starts from, and the rest of the word
+fn split_base<'w>(word: &'w str, context: &Context) -> (String, &'w str) {
+    let home = context.home.clone().unwrap_or_else(|| "~".to_owned());
+    if let Some(rest) = strip_home(word) {
+        return (home, rest);
+    }
+    if word.starts_with('/') {
+        return ("/".to_owned(), word);
+    }
+    match &context.cwd {
+        Some(cwd) if cwd.starts_with('/') => (cwd.clone(), word),
+        _ => (String::new(), word),
+    }
+}
+
+/// The rest of a word that starts with the home directory (`~`, `~/x`, `$HOME/x`, `${HOME}`)
+fn strip_home(word: &str) -> Option<&str> {
+    ["~", "$HOME", "${HOME}"].iter().find_map(|prefix| {
+        let rest = word.strip_prefix(prefix)?;
+        (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalise;
+    use crate::Context;
+
+    fn context() -> Context {
+        Context {
+            cwd: Some("/home/u/project".to_owned()),
+            home: Some("/home/u".to_owned()),
+        }
+    }
+
+    #[test]
+    fn folds_dots_and_expands_home() {
+        let cases = [
+            ("/tmp/../etc/passwd", "/etc/passwd"),
+            ("/../..", "/"),
+            ("/", "/"),
+            ("/*", "/*"),
+            ("~", "/home/u"),
+            ("~/", "/home/u"),
+            ("$HOME/.ssh", "/home/u/.ssh"),
+            ("${HOME}", "/home/u"),
+            ("~other", "/home/u/project/~other"),
+            ("target", "/home/u/project/target"),
+            ("./a/./b/", "/home/u/project/a/b"),
+            ("../..", "/home"),
+            ("../../../../..", "/"),
+        ];
+        for (word, expected) in cases {
+            assert_eq!(normalise(word, &context()), expected, "{word}");
+        }
+    }
+
+    #[test]
+    fn without_directories_paths_stay_relative_and_home_stays_a_tilde() {
+        let none = Context::default();
+        assert_eq!(normalise("../x/../..", &none), "../..");
+        assert_eq!(normalise("a/b/..", &none), "a");
+        assert_eq!(normalise("a/..", &none), ".");
+        assert_eq!(normalise("~/x/../y", &none), "~/y");
+        assert_eq!(normalise("$HOME", &none), "~");
+        assert_eq!(normalise("~/..", &none), "~/..");
+    }
+}

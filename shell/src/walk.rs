@@ -1,0 +1,597 @@
+//! The walk over tree-sitter-bash's syntax tree that collects simple commands.
+//!
+//! Every node kind not named here is searched through for commands, so a construct the
+//! walk does not know (a `case` arm, a `[[ ]]` test, an arithmetic expansion) still yields
+//! the commands nested in it.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use tree_sitter::{Node, ParseOptions, ParseState, Parser};
+
+use crate::command::{Redirect, Script, SimpleCommand};
+use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
+use crate::path::normalise;
+use crate::word::unquote;
+use crate::{wrapper, Context};
+
+/// Programs that are shells: `-c` hands them a script, and they read one from their input
+const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
+
+/// Reads a whole command line
+pub(crate) fn read_script(line: &str, context: &Context) -> Result<Script, Unreadable> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .map_err(|_| Unreadable::Syntax)?;
+    let mut reader = Reader {
+        context: context.clone(),
+        parser,
+        commands: Vec::new(),
+        links: 0,
+        deadline: Instant::now() + limits::MAX_TIME,
+    };
+    reader.script(line, &[], Depth::default())?;
+    Ok(Script {
+        commands: reader.commands,
+    })
+}
+
+/// The state of one reading: the parser, reused for nested scripts, the directories paths
+/// are resolved against (`cd` changes them as the shell would), and what it found
+struct Reader {
+    context: Context,
+    parser: Parser,
+    commands: Vec<SimpleCommand>,
+    /// The entries of every command's `stdin_from` so far, for [`MAX_LINKS`]
+    links: usize,
+    /// When parsing gives up, [`limits::MAX_TIME`] after the reading began
+    deadline: Instant,
+}
+
+/// Where a node is walked: its source text, the commands feeding its input, and how deep
+#[derive(Clone, Copy)]
+struct At<'s, 'u> {
+    source: &'s str,
+    upstream: &'u [usize],
+    depth: Depth,
+}
+
+/// How deep the walk is, counted across nested scripts so the stack stays bounded
+#[derive(Clone, Copy, Default)]
+struct Depth {
+    /// Scripts deep (`sh -c` in `sh -c`), for [`MAX_SCRIPT_DEPTH`]
+    scripts: usize,
+    /// Syntax nodes deep, for [`MAX_TREE_DEPTH`]
+    nodes: usize,
+}
+
+/// The deepest syntax tree walked; `a && b && ...` nests one level per command
+const MAX_TREE_DEPTH: usize = 2 * MAX_NESTING;
+
+impl Reader {
+    /// Parses `text` as a script whose commands read the output of `upstream`
+    fn script(&mut self, text: &str, upstream: &[usize], depth: Depth) -> Result<(), Unreadable> {
+        if depth.scripts > MAX_SCRIPT_DEPTH {
+            return Err(Unreadable::TooDeep);
+        }
+        limits::check(text)?;
+        let deadline = self.deadline;
+        let bytes = text.as_bytes();
+        let mut chunk = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+        // tree-sitter asks this now and then while it parses; `true` stops it.
+        let mut too_slow = |_: &ParseState| Instant::now() > deadline;
+        let options = ParseOptions::new().progress_callback(&mut too_slow);
+        let parsed = self
+            .parser
+            .parse_with_options(&mut chunk, None, Some(options));
+        let tree = match parsed {
+            Some(tree) => tree,
+            None if Instant::now() > deadline => return Err(Unreadable::TooSlow),
+            None => return Err(Unreadable::Syntax),
+        };
+        let root = tree.root_node();
+        if root.has_error() {
+            return Err(Unreadable::Syntax);
+        }
+        let at = At {
+            source: text,
+            upstream,
+            depth,
+        };
+        self.node(root, at, None)
+    }
+
+    /// Collects the commands of any node; `stdin` is a literal script fed to its input
+    fn node(
+        &mut self,
+        node: Node<'_>,
+        at: At<'_, '_>,
+        stdin: Option<String>,
+    ) -> Result<(), Unreadable> {
+        if at.depth.nodes > MAX_TREE_DEPTH {
+            return Err(Unreadable::TooDeep);
+        }
+        let inner = At {
+            depth: Depth {
+                nodes: at.depth.nodes + 1,
+                ..at.depth
+            },
+            ..at
+        };
+        match node.kind() {
+            "comment" | "heredoc_start" | "heredoc_end" => Ok(()),
+            "command" => self.command(node, inner, stdin),
+            "pipeline" => self.pipeline(node, inner, stdin),
+            "redirected_statement" => self.redirected(node, inner, stdin),
+            // A `cd` in a subshell or a substitution ends with it.
+            "subshell" | "command_substitution" | "process_substitution" => {
+                let cwd = self.context.cwd.clone();
+                let upstream = if node.kind() == "subshell" {
+                    at.upstream
+                } else {
+                    &[]
+                };
+                let walked = self.children(node, At { upstream, ..inner });
+                self.context.cwd = cwd;
+                walked
+            }
+            _ => self.children(node, inner),
+        }
+    }
+
+    fn children(&mut self, node: Node<'_>, at: At<'_, '_>) -> Result<(), Unreadable> {
+        for child in named_children(node) {
+            self.node(child, at, None)?;
+        }
+        Ok(())
+    }
+
+    /// `a | b | c`: each element reads the output of every element before it, and the
+    /// first one reads `stdin`
+    fn pipeline(
+        &mut self,
+        node: Node<'_>,
+        at: At<'_, '_>,
+        stdin: Option<String>,
+    ) -> Result<(), Unreadable> {
+        let mut upstream = at.upstream.to_vec();
+        let mut literal = stdin;
+        for child in named_children(node) {
+            let start = self.commands.len();
+            self.node(
+                child,
+                At {
+                    upstream: &upstream,
+                    ..at
+                },
+                literal.take(),
+            )?;
+            literal = self.printed_literal(child, start);
+            upstream.extend(start..self.commands.len());
+        }
+        Ok(())
+    }
+
+    /// What an `echo` or `printf` of literal words prints, when `node` is one
+    fn printed_literal(&self, node: Node<'_>, start: usize) -> Option<String> {
+        if node.kind() != "command" {
+            return None;
+        }
+        let command = self.commands.get(start)?;
+        let text = command.operands.join(" ");
+        match command.program.as_str() {
+            "echo" => Some(text),
+            "printf" => Some(text.replace("\\n", "\n")),
+            _ => None,
+        }
+    }
+
+    /// A statement with redirects: output targets, here-documents and here-strings
+    fn redirected(
+        &mut self,
+        node: Node<'_>,
+        at: At<'_, '_>,
+        stdin: Option<String>,
+    ) -> Result<(), Unreadable> {
+        let mut redirects = Vec::new();
+        let mut script = stdin;
+        let mut continuations = Vec::new();
+        let mut cursor = node.walk();
+        let redirect_nodes: Vec<Node<'_>> = node
+            .children_by_field_name("redirect", &mut cursor)
+            .collect();
+        for redirect in &redirect_nodes {
+            match redirect.kind() {
+                "heredoc_redirect" => {
+                    for part in named_children(*redirect) {
+                        match part.kind() {
+                            "heredoc_body" => script = Some(text(part, at.source).to_owned()),
+                            "heredoc_start" | "heredoc_end" => {}
+                            "file_redirect" => {
+                                redirects.extend(self.file_redirect(part, at.source))
+                            }
+                            _ => continuations.push(part),
+                        }
+                    }
+                }
+                "herestring_redirect" => script = Some(herestring(*redirect, at.source)),
+                _ => redirects.extend(self.file_redirect(*redirect, at.source)),
+            }
+        }
+        let script_text = script.clone();
+        let body = node.child_by_field_name("body");
+        let (upstream, created) = self.around(
+            &redirect_nodes,
+            &redirects,
+            at,
+            |reader, upstream| match body {
+                Some(body) => reader.node(body, At { upstream, ..at }, script),
+                None => Ok(()),
+            },
+        )?;
+        // `cat <<EOF | sh`: the here-document is what the rest of the pipeline reads.
+        let forwarded = match self.commands.get(created.clone()) {
+            Some([cat]) if cat.program == "cat" && cat.operands.is_empty() => script_text,
+            _ => None,
+        };
+        let mut after = upstream;
+        after.extend(created);
+        for part in continuations {
+            self.node(
+                part,
+                At {
+                    upstream: &after,
+                    ..at
+                },
+                forwarded.clone(),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// An output redirect to a file (`> f`, `2>> f`, `&> f`); `None` for inputs, descriptors
+    /// (`2>&1`) and process substitutions, which feed commands instead
+    fn file_redirect(&self, node: Node<'_>, source: &str) -> Option<Redirect> {
+        let mut operator = String::new();
+        let mut target = None;
+        for index in 0..node.child_count() {
+            let child = node.child(index)?;
+            match child.kind() {
+                "file_descriptor" => operator.push_str(text(child, source)),
+                _ if !child.is_named() => operator.push_str(child.kind()),
+                "process_substitution" | "number" => return None,
+                _ => target = Some(unquote(text(child, source))),
+            }
+        }
+        let target = target?;
+        let output = operator.contains('>') && !(operator.ends_with('&') && target == "-");
+        output.then(|| Redirect {
+            operator,
+            target: normalise(&target, &self.context),
+        })
+    }
+
+    /// A simple command: its words, the commands its substitutions run, and what it wraps
+    fn command(
+        &mut self,
+        node: Node<'_>,
+        at: At<'_, '_>,
+        stdin: Option<String>,
+    ) -> Result<(), Unreadable> {
+        let mut words = Vec::new();
+        let mut redirects = Vec::new();
+        let mut script = stdin;
+        let mut parts = Vec::new();
+        for child in named_children(node) {
+            match child.kind() {
+                "variable_assignment" | "comment" => {}
+                "herestring_redirect" => script = Some(herestring(child, at.source)),
+                "file_redirect" => redirects.extend(self.file_redirect(child, at.source)),
+                _ => words.push(unquote(text(child, at.source))),
+            }
+            parts.push(child);
+        }
+        self.around(&parts, &redirects, at, |reader, upstream| {
+            reader.simple(words, At { upstream, ..at }, script)
+        })
+        .map(|_| ())
+    }
+
+    /// Walks the input substitutions of `parts` (`$(...)`, `<(...)`), then `walk` with them
+    /// upstream, gives every command it created `redirects`, then walks the output ones
+    /// (`>(...)`); returns the upstream `walk` had and the commands it created
+    fn around(
+        &mut self,
+        parts: &[Node<'_>],
+        redirects: &[Redirect],
+        at: At<'_, '_>,
+        walk: impl FnOnce(&mut Self, &[usize]) -> Result<(), Unreadable>,
+    ) -> Result<(Vec<usize>, Range<usize>), Unreadable> {
+        let (inputs, outputs) = substitutions(parts);
+        let upstream = self.with_inputs(&inputs, at)?;
+        let start = self.commands.len();
+        walk(self, &upstream)?;
+        let created = start..self.commands.len();
+        for command in self.commands.get_mut(created.clone()).into_iter().flatten() {
+            command.redirects.extend(redirects.iter().cloned());
+        }
+        self.outputs(&outputs, &upstream, created.clone(), at)?;
+        Ok((upstream, created))
+    }
+
+    /// Walks substitutions whose output a command reads (`$(...)`, `<(...)`), and returns
+    /// the command's upstream with them added
+    fn with_inputs(
+        &mut self,
+        inputs: &[Node<'_>],
+        at: At<'_, '_>,
+    ) -> Result<Vec<usize>, Unreadable> {
+        let mut upstream = at.upstream.to_vec();
+        for input in inputs {
+            let start = self.commands.len();
+            self.node(*input, at, None)?;
+            upstream.extend(start..self.commands.len());
+        }
+        Ok(upstream)
+    }
+
+    /// Walks `>(...)` substitutions, which read the output of the commands just created
+    fn outputs(
+        &mut self,
+        outputs: &[Node<'_>],
+        upstream: &[usize],
+        created: Range<usize>,
+        at: At<'_, '_>,
+    ) -> Result<(), Unreadable> {
+        let mut feeding = upstream.to_vec();
+        feeding.extend(created);
+        for output in outputs {
+            self.children(
+                *output,
+                At {
+                    upstream: &feeding,
+                    ..at
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Records the command `words` names, then the commands it runs in turn: the program a
+    /// wrapper runs, the script of `sh -c`, `eval` or a shell's input, the command of `find -exec`
+    fn simple(
+        &mut self,
+        words: Vec<String>,
+        at: At<'_, '_>,
+        stdin: Option<String>,
+    ) -> Result<(), Unreadable> {
+        let mut words = words;
+        let mut stdin = stdin;
+        loop {
+            let Some((first, args)) = words.split_first() else {
+                return Ok(());
+            };
+            let program = basename(first).to_owned();
+            let wrapped = wrapper::wrapped(&program, args);
+            let own = args.get(..wrapped.unwrap_or(args.len())).unwrap_or(args);
+            let command = simple_command(program.clone(), own.to_vec(), at.upstream, &self.context);
+            self.links += command.stdin_from.len();
+            if self.commands.len() >= MAX_COMMANDS || self.links > MAX_LINKS {
+                return Err(Unreadable::TooManyCommands);
+            }
+            self.commands.push(command);
+            for script in nested_scripts(&program, args, stdin.take()) {
+                let depth = Depth {
+                    scripts: at.depth.scripts + 1,
+                    ..at.depth
+                };
+                self.script(&script, at.upstream, depth)?;
+            }
+            if program == "cd" || program == "pushd" || program == "popd" {
+                self.change_directory(&program, args);
+            }
+            if program == "find" {
+                for exec in find_exec(args) {
+                    self.simple(exec, at, None)?;
+                }
+            }
+            match wrapped {
+                Some(at_program) => words = args.get(at_program..).unwrap_or_default().to_vec(),
+                None => return Ok(()),
+            }
+        }
+    }
+}
+
+impl Reader {
+    /// Follows `cd DIR` for the commands after it; a directory only known at run time
+    /// (`cd "$X"`, `cd -`, `popd`) leaves relative paths unresolved
+    fn change_directory(&mut self, program: &str, args: &[String]) {
+        let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+        self.context.cwd = match (program, target) {
+            ("popd", _) => None,
+            (_, None) => Some(normalise("~", &self.context)),
+            (_, Some(dir)) if dir == "-" || (dir.contains('$') && !dir.starts_with("$HOME")) => {
+                None
+            }
+            (_, Some(dir)) => Some(normalise(dir, &self.context)),
+        };
+    }
+}
+
+/// A command's record from its program and the words after it
+fn simple_command(
+    program: String,
+    args: Vec<String>,
+    upstream: &[usize],
+    context: &Context,
+) -> SimpleCommand {
+    let mut flags = Vec::new();
+    let mut operands = Vec::new();
+    let mut flags_ended = false;
+    for arg in &args {
+        if flags_ended || arg == "-" || !arg.starts_with('-') {
+            operands.push(arg.clone());
+        } else if arg == "--" {
+            flags_ended = true;
+        } else if let Some(long) = arg.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(name, _)| name);
+            flags.push(format!("--{name}"));
+        } else {
+            flags.extend(arg.chars().skip(1).map(|flag| format!("-{flag}")));
+        }
+    }
+    let paths = operands
+        .iter()
+        .map(|operand| normalise(operand, context))
+        .collect();
+    let mut stdin_from = upstream.to_vec();
+    stdin_from.sort_unstable();
+    stdin_from.dedup();
+    SimpleCommand {
+        program,
+        args,
+        flags,
+        operands,
+        paths,
+        redirects: Vec::new(),
+        stdin_from,
+    }
+}
+
+/// The scripts a command runs from words or input: `sh -c SCRIPT`, `su -c SCRIPT`,
+/// `eval WORDS`, and a literal script fed to a shell that reads its input
+fn nested_scripts(program: &str, args: &[String], stdin: Option<String>) -> Vec<String> {
+    if program == "eval" {
+        return vec![args.join(" ")];
+    }
+    if program == "su" || program == "runuser" {
+        return option_value(args, 'c', "--command").into_iter().collect();
+    }
+    if !SHELLS.contains(&program) {
+        return Vec::new();
+    }
+    let mut saw_c = false;
+    let mut script_file = false;
+    for arg in args {
+        match arg.strip_prefix('-') {
+            Some(cluster) if !cluster.starts_with('-') && cluster.contains('c') => saw_c = true,
+            Some(_) if arg != "-" => {}
+            _ if saw_c => return vec![arg.clone()],
+            _ => {
+                script_file = arg != "-";
+                break;
+            }
+        }
+    }
+    match stdin {
+        Some(script) if !saw_c && !script_file => vec![script],
+        _ => Vec::new(),
+    }
+}
+
+/// The value of a short option (`-c VALUE`) or a long one (`--command=VALUE`, `--command VALUE`)
+fn option_value(args: &[String], short: char, long: &str) -> Option<String> {
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if let Some(value) = arg
+            .strip_prefix(long)
+            .and_then(|rest| rest.strip_prefix('='))
+        {
+            return Some(value.to_owned());
+        }
+        let is_short = arg
+            .strip_prefix('-')
+            .is_some_and(|cluster| !cluster.starts_with('-') && cluster.ends_with(short));
+        if is_short || arg == long {
+            return words.next().cloned();
+        }
+    }
+    None
+}
+
+/// The commands `find` runs for each file: `-exec`/`-execdir`/`-ok`/`-okdir` up to `;` or `+`
+fn find_exec(args: &[String]) -> Vec<Vec<String>> {
+    let mut commands = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if ["-exec", "-execdir", "-ok", "-okdir"].contains(&arg.as_str()) {
+            let command: Vec<String> = words
+                .by_ref()
+                .take_while(|word| *word != ";" && *word != "+")
+                .cloned()
+                .collect();
+            commands.push(command);
+        }
+    }
+    commands
+}
+
+/// The `$(...)`, backtick and `<(...)` substitutions in `parts`, whose output the command
+/// reads, and the `>(...)` ones, which read the command's output
+fn substitutions<'t>(parts: &[Node<'t>]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
+    let mut inputs = Vec::new();
+    let mut outputs = Vec::new();
+    let mut pending: Vec<Node<'t>> = parts.to_vec();
+    while let Some(node) = pending.pop() {
+        match node.kind() {
+            "command_substitution" => inputs.push(node),
+            "process_substitution" => {
+                let reads_output = node.child(0).is_some_and(|open| open.kind() == ">(");
+                if reads_output {
+                    outputs.push(node);
+                } else {
+                    inputs.push(node);
+                }
+            }
+            "command_name"
+            | "heredoc_redirect"
+            | "herestring_redirect"
+            | "file_redirect"
+            | "string"
+            | "concatenation"
+            | "expansion"
+            | "variable_assignment"
+            | "array"
+            | "heredoc_body"
+            | "arithmetic_expansion"
+            | "subscript"
+            | "binary_expression"
+            | "unary_expression"
+            | "parenthesized_expression" => {
+                pending.extend(named_children(node));
+            }
+            _ => {}
+        }
+    }
+    inputs.reverse();
+    outputs.reverse();
+    (inputs, outputs)
+}
+
+/// The word a here-string feeds, after quote removal
+fn herestring(node: Node<'_>, source: &str) -> String {
+    named_children(node)
+        .into_iter()
+        .map(|word| unquote(text(word, source)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The named children of a node, in one pass (`Node::named_child(i)` starts over from the
+/// first child each time, which makes a loop over it quadratic)
+fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
+}
+
+/// The source text of a node
+fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+    source.get(node.byte_range()).unwrap_or_default()
+}
+
+/// The last component of a program path (`/usr/bin/sudo` is `sudo`)
+fn basename(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}

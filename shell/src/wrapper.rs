@@ -1,0 +1,197 @@
+//! Programs that run another program given in their own words (`sudo rm`, `env X=1 sh`,
+//! `timeout 5 curl`), and where that program's words begin.
+
+/// How a wrapper's own options are read before the program it runs
+struct Wrapper {
+    /// The wrapper's name
+    name: &'static str,
+    /// Short options that take a value (`-u root`, `-uroot`)
+    short_valued: &'static str,
+    /// Long options that take a value (`--user root`, `--user=root`)
+    long_valued: &'static [&'static str],
+    /// Words after the options that are the wrapper's own (the duration of `timeout`)
+    positionals: usize,
+    /// Whether `NAME=value` words may come before the program (`env`, `sudo`)
+    assignments: bool,
+    /// Short options that make the wrapper look a program up instead of running it (`command -v`)
+    lookup: &'static str,
+}
+
+const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
+    Wrapper {
+        name,
+        short_valued,
+        long_valued: &[],
+        positionals: 0,
+        assignments: false,
+        lookup: "",
+    }
+}
+
+const WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        long_valued: &[
+            "user",
+            "group",
+            "host",
+            "prompt",
+            "role",
+            "type",
+            "close-from",
+            "chdir",
+            "other-user",
+            "command-timeout",
+            "chroot",
+        ],
+        assignments: true,
+        ..wrapper("sudo", "ughprtCDUTR")
+    },
+    wrapper("doas", "uC"),
+    Wrapper {
+        long_valued: &["user"],
+        ..wrapper("pkexec", "")
+    },
+    Wrapper {
+        long_valued: &[
+            "unset",
+            "chdir",
+            "split-string",
+            "block-signal",
+            "default-signal",
+            "ignore-signal",
+        ],
+        assignments: true,
+        ..wrapper("env", "uCS")
+    },
+    Wrapper {
+        long_valued: &["adjustment"],
+        ..wrapper("nice", "n")
+    },
+    wrapper("nohup", ""),
+    wrapper("setsid", ""),
+    Wrapper {
+        long_valued: &["signal", "kill-after"],
+        positionals: 1,
+        ..wrapper("timeout", "sk")
+    },
+    Wrapper {
+        long_valued: &[
+            "arg-file",
+            "delimiter",
+            "eof",
+            "replace",
+            "max-lines",
+            "max-args",
+            "max-procs",
+            "max-chars",
+            "process-slot-var",
+        ],
+        ..wrapper("xargs", "adEILnPs")
+    },
+    Wrapper {
+        lookup: "vV",
+        ..wrapper("command", "")
+    },
+    wrapper("builtin", ""),
+    wrapper("exec", "a"),
+    Wrapper {
+        long_valued: &["format", "output"],
+        ..wrapper("time", "fo")
+    },
+    Wrapper {
+        long_valued: &["input", "output", "error"],
+        ..wrapper("stdbuf", "ioe")
+    },
+    Wrapper {
+        long_valued: &["class", "classdata", "pid", "pgid", "uid"],
+        ..wrapper("ionice", "cnpPu")
+    },
+];
+
+/// Where the program a wrapper runs begins in its arguments (`args` excludes the wrapper's
+/// own name); `None` when `program` is no wrapper or runs nothing (`command -v sudo`)
+pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<usize> {
+    let spec = WRAPPERS.iter().find(|spec| spec.name == program)?;
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        if arg == "--" {
+            index += 1;
+            break;
+        }
+        if spec.assignments && is_assignment(arg) {
+            index += 1;
+        } else if let Some(long) = arg.strip_prefix("--") {
+            let takes_value = !long.contains('=') && spec.long_valued.contains(&long);
+            index += if takes_value { 2 } else { 1 };
+        } else if let Some(cluster) = arg.strip_prefix('-').filter(|rest| !rest.is_empty()) {
+            if cluster.chars().any(|flag| spec.lookup.contains(flag)) {
+                return None;
+            }
+            index += short_cluster_width(cluster, spec.short_valued);
+        } else {
+            break;
+        }
+    }
+    index += spec.positionals;
+    while spec.assignments && args.get(index).is_some_and(|arg| is_assignment(arg)) {
+        index += 1;
+    }
+    (index < args.len()).then_some(index)
+}
+
+/// How many words a short option cluster spans: two when its last option takes a value
+/// from the next word (`-u root`), else one (`-uroot`, `-nH`)
+fn short_cluster_width(cluster: &str, valued: &str) -> usize {
+    match cluster
+        .char_indices()
+        .find(|(_, flag)| valued.contains(*flag))
+    {
+        Some((at, flag)) if at + flag.len_utf8() == cluster.len() => 2,
+        _ => 1,
+    }
+}
+
+/// Whether a word is a `NAME=value` assignment
+pub(crate) fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|ch: char| ch.is_ascii_digit())
+            && name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrapped;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn finds_the_program_a_wrapper_runs() {
+        let cases = [
+            ("sudo", "rm -rf /", Some(0)),
+            ("sudo", "-u root -E rm", Some(3)),
+            ("sudo", "-uroot rm", Some(1)),
+            ("sudo", "--user=root rm", Some(1)),
+            ("sudo", "--user root rm", Some(2)),
+            ("env", "-i A=1 B=2 sh", Some(3)),
+            ("env", "-u HOME -- sh", Some(3)),
+            ("env", "A=1", None),
+            ("timeout", "-s KILL 5 curl x", Some(3)),
+            ("timeout", "5", None),
+            ("nice", "-n 10 rm", Some(2)),
+            ("xargs", "-0 -I {} rm {}", Some(3)),
+            ("command", "-v sudo", None),
+            ("command", "-p rm", Some(1)),
+            ("stdbuf", "-oL sh", Some(1)),
+            ("ls", "-la", None),
+        ];
+        for (program, args, expected) in cases {
+            assert_eq!(wrapped(program, &words(args)), expected, "{program} {args}");
+        }
+    }
+}

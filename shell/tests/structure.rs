@@ -1,0 +1,70 @@
+//! The structure corpus `tests/shell/structure.txt`: each command line with the simple
+//! commands a shell would run for it, written by hand from bash's own reading.
+//!
+//! Each entry is a `$ ` line (the command line; `\n` stands for a newline), then one line
+//! per simple command: `program flags -- paths`, then `> target` per redirect and
+//! `< i,j` when commands feed its input; or `unreadable`. Entries end at a blank line.
+
+use rulesc_shell::{read, Context, Reading, Script};
+
+const CORPUS: &str = include_str!("../../tests/shell/structure.txt");
+
+fn context() -> Context {
+    Context {
+        cwd: Some("/p".to_owned()),
+        home: Some("/h".to_owned()),
+    }
+}
+
+fn render(script: &Script) -> Vec<String> {
+    script
+        .commands
+        .iter()
+        .map(|command| {
+            let mut line = command.program.clone();
+            for flag in &command.flags {
+                line.push(' ');
+                line.push_str(flag);
+            }
+            line.push_str(" --");
+            for path in &command.paths {
+                line.push(' ');
+                line.push_str(path);
+            }
+            for redirect in &command.redirects {
+                line.push_str(&format!(" {} {}", redirect.operator, redirect.target));
+            }
+            if !command.stdin_from.is_empty() {
+                let from: Vec<String> = command.stdin_from.iter().map(usize::to_string).collect();
+                line.push_str(&format!(" < {}", from.join(",")));
+            }
+            line
+        })
+        .collect()
+}
+
+#[test]
+fn every_entry_reads_as_written() {
+    let mut failures = Vec::new();
+    let mut entries = 0;
+    for entry in CORPUS.split("\n\n") {
+        let mut lines = entry.lines().filter(|line| !line.starts_with('#'));
+        let Some(command_line) = lines.next().and_then(|line| line.strip_prefix("$ ")) else {
+            continue;
+        };
+        entries += 1;
+        let command_line = command_line.replace("\\n", "\n");
+        let expected: Vec<String> = lines.map(str::to_owned).collect();
+        let actual = match read(&command_line, &context()) {
+            Reading::Read(script) => render(&script),
+            Reading::Unreadable(_) => vec!["unreadable".to_owned()],
+        };
+        if actual != expected {
+            failures.push(format!(
+                "$ {command_line}\n  expected {expected:#?}\n  actual {actual:#?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(entries >= 40, "only {entries} entries");
+}

@@ -1,0 +1,88 @@
+//! What cannot be read is a value, found quickly and without a panic: the inputs of
+//! issue 12 (an unterminated quote, 10,000 nested subshells, 1 MB, NUL bytes) and random text.
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use rulesc_shell::{read, Context, Reading, Unreadable};
+
+/// The issue's bound; a debug build on a shared machine must meet it too
+const BOUND: Duration = Duration::from_millis(10);
+
+fn reason(line: &str) -> Option<Unreadable> {
+    let started = Instant::now();
+    let reading = read(line, &Context::default());
+    let took = started.elapsed();
+    assert!(took < BOUND, "reading took {took:?}");
+    match reading {
+        Reading::Unreadable(reason) => Some(reason),
+        Reading::Read(_) => None,
+    }
+}
+
+#[test]
+fn hostile_lines_are_unreadable_within_the_bound() {
+    let nested = format!("{}ls{}", "(".repeat(10_000), ")".repeat(10_000));
+    let huge = format!("echo {}", "a".repeat(1 << 20));
+    let cases = [
+        ("echo 'unterminated", Unreadable::Syntax),
+        ("echo \"unterminated", Unreadable::Syntax),
+        ("rm -rf / )", Unreadable::Syntax),
+        (nested.as_str(), Unreadable::TooDeep),
+        (huge.as_str(), Unreadable::TooLong),
+        ("rm -rf /\0tmp", Unreadable::Nul),
+    ];
+    for (line, expected) in cases {
+        let head: String = line.chars().take(20).collect();
+        assert_eq!(reason(line), Some(expected), "{head}");
+    }
+}
+
+#[test]
+fn nested_scripts_are_read_to_a_bound() {
+    // Each `eval` reads the words after it as a script one level deeper.
+    let line = format!("{}id", "eval ".repeat(rulesc_shell::MAX_SCRIPT_DEPTH));
+    assert_eq!(reason(&line), None);
+    let deeper = format!("eval {line}");
+    assert_eq!(reason(&deeper), Some(Unreadable::TooDeep));
+}
+
+#[test]
+fn long_chains_and_many_commands_are_bounded() {
+    let chain = vec!["true"; 100].join(" && ");
+    assert_eq!(reason(&chain), None);
+    let many = vec!["true"; rulesc_shell::MAX_COMMANDS + 1].join(";");
+    let reading = read(&many, &Context::default());
+    assert_eq!(reading, Reading::Unreadable(Unreadable::TooManyCommands));
+}
+
+#[test]
+fn a_one_kilobyte_line_reads_within_the_bound() {
+    let line = "git status && cargo test --workspace -- --nocapture | tee out.log; ".repeat(15);
+    assert!(line.len() >= 1000);
+    assert_eq!(reason(&line), None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_text_never_panics(line in "\\PC{0,200}") {
+        let _ = read(&line, &Context::default());
+    }
+
+    #[test]
+    fn shell_token_soup_never_panics(
+        tokens in proptest::collection::vec(
+            prop_oneof![
+                Just("sh -c '"), Just("'"), Just("\""), Just("$("), Just(")"), Just("`"),
+                Just("<("), Just(">("), Just("|"), Just("&&"), Just(";"), Just("\n"),
+                Just("<<EOF\n"), Just("EOF\n"), Just("<<<"), Just("rm -rf /"), Just("\\"),
+                Just("{"), Just("}"), Just("("), Just("eval "), Just("sudo "), Just("xargs "),
+            ],
+            0..40,
+        )
+    ) {
+        let _ = read(&tokens.concat(), &Context::default());
+    }
+}

@@ -1,0 +1,82 @@
+//! The shell corpus: every command of `tests/shell/evasions.txt` is denied and every command
+//! of `tests/shell/benign.txt` left alone by `rules/safe-shell.rules`, each run as Claude
+//! Code runs the hook (`rulesc hook --host claude`) for a `Bash` call in /home/user/project.
+//! The threats and benign classes are those the policy's header lists.
+
+#![expect(
+    clippy::unwrap_used,
+    reason = "a test that cannot run the hook should fail"
+)]
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::{json, Value as Json};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The commands of a corpus file: one per line, `\n` standing for a newline
+fn commands(name: &str) -> Vec<String> {
+    std::fs::read_to_string(format!("{ROOT}/tests/shell/{name}"))
+        .unwrap()
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| line.replace("\\n", "\n"))
+        .collect()
+}
+
+/// Whether the hook denies `command`, and its answer
+fn denied(state: &Path, command: &str) -> (bool, Json) {
+    let payload = json!({
+        "session_id": "corpus",
+        "transcript_path": "/tmp/transcript.jsonl",
+        "cwd": "/home/user/project",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "t1",
+    });
+    let policy = format!("{ROOT}/rules/safe-shell.rules");
+    let state = state.display().to_string();
+    let args = ["hook", &policy, "--host", "claude", "--state-dir", &state];
+    let (code, stdout, stderr) =
+        common::run(&mut common::command(ROOT, &args), &payload.to_string());
+    assert_eq!(code, 0, "hook failed on {command:?}: {stderr}");
+    let answer: Json = serde_json::from_str(&stdout).unwrap();
+    let decision = answer.pointer("/hookSpecificOutput/permissionDecision");
+    (decision == Some(&json!("deny")), answer)
+}
+
+#[test]
+fn every_evasion_is_denied() {
+    let state = tempfile::tempdir().unwrap();
+    let evasions = commands("evasions.txt");
+    assert!(evasions.len() >= 100, "only {} evasions", evasions.len());
+    let missed: Vec<String> = evasions
+        .iter()
+        .filter(|command| !denied(state.path(), command).0)
+        .map(|command| format!("{command:?}"))
+        .collect();
+    assert!(missed.is_empty(), "not denied:\n{}", missed.join("\n"));
+}
+
+#[test]
+fn every_benign_command_is_left_alone() {
+    let state = tempfile::tempdir().unwrap();
+    let benign = commands("benign.txt");
+    assert!(benign.len() >= 100, "only {} benign commands", benign.len());
+    let touched: Vec<String> = benign
+        .iter()
+        .filter_map(|command| {
+            let (_, answer) = denied(state.path(), command);
+            (answer != json!({})).then(|| format!("{command:?} => {answer}"))
+        })
+        .collect();
+    assert!(
+        touched.is_empty(),
+        "not left alone:\n{}",
+        touched.join("\n")
+    );
+}
