@@ -782,10 +782,12 @@ pub const INVALID_ANNOTATION: Code = Code {
     name: "invalid-annotation",
     severity: Severity::Error,
     summary: "the annotation is unknown or misused",
-    what: "An annotation other than `@id` and `@priority`, one with the wrong arguments \
-           (`@id` takes one non-empty string, `@priority` one integer), the same annotation \
-           twice on one rule, or an `@id` that uses a reserved name (`default`, or a name \
-           starting with `prelude:` or `host:`).",
+    what: "An annotation other than `@id`, `@priority` and `@allow`, one with the wrong \
+           arguments (`@id` takes one non-empty string, `@priority` one integer, `@allow` one \
+           or more lints by code or name: `@allow(W005, dead-rule)`), an `@allow` of an \
+           unknown lint or of an error code, the same annotation twice on one rule, or an \
+           `@id` that uses a reserved name (`default`, or a name starting with `prelude:` or \
+           `host:`, which name the runtime's own decisions).",
     why: "Ids and priorities decide which rule is named in an outcome; a misread annotation \
           would name the wrong one.",
     wrong: "@priority(\"high\")\non pre_tool_use when tool == \"rm\" block",
@@ -977,8 +979,9 @@ pub const CONFLICTING_EFFECTS: Code = Code {
            different values. When both match, they are applied in `@priority` order (higher \
            first, then rule id) and the last one wins (LANGUAGE.md §4.3).",
     why: "The value kept depends on priorities and ids rather than on what the rules say. \
-          The compiler does not prove conditions exclusive, so it warns whenever both rules \
-          could fire on one event.",
+          Rules whose conditions exclude each other (`tool == \"a\"` and `tool == \"b\"`, \
+          `steps < 5` and `steps >= 5`) never match one event and are not flagged; when the \
+          compiler cannot tell, it warns.",
     wrong: "on post_tool_use when tool == \"web_fetch\" set metadata.trust = \"low\"\n\
             on post_tool_use when tool ~ \"web_*\" set metadata.trust = \"medium\"",
     right: "on post_tool_use when tool ~ \"web_*\" set metadata.trust = \"low\"\n\
@@ -1129,7 +1132,10 @@ pub const UNBOUNDED_REQUEST: Code = Code {
            `after_step`) but no `forbid` rule stops the run once it took a number of steps, \
            used an amount of tokens or ran for some time (a condition such as `steps >= 50`, \
            `tokens > 2m` or `elapsed >= 30min`). The whole policy set is checked, so one \
-           budget file bounds every other file compiled with it.",
+           budget file bounds every other file compiled with it. A `request` whose own \
+           condition stops holding once a counter grew bounds itself and is not flagged: \
+           `stop_requests < 2` on `stop` (the count of prevented stops, never reset) or \
+           `steps < 20`.",
     why: "A request that keeps matching keeps the run going until the host's own limits end \
           it, spending tokens all the way (LANGUAGE.md §8).",
     wrong: "on stop when response ~ \"*TODO*\" request \"finish the TODOs\"",

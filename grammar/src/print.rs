@@ -57,6 +57,11 @@ pub fn expr(condition: &Expr) -> String {
     text(condition, write_expr)
 }
 
+/// `"rm"`, `[1, 2]`, `W005`: a literal as written
+pub fn lit(value: &Lit) -> String {
+    text(value, write_lit)
+}
+
 /// `arg.paths[0]`: a field path, or the target of `set`
 pub fn path(path: &Path) -> String {
     text(path, write_path)
@@ -337,7 +342,7 @@ fn write_lit(out: &mut String, value: &Lit) {
     match &value.kind {
         LitKind::Bool(true) => out.push_str("true"),
         LitKind::Bool(false) => out.push_str("false"),
-        LitKind::Int(text) | LitKind::Duration(text) => out.push_str(text),
+        LitKind::Int(text) | LitKind::Duration(text) | LitKind::Word(text) => out.push_str(text),
         LitKind::Str(raw) => {
             out.push('"');
             out.push_str(raw);
