@@ -57,6 +57,7 @@ pub struct Event {
     pub retries: u64,
     /// The execution's metadata, as set by effects or the host
     #[serde(default)]
+    #[serde(serialize_with = "crate::vocabulary::sorted_map")]
     pub metadata: Map<String, Json>,
     /// Number of messages sent to the model (`before_inference`)
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -66,7 +66,7 @@ pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, To
 pub use vocabulary::{
     parse_duration, Action, CompareOp, Condition, Defaults, DurationError, Enumeration, ErrorKind,
     EventField, EventKind, Field, FieldPath, FieldType, FinishReason, GlobPattern, JsonType,
-    Limits, Literal, Operand, Origin, PathSegment, PatternError, RegexPattern, Rule, Status,
-    StopDecision, StopReason, Verb, EVENT_FIELDS, MAX_PATTERN_LEN, RESERVED_ID_PREFIXES,
+    Limits, Literal, Operand, Origin, PathSegment, PatternError, RegexPattern, Rule, SortedJson,
+    Status, StopDecision, StopReason, Verb, EVENT_FIELDS, MAX_PATTERN_LEN, RESERVED_ID_PREFIXES,
     RESOLVED_BY_DEFAULT,
 };

@@ -17,6 +17,7 @@ mod matcher;
 mod rule;
 mod schema;
 mod settings;
+mod sorted_json;
 mod values;
 mod verb;
 
@@ -29,6 +30,8 @@ pub use matcher::{GlobPattern, PatternError, RegexPattern, MAX_PATTERN_LEN};
 pub use rule::{Action, Origin, Rule, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT};
 pub use schema::{Enumeration, EventField, JsonType, EVENT_FIELDS};
 pub use settings::{Defaults, Limits};
+pub(crate) use sorted_json::sorted_map;
+pub use sorted_json::SortedJson;
 pub use values::{ErrorKind, FinishReason, Status};
 pub use verb::{StopDecision, StopReason, Verb};
 

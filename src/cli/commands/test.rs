@@ -60,7 +60,7 @@ pub(crate) fn run(args: &TestArgs) -> ExitStatus {
         Format::Json => {
             let results: Vec<Json> = results.iter().map(TestResult::to_json).collect();
             let document = json!({"tests": results, "passed": n_passed, "failed": n_failed});
-            format!("{document:#}\n")
+            format!("{:#}\n", rulesc::SortedJson(&document))
         }
     };
     if std::io::stdout().lock().write_all(text.as_bytes()).is_err() {
