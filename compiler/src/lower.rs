@@ -226,14 +226,16 @@ impl Lowering<'_> {
                     annotation.name.span,
                     format!("unknown annotation `@{name}`"),
                     "not an annotation",
-                    Some(resolve::suggest(name, ["id", "priority", "allow"]).map_or_else(
-                        || {
-                            "the annotations are `@id(\"...\")`, `@priority(n)` and \
+                    Some(
+                        resolve::suggest(name, ["id", "priority", "allow"]).map_or_else(
+                            || {
+                                "the annotations are `@id(\"...\")`, `@priority(n)` and \
                              `@allow(W005)`"
-                                .to_owned()
-                        },
-                        |known| format!("did you mean `@{known}`?"),
-                    )),
+                                    .to_owned()
+                            },
+                            |known| format!("did you mean `@{known}`?"),
+                        ),
+                    ),
                 )),
             }
         }
@@ -301,7 +303,9 @@ impl Lowering<'_> {
                         arg.span,
                         format!("`{text}` is not a lint"),
                         "not a lint",
-                        Some("write a lint's code or name without quotes: `@allow(W005)`".to_owned()),
+                        Some(
+                            "write a lint's code or name without quotes: `@allow(W005)`".to_owned(),
+                        ),
                     ));
                     continue;
                 }
