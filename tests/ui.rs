@@ -539,5 +539,5 @@ fn set_fields(event: &Event) -> String {
         unreachable!("an event serializes to an object")
     };
     map.retain(|key, value| key == "event" || fresh.get(key) != Some(value));
-    serde_json::Value::Object(map).to_string()
+    rulesc::SortedJson(&serde_json::Value::Object(map)).to_string()
 }

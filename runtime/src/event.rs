@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::vocabulary::{EventKind, Status, StopDecision, StopReason};
+use crate::vocabulary::{EventKind, SortedJson, Status, StopDecision, StopReason};
 
 /// The failure an `on_error` event reports
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -217,7 +217,8 @@ impl ToolOutput {
         match json {
             Json::String(text) => ToolOutput::from_text(text),
             json => ToolOutput {
-                text: json.to_string(),
+                // Sorted keys: the text v1 policies matched, whatever serde_json's features.
+                text: SortedJson(&json).to_string(),
                 json: Some(json),
                 given_as_text: false,
             },
