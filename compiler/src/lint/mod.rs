@@ -21,6 +21,7 @@ mod conflicting_verbs;
 mod constant_condition;
 mod dead_rule;
 mod domain;
+mod field_never_filled;
 mod host;
 mod metadata;
 mod metadata_never_read;
@@ -56,6 +57,7 @@ const LINTS: &[Lint] = &[
     metadata_never_read::check,
     metadata_never_set::check,
     host::check,
+    field_never_filled::check,
 ];
 
 /// Runs every lint and keeps the warnings no rule's `@allow` silences
