@@ -206,16 +206,15 @@ mod tests {
             .iter()
             .map(ToString::to_string)
             .collect();
-        let mut expected = vec![
-            "unknown key `elapsed`, did you mean `elapsed_ms`?",
-            "unknown key `stop_reasn`, did you mean `stop_reason`?",
-            "unknown key `error.knd`, did you mean `kind`?",
-            "unknown key `zzz`, which nothing reads",
-        ];
-        let mut found_sorted = found.clone();
-        found_sorted.sort();
-        expected.sort_unstable();
-        assert_eq!(found_sorted, expected);
+        assert_eq!(
+            found,
+            [
+                "unknown key `elapsed`, did you mean `elapsed_ms`?",
+                "unknown key `error.knd`, did you mean `kind`?",
+                "unknown key `stop_reasn`, did you mean `stop_reason`?",
+                "unknown key `zzz`, which nothing reads",
+            ]
+        );
     }
 
     #[test]
