@@ -167,7 +167,7 @@ impl AgentLoop {
 
     /// The policy in force now, with the loop's host limits
     pub fn policy(&self) -> Policy {
-        self.policy.snapshot().as_ref().clone().with_limits(self.limits)
+        in_force(&self.policy, self.limits)
     }
 
     /// The handle the loop reads its policy from; replacing the policy through it (or any
@@ -752,7 +752,7 @@ impl Run<'_> {
         let hooks: Vec<&dyn NativeHook> =
             guarded.iter().map(|hook| hook as &dyn NativeHook).collect();
         // One snapshot per event: a reload lands between two events, never inside one.
-        let policy = self.policy.snapshot().as_ref().clone().with_limits(self.limits);
+        let policy = in_force(self.policy, self.limits);
         let outcome = policy.evaluate_with_hooks(&event, &hooks);
         let panic = guarded.iter().find_map(GuardedHook::panic);
         for evaluation in &outcome.evaluations {
@@ -786,6 +786,12 @@ impl Run<'_> {
         }
         (outcome, panic)
     }
+}
+
+/// The policy in force in `handle` now, under the loop's `limits` (a cheap copy: a policy
+/// shares its rules)
+fn in_force(handle: &PolicyHandle, limits: Limits) -> Policy {
+    handle.snapshot().as_ref().clone().with_limits(limits)
 }
 
 /// Whether the continuation verbs of `kind` join the step's resolution after `after_step`

@@ -281,6 +281,9 @@ fn scenario(policy: &Policy, path: &Path, strict: bool) -> Result<TestResult, St
     let report = script.run(policy.clone(), script.limits(Limits::default()));
     let output = serde_json::to_value(&report)
         .map_err(|err| format!("`{shown}`: cannot read the run's output: {err}"))?;
+    // Failures in key order, whatever order serde_json's map keeps.
+    let mut expect: Vec<(String, Json)> = expect.into_iter().collect();
+    expect.sort_by(|left, right| left.0.cmp(&right.0));
     let failures = expect
         .into_iter()
         .filter_map(|(key, expected)| {
