@@ -1368,6 +1368,41 @@ pub(crate) fn literal_braces_in_glob(file: FileId, span: Span, glob: &str) -> Di
     )
 }
 
+/// W012: a field its event sees, but never has under the rest of the condition
+pub const FIELD_NEVER_FILLED: Code = Code {
+    id: "W012",
+    name: "field-never-filled",
+    severity: Severity::Warning,
+    summary: "a condition reads a field that the rest of its `and` leaves without a value",
+    what: "A field that its event sees only on some occurrences, read together (`and`) with a \
+           test that rules those occurrences out: `tool` on `on_error` when `error.kind` is a \
+           model failure (`model`, `rate_limit`, `timeout`, `validation`, `unknown`; only a \
+           failed or blocked tool call has a tool), or `result` on a `blocked` call's \
+           `post_tool_use` (the tool never ran).",
+    why: "An absent field compares false, for every operator: the condition can never hold, \
+          and the rule never fires.",
+    wrong: "on on_error when error.kind == \"rate_limit\" and tool == \"deploy\" retry",
+    right: "on on_error when error.kind == \"tool\" and tool == \"deploy\" retry",
+};
+
+/// Builds W012: `field`, read at `span`, never has a value, `because` of the rest of the
+/// condition
+pub(crate) fn field_never_filled(
+    file: FileId,
+    span: Span,
+    field: &str,
+    because: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        FIELD_NEVER_FILLED,
+        format!("`{field}` never has a value here, so this test is always false"),
+        Label::new(file, span, "never filled"),
+    )
+    .with_help(format!(
+        "{because}; remove the test, or the condition that rules the value out"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1423,39 +1458,4 @@ mod tests {
         assert_eq!(and_list(&["a", "b"]), "a and b");
         assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
     }
-}
-
-/// W012: a field its event sees, but never has under the rest of the condition
-pub const FIELD_NEVER_FILLED: Code = Code {
-    id: "W012",
-    name: "field-never-filled",
-    severity: Severity::Warning,
-    summary: "a condition reads a field that the rest of its `and` leaves without a value",
-    what: "A field that its event sees only on some occurrences, read together (`and`) with a \
-           test that rules those occurrences out: `tool` on `on_error` when `error.kind` is a \
-           model failure (`model`, `rate_limit`, `timeout`, `validation`, `unknown`; only a \
-           failed or blocked tool call has a tool), or `result` on a `blocked` call's \
-           `post_tool_use` (the tool never ran).",
-    why: "An absent field compares false, for every operator: the condition can never hold, \
-          and the rule never fires.",
-    wrong: "on on_error when error.kind == \"rate_limit\" and tool == \"deploy\" retry",
-    right: "on on_error when error.kind == \"tool\" and tool == \"deploy\" retry",
-};
-
-/// Builds W012: `field`, read at `span`, never has a value, `because` of the rest of the
-/// condition
-pub(crate) fn field_never_filled(
-    file: FileId,
-    span: Span,
-    field: &str,
-    because: &str,
-) -> Diagnostic {
-    Diagnostic::new(
-        FIELD_NEVER_FILLED,
-        format!("`{field}` never has a value here, so this test is always false"),
-        Label::new(file, span, "never filled"),
-    )
-    .with_help(format!(
-        "{because}; remove the test, or the condition that rules the value out"
-    ))
 }
