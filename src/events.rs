@@ -4,10 +4,23 @@
 //!
 //! Invariant: every event is read and checked before any is evaluated, so malformed input
 //! yields no outcome at all, and the error names the input line and the field at fault in
-//! the schema's words (`vocabulary/schema.rs` in the runtime).
+//! the schema's words (`vocabulary/schema.rs` in the runtime). Keys that nothing reads are
+//! returned beside the events, with their line, for the command to warn about
+//! ([`crate::keys`]).
 
 use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy};
 use serde_json::{Map, Value as Json};
+
+use crate::keys::{self, UnknownKey};
+
+/// The events of an input, with the keys in them that nothing reads
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventInput {
+    /// The events, in input order
+    pub events: Vec<Event>,
+    /// Each unknown key with the 1-based line of the event it is in
+    pub unknown_keys: Vec<(usize, UnknownKey)>,
+}
 
 /// Evaluates `events` as successive events of one execution, carrying metadata over
 pub fn evaluate_execution(policy: &Policy, events: Vec<Event>) -> Vec<Outcome> {
@@ -25,9 +38,11 @@ pub fn evaluate_execution(policy: &Policy, events: Vec<Event>) -> Vec<Outcome> {
 }
 
 /// Every event of `text`: one JSON object, or several one after the other (JSON Lines)
-pub fn parse_events(text: &str) -> Result<Vec<Event>, String> {
+pub fn parse_events(text: &str) -> Result<EventInput, String> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Json>();
+    let known = keys::event_keys();
     let mut events = Vec::new();
+    let mut unknown_keys = Vec::new();
     loop {
         let start = stream.byte_offset();
         let Some(value) = stream.next() else {
@@ -35,12 +50,20 @@ pub fn parse_events(text: &str) -> Result<Vec<Event>, String> {
         };
         let value = value.map_err(|err| format!("the events are not valid JSON: {err}"))?;
         let line = line_of(text, start);
+        unknown_keys.extend(
+            keys::unknown_keys(&value, &known)
+                .into_iter()
+                .map(|key| (line, key)),
+        );
         events.push(to_event(value).map_err(|reason| format!("line {line}: {reason}"))?);
     }
     if events.is_empty() {
         return Err("no event in the input".to_owned());
     }
-    Ok(events)
+    Ok(EventInput {
+        events,
+        unknown_keys,
+    })
 }
 
 /// The 1-based line of the first non-blank character at or after `offset`
@@ -115,9 +138,9 @@ mod tests {
     #[test]
     fn reads_one_event_or_json_lines() {
         let one = "{\n  \"event\": \"pre_tool_use\",\n  \"tool\": \"bash\"\n}\n";
-        assert_eq!(parse_events(one).unwrap().len(), 1);
+        assert_eq!(parse_events(one).unwrap().events.len(), 1);
         let lines = "{\"event\": \"before_step\"}\n\n{\"event\": \"stop\"}\n";
-        let events = parse_events(lines).unwrap();
+        let events = parse_events(lines).unwrap().events;
         assert_eq!(events[1].kind, EventKind::Stop);
     }
 
@@ -158,7 +181,16 @@ mod tests {
     }
 
     #[test]
-    fn tolerates_unknown_keys() {
-        assert!(parse_events("{\"event\": \"stop\", \"host_extra\": [1]}").is_ok());
+    fn reads_past_unknown_keys_and_names_each_with_its_line() {
+        let text =
+            "{\"event\": \"stop\"}\n\n{\"event\": \"stop\", \"host_extra\": [1],\n \"elapsed\": 3}";
+        let input = parse_events(text).unwrap();
+        assert_eq!(input.events.len(), 2);
+        let found: Vec<(usize, &str)> = input
+            .unknown_keys
+            .iter()
+            .map(|(line, key)| (*line, key.path.as_str()))
+            .collect();
+        assert_eq!(found, [(3, "elapsed"), (3, "host_extra")]);
     }
 }

@@ -40,6 +40,7 @@ mod diagnostics;
 pub mod events;
 mod host_profile;
 pub mod input;
+pub mod keys;
 pub mod load;
 pub mod reload;
 

@@ -131,6 +131,18 @@ fn render_diagnostics(output: &CheckOutput) -> String {
     )
 }
 
+/// No report opens a section it leaves empty: a line that is only a heading (`Advice:`,
+/// `help:`) with nothing after it
+fn assert_no_empty_section(human: &str) {
+    for line in human.lines() {
+        let trimmed = line.trim();
+        let is_bare_heading = trimmed.strip_suffix(':').is_some_and(|heading| {
+            !heading.is_empty() && heading.chars().all(|c| c.is_ascii_alphabetic())
+        });
+        assert!(!is_bare_heading, "empty section `{trimmed}` in\n{human}");
+    }
+}
+
 /// Every report's `╭─[path:line:col]` header agrees with the JSON place of its diagnostic
 fn assert_headers_match_json(output: &CheckOutput) {
     let files = output.diagnostics.files();
@@ -223,6 +235,7 @@ fn ui() {
                 }
                 assert_headers_match_json(&output);
             }
+            assert_no_empty_section(&output.diagnostics.render(RenderOptions::plain()));
             let snapshot = if folder == "valid" {
                 let mut text = render_policy(output.policy.as_ref().unwrap(), &output.tests);
                 if !output.diagnostics.diagnostics().is_empty() {
@@ -528,5 +541,5 @@ fn set_fields(event: &Event) -> String {
         unreachable!("an event serializes to an object")
     };
     map.retain(|key, value| key == "event" || fresh.get(key) != Some(value));
-    serde_json::Value::Object(map).to_string()
+    rulesc::SortedJson(&serde_json::Value::Object(map)).to_string()
 }

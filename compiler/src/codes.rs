@@ -54,6 +54,7 @@ pub const ALL: &[Code] = &[
     VERB_NOT_HONOURED_BY_HOST,
     FIELD_NOT_FILLED_BY_HOST,
     LITERAL_BRACES_IN_GLOB,
+    FIELD_NEVER_FILLED,
 ];
 
 /// The code spelled `id` (`E012`, case-insensitive) or named `name` (`field-not-visible`)
@@ -783,10 +784,12 @@ pub const INVALID_ANNOTATION: Code = Code {
     name: "invalid-annotation",
     severity: Severity::Error,
     summary: "the annotation is unknown or misused",
-    what: "An annotation other than `@id` and `@priority`, one with the wrong arguments \
-           (`@id` takes one non-empty string, `@priority` one integer), the same annotation \
-           twice on one rule, or an `@id` that uses a reserved name (`default`, or a name \
-           starting with `prelude:` or `host:`).",
+    what: "An annotation other than `@id`, `@priority` and `@allow`, one with the wrong \
+           arguments (`@id` takes one non-empty string, `@priority` one integer, `@allow` one \
+           or more lints by code or name: `@allow(W005, dead-rule)`), an `@allow` of an \
+           unknown lint or of an error code, the same annotation twice on one rule, or an \
+           `@id` that uses a reserved name (`default`, or a name starting with `prelude:` or \
+           `host:`, which name the runtime's own decisions).",
     why: "Ids and priorities decide which rule is named in an outcome; a misread annotation \
           would name the wrong one.",
     wrong: "@priority(\"high\")\non pre_tool_use when tool == \"rm\" block",
@@ -1011,8 +1014,9 @@ pub const CONFLICTING_EFFECTS: Code = Code {
            different values. When both match, they are applied in `@priority` order (higher \
            first, then rule id) and the last one wins (LANGUAGE.md §4.3).",
     why: "The value kept depends on priorities and ids rather than on what the rules say. \
-          The compiler does not prove conditions exclusive, so it warns whenever both rules \
-          could fire on one event.",
+          Rules whose conditions exclude each other (`tool == \"a\"` and `tool == \"b\"`, \
+          `steps < 5` and `steps >= 5`) never match one event and are not flagged; when the \
+          compiler cannot tell, it warns.",
     wrong: "on post_tool_use when tool == \"web_fetch\" set metadata.trust = \"low\"\n\
             on post_tool_use when tool ~ \"web_*\" set metadata.trust = \"medium\"",
     right: "on post_tool_use when tool ~ \"web_*\" set metadata.trust = \"low\"\n\
@@ -1164,7 +1168,10 @@ pub const UNBOUNDED_REQUEST: Code = Code {
            `after_step`) but no `forbid` rule stops the run once it took a number of steps, \
            used an amount of tokens or ran for some time (a condition such as `steps >= 50`, \
            `tokens > 2m` or `elapsed >= 30min`). The whole policy set is checked, so one \
-           budget file bounds every other file compiled with it.",
+           budget file bounds every other file compiled with it. A `request` whose own \
+           condition stops holding once a counter grew bounds itself and is not flagged: \
+           `stop_requests < 2` on `stop` (the count of prevented stops, never reset) or \
+           `steps < 20`.",
     why: "A request that keeps matching keeps the run going until the host's own limits end \
           it, spending tokens all the way (LANGUAGE.md §8).",
     wrong: "on stop when response ~ \"*TODO*\" request \"finish the TODOs\"",
@@ -1396,6 +1403,41 @@ pub(crate) fn literal_braces_in_glob(file: FileId, span: Span, glob: &str) -> Di
         "to match one of several values, use `in [\"a\", \"b\"]` or one rule each; to match \
          the braces, escape them: `\\\\{`",
     )
+}
+
+/// W012: a field its event sees, but never has under the rest of the condition
+pub const FIELD_NEVER_FILLED: Code = Code {
+    id: "W012",
+    name: "field-never-filled",
+    severity: Severity::Warning,
+    summary: "a condition reads a field that the rest of its `and` leaves without a value",
+    what: "A field that its event sees only on some occurrences, read together (`and`) with a \
+           test that rules those occurrences out: `tool` on `on_error` when `error.kind` is a \
+           model failure (`model`, `rate_limit`, `timeout`, `validation`, `unknown`; only a \
+           failed or blocked tool call has a tool), or `result` on a `blocked` call's \
+           `post_tool_use` (the tool never ran).",
+    why: "An absent field compares false, for every operator: the condition can never hold, \
+          and the rule never fires.",
+    wrong: "on on_error when error.kind == \"rate_limit\" and tool == \"deploy\" retry",
+    right: "on on_error when error.kind == \"tool\" and tool == \"deploy\" retry",
+};
+
+/// Builds W012: `field`, read at `span`, never has a value, `because` of the rest of the
+/// condition
+pub(crate) fn field_never_filled(
+    file: FileId,
+    span: Span,
+    field: &str,
+    because: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        FIELD_NEVER_FILLED,
+        format!("`{field}` never has a value here, so this test is always false"),
+        Label::new(file, span, "never filled"),
+    )
+    .with_help(format!(
+        "{because}; remove the test, or the condition that rules the value out"
+    ))
 }
 
 #[cfg(test)]

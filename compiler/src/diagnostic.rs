@@ -295,7 +295,13 @@ impl<'a> Report<'a> {
             diagnostic.secondary.iter().partition(|label| near(label));
         let elsewhere = far
             .into_iter()
-            .filter_map(|label| named(label.file).map(|source| Elsewhere { label, source }))
+            .filter_map(|label| {
+                named(label.file).map(|source| Elsewhere {
+                    code: diagnostic.code.id,
+                    label,
+                    source,
+                })
+            })
             .collect();
         Report {
             diagnostic,
@@ -385,6 +391,9 @@ fn to_miette(label: &Label) -> miette::SourceSpan {
 /// A secondary label in another file than the primary one, or far from it, shown as a
 /// related note
 struct Elsewhere<'a> {
+    /// The code of the report the note belongs to: miette heads a note with its code, and a
+    /// note without one would open an empty "Advice:" section
+    code: &'static str,
     label: &'a Label,
     source: NamedText<'a>,
 }
@@ -404,6 +413,10 @@ impl fmt::Display for Elsewhere<'_> {
 impl std::error::Error for Elsewhere<'_> {}
 
 impl miette::Diagnostic for Elsewhere<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.code))
+    }
+
     fn severity(&self) -> Option<miette::Severity> {
         Some(miette::Severity::Advice)
     }

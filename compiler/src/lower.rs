@@ -15,7 +15,7 @@ use rulesc_runtime::{
 };
 
 use crate::codes;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::resolve;
 use crate::source::{FileId, LineIndex, SourceFile};
 use crate::types::{self, LiteralError, Type};
@@ -29,6 +29,15 @@ pub(crate) struct LoweredRule<'ast> {
     pub(crate) file: FileId,
     /// Its syntax
     pub(crate) decl: &'ast RuleDecl,
+    /// The lints `@allow` silences on it, as codes (`W005`)
+    pub(crate) allowed: Vec<&'static str>,
+}
+
+impl LoweredRule<'_> {
+    /// Whether the rule's `@allow` silences `lint` on it
+    pub(crate) fn allows(&self, lint: Code) -> bool {
+        self.allowed.contains(&lint.id)
+    }
 }
 
 /// Whether a glob holds what reads as shell-style alternation, `{a,b}`: an unescaped `{`
@@ -133,6 +142,7 @@ pub(crate) fn lower_rule<'ast>(
         },
         file,
         decl,
+        allowed: annotations.allow,
     })
 }
 
@@ -143,6 +153,8 @@ struct Annotations {
     id: Option<String>,
     /// `@priority(n)`, 0 when absent
     priority: i64,
+    /// `@allow(W005, dead-rule)`: the codes of the lints silenced on the rule
+    allow: Vec<&'static str>,
 }
 
 /// One value side of a comparison, lowered and typed
@@ -208,15 +220,22 @@ impl Lowering<'_> {
                         result.priority = priority;
                     }
                 }
+                "allow" => result.allow = self.allow_annotation(annotation),
                 _ => self.diags.push(codes::invalid_annotation(
                     self.file,
                     annotation.name.span,
                     format!("unknown annotation `@{name}`"),
                     "not an annotation",
-                    Some(resolve::suggest(name, ["id", "priority"]).map_or_else(
-                        || "the annotations are `@id(\"...\")` and `@priority(n)`".to_owned(),
-                        |known| format!("did you mean `@{known}`?"),
-                    )),
+                    Some(
+                        resolve::suggest(name, ["id", "priority", "allow"]).map_or_else(
+                            || {
+                                "the annotations are `@id(\"...\")`, `@priority(n)` and \
+                             `@allow(W005)`"
+                                    .to_owned()
+                            },
+                            |known| format!("did you mean `@{known}`?"),
+                        ),
+                    ),
                 )),
             }
         }
@@ -259,6 +278,70 @@ impl Lowering<'_> {
             return None;
         }
         Some(id)
+    }
+
+    /// The lints `@allow(...)` names, by code or name; each argument that names no lint is
+    /// reported
+    fn allow_annotation(&mut self, annotation: &Annotation) -> Vec<&'static str> {
+        if annotation.args.is_empty() {
+            self.diags.push(codes::invalid_annotation(
+                self.file,
+                annotation.span,
+                "`@allow` names no lint".to_owned(),
+                "expected one or more lints",
+                Some("write the codes or names of the lints to silence: `@allow(W005)`".to_owned()),
+            ));
+        }
+        let mut allowed = Vec::new();
+        for arg in &annotation.args {
+            let word = match &arg.kind {
+                LitKind::Word(word) => word.as_str(),
+                _ => {
+                    let text = print::lit(arg);
+                    self.diags.push(codes::invalid_annotation(
+                        self.file,
+                        arg.span,
+                        format!("`{text}` is not a lint"),
+                        "not a lint",
+                        Some(
+                            "write a lint's code or name without quotes: `@allow(W005)`".to_owned(),
+                        ),
+                    ));
+                    continue;
+                }
+            };
+            match codes::lookup(word) {
+                Some(code) if code.severity == Severity::Warning => allowed.push(code.id),
+                Some(code) => self.diags.push(codes::invalid_annotation(
+                    self.file,
+                    arg.span,
+                    format!("`{word}` is an error, not a lint"),
+                    "an error",
+                    Some(format!(
+                        "errors cannot be allowed: fix what `{}` reports (`rulesc explain {}`)",
+                        code.id, code.id
+                    )),
+                )),
+                None => {
+                    let lints = codes::ALL
+                        .iter()
+                        .filter(|code| code.severity == Severity::Warning)
+                        .flat_map(|code| [code.id, code.name]);
+                    let help = resolve::suggest(word, lints).map_or_else(
+                        || "`rulesc explain --list` lists every lint".to_owned(),
+                        |known| format!("did you mean `{known}`?"),
+                    );
+                    self.diags.push(codes::invalid_annotation(
+                        self.file,
+                        arg.span,
+                        format!("unknown lint `{word}`"),
+                        "not a lint",
+                        Some(help),
+                    ));
+                }
+            }
+        }
+        allowed
     }
 
     fn priority_annotation(&mut self, annotation: &Annotation) -> Option<i64> {

@@ -105,6 +105,12 @@ pub(crate) fn lower_literal(lit: &Lit) -> Result<Literal, Vec<LiteralError>> {
             .map(Literal::Duration)
             .map_err(|err| vec![err]),
         LitKind::Str(raw) => decode_str(raw, lit.span).map(Literal::Str),
+        // The grammar reads a bare word only as an annotation argument, which is no value.
+        LitKind::Word(word) => Err(vec![LiteralError::new(
+            lit.span,
+            format!("`{word}` is not a value"),
+            "write a string, a number, a duration, `true`, `false` or a list",
+        )]),
         LitKind::List(items) => {
             let mut values = Vec::with_capacity(items.len());
             let mut errors = Vec::new();

@@ -282,6 +282,8 @@ pub enum LitKind {
     Str(String),
     /// `[a, b]`
     List(Vec<Lit>),
+    /// `W005`, `dead-rule`: a bare word, only as an annotation argument
+    Word(String),
 }
 
 /// A string literal where only a string is allowed

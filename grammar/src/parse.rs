@@ -486,6 +486,10 @@ impl Builder {
                     span: self.span(&child),
                 }),
                 Rule::literal => args.push(self.literal(child)?),
+                Rule::lint_name => args.push(Lit {
+                    kind: LitKind::Word(child.as_str().to_owned()),
+                    span: self.span(&child),
+                }),
                 _ => {}
             }
         }
@@ -947,6 +951,7 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         Rule::verb => &["a verb"],
         Rule::stop_reason => &["a stop reason"],
         Rule::annotation_name => &["an annotation name"],
+        Rule::lint_name => &["a lint"],
         Rule::annotation => &["`@`"],
         Rule::verb_action => &["a verb"],
         Rule::set_action => &["`set`"],

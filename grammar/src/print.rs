@@ -58,6 +58,11 @@ pub fn expr(condition: &Expr) -> String {
     text(condition, write_expr)
 }
 
+/// `"rm"`, `[1, 2]`, `W005`: a literal as written
+pub fn lit(value: &Lit) -> String {
+    text(value, write_lit)
+}
+
 /// `arg.paths[0]`, `arg["pullNumber"]`: a field path, or the target of `set`; a quoted key
 /// that is a lowercase word is written dotted (`arg["command"]` as `arg.command`)
 pub fn path(path: &Path) -> String {
@@ -359,7 +364,7 @@ fn write_lit(out: &mut String, value: &Lit) {
     match &value.kind {
         LitKind::Bool(true) => out.push_str("true"),
         LitKind::Bool(false) => out.push_str("false"),
-        LitKind::Int(text) | LitKind::Duration(text) => out.push_str(text),
+        LitKind::Int(text) | LitKind::Duration(text) | LitKind::Word(text) => out.push_str(text),
         LitKind::Str(raw) => {
             out.push('"');
             out.push_str(raw);

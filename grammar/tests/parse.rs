@@ -759,7 +759,7 @@ on e allow
 
 #[test]
 fn a_broken_annotation_skips_its_rule() {
-    let src = "@id(\"x\") @priority(x) on y forbid\non z allow";
+    let src = "@id(\"x\") @priority(=) on y forbid\non z allow";
     let parsed = parse(src);
     assert_eq!(parsed.errors.len(), 1);
     assert_eq!(parsed.file.items.len(), 1);

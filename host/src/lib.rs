@@ -31,7 +31,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use cache::Input;
 use payload::Received;
-use rulesc_runtime::{Limits, Policy};
+use rulesc_runtime::{Limits, Policy, SortedJson};
 use state::StateDir;
 
 /// The coding agent whose hook protocol is spoken
@@ -167,7 +167,7 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
             notes.extend(call_notes);
             let (json, note) = verdict.answer(options.host, call.event);
             notes.extend(note);
-            answer(json.to_string(), notes)
+            answer(SortedJson(&json).to_string(), notes)
         }
         Ok((Err(reason), call_notes)) => {
             notes.extend(call_notes);

@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use rulesc_runtime::ToolOutput;
+use rulesc_runtime::{SortedJson, ToolOutput};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
@@ -455,7 +455,8 @@ fn with_patch_files(input: Json) -> Json {
 fn text(json: &Json) -> String {
     match json {
         Json::String(text) => text.clone(),
-        other => other.to_string(),
+        // Sorted keys: the text v1 policies matched, whatever serde_json's features.
+        other => SortedJson(other).to_string(),
     }
 }
 
@@ -473,7 +474,7 @@ fn gemini_error(response: &Json) -> Option<String> {
         Json::Null => None,
         Json::Object(error) => Some(match error.get("message") {
             Some(Json::String(message)) => message.clone(),
-            _ => Json::Object(error.clone()).to_string(),
+            _ => SortedJson(&Json::Object(error.clone())).to_string(),
         }),
         other => Some(text(other)),
     }

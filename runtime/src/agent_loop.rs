@@ -24,6 +24,9 @@
 //! - Every pending stop fires the stop event exactly once.
 //! - The run always ends: every loop turn either starts a step, bounded by the host's
 //!   `max_steps`, or ends the run; retries are bounded by `max_retries`.
+//! - Each event is evaluated on the policy in force when it fires: the loop holds a
+//!   [`PolicyHandle`], takes one snapshot per evaluation and gives it its own host limits,
+//!   so a reload reaches a running loop between two events and no event sees two policies.
 //! - The loop prints nothing: it opens a `tracing` span per execution and per step and
 //!   emits an event (target `rulesc::loop`) per decision.
 
@@ -36,6 +39,7 @@ use crate::driver::{
     ToolCall, ToolExecutor,
 };
 use crate::guard::{catch, GuardedHook};
+use crate::handle::PolicyHandle;
 use crate::native_hook::NativeHook;
 use crate::outcome::{Decision, Outcome, Resolution};
 use crate::policy::Policy;
@@ -80,7 +84,9 @@ const TARGET: &str = "rulesc::loop";
 /// # Ok::<(), rulesc_runtime::PolicyError>(())
 /// ```
 pub struct AgentLoop {
-    policy: Policy,
+    policy: PolicyHandle,
+    /// The host limits, applied to whichever policy is in force
+    limits: Limits,
     hooks: Vec<Box<dyn NativeHook>>,
     clock: Box<dyn Clock + Send>,
     metadata: Map<String, Json>,
@@ -92,8 +98,19 @@ impl AgentLoop {
     /// A loop under `policy`, with its host limits, the wall clock, no native hook, empty
     /// metadata and an empty opening transcript
     pub fn new(policy: Policy) -> AgentLoop {
+        let limits = *policy.limits();
+        AgentLoop::with_handle(PolicyHandle::new(policy), limits)
+    }
+
+    /// A loop under the policy in force in `handle`, with the host limits `limits`
+    ///
+    /// A [`PolicyHandle::replace`] on any clone of `handle` reaches the loop while it runs:
+    /// every event that fires after the replacement is evaluated on the new policy, under
+    /// the loop's `limits`, and every event on one policy, whole.
+    pub fn with_handle(handle: PolicyHandle, limits: Limits) -> AgentLoop {
         AgentLoop {
-            policy,
+            policy: handle,
+            limits,
             hooks: Vec::new(),
             clock: Box::new(SystemClock::default()),
             metadata: Map::new(),
@@ -106,10 +123,7 @@ impl AgentLoop {
     /// `max_stop_requests`)
     #[must_use]
     pub fn with_limits(self, limits: Limits) -> AgentLoop {
-        AgentLoop {
-            policy: self.policy.with_limits(limits),
-            ..self
-        }
+        AgentLoop { limits, ..self }
     }
 
     /// The same loop with one more native hook voting alongside the rules; its
@@ -151,8 +165,14 @@ impl AgentLoop {
         }
     }
 
-    /// The policy in force, with its host limits
-    pub fn policy(&self) -> &Policy {
+    /// The policy in force now, with the loop's host limits
+    pub fn policy(&self) -> Policy {
+        in_force(&self.policy, self.limits)
+    }
+
+    /// The handle the loop reads its policy from; replacing the policy through it (or any
+    /// clone) reaches a running loop at its next event
+    pub fn handle(&self) -> &PolicyHandle {
         &self.policy
     }
 
@@ -269,6 +289,7 @@ impl AgentLoop {
             .unwrap_or_else(|| ExecutionState::new(self.metadata.clone(), self.messages.clone()));
         Run {
             policy: &self.policy,
+            limits: self.limits,
             hooks: self.hooks.iter().map(|hook| &**hook).collect(),
             clock: &mut *self.clock,
             origin_ms,
@@ -287,6 +308,7 @@ impl std::fmt::Debug for AgentLoop {
         let hook_ids: Vec<&str> = self.hooks.iter().map(|hook| hook.id()).collect();
         f.debug_struct("AgentLoop")
             .field("policy", &self.policy)
+            .field("limits", &self.limits)
             .field("hooks", &hook_ids)
             .field("metadata", &self.metadata)
             .field("messages", &self.messages)
@@ -297,7 +319,8 @@ impl std::fmt::Debug for AgentLoop {
 
 /// One execution in progress: the loop's borrowed parts and the state it builds
 struct Run<'run> {
-    policy: &'run Policy,
+    policy: &'run PolicyHandle,
+    limits: Limits,
     hooks: Vec<&'run dyn NativeHook>,
     clock: &'run mut dyn Clock,
     /// The clock's reading when this run (or its resumption) started
@@ -374,7 +397,7 @@ impl Run<'_> {
 
     /// Runs one step; `Some` when the run is about to stop
     fn step(&mut self) -> Option<PendingStop> {
-        let max_steps = self.policy.limits().max_steps;
+        let max_steps = self.limits.max_steps;
         if self.state.step() >= max_steps {
             debug!(target: TARGET, max_steps, "host limit: no step beyond max_steps");
             return Some(PendingStop::forbid(
@@ -670,7 +693,7 @@ impl Run<'_> {
             match self.hook_failed(panic) {
                 Ok(AfterError::GoOn) => return outcome,
                 // Bounded here too: outside a step, `retries` does not count these.
-                Ok(AfterError::Retry) if attempts < self.policy.limits().max_retries => {
+                Ok(AfterError::Retry) if attempts < self.limits.max_retries => {
                     attempts = attempts.saturating_add(1);
                 }
                 Ok(AfterError::Retry) => {
@@ -728,7 +751,9 @@ impl Run<'_> {
         };
         let hooks: Vec<&dyn NativeHook> =
             guarded.iter().map(|hook| hook as &dyn NativeHook).collect();
-        let outcome = self.policy.evaluate_with_hooks(&event, &hooks);
+        // One snapshot per event: a reload lands between two events, never inside one.
+        let policy = in_force(self.policy, self.limits);
+        let outcome = policy.evaluate_with_hooks(&event, &hooks);
         let panic = guarded.iter().find_map(GuardedHook::panic);
         for evaluation in &outcome.evaluations {
             debug!(
@@ -761,6 +786,12 @@ impl Run<'_> {
         }
         (outcome, panic)
     }
+}
+
+/// The policy in force in `handle` now, under the loop's `limits` (a cheap copy: a policy
+/// shares its rules)
+fn in_force(handle: &PolicyHandle, limits: Limits) -> Policy {
+    handle.snapshot().as_ref().clone().with_limits(limits)
 }
 
 /// Whether the continuation verbs of `kind` join the step's resolution after `after_step`

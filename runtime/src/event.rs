@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::vocabulary::{ErrorKind, EventKind, Status, StopDecision, StopReason};
+use crate::vocabulary::{ErrorKind, EventKind, SortedJson, Status, StopDecision, StopReason};
 
 /// The failure an `on_error` event reports
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +57,7 @@ pub struct Event {
     pub retries: u64,
     /// The execution's metadata, as set by effects or the host
     #[serde(default)]
+    #[serde(serialize_with = "crate::vocabulary::sorted_map")]
     pub metadata: Map<String, Json>,
     /// Number of messages sent to the model (`before_inference`)
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -240,7 +241,8 @@ impl ToolOutput {
         match json {
             Json::String(text) => ToolOutput::from_text(text),
             json => ToolOutput {
-                text: json.to_string(),
+                // Sorted keys: the text v1 policies matched, whatever serde_json's features.
+                text: SortedJson(&json).to_string(),
                 json: Some(json),
                 given_as_text: false,
             },

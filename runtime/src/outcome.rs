@@ -220,5 +220,6 @@ pub struct Outcome {
     /// Every `set` applied, in application order
     pub effects: Vec<EffectRecord>,
     /// The execution's metadata after the effects
+    #[serde(serialize_with = "crate::vocabulary::sorted_map")]
     pub metadata: Map<String, Json>,
 }

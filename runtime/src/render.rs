@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use serde_json::Value as Json;
 
 use crate::outcome::{Evaluation, Outcome};
+use crate::vocabulary::SortedJson;
 
 impl Outcome {
     /// The outcome as stable text, as `rulesc eval --format human` prints it
@@ -56,7 +57,11 @@ impl Outcome {
             }
         }
         if !self.metadata.is_empty() {
-            let _ = writeln!(out, "  metadata: {}", Json::Object(self.metadata.clone()));
+            let _ = writeln!(
+                out,
+                "  metadata: {}",
+                SortedJson(&Json::Object(self.metadata.clone()))
+            );
         }
         out
     }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::outcome::Decision;
 use crate::state::{ExecutionState, RunEnd};
-use crate::vocabulary::{EventKind, Status, StopReason};
+use crate::vocabulary::{EventKind, SortedJson, Status, StopReason};
 
 /// What one execution did (CLI.md `run` output)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,6 +36,7 @@ pub struct RunReport {
     /// Every event that fired, in order, with its decision
     pub events: Vec<EventReport>,
     /// The execution's metadata at the end
+    #[serde(serialize_with = "crate::vocabulary::sorted_map")]
     pub metadata: Map<String, Json>,
 }
 
@@ -179,7 +180,11 @@ impl RunReport {
             out.push('\n');
         }
         if !self.metadata.is_empty() {
-            let _ = writeln!(out, "metadata: {}", Json::Object(self.metadata.clone()));
+            let _ = writeln!(
+                out,
+                "metadata: {}",
+                SortedJson(&Json::Object(self.metadata.clone()))
+            );
         }
         out
     }

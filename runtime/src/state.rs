@@ -21,6 +21,7 @@ use crate::vocabulary::{ErrorKind, EventKind, FinishReason, Status, StopDecision
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExecutionState {
     /// Values set by `set` effects or by the host
+    #[serde(serialize_with = "crate::vocabulary::sorted_map")]
     metadata: Map<String, Json>,
     /// The transcript the model receives
     messages: Vec<Message>,

@@ -165,7 +165,8 @@ fn events_see_the_fields_of_the_run() {
         ),
     ];
     let (report, state) = run(rules, TWO_STEPS);
-    let keys: Vec<&str> = report.metadata.keys().map(String::as_str).collect();
+    let mut keys: Vec<&str> = report.metadata.keys().map(String::as_str).collect();
+    keys.sort_unstable();
     assert_eq!(
         keys,
         [

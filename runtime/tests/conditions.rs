@@ -509,3 +509,31 @@ fn tokens_is_the_total_given_or_the_sum_of_its_parts() {
     assert!(pre(tokens(1500), all), "a total given is read as given");
     assert!(pre(tokens(0), json!({})));
 }
+
+/// docs/semantics.md "Conditions": a field absent from its event compares false for every
+/// operator, `!=` included, as a missing `arg.*` path does
+#[test]
+fn a_field_absent_from_its_event_compares_false() {
+    // A failed model call's `on_error` has no `tool`.
+    let model_failure = json!({"error": {"kind": "rate_limit", "message": "429"}});
+    for op in [CompareOp::Eq, CompareOp::Ne] {
+        assert!(!fires(
+            cmp(Field::Tool, op, s("deploy")),
+            EventKind::OnError,
+            model_failure.clone()
+        ));
+    }
+    // A blocked call's `post_tool_use` has no `result`.
+    let blocked = json!({"tool": "rm", "blocked": true});
+    assert!(!fires(
+        cmp(Field::Result, CompareOp::Ne, s("ok")),
+        EventKind::PostToolUse,
+        blocked
+    ));
+    // Outside a hook, `prompt` is absent.
+    assert!(!fires(
+        cmp(Field::Prompt, CompareOp::Ne, s("")),
+        EventKind::BeforeStep,
+        json!({})
+    ));
+}

@@ -133,6 +133,9 @@ pub(crate) struct EvalArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = OutputFormat::Json)]
     pub(crate) format: OutputFormat,
+    /// Make each unknown key in the event JSON an error (exit 2) instead of a warning
+    #[arg(long)]
+    pub(crate) strict: bool,
     /// Host limits
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
@@ -148,6 +151,9 @@ pub(crate) struct TestArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub(crate) format: Format,
+    /// Make each unknown key in a scenario file an error (exit 2) instead of a warning
+    #[arg(long)]
+    pub(crate) strict: bool,
 }
 
 /// `rulesc run`
@@ -162,6 +168,9 @@ pub(crate) struct RunArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = OutputFormat::Json)]
     pub(crate) format: OutputFormat,
+    /// Make each unknown key in the run script an error (exit 2) instead of a warning
+    #[arg(long)]
+    pub(crate) strict: bool,
     /// Host limits
     #[command(flatten)]
     pub(crate) limits: LimitArgs,

@@ -24,6 +24,29 @@ pub(crate) fn print_error(reason: &str) {
     );
 }
 
+/// Warns on stderr about each unknown key, with where it is (`` `a.jsonl` line 3 ``); under
+/// `--strict` each is an error instead, and the command stops with exit 2
+pub(crate) fn warn_unknown_keys<'a>(
+    unknown: impl Iterator<Item = (String, &'a rulesc::keys::UnknownKey)>,
+    strict: bool,
+) -> Result<(), ExitStatus> {
+    let mut any = false;
+    for (place, key) in unknown {
+        any = true;
+        let text = format!("{place}: {key}");
+        if strict {
+            print_error(&text);
+        } else {
+            print_warning(&text);
+        }
+    }
+    if any && strict {
+        Err(ExitStatus::Error)
+    } else {
+        Ok(())
+    }
+}
+
 /// Writes `warning: <text>` on stderr, on one line
 pub(crate) fn print_warning(text: &str) {
     use std::io::Write;

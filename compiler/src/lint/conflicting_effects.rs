@@ -1,5 +1,8 @@
 //! W001 `conflicting-effects`: two rules set one metadata key to different values on a
 //! common event (LANGUAGE.md §4.3: "the compiler warns").
+//!
+//! Two rules whose conditions exclude each other (`tool == "a"` and `tool == "b"`) never
+//! match one event, so their values never meet and they are not in conflict.
 
 use std::collections::BTreeMap;
 
@@ -8,7 +11,7 @@ use rulesc_runtime::{Action, FieldPath, Literal};
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use crate::lint::Context;
+use crate::lint::{domain, Context};
 use crate::lower::LoweredRule;
 
 /// A `set` rule: its key, value, and where the value is written
@@ -40,7 +43,12 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
                 continue;
             };
             for first in earlier {
-                if first.value == later.value {
+                if first.value == later.value
+                    || domain::exclusive(
+                        first.lowered.rule.condition.as_ref(),
+                        later.lowered.rule.condition.as_ref(),
+                    )
+                {
                     continue;
                 }
                 let common: Vec<_> = later

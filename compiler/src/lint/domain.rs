@@ -1,5 +1,5 @@
 //! What a condition can be on any event: the reasoning behind `constant-condition`,
-//! `dead-rule` and `conflicting-verbs`.
+//! `dead-rule`, `conflicting-verbs` and `conflicting-effects`.
 //!
 //! A condition is expanded into a disjunction of conjunctions of tests (giving up beyond
 //! [`MAX_TERMS`]). A conjunction is satisfiable unless the values it leaves for some field
@@ -34,6 +34,18 @@ pub(super) fn always(condition: &Condition) -> Option<bool> {
 /// Whether a rule with this condition (`None`: no `when`) matches every event it fires on
 pub(super) fn is_unconditional(condition: Option<&Condition>) -> bool {
     condition.is_none_or(|condition| always(condition) == Some(true))
+}
+
+/// Whether no event satisfies both conditions (`None`: no `when`, which every event
+/// satisfies), so two rules with them never match one event
+pub(super) fn exclusive(first: Option<&Condition>, second: Option<&Condition>) -> bool {
+    match (first, second) {
+        (Some(first), Some(second)) => {
+            let both = Condition::All(vec![first.clone(), second.clone()]);
+            satisfiable(&both, true) == Some(false)
+        }
+        _ => false,
+    }
 }
 
 /// A text equal for two conditions that differ only in the order or repetition of the parts

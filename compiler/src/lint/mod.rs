@@ -8,6 +8,11 @@
 //! reads as "allow ⟨name⟩"), write `lint/<name>.rs`, add it to [`LINTS`], and add a fixture
 //! and a near-miss fixture under `tests/ui/warnings/`.
 //!
+//! `@allow(W005)` on a rule silences the named lints where they point at that rule: a warning
+//! whose primary label lies inside an allowing rule is dropped here, once for every lint.
+//! A lint that reports one rule for many (`unbounded-request`) leaves out the rules that
+//! allow it before choosing the one to report.
+//!
 //! Invariant: lints never change the policy; they only add warnings, and their output is
 //! independent of the order of rules and files beyond which rule is called "first".
 
@@ -16,6 +21,7 @@ mod conflicting_verbs;
 mod constant_condition;
 mod dead_rule;
 mod domain;
+mod field_never_filled;
 mod host;
 mod metadata;
 mod metadata_never_read;
@@ -51,9 +57,25 @@ const LINTS: &[Lint] = &[
     metadata_never_read::check,
     metadata_never_set::check,
     host::check,
+    field_never_filled::check,
 ];
 
-/// Runs every lint
+/// Runs every lint and keeps the warnings no rule's `@allow` silences
 pub(crate) fn run(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
-    LINTS.iter().flat_map(|lint| lint(ctx)).collect()
+    LINTS
+        .iter()
+        .flat_map(|lint| lint(ctx))
+        .filter(|diag| !allowed_where_reported(ctx.rules, diag))
+        .collect()
+}
+
+/// Whether the rule the warning points at allows its lint
+fn allowed_where_reported(rules: &[LoweredRule<'_>], diag: &Diagnostic) -> bool {
+    let at = &diag.primary;
+    rules.iter().any(|lowered| {
+        lowered.file == at.file
+            && lowered.decl.span.start <= at.span.start
+            && at.span.end <= lowered.decl.span.end
+            && lowered.allows(diag.code)
+    })
 }

@@ -18,6 +18,7 @@ mod rule;
 mod schema;
 mod settings;
 mod shell;
+mod sorted_json;
 mod values;
 mod verb;
 
@@ -31,6 +32,8 @@ pub use rule::{Action, Origin, Rule, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT};
 pub use schema::{Enumeration, EventField, JsonType, EVENT_FIELDS};
 pub use settings::{Defaults, Limits};
 pub use shell::{Quantifier, ShellCondition, ShellWord, WordTest};
+pub(crate) use sorted_json::sorted_map;
+pub use sorted_json::SortedJson;
 pub use values::{ErrorKind, FinishReason, Status};
 pub use verb::{StopDecision, StopReason, Verb};
 

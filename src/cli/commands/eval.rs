@@ -21,13 +21,26 @@ pub(crate) fn run(args: &EvalArgs) -> ExitStatus {
         Ok(policy) => policy.with_limits(limits(&args.limits)),
         Err(status) => return status,
     };
-    let events = match read_input(&args.event).and_then(|text| parse_events(&text)) {
-        Ok(events) => events,
+    let input = match read_input(&args.event).and_then(|text| parse_events(&text)) {
+        Ok(input) => input,
         Err(reason) => {
             report_error(&reason);
             return ExitStatus::Error;
         }
     };
+    let source = if args.event == Path::new("-") {
+        "stdin".to_owned()
+    } else {
+        format!("`{}`", args.event.display())
+    };
+    let unknown = input
+        .unknown_keys
+        .iter()
+        .map(|(line, key)| (format!("{source} line {line}"), key));
+    if let Err(status) = crate::cli::warn_unknown_keys(unknown, args.strict) {
+        return status;
+    }
+    let events = input.events;
     let outcomes = evaluate_execution(&policy, events);
     match write_outcomes(&outcomes, args.format) {
         Ok(()) => ExitStatus::Success,

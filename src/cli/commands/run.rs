@@ -8,7 +8,7 @@
 
 use std::io::Write;
 
-use rulesc::input;
+use rulesc::{input, keys};
 use rulesc_runtime::Script;
 
 use crate::cli::args::{OutputFormat, RunArgs};
@@ -24,7 +24,12 @@ pub(crate) fn run(args: &RunArgs) -> ExitStatus {
     };
     let script = match input::read_file_to_string(&args.script) {
         Ok(text) => match Script::from_json(&text) {
-            Ok(script) => script,
+            Ok(script) => {
+                if let Err(status) = warn_unknown_keys(&text, args) {
+                    return status;
+                }
+                script
+            }
             Err(err) => return fail(&format!("`{}`: {err}", args.script.display())),
         },
         Err(err) => return fail(&format!("cannot read `{}`: {err}", args.script.display())),
@@ -52,6 +57,17 @@ pub(crate) fn run(args: &RunArgs) -> ExitStatus {
         Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
         Err(err) => fail(&format!("cannot write the report: {err}")),
     }
+}
+
+/// Warns about the keys of the script that nothing reads (an error under `--strict`)
+fn warn_unknown_keys(text: &str, args: &RunArgs) -> Result<(), ExitStatus> {
+    // The script was read, so its text is JSON.
+    let Ok(document) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Ok(());
+    };
+    let place = format!("`{}`", args.script.display());
+    let unknown = keys::unknown_keys(&document, &keys::script_keys());
+    crate::cli::warn_unknown_keys(unknown.iter().map(|key| (place.clone(), key)), args.strict)
 }
 
 fn fail(reason: &str) -> ExitStatus {

@@ -17,9 +17,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use rulesc::input;
 use rulesc::load::{self, Sources};
 use rulesc::RenderOptions;
+use rulesc::{input, keys};
 use rulesc::{Expectation, SourceFile, TestCase};
 use rulesc_runtime::{Limits, Outcome, Policy, Script};
 use serde_json::{json, Map, Value as Json};
@@ -48,7 +48,7 @@ pub(crate) fn run(args: &TestArgs) -> ExitStatus {
         .map(|case| inline(&policy, case, &files))
         .collect();
     for path in &scenario_paths {
-        match scenario(&policy, path) {
+        match scenario(&policy, path, args.strict) {
             Ok(result) => results.push(result),
             Err(reason) => return fail(&reason),
         }
@@ -60,7 +60,7 @@ pub(crate) fn run(args: &TestArgs) -> ExitStatus {
         Format::Json => {
             let results: Vec<Json> = results.iter().map(TestResult::to_json).collect();
             let document = json!({"tests": results, "passed": n_passed, "failed": n_failed});
-            format!("{document:#}\n")
+            format!("{:#}\n", rulesc::SortedJson(&document))
         }
     };
     if std::io::stdout().lock().write_all(text.as_bytes()).is_err() {
@@ -254,13 +254,23 @@ fn inline(policy: &Policy, case: &TestCase, files: &[SourceFile]) -> TestResult 
     }
 }
 
-/// Runs one scenario file; `Err` when it cannot be read or is not a valid scenario
-fn scenario(policy: &Policy, path: &Path) -> Result<TestResult, String> {
+/// Runs one scenario file, warning about its unknown keys; `Err` when it cannot be read, is
+/// not a valid scenario, or (`strict`) has an unknown key
+fn scenario(policy: &Policy, path: &Path, strict: bool) -> Result<TestResult, String> {
     let shown = path.display().to_string();
     let text =
         input::read_file_to_string(path).map_err(|err| format!("cannot read `{shown}`: {err}"))?;
     let mut document: Map<String, Json> =
         serde_json::from_str(&text).map_err(|err| format!("`{shown}`: invalid scenario: {err}"))?;
+    let unknown = keys::unknown_keys(&Json::Object(document.clone()), &keys::scenario_keys());
+    let place = format!("`{shown}`");
+    if crate::cli::warn_unknown_keys(unknown.iter().map(|key| (place.clone(), key)), strict)
+        .is_err()
+    {
+        return Err(format!(
+            "`{shown}`: unknown keys are errors under `--strict`"
+        ));
+    }
     let expect = match document.remove("expect") {
         Some(Json::Object(expect)) => expect,
         Some(_) => return Err(format!("`{shown}`: `expect` must be an object")),
@@ -271,6 +281,9 @@ fn scenario(policy: &Policy, path: &Path) -> Result<TestResult, String> {
     let report = script.run(policy.clone(), script.limits(Limits::default()));
     let output = serde_json::to_value(&report)
         .map_err(|err| format!("`{shown}`: cannot read the run's output: {err}"))?;
+    // Failures in key order, whatever order serde_json's map keeps.
+    let mut expect: Vec<(String, Json)> = expect.into_iter().collect();
+    expect.sort_by(|left, right| left.0.cmp(&right.0));
     let failures = expect
         .into_iter()
         .filter_map(|(key, expected)| {
