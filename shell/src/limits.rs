@@ -40,6 +40,10 @@ pub enum Unreadable {
     Syntax,
     /// Parsing took longer than [`MAX_TIME`]
     TooSlow,
+    /// A line continuation (`\` and a line break) inside a word or an operator, where the
+    /// shell joins the two halves into one (`rm -r\<newline>f` is `rm -rf`) but the parser
+    /// reads two
+    SplitWord,
 }
 
 impl fmt::Display for Unreadable {
@@ -53,6 +57,9 @@ impl fmt::Display for Unreadable {
             }
             Self::Syntax => "the command line is not valid shell syntax",
             Self::TooSlow => "the command line takes longer than 50 ms to read",
+            Self::SplitWord => {
+                "the command line splits a word with a line continuation (`\\` and a line break)"
+            }
         };
         f.write_str(text)
     }
@@ -81,5 +88,32 @@ pub(crate) fn check(line: &str) -> Result<(), Unreadable> {
             _ => {}
         }
     }
+    if splits_a_word(line) {
+        return Err(Unreadable::SplitWord);
+    }
     Ok(())
+}
+
+/// Whether a line continuation stands between two characters that are not blanks: the
+/// shell removes it before it splits words, so the two halves are one word (or one
+/// operator), which tree-sitter-bash reads as two. Quotes are not tracked: a continuation
+/// inside single quotes or a comment is refused too, which only fails closed.
+fn splits_a_word(line: &str) -> bool {
+    let blank = |byte: u8| matches!(byte, b' ' | b'\t' | b'\n');
+    let bytes = line.as_bytes();
+    bytes.iter().enumerate().any(|(at, byte)| {
+        if *byte != b'\n' {
+            return false;
+        }
+        // The backslashes right before the line break; an even run escapes itself.
+        let before = bytes.get(..at).unwrap_or_default();
+        let backslashes = before.iter().rev().take_while(|b| **b == b'\\').count();
+        let joined_before = before
+            .len()
+            .checked_sub(backslashes + 1)
+            .and_then(|i| bytes.get(i));
+        backslashes % 2 == 1
+            && joined_before.is_some_and(|b| !blank(*b))
+            && bytes.get(at + 1).is_some_and(|b| !blank(*b))
+    })
 }

@@ -31,10 +31,23 @@ fn hostile_lines_are_unreadable_within_the_bound() {
         (nested.as_str(), Unreadable::TooDeep),
         (huge.as_str(), Unreadable::TooLong),
         ("rm -rf /\0tmp", Unreadable::Nul),
+        ("rm -r\\\nf /", Unreadable::SplitWord),
+        ("r\\\nm -rf /", Unreadable::SplitWord),
+        ("true &\\\n& rm -rf /", Unreadable::SplitWord),
+        ("sh -c 'rm -r\\\nf /'", Unreadable::SplitWord),
     ];
     for (line, expected) in cases {
         let head: String = line.chars().take(20).collect();
         assert_eq!(reason(line), Some(expected), "{head}");
+    }
+}
+
+#[test]
+fn line_continuations_between_words_are_read() {
+    // Blanks around the continuation keep the words apart for the shell as for the parser,
+    // and an escaped backslash before a line break is no continuation.
+    for line in ["ls \\\n  -la", "make \\\n&& make test", "echo a\\\\\nls"] {
+        assert_eq!(reason(line), None, "{line:?}");
     }
 }
 
