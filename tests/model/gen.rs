@@ -12,6 +12,30 @@ use serde_json::{json, Map, Value as Json};
 
 use super::Setting;
 
+/// Runs `case` on `RULESC_MODEL_CASES` seeds (10,000 unless set) drawn from `stream`, or on
+/// the one seed `RULESC_MODEL_SEED` names; `Err` is the report of the first case the runtime
+/// and the model disagree on. `case` says whether its policy compiled; nine cases in ten
+/// must, or the comparison would prove little.
+pub fn check_cases(
+    stream: u64,
+    mut case: impl FnMut(u64) -> Result<bool, String>,
+) -> Result<(), String> {
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(seed) = env("RULESC_MODEL_SEED") {
+        return case(seed).map(|_| ());
+    }
+    let cases = env("RULESC_MODEL_CASES").unwrap_or(10_000);
+    let mut seeds = Rng::new(stream);
+    let mut compiled = 0_u64;
+    for _ in 0..cases {
+        compiled += u64::from(case(seeds.next())?);
+    }
+    if compiled * 10 < cases * 9 {
+        return Err(format!("only {compiled} of {cases} policies compiled"));
+    }
+    Ok(())
+}
+
 /// A small, deterministic random source (SplitMix64)
 pub struct Rng(u64);
 
