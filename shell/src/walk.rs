@@ -157,7 +157,11 @@ impl Reader {
     ) -> Result<(), Unreadable> {
         let mut upstream = at.upstream.to_vec();
         let mut literal = stdin;
+        // Every element of a pipeline runs in a subshell of its own, so a `cd` in one moves
+        // neither the others nor what follows the pipeline.
+        let cwd = self.context.cwd.clone();
         for child in named_children(node) {
+            self.context.cwd.clone_from(&cwd);
             let start = self.commands.len();
             self.node(
                 child,
@@ -170,6 +174,7 @@ impl Reader {
             literal = self.printed_literal(child, start);
             upstream.extend(start..self.commands.len());
         }
+        self.context.cwd = cwd;
         Ok(())
     }
 
