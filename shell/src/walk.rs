@@ -77,7 +77,14 @@ impl Reader {
         }
         limits::check(text)?;
         let deadline = self.deadline;
-        let bytes = text.as_bytes();
+        // tree-sitter-bash's scanner hands characters to C's `isdigit`, which reads out of
+        // bounds (and can crash the process) beyond one byte. No byte past ASCII is special
+        // to the shell, so the parser reads each as `%`, a plain word character, byte for
+        // byte: every node keeps its range, and every word is taken from `text` itself.
+        let bytes: Vec<u8> = text
+            .bytes()
+            .map(|byte| if byte.is_ascii() { byte } else { b'%' })
+            .collect();
         let mut chunk = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
         // tree-sitter asks this now and then while it parses; `true` stops it.
         let mut too_slow = |_: &ParseState| Instant::now() > deadline;

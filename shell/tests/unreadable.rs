@@ -52,6 +52,28 @@ fn line_continuations_between_words_are_read() {
 }
 
 #[test]
+fn characters_beyond_ascii_are_read_as_word_characters() {
+    // tree-sitter-bash's scanner gives the character after a `{` to C's `isdigit`, which
+    // reads out of bounds (and crashed the process) for characters beyond one byte.
+    for ch in ['\u{e9}', '\u{1d7d8}', '\u{2f800}', '\u{10ffff}'] {
+        let line = format!("echo {{{ch}..1}}; rm -rf {ch}/");
+        match read(&line, &Context::default()) {
+            Reading::Read(script) => {
+                let rm = script
+                    .commands
+                    .iter()
+                    .find(|command| command.program == "rm");
+                assert_eq!(
+                    rm.map(|rm| rm.operands.clone()),
+                    Some(vec![format!("{ch}/")])
+                );
+            }
+            Reading::Unreadable(reason) => panic!("{line:?}: {reason}"),
+        }
+    }
+}
+
+#[test]
 fn nested_scripts_are_read_to_a_bound() {
     // Each `eval` reads the words after it as a script one level deeper.
     let line = format!("{}id", "eval ".repeat(rulesc_shell::MAX_SCRIPT_DEPTH));
