@@ -46,7 +46,15 @@ impl<'e> CommandLine<'e> {
         if !is_shell {
             return None;
         }
-        let arg = self.event.arg.as_ref()?;
+        // A shell call whose command line is missing or not text (an argument vector, a
+        // number) cannot be judged, so it is unreadable: guards hold, allows fail.
+        let unreadable = Some(Reading::Unreadable(rulesc_shell::Unreadable::Syntax));
+        let Some(arg) = self.event.arg.as_ref() else {
+            return unreadable;
+        };
+        let Some(Json::String(line)) = arg.get("command") else {
+            return unreadable;
+        };
         // Gemini CLI runs a command in `dir_path` when it gives one, relative to the project.
         let cwd = match (arg.get("dir_path").and_then(Json::as_str), &self.event.cwd) {
             (Some(dir), _) if dir.starts_with('/') => Some(dir.to_owned()),
@@ -54,11 +62,7 @@ impl<'e> CommandLine<'e> {
             (_, cwd) => cwd.clone(),
         };
         let context = Context { cwd, home: None };
-        match arg.get("command")? {
-            Json::String(line) => Some(rulesc_shell::read(line, &context)),
-            // A command that is not text (an argument vector, a number) is not read as one.
-            _ => Some(Reading::Unreadable(rulesc_shell::Unreadable::Syntax)),
-        }
+        Some(rulesc_shell::read(line, &context))
     }
 }
 

@@ -106,9 +106,18 @@ fn an_unreadable_command_holds_guards_and_fails_everything_else() {
             Decision::None,
         ),
     ];
+    // A shell call with no command line to read is as unreadable as a broken one.
+    let mut no_arg = call("Bash", "");
+    no_arg.arg = None;
+    let mut no_command = call("Bash", "");
+    no_command.arg = Some(json!({ "cmd": "rm -rf /" }));
+    let mut argv = call("Bash", "");
+    argv.arg = Some(json!({ "command": ["rm", "-rf", "/"] }));
     for (condition, verb, expected) in cases {
         let policy = Policy::new(vec![rule("r", condition, verb)], Defaults::default()).unwrap();
-        assert_eq!(decision(&policy, &unreadable), expected, "{verb}");
+        for event in [&unreadable, &no_arg, &no_command, &argv] {
+            assert_eq!(decision(&policy, event), expected, "{verb} {:?}", event.arg);
+        }
     }
 }
 
