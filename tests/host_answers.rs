@@ -459,6 +459,8 @@ fn malformed_tool_calls_are_denied_in_every_hosts_way() {
         null_input["tool_input"] = Value::Null;
         let mut array_input = payload(host, event);
         array_input["tool_input"] = json!(["rm", "-rf", "/"]);
+        let mut number_input = payload(host, event);
+        number_input["tool_input"] = json!(7);
         let mut numeric_tool = payload(host, event);
         numeric_tool["tool_name"] = json!(7);
         let mut wrong_case = payload(host, event);
@@ -469,6 +471,7 @@ fn malformed_tool_calls_are_denied_in_every_hosts_way() {
             string_input,
             null_input,
             array_input,
+            number_input,
             numeric_tool,
             wrong_case,
         ]
