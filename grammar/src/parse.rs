@@ -269,7 +269,7 @@ impl<'s> Run<'s> {
                 None => span,
             };
         }
-        let error = match self.string_problem(pos, span) {
+        let error = match self.string_problem(span) {
             Some(problem) => problem,
             None => {
                 expected.sort();
@@ -326,15 +326,15 @@ impl<'s> Run<'s> {
         }
     }
 
-    /// The lexical problem of a string token at `pos` spanning `token`, if it is one: a bad
-    /// escape or a missing closing quote. Such a token is what the user must fix, whatever the
-    /// grammar expected there.
-    fn string_problem(&self, pos: usize, token: Span) -> Option<SyntaxError> {
+    /// The lexical problem of the token spanning `token`, if it is a string: a bad escape or a
+    /// missing closing quote. Such a token is what the user must fix, whatever the grammar
+    /// expected there.
+    fn string_problem(&self, token: Span) -> Option<SyntaxError> {
         let text = self.src.get(token.range())?;
         let body = text.strip_prefix('"')?;
         let mut idx = 0;
         while let Some(char) = body.get(idx..).and_then(|rest| rest.chars().next()) {
-            let at = pos + 1 + idx;
+            let at = token.start as usize + 1 + idx;
             match char {
                 '"' => return None,
                 '\\' => {

@@ -132,9 +132,10 @@ pub fn fuzz<S>(
         match runner.run(&inputs, |input| timed(&check, input)) {
             Ok(()) => {}
             Err(TestError::Fail(why, input)) => panic!(
-                "{target}: {why}\nminimal input ({} bytes, shown lossily):\n{}",
+                "{target}: {why}\nminimal input ({} bytes, shown lossily):\n{}\nexact bytes: b\"{}\"",
                 input.len(),
-                String::from_utf8_lossy(&input)
+                String::from_utf8_lossy(&input),
+                input.escape_ascii()
             ),
             Err(TestError::Abort(why)) => panic!("{target}: aborted: {why}"),
         }
