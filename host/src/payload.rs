@@ -143,6 +143,15 @@ impl Host {
             .map(|(_, event)| *event)
     }
 
+    /// The names of the events of this host that `rulesc hook` maps to rulesc events, in
+    /// the order of CLI.md's mapping table: the events a hook configuration should send it
+    pub fn hook_events(self) -> impl Iterator<Item = &'static str> {
+        self.events()
+            .iter()
+            .filter(|(_, known)| matches!(known, Known::Mapped(_)))
+            .map(|(name, _)| *name)
+    }
+
     /// The names of the events this host sends, for messages
     fn event_names(self) -> impl Iterator<Item = &'static str> {
         self.events().iter().map(|(name, _)| *name)

@@ -36,6 +36,10 @@ pub(crate) enum Command {
     Run(RunArgs),
     /// Answer one hook call of Claude Code, Codex or Gemini CLI (JSON on stdin)
     Hook(HookArgs),
+    /// Write a starter policy and a coding agent's hook configuration into a folder
+    Init(InitArgs),
+    /// Print a shell's completion script for `rulesc`
+    Completions(CompletionsArgs),
 }
 
 /// Output formats of `check`, `test`
@@ -243,6 +247,28 @@ pub(crate) struct HookResetArgs {
     /// The state folder the hook uses (default: `rulesc` in the system's temporary folder)
     #[arg(long, value_name = "DIR")]
     pub(crate) state_dir: Option<PathBuf>,
+}
+
+/// `rulesc init`
+#[derive(Debug, Args)]
+pub(crate) struct InitArgs {
+    /// The coding agent whose hook configuration to write
+    #[arg(long, value_parser = host_parser(), default_value = "claude")]
+    pub(crate) host: Host,
+    /// The project folder to set up (the current folder by default)
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub(crate) dir: PathBuf,
+    /// Replace entries of an existing configuration that disagree with what `init` writes
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+/// `rulesc completions`
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell to complete in
+    #[arg(value_enum, value_name = "SHELL")]
+    pub(crate) shell: clap_complete::Shell,
 }
 
 /// `--host`: the hosts by the names `Host::flag` gives them

@@ -3,6 +3,7 @@
 mod args;
 mod commands;
 mod exit;
+mod hook_config;
 mod policy;
 
 use std::process::ExitCode;
@@ -69,6 +70,8 @@ pub(crate) fn main() -> ExitCode {
         Command::Test(args) => commands::test::run(&args),
         Command::Run(args) => commands::run::run(&args),
         Command::Hook(args) => commands::hook::run(&args),
+        Command::Init(args) => commands::init::run(&args),
+        Command::Completions(args) => commands::completions::run(&args),
     };
     status.into()
 }

@@ -2,9 +2,11 @@
 
 pub(crate) mod check;
 pub(crate) mod compile;
+pub(crate) mod completions;
 pub(crate) mod eval;
 pub(crate) mod explain;
 pub(crate) mod fmt;
 pub(crate) mod hook;
+pub(crate) mod init;
 pub(crate) mod run;
 pub(crate) mod test;

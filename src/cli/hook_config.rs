@@ -1,0 +1,279 @@
+//! A coding agent's hook configuration with `rulesc hook` in it: which file, which events,
+//! which command, and how it is merged into a file the user already has.
+//!
+//! The three hosts read one shape, `{"hooks": {EVENT: [{"matcher"?, "hooks": [{"type":
+//! "command", "command": ...}]}]}}`:
+//! - Claude Code: `.claude/settings.json` (code.claude.com/docs/en/hooks, "Configuration");
+//! - Codex: `.codex/hooks.json`, the hooks file of the project's `.codex` layer (openai/codex
+//!   `codex-rs/hooks/src/engine/discovery.rs` `load_hooks_json`, read as `HooksFile` of
+//!   `codex-rs/config/src/hook_config.rs`);
+//! - Gemini CLI: `.gemini/settings.json` (google-gemini/gemini-cli `docs/hooks/reference.md`;
+//!   `HookDefinition` and `CommandHookConfig` of `packages/core/src/hooks/types.ts`).
+//!
+//! A group without `matcher` runs on every tool for all three, so none is written.
+//!
+//! Invariant: a merge never drops or changes what it did not write. It adds one group per
+//! event that has no `rulesc hook` command yet; a different `rulesc hook` command of an event
+//! is a conflict that only `force` replaces; a key of the wrong JSON type is refused.
+
+use serde_json::{json, Map, Value as Json};
+
+use rulesc_host::Host;
+
+/// The folder, inside the project, where `rulesc init` puts the starter policy
+pub(crate) const POLICY_DIR: &str = ".rulesc";
+
+/// How every command `rulesc init` writes starts; a handler whose command starts so is ours
+const COMMAND_PREFIX: &str = "rulesc hook ";
+
+/// What `rulesc init` writes into a host's configuration
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HookConfig {
+    /// The configuration file, relative to the project folder
+    pub(crate) file: &'static str,
+    /// The host events that get the command
+    pub(crate) events: Vec<&'static str>,
+    /// The command run on each of them
+    pub(crate) command: String,
+}
+
+/// Why a configuration cannot be merged
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum MergeError {
+    /// A key on the way to the hook list holds another JSON type than the host reads
+    Shape {
+        /// The key's path, such as `hooks.PreToolUse`
+        key: String,
+        /// The JSON type the host reads there
+        expected: &'static str,
+    },
+    /// An event already runs another `rulesc hook` command
+    Conflict {
+        /// The host event
+        event: String,
+        /// The command configured today
+        existing: String,
+    },
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::Shape { key, expected } => {
+                write!(f, "`{key}` is not {expected}, as the host reads it")
+            }
+            MergeError::Conflict { event, existing } => write!(
+                f,
+                "`{event}` already runs `{existing}`; pass `--force` to replace it"
+            ),
+        }
+    }
+}
+
+impl HookConfig {
+    /// The configuration of `host` for the project folder `project` (absolute, used only
+    /// where the host offers no variable naming the project)
+    pub(crate) fn new(host: Host, project: &std::path::Path) -> HookConfig {
+        let (file, policy) = match host {
+            // Both hosts set a variable to the project's root for hook commands, so the hook
+            // finds the policy from any working folder.
+            Host::Claude => (
+                ".claude/settings.json",
+                format!("\"$CLAUDE_PROJECT_DIR\"/{POLICY_DIR}"),
+            ),
+            Host::Gemini => (
+                ".gemini/settings.json",
+                format!("\"$GEMINI_PROJECT_DIR\"/{POLICY_DIR}"),
+            ),
+            // Codex runs a hook in the session's folder, which may be below the project's
+            // root, and names no root: the path is absolute.
+            Host::Codex => (
+                ".codex/hooks.json",
+                shell_quote(&project.join(POLICY_DIR).to_string_lossy()),
+            ),
+        };
+        HookConfig {
+            file,
+            events: host.hook_events().collect(),
+            command: format!("{COMMAND_PREFIX}{policy} --host {}", host.flag()),
+        }
+    }
+
+    /// `existing` (the file's JSON, `None` when there is no file) with the command on every
+    /// event; `Ok(None)` when it is there already
+    pub(crate) fn merge(
+        &self,
+        existing: Option<Json>,
+        force: bool,
+    ) -> Result<Option<Json>, MergeError> {
+        let mut root = existing.unwrap_or_else(|| json!({}));
+        let settings = object(&mut root, "the file")?;
+        let hooks = object(
+            settings
+                .entry("hooks")
+                .or_insert_with(|| Json::Object(Map::new())),
+            "hooks",
+        )?;
+        let mut changed = false;
+        for event in &self.events {
+            let key = format!("hooks.{event}");
+            let groups = array(
+                hooks
+                    .entry(*event)
+                    .or_insert_with(|| Json::Array(Vec::new())),
+                &key,
+            )?;
+            changed |= self.merge_event(event, groups, force)?;
+        }
+        Ok(changed.then_some(root))
+    }
+
+    /// Puts the command into one event's groups; whether anything changed
+    fn merge_event(
+        &self,
+        event: &str,
+        groups: &mut Vec<Json>,
+        force: bool,
+    ) -> Result<bool, MergeError> {
+        let mut ours = Vec::new();
+        for (group_idx, group) in groups.iter_mut().enumerate() {
+            let key = format!("hooks.{event}[{group_idx}]");
+            let Some(handlers) = object(group, &key)?.get_mut("hooks") else {
+                continue;
+            };
+            for handler in array(handlers, &format!("{key}.hooks"))? {
+                if let Some(command) = handler.get_mut("command") {
+                    if command
+                        .as_str()
+                        .is_some_and(|text| text.starts_with(COMMAND_PREFIX))
+                    {
+                        ours.push(command);
+                    }
+                }
+            }
+        }
+        if ours
+            .iter()
+            .any(|command| command.as_str() == Some(&self.command))
+        {
+            return Ok(false);
+        }
+        if let Some(existing) = ours.first() {
+            if !force {
+                return Err(MergeError::Conflict {
+                    event: event.to_owned(),
+                    existing: existing.as_str().unwrap_or_default().to_owned(),
+                });
+            }
+            for command in ours {
+                *command = Json::String(self.command.clone());
+            }
+            return Ok(true);
+        }
+        groups.push(json!({"hooks": [{"type": "command", "command": self.command}]}));
+        Ok(true)
+    }
+}
+
+/// `value` as an object, or the error that `key` is not one
+fn object<'a>(value: &'a mut Json, key: &str) -> Result<&'a mut Map<String, Json>, MergeError> {
+    value.as_object_mut().ok_or_else(|| MergeError::Shape {
+        key: key.to_owned(),
+        expected: "an object",
+    })
+}
+
+/// `value` as an array, or the error that `key` is not one
+fn array<'a>(value: &'a mut Json, key: &str) -> Result<&'a mut Vec<Json>, MergeError> {
+    value.as_array_mut().ok_or_else(|| MergeError::Shape {
+        key: key.to_owned(),
+        expected: "an array",
+    })
+}
+
+/// `text` as one word of a POSIX shell: as is when it holds only safe characters, else in
+/// single quotes (a quote inside written `'\''`)
+fn shell_quote(text: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+:,@%".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claude() -> HookConfig {
+        HookConfig::new(Host::Claude, std::path::Path::new("/p"))
+    }
+
+    #[test]
+    fn a_fresh_file_gets_one_group_per_event() {
+        let merged = claude().merge(None, false).unwrap().unwrap();
+        let hooks = merged["hooks"].as_object().unwrap();
+        assert_eq!(hooks.len(), claude().events.len());
+        assert_eq!(
+            merged["hooks"]["PreToolUse"],
+            json!([{"hooks": [{"type": "command",
+                "command": "rulesc hook \"$CLAUDE_PROJECT_DIR\"/.rulesc --host claude"}]}])
+        );
+    }
+
+    #[test]
+    fn a_merged_file_merges_to_nothing() {
+        let merged = claude().merge(None, false).unwrap();
+        assert_eq!(claude().merge(merged, false), Ok(None));
+    }
+
+    #[test]
+    fn other_groups_and_keys_are_kept() {
+        let existing = json!({"model": "x", "hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}]}});
+        let merged = claude().merge(Some(existing), false).unwrap().unwrap();
+        assert_eq!(merged["model"], "x");
+        let groups = merged["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0]["hooks"][0]["command"], "lint.sh");
+    }
+
+    #[test]
+    fn another_rulesc_command_is_replaced_only_by_force() {
+        let existing = json!({"hooks": {"Stop": [
+            {"hooks": [{"type": "command", "command": "rulesc hook old.rules --host claude"}]}]}});
+        let err = claude().merge(Some(existing.clone()), false).unwrap_err();
+        assert!(err
+            .to_string()
+            .contains("`Stop` already runs `rulesc hook old.rules"));
+        let merged = claude().merge(Some(existing), true).unwrap().unwrap();
+        assert_eq!(
+            merged["hooks"]["Stop"][0]["hooks"][0]["command"],
+            claude().command
+        );
+        assert_eq!(merged["hooks"]["Stop"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn wrong_types_are_refused_even_with_force() {
+        for existing in [
+            json!([]),
+            json!({"hooks": []}),
+            json!({"hooks": {"Stop": {}}}),
+        ] {
+            let err = claude().merge(Some(existing), true).unwrap_err();
+            assert!(matches!(err, MergeError::Shape { .. }), "{err}");
+        }
+    }
+
+    #[test]
+    fn codex_paths_are_quoted_for_the_shell() {
+        let config = HookConfig::new(Host::Codex, std::path::Path::new("/a b/it's"));
+        assert_eq!(
+            config.command,
+            r"rulesc hook '/a b/it'\''s/.rulesc' --host codex"
+        );
+        assert_eq!(shell_quote("/plain/path"), "/plain/path");
+    }
+}
