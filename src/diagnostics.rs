@@ -222,15 +222,23 @@ fn to_json(diagnostics: &[Diagnostic], files: &[SourceFile]) -> String {
 }
 
 /// The whole JSON document
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(title = "CheckReport")]
 struct JsonReport<'a> {
     diagnostics: Vec<JsonDiagnostic<'a>>,
     errors: usize,
     warnings: usize,
 }
 
+/// The JSON Schema of the report `to_json` writes (`rulesc check --format json`), from the
+/// very type it serializes
+pub fn check_report_schema() -> schemars::Schema {
+    schemars::schema_for!(JsonReport<'static>)
+}
+
 /// One diagnostic in JSON; the place is `null` only if its file is unknown
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(rename = "Diagnostic")]
 struct JsonDiagnostic<'a> {
     code: &'static str,
     severity: &'static str,

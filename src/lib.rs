@@ -47,7 +47,7 @@ pub mod reload;
 use std::fmt;
 use std::path::Path;
 
-pub use diagnostics::{one_line, Diagnostics, RenderOptions, FIXED_WIDTH};
+pub use diagnostics::{check_report_schema, one_line, Diagnostics, RenderOptions, FIXED_WIDTH};
 pub use host_profile::HostProfile;
 pub use load::{LoadError, Loaded};
 pub use rulesc_compiler::{

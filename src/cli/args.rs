@@ -40,6 +40,8 @@ pub(crate) enum Command {
     Init(InitArgs),
     /// Print a shell's completion script for `rulesc`
     Completions(CompletionsArgs),
+    /// Print the JSON Schema of a JSON document `rulesc` reads or writes
+    Schema(SchemaArgs),
 }
 
 /// Output formats of `check`, `test`
@@ -269,6 +271,17 @@ pub(crate) struct CompletionsArgs {
     /// The shell to complete in
     #[arg(value_enum, value_name = "SHELL")]
     pub(crate) shell: clap_complete::Shell,
+}
+
+/// `rulesc schema`
+#[derive(Debug, Args)]
+pub(crate) struct SchemaArgs {
+    /// The document, one of the names `--list` prints
+    #[arg(value_name = "KIND", required_unless_present = "list")]
+    pub(crate) kind: Option<String>,
+    /// Print the name and a one-line description of every document
+    #[arg(long, conflicts_with = "kind")]
+    pub(crate) list: bool,
 }
 
 /// `--host`: the hosts by the names `Host::flag` gives them

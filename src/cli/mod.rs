@@ -5,6 +5,7 @@ mod commands;
 mod exit;
 mod hook_config;
 mod policy;
+mod schema;
 
 use std::process::ExitCode;
 
@@ -72,6 +73,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Hook(args) => commands::hook::run(&args),
         Command::Init(args) => commands::init::run(&args),
         Command::Completions(args) => commands::completions::run(&args),
+        Command::Schema(args) => commands::schema::run(&args),
     };
     status.into()
 }

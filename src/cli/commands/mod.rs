@@ -9,4 +9,5 @@ pub(crate) mod fmt;
 pub(crate) mod hook;
 pub(crate) mod init;
 pub(crate) mod run;
+pub(crate) mod schema;
 pub(crate) mod test;

@@ -14,6 +14,8 @@
 //! plain line `N passed, M failed` (tests counted whole). Exit 0 when all pass, 1 when one
 //! fails or the policy has errors, 2 for unreadable paths or a malformed scenario.
 
+mod report;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -26,6 +28,8 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::cli::args::{Format, TestArgs};
 use crate::cli::ExitStatus;
+pub(crate) use report::TestReport;
+use report::{FailureEntry, TestEntry};
 
 /// The suffix that marks a scenario file
 const SCENARIO_SUFFIX: &str = ".scenario.json";
@@ -58,9 +62,16 @@ pub(crate) fn run(args: &TestArgs) -> ExitStatus {
     let text = match args.format {
         Format::Human => human(&results, n_passed, n_failed),
         Format::Json => {
-            let results: Vec<Json> = results.iter().map(TestResult::to_json).collect();
-            let document = json!({"tests": results, "passed": n_passed, "failed": n_failed});
-            format!("{:#}\n", rulesc::SortedJson(&document))
+            let report = TestReport {
+                tests: results.iter().map(TestResult::to_entry).collect(),
+                passed: n_passed,
+                failed: n_failed,
+            };
+            // Through a `Value`, so the keys come out sorted as every JSON output's do.
+            match serde_json::to_value(&report) {
+                Ok(document) => format!("{:#}\n", rulesc::SortedJson(&document)),
+                Err(err) => return fail(&format!("cannot write the report: {err}")),
+            }
         }
     };
     if std::io::stdout().lock().write_all(text.as_bytes()).is_err() {
@@ -168,38 +179,41 @@ impl TestResult {
     }
 
     /// The result in the JSON output
-    fn to_json(&self) -> Json {
-        let failures: Vec<Json> = self.failures.iter().map(Failure::to_json).collect();
-        json!({
-            "name": self.name,
-            "file": self.file,
-            "line": self.line,
-            "passed": self.passed(),
-            "failures": failures,
-        })
+    fn to_entry(&self) -> TestEntry {
+        TestEntry {
+            name: self.name.clone(),
+            file: self.file.clone(),
+            line: self.line,
+            passed: self.passed(),
+            failures: self.failures.iter().map(Failure::to_entry).collect(),
+        }
     }
 }
 
 impl Failure {
     /// The failure in the JSON output
-    fn to_json(&self) -> Json {
+    fn to_entry(&self) -> FailureEntry {
         match self {
             Failure::Step {
                 step,
                 event,
                 expected,
                 actual,
-            } => json!({
-                "step": step,
-                "event": event,
-                "expected": expectation_json(expected),
-                "actual": actual,
-            }),
+            } => FailureEntry::Step {
+                step: *step,
+                event: event.clone(),
+                expected: expectation_json(expected),
+                actual: actual.clone(),
+            },
             Failure::Key {
                 key,
                 expected,
                 actual,
-            } => json!({"key": key, "expected": expected, "actual": actual}),
+            } => FailureEntry::Key {
+                key: key.clone(),
+                expected: expected.clone(),
+                actual: actual.clone(),
+            },
         }
     }
 

@@ -1,0 +1,377 @@
+//! The JSON documents `rulesc` reads and writes, as JSON Schema (draft 2020-12, by schemars),
+//! for `rulesc schema KIND` and the files of docs/schemas/.
+//!
+//! The reports of `check` and `test` are the types those commands serialize
+//! ([`rulesc::check_report_schema`], `commands/test/report.rs`); the event is built from
+//! the runtime's table of event keys (`EVENT_FIELDS`). The other documents are serialized by
+//! runtime types that stay free of schemars (it would be one more dependency of every
+//! embedder); they are described here, with every word of the language taken from the
+//! runtime's own tables (`EventKind::ALL`, ...). `tests/schema.rs` validates real output of
+//! every command against all of them, so a schema that drifts from the code fails a test.
+//!
+//! CLI.md lets keys be added to every document, so objects allow keys they do not name;
+//! the keys they name are held to their types, and the required ones to being there.
+
+use std::collections::BTreeMap;
+
+use rulesc_runtime::{
+    Decision, ErrorKind, EventKind, FinishReason, JsonType, Status, StopReason, EVENT_FIELDS,
+};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde_json::Value as Json;
+
+/// One kind of document: its name for `rulesc schema`, what it is, and its schema
+pub(crate) struct Kind {
+    /// The name `rulesc schema` takes
+    pub(crate) name: &'static str,
+    /// What the document is, for `--list`
+    pub(crate) summary: &'static str,
+    /// Its schema
+    pub(crate) schema: fn() -> Schema,
+}
+
+/// Every document, one line each
+pub(crate) const KINDS: &[Kind] = &[
+    Kind {
+        name: "event",
+        summary: "an event, input of `rulesc eval --event` (one per line)",
+        schema: event_schema,
+    },
+    kind::<Outcome>("outcome", "the outcome `rulesc eval` prints for each event"),
+    Kind {
+        name: "check",
+        summary: "the report of `rulesc check --format json`",
+        schema: rulesc::check_report_schema,
+    },
+    kind::<crate::cli::commands::test::TestReport>(
+        "test",
+        "the report of `rulesc test --format json`",
+    ),
+    kind::<Script>("script", "a run script, input of `rulesc run --script`"),
+    kind::<Scenario>("scenario", "a `*.scenario.json` file of `rulesc test`"),
+    kind::<RunReport>("run", "the report of `rulesc run` (JSON)"),
+    kind::<CompiledPolicy>("policy", "a compiled policy, output of `rulesc compile`"),
+];
+
+/// The kind named `name` whose schema is `T`'s
+const fn kind<T: JsonSchema>(name: &'static str, summary: &'static str) -> Kind {
+    Kind {
+        name,
+        summary,
+        schema: schema_of::<T>,
+    }
+}
+
+/// `T`'s schema
+fn schema_of<T: JsonSchema>() -> Schema {
+    schemars::schema_for!(T)
+}
+
+/// The kind called `name`, if any
+pub(crate) fn lookup(name: &str) -> Option<&'static Kind> {
+    KINDS.iter().find(|kind| kind.name == name)
+}
+
+/// A string that is one of `names`
+fn one_of(names: impl IntoIterator<Item = &'static str>) -> Schema {
+    let names: Vec<&str> = names.into_iter().collect();
+    json_schema!({"type": "string", "enum": names})
+}
+
+/// A type whose schema is a string taken from one of the runtime's tables of words
+macro_rules! word {
+    ($doc:ident, $names:expr, $what:literal) => {
+        #[doc = $what]
+        struct $doc;
+
+        impl JsonSchema for $doc {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($doc).into()
+            }
+
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                one_of($names)
+            }
+        }
+    };
+}
+
+word!(
+    EventName,
+    EventKind::ALL.map(EventKind::name),
+    "An event's name"
+);
+word!(
+    StopReasonName,
+    StopReason::ALL.map(StopReason::name),
+    "A stop reason"
+);
+word!(
+    StatusName,
+    Status::ALL.map(Status::name),
+    "A finished run's status"
+);
+word!(
+    ErrorKindName,
+    ErrorKind::ALL.map(ErrorKind::name),
+    "An error's kind"
+);
+word!(
+    FinishReasonName,
+    FinishReason::ALL.map(FinishReason::name),
+    "Why the model stopped"
+);
+word!(
+    DecisionName,
+    Decision::ALL.map(Decision::name),
+    "A resolved decision"
+);
+word!(
+    ActName,
+    Decision::ALL
+        .map(Decision::name)
+        .into_iter()
+        .filter(|name| *name != "none")
+        .chain(["set"]),
+    "A matched rule's verb, or `set`"
+);
+
+/// Any JSON value
+type AnyJson = Json;
+
+/// The event JSON `rulesc eval` reads (CLI.md `eval`): `event`, and every key of the
+/// runtime's event schema with its JSON type
+fn event_schema() -> Schema {
+    let mut generator = SchemaGenerator::default();
+    let mut properties = serde_json::Map::new();
+    properties.insert(
+        "event".to_owned(),
+        EventName::json_schema(&mut generator).to_value(),
+    );
+    for field in EVENT_FIELDS {
+        properties.insert(
+            field.key.to_owned(),
+            json_type_schema(field.json).to_value(),
+        );
+    }
+    json_schema!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Event",
+        "description": "One lifecycle event; only `event` is required, counters default to 0",
+        "type": "object",
+        "required": ["event"],
+        "properties": properties,
+    })
+}
+
+/// The schema of a key of event JSON
+fn json_type_schema(json: JsonType) -> Schema {
+    match json {
+        JsonType::Count | JsonType::Milliseconds => json_schema!({"type": "integer", "minimum": 0}),
+        JsonType::Text => json_schema!({"type": "string"}),
+        JsonType::Flag => json_schema!({"type": "boolean"}),
+        JsonType::Object => json_schema!({"type": "object"}),
+        JsonType::Error => json_schema!({
+            "type": "object",
+            "properties": {
+                "kind": one_of(ErrorKind::ALL.map(ErrorKind::name)),
+                "message": {"type": "string"},
+            },
+        }),
+        JsonType::Any => json_schema!(true),
+        JsonType::OneOf(enumeration) => one_of(enumeration.names()),
+    }
+}
+
+/// The outcome of one event (CLI.md `eval`)
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct Outcome {
+    event: EventName,
+    decision: DecisionName,
+    /// Set for `forbid` and `allow_stop`
+    stop_reason: Option<StopReasonName>,
+    message: Option<String>,
+    /// The deciding rule's id, `default`, or a `host:` limit
+    resolved_by: Option<String>,
+    /// Every rule that matched, sorted by rule id
+    evaluations: Vec<Evaluation>,
+    /// Every `set` applied, in order
+    effects: Vec<Effect>,
+    metadata: BTreeMap<String, AnyJson>,
+}
+
+/// A rule that matched
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct Evaluation {
+    rule: String,
+    verb: ActName,
+    stop_reason: Option<StopReasonName>,
+    message: Option<String>,
+    file: Option<String>,
+    line: Option<u32>,
+    priority: i64,
+}
+
+/// A `set` applied
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct Effect {
+    rule: String,
+    key: String,
+    value: AnyJson,
+}
+
+/// A run script (CLI.md `run`)
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct Script {
+    turns: Option<Vec<Turn>>,
+    tools: Option<BTreeMap<String, Tool>>,
+    approver: Option<ApprovalName>,
+    max_retries: Option<u64>,
+    metadata: Option<BTreeMap<String, AnyJson>>,
+    clock_ms_per_step: Option<u64>,
+    /// Run as a sub-agent: stop hooks fire `subagent_stop`
+    subagent: Option<bool>,
+}
+
+word!(
+    ApprovalName,
+    ["allow", "deny"],
+    "How the approver answers `ask`"
+);
+
+/// A scenario file: a run script and what its run must report
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct Scenario {
+    #[serde(flatten)]
+    script: Script,
+    /// Keys of the run's report and the values they must have
+    expect: BTreeMap<String, AnyJson>,
+}
+
+/// One model call of a script: an answer, or an `error`
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct Turn {
+    response: Option<String>,
+    tool_calls: Option<Vec<ToolCall>>,
+    finish_reason: Option<FinishReasonName>,
+    usage: Option<Usage>,
+    error: Option<ScriptError>,
+}
+
+/// A tool call the model makes
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ToolCall {
+    id: Option<String>,
+    name: String,
+    args: Option<AnyJson>,
+}
+
+/// Tokens a model call used
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct Usage {
+    input: Option<u64>,
+    output: Option<u64>,
+}
+
+/// A failing model call
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ScriptError {
+    kind: ErrorKindName,
+    message: Option<String>,
+}
+
+/// A scripted tool: `output` or `error`
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct Tool {
+    output: Option<String>,
+    error: Option<String>,
+}
+
+/// The report of a run (CLI.md `run`)
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct RunReport {
+    status: StatusName,
+    stop_reason: StopReasonName,
+    resolved_by: Option<String>,
+    message: Option<String>,
+    steps: u64,
+    tokens: u64,
+    errors: u64,
+    tool_calls: Vec<ToolCallReport>,
+    events: Vec<EventReport>,
+    metadata: BTreeMap<String, AnyJson>,
+}
+
+/// A tool call attempt
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ToolCallReport {
+    step: u64,
+    tool: String,
+    decision: DecisionName,
+    executed: bool,
+    error: Option<String>,
+}
+
+/// An event that fired
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct EventReport {
+    step: u64,
+    event: EventName,
+    decision: DecisionName,
+    resolved_by: Option<String>,
+}
+
+/// The compiled policy (`{"format": "rulesc-policy", "version": 1}`); conditions are the
+/// runtime's own postfix form, described only as JSON
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct CompiledPolicy {
+    format: FormatName,
+    version: FormatVersion,
+    defaults: Option<BTreeMap<String, AnyJson>>,
+    rules: Vec<CompiledRule>,
+}
+
+word!(
+    FormatName,
+    [rulesc_runtime::FORMAT_NAME],
+    "The format's name"
+);
+
+/// The format's version
+struct FormatVersion;
+
+impl JsonSchema for FormatVersion {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FormatVersion".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"const": rulesc_runtime::FORMAT_VERSION})
+    }
+}
+
+/// One compiled rule
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct CompiledRule {
+    id: String,
+    events: Vec<EventName>,
+    condition: Option<Vec<AnyJson>>,
+    action: AnyJson,
+    priority: Option<i64>,
+    origin: Option<AnyJson>,
+}
