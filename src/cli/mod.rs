@@ -5,6 +5,7 @@ mod commands;
 mod exit;
 mod hook_config;
 mod policy;
+mod progress;
 mod schema;
 
 use std::process::ExitCode;

@@ -27,6 +27,7 @@ use rulesc_runtime::{Limits, Outcome, Policy, Script};
 use serde_json::{json, Map, Value as Json};
 
 use crate::cli::args::{Format, TestArgs};
+use crate::cli::progress::Progress;
 use crate::cli::ExitStatus;
 pub(crate) use report::TestReport;
 use report::{FailureEntry, TestEntry};
@@ -47,16 +48,25 @@ pub(crate) fn run(args: &TestArgs) -> ExitStatus {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
-    let mut results: Vec<TestResult> = tests
-        .iter()
-        .map(|case| inline(&policy, case, &files))
-        .collect();
-    for path in &scenario_paths {
-        match scenario(&policy, path, args.strict) {
-            Ok(result) => results.push(result),
-            Err(reason) => return fail(&reason),
-        }
+    let n_tests = tests.len() + scenario_paths.len();
+    let progress = Progress::new(u64::try_from(n_tests).unwrap_or(u64::MAX), "tests");
+    let mut results: Vec<TestResult> = Vec::with_capacity(n_tests);
+    for case in &tests {
+        results.push(inline(&policy, case, &files));
+        progress.inc();
     }
+    for path in &scenario_paths {
+        progress.set_message(path.display().to_string());
+        match scenario(&policy, path, args.strict, &progress) {
+            Ok(result) => results.push(result),
+            Err(reason) => {
+                drop(progress);
+                return fail(&reason);
+            }
+        }
+        progress.inc();
+    }
+    drop(progress);
     let n_failed = results.iter().filter(|result| !result.passed()).count();
     let n_passed = results.len() - n_failed;
     let text = match args.format {
@@ -270,7 +280,12 @@ fn inline(policy: &Policy, case: &TestCase, files: &[SourceFile]) -> TestResult 
 
 /// Runs one scenario file, warning about its unknown keys; `Err` when it cannot be read, is
 /// not a valid scenario, or (`strict`) has an unknown key
-fn scenario(policy: &Policy, path: &Path, strict: bool) -> Result<TestResult, String> {
+fn scenario(
+    policy: &Policy,
+    path: &Path,
+    strict: bool,
+    progress: &Progress,
+) -> Result<TestResult, String> {
     let shown = path.display().to_string();
     let text =
         input::read_file_to_string(path).map_err(|err| format!("cannot read `{shown}`: {err}"))?;
@@ -278,9 +293,10 @@ fn scenario(policy: &Policy, path: &Path, strict: bool) -> Result<TestResult, St
         serde_json::from_str(&text).map_err(|err| format!("`{shown}`: invalid scenario: {err}"))?;
     let unknown = keys::unknown_keys(&Json::Object(document.clone()), &keys::scenario_keys());
     let place = format!("`{shown}`");
-    if crate::cli::warn_unknown_keys(unknown.iter().map(|key| (place.clone(), key)), strict)
-        .is_err()
-    {
+    let warned = progress.suspend(|| {
+        crate::cli::warn_unknown_keys(unknown.iter().map(|key| (place.clone(), key)), strict)
+    });
+    if warned.is_err() {
         return Err(format!(
             "`{shown}`: unknown keys are errors under `--strict`"
         ));
