@@ -3,6 +3,11 @@
 //! rulesc), and the promises of a merge: no key lost, a second run a no-op, conflicts only
 //! replaced under `--force`, malformed files left untouched.
 
+#![expect(
+    clippy::unwrap_used,
+    reason = "helpers of tests: a fixture that cannot be read or run should fail the test"
+)]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -11,6 +16,9 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
+/// The commands each event of a configuration runs, by event
+type Commands = BTreeMap<String, Vec<String>>;
+
 /// What each host calls the events CLI.md's mapping table maps, and the file it reads hooks
 /// from
 struct HostFacts {
@@ -18,7 +26,7 @@ struct HostFacts {
     file: &'static str,
     events: &'static [&'static str],
     /// Reads the file as the host does; an error is a file the host would refuse
-    read: fn(&str) -> Result<BTreeMap<String, Vec<String>>, String>,
+    read: fn(&str) -> Result<Commands, String>,
 }
 
 /// CLI.md's mapping table, with PermissionRequest (judged as the tool call it approves) and
@@ -99,7 +107,7 @@ mod claude {
         },
     }
 
-    pub(super) fn read(text: &str) -> Result<BTreeMap<String, Vec<String>>, String> {
+    pub(super) fn read(text: &str) -> Result<Commands, String> {
         let settings: Settings = serde_json::from_str(text).map_err(|err| err.to_string())?;
         Ok(settings
             .hooks
@@ -162,7 +170,7 @@ mod codex {
         Agent {},
     }
 
-    pub(super) fn read(text: &str) -> Result<BTreeMap<String, Vec<String>>, String> {
+    pub(super) fn read(text: &str) -> Result<Commands, String> {
         let file: HooksFile = serde_json::from_str(text).map_err(|err| err.to_string())?;
         Ok(file
             .hooks
@@ -216,7 +224,7 @@ mod gemini {
         timeout: Option<u64>,
     }
 
-    pub(super) fn read(text: &str) -> Result<BTreeMap<String, Vec<String>>, String> {
+    pub(super) fn read(text: &str) -> Result<Commands, String> {
         let settings: Settings = serde_json::from_str(text).map_err(|err| err.to_string())?;
         let mut events = BTreeMap::new();
         for (event, value) in settings.hooks {
@@ -259,7 +267,7 @@ fn read(dir: &Path, file: &str) -> String {
 }
 
 /// The rulesc commands each event of the host's file runs
-fn rulesc_commands(host: &HostFacts, dir: &Path) -> BTreeMap<String, Vec<String>> {
+fn rulesc_commands(host: &HostFacts, dir: &Path) -> Commands {
     let mut events = (host.read)(&read(dir, host.file)).unwrap();
     for commands in events.values_mut() {
         commands.retain(|command| command.starts_with("rulesc "));

@@ -1,6 +1,12 @@
 //! Progress bars: `rulesc test` over a big folder draws one on a terminal (a pseudo-terminal
 //! from util-linux `script`), and prints nothing extra when stderr is piped.
 
+#![expect(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    reason = "helpers of tests: a fixture that cannot be read or run should fail the test"
+)]
+
 mod common;
 
 use std::path::Path;

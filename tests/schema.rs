@@ -4,6 +4,11 @@
 //!
 //! `RULESC_BLESS=1 cargo test --test schema` rewrites docs/schemas/ from the command.
 
+#![expect(
+    clippy::unwrap_used,
+    reason = "helpers of tests: a fixture that cannot be read or run should fail the test"
+)]
+
 mod common;
 
 use std::path::{Path, PathBuf};
