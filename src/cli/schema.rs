@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 
 use rulesc_runtime::{
-    Decision, ErrorKind, EventKind, FinishReason, JsonType, Status, StopReason, EVENT_FIELDS,
+    Decision, ErrorKind, EventKind, FinishReason, JsonType, Status, StopReason, Verb, EVENT_FIELDS,
 };
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde_json::Value as Json;
@@ -78,9 +78,9 @@ fn one_of(names: impl IntoIterator<Item = &'static str>) -> Schema {
     json_schema!({"type": "string", "enum": names})
 }
 
-/// A type whose schema is a string taken from one of the runtime's tables of words
-macro_rules! word {
-    ($doc:ident, $names:expr, $what:literal) => {
+/// Types whose schema is a string taken from a table of words (`Name = names, "doc";`)
+macro_rules! words {
+    ($($doc:ident = $names:expr, $what:literal;)+) => {$(
         #[doc = $what]
         struct $doc;
 
@@ -93,48 +93,22 @@ macro_rules! word {
                 one_of($names)
             }
         }
-    };
+    )+};
 }
 
-word!(
-    EventName,
-    EventKind::ALL.map(EventKind::name),
-    "An event's name"
-);
-word!(
-    StopReasonName,
-    StopReason::ALL.map(StopReason::name),
-    "A stop reason"
-);
-word!(
-    StatusName,
-    Status::ALL.map(Status::name),
-    "A finished run's status"
-);
-word!(
-    ErrorKindName,
-    ErrorKind::ALL.map(ErrorKind::name),
-    "An error's kind"
-);
-word!(
-    FinishReasonName,
-    FinishReason::ALL.map(FinishReason::name),
-    "Why the model stopped"
-);
-word!(
-    DecisionName,
-    Decision::ALL.map(Decision::name),
-    "A resolved decision"
-);
-word!(
-    ActName,
-    Decision::ALL
-        .map(Decision::name)
-        .into_iter()
-        .filter(|name| *name != "none")
-        .chain(["set"]),
-    "A matched rule's verb, or `set`"
-);
+words! {
+    EventName = EventKind::ALL.map(EventKind::name), "An event's name";
+    StopReasonName = StopReason::ALL.map(StopReason::name), "A stop reason";
+    StatusName = Status::ALL.map(Status::name), "A finished run's status";
+    ErrorKindName = ErrorKind::ALL.map(ErrorKind::name), "An error's kind";
+    FinishReasonName = FinishReason::ALL.map(FinishReason::name),
+        "Why the model stopped";
+    DecisionName = Decision::ALL.map(Decision::name), "A resolved decision";
+    ActName = Verb::ALL.map(Verb::name).into_iter().chain(["set"]),
+        "A matched rule's verb, or `set`";
+    ApprovalName = ["allow", "deny"], "How the approver answers `ask`";
+    FormatName = [rulesc_runtime::FORMAT_NAME], "The format's name";
+}
 
 /// Any JSON value
 type AnyJson = Json;
@@ -237,12 +211,6 @@ struct Script {
     subagent: Option<bool>,
 }
 
-word!(
-    ApprovalName,
-    ["allow", "deny"],
-    "How the approver answers `ask`"
-);
-
 /// A scenario file: a run script and what its run must report
 #[derive(JsonSchema)]
 #[expect(dead_code, reason = "a description for schemars, never built")]
@@ -344,12 +312,6 @@ struct CompiledPolicy {
     defaults: Option<BTreeMap<String, AnyJson>>,
     rules: Vec<CompiledRule>,
 }
-
-word!(
-    FormatName,
-    [rulesc_runtime::FORMAT_NAME],
-    "The format's name"
-);
 
 /// The format's version
 struct FormatVersion;
