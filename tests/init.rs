@@ -479,3 +479,50 @@ fn a_malformed_file_is_left_untouched() {
         assert!(!dir.path().join(".rulesc").exists());
     }
 }
+
+/// Codex also runs the `[hooks]` of `.codex/config.toml` (openai/codex
+/// `codex-rs/hooks/src/engine/discovery.rs`, `load_toml_hooks_from_layer`): `init` reads it,
+/// never writes it, and adds nothing that would run twice
+#[test]
+fn codex_hooks_in_config_toml_are_respected_and_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(init(dir.path(), &["--host", "codex"]).0, 0);
+    let ours = rulesc_commands(&HOSTS[1], dir.path())["PreToolUse"][0].clone();
+    std::fs::remove_file(dir.path().join(".codex/hooks.json")).unwrap();
+
+    let toml = format!(
+        "# my settings\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
+        json!(ours)
+    );
+    std::fs::write(dir.path().join(".codex/config.toml"), &toml).unwrap();
+    let (code, _, stderr) = init(dir.path(), &["--host", "codex"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(read(dir.path(), ".codex/config.toml"), toml);
+    let events = rulesc_commands(&HOSTS[1], dir.path());
+    assert!(!events.contains_key("PreToolUse"), "{events:?}");
+    assert_eq!(events.len(), HOSTS[1].events.len() - 1);
+
+    let other = toml.replace(&ours, "rulesc hook old.rules --host codex");
+    std::fs::write(dir.path().join(".codex/config.toml"), &other).unwrap();
+    std::fs::remove_file(dir.path().join(".codex/hooks.json")).unwrap();
+    let (code, _, stderr) = init(dir.path(), &["--host", "codex", "--force"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(
+            "`.codex/config.toml` runs `rulesc hook old.rules --host codex` on `PreToolUse`"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(read(dir.path(), ".codex/config.toml"), other);
+    assert!(!dir.path().join(".codex/hooks.json").exists());
+
+    let broken = "model = \"o3\"\n[hooks\n";
+    std::fs::write(dir.path().join(".codex/config.toml"), broken).unwrap();
+    let (code, _, stderr) = init(dir.path(), &["--host", "codex"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("`.codex/config.toml` is not valid TOML (line 2)"),
+        "{stderr}"
+    );
+    assert_eq!(read(dir.path(), ".codex/config.toml"), broken);
+}

@@ -35,6 +35,10 @@ pub(crate) struct HookConfig {
     pub(crate) events: Vec<&'static str>,
     /// The command run on each of them
     pub(crate) command: String,
+    /// Another file, relative to the project folder, whose hooks the host runs as well and
+    /// which `init` reads but never writes: Codex's `.codex/config.toml`, whose `[hooks]`
+    /// table `discovery.rs` (`load_toml_hooks_from_layer`) loads beside `hooks.json`
+    pub(crate) also_read: Option<&'static str>,
 }
 
 /// Why a configuration cannot be merged
@@ -54,6 +58,15 @@ pub(crate) enum MergeError {
         /// The command configured today
         existing: String,
     },
+    /// An event runs another `rulesc hook` command from a file `init` does not write
+    Elsewhere {
+        /// That file
+        file: &'static str,
+        /// The host event
+        event: String,
+        /// The command configured there
+        existing: String,
+    },
 }
 
 impl std::fmt::Display for MergeError {
@@ -66,6 +79,14 @@ impl std::fmt::Display for MergeError {
                 f,
                 "`{event}` already runs `{existing}`; pass `--force` to replace it"
             ),
+            MergeError::Elsewhere {
+                file,
+                event,
+                existing,
+            } => write!(
+                f,
+                "`{file}` runs `{existing}` on `{event}`; change it there, `rulesc init` does not edit that file"
+            ),
         }
     }
 }
@@ -74,21 +95,24 @@ impl HookConfig {
     /// The configuration of `host` for the project folder `project` (absolute, used only
     /// where the host offers no variable naming the project)
     pub(crate) fn new(host: Host, project: &std::path::Path) -> HookConfig {
-        let (file, policy) = match host {
+        let (file, also_read, policy) = match host {
             // Both hosts set a variable to the project's root for hook commands, so the hook
             // finds the policy from any working folder.
             Host::Claude => (
                 ".claude/settings.json",
+                None,
                 format!("\"$CLAUDE_PROJECT_DIR\"/{POLICY_DIR}"),
             ),
             Host::Gemini => (
                 ".gemini/settings.json",
+                None,
                 format!("\"$GEMINI_PROJECT_DIR\"/{POLICY_DIR}"),
             ),
             // Codex runs a hook in the session's folder, which may be below the project's
             // root, and names no root: the path is absolute.
             Host::Codex => (
                 ".codex/hooks.json",
+                Some(".codex/config.toml"),
                 shell_quote(&project.join(POLICY_DIR).to_string_lossy()),
             ),
         };
@@ -96,16 +120,22 @@ impl HookConfig {
             file,
             events: host.hook_events().collect(),
             command: format!("{COMMAND_PREFIX}{policy} --host {}", host.flag()),
+            also_read,
         }
     }
 
     /// `existing` (the file's JSON, `None` when there is no file) with the command on every
-    /// event; `Ok(None)` when it is there already
+    /// event; `Ok(None)` when it is there already. `elsewhere` is the settings of
+    /// [`HookConfig::also_read`] as JSON, when there is such a file: an event it already
+    /// gives the command needs nothing more, and another `rulesc hook` command there is a
+    /// conflict that `force` cannot settle, since that file is not written.
     pub(crate) fn merge(
         &self,
         existing: Option<Json>,
+        elsewhere: Option<Json>,
         force: bool,
     ) -> Result<Option<Json>, MergeError> {
+        let mut elsewhere = elsewhere.unwrap_or_else(|| json!({}));
         let mut root = existing.unwrap_or_else(|| json!({}));
         let settings = object(&mut root, "the file")?;
         let hooks = object(
@@ -116,6 +146,21 @@ impl HookConfig {
         )?;
         let mut changed = false;
         for event in &self.events {
+            // Hooks there of a shape the host cannot read are ignored by the host too
+            // (Codex warns and skips them), so they are nothing to run twice.
+            let there = self
+                .commands_elsewhere(&mut elsewhere, event)
+                .unwrap_or_default();
+            if there.iter().any(|command| *command == self.command) {
+                continue;
+            }
+            if let (Some(file), Some(existing)) = (self.also_read, there.into_iter().next()) {
+                return Err(MergeError::Elsewhere {
+                    file,
+                    event: (*event).to_owned(),
+                    existing,
+                });
+            }
             let key = format!("hooks.{event}");
             let groups = array(
                 hooks
@@ -128,6 +173,26 @@ impl HookConfig {
         Ok(changed.then_some(root))
     }
 
+    /// The `rulesc hook` commands `event` runs from [`HookConfig::also_read`]
+    fn commands_elsewhere(
+        &self,
+        elsewhere: &mut Json,
+        event: &str,
+    ) -> Result<Vec<String>, MergeError> {
+        let groups = match (self.also_read, hooks_of(elsewhere, "hooks")?) {
+            (Some(_), Some(hooks)) => hooks.get_mut(event),
+            _ => None,
+        };
+        let Some(groups) = groups else {
+            return Ok(Vec::new());
+        };
+        let commands = rulesc_commands(event, array(groups, &format!("hooks.{event}"))?)?;
+        Ok(commands
+            .into_iter()
+            .filter_map(|command| command.as_str().map(str::to_owned))
+            .collect())
+    }
+
     /// Puts the command into one event's groups; whether anything changed
     fn merge_event(
         &self,
@@ -135,23 +200,7 @@ impl HookConfig {
         groups: &mut Vec<Json>,
         force: bool,
     ) -> Result<bool, MergeError> {
-        let mut ours = Vec::new();
-        for (group_idx, group) in groups.iter_mut().enumerate() {
-            let key = format!("hooks.{event}[{group_idx}]");
-            let Some(handlers) = object(group, &key)?.get_mut("hooks") else {
-                continue;
-            };
-            for handler in array(handlers, &format!("{key}.hooks"))? {
-                if let Some(command) = handler.get_mut("command") {
-                    if command
-                        .as_str()
-                        .is_some_and(|text| text.starts_with(COMMAND_PREFIX))
-                    {
-                        ours.push(command);
-                    }
-                }
-            }
-        }
+        let ours = rulesc_commands(event, groups)?;
         if ours
             .iter()
             .any(|command| command.as_str() == Some(&self.command))
@@ -175,6 +224,42 @@ impl HookConfig {
     }
 }
 
+/// The `hooks` object of a settings document, if it has one
+fn hooks_of<'a>(
+    settings: &'a mut Json,
+    key: &str,
+) -> Result<Option<&'a mut Map<String, Json>>, MergeError> {
+    match object(settings, "the file")?.get_mut(key) {
+        Some(hooks) => object(hooks, key).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The `rulesc hook` commands among one event's groups, to read or replace
+fn rulesc_commands<'a>(
+    event: &str,
+    groups: &'a mut [Json],
+) -> Result<Vec<&'a mut Json>, MergeError> {
+    let mut found = Vec::new();
+    for (group_idx, group) in groups.iter_mut().enumerate() {
+        let key = format!("hooks.{event}[{group_idx}]");
+        let Some(handlers) = object(group, &key)?.get_mut("hooks") else {
+            continue;
+        };
+        for handler in array(handlers, &format!("{key}.hooks"))? {
+            if let Some(command) = handler.get_mut("command") {
+                if command
+                    .as_str()
+                    .is_some_and(|text| text.starts_with(COMMAND_PREFIX))
+                {
+                    found.push(command);
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// `value` as an object, or the error that `key` is not one
 fn object<'a>(value: &'a mut Json, key: &str) -> Result<&'a mut Map<String, Json>, MergeError> {
     value.as_object_mut().ok_or_else(|| MergeError::Shape {
@@ -189,6 +274,47 @@ fn array<'a>(value: &'a mut Json, key: &str) -> Result<&'a mut Vec<Json>, MergeE
         key: key.to_owned(),
         expected: "an array",
     })
+}
+
+/// A TOML item as the JSON serde would read it into; dates become their text
+pub(crate) fn toml_to_json(item: &toml_edit::Item) -> Json {
+    match item {
+        toml_edit::Item::None => Json::Null,
+        toml_edit::Item::Value(inner) => toml_value_to_json(inner),
+        toml_edit::Item::Table(table) => toml_table_to_json(table),
+        toml_edit::Item::ArrayOfTables(tables) => {
+            Json::Array(tables.iter().map(toml_table_to_json).collect())
+        }
+    }
+}
+
+/// A TOML table as a JSON object
+fn toml_table_to_json(table: &toml_edit::Table) -> Json {
+    Json::Object(
+        table
+            .iter()
+            .map(|(key, inner)| (key.to_owned(), toml_to_json(inner)))
+            .collect(),
+    )
+}
+
+/// A TOML value as JSON
+fn toml_value_to_json(value: &toml_edit::Value) -> Json {
+    use toml_edit::Value;
+    match value {
+        Value::String(text) => Json::String(text.value().clone()),
+        Value::Integer(number) => json!(number.value()),
+        Value::Float(number) => json!(number.value()),
+        Value::Boolean(flag) => Json::Bool(*flag.value()),
+        Value::Datetime(date) => Json::String(date.value().to_string()),
+        Value::Array(items) => Json::Array(items.iter().map(toml_value_to_json).collect()),
+        Value::InlineTable(table) => Json::Object(
+            table
+                .iter()
+                .map(|(key, inner)| (key.to_owned(), toml_value_to_json(inner)))
+                .collect(),
+        ),
+    }
 }
 
 /// `text` as one word of a POSIX shell: as is when it holds only safe characters, else in
@@ -212,7 +338,7 @@ mod tests {
 
     #[test]
     fn a_fresh_file_gets_one_group_per_event() {
-        let merged = claude().merge(None, false).unwrap().unwrap();
+        let merged = claude().merge(None, None, false).unwrap().unwrap();
         let hooks = merged["hooks"].as_object().unwrap();
         assert_eq!(hooks.len(), claude().events.len());
         assert_eq!(
@@ -224,15 +350,18 @@ mod tests {
 
     #[test]
     fn a_merged_file_merges_to_nothing() {
-        let merged = claude().merge(None, false).unwrap();
-        assert_eq!(claude().merge(merged, false), Ok(None));
+        let merged = claude().merge(None, None, false).unwrap();
+        assert_eq!(claude().merge(merged, None, false), Ok(None));
     }
 
     #[test]
     fn other_groups_and_keys_are_kept() {
         let existing = json!({"model": "x", "hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}]}});
-        let merged = claude().merge(Some(existing), false).unwrap().unwrap();
+        let merged = claude()
+            .merge(Some(existing), None, false)
+            .unwrap()
+            .unwrap();
         assert_eq!(merged["model"], "x");
         let groups = merged["hooks"]["PreToolUse"].as_array().unwrap();
         assert_eq!(groups.len(), 2);
@@ -243,11 +372,13 @@ mod tests {
     fn another_rulesc_command_is_replaced_only_by_force() {
         let existing = json!({"hooks": {"Stop": [
             {"hooks": [{"type": "command", "command": "rulesc hook old.rules --host claude"}]}]}});
-        let err = claude().merge(Some(existing.clone()), false).unwrap_err();
+        let err = claude()
+            .merge(Some(existing.clone()), None, false)
+            .unwrap_err();
         assert!(err
             .to_string()
             .contains("`Stop` already runs `rulesc hook old.rules"));
-        let merged = claude().merge(Some(existing), true).unwrap().unwrap();
+        let merged = claude().merge(Some(existing), None, true).unwrap().unwrap();
         assert_eq!(
             merged["hooks"]["Stop"][0]["hooks"][0]["command"],
             claude().command
@@ -262,7 +393,7 @@ mod tests {
             json!({"hooks": []}),
             json!({"hooks": {"Stop": {}}}),
         ] {
-            let err = claude().merge(Some(existing), true).unwrap_err();
+            let err = claude().merge(Some(existing), None, true).unwrap_err();
             assert!(matches!(err, MergeError::Shape { .. }), "{err}");
         }
     }
@@ -275,5 +406,38 @@ mod tests {
             r"rulesc hook '/a b/it'\''s/.rulesc' --host codex"
         );
         assert_eq!(shell_quote("/plain/path"), "/plain/path");
+    }
+
+    #[test]
+    fn toml_reads_as_the_json_serde_would_see() {
+        let text = "a = 1\nb = [true, 1.5]\nc = { d = \"e\" }\n[[t]]\nx = 1979-05-27\n";
+        let document = text.parse::<toml_edit::DocumentMut>().unwrap();
+        assert_eq!(
+            toml_to_json(document.as_item()),
+            json!({"a": 1, "b": [true, 1.5], "c": {"d": "e"}, "t": [{"x": "1979-05-27"}]})
+        );
+    }
+
+    #[test]
+    fn hooks_read_elsewhere_count_and_conflict_even_under_force() {
+        let codex = HookConfig::new(Host::Codex, std::path::Path::new("/p"));
+        let same = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": codex.command}]}]}});
+        let merged = codex.merge(None, Some(same), false).unwrap().unwrap();
+        assert!(merged["hooks"]
+            .get("Stop")
+            .is_none_or(|groups| groups == &json!([])));
+        let other =
+            json!({"hooks": {"Stop": [{"hooks": [{"command": "rulesc hook x --host codex"}]}]}});
+        let err = codex.merge(None, Some(other), true).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                MergeError::Elsewhere {
+                    file: ".codex/config.toml",
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 }

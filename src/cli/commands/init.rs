@@ -14,7 +14,7 @@ use rulesc_host::durable::{replace_file, Durability};
 use serde_json::Value as Json;
 
 use crate::cli::args::InitArgs;
-use crate::cli::hook_config::{HookConfig, POLICY_DIR};
+use crate::cli::hook_config::{self, HookConfig, POLICY_DIR};
 use crate::cli::ExitStatus;
 
 /// The starter policy's file name in the policy folder
@@ -101,20 +101,14 @@ fn plan_config(
     force: bool,
 ) -> Result<Option<PlannedFile>, String> {
     let path = project.join(config.file);
-    let existing = match read(&path, config.file)? {
+    let existing = read_settings(project, config.file)?;
+    let elsewhere = match config.also_read {
+        Some(file) => read_settings(project, file)?,
         None => None,
-        Some(bytes) => Some(serde_json::from_slice::<Json>(&bytes).map_err(|err| {
-            format!(
-                "`{}` is not valid JSON (line {}, column {}); fix it and run `rulesc init` again, nothing was changed",
-                config.file,
-                err.line(),
-                err.column()
-            )
-        })?),
     };
     let exists = existing.is_some();
     let merged = config
-        .merge(existing, force)
+        .merge(existing, elsewhere, force)
         .map_err(|err| format!("`{}`: {err}; nothing was changed", config.file))?;
     let Some(merged) = merged else {
         return Ok(None);
@@ -129,6 +123,33 @@ fn plan_config(
         bytes,
         exists,
     }))
+}
+
+/// A host's settings file as JSON (a `.toml` file read as TOML), `None` when there is none;
+/// a file that does not parse is refused with its line
+fn read_settings(project: &Path, shown: &str) -> Result<Option<Json>, String> {
+    let Some(bytes) = read(&project.join(shown), shown)? else {
+        return Ok(None);
+    };
+    let refuse = |language: &str, line: usize| {
+        format!(
+            "`{shown}` is not valid {language} (line {line}); fix it and run `rulesc init` again, nothing was changed"
+        )
+    };
+    if shown.ends_with(".toml") {
+        let text = String::from_utf8(bytes).map_err(|_| refuse("TOML", 1))?;
+        let document = text.parse::<toml_edit::DocumentMut>().map_err(|err| {
+            let offset = err.span().map_or(0, |span| span.start);
+            refuse(
+                "TOML",
+                1 + text.get(..offset).unwrap_or_default().matches('\n').count(),
+            )
+        })?;
+        return Ok(Some(hook_config::toml_to_json(document.as_item())));
+    }
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|err| refuse("JSON", err.line()))
 }
 
 /// The file's bytes, `None` when there is none
