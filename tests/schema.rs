@@ -16,8 +16,17 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value as Json};
 
 /// The documents CLI.md names, with the kind each has in `rulesc schema`
-const KINDS: [&str; 8] = [
-    "event", "outcome", "check", "test", "script", "scenario", "run", "policy",
+const KINDS: [&str; 10] = [
+    "event",
+    "outcome",
+    "check",
+    "test",
+    "script",
+    "scenario",
+    "run",
+    "policy",
+    "hook-input",
+    "hook-answer",
 ];
 
 fn schema(kind: &str) -> Json {
@@ -202,6 +211,47 @@ fn compiled_policies_validate() {
     assert_valid("policy", &policies);
 }
 
+#[test]
+fn hook_payloads_and_answers_validate() {
+    let mut payloads = Vec::new();
+    let mut answers = Vec::new();
+    for host in ["claude", "codex", "gemini"] {
+        for path in files(&format!("tests/hook/payloads/{host}"), ".json") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let state = tempfile::tempdir().unwrap();
+            let mut command = common::command(
+                ".",
+                &[
+                    "hook",
+                    "tests/hook/fixtures.rules",
+                    "--host",
+                    host,
+                    "--state-dir",
+                    state.path().to_str().unwrap(),
+                ],
+            );
+            let (code, stdout, _) = common::run(&mut command, &text);
+            let name = path.display().to_string();
+            // A payload the hook refuses (exit 2) is malformed on purpose.
+            if code == 0 {
+                payloads.push((name.clone(), serde_json::from_str(&text).unwrap()));
+            }
+            if !stdout.trim().is_empty() {
+                answers.push((name, serde_json::from_str::<Json>(&stdout).unwrap()));
+            }
+        }
+    }
+    assert!(payloads.len() > 20, "{}", payloads.len());
+    assert!(answers
+        .iter()
+        .any(|(_, answer)| answer.get("hookSpecificOutput").is_some()));
+    assert!(answers
+        .iter()
+        .any(|(_, answer)| answer["decision"] == "deny"));
+    assert_valid("hook-input", &payloads);
+    assert_valid("hook-answer", &answers);
+}
+
 /// A schema that accepted anything would pass every test above
 #[test]
 fn documents_of_the_wrong_shape_are_refused() {
@@ -225,6 +275,19 @@ fn documents_of_the_wrong_shape_are_refused() {
         (
             "policy",
             json!({"format": "rulesc-policy", "version": 2, "rules": []}),
+        ),
+        (
+            "hook-input",
+            json!({"hook_event_name": "PreToolUse", "tool_input": "ls"}),
+        ),
+        (
+            "hook-answer",
+            json!({"decision": "deny", "suppressOutput": true}),
+        ),
+        (
+            "hook-answer",
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "defer"}}),
         ),
     ];
     for (kind, document) in wrong {

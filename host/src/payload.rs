@@ -152,8 +152,8 @@ impl Host {
             .map(|(name, _)| *name)
     }
 
-    /// The names of the events this host sends, for messages
-    fn event_names(self) -> impl Iterator<Item = &'static str> {
+    /// The names of every event this host sends, mapped or not
+    pub fn event_names(self) -> impl Iterator<Item = &'static str> {
         self.events().iter().map(|(name, _)| *name)
     }
 

@@ -14,6 +14,7 @@
 
 use std::collections::BTreeMap;
 
+use rulesc_host::Host;
 use rulesc_runtime::{
     Decision, ErrorKind, EventKind, FinishReason, JsonType, Status, StopReason, Verb, EVENT_FIELDS,
 };
@@ -51,6 +52,14 @@ pub(crate) const KINDS: &[Kind] = &[
     kind::<Scenario>("scenario", "a `*.scenario.json` file of `rulesc test`"),
     kind::<RunReport>("run", "the report of `rulesc run` (JSON)"),
     kind::<CompiledPolicy>("policy", "a compiled policy, output of `rulesc compile`"),
+    kind::<HookInput>(
+        "hook-input",
+        "a hook call's payload, the keys `rulesc hook` reads of it",
+    ),
+    kind::<HookAnswer>(
+        "hook-answer",
+        "the answer `rulesc hook` prints, in any host's protocol",
+    ),
 ];
 
 /// The kind named `name` whose schema is `T`'s
@@ -108,6 +117,10 @@ words! {
         "A matched rule's verb, or `set`";
     ApprovalName = ["allow", "deny"], "How the approver answers `ask`";
     FormatName = [rulesc_runtime::FORMAT_NAME], "The format's name";
+    HostEventName = host_event_names(), "An event name one of the hosts sends";
+    PermissionName = ["allow", "deny", "ask"], "A decision on a tool call";
+    BehaviorName = ["allow", "deny"], "An answer to an approval request";
+    AnswerDecisionName = ["allow", "deny", "block"], "A top-level decision";
 }
 
 /// Any JSON value
@@ -336,4 +349,83 @@ struct CompiledRule {
     action: AnyJson,
     priority: Option<i64>,
     origin: Option<AnyJson>,
+}
+
+/// Every event name a host sends, once each
+fn host_event_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = Host::ALL.into_iter().flat_map(Host::event_names).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// A hook call's payload: the keys `rulesc hook` reads of what Claude Code, Codex or Gemini
+/// CLI send (they send more, which it ignores)
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct HookInput {
+    hook_event_name: HostEventName,
+    session_id: Option<String>,
+    /// Required, non-empty, on the events that gate a tool call
+    tool_name: Option<String>,
+    /// Required on the events that gate a tool call
+    tool_input: Option<BTreeMap<String, AnyJson>>,
+    tool_response: Option<AnyJson>,
+    /// Claude Code's failure text (`PostToolUseFailure`)
+    error: Option<AnyJson>,
+    error_message: Option<AnyJson>,
+    stop_hook_active: Option<bool>,
+    /// Claude Code's and Codex's final answer
+    last_assistant_message: Option<String>,
+    /// Gemini CLI's final answer
+    prompt_response: Option<String>,
+    cwd: Option<String>,
+    permission_mode: Option<String>,
+    prompt: Option<String>,
+}
+
+/// What `rulesc hook` answers on stdout; the keys each host accepts on each event are in
+/// examples/claude-code, examples/codex and examples/gemini-cli, and no other key is ever
+/// written (Codex refuses unknown keys)
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct HookAnswer {
+    /// `false` stops the agent
+    #[serde(rename = "continue")]
+    keep_going: Option<bool>,
+    /// Why the agent stops
+    #[serde(rename = "stopReason")]
+    stop_reason: Option<String>,
+    /// `block` (Claude Code, Codex) or `deny` (Gemini CLI): the prompt, stop or tool call is
+    /// refused with `reason`
+    decision: Option<AnswerDecisionName>,
+    reason: Option<String>,
+    #[serde(rename = "hookSpecificOutput")]
+    hook_specific_output: Option<HookSpecificOutput>,
+}
+
+/// The event-specific part of a Claude Code or Codex answer
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct HookSpecificOutput {
+    #[serde(rename = "hookEventName")]
+    hook_event_name: HostEventName,
+    /// `PreToolUse`
+    #[serde(rename = "permissionDecision")]
+    permission_decision: Option<PermissionName>,
+    #[serde(rename = "permissionDecisionReason")]
+    permission_decision_reason: Option<String>,
+    /// `PermissionRequest`
+    decision: Option<ApprovalDecision>,
+}
+
+/// The answer to an approval request
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ApprovalDecision {
+    behavior: BehaviorName,
+    message: Option<String>,
 }
