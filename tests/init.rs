@@ -78,6 +78,14 @@ const HOSTS: [HostFacts; 3] = [
     },
 ];
 
+/// The commands of every event, from each group's commands that run on every tool
+fn by_event<G>(hooks: BTreeMap<String, Vec<G>>, commands: impl Fn(G) -> Vec<String>) -> Commands {
+    hooks
+        .into_iter()
+        .map(|(event, groups)| (event, groups.into_iter().flat_map(&commands).collect()))
+        .collect()
+}
+
 /// Claude Code's settings (code.claude.com/docs/en/hooks, "Configuration"): `hooks` maps an
 /// event to matcher groups `{matcher?, hooks: [{type: "command", command, timeout?}]}`
 mod claude {
@@ -109,24 +117,19 @@ mod claude {
 
     pub(super) fn read(text: &str) -> Result<Commands, String> {
         let settings: Settings = serde_json::from_str(text).map_err(|err| err.to_string())?;
-        Ok(settings
-            .hooks
-            .into_iter()
-            .map(|(event, groups)| {
-                let commands = groups
-                    .into_iter()
-                    .filter(|group| {
-                        group
-                            .matcher
-                            .as_deref()
-                            .is_none_or(|m| m.is_empty() || m == "*")
-                    })
-                    .flat_map(|group| group.hooks)
-                    .map(|Handler::Command { command, .. }| command)
-                    .collect();
-                (event, commands)
-            })
-            .collect())
+        Ok(by_event(settings.hooks, |group: Group| {
+            let every_tool = group
+                .matcher
+                .as_deref()
+                .is_none_or(|m| m.is_empty() || m == "*");
+            let commands = group.hooks.into_iter();
+            let commands = commands.map(|Handler::Command { command, .. }| command);
+            if every_tool {
+                commands.collect()
+            } else {
+                Vec::new()
+            }
+        }))
     }
 }
 
@@ -172,22 +175,19 @@ mod codex {
 
     pub(super) fn read(text: &str) -> Result<Commands, String> {
         let file: HooksFile = serde_json::from_str(text).map_err(|err| err.to_string())?;
-        Ok(file
-            .hooks
-            .into_iter()
-            .map(|(event, groups)| {
-                let commands = groups
-                    .into_iter()
-                    .filter(|group| group.matcher.is_none())
-                    .flat_map(|group| group.hooks)
-                    .filter_map(|handler| match handler {
-                        HookHandlerConfig::Command { command, .. } => Some(command),
-                        HookHandlerConfig::Prompt {} | HookHandlerConfig::Agent {} => None,
-                    })
-                    .collect();
-                (event, commands)
-            })
-            .collect())
+        Ok(by_event(file.hooks, |group: MatcherGroup| {
+            if group.matcher.is_some() {
+                return Vec::new();
+            }
+            group
+                .hooks
+                .into_iter()
+                .filter_map(|handler| match handler {
+                    HookHandlerConfig::Command { command, .. } => Some(command),
+                    HookHandlerConfig::Prompt {} | HookHandlerConfig::Agent {} => None,
+                })
+                .collect()
+        }))
     }
 }
 
