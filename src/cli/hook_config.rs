@@ -151,7 +151,7 @@ impl HookConfig {
             let there = self
                 .commands_elsewhere(&mut elsewhere, event)
                 .unwrap_or_default();
-            if there.iter().any(|command| *command == self.command) {
+            if there.contains(&self.command) {
                 continue;
             }
             if let (Some(file), Some(existing)) = (self.also_read, there.into_iter().next()) {
