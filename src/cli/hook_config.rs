@@ -440,4 +440,72 @@ mod tests {
             "{err}"
         );
     }
+
+    /// Any JSON, a few levels deep, with keys from a small alphabet so they collide
+    fn any_json() -> impl proptest::strategy::Strategy<Value = Json> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Json::Null),
+            any::<bool>().prop_map(Json::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            "[a-c ]{0,4}".prop_map(Json::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Json::Array),
+                prop::collection::btree_map("[a-c]{1,2}", inner, 0..4)
+                    .prop_map(|map| Json::Object(map.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Settings with other keys, and hooks of the host's events holding other commands
+    fn any_settings() -> impl proptest::strategy::Strategy<Value = Json> {
+        use proptest::prelude::*;
+        let events = claude().events;
+        let group = (any_json(), "[a-z. ]{1,8}").prop_map(|(extra, command)| {
+            json!({"matcher": "Bash", "x": extra, "hooks": [{"type": "command", "command": command}]})
+        });
+        let hooks = prop::collection::btree_map(
+            prop::sample::select(events),
+            prop::collection::vec(group, 0..3),
+            0..4,
+        );
+        (
+            prop::collection::btree_map("[d-f]{1,2}", any_json(), 0..4),
+            hooks,
+        )
+            .prop_map(|(other, hooks)| {
+                let mut settings: Map<String, Json> = other.into_iter().collect();
+                let hooks = hooks
+                    .into_iter()
+                    .map(|(event, groups)| (event.to_owned(), json!(groups)));
+                settings.insert("hooks".to_owned(), Json::Object(hooks.collect()));
+                Json::Object(settings)
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Taking the groups a merge appended back out gives the file as it was, and a
+        /// second merge finds nothing to do
+        #[test]
+        fn a_merge_only_appends_one_group_per_event(settings in any_settings()) {
+            let config = claude();
+            let merged = config.merge(Some(settings.clone()), None, false).unwrap().unwrap();
+            proptest::prop_assert_eq!(config.merge(Some(merged.clone()), None, false), Ok(None));
+            let mut restored = merged;
+            let hooks = restored["hooks"].as_object_mut().unwrap();
+            for event in &config.events {
+                let groups = hooks[*event].as_array_mut().unwrap();
+                let ours = groups.pop().unwrap();
+                proptest::prop_assert_eq!(&ours["hooks"][0]["command"], &json!(config.command));
+                if groups.is_empty() && settings["hooks"].get(*event).is_none() {
+                    hooks.remove(*event);
+                }
+            }
+            proptest::prop_assert_eq!(restored, settings);
+        }
+    }
 }
