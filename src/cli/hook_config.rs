@@ -10,7 +10,9 @@
 //! - Gemini CLI: `.gemini/settings.json` (google-gemini/gemini-cli `docs/hooks/reference.md`;
 //!   `HookDefinition` and `CommandHookConfig` of `packages/core/src/hooks/types.ts`).
 //!
-//! A group without `matcher` runs on every tool for all three, so none is written.
+//! A group without `matcher` runs on every tool for all three (Claude Code's reference; Codex
+//! `matcher_pattern_for_event` takes `None` as every tool; Gemini CLI `hookPlanner.ts`
+//! `matchesContext`: "No matcher means match all"), so none is written.
 //!
 //! Invariant: a merge never drops or changes what it did not write. It adds one group per
 //! event that has no `rulesc hook` command yet; a different `rulesc hook` command of an event
