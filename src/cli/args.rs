@@ -36,6 +36,8 @@ pub(crate) enum Command {
     Run(RunArgs),
     /// Answer one hook call of Claude Code, Codex or Gemini CLI (JSON on stdin)
     Hook(HookArgs),
+    /// Run the language server for editors, over stdin and stdout
+    Lsp(LspArgs),
 }
 
 /// Output formats of `check`, `test`
@@ -83,6 +85,14 @@ pub(crate) struct ExplainArgs {
     /// Explain every code
     #[arg(long, conflicts_with = "code")]
     pub(crate) list: bool,
+}
+
+/// `rulesc lsp`
+#[derive(Debug, Args)]
+pub(crate) struct LspArgs {
+    /// Talk over stdin and stdout: the only transport, accepted because editor clients pass it
+    #[arg(long)]
+    pub(crate) stdio: bool,
 }
 
 /// `rulesc fmt`
