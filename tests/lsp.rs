@@ -8,12 +8,14 @@
 
 #![expect(
     clippy::unwrap_used,
-    reason = "helpers of tests: a server that cannot be driven fails the test"
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "helpers of tests: a server that cannot be driven, or a message not of the shape expected, fails the test"
 )]
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};

@@ -5,7 +5,9 @@
 
 #![expect(
     clippy::unwrap_used,
-    reason = "helpers of tests: a file that cannot be read fails the test"
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "helpers of tests: a file that cannot be read, or a grammar that is not the shape expected, fails the test"
 )]
 
 use std::collections::BTreeSet;
