@@ -426,6 +426,10 @@ fn hover_explains_events_verbs_fields_and_codes() {
     // LANGUAGE.md §4.1 and §4.2.
     let event = hover(&mut editor, "pre_tool_use when");
     assert!(event.contains("before each tool call"), "{event}");
+    for visible in ["`tool`", "`arg.*`", "`steps`"] {
+        assert!(event.contains(visible), "{visible}: {event}");
+    }
+    assert!(!event.contains("`result`"), "{event}");
     let verb = hover(&mut editor, "block \"");
     assert!(verb.contains("refuse this tool call"), "{verb}");
     assert!(verb.contains("`pre_tool_use`"), "{verb}");

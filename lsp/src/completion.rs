@@ -7,12 +7,13 @@
 //!   event of the rule;
 //! - after `default`: the events that take a default, then the verbs that default may name;
 //! - in a test block, after `event`: events; after `expect`: the verbs allowed on the
-//!   test's last event, and `none`.
+//!   test's last event, and `none`;
+//! - after `forbid` or `allow_stop`: the stop reasons.
 //!
 //! The client filters the items by the word already typed, so that word is not read here.
 
 use lsp_types::{CompletionItem, CompletionItemKind};
-use rulesc_runtime::{Defaults, EventKind, Verb};
+use rulesc_runtime::{Defaults, EventKind, StopReason, Verb};
 
 use crate::tokens::{self, Kind, Token};
 use crate::words;
@@ -52,6 +53,14 @@ pub(crate) fn completions(text: &str, offset: u32) -> Vec<CompletionItem> {
             .into_iter()
             .map(verb_item)
             .chain(extra.iter().map(|keyword| keyword_item(keyword)))
+            .collect(),
+        Slot::StopReasons => StopReason::ALL
+            .into_iter()
+            .map(|reason| CompletionItem {
+                label: reason.name().to_owned(),
+                kind: Some(CompletionItemKind::CONSTANT),
+                ..CompletionItem::default()
+            })
             .collect(),
         Slot::Nothing => Vec::new(),
     }
@@ -101,6 +110,8 @@ enum Slot {
     Fields(Vec<EventKind>),
     /// Verbs, and keywords that may come instead
     Verbs(Vec<Verb>, &'static [&'static str]),
+    /// The stop reasons, after `forbid` or `allow_stop`
+    StopReasons,
     Nothing,
 }
 
@@ -127,6 +138,11 @@ fn slot(words: &[Read<'_>]) -> Slot {
     let Some(start) = item_start else {
         return Slot::Nothing;
     };
+    if let Some(Read::Word(last)) = words.last() {
+        if Verb::from_name(last).is_some_and(Verb::takes_stop_reason) {
+            return Slot::StopReasons;
+        }
+    }
     let item = words.get(start..).unwrap_or_default();
     let last = words.last().copied();
     match item.first() {
@@ -267,6 +283,16 @@ mod tests {
         assert_eq!(labels("default on_error |"), ["forbid", "retry", "ignore"]);
         let offered = labels("test \"t\" {\n  event stop { response: \"x\" }\n  expect |\n}");
         assert_eq!(offered, ["forbid", "request", "allow", "none"]);
+    }
+
+    #[test]
+    fn stop_reasons_after_the_verbs_that_take_one() {
+        let offered = labels("on before_step when steps >= 20 forbid |");
+        assert_eq!(offered.len(), StopReason::ALL.len());
+        assert!(offered.contains(&"steps_limit_reached".to_owned()));
+        let offered = labels("test \"t\" {\n  event after_step {}\n  expect allow_stop |");
+        assert!(offered.contains(&"completed".to_owned()));
+        assert!(labels("on pre_tool_use block |").is_empty());
     }
 
     #[test]

@@ -43,11 +43,14 @@ impl Word {
             Word::Event(kind) => format!(
                 "`{kind}` (event): fires {}\n\nfields: {}\n\nverbs: {}",
                 kind.doc(),
-                quoted(
-                    fields_visible_on(&[*kind])
-                        .into_iter()
-                        .map(|(name, _)| name)
-                ),
+                quoted(fields_visible_on(&[*kind]).into_iter().map(|(name, _)| {
+                    // A path prefix (`arg.`) reads any path: `arg.*`, as LANGUAGE.md writes it.
+                    if name.ends_with('.') {
+                        format!("{name}*")
+                    } else {
+                        name
+                    }
+                })),
                 quoted(verbs_allowed_on(&[*kind]).into_iter().map(Verb::name)),
             ),
             Word::Verb(verb) => format!(
