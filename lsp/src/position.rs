@@ -156,17 +156,45 @@ mod tests {
         assert_eq!(lines.whole().end, pos(2, 0));
     }
 
-    #[test]
-    fn positions_and_offsets_are_inverse_on_every_character() {
-        let text = "é\u{1F600}a\r\n\u{1F600}\rz€\n";
-        let lines = Lines::new(text);
-        for (idx, _) in text.char_indices().chain([(text.len(), ' ')]) {
-            let offset = u32::try_from(idx).unwrap();
-            let position = lines.position(offset);
-            let back = lines.offset(position).unwrap();
-            let at_line_end = text[idx..].starts_with('\n') && text[..idx].ends_with('\r');
-            if !at_line_end {
-                assert_eq!(back, offset, "{position:?}");
+    /// The position of `offset` counted here by hand: lines end after `\n`, `\r\n` or a
+    /// lone `\r`; the column is the UTF-16 length of the line's text before the offset
+    fn counted(text: &str, offset: usize) -> Position {
+        let before = &text[..offset];
+        let mut line = 0;
+        let mut line_start = 0;
+        let bytes = text.as_bytes();
+        for (idx, byte) in before.bytes().enumerate() {
+            let ends = byte == b'\n' || (byte == b'\r' && bytes.get(idx + 1) != Some(&b'\n'));
+            if ends {
+                line += 1;
+                line_start = idx + 1;
+            }
+        }
+        pos(
+            line,
+            u32::try_from(text[line_start..offset].encode_utf16().count()).unwrap(),
+        )
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn every_character_is_where_counting_puts_it(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec!["a", "é", "€", "\u{1F600}", "\n", "\r", "\r\n", " "]),
+                0..30,
+            ),
+        ) {
+            let text = pieces.concat();
+            let lines = Lines::new(&text);
+            for (idx, _) in text.char_indices().chain([(text.len(), ' ')]) {
+                let offset = u32::try_from(idx).unwrap();
+                let position = lines.position(offset);
+                proptest::prop_assert_eq!(position, counted(&text, idx));
+                // Between `\r` and `\n` is no place of the protocol: it reads as the line end.
+                let inside_line_end = text[..idx].ends_with('\r') && text[idx..].starts_with('\n');
+                if !inside_line_end {
+                    proptest::prop_assert_eq!(lines.offset(position), Some(offset));
+                }
             }
         }
     }
