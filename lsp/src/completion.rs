@@ -6,8 +6,8 @@
 //! - after the rule's events, or after a complete comparison: the verbs allowed on every
 //!   event of the rule;
 //! - after `default`: the events that take a default, then the verbs that default may name;
-//! - in a test block, after `event`: events; after `expect`: the verbs allowed on the
-//!   test's last event, and `none`;
+//! - in a test block, after `event`: events; in its `{ ... }`: the keys that event takes;
+//!   after `expect`: the verbs allowed on the test's last event, and `none`;
 //! - after `forbid` or `allow_stop`: the stop reasons.
 //!
 //! The client filters the items by the word already typed, so that word is not read here.
@@ -62,6 +62,14 @@ pub(crate) fn completions(text: &str, offset: u32) -> Vec<CompletionItem> {
                 ..CompletionItem::default()
             })
             .collect(),
+        Slot::TestKeys(kind) => words::test_keys_of(kind)
+            .map(|field| CompletionItem {
+                label: field.test_key.to_owned(),
+                kind: Some(CompletionItemKind::FIELD),
+                detail: Some(field.json.described()),
+                ..CompletionItem::default()
+            })
+            .collect(),
         Slot::Nothing => Vec::new(),
     }
 }
@@ -112,6 +120,8 @@ enum Slot {
     Verbs(Vec<Verb>, &'static [&'static str]),
     /// The stop reasons, after `forbid` or `allow_stop`
     StopReasons,
+    /// The keys a test's event of this kind may give
+    TestKeys(EventKind),
     Nothing,
 }
 
@@ -146,17 +156,23 @@ fn slot(words: &[Read<'_>]) -> Slot {
     let item = words.get(start..).unwrap_or_default();
     let last = words.last().copied();
     match item.first() {
-        Some(Read::Word("test")) if depth > 0 => match last {
-            Some(Read::Word("event")) if depth == 1 => Slot::Events(EventKind::ALL.to_vec()),
-            Some(Read::Word("expect")) => {
-                let events = match test_event {
-                    Some(Read::Word(name)) => EventKind::from_name(name).into_iter().collect(),
-                    _ => Vec::new(),
-                };
-                Slot::Verbs(words::verbs_allowed_on(&events), &["none"])
+        Some(Read::Word("test")) if depth > 0 => {
+            let event = match test_event {
+                Some(Read::Word(name)) => EventKind::from_name(name),
+                _ => None,
+            };
+            match last {
+                Some(Read::Word("event")) if depth == 1 => Slot::Events(EventKind::ALL.to_vec()),
+                Some(Read::Word("expect")) if depth == 1 => {
+                    let events: Vec<EventKind> = event.into_iter().collect();
+                    Slot::Verbs(words::verbs_allowed_on(&events), &["none"])
+                }
+                Some(Read::Punct('{' | ',')) if depth == 2 => {
+                    event.map_or(Slot::Nothing, Slot::TestKeys)
+                }
+                _ => Slot::Nothing,
             }
-            _ => Slot::Nothing,
-        },
+        }
         Some(Read::Word("default")) => match item.get(1..) {
             Some([]) => Slot::Events(
                 EventKind::ALL
@@ -283,6 +299,16 @@ mod tests {
         assert_eq!(labels("default on_error |"), ["forbid", "retry", "ignore"]);
         let offered = labels("test \"t\" {\n  event stop { response: \"x\" }\n  expect |\n}");
         assert_eq!(offered, ["forbid", "request", "allow", "none"]);
+    }
+
+    #[test]
+    fn the_keys_of_a_test_event() {
+        let offered = labels("test \"t\" {\n  event pre_tool_use { tool: \"rm\", |");
+        for key in ["tool", "arg", "steps", "elapsed", "metadata"] {
+            assert!(offered.contains(&key.to_owned()), "{key}: {offered:?}");
+        }
+        assert!(!offered.contains(&"result".to_owned()), "{offered:?}");
+        assert!(labels("test \"t\" {\n  event stop { metadata: { |").is_empty());
     }
 
     #[test]

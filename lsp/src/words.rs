@@ -7,7 +7,7 @@
 //! from `rulesc check` and `rulesc explain`.
 
 use rulesc_compiler::codes;
-use rulesc_runtime::{EventKind, Field, FieldPath, Verb};
+use rulesc_runtime::{EventField, EventKind, Field, FieldPath, Verb, EVENT_FIELDS};
 
 /// A word of the language
 #[derive(Debug, Clone, PartialEq)]
@@ -134,6 +134,13 @@ pub(crate) fn fields_visible_on(events: &[EventKind]) -> Vec<(String, Field)> {
 /// What a field is, in one line: its type and meaning
 pub(crate) fn field_detail(field: &Field) -> String {
     format!("{}: {}", field.ty().name(), field.doc())
+}
+
+/// The keys an inline test's event of `kind` may give: those whose field it sees
+pub(crate) fn test_keys_of(kind: EventKind) -> impl Iterator<Item = &'static EventField> {
+    EVENT_FIELDS
+        .iter()
+        .filter(move |field| field.field().is_none_or(|visible| visible.visible_on(kind)))
 }
 
 /// The verbs allowed on every one of `events`, in declaration order
