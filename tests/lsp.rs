@@ -37,8 +37,13 @@ struct Editor {
 impl Editor {
     /// Starts the server, without initializing it
     fn start() -> Editor {
+        Editor::start_with(&["lsp"])
+    }
+
+    /// Starts `rulesc args...`, without initializing it
+    fn start_with(args: &[&str]) -> Editor {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-            .arg("lsp")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -624,6 +629,14 @@ fn malformed_input_gets_an_error_and_the_server_goes_on() {
     assert_eq!(answer["error"]["code"], -32600, "{answer}");
     editor.notify("exit", Value::Null);
     assert_eq!(editor.exit_status(), 0);
+}
+
+#[test]
+fn the_stdio_flag_editor_clients_pass_is_accepted() {
+    let mut editor = Editor::start_with(&["lsp", "--stdio"]);
+    let answer = editor.request("initialize", json!({"capabilities": {}}));
+    assert!(answer["result"]["capabilities"].is_object(), "{answer}");
+    assert_eq!(editor.shut_down(), 0);
 }
 
 #[test]
