@@ -148,12 +148,16 @@ fn slot(words: &[Read<'_>]) -> Slot {
     let Some(start) = item_start else {
         return Slot::Nothing;
     };
-    if let Some(Read::Word(last)) = words.last() {
+    let item = words.get(start..).unwrap_or_default();
+    // A rule's action and a test's `expect` take a stop reason after their verb; a
+    // `default` takes none.
+    if let (Some(Read::Word(last)), false) =
+        (words.last(), item.first() == Some(&Read::Word("default")))
+    {
         if Verb::from_name(last).is_some_and(Verb::takes_stop_reason) {
             return Slot::StopReasons;
         }
     }
-    let item = words.get(start..).unwrap_or_default();
     let last = words.last().copied();
     match item.first() {
         Some(Read::Word("test")) if depth > 0 => {
@@ -319,6 +323,7 @@ mod tests {
         let offered = labels("test \"t\" {\n  event after_step {}\n  expect allow_stop |");
         assert!(offered.contains(&"completed".to_owned()));
         assert!(labels("on pre_tool_use block |").is_empty());
+        assert!(labels("default on_error forbid |").is_empty());
     }
 
     #[test]
