@@ -72,7 +72,8 @@ impl Editor {
     fn initialized() -> Editor {
         let mut editor = Editor::start();
         let answer = editor.request("initialize", json!({"capabilities": {}}));
-        assert!(answer["result"]["capabilities"].is_object(), "{answer}");
+        // Columns count UTF-16 code units, the protocol's default.
+        assert_eq!(answer["result"]["capabilities"]["positionEncoding"], "utf-16");
         editor.notify("initialized", json!({}));
         editor
     }

@@ -291,6 +291,8 @@ impl<W: Write> Server<'_, W> {
 fn initialize_result() -> InitializeResult {
     InitializeResult {
         capabilities: ServerCapabilities {
+            // The protocol's default, said outright: columns count UTF-16 code units.
+            position_encoding: Some(lsp_types::PositionEncodingKind::UTF16),
             text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
             document_formatting_provider: Some(OneOf::Left(true)),
             hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
