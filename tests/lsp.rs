@@ -73,7 +73,10 @@ impl Editor {
         let mut editor = Editor::start();
         let answer = editor.request("initialize", json!({"capabilities": {}}));
         // Columns count UTF-16 code units, the protocol's default.
-        assert_eq!(answer["result"]["capabilities"]["positionEncoding"], "utf-16");
+        assert_eq!(
+            answer["result"]["capabilities"]["positionEncoding"],
+            "utf-16"
+        );
         editor.notify("initialized", json!({}));
         editor
     }
