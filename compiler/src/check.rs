@@ -199,10 +199,11 @@ fn rejected(err: &PolicyError, rules: &[LoweredRule<'_>]) -> Diagnostic {
 
 /// A rule id as declared, before the rule is known to check
 #[derive(Debug)]
-struct DeclaredId {
-    id: String,
+pub(crate) struct DeclaredId {
+    pub(crate) id: String,
     file: FileId,
-    span: Span,
+    /// The `@id` string, or the `on` keyword of a rule named by its line
+    pub(crate) span: Span,
 }
 
 /// The first default seen for an event
@@ -418,7 +419,7 @@ impl<'ast> SetCheck<'ast> {
 
 /// The id a rule declares: its `@id` string, or `name:line` of its `on` keyword; `None`
 /// when its `@id` is malformed (reported by lowering)
-fn declared_id(
+pub(crate) fn declared_id(
     file: FileId,
     source: &SourceFile,
     lines: &LineIndex,

@@ -36,6 +36,7 @@ mod fmt;
 mod hint;
 mod lint;
 mod lower;
+mod outline;
 mod resolve;
 mod shell;
 mod source;
@@ -46,5 +47,6 @@ pub use check::{check, check_bytes, check_bytes_for, check_for_host, Checked, So
 pub use diagnostic::{Code, Diagnostic, Label, Location, Report, Severity, Summary};
 pub use fmt::{format_source, FormatError};
 pub use lint::HostFacts;
+pub use outline::{outline, Outline, RuleReference, RuleSymbol};
 pub use source::{FileId, LineColumn, LineIndex, SourceFile};
 pub use test_block::{Expectation, TestCase};

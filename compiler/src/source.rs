@@ -124,7 +124,7 @@ impl LineIndex {
     }
 
     /// Where the 0-based line `line` starts, if the text has it
-    pub(crate) fn line_start(&self, line: usize) -> Option<u32> {
+    pub fn line_start(&self, line: usize) -> Option<u32> {
         self.line_starts.get(line).copied()
     }
 }

@@ -42,6 +42,8 @@ pub(crate) enum Command {
     Completions(CompletionsArgs),
     /// Print the JSON Schema of a JSON document `rulesc` reads or writes
     Schema(SchemaArgs),
+    /// Run the language server for editors, over stdin and stdout
+    Lsp(LspArgs),
 }
 
 /// Output formats of `check`, `test`
@@ -89,6 +91,14 @@ pub(crate) struct ExplainArgs {
     /// Explain every code
     #[arg(long, conflicts_with = "code")]
     pub(crate) list: bool,
+}
+
+/// `rulesc lsp`
+#[derive(Debug, Args)]
+pub(crate) struct LspArgs {
+    /// Talk over stdin and stdout: the only transport, accepted because editor clients pass it
+    #[arg(long)]
+    pub(crate) stdio: bool,
 }
 
 /// `rulesc fmt`

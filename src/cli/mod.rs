@@ -75,6 +75,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Init(args) => commands::init::run(&args),
         Command::Completions(args) => commands::completions::run(&args),
         Command::Schema(args) => commands::schema::run(&args),
+        Command::Lsp(_) => commands::lsp::run(),
     };
     status.into()
 }

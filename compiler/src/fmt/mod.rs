@@ -29,6 +29,20 @@ pub enum FormatError {
     },
 }
 
+impl FormatError {
+    /// Why a file named `name` (as in default rule ids) was not formatted, in words a user
+    /// reads after "cannot format `<file>`: "
+    pub fn reason(&self, name: &str) -> String {
+        match self {
+            FormatError::Syntax => "it has syntax errors".to_owned(),
+            FormatError::MovesRuleId { line, .. } => format!(
+                "the layout would move the rule on line {line}, whose id `{name}:{line}` is its \
+                 line; give it an `@id`"
+            ),
+        }
+    }
+}
+
 /// The text of `src` in the canonical layout, or why it cannot be formatted
 ///
 /// A rule without `@id` is named by the line of its `on`, so formatting keeps that line

@@ -69,6 +69,24 @@ impl EventKind {
         }
     }
 
+    /// When the event fires, in one line (LANGUAGE.md §4.1): what editors show on hover
+    pub fn doc(self) -> &'static str {
+        use EventKind as E;
+        match self {
+            E::ExecutionStart => "once, before the first step",
+            E::BeforeStep => "before each step",
+            E::BeforeInference => "before each model call",
+            E::AfterInference => "after each model call",
+            E::PreToolUse => "before each tool call",
+            E::PostToolUse => "after each tool call (also a blocked one)",
+            E::AfterStep => "after each step's tools ran",
+            E::OnError => "when inference or a tool failed",
+            E::Stop => "when the loop is about to stop",
+            E::SubagentStop => "when a sub-agent is about to stop",
+            E::ExecutionEnd => "once, after the last step",
+        }
+    }
+
     /// Whether this is a stop hook event (`stop` or `subagent_stop`), resolved per §5.6
     pub fn is_stop(self) -> bool {
         matches!(self, EventKind::Stop | EventKind::SubagentStop)

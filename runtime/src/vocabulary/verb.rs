@@ -46,6 +46,20 @@ impl Verb {
             .collect()
     }
 
+    /// What the verb decides, in one line (LANGUAGE.md §4.2): what editors show on hover
+    pub fn doc(self) -> &'static str {
+        match self {
+            Verb::Forbid => "stop the run; nothing can override it",
+            Verb::Request => "ask for another step; overrides `allow_stop`",
+            Verb::AllowStop => "the work is done; stop unless something requests more",
+            Verb::Allow => "permits; drives nothing (on `pre_tool_use`: permit the tool)",
+            Verb::Block => "refuse this tool call; the model sees the message as the tool's error",
+            Verb::Ask => "this tool call needs approval by the host's approver",
+            Verb::Retry => "retry the failed model or tool call",
+            Verb::Ignore => "go on as if the error had not happened",
+        }
+    }
+
     /// Whether the verb takes a stop reason (`forbid`, `allow_stop`)
     pub fn takes_stop_reason(self) -> bool {
         matches!(self, Verb::Forbid | Verb::AllowStop)

@@ -41,11 +41,11 @@ pub(crate) fn run(args: &FmtArgs) -> ExitStatus {
         };
         let new = match rulesc_compiler::format_source(text) {
             Ok(new) => new,
-            Err(FormatError::MovesRuleId { line, .. }) => {
+            Err(err @ FormatError::MovesRuleId { .. }) => {
                 moved.push_str(&format!(
-                    "error: cannot format `{}`: the layout would move the rule on line {line}, \
-                     whose id `{}:{line}` is its line; give it an `@id`\n",
-                    input.path, input.name
+                    "error: cannot format `{}`: {}\n",
+                    input.path,
+                    err.reason(&input.name)
                 ));
                 n_moved += 1;
                 continue;

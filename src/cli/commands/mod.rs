@@ -8,6 +8,7 @@ pub(crate) mod explain;
 pub(crate) mod fmt;
 pub(crate) mod hook;
 pub(crate) mod init;
+pub(crate) mod lsp;
 pub(crate) mod run;
 pub(crate) mod schema;
 pub(crate) mod test;
