@@ -39,6 +39,7 @@ pub mod checkpoint;
 mod diagnostics;
 pub mod events;
 mod host_profile;
+pub mod inline_tests;
 pub mod input;
 pub mod keys;
 pub mod load;
