@@ -17,6 +17,30 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "rules"
 
+# A small policy with a block, a taint that carries over, a request and a default.
+GUARD = """\
+@id("no-rm")
+on pre_tool_use when tool ~ "rm*" block "destructive command"
+
+@id("taint")
+on post_tool_use when tool == "web_fetch" set metadata.tainted = true
+
+@id("no-send")
+on pre_tool_use when metadata.tainted and tool ~ "send_*" block "possible exfiltration"
+
+@id("stay")
+on stop when stop_requests < 3 request "keep going"
+
+default pre_tool_use allow
+
+test "a fetch taints the run" {
+  event post_tool_use { tool: "web_fetch", result: "page" }
+  expect none
+  event pre_tool_use { tool: "send_mail" }
+  expect block by "no-send"
+}
+"""
+
 
 @pytest.fixture(scope="session")
 def rulesc_bin() -> Path:

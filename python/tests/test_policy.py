@@ -9,30 +9,8 @@ from pathlib import Path
 import pytest
 
 import rulesc
-from conftest import RULES
+from conftest import GUARD, RULES
 
-GUARD = """\
-@id("no-rm")
-on pre_tool_use when tool ~ "rm*" block "destructive command"
-
-@id("taint")
-on post_tool_use when tool == "web_fetch" set metadata.tainted = true
-
-@id("no-send")
-on pre_tool_use when metadata.tainted and tool ~ "send_*" block "possible exfiltration"
-
-@id("stay")
-on stop when stop_requests < 3 request "keep going"
-
-default pre_tool_use allow
-
-test "a fetch taints the run" {
-  event post_tool_use { tool: "web_fetch", result: "page" }
-  expect none
-  event pre_tool_use { tool: "send_mail" }
-  expect block by "no-send"
-}
-"""
 
 EVENTS = [
     {"event": "execution_start"},

@@ -7,17 +7,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import rulesc
-
-POLICY = """\
-@id("no-rm")
-on pre_tool_use when tool ~ "rm*" block "destructive command"
-
-@id("taint")
-on post_tool_use when tool == "web_fetch" set metadata.tainted = true
-
-@id("no-send")
-on pre_tool_use when metadata.tainted and tool ~ "send_*" block "possible exfiltration"
-"""
+from conftest import GUARD as POLICY
 
 
 def events(n: int) -> list[dict]:
@@ -32,7 +22,7 @@ def test_one_policy_answers_many_threads_as_it_answers_one() -> None:
     policy = rulesc.Policy.from_source(POLICY)
     work = events(200)
     serial = [policy.evaluate(event) for event in work]
-    assert {outcome["decision"] for outcome in serial} == {"block", "none"}
+    assert {outcome["decision"] for outcome in serial} == {"block", "allow"}
     with ThreadPoolExecutor(max_workers=8) as pool:
         runs = list(pool.map(lambda _: [policy.evaluate(event) for event in work], range(16)))
     assert all(run == serial for run in runs)
@@ -50,7 +40,7 @@ def test_threads_each_with_a_session_keep_their_own_state() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(run, [i % 2 == 0 for i in range(32)]))
     for i, decisions in enumerate(results):
-        assert decisions == ["block" if i % 2 == 0 else "none"] * 50
+        assert decisions == ["block" if i % 2 == 0 else "allow"] * 50
 
 
 def test_a_shared_session_loses_no_event() -> None:
