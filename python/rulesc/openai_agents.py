@@ -25,6 +25,11 @@ What each decision does:
 - anything else (``allow``, ``none``, the stop verbs a tool guardrail cannot express): the
   call goes on.
 
+Counters follow the agent loop's as far as tool guardrails see: a blocked call grows
+``errors`` and ``failures`` before its ``post_tool_use``, a call that ran resets ``failures``,
+and ``elapsed_ms`` runs from the guardrails' creation; ``steps`` and tokens are not seen and
+stay 0. So ``rules/error-policy.rules`` ends a run whose model tries five refused calls in a row.
+
 Arguments that are not a JSON object are refused before the policy is asked: a guard that
 cannot read a call does not let it through.
 """
@@ -34,6 +39,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
+import time
 from typing import Any, Callable, Optional
 
 from agents import FunctionTool
@@ -73,6 +79,11 @@ class PolicyGuardrails:
         self.session = session if session is not None else policy.session()
         self.approve = approve
         self.outcomes: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        self.errors = 0
+        """Calls that failed or were refused in this run."""
+        self.failures = 0
+        """Calls refused in a row."""
+        self._start = time.monotonic()
         self._lock = threading.Lock()
         self.input_guardrail: ToolInputGuardrail[Any] = ToolInputGuardrail(
             guardrail_function=self._before_call, name=f"{name}:pre_tool_use"
@@ -93,8 +104,15 @@ class PolicyGuardrails:
         ]
 
     def observe(self, event: dict[str, Any]) -> dict[str, Any]:
-        """Observes one event in the run's session and records it in ``outcomes``."""
+        """Observes one event in the run's session, with the run's counters, and records it
+        in ``outcomes``."""
         with self._lock:
+            event = {
+                **event,
+                "errors": self.errors,
+                "failures": self.failures,
+                "elapsed_ms": int((time.monotonic() - self._start) * 1000),
+            }
             outcome = self.session.observe(event)
             self.outcomes.append((event, outcome))
         return outcome
@@ -125,6 +143,8 @@ class PolicyGuardrails:
 
     def _after_call(self, data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
         arg = _arguments(data.context.tool_arguments)
+        with self._lock:
+            self.failures = 0
         event = {
             "event": "post_tool_use",
             "tool": data.context.tool_name,
@@ -140,6 +160,9 @@ class PolicyGuardrails:
 
     def _blocked(self, tool: str, arg: dict[str, Any], message: str) -> Optional[dict[str, Any]]:
         """Fires what follows a blocked call; the outcome that forbade, if one did."""
+        with self._lock:
+            self.errors += 1
+            self.failures += 1
         after = self.observe(
             {"event": "post_tool_use", "tool": tool, "arg": arg, "tool_error": False, "blocked": True}
         )

