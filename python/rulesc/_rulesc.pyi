@@ -7,9 +7,6 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 __version__: str
 
-Json = Any
-"""A value of JSON: what ``json.loads`` returns."""
-
 class PolicyError(Exception):
     """A policy that does not compile, or a path that cannot be read.
 
