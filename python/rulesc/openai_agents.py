@@ -42,7 +42,7 @@ import threading
 import time
 from typing import Any, Callable, Optional
 
-from agents import FunctionTool
+from agents import FunctionTool, Tool
 from agents.tool_guardrails import (
     ToolGuardrailFunctionOutput,
     ToolInputGuardrail,
@@ -92,7 +92,7 @@ class PolicyGuardrails:
             guardrail_function=self._after_call, name=f"{name}:post_tool_use"
         )
 
-    def guard(self, *tools: FunctionTool) -> list[FunctionTool]:
+    def guard(self, *tools: FunctionTool) -> list[Tool]:
         """Copies of ``tools`` with both guardrails added after their own ones."""
         return [
             dataclasses.replace(
