@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union, final
+
+__all__ = ["EventError", "Policy", "PolicyError", "Session", "UnknownKeyWarning", "__version__"]
 
 __version__: str
 
@@ -25,6 +27,7 @@ class EventError(ValueError):
 class UnknownKeyWarning(UserWarning):
     """A key of an event that nothing reads, such as ``elapsed`` for ``elapsed_ms``."""
 
+@final
 class Policy:
     """A compiled policy set. Immutable, and safe to share between threads."""
 
@@ -76,6 +79,7 @@ class Policy:
     def limits(self) -> dict[str, int]:
         """The host limits: ``max_steps``, ``max_retries``, ``max_stop_requests``."""
 
+@final
 class Session:
     """One execution of a policy, as ``rulesc eval`` reads a JSON Lines stream.
 
