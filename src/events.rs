@@ -205,6 +205,29 @@ mod tests {
     }
 
     #[test]
+    fn a_session_starts_each_event_from_the_last_metadata_with_its_own_on_top() {
+        let policy = crate::compile_str(
+            "p.rules",
+            "on post_tool_use when tool == \"web_fetch\" set metadata.tainted = true",
+        )
+        .unwrap();
+        let read = |text: &str| read_event(serde_json::from_str(text).unwrap()).unwrap();
+        let mut session = Session::default();
+        session.observe(
+            &policy,
+            read(r#"{"event": "post_tool_use", "tool": "web_fetch"}"#),
+        );
+        assert_eq!(session.metadata().get("tainted"), Some(&Json::Bool(true)));
+        let outcome = session.observe(
+            &policy,
+            read(r#"{"event": "before_step", "metadata": {"tainted": false, "user": "a"}}"#),
+        );
+        let expected = serde_json::json!({"tainted": false, "user": "a"});
+        assert_eq!(Json::Object(outcome.metadata), expected);
+        assert_eq!(Json::Object(session.metadata().clone()), expected);
+    }
+
+    #[test]
     fn reads_past_unknown_keys_and_names_each_with_its_line() {
         let text =
             "{\"event\": \"stop\"}\n\n{\"event\": \"stop\", \"host_extra\": [1],\n \"elapsed\": 3}";
