@@ -1,6 +1,6 @@
 //! Event JSON as `rulesc eval` reads it (CLI.md "Event input"): one event or a stream of
 //! them, read whole before any is evaluated, and evaluated as successive events of one
-//! execution.
+//! execution (a [`Session`]).
 //!
 //! Invariant: every event is read and checked before any is evaluated, so malformed input
 //! yields no outcome at all, and the error names the input line and the field at fault in
@@ -22,19 +22,42 @@ pub struct EventInput {
     pub unknown_keys: Vec<(usize, UnknownKey)>,
 }
 
-/// Evaluates `events` as successive events of one execution, carrying metadata over
-pub fn evaluate_execution(policy: &Policy, events: Vec<Event>) -> Vec<Outcome> {
-    let mut carried: Map<String, Json> = Map::new();
-    let mut outcomes = Vec::with_capacity(events.len());
-    for mut event in events {
+/// One execution seen event by event: the state each event starts from, carried over from
+/// the outcomes before it (today the metadata the `set` effects wrote)
+///
+/// `rulesc eval`'s stream, inline tests and the Python bindings' sessions all evaluate
+/// through it, so an event means the same in each.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    /// The previous outcome's metadata, which the next event starts from
+    metadata: Map<String, Json>,
+}
+
+impl Session {
+    /// Evaluates the execution's next event: it starts from the metadata the previous
+    /// outcome left, with the event's own `metadata` keys laid over it at the top level
+    pub fn observe(&mut self, policy: &Policy, mut event: Event) -> Outcome {
         let own = std::mem::take(&mut event.metadata);
-        event.metadata = carried;
+        event.metadata = std::mem::take(&mut self.metadata);
         event.metadata.extend(own);
         let outcome = policy.evaluate(&event);
-        carried = outcome.metadata.clone();
-        outcomes.push(outcome);
+        self.metadata = outcome.metadata.clone();
+        outcome
     }
-    outcomes
+
+    /// The metadata the next event starts from
+    pub fn metadata(&self) -> &Map<String, Json> {
+        &self.metadata
+    }
+}
+
+/// Evaluates `events` as successive events of one execution, carrying metadata over
+pub fn evaluate_execution(policy: &Policy, events: Vec<Event>) -> Vec<Outcome> {
+    let mut session = Session::default();
+    events
+        .into_iter()
+        .map(|event| session.observe(policy, event))
+        .collect()
 }
 
 /// Every event of `text`: one JSON object, or several one after the other (JSON Lines)
@@ -55,7 +78,7 @@ pub fn parse_events(text: &str) -> Result<EventInput, String> {
                 .into_iter()
                 .map(|key| (line, key)),
         );
-        events.push(to_event(value).map_err(|reason| format!("line {line}: {reason}"))?);
+        events.push(read_event(value).map_err(|reason| format!("line {line}: {reason}"))?);
     }
     if events.is_empty() {
         return Err("no event in the input".to_owned());
@@ -78,8 +101,9 @@ fn line_of(text: &str, offset: usize) -> usize {
         .count()
 }
 
-/// Reads one event, naming what is wrong in user words
-fn to_event(value: Json) -> Result<Event, String> {
+/// Reads one event from its JSON, naming what is wrong in user words; the keys it holds
+/// that nothing reads are [`keys::unknown_keys`] against [`keys::event_keys`]
+pub fn read_event(value: Json) -> Result<Event, String> {
     let Json::Object(object) = value else {
         return Err("an event must be a JSON object".to_owned());
     };
@@ -178,6 +202,29 @@ mod tests {
         assert!(parse_events(nested)
             .unwrap_err()
             .starts_with("line 1: field `error` must be an object"));
+    }
+
+    #[test]
+    fn a_session_starts_each_event_from_the_last_metadata_with_its_own_on_top() {
+        let policy = crate::compile_str(
+            "p.rules",
+            "on post_tool_use when tool == \"web_fetch\" set metadata.tainted = true",
+        )
+        .unwrap();
+        let read = |text: &str| read_event(serde_json::from_str(text).unwrap()).unwrap();
+        let mut session = Session::default();
+        session.observe(
+            &policy,
+            read(r#"{"event": "post_tool_use", "tool": "web_fetch"}"#),
+        );
+        assert_eq!(session.metadata().get("tainted"), Some(&Json::Bool(true)));
+        let outcome = session.observe(
+            &policy,
+            read(r#"{"event": "before_step", "metadata": {"tainted": false, "user": "a"}}"#),
+        );
+        let expected = serde_json::json!({"tainted": false, "user": "a"});
+        assert_eq!(Json::Object(outcome.metadata), expected);
+        assert_eq!(Json::Object(session.metadata().clone()), expected);
     }
 
     #[test]

@@ -39,10 +39,12 @@ pub mod checkpoint;
 mod diagnostics;
 pub mod events;
 mod host_profile;
+pub mod inline_tests;
 pub mod input;
 pub mod keys;
 pub mod load;
 pub mod reload;
+pub mod test_report;
 
 use std::fmt;
 use std::path::Path;

@@ -44,10 +44,7 @@ pub(crate) const KINDS: &[Kind] = &[
         summary: "the report of `rulesc check --format json`",
         schema: rulesc::check_report_schema,
     },
-    kind::<crate::cli::commands::test::TestReport>(
-        "test",
-        "the report of `rulesc test --format json`",
-    ),
+    kind::<rulesc::test_report::TestReport>("test", "the report of `rulesc test --format json`"),
     kind::<Script>("script", "a run script, input of `rulesc run --script`"),
     kind::<Scenario>("scenario", "a `*.scenario.json` file of `rulesc test`"),
     kind::<RunReport>("run", "the report of `rulesc run` (JSON)"),

@@ -14,23 +14,21 @@
 //! plain line `N passed, M failed` (tests counted whole). Exit 0 when all pass, 1 when one
 //! fails or the policy has errors, 2 for unreadable paths or a malformed scenario.
 
-mod report;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use rulesc::inline_tests::{self, StepFailure};
 use rulesc::load::{self, Sources};
+use rulesc::test_report::{FailureEntry, TestEntry, TestReport};
 use rulesc::RenderOptions;
 use rulesc::{input, keys};
 use rulesc::{Expectation, SourceFile, TestCase};
-use rulesc_runtime::{Limits, Outcome, Policy, Script};
-use serde_json::{json, Map, Value as Json};
+use rulesc_runtime::{Limits, Policy, Script};
+use serde_json::{Map, Value as Json};
 
 use crate::cli::args::{Format, TestArgs};
 use crate::cli::progress::Progress;
 use crate::cli::ExitStatus;
-pub(crate) use report::TestReport;
-use report::{FailureEntry, TestEntry};
 
 /// The suffix that marks a scenario file
 const SCENARIO_SUFFIX: &str = ".scenario.json";
@@ -72,13 +70,9 @@ pub(crate) fn run(args: &TestArgs) -> ExitStatus {
     let text = match args.format {
         Format::Human => human(&results, n_passed, n_failed),
         Format::Json => {
-            let report = TestReport {
-                tests: results.iter().map(TestResult::to_entry).collect(),
-                passed: n_passed,
-                failed: n_failed,
-            };
+            let report = TestReport::new(results.iter().map(TestResult::to_entry).collect());
             // Through a `Value`, so the keys come out sorted as every JSON output's do.
-            match serde_json::to_value(&report) {
+            match report.to_json() {
                 Ok(document) => format!("{:#}\n", rulesc::SortedJson(&document)),
                 Err(err) => return fail(&format!("cannot write the report: {err}")),
             }
@@ -153,16 +147,7 @@ struct TestResult {
 /// One mismatch
 enum Failure {
     /// An inline test's event whose outcome was not the one expected
-    Step {
-        /// 1-based position of the event in the test
-        step: usize,
-        /// The event's name
-        event: String,
-        /// What the `expect` line asked for
-        expected: Expectation,
-        /// The decision, stop reason and `resolved_by` the outcome had
-        actual: Json,
-    },
+    Step(StepFailure),
     /// A key of a scenario's `expect` whose value differs from the run's
     Key {
         /// The key
@@ -190,13 +175,8 @@ impl TestResult {
 
     /// The result in the JSON output
     fn to_entry(&self) -> TestEntry {
-        TestEntry {
-            name: self.name.clone(),
-            file: self.file.clone(),
-            line: self.line,
-            passed: self.passed(),
-            failures: self.failures.iter().map(Failure::to_entry).collect(),
-        }
+        let failures = self.failures.iter().map(Failure::to_entry).collect();
+        TestEntry::new(&self.name, &self.file, self.line, failures)
     }
 }
 
@@ -204,17 +184,7 @@ impl Failure {
     /// The failure in the JSON output
     fn to_entry(&self) -> FailureEntry {
         match self {
-            Failure::Step {
-                step,
-                event,
-                expected,
-                actual,
-            } => FailureEntry::Step {
-                step: *step,
-                event: event.clone(),
-                expected: expectation_json(expected),
-                actual: actual.clone(),
-            },
+            Failure::Step(failure) => failure.to_entry(),
             Failure::Key {
                 key,
                 expected,
@@ -230,15 +200,12 @@ impl Failure {
     /// The failure in the human output, after the test's location and name
     fn describe(&self) -> String {
         match self {
-            Failure::Step {
-                step,
-                event,
-                expected,
-                actual,
-            } => format!(
-                "event {step} (`{event}`): expected {}, actual {}",
-                expectation_text(expected),
-                outcome_text(actual)
+            Failure::Step(failure) => format!(
+                "event {} (`{}`): expected {}, actual {}",
+                failure.step,
+                failure.event,
+                expectation_text(&failure.expected),
+                outcome_text(&failure.actual)
             ),
             Failure::Key {
                 key,
@@ -251,28 +218,13 @@ impl Failure {
 
 /// Runs one inline test; `files` maps file names to the paths shown
 fn inline(policy: &Policy, case: &TestCase, files: &[SourceFile]) -> TestResult {
-    let events = case.steps.iter().map(|(event, _)| event.clone()).collect();
-    let outcomes = rulesc::events::evaluate_execution(policy, events);
-    let failures = case
-        .steps
-        .iter()
-        .zip(&outcomes)
-        .enumerate()
-        .filter(|(_, ((_, expected), outcome))| !expected.is_met_by(outcome))
-        .map(|(idx, ((event, expected), outcome))| Failure::Step {
-            step: idx + 1,
-            event: event.kind.name().to_owned(),
-            expected: expected.clone(),
-            actual: outcome_json(outcome),
-        })
+    let failures = inline_tests::run(policy, case)
+        .into_iter()
+        .map(Failure::Step)
         .collect();
-    let file = files
-        .iter()
-        .find(|file| file.name == case.file)
-        .map_or_else(|| case.file.clone(), |file| file.path.clone());
     TestResult {
         name: case.name.clone(),
-        file,
+        file: inline_tests::file_of(case, files),
         line: Some(case.line),
         failures,
     }
@@ -334,28 +286,6 @@ fn scenario(
         line: None,
         failures,
     })
-}
-
-/// The parts of an outcome an `expect` line can constrain
-fn outcome_json(outcome: &Outcome) -> Json {
-    json!({
-        "decision": outcome.resolution.decision.name(),
-        "stop_reason": outcome.resolution.stop_reason.map(|reason| reason.name()),
-        "resolved_by": outcome.resolution.resolved_by,
-    })
-}
-
-/// What an `expect` line asks for, with only the parts it gives
-fn expectation_json(expected: &Expectation) -> Json {
-    let mut object = Map::new();
-    object.insert("decision".to_owned(), json!(expected.decision.name()));
-    if let Some(reason) = expected.stop_reason {
-        object.insert("stop_reason".to_owned(), json!(reason.name()));
-    }
-    if let Some(by) = &expected.by {
-        object.insert("resolved_by".to_owned(), json!(by));
-    }
-    Json::Object(object)
 }
 
 /// `forbid steps_limit_reached by "step-budget"`, as an `expect` line writes it
