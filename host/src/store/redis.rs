@@ -10,8 +10,14 @@
 //! Invariant: an update is optimistic: `WATCH` the key, read it, change the state, and
 //! write it in `MULTI`/`EXEC`, which Redis refuses when another client wrote the key since
 //! the `WATCH`; the transaction then runs again on the new state, at most
-//! [`MAX_ATTEMPTS`] times. With `--prune-older-than`, every write gives the key that
-//! expiry, so the server itself forgets a session not written for that long.
+//! [`MAX_ATTEMPTS`] times.
+//!
+//! Pruning: the same transaction records when each session was written in the sorted set
+//! `rulesc:sessions` (member: the session id, score: the writer's clock in milliseconds),
+//! and `--prune-older-than` removes, in one Lua script, every session whose last write is
+//! older, as the file store removes old files. A write with `--prune-older-than` also
+//! gives the key that expiry, so the server forgets a session idle for that long even if
+//! no hook call passes the flag again.
 
 use std::io::{self, ErrorKind};
 use std::time::Duration;
@@ -26,6 +32,24 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// How long one command may wait for its answer
 const IO_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The sorted set of sessions by the time of their last write
+const INDEX: &str = "rulesc:sessions";
+
+/// Removes the sessions of `INDEX` (`KEYS[1]`) last written before `ARGV[1]` (milliseconds),
+/// keys prefixed `ARGV[2]`, at once, so no write can slip between the check and the removal;
+/// answers how many sessions had state
+const PRUNE: &str = r"
+local removed = 0
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])) do
+  removed = removed + redis.call('DEL', ARGV[2] .. id)
+  redis.call('ZREM', KEYS[1], id)
+end
+return removed
+";
+
+/// The prefix of a session's key, before its id
+const KEY_PREFIX: &str = "rulesc:session:";
 
 /// How many times an update runs before contention counts as a failure: each retry means
 /// another client's write went through, so only that many parallel writers exhaust it
@@ -70,7 +94,7 @@ impl RedisStore {
     }
 
     fn key(session_id: &str) -> String {
-        format!("rulesc:session:{session_id}")
+        format!("{KEY_PREFIX}{session_id}")
     }
 
     /// One run of the transaction: `Ok(false)` when another client wrote the key meanwhile
@@ -107,10 +131,13 @@ impl RedisStore {
                 .arg("PX")
                 .arg(u64::try_from(age.as_millis()).unwrap_or(u64::MAX).max(1));
         }
+        let mut index = redis::cmd("ZADD");
+        index.arg(INDEX).arg(now_ms).arg(session_id);
         // EXEC answers nil when a watched key changed: nothing was written.
         let committed: Option<Vec<Value>> = redis::pipe()
             .atomic()
             .add_command(write)
+            .add_command(index)
             .query(&mut self.con)?;
         Ok(committed.is_some())
     }
@@ -146,16 +173,30 @@ impl Store for RedisStore {
     }
 
     fn reset(&mut self, session_id: &str) -> io::Result<bool> {
-        let removed: u64 = redis::cmd("DEL")
+        let (removed, _): (u64, u64) = redis::pipe()
+            .atomic()
+            .cmd("DEL")
             .arg(RedisStore::key(session_id))
+            .cmd("ZREM")
+            .arg(INDEX)
+            .arg(session_id)
             .query(&mut self.con)
             .map_err(|err| self.failed("failed", &err))?;
         Ok(removed > 0)
     }
 
-    /// Nothing to do: every write sets the key's expiry, so the server prunes
-    fn prune(&mut self, _age: Duration) -> io::Result<usize> {
-        Ok(0)
+    fn prune(&mut self, age: Duration) -> io::Result<usize> {
+        let age_ms = u64::try_from(age.as_millis()).unwrap_or(u64::MAX);
+        let before_ms = crate::now_ms().saturating_sub(age_ms);
+        let removed: usize = redis::cmd("EVAL")
+            .arg(PRUNE)
+            .arg(1)
+            .arg(INDEX)
+            .arg(before_ms)
+            .arg(KEY_PREFIX)
+            .query(&mut self.con)
+            .map_err(|err| self.failed("failed", &err))?;
+        Ok(removed)
     }
 }
 
