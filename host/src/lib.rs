@@ -2,11 +2,12 @@
 //! Gemini CLI.
 //!
 //! One call reads the host's JSON (`payload.rs`), loads the policy through the compile
-//! cache (`cache.rs`), takes the state folder's lock, maps the call to rulesc events and
-//! evaluates them against the session's state (`mapping.rs`, `state.rs`), saves the state,
-//! and writes the verdict in the host's protocol (`answer.rs`). The `rulesc hook` command reads
+//! cache (`cache.rs`), and, in one transaction of the session's store (`store/`: files
+//! under the state folder's lock, or Redis), maps the call to rulesc events and evaluates
+//! them against the session's state (`mapping.rs`, `state.rs`) and saves the state; then it
+//! writes the verdict in the host's protocol (`answer.rs`). The `rulesc hook` command reads
 //! stdin, calls [`handle`] and writes its [`Reply`]; this crate does no other IO than the
-//! state folder, and prints nothing.
+//! state folder and the store, and prints nothing.
 //!
 //! Invariant: a hook never lets a tool call through because it failed. Any internal failure
 //! on a tool call (the policy does not compile, the input is malformed, the state cannot be
