@@ -105,8 +105,14 @@ impl RedisStore {
         now_ms: u64,
         change: &mut dyn FnMut(&mut SessionState),
     ) -> Result<bool, Failure> {
-        redis::cmd("WATCH").arg(key).exec(&mut self.con)?;
-        let stored: Option<Vec<u8>> = redis::cmd("GET").arg(key).query(&mut self.con)?;
+        // One round trip: the `WATCH` is in force before the `GET` runs.
+        let (stored,): (Option<Vec<u8>>,) = redis::pipe()
+            .cmd("WATCH")
+            .arg(key)
+            .ignore()
+            .cmd("GET")
+            .arg(key)
+            .query(&mut self.con)?;
         let loaded = match stored {
             None => SessionState::new(now_ms),
             Some(bytes) => match self.decode(&bytes, key, session_id) {
