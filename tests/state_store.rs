@@ -289,14 +289,13 @@ fn check() -> Vec<u8> {
     )
 }
 
-/// `rulesc hook POLICY --host claude` on `backend`, with `extra` flags, started
-fn spawn(backend: &Backend, policy: &Path, extra: &[&str], input: &[u8]) -> Child {
+/// `rulesc hook POLICY --host claude FLAGS...`, started with `input` on stdin
+fn spawn_hook(policy: &Path, flags: &[OsString], input: &[u8]) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
         .arg("hook")
         .arg(policy)
         .args(["--host", "claude"])
-        .args(backend.flags())
-        .args(extra)
+        .args(flags)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -304,6 +303,13 @@ fn spawn(backend: &Backend, policy: &Path, extra: &[&str], input: &[u8]) -> Chil
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     child
+}
+
+/// The hook on `backend`, with `extra` flags, started
+fn spawn(backend: &Backend, policy: &Path, extra: &[&str], input: &[u8]) -> Child {
+    let mut flags = backend.flags();
+    flags.extend(extra.iter().map(OsString::from));
+    spawn_hook(policy, &flags, input)
 }
 
 fn call(backend: &Backend, policy: &Path, extra: &[&str], input: &[u8]) -> Output {
@@ -482,19 +488,18 @@ fn a_redis_server_nobody_listens_on_denies_tool_calls() {
     let policy = counting_policy(policies.path());
     let port = free_port();
     let url = format!("redis://127.0.0.1:{port}/3");
+    let flags: Vec<OsString> = vec![
+        "--state".into(),
+        url.into(),
+        "--state-dir".into(),
+        policies.path().into(),
+    ];
     let hook = |input: &[u8]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-            .arg("hook")
-            .arg(&policy)
-            .args(["--host", "claude", "--state", &url, "--state-dir"])
-            .arg(policies.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input).unwrap();
-        transcript(&child.wait_with_output().unwrap())
+        transcript(
+            &spawn_hook(&policy, &flags, input)
+                .wait_with_output()
+                .unwrap(),
+        )
     };
     let reason = format!(
         "the hook state is unusable: redis `127.0.0.1:{port}/3` cannot be reached: the \
@@ -525,22 +530,15 @@ fn a_redis_server_that_never_answers_denies_tool_calls_in_time() {
     // Accepts connections (the kernel does, for the backlog) and never answers.
     let silent = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = silent.local_addr().unwrap().port();
+    let flags: Vec<OsString> = vec![
+        "--state".into(),
+        format!("redis://127.0.0.1:{port}/0").into(),
+        "--state-dir".into(),
+        policies.path().into(),
+    ];
     let started = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-        .arg("hook")
-        .arg(&policy)
-        .args(["--host", "claude", "--state"])
-        .arg(format!("redis://127.0.0.1:{port}/0"))
-        .arg("--state-dir")
-        .arg(policies.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(&check())?;
-            child.wait_with_output()
-        })
+    let output = spawn_hook(&policy, &flags, &check())
+        .wait_with_output()
         .unwrap();
     assert!(
         started.elapsed() < Duration::from_secs(10),

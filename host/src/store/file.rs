@@ -59,14 +59,10 @@ impl Store for FileStore {
     ) -> io::Result<()> {
         let _lock = self.dir.lock()?;
         let loaded = self.load(session_id, now_ms)?;
-        let mut session = loaded.clone();
-        change(&mut session);
-        // Most tool calls change nothing a session remembers; writing the state only when
-        // it changed keeps them at the cost of a read.
-        if session == loaded {
-            return Ok(());
+        match super::changed(&loaded, change) {
+            Some(session) => write_atomically(&self.session_path(session_id), &session.encode()?),
+            None => Ok(()),
         }
-        write_atomically(&self.session_path(session_id), &session.encode()?)
     }
 
     fn reset(&mut self, session_id: &str) -> io::Result<bool> {

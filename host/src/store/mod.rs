@@ -38,6 +38,19 @@ pub(crate) trait Store {
     fn prune(&mut self, age: Duration) -> io::Result<usize>;
 }
 
+/// `loaded` as `change` leaves it, when that differs: the state a store must save
+///
+/// Most tool calls change nothing a session remembers; saving only a changed state keeps
+/// them at the cost of a read.
+fn changed(
+    loaded: &SessionState,
+    change: &mut dyn FnMut(&mut SessionState),
+) -> Option<SessionState> {
+    let mut session = loaded.clone();
+    change(&mut session);
+    (session != *loaded).then_some(session)
+}
+
 /// Where sessions' state is kept
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionStore {

@@ -123,12 +123,10 @@ impl RedisStore {
                 }
             },
         };
-        let mut session = loaded.clone();
-        change(&mut session);
-        if session == loaded {
+        let Some(session) = super::changed(&loaded, change) else {
             redis::cmd("UNWATCH").exec(&mut self.con)?;
             return Ok(true);
-        }
+        };
         let bytes = session.encode().map_err(Failure::State)?;
         let mut write = redis::cmd("SET");
         write.arg(key).arg(bytes);
