@@ -87,7 +87,7 @@ pub struct Options {
     pub sessions: SessionStore,
     /// Answer `{}` instead of denying a tool call when something fails
     pub fail_open: bool,
-    /// Remove session files not written for longer than this, after answering
+    /// Remove sessions not written for longer than this, after answering
     pub prune_older_than: Option<Duration>,
     /// The host limits the policy runs under
     pub limits: Limits,
@@ -238,7 +238,7 @@ fn respond(
             .prune(age)
             .and_then(|_| state::prune_folder(&policies, age));
         if let Err(err) = pruned {
-            notes.push(format!("old session files could not be pruned: {err}"));
+            notes.push(format!("old sessions could not be pruned: {err}"));
         }
     }
     verdict.ok_or_else(|| "the session's state was never loaded".to_owned())
