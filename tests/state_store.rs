@@ -360,6 +360,15 @@ fn parallel_hook_processes_lose_no_update(backend: &Backend) {
         asks(&call(backend, &policy, &[], &check())),
         "every failure counted"
     );
+    if let Backend::Redis { policies, .. } = backend {
+        // Sessions live on the server; `--state-dir` keeps only the compiled policy.
+        let entries = |folder: &str| {
+            std::fs::read_dir(policies.path().join(folder))
+                .unwrap()
+                .count()
+        };
+        assert_eq!((entries("sessions"), entries("policies")), (0, 1));
+    }
 }
 
 fn damaged_state_is_refused_and_kept_until_reset(backend: &Backend) {
