@@ -569,6 +569,7 @@ fn a_redis_server_that_never_answers_denies_tool_calls_in_time() {
     drop(silent);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_folder_every_user_may_write_denies_tool_calls() {
     use std::os::unix::fs::PermissionsExt;
