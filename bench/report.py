@@ -318,7 +318,11 @@ def goals_section(root: Path) -> list[str]:
     else:
         row("10,000 counter thresholds decided in under 200 ns", "–", None)
 
-    hook_calls = [run for run in hook_runs(root) if not run["case"].startswith("process start")]
+    # The goal is the hosts' with the default file store; the Redis rows are measured beside it.
+    hook_calls = [
+        run for run in hook_runs(root)
+        if not run["case"].startswith("process start") and "Redis store" not in run["case"]
+    ]
     if hook_calls:
         worst = max(hook_calls, key=lambda run: run["median_ratio"])
         row(
@@ -376,7 +380,7 @@ def hook_section(root: Path) -> list[str]:
     lines = [
         "## A hook call beside the process start",
         "",
-        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm as after a session's first call).",
+        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm as after a session's first call). Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
         "",
         "| call | runs | median | p95 | median / process start | p95 / process start |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

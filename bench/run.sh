@@ -22,12 +22,33 @@ RULESC_SHELL_LATENCY="$(cd "$target/criterion" && pwd)/shell-latency.json" \
 cargo build --release -p rulesc -p rulesc-bench-hook
 hook_state="$(mktemp -d)"
 payloads=tests/hook/payloads/claude
+hook_cases=(
+  "Claude PreToolUse, Bash \`ls\`=claude:$payloads/PreToolUse-ls.json"
+  "Claude PreToolUse, Bash \`rm -rf\`=claude:$payloads/PreToolUse-rm-rf.json"
+  "Claude PreToolUse, Read=claude:$payloads/PreToolUse-read.json"
+  "Claude Stop=claude:$payloads/Stop-done.json"
+)
+# The same calls with sessions on a local redis-server, when one is installed.
+redis_pid=""
+if command -v redis-server >/dev/null 2>&1; then
+  redis_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  redis-server --bind 127.0.0.1 --port "$redis_port" --save '' --appendonly no \
+    --dir "$hook_state" >/dev/null &
+  redis_pid=$!
+  trap 'kill "$redis_pid" 2>/dev/null || true' EXIT
+  sleep 0.5
+  redis_url="redis://127.0.0.1:$redis_port/0"
+  hook_cases+=(
+    "Claude PreToolUse, Bash \`ls\`, Redis store=claude:$payloads/PreToolUse-ls.json|$redis_url"
+    "Claude Stop, Redis store=claude:$payloads/Stop-done.json|$redis_url"
+  )
+fi
 "$target/release/rulesc-bench-hook" "$target/release/rulesc" 500 "$hook_state" rules/ \
-  "Claude PreToolUse, Bash \`ls\`=claude:$payloads/PreToolUse-ls.json" \
-  "Claude PreToolUse, Bash \`rm -rf\`=claude:$payloads/PreToolUse-rm-rf.json" \
-  "Claude PreToolUse, Read=claude:$payloads/PreToolUse-read.json" \
-  "Claude Stop=claude:$payloads/Stop-done.json" \
-  >"$target/criterion/hook-latency.jsonl"
+  "${hook_cases[@]}" >"$target/criterion/hook-latency.jsonl"
+if [ -n "$redis_pid" ]; then
+  kill "$redis_pid"
+  wait "$redis_pid" 2>/dev/null || true
+fi
 rm -rf "$hook_state"
 
 python3 - "$target/criterion/rulesc-run.json" "$started" "$load_before" "$criterion_args" <<'PY'

@@ -2,11 +2,12 @@
 //! Gemini CLI.
 //!
 //! One call reads the host's JSON (`payload.rs`), loads the policy through the compile
-//! cache (`cache.rs`), takes the state folder's lock, maps the call to rulesc events and
-//! evaluates them against the session's state (`mapping.rs`, `state.rs`), saves the state,
-//! and writes the verdict in the host's protocol (`answer.rs`). The `rulesc hook` command reads
+//! cache (`cache.rs`), and, in one transaction of the session's store (`store/`: files
+//! under the state folder's lock, or Redis), maps the call to rulesc events and evaluates
+//! them against the session's state (`mapping.rs`, `state.rs`) and saves the state; then it
+//! writes the verdict in the host's protocol (`answer.rs`). The `rulesc hook` command reads
 //! stdin, calls [`handle`] and writes its [`Reply`]; this crate does no other IO than the
-//! state folder, and prints nothing.
+//! state folder and the store, and prints nothing.
 //!
 //! Invariant: a hook never lets a tool call through because it failed. Any internal failure
 //! on a tool call (the policy does not compile, the input is malformed, the state cannot be
@@ -25,6 +26,7 @@ mod facts;
 mod mapping;
 mod payload;
 mod state;
+mod store;
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -33,6 +35,7 @@ pub use cache::Input;
 use payload::Received;
 use rulesc_runtime::{Limits, Policy, SortedJson};
 use state::StateDir;
+pub use store::{SessionStore, StateLocation};
 
 /// The coding agent whose hook protocol is spoken
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,11 +81,13 @@ impl Host {
 pub struct Options {
     /// Whose protocol
     pub host: Host,
-    /// Where session state and compiled policies live
+    /// Where compiled policies live, and sessions' state with [`SessionStore::Folder`]
     pub state_dir: PathBuf,
+    /// Where sessions' state lives
+    pub sessions: SessionStore,
     /// Answer `{}` instead of denying a tool call when something fails
     pub fail_open: bool,
-    /// Remove session files not written for longer than this, after answering
+    /// Remove sessions not written for longer than this, after answering
     pub prune_older_than: Option<Duration>,
     /// The host limits the policy runs under
     pub limits: Limits,
@@ -182,14 +187,18 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
     }
 }
 
-/// Forgets what the state folder at `state_dir` keeps of `session_id` (its counters,
-/// metadata and a latched forbid), so its next hook call starts afresh; `Ok(false)` when
-/// there was nothing to forget
-pub fn reset(state_dir: &std::path::Path, session_id: &str) -> Result<bool, String> {
-    let state_error = |err: std::io::Error| format!("the hook state is unusable: {err}");
-    let dir = StateDir::open(state_dir).map_err(state_error)?;
-    let locked = dir.lock().map_err(state_error)?;
-    locked.reset(session_id).map_err(state_error)
+/// Forgets what the store at `location` keeps of `session_id` (its counters, metadata and
+/// a latched forbid), so its next hook call starts afresh; `Ok(false)` when there was
+/// nothing to forget
+pub fn reset(location: &StateLocation, session_id: &str) -> Result<bool, String> {
+    let dir = StateDir::open(&location.dir).map_err(state_error)?;
+    let mut store = store::open(&location.sessions, dir, None).map_err(state_error)?;
+    store.reset(session_id).map_err(state_error)
+}
+
+/// The reason a hook call or a reset fails on an error of the state
+fn state_error(err: std::io::Error) -> String {
+    format!("the hook state is unusable: {err}")
 }
 
 /// The answer when stdin itself could not be read: the event is unknown, so it is refused
@@ -204,35 +213,35 @@ fn respond(
     loader: &dyn Loader,
     notes: &mut Vec<String>,
 ) -> Result<answer::Verdict, String> {
-    let state_error = |err: std::io::Error| format!("the hook state is unusable: {err}");
     let dir = StateDir::open(&options.state_dir).map_err(state_error)?;
+    let policies = dir.policies();
     let policy = match loader.read()? {
         PolicySource::Loaded(policy) => policy,
         PolicySource::Files(inputs) => {
-            let cached = cache::load(&dir.policies(), &inputs, || loader.compile(&inputs))?;
+            let cached = cache::load(&policies, &inputs, || loader.compile(&inputs))?;
             notes.extend(cached.warning);
             cached.policy
         }
     };
     let policy = policy.with_limits(options.limits);
     let now_ms = now_ms();
-    let locked = dir.lock().map_err(state_error)?;
-    let loaded = locked.load(&call.session_id, now_ms).map_err(state_error)?;
-    let mut session = loaded.clone();
-    let verdict = mapping::respond(&policy, call, &mut session, now_ms);
-    // Most tool calls change nothing a session remembers; writing the state only when it
-    // changed keeps them at the cost of a read.
-    if session != loaded {
-        locked
-            .save(&call.session_id, &session)
-            .map_err(state_error)?;
-    }
+    let mut store =
+        store::open(&options.sessions, dir, options.prune_older_than).map_err(state_error)?;
+    let mut verdict = None;
+    store
+        .update(&call.session_id, now_ms, &mut |session| {
+            verdict = Some(mapping::respond(&policy, call, session, now_ms));
+        })
+        .map_err(state_error)?;
     if let Some(age) = options.prune_older_than {
-        if let Err(err) = locked.prune(age) {
-            notes.push(format!("old session files could not be pruned: {err}"));
+        let pruned = store
+            .prune(age)
+            .and_then(|_| state::prune_folder(&policies, age));
+        if let Err(err) = pruned {
+            notes.push(format!("old sessions could not be pruned: {err}"));
         }
     }
-    Ok(verdict)
+    verdict.ok_or_else(|| "the session's state was never loaded".to_owned())
 }
 
 /// A normal answer
@@ -290,6 +299,7 @@ mod tests {
         Options {
             host: Host::Claude,
             state_dir: state_dir.to_path_buf(),
+            sessions: SessionStore::Folder,
             fail_open,
             prune_older_than: None,
             limits: Limits::default(),

@@ -1,23 +1,18 @@
-//! What `rulesc hook` remembers of a session between calls, and the folder that keeps it.
+//! What `rulesc hook` remembers of a session between calls, how it is written in a store,
+//! and the state folder.
 //!
 //! Layout of the state folder (`--state-dir`):
 //!
 //! ```text
 //! lock                      taken exclusively around every read-modify-write
-//! sessions/s-<id>.json      one SessionState per session id (h-<digest> for unusual ids)
+//! sessions/s-<id>.json      one SessionState per session id, with the file store (store/file.rs)
 //! policies/<digest>.json    compiled policies (see cache.rs)
 //! ```
 //!
-//! Invariant: a session file is only read and written by a holder of the folder's lock, and
-//! written whole to a temporary file that is then renamed over it, so concurrent hook
-//! processes (hosts run hooks in parallel) never lose an update and a reader never sees half
-//! a file. One lock for the folder, not one per session: the critical section is a few
-//! microseconds of evaluation, and a lock file that is never deleted lets `--prune-older-than`
-//! remove session files safely under the same lock.
-//!
-//! A session file that is not valid state (truncated, edited, of another version) is an
-//! error, as I/O failures are: the caller fails closed on it, and nothing is reset behind
-//! the user's back; `rulesc hook reset --session ID` removes it.
+//! Every store keeps a session's state as the JSON of [`SessionState`], which names its
+//! `version`. Stored state that is not valid state (truncated, edited, of another version)
+//! is an error, as failures of the store are: the caller fails closed on it, and nothing is
+//! reset behind the user's back; `rulesc hook reset --session ID` removes it.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, ErrorKind};
@@ -28,14 +23,10 @@ use rulesc_runtime::StopReason;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use super::digest::digest;
 use crate::durable::Durability;
 
 /// The `version` of session files this rulesc writes and reads (2: a forbid latches)
 const STATE_VERSION: u64 = 2;
-
-/// The longest session id kept readable in a file name
-const MAX_READABLE_ID: usize = 96;
 
 /// What persists of one session between hook calls
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -81,6 +72,40 @@ impl SessionState {
             forbidden: None,
         }
     }
+
+    /// Reads a session's stored state, `bytes`, found at `place` (for the error)
+    ///
+    /// State that is not this version's is an error naming the session, the place and the
+    /// problem, and how to start afresh (`reset_flags`: what `rulesc hook reset` needs to
+    /// find this store, after `--session ID`).
+    pub(crate) fn decode(
+        bytes: &[u8],
+        session_id: &str,
+        place: &str,
+        reset_flags: &str,
+    ) -> io::Result<SessionState> {
+        let problem = match serde_json::from_slice::<SessionState>(bytes) {
+            Ok(state) if state.version == STATE_VERSION => return Ok(state),
+            Ok(state) => format!(
+                "it is of version {}, this rulesc reads version {STATE_VERSION}",
+                state.version
+            ),
+            Err(err) => format!("it is damaged ({err})"),
+        };
+        Err(io::Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "the state of session `{session_id}` in {place} cannot be read: {problem}; \
+                 run `rulesc hook reset --session {session_id}{reset_flags}` to start the \
+                 session afresh"
+            ),
+        ))
+    }
+
+    /// The stored form of this state, which [`SessionState::decode`] reads
+    pub(crate) fn encode(&self) -> io::Result<Vec<u8>> {
+        serde_json::to_vec(self).map_err(io::Error::other)
+    }
 }
 
 /// The state folder, created and checked
@@ -112,12 +137,13 @@ impl StateDir {
         self.root.join("policies")
     }
 
-    fn sessions(&self) -> PathBuf {
+    /// The folder of session files (the file store's)
+    pub(crate) fn sessions(&self) -> PathBuf {
         self.root.join("sessions")
     }
 
     /// Takes the folder's lock, waiting for other hook processes to release it
-    pub(crate) fn lock(&self) -> io::Result<Locked<'_>> {
+    pub(crate) fn lock(&self) -> io::Result<FolderLock> {
         let path = self.root.join("lock");
         let file = OpenOptions::new()
             .create(true)
@@ -126,111 +152,38 @@ impl StateDir {
             .open(&path)
             .map_err(|err| with_path(err, &path))?;
         file.lock().map_err(|err| with_path(err, &path))?;
-        Ok(Locked {
-            dir: self,
-            _file: file,
-        })
+        Ok(FolderLock { _file: file })
     }
 }
 
-/// The state folder while this process holds its lock (released on drop)
+/// The state folder's lock, held until dropped
 #[derive(Debug)]
-pub(crate) struct Locked<'dir> {
-    dir: &'dir StateDir,
+pub(crate) struct FolderLock {
     _file: File,
 }
 
-impl Locked<'_> {
-    /// Loads `session_id`'s state; a new session starts at `now_ms`
-    ///
-    /// A file that is not this version's state is an error naming the file and the problem.
-    pub(crate) fn load(&self, session_id: &str, now_ms: u64) -> io::Result<SessionState> {
-        let path = self.session_path(session_id);
-        let text = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(err) if err.kind() == ErrorKind::NotFound => return Ok(SessionState::new(now_ms)),
-            Err(err) => return Err(with_path(err, &path)),
-        };
-        let problem = match serde_json::from_slice::<SessionState>(&text) {
-            Ok(state) if state.version == STATE_VERSION => return Ok(state),
-            Ok(state) => format!(
-                "it is of version {}, this rulesc reads version {STATE_VERSION}",
-                state.version
-            ),
-            Err(err) => format!("it is damaged ({err})"),
-        };
-        Err(io::Error::new(
-            ErrorKind::InvalidData,
-            format!(
-                "the state of session `{session_id}` in `{}` cannot be read: {problem}; \
-                 run `rulesc hook reset --session {session_id}` to start the session afresh",
-                path.display()
-            ),
-        ))
-    }
-
-    /// Removes `session_id`'s state, if there is one: its next call starts afresh
-    pub(crate) fn reset(&self, session_id: &str) -> io::Result<bool> {
-        let path = self.session_path(session_id);
-        match fs::remove_file(&path) {
-            Ok(()) => Ok(true),
-            Err(err) if err.kind() == ErrorKind::NotFound => Ok(false),
-            Err(err) => Err(with_path(err, &path)),
-        }
-    }
-
-    /// Stores `session_id`'s state: written whole, then renamed into place
-    pub(crate) fn save(&self, session_id: &str, state: &SessionState) -> io::Result<()> {
-        let path = self.session_path(session_id);
-        let text = serde_json::to_string(state).map_err(io::Error::other)?;
-        write_atomically(&path, text.as_bytes())
-    }
-
-    /// Removes session files (and cached policies) not written for longer than `age`
-    pub(crate) fn prune(&self, age: Duration) -> io::Result<usize> {
-        let now = SystemTime::now();
-        let mut removed = 0;
-        for folder in [self.dir.sessions(), self.dir.policies()] {
-            let entries = fs::read_dir(&folder).map_err(|err| with_path(err, &folder))?;
-            for entry in entries {
-                let entry = entry?;
-                let modified = entry.metadata()?.modified()?;
-                let is_old = now
-                    .duration_since(modified)
-                    .is_ok_and(|elapsed| elapsed > age);
-                if is_old {
-                    let path = entry.path();
-                    match fs::remove_file(&path) {
-                        Ok(()) => removed += 1,
-                        // Another process pruned it first.
-                        Err(err) if err.kind() == ErrorKind::NotFound => {}
-                        Err(err) => return Err(with_path(err, &path)),
-                    }
-                }
+/// Removes the files of `folder` not written for longer than `age`; how many it removed
+pub(crate) fn prune_folder(folder: &Path, age: Duration) -> io::Result<usize> {
+    let now = SystemTime::now();
+    let mut removed = 0;
+    let entries = fs::read_dir(folder).map_err(|err| with_path(err, folder))?;
+    for entry in entries {
+        let entry = entry?;
+        let modified = entry.metadata()?.modified()?;
+        let is_old = now
+            .duration_since(modified)
+            .is_ok_and(|elapsed| elapsed > age);
+        if is_old {
+            let path = entry.path();
+            match fs::remove_file(&path) {
+                Ok(()) => removed += 1,
+                // Another process pruned it first.
+                Err(err) if err.kind() == ErrorKind::NotFound => {}
+                Err(err) => return Err(with_path(err, &path)),
             }
         }
-        Ok(removed)
     }
-
-    fn session_path(&self, session_id: &str) -> PathBuf {
-        self.dir.sessions().join(session_file_name(session_id))
-    }
-}
-
-/// The file name of a session's state: `s-<id>.json` when the id is a plain, short file name
-/// (hosts use UUIDs), else `h-<digest>.json`, so no id can escape the folder
-fn session_file_name(session_id: &str) -> String {
-    let plain = !session_id.is_empty()
-        && session_id.len() <= MAX_READABLE_ID
-        && !session_id.starts_with('.')
-        && session_id
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.'));
-    if plain {
-        format!("s-{session_id}.json")
-    } else {
-        format!("h-{}.json", digest([session_id.as_bytes()]))
-    }
+    Ok(removed)
 }
 
 /// Replaces the file at `path` with `bytes`, atomically (not flushed to the disk: see
@@ -290,59 +243,44 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unusual_session_ids_cannot_escape_the_folder() {
-        assert_eq!(session_file_name("3f2a-11"), "s-3f2a-11.json");
-        for id in ["../../etc/passwd", "", ".hidden", "a/b", &"x".repeat(200)] {
-            let name = session_file_name(id);
-            assert!(
-                name.starts_with("h-") && !name.contains('/'),
-                "{id}: {name}"
-            );
-        }
-    }
-
-    #[test]
-    fn state_round_trips_and_damaged_state_is_an_error_until_reset() {
-        let root = tempfile::tempdir().unwrap();
-        let dir = StateDir::open(root.path()).unwrap();
-        let locked = dir.lock().unwrap();
-        let mut state = locked.load("s1", 7).unwrap();
-        assert_eq!(state, SessionState::new(7));
+    fn state_round_trips_and_damaged_or_foreign_state_is_an_error() {
+        let mut state = SessionState::new(7);
         state.errors = 3;
         state
             .metadata
             .insert("tainted".to_owned(), Json::Bool(true));
-        locked.save("s1", &state).unwrap();
-        assert_eq!(locked.load("s1", 99).unwrap(), state);
-
-        let file = root.path().join("sessions/s-s1.json");
-        for damaged in ["{\"steps\": ", "{\"version\": 1}", "\u{0}"] {
-            fs::write(&file, damaged).unwrap();
-            let err = locked.load("s1", 99).unwrap_err().to_string();
-            assert!(err.contains("cannot be read"), "{damaged}: {err}");
-            assert!(err.contains("rulesc hook reset --session s1"), "{err}");
+        let bytes = state.encode().unwrap();
+        assert_eq!(
+            SessionState::decode(&bytes, "s1", "`here`", "").unwrap(),
+            state
+        );
+        let mut foreign: Json = serde_json::from_slice(&bytes).unwrap();
+        foreign["version"] = Json::from(99);
+        let of_another_version = (
+            &foreign.to_string(),
+            &format!("it is of version 99, this rulesc reads version {STATE_VERSION}"),
+        );
+        for (damaged, problem) in [
+            (&"{\"steps\": ".to_owned(), &"it is damaged".to_owned()),
+            (&"\u{0}".to_owned(), &"it is damaged".to_owned()),
+            (&"{\"version\": 1}".to_owned(), &"it is damaged".to_owned()),
+            of_another_version,
+        ] {
+            let err = SessionState::decode(damaged.as_bytes(), "s1", "`here`", " --state x")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with("the state of session `s1` in `here` cannot be read: "),
+                "{err}"
+            );
+            assert!(err.contains(problem), "{damaged}: {err}");
+            assert!(
+                err.ends_with(
+                    "run `rulesc hook reset --session s1 --state x` to start the session afresh"
+                ),
+                "{err}"
+            );
         }
-        assert!(locked.reset("s1").unwrap());
-        assert!(!locked.reset("s1").unwrap());
-        assert_eq!(locked.load("s1", 99).unwrap(), SessionState::new(99));
-    }
-
-    #[test]
-    fn prune_removes_only_old_files() {
-        let root = tempfile::tempdir().unwrap();
-        let dir = StateDir::open(root.path()).unwrap();
-        let locked = dir.lock().unwrap();
-        locked.save("old", &SessionState::new(0)).unwrap();
-        locked.save("new", &SessionState::new(0)).unwrap();
-        File::options()
-            .write(true)
-            .open(root.path().join("sessions/s-old.json"))
-            .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(7200))
-            .unwrap();
-        assert_eq!(locked.prune(Duration::from_secs(3600)).unwrap(), 1);
-        assert!(!root.path().join("sessions/s-old.json").exists());
-        assert!(root.path().join("sessions/s-new.json").exists());
     }
 
     #[cfg(unix)]

@@ -218,6 +218,10 @@ pub(crate) struct HookArgs {
     /// system's temporary folder)
     #[arg(long, value_name = "DIR")]
     pub(crate) state_dir: Option<PathBuf>,
+    /// Where session state is kept: a folder (the same as `--state-dir`) or a Redis server,
+    /// `redis://HOST:PORT/DB` (compiled policies then stay in `--state-dir`)
+    #[arg(long, value_name = "DIR|URL")]
+    pub(crate) state: Option<String>,
     /// What a call that cannot be checked (a broken policy, malformed input, unusable state)
     /// gets: `deny` refuses tool calls (the default); `allow` answers "no opinion", so the
     /// host runs them
@@ -259,6 +263,9 @@ pub(crate) struct HookResetArgs {
     /// The state folder the hook uses (default: `rulesc` in the system's temporary folder)
     #[arg(long, value_name = "DIR")]
     pub(crate) state_dir: Option<PathBuf>,
+    /// The `--state` the hook uses: a folder or `redis://HOST:PORT/DB`
+    #[arg(long, value_name = "DIR|URL")]
+    pub(crate) state: Option<String>,
 }
 
 /// `rulesc init`

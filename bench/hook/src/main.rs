@@ -3,7 +3,8 @@
 //! ratios (issue goal: a hook call within 1.5x of the process start).
 //!
 //! Usage: `rulesc-bench-hook RULESC RUNS STATE_DIR POLICY CASE...`, where each CASE is
-//! `name=host:payload.json`. Every case is called once first, untimed, so the compiled
+//! `name=host:payload.json`, or `name=host:payload.json|STATE` to keep sessions in the
+//! store `--state STATE` names (a `redis://` URL). Every case is called once first, untimed, so the compiled
 //! policy is cached, as it is for every call after a session's first. Runs alternate
 //! between the baseline and each case, so drift of the machine hits all alike. The output
 //! is one JSON object per line (`bench/run.sh` collects them), then a table for people on
@@ -37,7 +38,7 @@ fn main() -> ExitCode {
 fn run(args: Vec<String>) -> Result<(), String> {
     let [rulesc, runs, state_dir, policy, cases @ ..] = args.as_slice() else {
         return Err(
-            "usage: rulesc-bench-hook RULESC RUNS STATE_DIR POLICY name=host:payload.json..."
+            "usage: rulesc-bench-hook RULESC RUNS STATE_DIR POLICY name=host:payload.json[|STATE]..."
                 .to_owned(),
         );
     };
@@ -81,19 +82,27 @@ fn run(args: Vec<String>) -> Result<(), String> {
     Ok(())
 }
 
-/// `name=host:payload.json` as a hook call over `policy`
+/// `name=host:payload.json[|STATE]` as a hook call over `policy`
 fn hook_case(spec: &str, state_dir: &str, policy: &str) -> Result<Case, String> {
     let (name, call) = spec
         .split_once('=')
         .ok_or_else(|| format!("`{spec}` is not `name=host:payload.json`"))?;
+    let (call, store) = match call.split_once('|') {
+        Some((call, store)) => (call, Some(store)),
+        None => (call, None),
+    };
     let (host, payload) = call
         .split_once(':')
         .ok_or_else(|| format!("`{call}` is not `host:payload.json`"))?;
+    let mut args: Vec<String> = ["hook", policy, "--host", host, "--state-dir", state_dir]
+        .map(str::to_owned)
+        .to_vec();
+    if let Some(store) = store {
+        args.extend(["--state".to_owned(), store.to_owned()]);
+    }
     Ok(Case {
         name: name.to_owned(),
-        args: ["hook", policy, "--host", host, "--state-dir", state_dir]
-            .map(str::to_owned)
-            .to_vec(),
+        args,
         stdin: Some(PathBuf::from(payload)),
     })
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use rulesc::load::{self, Sources};
 use rulesc::{input, Policy, SourceBytes};
-use rulesc_host::{Exit, Input, Loader, Options, PolicySource};
+use rulesc_host::{Exit, Input, Loader, Options, PolicySource, StateLocation};
 
 use crate::cli::args::{HookAction, HookArgs, HookResetArgs, OnError};
 use crate::cli::ExitStatus;
@@ -20,12 +20,14 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         crate::cli::print_error("`--host` is required");
         return ExitStatus::Error;
     };
+    let location = match state_location(args.state.as_deref(), args.state_dir.as_deref()) {
+        Ok(location) => location,
+        Err(status) => return status,
+    };
     let options = Options {
         host,
-        state_dir: args
-            .state_dir
-            .clone()
-            .unwrap_or_else(rulesc_host::default_state_dir),
+        state_dir: location.dir,
+        sessions: location.sessions,
         fail_open: args.fail_open || args.on_error == OnError::Allow,
         prune_older_than: args.prune_older_than,
         limits: super::eval::limits(&args.limits),
@@ -53,11 +55,11 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
 
 /// Runs `rulesc hook reset`
 fn run_reset(args: &HookResetArgs) -> ExitStatus {
-    let state_dir = args
-        .state_dir
-        .clone()
-        .unwrap_or_else(rulesc_host::default_state_dir);
-    match rulesc_host::reset(&state_dir, &args.session) {
+    let location = match state_location(args.state.as_deref(), args.state_dir.as_deref()) {
+        Ok(location) => location,
+        Err(status) => return status,
+    };
+    match rulesc_host::reset(&location, &args.session) {
         Ok(removed) => {
             let said = if removed {
                 format!(
@@ -75,6 +77,20 @@ fn run_reset(args: &HookResetArgs) -> ExitStatus {
             ExitStatus::Error
         }
     }
+}
+
+/// Where the hook keeps its state, from `--state` and `--state-dir`; a contradiction is
+/// reported, and refuses the call (exit 2) as any flag error does
+fn state_location(
+    state: Option<&str>,
+    state_dir: Option<&std::path::Path>,
+) -> Result<StateLocation, ExitStatus> {
+    StateLocation::from_flags(state, state_dir, rulesc_host::default_state_dir()).map_err(
+        |reason| {
+            crate::cli::print_error(&reason);
+            ExitStatus::Error
+        },
+    )
 }
 
 /// The policy named by the POLICY arguments, read by the loader every command shares

@@ -1,0 +1,136 @@
+//! The file store: one JSON file per session in the state folder's `sessions/`, read and
+//! written under the folder's lock.
+//!
+//! Invariant: a session file is only read and written by a holder of the folder's lock, and
+//! written whole to a temporary file that is then renamed over it, so concurrent hook
+//! processes never lose an update and a reader never sees half a file. One lock for the
+//! folder, not one per session: the critical section is a few microseconds of evaluation,
+//! and a lock file that is never deleted lets `--prune-older-than` remove session files
+//! safely under the same lock.
+
+use std::fs;
+use std::io::{self, ErrorKind};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::Store;
+use crate::digest::digest;
+use crate::state::{prune_folder, with_path, write_atomically, SessionState, StateDir};
+
+/// The longest session id kept readable in a file name
+const MAX_READABLE_ID: usize = 96;
+
+/// Sessions' state in files of the state folder
+#[derive(Debug)]
+pub(crate) struct FileStore {
+    dir: StateDir,
+}
+
+impl FileStore {
+    /// The file store of the state folder `dir`
+    pub(crate) fn new(dir: StateDir) -> FileStore {
+        FileStore { dir }
+    }
+
+    fn session_path(&self, session_id: &str) -> PathBuf {
+        self.dir.sessions().join(session_file_name(session_id))
+    }
+
+    /// Loads `session_id`'s state; a new session starts at `now_ms`
+    fn load(&self, session_id: &str, now_ms: u64) -> io::Result<SessionState> {
+        let path = self.session_path(session_id);
+        match fs::read(&path) {
+            Ok(bytes) => {
+                let place = format!("`{}`", path.display());
+                SessionState::decode(&bytes, session_id, &place, "")
+            }
+            Err(err) if err.kind() == ErrorKind::NotFound => Ok(SessionState::new(now_ms)),
+            Err(err) => Err(with_path(err, &path)),
+        }
+    }
+}
+
+impl Store for FileStore {
+    fn update(
+        &mut self,
+        session_id: &str,
+        now_ms: u64,
+        change: &mut dyn FnMut(&mut SessionState),
+    ) -> io::Result<()> {
+        let _lock = self.dir.lock()?;
+        let loaded = self.load(session_id, now_ms)?;
+        match super::changed(&loaded, change) {
+            Some(session) => write_atomically(&self.session_path(session_id), &session.encode()?),
+            None => Ok(()),
+        }
+    }
+
+    fn reset(&mut self, session_id: &str) -> io::Result<bool> {
+        let _lock = self.dir.lock()?;
+        let path = self.session_path(session_id);
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(true),
+            Err(err) if err.kind() == ErrorKind::NotFound => Ok(false),
+            Err(err) => Err(with_path(err, &path)),
+        }
+    }
+
+    fn prune(&mut self, age: Duration) -> io::Result<usize> {
+        let _lock = self.dir.lock()?;
+        prune_folder(&self.dir.sessions(), age)
+    }
+}
+
+/// The file name of a session's state: `s-<id>.json` when the id is a plain, short file name
+/// (hosts use UUIDs), else `h-<digest>.json`, so no id can escape the folder
+fn session_file_name(session_id: &str) -> String {
+    let plain = !session_id.is_empty()
+        && session_id.len() <= MAX_READABLE_ID
+        && !session_id.starts_with('.')
+        && session_id
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.'));
+    if plain {
+        format!("s-{session_id}.json")
+    } else {
+        format!("h-{}.json", digest([session_id.as_bytes()]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unusual_session_ids_cannot_escape_the_folder() {
+        assert_eq!(session_file_name("3f2a-11"), "s-3f2a-11.json");
+        for id in ["../../etc/passwd", "", ".hidden", "a/b", &"x".repeat(200)] {
+            let name = session_file_name(id);
+            assert!(
+                name.starts_with("h-") && !name.contains('/'),
+                "{id}: {name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_session_file_is_named_after_its_session_and_names_itself_in_errors() {
+        let root = tempfile::tempdir().unwrap();
+        let mut store = FileStore::new(StateDir::open(root.path()).unwrap());
+        store
+            .update("s1", 7, &mut |state| state.errors = 3)
+            .unwrap();
+        let file = root.path().join("sessions/s-s1.json");
+        let written: SessionState = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+        assert_eq!(written.errors, 3);
+        fs::write(&file, "{").unwrap();
+        let err = store.update("s1", 9, &mut |_| {}).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "the state of session `s1` in `{}` cannot be read",
+                file.display()
+            )),
+            "{err}"
+        );
+    }
+}
