@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value as Json};
 use tracing::{debug, warn};
 
+use crate::arith;
 use crate::bounds;
 use crate::evaluate::holds;
 use crate::event::Event;
@@ -330,7 +331,15 @@ impl Policy {
                     message,
                 } => (Act::Decide(*verb), *stop_reason, message.clone()),
                 Action::Set { key, value } => {
-                    effects.push((rule, key, value));
+                    effects.push((rule, key, value.to_json()));
+                    (Act::Set, None, None)
+                }
+                Action::Compute { key, value } => {
+                    // Computed now, from the event as it came: effects of the same event
+                    // never see each other (LANGUAGE.md §4.3). No value, no effect.
+                    if let Some(value) = arith::number(value, event) {
+                        effects.push((rule, key, Json::from(value)));
+                    }
                     (Act::Set, None, None)
                 }
             };
@@ -378,7 +387,6 @@ impl Policy {
             let effects = effects
                 .into_iter()
                 .map(|(rule, key, value)| {
-                    let value = value.to_json();
                     set_metadata(&mut metadata, key, value.clone());
                     EffectRecord {
                         rule: rule.id.clone(),
@@ -487,7 +495,7 @@ fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
             }
             *stop_reason = stop_reason_of(*verb, *stop_reason);
         }
-        Action::Set { key, .. } => {
+        Action::Set { key, .. } | Action::Compute { key, .. } => {
             let indexes = key
                 .segments
                 .iter()

@@ -405,9 +405,11 @@ fn constraint(atom: Atom<'_>) -> Constraint<'_> {
         Condition::Glob { field, .. }
         | Condition::Regex { field, .. }
         | Condition::Contains { field, .. } => Constraint::Pattern(field),
-        Condition::All(_) | Condition::Any(_) | Condition::Not(_) | Condition::Shell { .. } => {
-            Constraint::Opaque
-        }
+        Condition::All(_)
+        | Condition::Any(_)
+        | Condition::Not(_)
+        | Condition::Shell { .. }
+        | Condition::Quantified { .. } => Constraint::Opaque,
     }
 }
 
@@ -427,7 +429,9 @@ fn comparison<'c>(
                 None => Constraint::Opaque,
             };
         }
-        (Operand::Field(_), Operand::Field(_)) => return Constraint::Opaque,
+        (Operand::Field(_), Operand::Field(_))
+        | (Operand::Arith(_), _)
+        | (_, Operand::Arith(_)) => return Constraint::Opaque,
     };
     let value = Value::of(literal);
     if field.ty() == FieldType::Dynamic {
