@@ -160,6 +160,7 @@ impl Lowering<'_> {
             self.diags.push(codes::set_value_not_a_number(
                 self.file,
                 typed.span,
+                typed.ty.described(),
                 &typed.describe(),
             ));
             return None;

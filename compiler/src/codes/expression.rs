@@ -152,11 +152,11 @@ pub const SET_VALUE_NOT_A_NUMBER: Code = Code {
     right: "on pre_tool_use set metadata.last_step = step",
 };
 
-/// Builds E065 at the value `span`, described as `what`
-pub(crate) fn set_value_not_a_number(file: FileId, span: Span, what: &str) -> Diagnostic {
+/// Builds E065 at the value `span`, of type `ty` (`a string`), labelled `what`
+pub(crate) fn set_value_not_a_number(file: FileId, span: Span, ty: &str, what: &str) -> Diagnostic {
     Diagnostic::new(
         SET_VALUE_NOT_A_NUMBER,
-        format!("`set` stores literals and numbers, not {what}"),
+        format!("`set` stores literals and numbers, not {ty}"),
         Label::new(file, span, what),
     )
     .with_help("set a literal, or arithmetic over numbers and durations")
