@@ -239,7 +239,9 @@ fn int_arith(rng: &mut Rng, depth: usize) -> String {
         return match rng.below(6) {
             0 | 1 => format!("metadata.{}", rng.pick(&META_KEYS)),
             2 => rng.pick(&["steps", "step", "tokens", "errors"]).to_owned(),
-            3 => rng.pick(&["9223372036854775807", "4611686018427387904"]).to_owned(),
+            3 => rng
+                .pick(&["9223372036854775807", "4611686018427387904"])
+                .to_owned(),
             _ => rng.below(4).to_string(),
         };
     }
@@ -516,11 +518,7 @@ fn json_value(rng: &mut Rng) -> Json {
         9 => json!([]),
         10 => json!([rng.below(3), 1, 2]),
         11 => json!([rng.pick(&TEXTS), rng.pick(&TEXTS)]),
-        12 => json!(rng.pick(&[
-            i64::MAX,
-            i64::MIN,
-            -3
-        ])),
+        12 => json!(rng.pick(&[i64::MAX, i64::MIN, -3])),
         0 => json!(true),
         1 => json!(false),
         2 => json!(rng.below(3)),
