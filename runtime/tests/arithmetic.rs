@@ -199,6 +199,10 @@ fn two_counters_on_one_event_read_the_metadata_from_before_it() {
     assert_eq!(outcome.metadata.get("n"), Some(&json!(6)));
 }
 
+#[expect(
+    clippy::unwrap_used,
+    reason = "a helper of tests: a bad fixture fails the test"
+)]
 fn quantified(quantifier: ListQuantifier, glob: &str) -> Condition {
     Condition::Quantified {
         quantifier,
