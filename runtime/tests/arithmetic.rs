@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use rulesc_runtime::{
-    Action, Arith, ArithOp, CompareOp, Condition, EventKind, Field, GlobPattern, ListQuantifier,
-    Literal, Operand, Verb,
+    Action, Arith, ArithOp, CompareOp, Condition, Defaults, EventKind, Field, GlobPattern,
+    ListQuantifier, Literal, Operand, Policy, PolicyError, Verb,
 };
 use serde_json::{json, Value};
 
@@ -271,4 +271,34 @@ fn pre_fires(condition: Condition, fields: Value) -> bool {
         .evaluations
         .iter()
         .any(|evaluation| evaluation.rule == "r")
+}
+
+#[test]
+fn a_quantifier_over_anything_but_one_field_test_is_refused() {
+    let over = |condition: Condition| {
+        let rule = when(
+            decide("r", &[EventKind::PreToolUse], Verb::Block),
+            Condition::Quantified {
+                quantifier: ListQuantifier::Any,
+                condition: Box::new(condition),
+            },
+        );
+        Policy::new(vec![rule], Defaults::default())
+    };
+    let literal_first = Condition::Compare {
+        left: int(1),
+        op: CompareOp::Eq,
+        right: field(arg("to")),
+    };
+    for bad in [
+        Condition::All(vec![]),
+        Condition::Flag(arg("to")),
+        literal_first,
+    ] {
+        assert_eq!(
+            over(bad).err(),
+            Some(PolicyError::InvalidQuantifier("r".to_owned()))
+        );
+    }
+    assert!(over(cmp(arg("to"), CompareOp::Eq, Literal::Int(1))).is_ok());
 }
