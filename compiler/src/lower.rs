@@ -679,10 +679,14 @@ impl Lowering<'_> {
             return None;
         }
         let Side::Lit(needle) = right.side else {
+            let what = match right.side {
+                Side::Arith(_) => "arithmetic",
+                _ => "a field",
+            };
             self.mismatch(
                 right.span,
                 "`contains` needs a literal on its right".to_owned(),
-                "a field".to_owned(),
+                what.to_owned(),
                 None,
                 Some(
                     "write the text to find as a string: `arg.command contains \"sudo\"`"
