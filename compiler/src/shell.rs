@@ -28,12 +28,19 @@ pub(crate) fn lower_call(
         "shell" => Quantifier::Any,
         "shell.all" => Quantifier::All,
         other => {
+            // `any` and `all` quantify a comparison without parentheses (docs/expressions.md).
+            let help = if matches!(other, "any" | "all") {
+                "write the comparison after the word, without parentheses: \
+                 `any arg.to ~ \"*@evil.example\"`; test a shell command with `shell(...)`"
+            } else {
+                "test a shell command with `shell(...)` or `shell.all(...)`"
+            };
             diags.push(codes::invalid_shell_condition(
                 file,
                 call.name.span,
                 format!("there is no condition `{other}(...)`"),
                 "unknown name",
-                "test a shell command with `shell(...)` or `shell.all(...)`",
+                help,
             ));
             return None;
         }
