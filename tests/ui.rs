@@ -459,6 +459,23 @@ fn render_rule(out: &mut String, rule: &Rule) {
             out.push('\n');
         }
         Action::Set { key, value } => writeln!(out, "  then set metadata{key} = {value}").unwrap(),
+        Action::Compute { key, value } => {
+            writeln!(out, "  then set metadata{key} = {}", render_operand(value)).unwrap();
+        }
+    }
+}
+
+/// An operand with every operation parenthesized
+fn render_operand(operand: &Operand) -> String {
+    match operand {
+        Operand::Field(field) => field.to_string(),
+        Operand::Literal(literal) => literal.to_string(),
+        Operand::Arith(arith) => format!(
+            "({} {} {})",
+            render_operand(&arith.left),
+            arith.op.symbol(),
+            render_operand(&arith.right)
+        ),
     }
 }
 
@@ -472,18 +489,23 @@ fn render_condition(condition: &Condition) -> String {
             format!("({})", parts.join(&format!(" {word} ")))
         }
     };
-    let operand = |operand: &Operand| match operand {
-        Operand::Field(field) => field.to_string(),
-        Operand::Literal(literal) => literal.to_string(),
-    };
     match condition {
         Condition::All(parts) => group(parts, "and", "true"),
         Condition::Any(parts) => group(parts, "or", "false"),
         Condition::Not(inner) => format!("not {}", render_condition(inner)),
         Condition::Flag(field) => field.to_string(),
         Condition::Compare { left, op, right } => {
-            format!("{} {} {}", operand(left), op.symbol(), operand(right))
+            format!(
+                "{} {} {}",
+                render_operand(left),
+                op.symbol(),
+                render_operand(right)
+            )
         }
+        Condition::Quantified {
+            quantifier,
+            condition,
+        } => format!("{} {}", quantifier.word(), render_condition(condition)),
         Condition::Glob { field, pattern } => format!("{field} ~ {:?}", pattern.as_str()),
         Condition::Regex { field, pattern } => format!("{field} =~ {:?}", pattern.as_str()),
         Condition::In { field, list } => format!("{field} in {}", Literal::List(list.clone())),

@@ -6,13 +6,25 @@
 //! it. Messages follow STYLE §2.3: lowercase, no final period, user text in backticks.
 //!
 //! Numbering: `E00x` input and syntax, `E01x` names, `E02x` types and literals, `E03x` the
-//! structure of files and policy sets, `E04x` shell conditions; `W0xx` are lints (see `lint/`).
+//! structure of files and policy sets, `E04x` shell conditions, `E06x` arithmetic and list
+//! quantifiers (`codes/expression.rs`); `W0xx` are lints (see `lint/`).
 
 use rulesc_grammar::Span;
 use rulesc_runtime::{EventKind, Field, StopReason, Verb};
 
 use crate::diagnostic::{Code, Diagnostic, Label, Severity};
 use crate::source::FileId;
+
+mod expression;
+
+pub(crate) use expression::{
+    arithmetic_on_non_number, division_by_zero, duration_product, mixed_units,
+    quantifier_over_scalar, quantifier_without_field, set_value_not_a_number,
+};
+pub use expression::{
+    ARITHMETIC_ON_NON_NUMBER, DIVISION_BY_ZERO, DURATION_PRODUCT, MIXED_UNITS,
+    QUANTIFIER_OVER_SCALAR, QUANTIFIER_WITHOUT_FIELD, SET_VALUE_NOT_A_NUMBER,
+};
 
 /// Every code, in code order
 pub const ALL: &[Code] = &[
@@ -43,6 +55,12 @@ pub const ALL: &[Code] = &[
     POLICY_REJECTED,
     TOO_MANY_RULES,
     INVALID_SHELL_CONDITION,
+    ARITHMETIC_ON_NON_NUMBER,
+    MIXED_UNITS,
+    DURATION_PRODUCT,
+    DIVISION_BY_ZERO,
+    QUANTIFIER_WITHOUT_FIELD,
+    SET_VALUE_NOT_A_NUMBER,
     CONFLICTING_EFFECTS,
     DEAD_RULE,
     CONSTANT_CONDITION,
@@ -55,6 +73,7 @@ pub const ALL: &[Code] = &[
     FIELD_NOT_FILLED_BY_HOST,
     LITERAL_BRACES_IN_GLOB,
     FIELD_NEVER_FILLED,
+    QUANTIFIER_OVER_SCALAR,
 ];
 
 /// The code spelled `id` (`E012`, case-insensitive) or named `name` (`field-not-visible`)

@@ -92,6 +92,9 @@ pub(crate) fn syntax_help(src: &str, error: &SyntaxError) -> Option<String> {
     if found == "=" && expects("an operator") {
         return Some("did you mean `==`? a single `=` only assigns, in `set`".to_owned());
     }
+    if let Some(help) = arithmetic_help(src, error, found) {
+        return Some(help);
+    }
     if found.starts_with('\'') {
         let rest = src.get(error.span.start as usize + 1..).unwrap_or_default();
         let line = rest.lines().next().unwrap_or_default();
@@ -126,6 +129,44 @@ pub(crate) fn syntax_help(src: &str, error: &SyntaxError) -> Option<String> {
         return Some(format!(
             "did you mean `\"{word}\"`? a key that is not a lowercase word is quoted"
         ));
+    }
+    None
+}
+
+/// `+=`, `++` and a leading `-`, which other languages have and `.rules` does not
+/// (docs/expressions.md)
+fn arithmetic_help(src: &str, error: &SyntaxError, found: &str) -> Option<String> {
+    let op = found.chars().next().filter(|char| "+-*/".contains(*char))?;
+    let after = src.get(error.span.start as usize + 1..).unwrap_or_default();
+    let before = src
+        .get(..error.span.start as usize)
+        .unwrap_or_default()
+        .trim_end();
+    // `x++` stops at its second `+`, `x +=` at the `+`.
+    let increment = op == '+' && (after.starts_with('+') || before.ends_with('+'));
+    let operand = before
+        .trim_end_matches('+')
+        .rsplit(char::is_whitespace)
+        .next()
+        .filter(|word| word.starts_with("metadata"))
+        .unwrap_or("metadata.count");
+    if after.starts_with('=') {
+        return Some(format!(
+            "`set` has no `{op}=`: write the value whole, `set {operand} = {operand} {op} 1`"
+        ));
+    }
+    if increment {
+        return Some(format!(
+            "there is no `++`: count in a rule of its own, `set {operand} = {operand} + 1`"
+        ));
+    }
+    if op == '-'
+        && error
+            .expected
+            .iter()
+            .any(|words| words == "a condition" || words == "a field")
+    {
+        return Some("there is no unary minus: write `0 - x`".to_owned());
     }
     None
 }

@@ -32,6 +32,7 @@
 mod check;
 pub mod codes;
 mod diagnostic;
+mod expression;
 mod fmt;
 mod hint;
 mod lint;

@@ -159,42 +159,46 @@ struct Annotations {
 
 /// One value side of a comparison, lowered and typed
 #[derive(Debug)]
-enum Side {
+pub(crate) enum Side {
     /// A field (visibility already checked)
     Field(Field),
     /// A literal
     Lit(Literal),
+    /// Arithmetic (`compiler/src/expression.rs`), always an [`Operand::Arith`]
+    Arith(Operand),
 }
 
 /// A lowered operand with its type and span
 #[derive(Debug)]
-struct Typed {
-    side: Side,
-    ty: Type,
-    span: Span,
+pub(crate) struct Typed {
+    pub(crate) side: Side,
+    pub(crate) ty: Type,
+    pub(crate) span: Span,
 }
 
 impl Typed {
     /// How the operand reads in a label: `` `tool` is a string `` or `an integer`
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match &self.side {
             Side::Field(field) => format!("`{field}` is {}", self.ty.described()),
             Side::Lit(_) => self.ty.described().to_owned(),
+            Side::Arith(_) => format!("arithmetic, {}", self.ty.described()),
         }
     }
 
-    fn into_operand(self) -> Operand {
+    pub(crate) fn into_operand(self) -> Operand {
         match self.side {
             Side::Field(field) => Operand::Field(field),
             Side::Lit(literal) => Operand::Literal(literal),
+            Side::Arith(operand) => operand,
         }
     }
 }
 
 /// The state of lowering one rule: its file and where problems go
-struct Lowering<'a> {
-    file: FileId,
-    diags: &'a mut Vec<Diagnostic>,
+pub(crate) struct Lowering<'a> {
+    pub(crate) file: FileId,
+    pub(crate) diags: &'a mut Vec<Diagnostic>,
 }
 
 impl Lowering<'_> {
@@ -386,6 +390,7 @@ impl Lowering<'_> {
             Expr::Path(path) => self.flag(path, events),
             Expr::Lit(lit) => self.constant(lit),
             Expr::Call(call) => crate::shell::lower_call(self.file, call, events, self.diags),
+            Expr::Quantified(quantified) => self.quantified(quantified, events),
         }
     }
 
@@ -400,7 +405,7 @@ impl Lowering<'_> {
         lowered.into_iter().collect()
     }
 
-    fn field(&mut self, path: &Path, events: &[(EventKind, Span)]) -> Option<Field> {
+    pub(crate) fn field(&mut self, path: &Path, events: &[(EventKind, Span)]) -> Option<Field> {
         let field = resolve::field(self.file, path, self.diags)?;
         match resolve::check_visible(self.file, &field, path.span, events) {
             Some(diag) => {
@@ -411,7 +416,11 @@ impl Lowering<'_> {
         }
     }
 
-    fn operand(&mut self, operand: &AstOperand, events: &[(EventKind, Span)]) -> Option<Typed> {
+    pub(crate) fn operand(
+        &mut self,
+        operand: &AstOperand,
+        events: &[(EventKind, Span)],
+    ) -> Option<Typed> {
         match operand {
             AstOperand::Path(path) => self.field(path, events).map(|field| Typed {
                 ty: Type::of_field(&field),
@@ -423,6 +432,8 @@ impl Lowering<'_> {
                 side: Side::Lit(literal),
                 span: lit.span,
             }),
+            AstOperand::Group(inner, _) => self.operand(inner, events),
+            AstOperand::Arith(arith) => self.arith(arith, events),
         }
     }
 
@@ -439,7 +450,11 @@ impl Lowering<'_> {
         ));
     }
 
-    fn compare(&mut self, compare: &Compare, events: &[(EventKind, Span)]) -> Option<Condition> {
+    pub(crate) fn compare(
+        &mut self,
+        compare: &Compare,
+        events: &[(EventKind, Span)],
+    ) -> Option<Condition> {
         let left = self.operand(&compare.left, events);
         let right = self.operand(&compare.right, events);
         let (left, right) = (left?, right?);
@@ -496,7 +511,7 @@ impl Lowering<'_> {
                         "`{field}` is {ty}; compare it with {ty}",
                         ty = other.ty.described()
                     )),
-                    Side::Lit(_) => None,
+                    Side::Lit(_) | Side::Arith(_) => None,
                 },
             };
             self.mismatch(
@@ -528,7 +543,7 @@ impl Lowering<'_> {
     ) -> Option<(Field, Type, Span)> {
         match left.side {
             Side::Field(field) => Some((field, left.ty, left.span)),
-            Side::Lit(_) => {
+            Side::Lit(_) | Side::Arith(_) => {
                 self.mismatch(
                     left.span,
                     format!("`{symbol}` needs a field on its left"),
@@ -564,6 +579,7 @@ impl Lowering<'_> {
         let Side::Lit(Literal::Str(source)) = &right.side else {
             let what = match right.side {
                 Side::Field(_) => "a field".to_owned(),
+                Side::Arith(_) => "arithmetic".to_owned(),
                 Side::Lit(_) => right.ty.described().to_owned(),
             };
             self.mismatch(
@@ -663,10 +679,14 @@ impl Lowering<'_> {
             return None;
         }
         let Side::Lit(needle) = right.side else {
+            let what = match right.side {
+                Side::Arith(_) => "arithmetic",
+                _ => "a field",
+            };
             self.mismatch(
                 right.span,
                 "`contains` needs a literal on its right".to_owned(),
-                "a field".to_owned(),
+                what.to_owned(),
                 None,
                 Some(
                     "write the text to find as a string: `arg.command contains \"sudo\"`"
@@ -778,11 +798,8 @@ impl Lowering<'_> {
             }
             ActionNode::Set { target, value, .. } => {
                 let key = self.set_target(target);
-                let value = literal(self.file, value, self.diags);
-                Some(Action::Set {
-                    key: key?,
-                    value: value?,
-                })
+                let value = self.set_value(value, events);
+                Some(value?.into_action(key?))
             }
         }
     }
@@ -812,7 +829,7 @@ impl Lowering<'_> {
 }
 
 /// A type's name in the plural: `strings`, `bools`
-fn plural(ty: Type) -> &'static str {
+pub(crate) fn plural(ty: Type) -> &'static str {
     match ty {
         Type::Int => "integers",
         Type::Duration => "durations",

@@ -28,12 +28,19 @@ pub(crate) fn lower_call(
         "shell" => Quantifier::Any,
         "shell.all" => Quantifier::All,
         other => {
+            // `any` and `all` quantify a comparison without parentheses (docs/expressions.md).
+            let help = if matches!(other, "any" | "all") {
+                "write the comparison after the word, without parentheses: \
+                 `any arg.to ~ \"*@evil.example\"`; test a shell command with `shell(...)`"
+            } else {
+                "test a shell command with `shell(...)` or `shell.all(...)`"
+            };
             diags.push(codes::invalid_shell_condition(
                 file,
                 call.name.span,
                 format!("there is no condition `{other}(...)`"),
                 "unknown name",
-                "test a shell command with `shell(...)` or `shell.all(...)`",
+                help,
             ));
             return None;
         }
@@ -91,7 +98,7 @@ impl ShellLowering<'_> {
             Expr::Compare(compare) => self.compare(compare),
             Expr::Path(path) if dotted(path) == "outside_cwd" => Some(ShellCondition::OutsideCwd),
             Expr::Call(call) => self.call(call),
-            Expr::Path(_) | Expr::Lit(_) => {
+            Expr::Path(_) | Expr::Lit(_) | Expr::Quantified(_) => {
                 self.error(
                     expr.span(),
                     "this is not a condition on a shell command".to_owned(),
@@ -168,12 +175,12 @@ impl ShellLowering<'_> {
     fn compare(&mut self, compare: &Compare) -> Option<ShellCondition> {
         let name = match &compare.left {
             Operand::Path(path) => dotted(path),
-            Operand::Lit(_) => "a value".to_owned(),
+            Operand::Lit(_) | Operand::Arith(_) | Operand::Group(..) => "a value".to_owned(),
         };
         let Some(word) = ShellWord::from_name(&name) else {
             let name = match &compare.left {
                 Operand::Path(_) => format!("`{name}`"),
-                Operand::Lit(_) => name,
+                Operand::Lit(_) | Operand::Arith(_) | Operand::Group(..) => name,
             };
             self.error(
                 compare.left.span(),
@@ -196,7 +203,7 @@ impl ShellLowering<'_> {
     fn test(&mut self, compare: &Compare) -> Option<WordTest> {
         let right = match &compare.right {
             Operand::Lit(lit) => Some(lit),
-            Operand::Path(_) => None,
+            Operand::Path(_) | Operand::Arith(_) | Operand::Group(..) => None,
         };
         if compare.op == Op::In {
             let items = match right.map(|lit| &lit.kind) {

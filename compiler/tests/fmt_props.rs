@@ -14,9 +14,9 @@ use rulesc_grammar::{parse, Item};
 /// Copies of syntax trees with every span zeroed: formatting must keep everything else
 mod erase {
     use rulesc_grammar::{
-        ActionNode, Annotation, Call, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit,
-        LitKind, ObjectEntry, Operand, Path, PathSegment, RuleDecl, Span, StrLit, TestBlock,
-        TestStep, Value,
+        ActionNode, Annotation, Arith, Call, Compare, DefaultDecl, Expr, File, Header, Ident, Item,
+        Lit, LitKind, ObjectEntry, Operand, Path, PathSegment, Quantified, RuleDecl, Span, StrLit,
+        TestBlock, TestStep, Value,
     };
 
     fn ident(ident: &Ident) -> Ident {
@@ -74,6 +74,26 @@ mod erase {
         match operand {
             Operand::Path(field) => Operand::Path(path(field)),
             Operand::Lit(literal) => Operand::Lit(lit(literal)),
+            Operand::Group(inner, _) => {
+                Operand::Group(Box::new(self::operand(inner)), Span::default())
+            }
+            Operand::Arith(arith) => Operand::Arith(Box::new(Arith {
+                left: self::operand(&arith.left),
+                op: arith.op,
+                op_span: Span::default(),
+                right: self::operand(&arith.right),
+                span: Span::default(),
+            })),
+        }
+    }
+
+    fn compare(compare: &Compare) -> Compare {
+        Compare {
+            left: operand(&compare.left),
+            op: compare.op,
+            op_span: Span::default(),
+            right: operand(&compare.right),
+            span: Span::default(),
         }
     }
 
@@ -84,11 +104,11 @@ mod erase {
             Expr::And(parts, _) => Expr::And(parts.iter().map(self::expr).collect(), none),
             Expr::Not(inner, _) => Expr::Not(Box::new(self::expr(inner)), none),
             Expr::Paren(inner, _) => Expr::Paren(Box::new(self::expr(inner)), none),
-            Expr::Compare(compare) => Expr::Compare(Box::new(Compare {
-                left: operand(&compare.left),
-                op: compare.op,
-                op_span: none,
-                right: operand(&compare.right),
+            Expr::Compare(compare) => Expr::Compare(Box::new(self::compare(compare))),
+            Expr::Quantified(quantified) => Expr::Quantified(Box::new(Quantified {
+                quantifier: quantified.quantifier,
+                quantifier_span: none,
+                compare: self::compare(&quantified.compare),
                 span: none,
             })),
             Expr::Path(field) => Expr::Path(path(field)),
@@ -154,7 +174,7 @@ mod erase {
                     },
                     ActionNode::Set { target, value, .. } => ActionNode::Set {
                         target: path(target),
-                        value: lit(value),
+                        value: operand(value),
                         span: none,
                     },
                 },

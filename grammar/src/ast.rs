@@ -114,6 +114,40 @@ pub enum Expr {
     Lit(Lit),
     /// `name(argument)`: `shell(program == "rm")`, `flag("-r")`
     Call(Box<Call>),
+    /// `any left op right`, `all left op right`: a comparison over each element of a list
+    Quantified(Box<Quantified>),
+}
+
+/// `any arg.to ~ "*@evil.example"`: a comparison applied to each element of its left side
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quantified {
+    /// `any` or `all`
+    pub quantifier: ListQuantifier,
+    /// The word's span
+    pub quantifier_span: Span,
+    /// The comparison applied to each element
+    pub compare: Compare,
+    /// The whole condition, from the quantifier to the end of the comparison
+    pub span: Span,
+}
+
+/// Whether some or every element of a list must satisfy a comparison
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ListQuantifier {
+    /// `any`
+    Any,
+    /// `all`
+    All,
+}
+
+impl ListQuantifier {
+    /// The word as written
+    pub fn word(self) -> &'static str {
+        match self {
+            ListQuantifier::Any => "any",
+            ListQuantifier::All => "all",
+        }
+    }
 }
 
 /// `name(argument)`; the compiler knows the names
@@ -138,6 +172,7 @@ impl Expr {
             Expr::Path(path) => path.span,
             Expr::Lit(lit) => lit.span,
             Expr::Call(call) => call.span,
+            Expr::Quantified(quantified) => quantified.span,
         }
     }
 }
@@ -207,6 +242,10 @@ pub enum Operand {
     Path(Path),
     /// A literal
     Lit(Lit),
+    /// `left + right`, `left * right`, ...
+    Arith(Box<Arith>),
+    /// `( operand )`, kept so the formatter writes the parentheses back
+    Group(Box<Operand>, Span),
 }
 
 impl Operand {
@@ -215,7 +254,54 @@ impl Operand {
         match self {
             Operand::Path(path) => path.span,
             Operand::Lit(lit) => lit.span,
+            Operand::Arith(arith) => arith.span,
+            Operand::Group(_, span) => *span,
         }
+    }
+}
+
+/// `left op right` with an arithmetic operator
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arith {
+    /// Left operand
+    pub left: Operand,
+    /// The operator
+    pub op: ArithOp,
+    /// The operator's span
+    pub op_span: Span,
+    /// Right operand
+    pub right: Operand,
+    /// From the left operand to the right one
+    pub span: Span,
+}
+
+/// An arithmetic operator
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+}
+
+impl ArithOp {
+    /// The operator as written
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+        }
+    }
+
+    /// Whether it binds as tightly as `*` (rather than as `+`)
+    pub fn is_multiplicative(self) -> bool {
+        matches!(self, ArithOp::Mul | ArithOp::Div)
     }
 }
 
@@ -309,12 +395,12 @@ pub enum ActionNode {
         /// The whole action
         span: Span,
     },
-    /// `set metadata.key = literal`
+    /// `set metadata.key = value`
     Set {
         /// The target path (`metadata.key`)
         target: Path,
-        /// The value
-        value: Lit,
+        /// The value: a literal, or arithmetic computed when the rule fires
+        value: Operand,
         /// The whole action
         span: Span,
     },

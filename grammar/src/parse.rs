@@ -20,9 +20,9 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::Parser as _;
 
 use crate::ast::{
-    ActionNode, Annotation, Call, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit,
-    LitKind, ObjectEntry, Op, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep,
-    Value,
+    ActionNode, Annotation, Arith, ArithOp, Call, Compare, DefaultDecl, Expr, File, Header, Ident,
+    Item, ListQuantifier, Lit, LitKind, ObjectEntry, Op, Operand, Path, PathSegment, Quantified,
+    RuleDecl, StrLit, TestBlock, TestStep, Value,
 };
 use crate::error::{ParseError, SyntaxError};
 use crate::limits::{self, offset, MAX_DEPTH};
@@ -528,7 +528,13 @@ impl Builder {
         for child in children(pair) {
             match child.as_rule() {
                 Rule::path => target = Some(self.path(child)),
-                Rule::literal => value = Some(self.literal(child)?),
+                Rule::set_value => {
+                    let part = children(child).next()?;
+                    value = Some(match part.as_rule() {
+                        Rule::literal => Operand::Lit(self.literal(part)?),
+                        _ => self.sum(part)?,
+                    });
+                }
                 _ => {}
             }
         }
@@ -579,7 +585,10 @@ impl Builder {
                 Rule::kw_not => nots.push(self.span(&child)),
                 Rule::paren => operand = Some(self.paren(child)?),
                 Rule::call => operand = Some(self.call(child)?),
-                Rule::comparison => operand = Some(self.comparison(child)?),
+                Rule::quantified => operand = Some(self.quantified(child)?),
+                Rule::comparison => {
+                    operand = Some(Expr::Compare(Box::new(self.comparison(child)?)));
+                }
                 Rule::path => operand = Some(Expr::Path(self.path(child))),
                 Rule::literal => operand = Some(Expr::Lit(self.literal(child)?)),
                 _ => {}
@@ -617,14 +626,13 @@ impl Builder {
         })))
     }
 
-    fn comparison(&self, pair: Pair<'_>) -> Option<Expr> {
+    fn comparison(&self, pair: Pair<'_>) -> Option<Compare> {
         let span = self.span(&pair);
         let mut operands = Vec::new();
         let mut op = None;
         for child in children(pair) {
             match child.as_rule() {
-                Rule::path => operands.push(Operand::Path(self.path(child))),
-                Rule::literal => operands.push(Operand::Lit(self.literal(child)?)),
+                Rule::sum => operands.push(self.sum(child)?),
                 Rule::op => op = Some((op_of(child.as_str())?, self.span(&child))),
                 _ => {}
             }
@@ -633,13 +641,99 @@ impl Builder {
         let mut operands = operands.into_iter();
         let left = operands.next()?;
         let right = operands.next()?;
-        Some(Expr::Compare(Box::new(Compare {
+        Some(Compare {
             left,
             op,
             op_span,
             right,
             span,
+        })
+    }
+
+    fn quantified(&self, pair: Pair<'_>) -> Option<Expr> {
+        let span = self.span(&pair);
+        let mut quantifier = None;
+        let mut compare = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::quantifier => {
+                    let word = match child.as_str() {
+                        "any" => ListQuantifier::Any,
+                        "all" => ListQuantifier::All,
+                        _ => return None,
+                    };
+                    quantifier = Some((word, self.span(&child)));
+                }
+                Rule::comparison => compare = Some(self.comparison(child)?),
+                _ => {}
+            }
+        }
+        let (quantifier, quantifier_span) = quantifier?;
+        Some(Expr::Quantified(Box::new(Quantified {
+            quantifier,
+            quantifier_span,
+            compare: compare?,
+            span,
         })))
+    }
+
+    /// `a + b - c`: the terms joined from the left; one term is returned as is
+    fn sum(&self, pair: Pair<'_>) -> Option<Operand> {
+        self.chain(pair, Rule::product, Self::product)
+    }
+
+    /// `a * b / c`: the factors joined from the left; one factor is returned as is
+    fn product(&self, pair: Pair<'_>) -> Option<Operand> {
+        self.chain(pair, Rule::factor, Self::factor)
+    }
+
+    /// The children of `pair` that are a `part`, each built by `build`, joined from the left
+    /// by the operators between them
+    fn chain(
+        &self,
+        pair: Pair<'_>,
+        part: Rule,
+        build: fn(&Self, Pair<'_>) -> Option<Operand>,
+    ) -> Option<Operand> {
+        let mut operand: Option<Operand> = None;
+        let mut pending_op = None;
+        for child in children(pair) {
+            let rule = child.as_rule();
+            if rule == Rule::add_op || rule == Rule::mul_op {
+                pending_op = Some((arith_op_of(child.as_str())?, self.span(&child)));
+            } else if rule == part {
+                let right = build(self, child)?;
+                operand = Some(match (operand, pending_op.take()) {
+                    (Some(left), Some((op, op_span))) => {
+                        let span = left.span().to(right.span());
+                        Operand::Arith(Box::new(Arith {
+                            left,
+                            op,
+                            op_span,
+                            right,
+                            span,
+                        }))
+                    }
+                    (None, None) => right,
+                    _ => return None,
+                });
+            }
+        }
+        operand
+    }
+
+    fn factor(&self, pair: Pair<'_>) -> Option<Operand> {
+        let inner = children(pair).next()?;
+        match inner.as_rule() {
+            Rule::path => Some(Operand::Path(self.path(inner))),
+            Rule::literal => Some(Operand::Lit(self.literal(inner)?)),
+            Rule::group => {
+                let span = self.span(&inner);
+                let sum = children(inner).find(|child| child.as_rule() == Rule::sum)?;
+                Some(Operand::Group(Box::new(self.sum(sum)?), span))
+            }
+            _ => None,
+        }
     }
 
     fn path(&self, pair: Pair<'_>) -> Path {
@@ -871,6 +965,16 @@ fn op_of(symbol: &str) -> Option<Op> {
 }
 
 /// A span from two byte offsets into a file that passed [`limits::check`]
+fn arith_op_of(symbol: &str) -> Option<ArithOp> {
+    match symbol {
+        "+" => Some(ArithOp::Add),
+        "-" => Some(ArithOp::Sub),
+        "*" => Some(ArithOp::Mul),
+        "/" => Some(ArithOp::Div),
+        _ => None,
+    }
+}
+
 fn span(start: usize, end: usize) -> Span {
     Span::new(offset(start), offset(end))
 }
@@ -947,6 +1051,14 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         Rule::op => &["an operator"],
         Rule::comparison => &["a comparison"],
         Rule::call => &["a call"],
+        // An operand is what it was before arithmetic: a field or a value, and a `set` value
+        // a value. Operators and quantifiers are never listed: every error after a field
+        // would otherwise name four operators, and every error where a condition starts two
+        // more words.
+        Rule::sum | Rule::product | Rule::factor => &["a field", "a value"],
+        Rule::set_value => &["a value"],
+        Rule::group => &["`(`"],
+        Rule::add_op | Rule::mul_op | Rule::quantifier | Rule::quantified => &[],
         Rule::event_name => &["an event name"],
         Rule::verb => &["a verb"],
         Rule::stop_reason => &["a stop reason"],

@@ -15,7 +15,7 @@
 //! formatter that breaks lines its own way still writes every node exactly as [`print()`] does.
 
 use crate::ast::{
-    ActionNode, Annotation, DefaultDecl, Expr, File, Header, Ident, Item, Lit, LitKind,
+    ActionNode, Annotation, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit, LitKind,
     ObjectEntry, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep, Value,
 };
 
@@ -56,6 +56,11 @@ pub fn action(action: &ActionNode) -> String {
 /// A condition: `tool == "rm" or not blocked`, with parentheses where precedence needs them
 pub fn expr(condition: &Expr) -> String {
     text(condition, write_expr)
+}
+
+/// An operand on one line: `metadata.fetched * 2`
+pub fn operand(operand: &Operand) -> String {
+    text(operand, write_operand)
 }
 
 /// `"rm"`, `[1, 2]`, `W005`: a literal as written
@@ -162,7 +167,7 @@ fn write_action(out: &mut String, action: &ActionNode) {
             out.push_str("set ");
             write_path(out, target);
             out.push_str(" = ");
-            write_lit(out, value);
+            write_operand(out, value);
         }
     }
 }
@@ -269,7 +274,8 @@ fn strength(condition: &Expr) -> Strength {
         | Expr::Compare(..)
         | Expr::Path(..)
         | Expr::Lit(..)
-        | Expr::Call(..) => Strength::Not,
+        | Expr::Call(..)
+        | Expr::Quantified(..) => Strength::Not,
     }
 }
 
@@ -286,12 +292,11 @@ fn write_expr(out: &mut String, condition: &Expr) {
             write_expr(out, inner);
             out.push(')');
         }
-        Expr::Compare(compare) => {
-            write_operand(out, &compare.left);
+        Expr::Compare(compare) => write_compare(out, compare),
+        Expr::Quantified(quantified) => {
+            out.push_str(quantified.quantifier.word());
             out.push(' ');
-            out.push_str(compare.op.symbol());
-            out.push(' ');
-            write_operand(out, &compare.right);
+            write_compare(out, &quantified.compare);
         }
         Expr::Path(field) => write_path(out, field),
         Expr::Lit(value) => write_lit(out, value),
@@ -325,10 +330,47 @@ fn write_operand_expr(out: &mut String, condition: &Expr, tight: Strength) {
     }
 }
 
+fn write_compare(out: &mut String, compare: &Compare) {
+    write_operand(out, &compare.left);
+    out.push(' ');
+    out.push_str(compare.op.symbol());
+    out.push(' ');
+    write_operand(out, &compare.right);
+}
+
 fn write_operand(out: &mut String, operand: &Operand) {
     match operand {
         Operand::Path(field) => write_path(out, field),
         Operand::Lit(value) => write_lit(out, value),
+        Operand::Group(inner, _) => {
+            out.push('(');
+            write_operand(out, inner);
+            out.push(')');
+        }
+        Operand::Arith(arith) => {
+            // Parentheses the tree needs but does not hold: a sum under `*`, and any operation
+            // of the same strength on the right, since operators join from the left.
+            let multiplicative = arith.op.is_multiplicative();
+            let loose_left = matches!(&arith.left, Operand::Arith(left)
+                if multiplicative && !left.op.is_multiplicative());
+            let loose_right = matches!(&arith.right, Operand::Arith(right)
+                if multiplicative || !right.op.is_multiplicative());
+            write_arith_side(out, &arith.left, loose_left);
+            out.push(' ');
+            out.push_str(arith.op.symbol());
+            out.push(' ');
+            write_arith_side(out, &arith.right, loose_right);
+        }
+    }
+}
+
+fn write_arith_side(out: &mut String, operand: &Operand, parenthesised: bool) {
+    if parenthesised {
+        out.push('(');
+        write_operand(out, operand);
+        out.push(')');
+    } else {
+        write_operand(out, operand);
     }
 }
 

@@ -2,8 +2,8 @@
 //! they underline; then syntax errors, recovery and comments.
 
 use rulesc_grammar::{
-    parse, ActionNode, Expr, File, Item, Lit, LitKind, Op, Operand, ParseError, PathSegment,
-    RuleDecl, Span, SyntaxError, TestStep, Value,
+    parse, ActionNode, Expr, File, Item, ListQuantifier, Lit, LitKind, Op, Operand, ParseError,
+    PathSegment, RuleDecl, Span, SyntaxError, TestStep, Value,
 };
 
 /// The text `span` underlines in `src`
@@ -72,7 +72,7 @@ fn literal(literal: &str) -> (String, Lit) {
     match condition {
         Expr::Compare(compare) => match compare.right {
             Operand::Lit(lit) => (src, lit),
-            Operand::Path(path) => panic!("not a literal: {path:?}"),
+            other => panic!("not a literal: {other:?}"),
         },
         other => panic!("not a comparison: {other:?}"),
     }
@@ -192,8 +192,92 @@ fn set_action() {
         panic!()
     };
     assert_eq!(text(src, target.span), "metadata.tainted");
-    assert_eq!(value.kind, LitKind::Bool(true));
+    assert!(matches!(
+        value,
+        Operand::Lit(Lit {
+            kind: LitKind::Bool(true),
+            ..
+        })
+    ));
     assert_eq!(text(src, span), "set metadata.tainted = true");
+}
+
+/// The operand of `on x when <operand> > 0 forbid`, printed with a pair of parentheses around
+/// every operation, so the test reads the tree's shape
+#[expect(
+    clippy::panic,
+    reason = "a helper of tests: an unexpected tree fails the test"
+)]
+fn arith_shape(operand: &str) -> String {
+    fn shape(src: &str, operand: &Operand) -> String {
+        match operand {
+            Operand::Arith(arith) => format!(
+                "({} {} {})",
+                shape(src, &arith.left),
+                arith.op.symbol(),
+                shape(src, &arith.right)
+            ),
+            Operand::Group(inner, _) => shape(src, inner),
+            other => text(src, other.span()).to_owned(),
+        }
+    }
+    let (src, condition) = condition(&format!("{operand} > 0"));
+    let Expr::Compare(compare) = condition else {
+        panic!("not a comparison: {condition:?}");
+    };
+    shape(&src, &compare.left)
+}
+
+#[test]
+fn arithmetic_binds_as_in_school_and_joins_from_the_left() {
+    assert_eq!(arith_shape("a + b * c"), "(a + (b * c))");
+    assert_eq!(arith_shape("a * b + c"), "((a * b) + c)");
+    assert_eq!(arith_shape("a - b - c"), "((a - b) - c)");
+    assert_eq!(arith_shape("a / b / c"), "((a / b) / c)");
+    assert_eq!(arith_shape("(a + b) * c"), "((a + b) * c)");
+    assert_eq!(arith_shape("a - (b - c)"), "(a - (b - c))");
+    assert_eq!(arith_shape("metadata.x*2-1"), "((metadata.x * 2) - 1)");
+    assert_eq!(arith_shape("((a))"), "a");
+}
+
+#[test]
+fn a_parenthesised_sum_is_arithmetic_and_a_parenthesised_condition_is_not() {
+    let (_, expr) = condition("(steps) > 1");
+    assert!(matches!(expr, Expr::Compare(_)), "{expr:?}");
+    let (_, expr) = condition("(blocked)");
+    assert!(matches!(expr, Expr::Paren(..)), "{expr:?}");
+    let (_, expr) = condition("((a or b) and (c + 1) * 2 > 3)");
+    assert!(matches!(expr, Expr::Paren(..)), "{expr:?}");
+}
+
+#[test]
+fn a_quantifier_reads_the_comparison_after_it() {
+    let (src, expr) = condition("any arg.to ~ \"*@evil.example\"");
+    let Expr::Quantified(quantified) = expr else {
+        panic!("not a quantifier: {expr:?}");
+    };
+    assert_eq!(quantified.quantifier, ListQuantifier::Any);
+    assert_eq!(text(&src, quantified.quantifier_span), "any");
+    assert_eq!(text(&src, quantified.compare.left.span()), "arg.to");
+    assert_eq!(
+        text(&src, quantified.span),
+        "any arg.to ~ \"*@evil.example\""
+    );
+    // Not a keyword: `all` and `any` stay field names wherever no comparison follows.
+    let (_, expr) = condition("all");
+    assert!(matches!(expr, Expr::Path(_)), "{expr:?}");
+    let (_, expr) = condition("any == 1");
+    assert!(matches!(expr, Expr::Compare(_)), "{expr:?}");
+}
+
+#[test]
+fn deep_arithmetic_parentheses_parse_in_reasonable_time() {
+    let depth = 200;
+    let text = format!("{}a + 1{} > 2", "(".repeat(depth), ")".repeat(depth));
+    let started = std::time::Instant::now();
+    let (_, condition) = condition(&text);
+    assert!(matches!(condition, Expr::Compare(_)), "{condition:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
 
 #[test]

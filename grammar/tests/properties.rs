@@ -14,9 +14,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use rulesc_grammar::{
-    parse, print, ActionNode, Annotation, Compare, DefaultDecl, Expr, File, Header, Ident, Item,
-    Lit, LitKind, ObjectEntry, Op, Operand, ParseError, Path, PathSegment, RuleDecl, Span, StrLit,
-    TestBlock, TestStep, Value,
+    parse, print, ActionNode, Annotation, Arith, ArithOp, Compare, DefaultDecl, Expr, File, Header,
+    Ident, Item, ListQuantifier, Lit, LitKind, ObjectEntry, Op, Operand, ParseError, Path,
+    PathSegment, Quantified, RuleDecl, Span, StrLit, TestBlock, TestStep, Value,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -67,7 +67,7 @@ fn visit_spans(file: &mut File, each: &mut dyn FnMut(&mut Span)) {
                         span,
                     } => {
                         visit_path(target, each);
-                        visit_lit(value, each);
+                        visit_operand(value, each);
                         each(span);
                     }
                 }
@@ -131,15 +131,11 @@ fn visit_expr(expr: &mut Expr, each: &mut dyn FnMut(&mut Span)) {
             visit_expr(inner, each);
             each(span);
         }
-        Expr::Compare(compare) => {
-            for operand in [&mut compare.left, &mut compare.right] {
-                match operand {
-                    Operand::Path(path) => visit_path(path, each),
-                    Operand::Lit(lit) => visit_lit(lit, each),
-                }
-            }
-            each(&mut compare.op_span);
-            each(&mut compare.span);
+        Expr::Compare(compare) => visit_compare(compare, each),
+        Expr::Quantified(quantified) => {
+            each(&mut quantified.quantifier_span);
+            visit_compare(&mut quantified.compare, each);
+            each(&mut quantified.span);
         }
         Expr::Path(path) => visit_path(path, each),
         Expr::Lit(lit) => visit_lit(lit, each),
@@ -147,6 +143,30 @@ fn visit_expr(expr: &mut Expr, each: &mut dyn FnMut(&mut Span)) {
             visit_path(&mut call.name, each);
             visit_expr(&mut call.argument, each);
             each(&mut call.span);
+        }
+    }
+}
+
+fn visit_compare(compare: &mut Compare, each: &mut dyn FnMut(&mut Span)) {
+    visit_operand(&mut compare.left, each);
+    visit_operand(&mut compare.right, each);
+    each(&mut compare.op_span);
+    each(&mut compare.span);
+}
+
+fn visit_operand(operand: &mut Operand, each: &mut dyn FnMut(&mut Span)) {
+    match operand {
+        Operand::Path(path) => visit_path(path, each),
+        Operand::Lit(lit) => visit_lit(lit, each),
+        Operand::Group(inner, span) => {
+            visit_operand(inner, each);
+            each(span);
+        }
+        Operand::Arith(arith) => {
+            visit_operand(&mut arith.left, each);
+            visit_operand(&mut arith.right, each);
+            each(&mut arith.op_span);
+            each(&mut arith.span);
         }
     }
 }
@@ -314,8 +334,41 @@ fn path() -> impl Strategy<Value = Path> {
     })
 }
 
+/// Operands in the shape `parse` produces: arithmetic joined from the left, parentheses
+/// wherever precedence needs them
 fn operand() -> impl Strategy<Value = Operand> {
-    prop_oneof![path().prop_map(Operand::Path), lit().prop_map(Operand::Lit)]
+    let leaf = prop_oneof![path().prop_map(Operand::Path), lit().prop_map(Operand::Lit)];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        let arith_op =
+            prop::sample::select(vec![ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div]);
+        prop_oneof![
+            inner
+                .clone()
+                .prop_map(|operand| Operand::Group(Box::new(operand), Span::default())),
+            (inner.clone(), arith_op, inner).prop_map(|(left, op, right)| {
+                let group = |operand| Operand::Group(Box::new(operand), Span::default());
+                let left = match left {
+                    Operand::Arith(left)
+                        if op.is_multiplicative() && !left.op.is_multiplicative() =>
+                    {
+                        group(Operand::Arith(left))
+                    }
+                    other => other,
+                };
+                let right = match right {
+                    right @ Operand::Arith(_) => group(right),
+                    other => other,
+                };
+                Operand::Arith(Box::new(Arith {
+                    left,
+                    op,
+                    op_span: Span::default(),
+                    right,
+                    span: Span::default(),
+                }))
+            }),
+        ]
+    })
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -362,6 +415,24 @@ fn expr() -> impl Strategy<Value = Expr> {
                 span: Span::default(),
             }))
         }),
+        (any::<bool>(), path(), op(), operand()).prop_map(|(all, left, op, right)| {
+            Expr::Quantified(Box::new(Quantified {
+                quantifier: if all {
+                    ListQuantifier::All
+                } else {
+                    ListQuantifier::Any
+                },
+                quantifier_span: Span::default(),
+                compare: Compare {
+                    left: Operand::Path(left),
+                    op,
+                    op_span: Span::default(),
+                    right,
+                    span: Span::default(),
+                },
+                span: Span::default(),
+            }))
+        }),
         path().prop_map(Expr::Path),
         lit().prop_map(Expr::Lit),
     ];
@@ -398,7 +469,7 @@ fn action() -> impl Strategy<Value = ActionNode> {
             message,
             span: Span::default(),
         }),
-        (path(), lit()).prop_map(|(target, value)| ActionNode::Set {
+        (path(), operand()).prop_map(|(target, value)| ActionNode::Set {
             target,
             value,
             span: Span::default(),

@@ -76,19 +76,45 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
             }
             check_literal(value)?;
         }
+        Action::Compute { key, value } => {
+            if key.segments.len() > MAX_PATH_SEGMENTS {
+                return Err(path_too_long(key));
+            }
+            for operand in operand_leaves(value) {
+                match operand {
+                    Operand::Field(field) => check_field(field)?,
+                    Operand::Literal(literal) => check_literal(literal)?,
+                    Operand::Arith(_) => {}
+                }
+            }
+        }
     }
-    for leaf in rule.condition.iter().flat_map(Condition::leaves) {
+    // A quantifier's own test is a leaf too, one level down.
+    let leaves = rule
+        .condition
+        .iter()
+        .flat_map(Condition::leaves)
+        .flat_map(|leaf| {
+            let inner = match leaf {
+                Condition::Quantified { condition, .. } => Some(condition.as_ref()),
+                _ => None,
+            };
+            std::iter::once(leaf).chain(inner)
+        });
+    for leaf in leaves {
         match leaf {
             Condition::All(_) | Condition::Any(_) | Condition::Not(_) | Condition::Shell { .. } => {
             }
             Condition::Flag(field)
             | Condition::Glob { field, .. }
             | Condition::Regex { field, .. } => check_field(field)?,
+            Condition::Quantified { .. } => {}
             Condition::Compare { left, right, .. } => {
-                for operand in [left, right] {
+                for operand in operand_leaves(left).chain(operand_leaves(right)) {
                     match operand {
                         Operand::Field(field) => check_field(field)?,
                         Operand::Literal(literal) => check_literal(literal)?,
+                        Operand::Arith(_) => {}
                     }
                 }
             }
@@ -105,6 +131,17 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
         }
     }
     Ok(())
+}
+
+/// The fields and literals of `operand`, arithmetic taken apart without recursion
+fn operand_leaves(operand: &Operand) -> impl Iterator<Item = &Operand> {
+    let mut pending = vec![operand];
+    std::iter::from_fn(move || loop {
+        match pending.pop()? {
+            Operand::Arith(arith) => pending.extend([&arith.right, &arith.left]),
+            leaf => return Some(leaf),
+        }
+    })
 }
 
 /// The length of the longest string in `literal`, lists included, found without recursion

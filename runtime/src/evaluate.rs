@@ -11,16 +11,20 @@
 //!   numbers (what `set metadata.t = 5s` stores);
 //! - strings, booleans and lists compare only for (in)equality: `<` and its kin hold for
 //!   numbers alone, as E020 says at compile time;
-//! - a bare field is true only when its value is the boolean `true`.
+//! - a bare field is true only when its value is the boolean `true`;
+//! - arithmetic is an integer (`runtime/src/arith.rs`), and a quantifier tests each element
+//!   of a JSON array (docs/expressions.md).
 
 use std::cmp::Ordering;
 
 use serde_json::{Map, Value as Json};
 
+use crate::arith;
 use crate::event::Event;
 use crate::shell::{self, CommandLine};
 use crate::vocabulary::{
-    CompareOp, Condition, Field, FieldPath, Literal, Operand, PathSegment, StopDecision,
+    CompareOp, Condition, Field, FieldPath, ListQuantifier, Literal, Operand, PathSegment,
+    StopDecision,
 };
 
 impl Condition {
@@ -62,19 +66,62 @@ pub(crate) fn holds(
             };
             compare(&left, *op, &right)
         }
-        Condition::Glob { field, pattern } => {
-            matches!(read(field, event), Some(Value::Str(text)) if pattern.is_match(text))
+        Condition::Glob { field, .. }
+        | Condition::Regex { field, .. }
+        | Condition::In { field, .. }
+        | Condition::Contains { field, .. } => {
+            read(field, event).is_some_and(|value| holds_for(condition, value, event))
         }
-        Condition::Regex { field, pattern } => {
-            matches!(read(field, event), Some(Value::Str(text)) if pattern.is_match(text))
+        Condition::Quantified {
+            quantifier,
+            condition,
+        } => quantified(*quantifier, condition, event),
+    }
+}
+
+/// `any` / `all`: the leaf `condition` tested on each element of the list its field holds,
+/// or on the value itself when it is no list; a missing field makes both false
+fn quantified(quantifier: ListQuantifier, condition: &Condition, event: &Event) -> bool {
+    let field = match condition {
+        Condition::Compare {
+            left: Operand::Field(field),
+            ..
         }
-        Condition::In { field, list } => read(field, event).is_some_and(|value| {
-            list.iter()
-                .any(|member| equal(&value, &Value::from_literal(member)) == Some(true))
-        }),
-        Condition::Contains { field, needle } => {
-            read(field, event).is_some_and(|value| contains(&value, needle))
+        | Condition::Glob { field, .. }
+        | Condition::Regex { field, .. }
+        | Condition::In { field, .. }
+        | Condition::Contains { field, .. } => field,
+        _ => return false,
+    };
+    let Some(value) = read(field, event) else {
+        return false;
+    };
+    let element_holds = |element: &Json| holds_for(condition, Value::from_json(element), event);
+    match (quantifier, value) {
+        (ListQuantifier::Any, Value::Json(Json::Array(items))) => items.iter().any(element_holds),
+        (ListQuantifier::All, Value::Json(Json::Array(items))) => items.iter().all(element_holds),
+        (_, value) => holds_for(condition, value, event),
+    }
+}
+
+/// Whether the leaf `condition` holds when its field holds `subject`: the test of one
+/// value, shared by plain leaves and by each element under a quantifier
+fn holds_for(condition: &Condition, subject: Value<'_>, event: &Event) -> bool {
+    match condition {
+        Condition::Compare { op, right, .. } => {
+            operand(right, event).is_some_and(|right| compare(&subject, *op, &right))
         }
+        Condition::Glob { pattern, .. } => {
+            matches!(subject, Value::Str(text) if pattern.is_match(text))
+        }
+        Condition::Regex { pattern, .. } => {
+            matches!(subject, Value::Str(text) if pattern.is_match(text))
+        }
+        Condition::In { list, .. } => list
+            .iter()
+            .any(|member| equal(&subject, &Value::from_literal(member)) == Some(true)),
+        Condition::Contains { needle, .. } => contains(&subject, needle),
+        _ => false,
     }
 }
 
@@ -95,6 +142,11 @@ pub(crate) fn read_int(field: &Field, event: &Event) -> Option<i128> {
         Value::Duration(ms) => Some(i128::from(ms)),
         _ => None,
     }
+}
+
+/// Whether `event` carries a value for `field`, of any type
+pub(crate) fn is_present(field: &Field, event: &Event) -> bool {
+    read(field, event).is_some()
 }
 
 /// A value met during evaluation, borrowed from the event or the policy
@@ -186,6 +238,9 @@ fn operand<'a>(operand: &'a Operand, event: &'a Event) -> Option<Value<'a>> {
     match operand {
         Operand::Field(field) => read(field, event),
         Operand::Literal(literal) => Some(Value::from_literal(literal)),
+        Operand::Arith(_) => {
+            arith::number(operand, event).map(|value| Value::Num(Num::Int(i128::from(value))))
+        }
     }
 }
 

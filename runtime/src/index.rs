@@ -378,6 +378,7 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
         | Condition::Flag(_)
         | Condition::Regex { .. }
         | Condition::Contains { .. }
+        | Condition::Quantified { .. }
         | Condition::Shell { .. } => None,
     }
 }

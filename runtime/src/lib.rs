@@ -7,8 +7,8 @@
 //! floors below (`tests/architecture.rs` checks it):
 //! 1. `vocabulary`: the words of the language and the data of a compiled rule;
 //! 2. `event`, `outcome`: what flows in and out of an evaluation;
-//! 3. the engine: `evaluate`, `index`, `resolve`, `policy`, `bounds`, `prelude`, `format`,
-//!    `native_hook`, `handle`, `render`;
+//! 3. the engine: `evaluate`, `arith`, `index`, `resolve`, `policy`, `bounds`, `prelude`,
+//!    `format`, `native_hook`, `handle`, `render`;
 //! 4. the loop: `driver`, `state`, `agent_loop`, `guard`, `checkpoint`, `script`, `report`.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -18,6 +18,7 @@ mod vocabulary;
 mod event;
 mod outcome;
 
+mod arith;
 mod bounds;
 mod evaluate;
 mod format;
@@ -66,9 +67,10 @@ pub use script::{
 pub use shell::DEFAULT_SHELL_TOOLS;
 pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, ToolCallRecord};
 pub use vocabulary::{
-    parse_duration, Action, CompareOp, Condition, Defaults, DurationError, Enumeration, ErrorKind,
-    EventField, EventKind, Field, FieldPath, FieldType, FinishReason, GlobPattern, JsonType,
-    Limits, Literal, Operand, Origin, PathSegment, PatternError, Quantifier, RegexPattern, Rule,
-    ShellCondition, ShellWord, SortedJson, Status, StopDecision, StopReason, Verb, WordTest,
-    EVENT_FIELDS, MAX_PATTERN_LEN, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT,
+    parse_duration, Action, Arith, ArithOp, CompareOp, Condition, Defaults, DurationError,
+    Enumeration, ErrorKind, EventField, EventKind, Field, FieldPath, FieldType, FinishReason,
+    GlobPattern, JsonType, Limits, ListQuantifier, Literal, Operand, Origin, PathSegment,
+    PatternError, Quantifier, RegexPattern, Rule, ShellCondition, ShellWord, SortedJson, Status,
+    StopDecision, StopReason, Verb, WordTest, EVENT_FIELDS, MAX_PATTERN_LEN, RESERVED_ID_PREFIXES,
+    RESOLVED_BY_DEFAULT,
 };

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value as Json};
 use tracing::{debug, warn};
 
+use crate::arith;
 use crate::bounds;
 use crate::evaluate::holds;
 use crate::event::Event;
@@ -23,7 +24,8 @@ use crate::prelude;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::shell::{CommandLine, DEFAULT_SHELL_TOOLS};
 use crate::vocabulary::{
-    Action, Condition, Defaults, EventKind, FieldPath, Limits, PathSegment, Rule, StopReason, Verb,
+    Action, Condition, Defaults, EventKind, FieldPath, Limits, Operand, PathSegment, Rule,
+    StopReason, Verb,
 };
 
 /// Why a set of rules cannot form a policy
@@ -97,6 +99,8 @@ pub enum PolicyError {
         /// The key as written, without `metadata`
         key: String,
     },
+    /// An `any`/`all` whose test is not a comparison that starts with a field
+    InvalidQuantifier(String),
     /// A rule's regular expression does not compile
     InvalidPattern {
         /// The rule
@@ -143,6 +147,10 @@ impl fmt::Display for PolicyError {
             PolicyError::InvalidPattern { rule, message } => {
                 write!(f, "rule `{rule}`: {message}")
             }
+            PolicyError::InvalidQuantifier(rule) => write!(
+                f,
+                "rule `{rule}`: `any` and `all` test one comparison that starts with a field"
+            ),
             PolicyError::InvalidSetKey { rule, key } => {
                 write!(
                     f,
@@ -330,7 +338,15 @@ impl Policy {
                     message,
                 } => (Act::Decide(*verb), *stop_reason, message.clone()),
                 Action::Set { key, value } => {
-                    effects.push((rule, key, value));
+                    effects.push((rule, key, value.to_json()));
+                    (Act::Set, None, None)
+                }
+                Action::Compute { key, value } => {
+                    // Computed now, from the event as it came: effects of the same event
+                    // never see each other (LANGUAGE.md §4.3). No value, no effect.
+                    if let Some(value) = arith::number(value, event) {
+                        effects.push((rule, key, Json::from(value)));
+                    }
                     (Act::Set, None, None)
                 }
             };
@@ -378,7 +394,6 @@ impl Policy {
             let effects = effects
                 .into_iter()
                 .map(|(rule, key, value)| {
-                    let value = value.to_json();
                     set_metadata(&mut metadata, key, value.clone());
                     EffectRecord {
                         rule: rule.id.clone(),
@@ -451,16 +466,27 @@ fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
     {
         return Err(PolicyError::TooDeep(rule.id));
     }
+    // A quantifier's test is a leaf of its own, one level down (docs/expressions.md).
+    let mut quantified = Vec::new();
+    for leaf in rule.condition.iter().flat_map(Condition::leaves) {
+        if let Condition::Quantified { condition, .. } = leaf {
+            if !is_element_test(condition) {
+                return Err(PolicyError::InvalidQuantifier(rule.id));
+            }
+            quantified.push(condition.as_ref());
+        }
+    }
     if patterns == Patterns::Check {
-        let invalid =
-            rule.condition
-                .iter()
-                .flat_map(Condition::leaves)
-                .find_map(|leaf| match leaf {
-                    Condition::Regex { pattern, .. } => pattern.check().err(),
-                    Condition::Glob { pattern, .. } => pattern.check().err(),
-                    _ => None,
-                });
+        let invalid = rule
+            .condition
+            .iter()
+            .flat_map(Condition::leaves)
+            .chain(quantified)
+            .find_map(|leaf| match leaf {
+                Condition::Regex { pattern, .. } => pattern.check().err(),
+                Condition::Glob { pattern, .. } => pattern.check().err(),
+                _ => None,
+            });
         if let Some(err) = invalid {
             return Err(PolicyError::InvalidPattern {
                 rule: rule.id,
@@ -487,7 +513,7 @@ fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
             }
             *stop_reason = stop_reason_of(*verb, *stop_reason);
         }
-        Action::Set { key, .. } => {
+        Action::Set { key, .. } | Action::Compute { key, .. } => {
             let indexes = key
                 .segments
                 .iter()
@@ -501,6 +527,21 @@ fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
         }
     }
     Ok(rule)
+}
+
+/// Whether `condition` can be a quantifier's test: a comparison whose left side is a field,
+/// or a pattern, `in` or `contains` test of a field
+fn is_element_test(condition: &Condition) -> bool {
+    matches!(
+        condition,
+        Condition::Compare {
+            left: Operand::Field(_),
+            ..
+        } | Condition::Glob { .. }
+            | Condition::Regex { .. }
+            | Condition::In { .. }
+            | Condition::Contains { .. }
+    )
 }
 
 /// Whether `condition` nests deeper than `limit` levels, found without recursion

@@ -16,9 +16,9 @@ mod model;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use rulesc_runtime::{
-    Act, Action, Condition, Decision, Defaults, ErrorInfo, Event, EventKind, Field, GlobPattern,
-    HookDecision, Limits, Literal, NativeHook, Operand, Origin, Outcome, Policy, RegexPattern,
-    Rule, StopDecision, StopReason, Verb,
+    Act, Action, Arith, ArithOp, Condition, Decision, Defaults, ErrorInfo, Event, EventKind, Field,
+    GlobPattern, HookDecision, Limits, ListQuantifier, Literal, NativeHook, Operand, Origin,
+    Outcome, Policy, RegexPattern, Rule, StopDecision, StopReason, Verb,
 };
 use serde_json::{json, Map, Value as Json};
 
@@ -84,7 +84,42 @@ fn leaf() -> impl Strategy<Value = Condition> {
             .prop_map(|(field, list)| Condition::In { field, list }),
         (field(), literal()).prop_map(|(field, needle)| Condition::Contains { field, needle }),
         field().prop_map(Condition::Flag),
+        (arith(), op(), literal()).prop_map(|(left, op, literal)| Condition::Compare {
+            left,
+            op,
+            right: Operand::Literal(literal),
+        }),
+        (
+            select(vec![ListQuantifier::Any, ListQuantifier::All]),
+            field(),
+            op(),
+            literal()
+        )
+            .prop_map(|(quantifier, field, op, literal)| Condition::Quantified {
+                quantifier,
+                condition: Box::new(Condition::Compare {
+                    left: Operand::Field(field),
+                    op,
+                    right: Operand::Literal(literal),
+                }),
+            }),
     ]
+}
+
+/// Arithmetic over fields and literals, a few levels deep
+fn arith() -> impl Strategy<Value = Operand> {
+    let leaf = prop_oneof![
+        field().prop_map(Operand::Field),
+        literal().prop_map(Operand::Literal)
+    ];
+    leaf.prop_recursive(2, 6, 2, |inner| {
+        (
+            inner.clone(),
+            select(vec![ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div]),
+            inner,
+        )
+            .prop_map(|(left, op, right)| Operand::Arith(Box::new(Arith { left, op, right })))
+    })
 }
 
 fn condition() -> impl Strategy<Value = Condition> {
@@ -129,16 +164,16 @@ fn set_action() -> impl Strategy<Value = (Vec<EventKind>, Action)> {
     (
         subsequence(EventKind::ALL.to_vec(), 1..=EventKind::ALL.len()),
         select(vec!["a", "b", "a.x", "tainted"]),
+        prop::option::of(arith()),
         literal(),
     )
-        .prop_map(|(events, key, value)| {
-            (
-                events,
-                Action::Set {
-                    key: path(key),
-                    value,
-                },
-            )
+        .prop_map(|(events, key, computed, value)| {
+            let key = path(key);
+            let action = match computed {
+                Some(value) => Action::Compute { key, value },
+                None => Action::Set { key, value },
+            };
+            (events, action)
         })
 }
 

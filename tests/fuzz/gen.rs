@@ -253,8 +253,33 @@ fn comparison(events: Vec<EventKind>, noisy: bool) -> BoxedStrategy<String> {
 }
 
 /// A condition over `events`: comparisons joined by `and`, `or`, `not` and parentheses
+/// Arithmetic and quantifiers over what every event sees: counters, `elapsed` and metadata
+fn expression(noisy: bool) -> impl Strategy<Value = String> {
+    let mut tests = vec![
+        "metadata.k * 2 + steps > 3",
+        "(metadata.k + 1) / 2 <= tokens - 1",
+        "elapsed + 5s >= 2 * 1min",
+        "elapsed / 1s == steps",
+        "metadata.k - 9223372036854775807 - 9 < 0",
+        "any metadata.k == 1",
+        "all metadata.list ~ \"a*\"",
+        "any metadata.k in [1, \"x\"]",
+    ];
+    if noisy {
+        tests.extend([
+            "tool + 1 > 2",
+            "elapsed + 5 > 1min",
+            "elapsed * 1s > 0s",
+            "metadata.k / 0 > 1",
+            "any 3 == metadata.k",
+            "any tool == \"x\"",
+        ]);
+    }
+    prop::sample::select(tests).prop_map(str::to_owned)
+}
+
 fn condition(events: Vec<EventKind>, noisy: bool) -> BoxedStrategy<String> {
-    comparison(events, noisy)
+    prop_oneof![4 => comparison(events, noisy), 1 => expression(noisy)]
         .prop_recursive(5, 24, 4, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 2..4).prop_map(|parts| parts.join(" and ")),
@@ -280,7 +305,13 @@ fn action(events: Vec<EventKind>, noisy: bool) -> BoxedStrategy<String> {
         .filter(|verb| events.iter().all(|kind| kind.allows(**verb)))
         .map(|verb| verb.name())
         .collect();
-    let set = (dynamic_path("metadata", noisy), any_literal(noisy))
+    let value = prop_oneof![
+        4 => any_literal(noisy).boxed(),
+        1 => prop::sample::select(vec!["metadata.k + 1", "steps * 2 - metadata.k", "(elapsed + 1s) / 2"])
+            .prop_map(str::to_owned)
+            .boxed(),
+    ];
+    let set = (dynamic_path("metadata", noisy), value)
         .prop_map(|(target, value)| format!("set {target} = {value}"));
     if !noisy {
         if allowed.is_empty() {

@@ -231,6 +231,61 @@ fn string(rng: &mut Rng, field: &str) -> String {
     }
 }
 
+/// Integer arithmetic over counters, metadata keys (read as 0 when missing) and literals,
+/// some at the edge of 64 bits so that saturation is exercised; divisors are never the
+/// literal 0 (E063), but a metadata key may hold 0 at run time
+fn int_arith(rng: &mut Rng, depth: usize) -> String {
+    if depth == 0 || rng.chance(35) {
+        return match rng.below(6) {
+            0 | 1 => format!("metadata.{}", rng.pick(&META_KEYS)),
+            2 => rng.pick(&["steps", "step", "tokens", "errors"]).to_owned(),
+            3 => rng
+                .pick(&["9223372036854775807", "4611686018427387904"])
+                .to_owned(),
+            _ => rng.below(4).to_string(),
+        };
+    }
+    let left = int_arith(rng, depth - 1);
+    match rng.below(5) {
+        0 => format!("{left} + {}", int_arith(rng, depth - 1)),
+        1 => format!("{left} - ({})", int_arith(rng, depth - 1)),
+        2 => format!("({left}) * {}", int_arith(rng, 0)),
+        3 => format!(
+            "({left}) / {}",
+            rng.pick(&["1", "2", "3", "metadata.n", "metadata.k"])
+        ),
+        _ => format!("({left})"),
+    }
+}
+
+/// A comparison with arithmetic: integers against a small bound, or `elapsed` scaled
+fn arith_test(rng: &mut Rng) -> String {
+    let op = rng.pick(&["==", "!=", "<", "<=", ">", ">="]);
+    if rng.chance(25) {
+        let scaled = rng.pick(&[
+            "elapsed + 1s",
+            "elapsed * 2",
+            "elapsed / 2",
+            "elapsed - 1500ms",
+            "(elapsed + 500ms) * 3",
+            "elapsed / 1s * 1s",
+        ]);
+        return format!("{scaled} {op} {}", rng.pick(&["2s", "4000ms", "1min"]));
+    }
+    format!("{} {op} {}", int_arith(rng, 2), rng.below(6))
+}
+
+/// `any` or `all` before a comparison of a dynamic field (never a bare field)
+fn quantified(rng: &mut Rng, field: &str) -> String {
+    let word = rng.pick(&["any", "all"]);
+    loop {
+        let test = dynamic(rng, field);
+        if test != field {
+            return format!("{word} {test}");
+        }
+    }
+}
+
 fn counter(rng: &mut Rng, field: &str) -> String {
     let op = rng.pick(&["==", "!=", "<", "<=", ">", ">="]);
     format!("{field} {op} {}", rng.below(4))
@@ -250,6 +305,10 @@ fn atom(rng: &mut Rng, kind: EventKind) -> String {
                         1 => "tool_error".to_owned(),
                         _ => string(rng, "result"),
                     }
+                }
+                3 if rng.chance(50) => {
+                    let path = rng.pick(&["list", "paths", "n", "x"]);
+                    return quantified(rng, &format!("arg.{path}"));
                 }
                 _ => {
                     let path = rng.pick(&ARG_PATHS);
@@ -307,10 +366,15 @@ fn atom(rng: &mut Rng, kind: EventKind) -> String {
             _ => {}
         }
     }
-    match rng.below(4) {
+    match rng.below(6) {
         0 => {
             let key = rng.pick(&META_KEYS);
             dynamic(rng, &format!("metadata.{key}"))
+        }
+        2 => arith_test(rng),
+        3 if rng.chance(50) => {
+            let key = rng.pick(&META_KEYS);
+            quantified(rng, &format!("metadata.{key}"))
         }
         1 => format!(
             "elapsed {} {}",
@@ -429,7 +493,12 @@ pub fn policy(rng: &mut Rng) -> (String, Setting) {
         }
         if set {
             let key = rng.pick(&META_KEYS);
-            source.push_str(&format!("\n  set metadata.{key} = {}\n", literal(rng)));
+            let value = if rng.chance(40) {
+                int_arith(rng, 2)
+            } else {
+                literal(rng)
+            };
+            source.push_str(&format!("\n  set metadata.{key} = {value}\n"));
             continue;
         }
         source.push_str(&format!(" {verb}"));
@@ -445,7 +514,11 @@ pub fn policy(rng: &mut Rng) -> (String, Setting) {
 }
 
 fn json_value(rng: &mut Rng) -> Json {
-    match rng.below(9) {
+    match rng.below(13) {
+        9 => json!([]),
+        10 => json!([rng.below(3), 1, 2]),
+        11 => json!([rng.pick(&TEXTS), rng.pick(&TEXTS)]),
+        12 => json!(rng.pick(&[i64::MAX, i64::MIN, -3])),
         0 => json!(true),
         1 => json!(false),
         2 => json!(rng.below(3)),

@@ -22,8 +22,8 @@ pub mod glob;
 use std::cmp::Ordering;
 
 use rulesc_runtime::{
-    Action, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, Limits, Literal,
-    Operand, PathSegment, Rule, StopReason, Verb,
+    Action, ArithOp, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, Limits,
+    ListQuantifier, Literal, Operand, PathSegment, Rule, StopReason, Verb,
 };
 use serde_json::{json, Map, Value as Json};
 
@@ -131,7 +131,7 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
                 stop_reason: stop_reason.or_else(|| default_reason(*verb)),
                 message: message.clone(),
             }),
-            Action::Set { .. } => None,
+            Action::Set { .. } | Action::Compute { .. } => None,
         })
         .collect();
     let verdict = resolve(event, &decisions, setting);
@@ -140,7 +140,7 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
     let mut setters: Vec<&Rule> = matched
         .iter()
         .copied()
-        .filter(|rule| matches!(rule.action, Action::Set { .. }))
+        .filter(|rule| matches!(rule.action, Action::Set { .. } | Action::Compute { .. }))
         .collect();
     setters.sort_by(|a, b| {
         b.priority
@@ -150,11 +150,18 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
     let mut metadata = event.metadata.clone();
     let mut effects = Vec::new();
     for rule in setters {
-        if let Action::Set { key, value } = &rule.action {
-            let value = literal_json(value);
-            store(&mut metadata, key, value.clone());
-            effects.push(json!({"rule": rule.id, "key": dotted(key), "value": value}));
-        }
+        // A computed value reads the event as it came (docs/expressions.md), never the
+        // metadata the effects before it stored; one with no value stores nothing.
+        let (key, value) = match &rule.action {
+            Action::Set { key, value } => (key, literal_json(value)),
+            Action::Compute { key, value } => match arith(value, event) {
+                Some(number) => (key, json!(number)),
+                None => continue,
+            },
+            Action::Decide { .. } => continue,
+        };
+        store(&mut metadata, key, value.clone());
+        effects.push(json!({"rule": rule.id, "key": dotted(key), "value": value}));
     }
 
     json!({
@@ -202,7 +209,7 @@ fn evaluation(rule: &Rule) -> Json {
             stop_reason.or_else(|| default_reason(*verb)),
             message.clone(),
         ),
-        Action::Set { .. } => ("set", None, None),
+        Action::Set { .. } | Action::Compute { .. } => ("set", None, None),
     };
     json!({
         "rule": rule.id,
@@ -464,39 +471,92 @@ pub fn holds(condition: &Condition, event: &Event) -> bool {
             let (Some(left), Some(right)) = (side(left, event), side(right, event)) else {
                 return false;
             };
-            match op {
-                CompareOp::Eq => equal(&left, &right) == Some(true),
-                CompareOp::Ne => equal(&left, &right) == Some(false),
-                // Only numbers are ordered: E020 refuses `<` on strings, and at run time
-                // it is false, like every other mismatch (docs/semantics.md).
-                _ => match (left.number(), right.number()) {
-                    (Some(a), Some(b)) => match a.partial_cmp(&b) {
-                        Some(Ordering::Less) => matches!(op, CompareOp::Lt | CompareOp::Le),
-                        Some(Ordering::Equal) => matches!(op, CompareOp::Le | CompareOp::Ge),
-                        Some(Ordering::Greater) => matches!(op, CompareOp::Gt | CompareOp::Ge),
-                        None => false,
-                    },
-                    _ => false,
-                },
+            compare(&left, *op, &right)
+        }
+        Condition::Glob { field, .. }
+        | Condition::Regex { field, .. }
+        | Condition::In { field, .. }
+        | Condition::Contains { field, .. } => {
+            read(field, event).is_some_and(|value| holds_on(condition, value, event))
+        }
+        // docs/expressions.md: each element of a JSON array, or the value itself; `all` of
+        // no element holds, `any` does not; a missing field makes both false.
+        Condition::Quantified {
+            quantifier,
+            condition,
+        } => {
+            let field = match condition.as_ref() {
+                Condition::Compare {
+                    left: Operand::Field(field),
+                    ..
+                }
+                | Condition::Glob { field, .. }
+                | Condition::Regex { field, .. }
+                | Condition::In { field, .. }
+                | Condition::Contains { field, .. } => field,
+                _ => return false,
+            };
+            match read(field, event) {
+                None => false,
+                Some(Val::Other(Json::Array(items))) => {
+                    let mut results = items
+                        .iter()
+                        .map(|item| holds_on(condition, Val::of_json(item), event));
+                    match quantifier {
+                        ListQuantifier::Any => results.any(|held| held),
+                        ListQuantifier::All => results.all(|held| held),
+                    }
+                }
+                Some(value) => holds_on(condition, value, event),
             }
         }
-        Condition::Glob { field, pattern } => match read(field, event) {
-            Some(Val::Str(text)) => glob::matches(pattern.as_str(), &text),
+        // Shell structure is held to references of its own (`tests/shell/`, `shell/tests/`);
+        // the generator writes no shell condition.
+        Condition::Shell { .. } => unreachable!("the model reads no shell conditions"),
+    }
+}
+
+/// Whether `left op right` holds (§4.4)
+fn compare(left: &Val, op: CompareOp, right: &Val) -> bool {
+    match op {
+        CompareOp::Eq => equal(left, right) == Some(true),
+        CompareOp::Ne => equal(left, right) == Some(false),
+        // Only numbers are ordered: E020 refuses `<` on strings, and at run time
+        // it is false, like every other mismatch (docs/semantics.md).
+        _ => match (left.number(), right.number()) {
+            (Some(a), Some(b)) => match a.partial_cmp(&b) {
+                Some(Ordering::Less) => matches!(op, CompareOp::Lt | CompareOp::Le),
+                Some(Ordering::Equal) => matches!(op, CompareOp::Le | CompareOp::Ge),
+                Some(Ordering::Greater) => matches!(op, CompareOp::Gt | CompareOp::Ge),
+                None => false,
+            },
             _ => false,
         },
-        Condition::Regex { field, pattern } => match read(field, event) {
-            Some(Val::Str(text)) => regex::Regex::new(pattern.as_str())
+    }
+}
+
+/// Whether the leaf `condition` holds when its field's value is `value`
+fn holds_on(condition: &Condition, value: Val, event: &Event) -> bool {
+    match condition {
+        Condition::Compare { op, right, .. } => {
+            side(right, event).is_some_and(|right| compare(&value, *op, &right))
+        }
+        Condition::Glob { pattern, .. } => match value {
+            Val::Str(text) => glob::matches(pattern.as_str(), &text),
+            _ => false,
+        },
+        Condition::Regex { pattern, .. } => match value {
+            Val::Str(text) => regex::Regex::new(pattern.as_str())
                 .map(|re| re.is_match(&text))
                 .unwrap_or(false),
             _ => false,
         },
-        Condition::In { field, list } => read(field, event).is_some_and(|value| {
-            list.iter()
-                .any(|member| equal(&value, &Val::of_literal(member)) == Some(true))
-        }),
-        Condition::Contains { field, needle } => match (read(field, event), needle) {
-            (Some(Val::Str(text)), Literal::Str(needle)) => text.contains(needle.as_str()),
-            (Some(Val::Other(Json::Array(items))), needle) => {
+        Condition::In { list, .. } => list
+            .iter()
+            .any(|member| equal(&value, &Val::of_literal(member)) == Some(true)),
+        Condition::Contains { needle, .. } => match (value, needle) {
+            (Val::Str(text), Literal::Str(needle)) => text.contains(needle.as_str()),
+            (Val::Other(Json::Array(items)), needle) => {
                 let needle = Val::of_literal(needle);
                 items
                     .iter()
@@ -504,9 +564,7 @@ pub fn holds(condition: &Condition, event: &Event) -> bool {
             }
             _ => false,
         },
-        // Shell structure is held to references of its own (`tests/shell/`, `shell/tests/`);
-        // the generator writes no shell condition.
-        Condition::Shell { .. } => unreachable!("the model reads no shell conditions"),
+        _ => false,
     }
 }
 
@@ -514,6 +572,45 @@ fn side(operand: &Operand, event: &Event) -> Option<Val> {
     match operand {
         Operand::Field(field) => read(field, event),
         Operand::Literal(literal) => Some(Val::of_literal(literal)),
+        Operand::Arith(_) => arith(operand, event).map(Val::Int),
+    }
+}
+
+/// What arithmetic is worth (docs/expressions.md), computed exactly in `i128` and then held
+/// to the range of a 64-bit integer after every operation: a missing metadata key is 0,
+/// anything that is not an integer (or a division by zero) leaves no value
+fn arith(operand: &Operand, event: &Event) -> Option<i128> {
+    let clamp = |value: i128| value.clamp(i128::from(i64::MIN), i128::from(i64::MAX));
+    match operand {
+        Operand::Literal(Literal::Int(value)) => Some(i128::from(*value)),
+        Operand::Literal(Literal::Duration(ms)) => Some(clamp(i128::from(*ms))),
+        Operand::Literal(_) => None,
+        Operand::Field(field @ Field::Metadata(path)) => {
+            match walk(&Json::Object(event.metadata.clone()), &path.segments) {
+                None => Some(0),
+                Some(_) => match read(field, event)? {
+                    Val::Int(value) => Some(clamp(value)),
+                    _ => None,
+                },
+            }
+        }
+        Operand::Field(field) => match read(field, event)? {
+            Val::Int(value) => Some(clamp(value)),
+            _ => None,
+        },
+        Operand::Arith(arith_node) => {
+            let left = arith(&arith_node.left, event)?;
+            let right = arith(&arith_node.right, event)?;
+            let exact = match arith_node.op {
+                ArithOp::Add => left + right,
+                ArithOp::Sub => left - right,
+                ArithOp::Mul => left * right,
+                ArithOp::Div if right == 0 => return None,
+                // `/` on integers truncates toward zero, as Rust's does on `i128`.
+                ArithOp::Div => left / right,
+            };
+            Some(clamp(exact))
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use rulesc_grammar::{ActionNode, Span};
-use rulesc_runtime::{Action, FieldPath, Literal};
+use rulesc_runtime::{Action, FieldPath, Literal, Operand};
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
@@ -17,8 +17,16 @@ use crate::lower::LoweredRule;
 /// A `set` rule: its key, value, and where the value is written
 struct Effect<'r, 'ast> {
     lowered: &'r LoweredRule<'ast>,
-    value: &'r Literal,
+    value: Value<'r>,
     value_span: Span,
+}
+
+/// What a `set` stores: two computed values differ unless they are the same arithmetic,
+/// since each is computed from the metadata as it was before the event
+#[derive(PartialEq)]
+enum Value<'r> {
+    Literal(&'r Literal),
+    Computed(&'r Operand),
 }
 
 /// Warns on each `set` rule that conflicts with an earlier one (in file and source order):
@@ -26,13 +34,16 @@ struct Effect<'r, 'ast> {
 pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
     let mut by_key: BTreeMap<&FieldPath, Vec<Effect<'_, '_>>> = BTreeMap::new();
     for lowered in ctx.rules {
-        if let (Action::Set { key, value }, ActionNode::Set { value: syntax, .. }) =
-            (&lowered.rule.action, &lowered.decl.action)
-        {
+        let (key, value) = match &lowered.rule.action {
+            Action::Set { key, value } => (key, Value::Literal(value)),
+            Action::Compute { key, value } => (key, Value::Computed(value)),
+            Action::Decide { .. } => continue,
+        };
+        if let ActionNode::Set { value: syntax, .. } = &lowered.decl.action {
             by_key.entry(key).or_default().push(Effect {
                 lowered,
                 value,
-                value_span: syntax.span,
+                value_span: syntax.span(),
             });
         }
     }

@@ -405,9 +405,11 @@ fn constraint(atom: Atom<'_>) -> Constraint<'_> {
         Condition::Glob { field, .. }
         | Condition::Regex { field, .. }
         | Condition::Contains { field, .. } => Constraint::Pattern(field),
-        Condition::All(_) | Condition::Any(_) | Condition::Not(_) | Condition::Shell { .. } => {
-            Constraint::Opaque
-        }
+        Condition::All(_)
+        | Condition::Any(_)
+        | Condition::Not(_)
+        | Condition::Shell { .. }
+        | Condition::Quantified { .. } => Constraint::Opaque,
     }
 }
 
@@ -425,6 +427,15 @@ fn comparison<'c>(
             return match constant_order(left, right) {
                 Some(ordering) => Constraint::Constant(op.holds(ordering) == positive),
                 None => Constraint::Opaque,
+            };
+        }
+        (Operand::Arith(_), _) | (_, Operand::Arith(_)) => {
+            // Arithmetic of literals alone is a constant, as the runtime computes it.
+            return match (constant_number(left), constant_number(right)) {
+                (Some(left), Some(right)) => {
+                    Constraint::Constant(op.holds(left.cmp(&right)) == positive)
+                }
+                _ => Constraint::Opaque,
             };
         }
         (Operand::Field(_), Operand::Field(_)) => return Constraint::Opaque,
@@ -471,6 +482,20 @@ pub(super) fn negated(op: CompareOp) -> CompareOp {
 }
 
 /// How two literals of one type compare; `None` for types without an order or a mix
+/// The number an operand of literals alone is worth (durations in milliseconds); `None`
+/// when it reads a field or has no value (a division by zero)
+fn constant_number(operand: &Operand) -> Option<i64> {
+    match operand {
+        Operand::Literal(Literal::Int(value)) => Some(*value),
+        Operand::Literal(Literal::Duration(ms)) => i64::try_from(*ms).ok(),
+        Operand::Literal(_) | Operand::Field(_) => None,
+        Operand::Arith(arith) => arith.op.apply(
+            constant_number(&arith.left)?,
+            constant_number(&arith.right)?,
+        ),
+    }
+}
+
 fn constant_order(left: &Literal, right: &Literal) -> Option<std::cmp::Ordering> {
     match (left, right) {
         (Literal::Int(left), Literal::Int(right)) => Some(left.cmp(right)),

@@ -6,7 +6,7 @@
 //! the test documents what the host provides. Paths match when one is a prefix of the
 //! other, so setting `metadata.a` serves a read of `metadata.a.b`, and the other way round.
 
-use rulesc_grammar::{Expr, Operand, Path, PathSegment as Segment, Span};
+use rulesc_grammar::{ActionNode, Compare, Expr, Operand, Path, PathSegment as Segment, Span};
 use rulesc_runtime::{Action, FieldPath, PathSegment};
 
 use crate::lint::Context;
@@ -70,10 +70,24 @@ impl Access {
 pub(super) fn reads(ctx: &Context<'_, '_>) -> Vec<Access> {
     let mut reads = Vec::new();
     for lowered in ctx.rules {
+        let mut found = |path: &Path| {
+            if let Some(access) = access(lowered.file, path) {
+                reads.push(access);
+            }
+        };
         if let Some(condition) = &lowered.decl.condition {
-            read_paths(condition, &mut |path| {
+            read_paths(condition, &mut found);
+        }
+        // A computed `set` reads the keys it adds up (`metadata.total + 1`), but a counter's
+        // read of its own key is no use of it.
+        if let (ActionNode::Set { value, .. }, Action::Compute { key, .. }) =
+            (&lowered.decl.action, &lowered.rule.action)
+        {
+            operand_paths(value, &mut |path: &Path| {
                 if let Some(access) = access(lowered.file, path) {
-                    reads.push(access);
+                    if access.path != key.segments {
+                        reads.push(access);
+                    }
                 }
             });
         }
@@ -87,13 +101,14 @@ pub(super) fn sets(ctx: &Context<'_, '_>) -> Vec<Access> {
         .iter()
         .filter_map(
             |lowered| match (&lowered.rule.action, &lowered.decl.action) {
-                (Action::Set { key, .. }, rulesc_grammar::ActionNode::Set { target, .. }) => {
-                    Some(Access {
-                        path: key.segments.clone(),
-                        file: lowered.file,
-                        span: target.span,
-                    })
-                }
+                (
+                    Action::Set { key, .. } | Action::Compute { key, .. },
+                    ActionNode::Set { target, .. },
+                ) => Some(Access {
+                    path: key.segments.clone(),
+                    file: lowered.file,
+                    span: target.span,
+                }),
                 _ => None,
             },
         )
@@ -119,16 +134,30 @@ pub(super) fn read_paths(condition: &Expr, found: &mut impl FnMut(&Path)) {
             }
         }
         Expr::Not(inner, _) | Expr::Paren(inner, _) => read_paths(inner, found),
-        Expr::Compare(compare) => {
-            for side in [&compare.left, &compare.right] {
-                if let Operand::Path(path) = side {
-                    found(path);
-                }
-            }
-        }
+        Expr::Compare(compare) => compare_paths(compare, found),
+        Expr::Quantified(quantified) => compare_paths(&quantified.compare, found),
         Expr::Path(path) => found(path),
         // The words inside `shell(...)` are a command's, never metadata.
         Expr::Lit(_) | Expr::Call(_) => {}
+    }
+}
+
+/// Calls `found` with each path the comparison reads, arithmetic included
+fn compare_paths(compare: &Compare, found: &mut impl FnMut(&Path)) {
+    operand_paths(&compare.left, found);
+    operand_paths(&compare.right, found);
+}
+
+/// Calls `found` with each path `operand` reads: itself, or those inside its arithmetic
+pub(super) fn operand_paths(operand: &Operand, found: &mut impl FnMut(&Path)) {
+    match operand {
+        Operand::Path(path) => found(path),
+        Operand::Lit(_) => {}
+        Operand::Group(inner, _) => operand_paths(inner, found),
+        Operand::Arith(arith) => {
+            operand_paths(&arith.left, found);
+            operand_paths(&arith.right, found);
+        }
     }
 }
 

@@ -26,6 +26,7 @@ mod host;
 mod metadata;
 mod metadata_never_read;
 mod metadata_never_set;
+mod quantifier_over_scalar;
 mod unbounded_request;
 
 pub use host::HostFacts;
@@ -58,6 +59,7 @@ const LINTS: &[Lint] = &[
     metadata_never_set::check,
     host::check,
     field_never_filled::check,
+    quantifier_over_scalar::check,
 ];
 
 /// Runs every lint and keeps the warnings no rule's `@allow` silences

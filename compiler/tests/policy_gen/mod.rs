@@ -77,8 +77,27 @@ fn path() -> impl Strategy<Value = String> {
     ])
 }
 
+/// A field or a literal, or arithmetic over them, parenthesised at random
 fn operand() -> impl Strategy<Value = Tokens> {
-    prop_oneof![path().prop_map(|word| vec![word]), literal()]
+    let leaf = prop_oneof![path().prop_map(|word| vec![word]), literal()];
+    leaf.prop_recursive(2, 8, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), one_of(&["+", "-", "*", "/"]), inner.clone()).prop_map(
+                |(left, op, right)| {
+                    let mut tokens = left;
+                    tokens.push(op);
+                    tokens.extend(right);
+                    tokens
+                }
+            ),
+            inner.prop_map(|tokens| {
+                let mut out = toks(&["("]);
+                out.extend(tokens);
+                out.push(")".to_owned());
+                out
+            }),
+        ]
+    })
 }
 
 fn condition() -> impl Strategy<Value = Tokens> {
@@ -92,6 +111,13 @@ fn condition() -> impl Strategy<Value = Tokens> {
             tokens.extend(right);
             tokens
         }),
+        1 => (one_of(&["any", "all"]), path(), one_of(&["==", "~", "in", "<"]), operand()).prop_map(
+            |(word, left, op, right)| {
+                let mut tokens = vec![word, left, op];
+                tokens.extend(right);
+                tokens
+            }
+        ),
         1 => path().prop_map(|word| vec![word]),
         1 => literal(),
     ];
@@ -154,7 +180,7 @@ fn action() -> impl Strategy<Value = Tokens> {
                 tokens.extend(message);
                 tokens
             }),
-        (path(), literal()).prop_map(|(target, value)| {
+        (path(), prop_oneof![literal(), operand()]).prop_map(|(target, value)| {
             let mut tokens = toks(&["set"]);
             tokens.push(target);
             tokens.push("=".to_owned());
@@ -325,6 +351,23 @@ fn tool_condition() -> impl Strategy<Value = Tokens> {
         Just(toks(&[r#"arg["pullNumber"]"#, "==", "1"])),
         Just(toks(&["metadata.tainted"])),
         Just(toks(&["steps", ">", "2"])),
+        Just(toks(&[
+            "metadata.fetched",
+            "*",
+            "2",
+            "+",
+            "(",
+            "steps",
+            "-",
+            "1",
+            ")",
+            "/",
+            "3",
+            ">",
+            "10"
+        ])),
+        Just(toks(&["any", "arg.to", "~", r#""*@evil.example""#])),
+        Just(toks(&["all", "arg.sizes", "<", "1000"])),
     ];
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::expression::{Arith, ListQuantifier};
 use super::field::Field;
 use super::literal::Literal;
 use super::matcher::{GlobPattern, RegexPattern};
@@ -56,6 +57,17 @@ pub enum Condition {
         /// What must be contained
         needle: Literal,
     },
+    /// `any ...`, `all ...`: a leaf condition applied to each element of the list its field
+    /// holds, or to the value itself when it is no list (docs/expressions.md)
+    ///
+    /// Invariant: `condition` is a `Compare` whose left side is a field, or a `Glob`,
+    /// `Regex`, `In` or `Contains`; that field is the one read as a list.
+    Quantified {
+        /// Whether some or every element must satisfy `condition`
+        quantifier: ListQuantifier,
+        /// The test of one element
+        condition: Box<Condition>,
+    },
     /// `shell(...)`, `shell.all(...)`: the structure of a shell tool's command (docs/shell.md)
     Shell {
         /// Whether some or every simple command must satisfy `condition`
@@ -89,6 +101,8 @@ pub enum Operand {
     Field(Field),
     /// A constant
     Literal(Literal),
+    /// Arithmetic: `metadata.fetched * 2`; a missing `metadata.*` key counts as 0 in it
+    Arith(Box<Arith>),
 }
 
 /// An ordering or equality test

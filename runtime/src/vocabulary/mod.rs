@@ -11,6 +11,7 @@
 
 mod condition;
 mod event_kind;
+mod expression;
 mod field;
 mod literal;
 mod matcher;
@@ -24,6 +25,7 @@ mod verb;
 
 pub use condition::{CompareOp, Condition, Operand};
 pub use event_kind::EventKind;
+pub use expression::{Arith, ArithOp, ListQuantifier};
 pub use field::{Field, FieldPath, FieldType, PathSegment};
 pub use literal::{parse_duration, DurationError, Literal};
 pub(crate) use matcher::GlobShape;

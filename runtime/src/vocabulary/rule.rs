@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Condition, EventKind, FieldPath, Literal, StopReason, Verb};
+use super::{Condition, EventKind, FieldPath, Literal, Operand, StopReason, Verb};
 
 /// `resolved_by` when a `default` decided; reserved, no rule may take it as its id
 pub const RESOLVED_BY_DEFAULT: &str = "default";
@@ -45,6 +45,14 @@ pub enum Action {
         key: FieldPath,
         /// The value stored
         value: Literal,
+    },
+    /// `set metadata.<key> = <arithmetic>`: a number computed from the event when the rule
+    /// fires, stored only when it has a value (docs/expressions.md)
+    Compute {
+        /// The metadata path
+        key: FieldPath,
+        /// The arithmetic (or a single numeric field) computed
+        value: Operand,
     },
 }
 

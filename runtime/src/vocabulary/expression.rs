@@ -1,0 +1,90 @@
+//! Arithmetic over numbers and durations, and quantifiers over lists, as conditions and
+//! `set` effects hold them (docs/expressions.md).
+//!
+//! Invariant: plain data. What an expression is worth on an event is computed by the
+//! engine (`runtime/src/arith.rs`), which never panics: it saturates and has no value where
+//! the operands give none.
+
+use serde::{Deserialize, Serialize};
+
+use super::condition::Operand;
+
+/// `left op right` with an arithmetic operator; both sides are numbers or durations
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arith {
+    /// Left-hand side
+    pub left: Operand,
+    /// The operator
+    pub op: ArithOp,
+    /// Right-hand side
+    pub right: Operand,
+}
+
+/// An arithmetic operator
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ArithOp {
+    /// `+`
+    #[serde(rename = "+")]
+    Add,
+    /// `-`
+    #[serde(rename = "-")]
+    Sub,
+    /// `*`
+    #[serde(rename = "*")]
+    Mul,
+    /// `/`, truncating toward zero
+    #[serde(rename = "/")]
+    Div,
+}
+
+impl ArithOp {
+    /// The operator as written in source
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+        }
+    }
+
+    /// `left op right` on 64-bit integers, saturating at their bounds; `None` for a
+    /// division by zero
+    ///
+    /// ```
+    /// use rulesc_runtime::ArithOp;
+    ///
+    /// assert_eq!(ArithOp::Add.apply(i64::MAX, 1), Some(i64::MAX));
+    /// assert_eq!(ArithOp::Div.apply(7, 2), Some(3));
+    /// assert_eq!(ArithOp::Div.apply(7, 0), None);
+    /// ```
+    pub fn apply(self, left: i64, right: i64) -> Option<i64> {
+        match self {
+            ArithOp::Add => Some(left.saturating_add(right)),
+            ArithOp::Sub => Some(left.saturating_sub(right)),
+            ArithOp::Mul => Some(left.saturating_mul(right)),
+            ArithOp::Div if right == 0 => None,
+            ArithOp::Div => Some(left.saturating_div(right)),
+        }
+    }
+}
+
+/// Whether some or every element of a list must satisfy a comparison: `any`, `all`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListQuantifier {
+    /// `any`: at least one element (none of an empty list)
+    Any,
+    /// `all`: every element (every one of an empty list, so it holds)
+    All,
+}
+
+impl ListQuantifier {
+    /// The word as written in source
+    pub fn word(self) -> &'static str {
+        match self {
+            ListQuantifier::Any => "any",
+            ListQuantifier::All => "all",
+        }
+    }
+}
