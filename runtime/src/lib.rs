@@ -68,7 +68,7 @@ pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, To
 pub use vocabulary::{
     parse_duration, Action, CompareOp, Condition, Defaults, DurationError, Enumeration, ErrorKind,
     EventField, EventKind, Field, FieldPath, FieldType, FinishReason, GlobPattern, JsonType,
-    Limits, Literal, Operand, Origin, PathSegment, PatternError, Quantifier, RegexPattern, Rule,
-    ShellCondition, ShellWord, SortedJson, Status, StopDecision, StopReason, Verb, WordTest,
+    Limits, Literal, Mode, Operand, Origin, PathSegment, PatternError, Quantifier, RegexPattern,
+    Rule, ShellCondition, ShellWord, SortedJson, Status, StopDecision, StopReason, Verb, WordTest,
     EVENT_FIELDS, MAX_PATTERN_LEN, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT,
 };
