@@ -43,6 +43,7 @@ pub mod input;
 pub mod keys;
 pub mod load;
 pub mod reload;
+pub mod replay;
 
 use std::fmt;
 use std::path::Path;

@@ -24,6 +24,7 @@ pub mod durable;
 mod facts;
 mod mapping;
 mod payload;
+pub mod replay;
 mod state;
 
 use std::path::PathBuf;
@@ -86,6 +87,8 @@ pub struct Options {
     pub prune_older_than: Option<Duration>,
     /// The host limits the policy runs under
     pub limits: Limits,
+    /// Enforce nothing: every rule runs in shadow mode (`rulesc hook --shadow`)
+    pub shadow: bool,
 }
 
 /// What the POLICY arguments hold, as read
@@ -215,11 +218,23 @@ fn respond(
         }
     };
     let policy = policy.with_limits(options.limits);
+    let policy = if options.shadow {
+        policy.in_shadow()
+    } else {
+        policy
+    };
     let now_ms = now_ms();
     let locked = dir.lock().map_err(state_error)?;
     let loaded = locked.load(&call.session_id, now_ms).map_err(state_error)?;
     let mut session = loaded.clone();
-    let verdict = mapping::respond(&policy, call, &mut session, now_ms);
+    let mut outcomes = Vec::new();
+    let verdict =
+        mapping::respond_recorded(&policy, call, &mut session, now_ms, Some(&mut outcomes));
+    notes.extend(
+        outcomes
+            .iter()
+            .flat_map(|(_, outcome)| shadow_notes(outcome)),
+    );
     // Most tool calls change nothing a session remembers; writing the state only when it
     // changed keeps them at the cost of a read.
     if session != loaded {
@@ -233,6 +248,24 @@ fn respond(
         }
     }
     Ok(verdict)
+}
+
+/// The log lines of what shadow rules would have decided on one event; none when no
+/// shadow rule decided
+fn shadow_notes(outcome: &rulesc_runtime::Outcome) -> impl Iterator<Item = String> + '_ {
+    outcome.shadow.iter().filter_map(move |evaluation| {
+        let rulesc_runtime::Act::Decide(verb) = evaluation.verb else {
+            return None;
+        };
+        let message = evaluation
+            .message
+            .as_deref()
+            .map_or_else(String::new, |message| format!(": {message}"));
+        Some(format!(
+            "shadow: rule `{}` would have decided `{verb}` on `{}`{message}",
+            evaluation.rule, outcome.event
+        ))
+    })
 }
 
 /// A normal answer
@@ -293,6 +326,7 @@ mod tests {
             fail_open,
             prune_older_than: None,
             limits: Limits::default(),
+            shadow: false,
         }
     }
 

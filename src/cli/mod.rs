@@ -69,6 +69,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Test(args) => commands::test::run(&args),
         Command::Run(args) => commands::run::run(&args),
         Command::Hook(args) => commands::hook::run(&args),
+        Command::Replay(args) => commands::replay::run(&args),
     };
     status.into()
 }

@@ -6,5 +6,6 @@ pub(crate) mod eval;
 pub(crate) mod explain;
 pub(crate) mod fmt;
 pub(crate) mod hook;
+pub(crate) mod replay;
 pub(crate) mod run;
 pub(crate) mod test;
