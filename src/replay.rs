@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use rulesc_host::replay::{Finding, SessionReport, Warning};
 use rulesc_runtime::{Mode, SortedJson};
+use serde::Serialize;
 use serde_json::{json, Value as Json};
 
 /// The sessions of one replay that have something to report, and per rule what it decided
@@ -42,12 +43,17 @@ pub fn report_human(sessions: &[SessionReport]) -> String {
     let rules = per_rule(sessions.iter().flat_map(|session| &session.findings));
     if !rules.is_empty() {
         out.push_str("per rule:\n");
-        for (rule, counts) in &rules {
-            let counts: Vec<String> = counts
+        for (rule, count) in &rules {
+            let counts: Vec<String> = count
+                .decisions
                 .iter()
                 .map(|(verb, count)| format!("{verb} {count}"))
                 .collect();
-            let _ = writeln!(out, "  {rule}: {}", counts.join(", "));
+            let mode = match count.mode {
+                Mode::Shadow => " (shadow)",
+                Mode::Enforce => "",
+            };
+            let _ = writeln!(out, "  {rule}{mode}: {}", counts.join(", "));
         }
     }
     let findings: usize = sessions.iter().map(|session| session.findings.len()).sum();
@@ -125,7 +131,10 @@ impl Diff {
                 let _ = writeln!(out, "  + {}", finding_line(finding));
             }
         }
-        let _ = writeln!(out, "{} sessions differ", self.sessions.len());
+        let _ = match self.sessions.len() {
+            1 => writeln!(out, "1 session differs"),
+            n => writeln!(out, "{n} sessions differ"),
+        };
         out
     }
 }
@@ -148,20 +157,27 @@ fn missing_from(these: &[Finding], those: &[Finding]) -> Vec<Finding> {
         .collect()
 }
 
-/// Per rule, how many times it decided each verb; a shadow rule's are marked `(shadow)`
-fn per_rule<'a>(
-    findings: impl Iterator<Item = &'a Finding>,
-) -> BTreeMap<String, BTreeMap<String, u64>> {
-    let mut rules: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+/// Per rule, its mode and how many times it decided each verb
+fn per_rule<'a>(findings: impl Iterator<Item = &'a Finding>) -> BTreeMap<String, RuleCount> {
+    let mut rules: BTreeMap<String, RuleCount> = BTreeMap::new();
     for finding in findings {
         let rule = finding.rule.clone().unwrap_or_else(|| "(none)".to_owned());
-        let verb = match finding.mode {
-            Mode::Shadow => format!("{} (shadow)", finding.decision),
-            Mode::Enforce => finding.decision.clone(),
-        };
-        *rules.entry(rule).or_default().entry(verb).or_default() += 1;
+        let count = rules.entry(rule).or_insert_with(|| RuleCount {
+            mode: finding.mode,
+            decisions: BTreeMap::new(),
+        });
+        *count.decisions.entry(finding.decision.clone()).or_default() += 1;
     }
     rules
+}
+
+/// What one rule decided over a replay
+#[derive(Debug, Serialize)]
+struct RuleCount {
+    /// `shadow` for a shadow rule
+    mode: Mode,
+    /// How many times it decided each verb
+    decisions: BTreeMap<String, u64>,
 }
 
 /// `line 12, step 3, pre_tool_use `Bash`: block by no-rm "no rm"`

@@ -106,7 +106,7 @@ mod tests {
         assert_eq!(lines.next_line().unwrap(), Some(Line::Text(Vec::new())));
         assert_eq!(lines.next_line().unwrap(), Some(Line::Text(b"b".to_vec())));
         assert_eq!(lines.number(), 3);
-        assert_eq!(lines.bytes(), 6);
+        assert_eq!(lines.bytes(), 5);
         assert_eq!(lines.next_line().unwrap(), None);
     }
 }

@@ -35,17 +35,16 @@ pub(crate) fn parse_rfc3339(text: &str) -> Option<u64> {
     let mut millis = 0;
     if let Some(fraction) = rest.strip_prefix('.') {
         let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
         let scaled: String = fraction
             .chars()
-            .take(3)
+            .take(digits.min(3))
             .chain("000".chars())
             .take(3)
             .collect();
-        millis = if digits == 0 {
-            return None;
-        } else {
-            scaled.parse::<i64>().ok()?
-        };
+        millis = scaled.parse::<i64>().ok()?;
         rest = fraction.get(digits..)?;
     }
     let offset_minutes = match rest {
