@@ -3,10 +3,7 @@
 //! policies: each benign trace runs unblocked and each attack is stopped at a call of its
 //! injection task, as the benchmark's expectations, recorded beside each trace, say.
 
-#![expect(
-    clippy::unwrap_used,
-    reason = "tests: a bad fixture fails the test"
-)]
+#![expect(clippy::unwrap_used, reason = "tests: a bad fixture fails the test")]
 
 mod common;
 

@@ -10,9 +10,7 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde_json::{json, Value as Json};
 
@@ -65,25 +63,12 @@ fn enforced_tool_decisions(report: &Json) -> Vec<(String, String)> {
 fn hook_decisions(policy: &str, host: &str, payloads: &[Json]) -> Vec<(String, String)> {
     let state = tempfile::tempdir().unwrap();
     let mut decisions = Vec::new();
+    let policy = sample(policy);
+    let state_dir = state.path().to_str().unwrap();
+    let args = ["hook", &policy, "--host", host, "--state-dir", state_dir];
     for payload in payloads {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-            .arg("hook")
-            .arg(root().join(sample(policy)))
-            .args(["--host", host, "--state-dir"])
-            .arg(state.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.to_string().as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        let answer: Json = serde_json::from_slice(&output.stdout).unwrap_or(Json::Null);
+        let (_, stdout, _) = common::run(&mut common::command(root(), &args), &payload.to_string());
+        let answer: Json = serde_json::from_str(&stdout).unwrap_or(Json::Null);
         let permission = &answer["hookSpecificOutput"]["permissionDecision"];
         let decision = match permission.as_str() {
             Some("deny") => "block",

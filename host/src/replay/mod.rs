@@ -340,15 +340,7 @@ impl<'p> Replay<'p> {
         runs: &mut BTreeMap<String, Run>,
     ) -> Result<(), ReplayError> {
         for reason in std::mem::take(&mut emit.warnings) {
-            let warning = Warning {
-                file: emit.file.clone(),
-                line: number,
-                reason,
-            };
-            if self.strict {
-                return Err(ReplayError::Strict(warning));
-            }
-            self.replayed.warnings.push(warning);
+            self.warn(&emit.file, number, reason)?;
         }
         let host = format.map_or(Host::Claude, TraceFormat::host);
         for (session, at_ms, made) in std::mem::take(&mut emit.made) {
@@ -363,20 +355,26 @@ impl<'p> Replay<'p> {
             match made {
                 Made::Hook(payload) => {
                     if let Some(reason) = self.replay_hook(run, host, &payload, at_ms, number) {
-                        let warning = Warning {
-                            file: emit.file.clone(),
-                            line: number,
-                            reason,
-                        };
-                        if self.strict {
-                            return Err(ReplayError::Strict(warning));
-                        }
-                        self.replayed.warnings.push(warning);
+                        self.warn(&emit.file, number, reason)?;
                     }
                 }
                 Made::Event(event) => self.replay_event(run, &event, number),
             }
         }
+        Ok(())
+    }
+
+    /// Keeps a warning about line `line` of `file`; with `strict`, stops the replay on it
+    fn warn(&mut self, file: &str, line: u64, reason: String) -> Result<(), ReplayError> {
+        let warning = Warning {
+            file: file.to_owned(),
+            line,
+            reason,
+        };
+        if self.strict {
+            return Err(ReplayError::Strict(warning));
+        }
+        self.replayed.warnings.push(warning);
         Ok(())
     }
 
