@@ -60,10 +60,21 @@ pub fn report_human(sessions: &[SessionReport]) -> String {
     let events: u64 = sessions.iter().map(|session| session.events).sum();
     let _ = writeln!(
         out,
-        "{} sessions, {events} events, {findings} decisions",
-        sessions.len()
+        "{}, {}, {}",
+        counted(sessions.len() as u64, "session"),
+        counted(events, "event"),
+        counted(findings as u64, "decision")
     );
     out
+}
+
+/// `1 session`, `2 sessions`
+fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// What changed from `old` to `new` over the same sessions: per session, the decisions
@@ -131,10 +142,16 @@ impl Diff {
                 let _ = writeln!(out, "  + {}", finding_line(finding));
             }
         }
-        let _ = match self.sessions.len() {
-            1 => writeln!(out, "1 session differs"),
-            n => writeln!(out, "{n} sessions differ"),
+        let verb = if self.sessions.len() == 1 {
+            "differs"
+        } else {
+            "differ"
         };
+        let _ = writeln!(
+            out,
+            "{} {verb}",
+            counted(self.sessions.len() as u64, "session")
+        );
         out
     }
 }
