@@ -67,10 +67,12 @@ impl TraceFormat {
         if line.contains_key("event") {
             return Some(TraceFormat::Rulesc);
         }
-        let transcript_type = line
-            .get("type")
-            .and_then(Json::as_str)
-            .is_some_and(|kind| matches!(kind, "user" | "assistant" | "summary" | "system"));
+        let transcript_type = line.get("type").and_then(Json::as_str).is_some_and(|kind| {
+            matches!(
+                kind,
+                "user" | "assistant" | "summary" | "system" | "file-history-snapshot"
+            )
+        });
         (line.contains_key("sessionId") || transcript_type).then_some(TraceFormat::Claude)
     }
 
@@ -227,8 +229,9 @@ impl Emit {
 struct Run {
     file: String,
     session: String,
-    events: u64,
-    /// Per policy: its state and its findings
+    /// Per policy: the events it evaluated (a latched `forbid` evaluates no more), its
+    /// state and its findings
+    events: Vec<u64>,
     states: Vec<SessionState>,
     findings: Vec<Vec<Finding>>,
 }
@@ -312,15 +315,14 @@ impl<'p> Replay<'p> {
         }
         self.replay_made(&mut emit, lines.number(), format, &mut runs)?;
         for run in runs.into_values() {
-            for (policy, findings) in run.findings.into_iter().enumerate() {
-                if let Some(reports) = self.replayed.runs.get_mut(policy) {
-                    reports.push(SessionReport {
-                        file: run.file.clone(),
-                        session: run.session.clone(),
-                        events: run.events,
-                        findings,
-                    });
-                }
+            let per_policy = run.findings.into_iter().zip(run.events);
+            for (reports, (findings, events)) in self.replayed.runs.iter_mut().zip(per_policy) {
+                reports.push(SessionReport {
+                    file: run.file.clone(),
+                    session: run.session.clone(),
+                    events,
+                    findings,
+                });
             }
         }
         Ok(())
@@ -348,7 +350,7 @@ impl<'p> Replay<'p> {
             let run = runs.entry(session.clone()).or_insert_with(|| Run {
                 file: emit.file.clone(),
                 session,
-                events: 0,
+                events: vec![0; n_policies],
                 states: vec![SessionState::new(at_ms.unwrap_or(0)); n_policies],
                 findings: vec![Vec::new(); n_policies],
             });
@@ -393,11 +395,12 @@ impl<'p> Replay<'p> {
             Ok(Received::Unmapped(_)) => return None,
             Err(err) => return Some(format!("the hook would refuse this call: {err}")),
         };
-        for (policy, (state, findings)) in self
-            .policies
-            .iter()
-            .zip(run.states.iter_mut().zip(run.findings.iter_mut()))
-        {
+        let per_policy = run
+            .states
+            .iter_mut()
+            .zip(&mut run.findings)
+            .zip(&mut run.events);
+        for (policy, ((state, findings), events)) in self.policies.iter().zip(per_policy) {
             self.outcomes.clear();
             let now_ms = at_ms.unwrap_or(state.started_ms);
             mapping::respond_recorded(policy, &call, state, now_ms, Some(&mut self.outcomes));
@@ -405,20 +408,21 @@ impl<'p> Replay<'p> {
                 let tool = tool_of(outcome.event, call.tool.as_deref());
                 findings.extend(findings_of(outcome, number, *step, tool));
             }
+            let evaluated = u64::try_from(self.outcomes.len()).unwrap_or(u64::MAX);
+            *events = events.saturating_add(evaluated);
         }
-        run.events = run
-            .events
-            .saturating_add(u64::try_from(self.outcomes.len()).unwrap_or(u64::MAX));
         None
     }
 
     /// One rulesc event under every policy, starting from the metadata it left
     fn replay_event(&mut self, run: &mut Run, event: &Event, number: u64) {
-        for (policy, (state, findings)) in self
-            .policies
-            .iter()
-            .zip(run.states.iter_mut().zip(run.findings.iter_mut()))
-        {
+        let per_policy = run
+            .states
+            .iter_mut()
+            .zip(&mut run.findings)
+            .zip(&mut run.events);
+        for (policy, ((state, findings), events)) in self.policies.iter().zip(per_policy) {
+            *events = events.saturating_add(1);
             let mut event = event.clone();
             let own = std::mem::replace(&mut event.metadata, state.metadata.clone());
             event.metadata.extend(own);
@@ -427,7 +431,6 @@ impl<'p> Replay<'p> {
             let tool = tool_of(event.kind, event.tool.as_deref());
             findings.extend(findings_of(&outcome, number, event.step, tool));
         }
-        run.events = run.events.saturating_add(1);
     }
 }
 
