@@ -43,10 +43,11 @@ pub(crate) enum Command {
 /// `rulesc replay`
 #[derive(Debug, Args)]
 pub(crate) struct ReplayArgs {
-    /// `.rules` files or directories, or compiled JSON policies, then the traces (Claude
-    /// Code transcripts, Codex rollouts, rulesc event JSON Lines): arguments ending in
-    /// `.jsonl` are traces
-    #[arg(value_name = "POLICY... TRACE...")]
+    /// The policies (`.rules` files or directories, compiled JSON policies), then the
+    /// traces (Claude Code transcripts, Codex rollouts, rulesc event JSON Lines): a `.jsonl`
+    /// file, or a folder of them without `.rules` files, is a trace; with `--diff`, every
+    /// PATH is a trace
+    #[arg(required = true, value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,
     /// Replay two versions of a policy and report only what they decide differently
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
