@@ -44,6 +44,7 @@ pub mod input;
 pub mod keys;
 pub mod load;
 pub mod reload;
+pub mod replay;
 pub mod test_report;
 
 use std::fmt;

@@ -40,6 +40,15 @@ fn relative_links(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The file names of the pages of docs/ (`docs/schemas/` holds data, not pages)
+fn doc_pages() -> Vec<String> {
+    std::fs::read_dir(Path::new(ROOT).join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .collect()
+}
+
 fn read(relative: &str) -> String {
     std::fs::read_to_string(Path::new(ROOT).join(relative)).unwrap()
 }
@@ -62,12 +71,8 @@ fn every_path_named_in_architecture_exists() {
 #[test]
 fn every_relative_link_of_the_docs_exists() {
     let mut docs = vec!["README.md".to_owned()];
-    for entry in std::fs::read_dir(Path::new(ROOT).join("docs")).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        // docs/ also holds folders of data, such as the JSON Schemas of docs/schemas/.
-        if name.ends_with(".md") {
-            docs.push(format!("docs/{name}"));
-        }
+    for name in doc_pages() {
+        docs.push(format!("docs/{name}"));
     }
     for doc in docs {
         let base = Path::new(ROOT).join(&doc);
@@ -110,11 +115,7 @@ fn rules_blocks(text: &str) -> Vec<String> {
 #[test]
 fn every_rules_example_of_the_docs_checks_and_passes_its_tests() {
     let mut n_blocks = 0;
-    for entry in std::fs::read_dir(Path::new(ROOT).join("docs")).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        if !name.ends_with(".md") {
-            continue;
-        }
+    for name in doc_pages() {
         for (block_idx, block) in rules_blocks(&read(&format!("docs/{name}")))
             .into_iter()
             .enumerate()

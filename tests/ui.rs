@@ -30,8 +30,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rulesc::{
-    codes, Action, CheckOutput, Condition, Event, Host, Literal, Operand, Policy, RenderOptions,
-    Rule, Severity, SourceBytes, TestCase,
+    codes, Action, CheckOutput, Condition, Event, Host, Literal, Mode, Operand, Policy,
+    RenderOptions, Rule, Severity, SourceBytes, TestCase,
 };
 
 /// Snapshots named `ui@<folder>__<file>.snap`, headed by their fixture
@@ -421,7 +421,7 @@ fn render_policy(policy: &Policy, tests: &[TestCase]) -> String {
     .unwrap();
     for rule in policy.user_rules() {
         out.push('\n');
-        render_rule(&mut out, rule);
+        render_rule(&mut out, rule, policy.mode(&rule.id));
     }
     for test in tests {
         out.push('\n');
@@ -430,7 +430,7 @@ fn render_policy(policy: &Policy, tests: &[TestCase]) -> String {
     out
 }
 
-fn render_rule(out: &mut String, rule: &Rule) {
+fn render_rule(out: &mut String, rule: &Rule, mode: Mode) {
     let origin = rule.origin.as_ref().map_or(String::new(), |origin| {
         format!(" ({}:{}:{})", origin.file, origin.line, origin.column)
     });
@@ -439,6 +439,9 @@ fn render_rule(out: &mut String, rule: &Rule) {
     writeln!(out, "  on {}", events.join(", ")).unwrap();
     if rule.priority != 0 {
         writeln!(out, "  priority {}", rule.priority).unwrap();
+    }
+    if mode != Mode::Enforce {
+        writeln!(out, "  mode {mode}").unwrap();
     }
     if let Some(condition) = &rule.condition {
         writeln!(out, "  when {}", render_condition(condition)).unwrap();

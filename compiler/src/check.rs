@@ -10,9 +10,9 @@ use rulesc_grammar::{
     Annotation, DefaultDecl, Item, Lit, LitKind, ParseError, Parsed, RuleDecl, Span,
 };
 use rulesc_runtime::{
-    Defaults, EventKind, Policy, PolicyError, Verb, MAX_RULES, NO_TOOL_CALLS, RESOLVED_BY_DEFAULT,
-    RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS, RESOLVED_BY_MAX_STOP_REQUESTS,
-    TOOL_ERRORS_TO_MODEL,
+    Defaults, EventKind, Mode, Policy, PolicyError, Verb, MAX_RULES, NO_TOOL_CALLS,
+    RESOLVED_BY_DEFAULT, RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS,
+    RESOLVED_BY_MAX_STOP_REQUESTS, TOOL_ERRORS_TO_MODEL,
 };
 
 use crate::codes;
@@ -151,8 +151,12 @@ fn check_files(
         None
     } else {
         let user_rules = rules.iter().map(|lowered| lowered.rule.clone()).collect();
+        let shadow = rules
+            .iter()
+            .filter(|lowered| lowered.mode == Mode::Shadow)
+            .map(|lowered| lowered.rule.id.clone());
         match Policy::new(user_rules, defaults) {
-            Ok(policy) => Some(policy),
+            Ok(policy) => Some(policy.with_shadow_rules(shadow)),
             Err(err) => {
                 diags.push(rejected(&err, &rules));
                 None

@@ -10,7 +10,7 @@ use rulesc_grammar::{
     PathSegment as AstSegment, RuleDecl, Span,
 };
 use rulesc_runtime::{
-    Action, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Operand, Origin,
+    Action, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Mode, Operand, Origin,
     RegexPattern, Rule, StopReason, MAX_STRING_LEN,
 };
 
@@ -31,6 +31,8 @@ pub(crate) struct LoweredRule<'ast> {
     pub(crate) decl: &'ast RuleDecl,
     /// The lints `@allow` silences on it, as codes (`W005`)
     pub(crate) allowed: Vec<&'static str>,
+    /// `@mode(shadow)`: evaluated and recorded, never enforced
+    pub(crate) mode: Mode,
 }
 
 impl LoweredRule<'_> {
@@ -143,6 +145,7 @@ pub(crate) fn lower_rule<'ast>(
         file,
         decl,
         allowed: annotations.allow,
+        mode: annotations.mode,
     })
 }
 
@@ -155,6 +158,8 @@ struct Annotations {
     priority: i64,
     /// `@allow(W005, dead-rule)`: the codes of the lints silenced on the rule
     allow: Vec<&'static str>,
+    /// `@mode(shadow)`
+    mode: Mode,
 }
 
 /// One value side of a comparison, lowered and typed
@@ -225,16 +230,21 @@ impl Lowering<'_> {
                     }
                 }
                 "allow" => result.allow = self.allow_annotation(annotation),
+                "mode" => {
+                    if let Some(mode) = self.mode_annotation(annotation) {
+                        result.mode = mode;
+                    }
+                }
                 _ => self.diags.push(codes::invalid_annotation(
                     self.file,
                     annotation.name.span,
                     format!("unknown annotation `@{name}`"),
                     "not an annotation",
                     Some(
-                        resolve::suggest(name, ["id", "priority", "allow"]).map_or_else(
+                        resolve::suggest(name, ["id", "priority", "allow", "mode"]).map_or_else(
                             || {
-                                "the annotations are `@id(\"...\")`, `@priority(n)` and \
-                             `@allow(W005)`"
+                                "the annotations are `@id(\"...\")`, `@priority(n)`, \
+                             `@allow(W005)` and `@mode(shadow)`"
                                     .to_owned()
                             },
                             |known| format!("did you mean `@{known}`?"),
@@ -346,6 +356,35 @@ impl Lowering<'_> {
             }
         }
         allowed
+    }
+
+    /// `@mode(shadow)` or `@mode(enforce)`: one bare word
+    fn mode_annotation(&mut self, annotation: &Annotation) -> Option<Mode> {
+        let word = match annotation.args.as_slice() {
+            [Lit {
+                kind: LitKind::Word(word),
+                ..
+            }] => Some(word.as_str()),
+            _ => None,
+        };
+        if let Some(mode) = word.and_then(Mode::from_name) {
+            return Some(mode);
+        }
+        let message = match word {
+            Some(word) => format!("unknown mode `{word}`"),
+            None => "`@mode` takes one word".to_owned(),
+        };
+        self.diags.push(codes::invalid_annotation(
+            self.file,
+            annotation.span,
+            message,
+            "expected `shadow` or `enforce`",
+            Some(
+                "write `@mode(shadow)` to record what the rule would decide without enforcing it"
+                    .to_owned(),
+            ),
+        ));
+        None
     }
 
     fn priority_annotation(&mut self, annotation: &Annotation) -> Option<i64> {

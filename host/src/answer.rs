@@ -279,6 +279,7 @@ mod tests {
                 resolved_by: Some(by.to_owned()),
             },
             evaluations: Vec::new(),
+            shadow: Vec::new(),
             effects: Vec::new(),
             metadata: Map::new(),
         }

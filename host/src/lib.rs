@@ -25,6 +25,7 @@ pub mod durable;
 mod facts;
 mod mapping;
 mod payload;
+pub mod replay;
 mod state;
 mod store;
 
@@ -91,6 +92,8 @@ pub struct Options {
     pub prune_older_than: Option<Duration>,
     /// The host limits the policy runs under
     pub limits: Limits,
+    /// Enforce nothing: every rule runs in shadow mode (`rulesc hook --shadow`)
+    pub shadow: bool,
 }
 
 /// What the POLICY arguments hold, as read
@@ -224,15 +227,35 @@ fn respond(
         }
     };
     let policy = policy.with_limits(options.limits);
+    let policy = if options.shadow {
+        policy.in_shadow()
+    } else {
+        policy
+    };
     let now_ms = now_ms();
     let mut store =
         store::open(&options.sessions, dir, options.prune_older_than).map_err(state_error)?;
     let mut verdict = None;
+    let mut outcomes = Vec::new();
     store
         .update(&call.session_id, now_ms, &mut |session| {
-            verdict = Some(mapping::respond(&policy, call, session, now_ms));
+            // A store may run the update again when another process wrote meanwhile: only
+            // the last run's outcomes are what happened.
+            outcomes.clear();
+            verdict = Some(mapping::respond_recorded(
+                &policy,
+                call,
+                session,
+                now_ms,
+                Some(&mut outcomes),
+            ));
         })
         .map_err(state_error)?;
+    notes.extend(
+        outcomes
+            .iter()
+            .flat_map(|(_, outcome)| shadow_notes(outcome)),
+    );
     if let Some(age) = options.prune_older_than {
         let pruned = store
             .prune(age)
@@ -242,6 +265,24 @@ fn respond(
         }
     }
     verdict.ok_or_else(|| "the session's state was never loaded".to_owned())
+}
+
+/// The log lines of what shadow rules would have decided on one event; none when no
+/// shadow rule decided
+fn shadow_notes(outcome: &rulesc_runtime::Outcome) -> impl Iterator<Item = String> + '_ {
+    outcome.shadow.iter().filter_map(move |evaluation| {
+        let rulesc_runtime::Act::Decide(verb) = evaluation.verb else {
+            return None;
+        };
+        let message = evaluation
+            .message
+            .as_deref()
+            .map_or_else(String::new, |message| format!(": {message}"));
+        Some(format!(
+            "shadow: rule `{}` would have decided `{verb}` on `{}`{message}",
+            evaluation.rule, outcome.event
+        ))
+    })
 }
 
 /// A normal answer
@@ -303,6 +344,7 @@ mod tests {
             fail_open,
             prune_older_than: None,
             limits: Limits::default(),
+            shadow: false,
         }
     }
 

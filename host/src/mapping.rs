@@ -26,12 +26,15 @@ use super::answer::Verdict;
 use super::payload::{HookCall, HostEvent};
 use super::state::SessionState;
 
-/// Evaluates `call` against `policy`, updating `state`, and returns what to tell the host
-pub(crate) fn respond(
+/// Evaluates `call` against `policy`, updating `state`, and returns what to tell the host;
+/// every outcome, with the step it belongs to, goes to `record` (replay's report and the
+/// hook's shadow notes read them)
+pub(crate) fn respond_recorded(
     policy: &Policy,
     call: &HookCall,
     state: &mut SessionState,
     now_ms: u64,
+    record: Option<&mut Vec<(u64, Outcome)>>,
 ) -> Verdict {
     let mut session = Session {
         policy,
@@ -39,6 +42,7 @@ pub(crate) fn respond(
         state,
         now_ms,
         verdict: Verdict::default(),
+        record,
     };
     session.respond();
     session.verdict
@@ -51,6 +55,7 @@ struct Session<'a> {
     state: &'a mut SessionState,
     now_ms: u64,
     verdict: Verdict,
+    record: Option<&'a mut Vec<(u64, Outcome)>>,
 }
 
 impl Session<'_> {
@@ -126,6 +131,9 @@ impl Session<'_> {
         let event = self.event(EventKind::PreToolUse, step);
         let outcome = self.policy.evaluate(&event);
         self.verdict.absorb(&outcome);
+        if let Some(record) = self.record.as_deref_mut() {
+            record.push((step, outcome));
+        }
     }
 
     /// `pre_tool_use`; a blocked call then counts as an error, as in the agent loop
@@ -199,6 +207,9 @@ impl Session<'_> {
             self.state.forbidden = Some(super::answer::reason(&outcome));
         }
         self.verdict.absorb(&outcome);
+        if let Some(record) = self.record.as_deref_mut() {
+            record.push((step, outcome.clone()));
+        }
         outcome
     }
 
@@ -236,6 +247,10 @@ mod tests {
 
     use super::*;
     use crate::answer::Permission;
+
+    fn respond(policy: &Policy, call: &HookCall, state: &mut SessionState, now_ms: u64) -> Verdict {
+        respond_recorded(policy, call, state, now_ms, None)
+    }
 
     fn rule(id: &str, event: EventKind, condition: Option<Condition>, action: Action) -> Rule {
         Rule {

@@ -25,7 +25,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::policy::{Patterns, Policy, PolicyError, MAX_CONDITION_DEPTH};
-use crate::vocabulary::{Action, Condition, Defaults, EventKind, Origin, Rule};
+use crate::vocabulary::{Action, Condition, Defaults, EventKind, Mode, Origin, Rule};
 
 /// The `format` key of compiled policies
 pub const FORMAT_NAME: &str = "rulesc-policy";
@@ -120,6 +120,9 @@ struct FlatRule<S, C> {
     priority: i64,
     #[serde(default)]
     origin: Option<Origin>,
+    /// `@mode(shadow)`; absent for an enforced rule, so older JSON keeps its bytes
+    #[serde(default, skip_serializing_if = "Mode::is_enforce")]
+    mode: Mode,
 }
 
 /// One step of a postfix condition
@@ -162,6 +165,7 @@ impl Policy {
                 action: rule.action.clone(),
                 priority: rule.priority,
                 origin: rule.origin.clone(),
+                mode: self.written_mode(&rule.id),
             })
             .collect();
         Written {
@@ -200,6 +204,12 @@ impl Policy {
             other => return Err(LoadError::Version(other)),
         }
         let body: Body = serde_json::from_str(json).map_err(json_error)?;
+        let shadow: Vec<String> = body
+            .rules
+            .iter()
+            .filter(|rule| rule.mode == Mode::Shadow)
+            .map(|rule| rule.id.clone())
+            .collect();
         let rules = body
             .rules
             .into_iter()
@@ -223,7 +233,9 @@ impl Policy {
                 })
             })
             .collect::<Result<Vec<Rule>, LoadError>>()?;
-        Policy::build(rules, body.defaults, patterns).map_err(LoadError::Policy)
+        Policy::build(rules, body.defaults, patterns)
+            .map(|policy| policy.with_shadow_rules(shadow))
+            .map_err(LoadError::Policy)
     }
 }
 

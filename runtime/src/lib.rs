@@ -69,7 +69,7 @@ pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, To
 pub use vocabulary::{
     parse_duration, Action, Arith, ArithOp, CompareOp, Condition, Defaults, DurationError,
     Enumeration, ErrorKind, EventField, EventKind, Field, FieldPath, FieldType, FinishReason,
-    GlobPattern, JsonType, Limits, ListQuantifier, Literal, Operand, Origin, PathSegment,
+    GlobPattern, JsonType, Limits, ListQuantifier, Literal, Mode, Operand, Origin, PathSegment,
     PatternError, Quantifier, RegexPattern, Rule, ShellCondition, ShellWord, SortedJson, Status,
     StopDecision, StopReason, Verb, WordTest, EVENT_FIELDS, MAX_PATTERN_LEN, RESERVED_ID_PREFIXES,
     RESOLVED_BY_DEFAULT,

@@ -217,6 +217,10 @@ pub struct Outcome {
     pub resolution: Resolution,
     /// Every matching rule, deciding or `set`, sorted by rule id
     pub evaluations: Vec<Evaluation>,
+    /// Every matching rule in shadow mode (`@mode(shadow)`), sorted by rule id: what it
+    /// would have decided or set, never applied; absent from JSON when empty
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shadow: Vec<Evaluation>,
     /// Every `set` applied, in application order
     pub effects: Vec<EffectRecord>,
     /// The execution's metadata after the effects

@@ -24,7 +24,7 @@ use crate::prelude;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::shell::{CommandLine, DEFAULT_SHELL_TOOLS};
 use crate::vocabulary::{
-    Action, Condition, Defaults, EventKind, FieldPath, Limits, Operand, PathSegment, Rule,
+    Action, Condition, Defaults, EventKind, FieldPath, Limits, Mode, Operand, PathSegment, Rule,
     StopReason, Verb,
 };
 
@@ -191,6 +191,20 @@ pub struct Policy {
     limits: Limits,
     /// The tools whose command shell conditions read; `None` is [`DEFAULT_SHELL_TOOLS`]
     shell_tools: Option<Arc<[String]>>,
+    /// Which rules are only watched, never enforced
+    shadow: Shadow,
+}
+
+/// The rules of a policy that run in shadow mode (docs/shadow.md)
+#[derive(Debug, Clone, Default)]
+enum Shadow {
+    /// Every rule is enforced
+    #[default]
+    None,
+    /// The user's rules of these ids (`@mode(shadow)`)
+    Rules(Arc<BTreeSet<String>>),
+    /// Every user rule, and the defaults (`rulesc hook --shadow`)
+    All,
 }
 
 /// What clones of one policy share
@@ -248,6 +262,7 @@ impl Policy {
             }),
             limits: Limits::default(),
             shell_tools: None,
+            shadow: Shadow::None,
         })
     }
 
@@ -270,6 +285,76 @@ impl Policy {
         Policy {
             shell_tools: Some(tools.into()),
             ..self
+        }
+    }
+
+    /// The same policy with the user's rules named in `ids` in shadow mode
+    /// (`@mode(shadow)`): evaluated and listed in [`Outcome::shadow`], never enforced
+    ///
+    /// Ids of no user rule are ignored; the prelude is always enforced.
+    #[must_use]
+    pub fn with_shadow_rules<I, S>(self, ids: I) -> Policy
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let user: BTreeSet<&str> = self
+            .user_rules()
+            .iter()
+            .map(|rule| rule.id.as_str())
+            .collect();
+        let ids: BTreeSet<String> = ids
+            .into_iter()
+            .map(Into::into)
+            .filter(|id| user.contains(id.as_str()))
+            .collect();
+        let shadow = if ids.is_empty() {
+            Shadow::None
+        } else {
+            Shadow::Rules(Arc::new(ids))
+        };
+        Policy { shadow, ..self }
+    }
+
+    /// The same policy with every user rule and the defaults in shadow mode (`rulesc hook
+    /// --shadow`): it is evaluated and recorded, and decides nothing; the prelude still runs
+    #[must_use]
+    pub fn in_shadow(self) -> Policy {
+        Policy {
+            shadow: Shadow::All,
+            ..self
+        }
+    }
+
+    /// How the rule `id` takes part in evaluations
+    pub fn mode(&self, id: &str) -> Mode {
+        let shadowed = match &self.shadow {
+            Shadow::None => false,
+            Shadow::Rules(ids) => ids.contains(id),
+            Shadow::All => self.user_rules().iter().any(|rule| rule.id == id),
+        };
+        if shadowed {
+            Mode::Shadow
+        } else {
+            Mode::Enforce
+        }
+    }
+
+    /// The mode compiled JSON keeps for the rule `id`: its `@mode`; `--shadow` is the
+    /// host's choice, not the policy's, and is not written
+    pub(crate) fn written_mode(&self, id: &str) -> Mode {
+        match &self.shadow {
+            Shadow::Rules(ids) if ids.contains(id) => Mode::Shadow,
+            _ => Mode::Enforce,
+        }
+    }
+
+    /// Whether the rule at `index` of [`Policy::rules`] is in shadow mode
+    fn shadows(&self, index: usize, rule: &Rule) -> bool {
+        match &self.shadow {
+            Shadow::None => false,
+            Shadow::Rules(ids) => index < self.shared.n_user_rules && ids.contains(&rule.id),
+            Shadow::All => index < self.shared.n_user_rules,
         }
     }
 
@@ -317,6 +402,7 @@ impl Policy {
         // Invariant: when no rule matches, nothing below allocates (empty vectors, an empty
         // metadata map cloned); `runtime/tests/index_alloc.rs` holds it to that.
         let mut evaluations = Vec::new();
+        let mut shadow = Vec::new();
         let mut effects = Vec::new();
         let rules = &self.shared.rules;
         let line = CommandLine::new(event, self.shell_tools.as_deref());
@@ -331,6 +417,7 @@ impl Policy {
             if !matches {
                 return;
             }
+            let shadowed = self.shadows(candidate.rule, rule);
             let (verb, stop_reason, message) = match &rule.action {
                 Action::Decide {
                     verb,
@@ -338,20 +425,29 @@ impl Policy {
                     message,
                 } => (Act::Decide(*verb), *stop_reason, message.clone()),
                 Action::Set { key, value } => {
-                    effects.push((rule, key, value.to_json()));
+                    if !shadowed {
+                        effects.push((rule, key, value.to_json()));
+                    }
                     (Act::Set, None, None)
                 }
                 Action::Compute { key, value } => {
                     // Computed now, from the event as it came: effects of the same event
                     // never see each other (LANGUAGE.md §4.3). No value, no effect.
-                    if let Some(value) = arith::number(value, event) {
+                    let computed = arith::number(value, event).filter(|_| !shadowed);
+                    if let Some(value) = computed {
                         effects.push((rule, key, Json::from(value)));
                     }
                     (Act::Set, None, None)
                 }
             };
+            // A shadow rule is recorded apart, so resolution never sees it.
+            let recorded = if shadowed {
+                &mut shadow
+            } else {
+                &mut evaluations
+            };
             // A `set` rule matched too: CLI.md lists every rule that matched.
-            evaluations.push(Evaluation {
+            recorded.push(Evaluation {
                 rule: rule.id.clone(),
                 verb,
                 stop_reason,
@@ -363,6 +459,7 @@ impl Policy {
         });
         evaluations.extend(hooks.iter().filter_map(|hook| evaluate_hook(*hook, event)));
         sort_evaluations(&mut evaluations);
+        sort_evaluations(&mut shadow);
         for evaluation in &evaluations {
             debug!(
                 target: "rulesc::decision",
@@ -374,7 +471,11 @@ impl Policy {
                 "matched"
             );
         }
-        let resolution = resolve_event(event, &evaluations, &self.shared.defaults, &self.limits);
+        let defaults = match self.shadow {
+            Shadow::All => &NO_DEFAULTS,
+            Shadow::None | Shadow::Rules(_) => &self.shared.defaults,
+        };
+        let resolution = resolve_event(event, &evaluations, defaults, &self.limits);
 
         // Effects apply after every condition was evaluated (LANGUAGE.md §4.3).
         order_effects(&mut effects, |(rule, _, _)| {
@@ -409,11 +510,18 @@ impl Policy {
             event: event.kind,
             resolution,
             evaluations,
+            shadow,
             effects,
             metadata,
         }
     }
 }
+
+/// The defaults of a policy whose own are in shadow mode
+const NO_DEFAULTS: Defaults = Defaults {
+    pre_tool_use: None,
+    on_error: None,
+};
 
 /// The evaluation a hook contributes, if it fires on this event with an allowed verb
 fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {

@@ -46,6 +46,12 @@ impl Outcome {
                 let _ = writeln!(out, "    {}", evaluation_line(evaluation));
             }
         }
+        if !self.shadow.is_empty() {
+            out.push_str("  shadow:\n");
+            for evaluation in &self.shadow {
+                let _ = writeln!(out, "    {}", evaluation_line(evaluation));
+            }
+        }
         if !self.effects.is_empty() {
             out.push_str("  effects:\n");
             for effect in &self.effects {

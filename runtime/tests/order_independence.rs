@@ -495,6 +495,35 @@ proptest! {
     }
 
     #[test]
+    fn shadow_rules_never_change_an_outcome(
+        ((rules, shuffled, defaults, limits, events), picks) in
+            (shuffled_case(), prop::collection::vec(any::<bool>(), 12))
+    ) {
+        let shadow: Vec<String> = rules
+            .iter()
+            .zip(&picks)
+            .filter(|(_, picked)| **picked)
+            .map(|(rule, _)| rule.id.clone())
+            .collect();
+        let mut setting = model::Setting::of(&defaults, &limits);
+        setting.shadow.clone_from(&shadow);
+        let model: Vec<Json> = events.iter().map(|event| model::outcome(&rules, &setting, event)).collect();
+        let enforced: Vec<Rule> = rules.iter().filter(|rule| !shadow.contains(&rule.id)).cloned().collect();
+        let policy = build(rules, defaults, limits).with_shadow_rules(shadow.clone());
+        let original = outcomes(&policy, &events, &[]);
+        let reordered = outcomes(&build(shuffled, defaults, limits).with_shadow_rules(shadow), &events, &[]);
+        let loaded = Policy::from_json(&policy.to_json()).unwrap().with_limits(limits);
+        prop_assert_eq!(as_json(original.clone()), model.clone());
+        prop_assert_eq!(as_json(reordered), model.clone());
+        prop_assert_eq!(as_json(outcomes(&loaded, &events, &[])), model);
+        // Decisions, effects and metadata are those of the policy without its shadow rules.
+        let without = outcomes(&build(enforced, defaults, limits), &events, &[]);
+        for (with, without) in original.into_iter().zip(without) {
+            prop_assert_eq!(Outcome { shadow: Vec::new(), ..with }, without);
+        }
+    }
+
+    #[test]
     fn compiled_json_decides_every_event_identically(
         rules in rules(), defaults in defaults(), limits in limits(),
         events in prop::collection::vec(event(), 1..5),

@@ -44,6 +44,45 @@ pub(crate) enum Command {
     Schema(SchemaArgs),
     /// Run the language server for editors, over stdin and stdout
     Lsp(LspArgs),
+    /// Run policies over recorded sessions and report what they would have decided
+    Replay(ReplayArgs),
+}
+
+/// `rulesc replay`
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    /// The policies (`.rules` files or directories, compiled JSON policies), then the
+    /// traces (Claude Code transcripts, Codex rollouts, rulesc event JSON Lines): a `.jsonl`
+    /// file, or a folder of them without `.rules` files, is a trace; with `--diff`, every
+    /// PATH is a trace
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Replay two versions of a policy and report only what they decide differently
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
+    pub(crate) diff: Option<Vec<PathBuf>>,
+    /// Read every trace in this format instead of the one its first line shows
+    #[arg(long, value_enum)]
+    pub(crate) trace_format: Option<TraceFormatArg>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub(crate) format: OutputFormat,
+    /// Fail (exit 2) on the first line that cannot be replayed instead of warning
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// Host limits
+    #[command(flatten)]
+    pub(crate) limits: LimitArgs,
+}
+
+/// `--trace-format`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TraceFormatArg {
+    /// A Claude Code transcript
+    Claude,
+    /// A Codex session rollout
+    Codex,
+    /// rulesc event JSON Lines
+    Rulesc,
 }
 
 /// Output formats of `check`, `test`
@@ -230,6 +269,10 @@ pub(crate) struct HookArgs {
     /// The same as `--on-error allow`
     #[arg(long)]
     pub(crate) fail_open: bool,
+    /// Evaluate and record every rule, enforce none: the answer is always "no opinion",
+    /// and what the policy would have decided goes to stderr
+    #[arg(long)]
+    pub(crate) shadow: bool,
     /// After answering, remove session state not written for this long (`12h`, `7d`)
     #[arg(long, value_name = "DURATION", value_parser = age)]
     pub(crate) prune_older_than: Option<Duration>,

@@ -76,6 +76,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Completions(args) => commands::completions::run(&args),
         Command::Schema(args) => commands::schema::run(&args),
         Command::Lsp(_) => commands::lsp::run(),
+        Command::Replay(args) => commands::replay::run(&args),
     };
     status.into()
 }

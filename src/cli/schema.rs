@@ -57,7 +57,22 @@ pub(crate) const KINDS: &[Kind] = &[
         "hook-answer",
         "the answer `rulesc hook` prints, in any host's protocol",
     ),
+    Kind {
+        name: "trace",
+        summary: "a line of a rulesc trace, input of `rulesc replay` (docs/replay.md)",
+        schema: trace_schema,
+    },
 ];
+
+/// The rulesc trace format's schema, written by hand beside its manual and held to the
+/// sample traces and the runtime's table of event keys by `tests/trace_schema.rs`
+const TRACE_SCHEMA: &str = include_str!("../../docs/schemas/trace.json");
+
+/// [`TRACE_SCHEMA`], read; the schema that refuses everything if it were not JSON, which
+/// `tests/schema.rs` would report
+fn trace_schema() -> Schema {
+    serde_json::from_str(TRACE_SCHEMA).unwrap_or_else(|_| Schema::from(false))
+}
 
 /// The kind named `name` whose schema is `T`'s
 const fn kind<T: JsonSchema>(name: &'static str, summary: &'static str) -> Kind {
@@ -180,6 +195,9 @@ struct Outcome {
     resolved_by: Option<String>,
     /// Every rule that matched, sorted by rule id
     evaluations: Vec<Evaluation>,
+    /// Every shadow rule (`@mode(shadow)`) that matched, never enforced; absent when none
+    #[schemars(default)]
+    shadow: Option<Vec<Evaluation>>,
     /// Every `set` applied, in order
     effects: Vec<Effect>,
     metadata: BTreeMap<String, AnyJson>,

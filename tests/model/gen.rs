@@ -450,12 +450,18 @@ pub fn policy(rng: &mut Rng) -> (String, Setting) {
     let mut used = Vec::new();
     for _ in 0..=rng.below(8) {
         let kind = rng.pick(&KINDS);
+        let mut id = None;
         if rng.chance(40) {
-            let id = rng.pick(&ids);
-            if !used.contains(&id) {
-                used.push(id);
-                source.push_str(&format!("@id({})\n", quote(id)));
+            let chosen = rng.pick(&ids);
+            if !used.contains(&chosen) {
+                used.push(chosen);
+                id = Some(chosen.to_owned());
+                source.push_str(&format!("@id({})\n", quote(chosen)));
             }
+        }
+        let shadow = rng.chance(15);
+        if shadow {
+            source.push_str("@mode(shadow)\n");
         }
         if rng.chance(40) {
             source.push_str(&format!(
@@ -478,6 +484,13 @@ pub fn policy(rng: &mut Rng) -> (String, Setting) {
         if let Some(second) = second {
             events.push_str(", ");
             events.push_str(second.name());
+        }
+        if shadow {
+            // LANGUAGE.md §3: without `@id`, a rule is named by the line of its `on`.
+            let line = source.matches('\n').count() + 1;
+            setting
+                .shadow
+                .push(id.unwrap_or_else(|| format!("p.rules:{line}")));
         }
         source.push_str(&format!("on {events}"));
         if rng.chance(85) {

@@ -38,6 +38,8 @@ pub struct Setting {
     pub max_retries: u64,
     /// `max_stop_requests` (LANGUAGE.md §5.6: 8 unless set)
     pub max_stop_requests: u64,
+    /// The ids of the rules in shadow mode (`@mode(shadow)`, docs/shadow.md)
+    pub shadow: Vec<String>,
 }
 
 impl Setting {
@@ -48,6 +50,7 @@ impl Setting {
             default_error: None,
             max_retries: 3,
             max_stop_requests: 8,
+            shadow: Vec::new(),
         }
     }
 }
@@ -60,6 +63,7 @@ impl Setting {
             default_error: defaults.on_error,
             max_retries: limits.max_retries,
             max_stop_requests: limits.max_stop_requests,
+            shadow: Vec::new(),
         }
     }
 }
@@ -116,6 +120,10 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
         .filter(|rule| rule.condition.as_ref().is_none_or(|c| holds(c, event)))
         .collect();
     matched.sort_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
+    // A shadow rule is listed apart and takes part in nothing else (docs/shadow.md).
+    let (watched, matched): (Vec<&Rule>, Vec<&Rule>) = matched
+        .into_iter()
+        .partition(|rule| setting.shadow.contains(&rule.id));
 
     let evaluations: Vec<Json> = matched.iter().map(|rule| evaluation(rule)).collect();
     let decisions: Vec<Decided<'_>> = matched
@@ -164,7 +172,7 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
         effects.push(json!({"rule": rule.id, "key": dotted(key), "value": value}));
     }
 
-    json!({
+    let mut outcome = json!({
         "event": event.kind.name(),
         "decision": verdict.decision,
         "stop_reason": verdict.stop_reason.map(StopReason::name),
@@ -173,7 +181,14 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
         "evaluations": evaluations,
         "effects": effects,
         "metadata": metadata,
-    })
+    });
+    if !watched.is_empty() {
+        let shadow: Vec<Json> = watched.iter().map(|rule| evaluation(rule)).collect();
+        if let Some(object) = outcome.as_object_mut() {
+            object.insert("shadow".to_owned(), Json::Array(shadow));
+        }
+    }
+    outcome
 }
 
 /// The outcomes of `events` as successive events of one execution: each starts from the

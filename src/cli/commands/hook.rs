@@ -31,6 +31,7 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         fail_open: args.fail_open || args.on_error == OnError::Allow,
         prune_older_than: args.prune_older_than,
         limits: super::eval::limits(&args.limits),
+        shadow: args.shadow,
     };
     let reply = match input::read_stdin() {
         Ok(call) => rulesc_host::handle(&call, &options, &PolicyFiles(&args.policies)),

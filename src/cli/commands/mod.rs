@@ -9,6 +9,7 @@ pub(crate) mod fmt;
 pub(crate) mod hook;
 pub(crate) mod init;
 pub(crate) mod lsp;
+pub(crate) mod replay;
 pub(crate) mod run;
 pub(crate) mod schema;
 pub(crate) mod test;

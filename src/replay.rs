@@ -1,0 +1,237 @@
+//! The report of `rulesc replay`: per session and per rule what a policy would have
+//! blocked, asked, forbidden or requested, and with `--diff` what two versions decide
+//! differently. The replay itself is `rulesc_host::replay`; this module only shapes and
+//! renders what it found (docs/replay.md).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use rulesc_host::replay::{Finding, SessionReport, Warning};
+use rulesc_runtime::{Mode, SortedJson};
+use serde::Serialize;
+use serde_json::{json, Value as Json};
+
+/// The sessions of one replay that have something to report, and per rule what it decided
+pub fn report_json(sessions: &[SessionReport], warnings: &[Warning]) -> String {
+    let rules = per_rule(sessions.iter().flat_map(|session| &session.findings));
+    let events: u64 = sessions.iter().map(|session| session.events).sum();
+    let value = json!({
+        "sessions": sessions.iter().map(session_json).collect::<Vec<_>>(),
+        "rules": rules,
+        "totals": {
+            "sessions": sessions.len(),
+            "events": events,
+            "findings": sessions.iter().map(|session| session.findings.len()).sum::<usize>(),
+        },
+        "warnings": warnings.iter().map(warning_json).collect::<Vec<_>>(),
+    });
+    SortedJson(&value).to_string()
+}
+
+/// The report for people: each session with findings, then the count per rule
+pub fn report_human(sessions: &[SessionReport]) -> String {
+    let mut out = String::new();
+    for session in sessions
+        .iter()
+        .filter(|session| !session.findings.is_empty())
+    {
+        let _ = writeln!(out, "{} (session {})", session.file, session.session);
+        for finding in &session.findings {
+            let _ = writeln!(out, "  {}", finding_line(finding));
+        }
+    }
+    let rules = per_rule(sessions.iter().flat_map(|session| &session.findings));
+    if !rules.is_empty() {
+        out.push_str("per rule:\n");
+        for (rule, count) in &rules {
+            let counts: Vec<String> = count
+                .decisions
+                .iter()
+                .map(|(verb, count)| format!("{verb} {count}"))
+                .collect();
+            let mode = match count.mode {
+                Mode::Shadow => " (shadow)",
+                Mode::Enforce => "",
+            };
+            let _ = writeln!(out, "  {rule}{mode}: {}", counts.join(", "));
+        }
+    }
+    let findings: usize = sessions.iter().map(|session| session.findings.len()).sum();
+    let events: u64 = sessions.iter().map(|session| session.events).sum();
+    let _ = writeln!(
+        out,
+        "{}, {}, {}",
+        counted(sessions.len() as u64, "session"),
+        counted(events, "event"),
+        counted(findings as u64, "decision")
+    );
+    out
+}
+
+/// `1 session`, `2 sessions`
+fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// What changed from `old` to `new` over the same sessions: per session, the decisions
+/// only one of them made
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diff {
+    /// `(file, session, only old, only new)` for each session that differs
+    pub sessions: Vec<(String, String, Vec<Finding>, Vec<Finding>)>,
+}
+
+impl Diff {
+    /// Compares two replays of the same traces, session by session
+    pub fn new(old: &[SessionReport], new: &[SessionReport]) -> Diff {
+        let mut sessions = Vec::new();
+        for (before, after) in old.iter().zip(new) {
+            let only_old = missing_from(&before.findings, &after.findings);
+            let only_new = missing_from(&after.findings, &before.findings);
+            if !only_old.is_empty() || !only_new.is_empty() {
+                sessions.push((
+                    before.file.clone(),
+                    before.session.clone(),
+                    only_old,
+                    only_new,
+                ));
+            }
+        }
+        Diff { sessions }
+    }
+
+    /// Whether the two versions decided alike everywhere
+    pub fn is_empty(&self) -> bool {
+        self.sessions.is_empty()
+    }
+
+    /// The diff as one JSON document
+    pub fn to_json(&self, warnings: &[Warning]) -> String {
+        let sessions: Vec<Json> = self
+            .sessions
+            .iter()
+            .map(|(file, session, only_old, only_new)| {
+                json!({
+                    "file": file,
+                    "session": session,
+                    "only_old": only_old.iter().map(finding_json).collect::<Vec<_>>(),
+                    "only_new": only_new.iter().map(finding_json).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let value = json!({
+            "sessions": sessions,
+            "warnings": warnings.iter().map(warning_json).collect::<Vec<_>>(),
+        });
+        SortedJson(&value).to_string()
+    }
+
+    /// The diff for people: `-` what only the old version decided, `+` only the new
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for (file, session, only_old, only_new) in &self.sessions {
+            let _ = writeln!(out, "{file} (session {session})");
+            for finding in only_old {
+                let _ = writeln!(out, "  - {}", finding_line(finding));
+            }
+            for finding in only_new {
+                let _ = writeln!(out, "  + {}", finding_line(finding));
+            }
+        }
+        let verb = if self.sessions.len() == 1 {
+            "differs"
+        } else {
+            "differ"
+        };
+        let _ = writeln!(
+            out,
+            "{} {verb}",
+            counted(self.sessions.len() as u64, "session")
+        );
+        out
+    }
+}
+
+/// The findings of `these` that `those` lacks, counting repeats
+fn missing_from(these: &[Finding], those: &[Finding]) -> Vec<Finding> {
+    let mut left: Vec<&Finding> = those.iter().collect();
+    these
+        .iter()
+        .filter(
+            |finding| match left.iter().position(|other| other == finding) {
+                Some(at) => {
+                    left.remove(at);
+                    false
+                }
+                None => true,
+            },
+        )
+        .cloned()
+        .collect()
+}
+
+/// Per rule, its mode and how many times it decided each verb
+fn per_rule<'a>(findings: impl Iterator<Item = &'a Finding>) -> BTreeMap<String, RuleCount> {
+    let mut rules: BTreeMap<String, RuleCount> = BTreeMap::new();
+    for finding in findings {
+        let rule = finding.rule.clone().unwrap_or_else(|| "(none)".to_owned());
+        let count = rules.entry(rule).or_insert_with(|| RuleCount {
+            mode: finding.mode,
+            decisions: BTreeMap::new(),
+        });
+        *count.decisions.entry(finding.decision.clone()).or_default() += 1;
+    }
+    rules
+}
+
+/// What one rule decided over a replay
+#[derive(Debug, Serialize)]
+struct RuleCount {
+    /// `shadow` for a shadow rule
+    mode: Mode,
+    /// How many times it decided each verb
+    decisions: BTreeMap<String, u64>,
+}
+
+/// `line 12, step 3, pre_tool_use `Bash`: block by no-rm "no rm"`
+fn finding_line(finding: &Finding) -> String {
+    let mut line = format!(
+        "line {}, step {}, {}",
+        finding.line, finding.step, finding.event
+    );
+    if let Some(tool) = &finding.tool {
+        let _ = write!(line, " `{tool}`");
+    }
+    let _ = write!(line, ": {}", finding.decision);
+    if finding.mode == Mode::Shadow {
+        line.push_str(" (shadow)");
+    }
+    if let Some(rule) = &finding.rule {
+        let _ = write!(line, " by {rule}");
+    }
+    if let Some(message) = &finding.message {
+        let _ = write!(line, " {}", Json::String(message.clone()));
+    }
+    line
+}
+
+fn session_json(session: &SessionReport) -> Json {
+    json!({
+        "file": session.file,
+        "session": session.session,
+        "events": session.events,
+        "findings": session.findings.iter().map(finding_json).collect::<Vec<_>>(),
+    })
+}
+
+fn finding_json(finding: &Finding) -> Json {
+    serde_json::to_value(finding).unwrap_or(Json::Null)
+}
+
+fn warning_json(warning: &Warning) -> Json {
+    json!({"file": warning.file, "line": warning.line, "reason": warning.reason})
+}
