@@ -8,7 +8,7 @@
 //! returned beside the events, with their line, for the command to warn about
 //! ([`crate::keys`]).
 
-use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy};
+use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy, TraceState};
 use serde_json::{Map, Value as Json};
 
 use crate::keys::{self, UnknownKey};
@@ -22,15 +22,17 @@ pub struct EventInput {
     pub unknown_keys: Vec<(usize, UnknownKey)>,
 }
 
-/// Evaluates `events` as successive events of one execution, carrying metadata over
+/// Evaluates `events` as successive events of one execution, carrying metadata and the
+/// trace of the run over
 pub fn evaluate_execution(policy: &Policy, events: Vec<Event>) -> Vec<Outcome> {
     let mut carried: Map<String, Json> = Map::new();
+    let mut trace = TraceState::default();
     let mut outcomes = Vec::with_capacity(events.len());
     for mut event in events {
         let own = std::mem::take(&mut event.metadata);
         event.metadata = carried;
         event.metadata.extend(own);
-        let outcome = policy.evaluate(&event);
+        let outcome = policy.evaluate_in_run(&event, &mut trace);
         carried = outcome.metadata.clone();
         outcomes.push(outcome);
     }

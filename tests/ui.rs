@@ -489,7 +489,7 @@ fn render_condition(condition: &Condition) -> String {
         Condition::In { field, list } => format!("{field} in {}", Literal::List(list.clone())),
         Condition::Contains { field, needle } => format!("{field} contains {needle}"),
         // The compiled JSON form: the shell vocabulary has no text form of its own.
-        Condition::Shell { .. } => serde_json::to_string(condition).unwrap(),
+        Condition::Shell { .. } | Condition::Trace(_) => serde_json::to_string(condition).unwrap(),
     }
 }
 
@@ -497,6 +497,7 @@ fn render_condition(condition: &Condition) -> String {
 fn render_test(out: &mut String, policy: &Policy, test: &TestCase) {
     writeln!(out, "test {:?} ({}:{})", test.name, test.file, test.line).unwrap();
     let mut metadata = serde_json::Map::new();
+    let mut trace = rulesc::TraceState::default();
     for (event, expectation) in &test.steps {
         let mut event: Event = event.clone();
         for (key, value) in &metadata {
@@ -505,7 +506,7 @@ fn render_test(out: &mut String, policy: &Policy, test: &TestCase) {
                 .entry(key.clone())
                 .or_insert_with(|| value.clone());
         }
-        let outcome = policy.evaluate(&event);
+        let outcome = policy.evaluate_in_run(&event, &mut trace);
         metadata = outcome.metadata.clone();
         writeln!(out, "  event {}", set_fields(&event)).unwrap();
         let mut expected = expectation.decision.name().to_owned();

@@ -6,13 +6,25 @@
 //! it. Messages follow STYLE §2.3: lowercase, no final period, user text in backticks.
 //!
 //! Numbering: `E00x` input and syntax, `E01x` names, `E02x` types and literals, `E03x` the
-//! structure of files and policy sets, `E04x` shell conditions; `W0xx` are lints (see `lint/`).
+//! structure of files and policy sets, `E04x` shell conditions, `E05x` trace functions
+//! (`codes/trace.rs`); `W0xx` are lints (see `lint/`).
 
 use rulesc_grammar::Span;
 use rulesc_runtime::{EventKind, Field, StopReason, Verb};
 
 use crate::diagnostic::{Code, Diagnostic, Label, Severity};
 use crate::source::FileId;
+
+mod trace;
+
+pub(crate) use trace::{
+    invalid_trace_test, invalid_window, nested_trace, same_call_not_visible,
+    trace_field_not_visible,
+};
+pub use trace::{
+    INVALID_TRACE_TEST, INVALID_WINDOW, NESTED_TRACE, SAME_CALL_NOT_VISIBLE,
+    TRACE_FIELD_NOT_VISIBLE,
+};
 
 /// Every code, in code order
 pub const ALL: &[Code] = &[
@@ -43,6 +55,11 @@ pub const ALL: &[Code] = &[
     POLICY_REJECTED,
     TOO_MANY_RULES,
     INVALID_SHELL_CONDITION,
+    INVALID_WINDOW,
+    INVALID_TRACE_TEST,
+    TRACE_FIELD_NOT_VISIBLE,
+    NESTED_TRACE,
+    SAME_CALL_NOT_VISIBLE,
     CONFLICTING_EFFECTS,
     DEAD_RULE,
     CONSTANT_CONDITION,

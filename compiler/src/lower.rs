@@ -192,9 +192,9 @@ impl Typed {
 }
 
 /// The state of lowering one rule: its file and where problems go
-struct Lowering<'a> {
-    file: FileId,
-    diags: &'a mut Vec<Diagnostic>,
+pub(crate) struct Lowering<'a> {
+    pub(crate) file: FileId,
+    pub(crate) diags: &'a mut Vec<Diagnostic>,
 }
 
 impl Lowering<'_> {
@@ -374,7 +374,7 @@ impl Lowering<'_> {
             .collect()
     }
 
-    fn expr(&mut self, expr: &Expr, events: &[(EventKind, Span)]) -> Option<Condition> {
+    pub(crate) fn expr(&mut self, expr: &Expr, events: &[(EventKind, Span)]) -> Option<Condition> {
         match expr {
             Expr::Or(parts, _) => self.all_parts(parts, events).map(Condition::Any),
             Expr::And(parts, _) => self.all_parts(parts, events).map(Condition::All),
@@ -386,6 +386,7 @@ impl Lowering<'_> {
             Expr::Path(path) => self.flag(path, events),
             Expr::Lit(lit) => self.constant(lit),
             Expr::Call(call) => crate::shell::lower_call(self.file, call, events, self.diags),
+            Expr::Trace(call) => self.trace_alone(call, events),
         }
     }
 
@@ -423,6 +424,8 @@ impl Lowering<'_> {
                 side: Side::Lit(literal),
                 span: lit.span,
             }),
+            // Comparisons with a trace function are lowered by `trace_compare`.
+            AstOperand::Trace(_) => None,
         }
     }
 
@@ -440,6 +443,9 @@ impl Lowering<'_> {
     }
 
     fn compare(&mut self, compare: &Compare, events: &[(EventKind, Span)]) -> Option<Condition> {
+        if crate::trace::is_trace_compare(compare) {
+            return self.trace_compare(compare, events);
+        }
         let left = self.operand(&compare.left, events);
         let right = self.operand(&compare.right, events);
         let (left, right) = (left?, right?);

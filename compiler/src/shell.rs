@@ -91,7 +91,7 @@ impl ShellLowering<'_> {
             Expr::Compare(compare) => self.compare(compare),
             Expr::Path(path) if dotted(path) == "outside_cwd" => Some(ShellCondition::OutsideCwd),
             Expr::Call(call) => self.call(call),
-            Expr::Path(_) | Expr::Lit(_) => {
+            Expr::Path(_) | Expr::Lit(_) | Expr::Trace(_) => {
                 self.error(
                     expr.span(),
                     "this is not a condition on a shell command".to_owned(),
@@ -168,12 +168,12 @@ impl ShellLowering<'_> {
     fn compare(&mut self, compare: &Compare) -> Option<ShellCondition> {
         let name = match &compare.left {
             Operand::Path(path) => dotted(path),
-            Operand::Lit(_) => "a value".to_owned(),
+            Operand::Lit(_) | Operand::Trace(_) => "a value".to_owned(),
         };
         let Some(word) = ShellWord::from_name(&name) else {
             let name = match &compare.left {
                 Operand::Path(_) => format!("`{name}`"),
-                Operand::Lit(_) => name,
+                Operand::Lit(_) | Operand::Trace(_) => name,
             };
             self.error(
                 compare.left.span(),
@@ -196,7 +196,7 @@ impl ShellLowering<'_> {
     fn test(&mut self, compare: &Compare) -> Option<WordTest> {
         let right = match &compare.right {
             Operand::Lit(lit) => Some(lit),
-            Operand::Path(_) => None,
+            Operand::Path(_) | Operand::Trace(_) => None,
         };
         if compare.op == Op::In {
             let items = match right.map(|lit| &lit.kind) {

@@ -16,7 +16,7 @@ mod erase {
     use rulesc_grammar::{
         ActionNode, Annotation, Call, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit,
         LitKind, ObjectEntry, Operand, Path, PathSegment, RuleDecl, Span, StrLit, TestBlock,
-        TestStep, Value,
+        TestStep, TraceCall, Value, WindowNode,
     };
 
     fn ident(ident: &Ident) -> Ident {
@@ -74,6 +74,21 @@ mod erase {
         match operand {
             Operand::Path(field) => Operand::Path(path(field)),
             Operand::Lit(literal) => Operand::Lit(lit(literal)),
+            Operand::Trace(call) => Operand::Trace(Box::new(trace(call))),
+        }
+    }
+
+    fn trace(call: &TraceCall) -> TraceCall {
+        TraceCall {
+            name: ident(&call.name),
+            event: ident(&call.event),
+            when: call.when.as_ref().map(self::expr),
+            within: call.within.as_ref().map(|window| WindowNode {
+                amount: lit(&window.amount),
+                steps: window.steps,
+                span: Span::default(),
+            }),
+            span: Span::default(),
         }
     }
 
@@ -98,6 +113,7 @@ mod erase {
                 argument: self::expr(&call.argument),
                 span: none,
             })),
+            Expr::Trace(call) => Expr::Trace(Box::new(trace(call))),
         }
     }
 

@@ -114,6 +114,34 @@ pub enum Expr {
     Lit(Lit),
     /// `name(argument)`: `shell(program == "rm")`, `flag("-r")`
     Call(Box<Call>),
+    /// A trace function as a condition: `seen(post_tool_use when tool == "read_secrets")`
+    Trace(Box<TraceCall>),
+}
+
+/// `count(E when C within W)`, `seen(...)`, `streak(...)`; the compiler knows the names
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceCall {
+    /// `count`, `seen` or `streak`
+    pub name: Ident,
+    /// The kind of event counted
+    pub event: Ident,
+    /// What a counted event must satisfy
+    pub when: Option<Expr>,
+    /// How recent a counted event must be
+    pub within: Option<WindowNode>,
+    /// The whole call
+    pub span: Span,
+}
+
+/// `within 5 steps`, `within 10m`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowNode {
+    /// The number of steps (an integer) or the duration, as written (`10m` is minutes here)
+    pub amount: Lit,
+    /// Whether the window counts steps
+    pub steps: bool,
+    /// The whole window, `within` included
+    pub span: Span,
 }
 
 /// `name(argument)`; the compiler knows the names
@@ -138,6 +166,7 @@ impl Expr {
             Expr::Path(path) => path.span,
             Expr::Lit(lit) => lit.span,
             Expr::Call(call) => call.span,
+            Expr::Trace(call) => call.span,
         }
     }
 }
@@ -207,6 +236,8 @@ pub enum Operand {
     Path(Path),
     /// A literal
     Lit(Lit),
+    /// A trace function: `count(on_error within 5 steps)`
+    Trace(Box<TraceCall>),
 }
 
 impl Operand {
@@ -215,6 +246,7 @@ impl Operand {
         match self {
             Operand::Path(path) => path.span,
             Operand::Lit(lit) => lit.span,
+            Operand::Trace(call) => call.span,
         }
     }
 }

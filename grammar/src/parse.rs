@@ -22,7 +22,7 @@ use pest::Parser as _;
 use crate::ast::{
     ActionNode, Annotation, Call, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit,
     LitKind, ObjectEntry, Op, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep,
-    Value,
+    TraceCall, Value, WindowNode,
 };
 use crate::error::{ParseError, SyntaxError};
 use crate::limits::{self, offset, MAX_DEPTH};
@@ -579,6 +579,7 @@ impl Builder {
                 Rule::kw_not => nots.push(self.span(&child)),
                 Rule::paren => operand = Some(self.paren(child)?),
                 Rule::call => operand = Some(self.call(child)?),
+                Rule::trace_test => operand = Some(self.trace_test(child)?),
                 Rule::comparison => operand = Some(self.comparison(child)?),
                 Rule::path => operand = Some(Expr::Path(self.path(child))),
                 Rule::literal => operand = Some(Expr::Lit(self.literal(child)?)),
@@ -617,12 +618,74 @@ impl Builder {
         })))
     }
 
+    /// `count(...)` alone, or compared (then a comparison like any other)
+    fn trace_test(&self, pair: Pair<'_>) -> Option<Expr> {
+        if children(pair.clone()).any(|child| child.as_rule() == Rule::op) {
+            return self.comparison(pair);
+        }
+        let call = children(pair).find(|child| child.as_rule() == Rule::trace_call)?;
+        Some(Expr::Trace(Box::new(self.trace_call(call)?)))
+    }
+
+    fn trace_call(&self, pair: Pair<'_>) -> Option<TraceCall> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut event = None;
+        let mut when = None;
+        let mut within = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::trace_name => name = Some(self.ident(&child)),
+                Rule::event_name => event = Some(self.ident(&child)),
+                Rule::condition => when = Some(self.condition(child)?),
+                Rule::window => within = Some(self.window(child)?),
+                _ => {}
+            }
+        }
+        Some(TraceCall {
+            name: name?,
+            event: event?,
+            when,
+            within,
+            span,
+        })
+    }
+
+    fn window(&self, pair: Pair<'_>) -> Option<WindowNode> {
+        let span = self.span(&pair);
+        let mut amount = None;
+        let mut steps = false;
+        for child in children(pair) {
+            let kind = match child.as_rule() {
+                Rule::int => LitKind::Int(child.as_str().to_owned()),
+                Rule::window_duration => LitKind::Duration(child.as_str().to_owned()),
+                Rule::steps_unit => {
+                    steps = true;
+                    continue;
+                }
+                _ => continue,
+            };
+            amount = Some(Lit {
+                kind,
+                span: self.span(&child),
+            });
+        }
+        Some(WindowNode {
+            amount: amount?,
+            steps,
+            span,
+        })
+    }
+
     fn comparison(&self, pair: Pair<'_>) -> Option<Expr> {
         let span = self.span(&pair);
         let mut operands = Vec::new();
         let mut op = None;
         for child in children(pair) {
             match child.as_rule() {
+                Rule::trace_call => {
+                    operands.push(Operand::Trace(Box::new(self.trace_call(child)?)))
+                }
                 Rule::path => operands.push(Operand::Path(self.path(child))),
                 Rule::literal => operands.push(Operand::Lit(self.literal(child)?)),
                 Rule::op => op = Some((op_of(child.as_str())?, self.span(&child))),
@@ -947,6 +1010,13 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         Rule::op => &["an operator"],
         Rule::comparison => &["a comparison"],
         Rule::call => &["a call"],
+        // Tried wherever a condition may start: listing it there would add noise to every
+        // error in a condition, as `index` would after a field.
+        Rule::trace_test | Rule::trace_call | Rule::trace_name => &[],
+        Rule::within => &["`within`"],
+        Rule::steps_unit => &["`steps`"],
+        Rule::window => &["a window"],
+        Rule::window_duration => &["a duration"],
         Rule::event_name => &["an event name"],
         Rule::verb => &["a verb"],
         Rule::stop_reason => &["a stop reason"],

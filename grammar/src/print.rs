@@ -16,7 +16,8 @@
 
 use crate::ast::{
     ActionNode, Annotation, DefaultDecl, Expr, File, Header, Ident, Item, Lit, LitKind,
-    ObjectEntry, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep, Value,
+    ObjectEntry, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep, TraceCall,
+    Value,
 };
 
 /// Print `file` as canonical source text
@@ -269,7 +270,8 @@ fn strength(condition: &Expr) -> Strength {
         | Expr::Compare(..)
         | Expr::Path(..)
         | Expr::Lit(..)
-        | Expr::Call(..) => Strength::Not,
+        | Expr::Call(..)
+        | Expr::Trace(..) => Strength::Not,
     }
 }
 
@@ -301,7 +303,27 @@ fn write_expr(out: &mut String, condition: &Expr) {
             write_expr(out, &call.argument);
             out.push(')');
         }
+        Expr::Trace(call) => write_trace(out, call),
     }
+}
+
+/// `count(E when C within W)` on one line
+fn write_trace(out: &mut String, call: &TraceCall) {
+    out.push_str(&call.name.name);
+    out.push('(');
+    out.push_str(&call.event.name);
+    if let Some(when) = &call.when {
+        out.push_str(" when ");
+        write_expr(out, when);
+    }
+    if let Some(window) = &call.within {
+        out.push_str(" within ");
+        write_lit(out, &window.amount);
+        if window.steps {
+            out.push_str(" steps");
+        }
+    }
+    out.push(')');
 }
 
 /// `parts` joined by `separator`, each in parentheses unless it binds at least as `tight`
@@ -329,6 +351,7 @@ fn write_operand(out: &mut String, operand: &Operand) {
     match operand {
         Operand::Path(field) => write_path(out, field),
         Operand::Lit(value) => write_lit(out, value),
+        Operand::Trace(call) => write_trace(out, call),
     }
 }
 

@@ -72,7 +72,7 @@ fn literal(literal: &str) -> (String, Lit) {
     match condition {
         Expr::Compare(compare) => match compare.right {
             Operand::Lit(lit) => (src, lit),
-            Operand::Path(path) => panic!("not a literal: {path:?}"),
+            other => panic!("not a literal: {other:?}"),
         },
         other => panic!("not a comparison: {other:?}"),
     }

@@ -16,7 +16,7 @@ use proptest::test_runner::Config;
 use rulesc_grammar::{
     parse, print, ActionNode, Annotation, Compare, DefaultDecl, Expr, File, Header, Ident, Item,
     Lit, LitKind, ObjectEntry, Op, Operand, ParseError, Path, PathSegment, RuleDecl, Span, StrLit,
-    TestBlock, TestStep, Value,
+    TestBlock, TestStep, TraceCall, Value,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -136,6 +136,7 @@ fn visit_expr(expr: &mut Expr, each: &mut dyn FnMut(&mut Span)) {
                 match operand {
                     Operand::Path(path) => visit_path(path, each),
                     Operand::Lit(lit) => visit_lit(lit, each),
+                    Operand::Trace(call) => visit_trace(call, each),
                 }
             }
             each(&mut compare.op_span);
@@ -148,7 +149,21 @@ fn visit_expr(expr: &mut Expr, each: &mut dyn FnMut(&mut Span)) {
             visit_expr(&mut call.argument, each);
             each(&mut call.span);
         }
+        Expr::Trace(call) => visit_trace(call, each),
     }
+}
+
+fn visit_trace(call: &mut TraceCall, each: &mut dyn FnMut(&mut Span)) {
+    each(&mut call.name.span);
+    each(&mut call.event.span);
+    if let Some(when) = &mut call.when {
+        visit_expr(when, each);
+    }
+    if let Some(window) = &mut call.within {
+        visit_lit(&mut window.amount, each);
+        each(&mut window.span);
+    }
+    each(&mut call.span);
 }
 
 fn visit_path(path: &mut Path, each: &mut dyn FnMut(&mut Span)) {

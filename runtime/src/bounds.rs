@@ -13,7 +13,10 @@
 //! Invariant: checking is iterative and linear in the size of the rules.
 
 use crate::policy::PolicyError;
-use crate::vocabulary::{Action, Condition, Field, FieldPath, Literal, Operand, Rule};
+use crate::vocabulary::{
+    Action, Condition, Field, FieldPath, Literal, Operand, Rule, TraceTerm, TraceTest, Window,
+    MAX_TRACE_BOUND,
+};
 
 /// The most rules a policy may have, the prelude's not counted
 pub const MAX_RULES: usize = 100_000;
@@ -77,34 +80,74 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
             check_literal(value)?;
         }
     }
-    for leaf in rule.condition.iter().flat_map(Condition::leaves) {
-        match leaf {
-            Condition::All(_) | Condition::Any(_) | Condition::Not(_) | Condition::Shell { .. } => {
-            }
-            Condition::Flag(field)
-            | Condition::Glob { field, .. }
-            | Condition::Regex { field, .. } => check_field(field)?,
-            Condition::Compare { left, right, .. } => {
-                for operand in [left, right] {
-                    match operand {
-                        Operand::Field(field) => check_field(field)?,
-                        Operand::Literal(literal) => check_literal(literal)?,
+    // The conditions of trace terms are checked as the rule's own are; `true` marks them.
+    let mut roots: Vec<(&Condition, bool)> =
+        rule.condition.iter().map(|root| (root, false)).collect();
+    while let Some((root, in_trace)) = roots.pop() {
+        for leaf in root.leaves() {
+            match leaf {
+                Condition::All(_)
+                | Condition::Any(_)
+                | Condition::Not(_)
+                | Condition::Shell { .. } => {}
+                Condition::Trace(test) => {
+                    check_trace(test, in_trace).map_err(|message| PolicyError::InvalidTrace {
+                        rule: rule.id.clone(),
+                        message: message.to_owned(),
+                    })?;
+                    if let TraceTerm::Count {
+                        when: Some(when), ..
+                    }
+                    | TraceTerm::Streak {
+                        when: Some(when), ..
+                    } = &test.term
+                    {
+                        roots.push((when, true));
                     }
                 }
-            }
-            Condition::In { field, list } => {
-                check_field(field)?;
-                for literal in list {
-                    check_literal(literal)?;
+                Condition::Flag(field)
+                | Condition::Glob { field, .. }
+                | Condition::Regex { field, .. } => check_field(field)?,
+                Condition::Compare { left, right, .. } => {
+                    for operand in [left, right] {
+                        match operand {
+                            Operand::Field(field) => check_field(field)?,
+                            Operand::Literal(literal) => check_literal(literal)?,
+                        }
+                    }
                 }
-            }
-            Condition::Contains { field, needle } => {
-                check_field(field)?;
-                check_literal(needle)?;
+                Condition::In { field, list } => {
+                    check_field(field)?;
+                    for literal in list {
+                        check_literal(literal)?;
+                    }
+                }
+                Condition::Contains { field, needle } => {
+                    check_field(field)?;
+                    check_literal(needle)?;
+                }
             }
         }
     }
     Ok(())
+}
+
+/// Checks that `test` can be kept in bounded memory; `nested` when it is inside another
+/// trace test's condition, which reads one past event and no run
+fn check_trace(test: &TraceTest, nested: bool) -> Result<(), &'static str> {
+    if nested {
+        return Err("a trace test cannot be inside the condition of another");
+    }
+    if test.bound > MAX_TRACE_BOUND {
+        return Err("a trace test compares with more than the limit of 100000");
+    }
+    match test.term {
+        TraceTerm::Count {
+            within: Some(Window::Steps(0) | Window::Millis(0)),
+            ..
+        } => Err("a window of 0 holds no event"),
+        _ => Ok(()),
+    }
 }
 
 /// The length of the longest string in `literal`, lists included, found without recursion

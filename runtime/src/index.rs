@@ -378,7 +378,8 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
         | Condition::Flag(_)
         | Condition::Regex { .. }
         | Condition::Contains { .. }
-        | Condition::Shell { .. } => None,
+        | Condition::Shell { .. }
+        | Condition::Trace(_) => None,
     }
 }
 

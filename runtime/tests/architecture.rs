@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 23] = [
+const FLOORS: [(&str, u8); 26] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
@@ -29,6 +29,7 @@ const FLOORS: [(&str, u8); 23] = [
     ("render", 2),
     ("resolve", 2),
     ("shell", 2),
+    ("trace", 2),
     ("agent_loop", 3),
     ("checkpoint", 3),
     ("driver", 3),
@@ -40,6 +41,8 @@ const FLOORS: [(&str, u8); 23] = [
     // child belongs to the engine.
     ("lib", 4),
     ("trie", 2),
+    ("window", 2),
+    ("same_call", 2),
 ];
 
 fn floor_of(module: &str) -> Option<u8> {

@@ -236,8 +236,42 @@ fn counter(rng: &mut Rng, field: &str) -> String {
     format!("{field} {op} {}", rng.below(4))
 }
 
-/// One test a rule on `kind` may make
+/// One test a rule on `kind` may make: sometimes a trace function (docs/trace.md)
 fn atom(rng: &mut Rng, kind: EventKind) -> String {
+    if rng.chance(12) {
+        trace(rng, kind)
+    } else {
+        plain_atom(rng, kind)
+    }
+}
+
+/// A trace function over a random event kind, with a condition on that kind's events
+fn trace(rng: &mut Rng, kind: EventKind) -> String {
+    let counted = rng.pick(&KINDS);
+    let when = if rng.chance(50) {
+        format!(" when {}", plain_atom(rng, counted))
+    } else {
+        String::new()
+    };
+    let window = match rng.below(5) {
+        0 => format!(" within {} steps", 1 + rng.below(3)),
+        1 => " within 2s".to_owned(),
+        2 => " within 1m".to_owned(),
+        _ => String::new(),
+    };
+    let op = rng.pick(&["==", "!=", "<", "<=", ">", ">="]);
+    let bound = 1 + rng.below(3);
+    match rng.below(4) {
+        0 => format!("seen({counted}{when}{window})"),
+        1 => format!("count({counted}{when}{window}) {op} {bound}"),
+        2 => format!("{bound} {op} streak({counted}{when})"),
+        _ if kind == EventKind::PreToolUse => format!("same_call_count {op} {bound}"),
+        _ => format!("count({counted}{when}) {op} {bound}"),
+    }
+}
+
+/// One test of the event itself a rule on `kind` may make
+fn plain_atom(rng: &mut Rng, kind: EventKind) -> String {
     use EventKind::*;
     let specific = rng.chance(55);
     if specific {

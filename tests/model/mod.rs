@@ -18,6 +18,7 @@
 
 pub mod gen;
 pub mod glob;
+pub mod trace;
 
 use std::cmp::Ordering;
 
@@ -106,14 +107,24 @@ pub fn prelude() -> Vec<Rule> {
     ]
 }
 
-/// The outcome JSON of one event under `rules` (the user's; the model adds its prelude)
+/// The outcome JSON of one event under `rules` (the user's; the model adds its prelude),
+/// as the only event of its run
 pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
+    outcome_in(rules, setting, event, std::slice::from_ref(event))
+}
+
+/// The outcome JSON of `event`, the last of `history`, the run's events so far as they were
+pub fn outcome_in(rules: &[Rule], setting: &Setting, event: &Event, history: &[Event]) -> Json {
     let prelude = prelude();
     let mut matched: Vec<&Rule> = rules
         .iter()
         .chain(&prelude)
         .filter(|rule| rule.events.contains(&event.kind))
-        .filter(|rule| rule.condition.as_ref().is_none_or(|c| holds(c, event)))
+        .filter(|rule| {
+            rule.condition
+                .as_ref()
+                .is_none_or(|c| holds_in(c, event, history))
+        })
         .collect();
     matched.sort_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
 
@@ -174,12 +185,14 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
 pub fn execution(rules: &[Rule], setting: &Setting, events: &[Event]) -> Vec<Json> {
     let mut carried = Map::new();
     let mut outcomes = Vec::new();
+    let mut history = Vec::new();
     for event in events {
         let mut event = event.clone();
         let mut metadata = carried.clone();
         metadata.extend(std::mem::take(&mut event.metadata));
         event.metadata = metadata;
-        let outcome = outcome(rules, setting, &event);
+        history.push(event.clone());
+        let outcome = outcome_in(rules, setting, &event, &history);
         carried = outcome
             .get("metadata")
             .and_then(Json::as_object)
@@ -453,12 +466,29 @@ fn json_equal(a: &Json, b: &Json) -> bool {
     }
 }
 
-/// Whether a condition holds (§4.4 and docs/semantics.md "Conditions")
+/// Whether a condition holds (§4.4 and docs/semantics.md "Conditions") on an event that is
+/// the only one of its run
 pub fn holds(condition: &Condition, event: &Event) -> bool {
+    holds_in(condition, event, std::slice::from_ref(event))
+}
+
+/// Whether a condition holds on `event`, the last of `history` (docs/trace.md)
+pub fn holds_in(condition: &Condition, event: &Event, history: &[Event]) -> bool {
     match condition {
-        Condition::All(parts) => parts.iter().all(|p| holds(p, event)),
-        Condition::Any(parts) => parts.iter().any(|p| holds(p, event)),
-        Condition::Not(part) => !holds(part, event),
+        Condition::All(parts) => parts.iter().all(|p| holds_in(p, event, history)),
+        Condition::Any(parts) => parts.iter().any(|p| holds_in(p, event, history)),
+        Condition::Not(part) => !holds_in(part, event, history),
+        Condition::Trace(test) => {
+            let value = trace::value(&test.term, history);
+            match test.op {
+                CompareOp::Eq => value == test.bound,
+                CompareOp::Ne => value != test.bound,
+                CompareOp::Lt => value < test.bound,
+                CompareOp::Le => value <= test.bound,
+                CompareOp::Gt => value > test.bound,
+                CompareOp::Ge => value >= test.bound,
+            }
+        }
         Condition::Flag(field) => matches!(read(field, event), Some(Val::Bool(true))),
         Condition::Compare { left, op, right } => {
             let (Some(left), Some(right)) = (side(left, event), side(right, event)) else {

@@ -405,9 +405,11 @@ fn constraint(atom: Atom<'_>) -> Constraint<'_> {
         Condition::Glob { field, .. }
         | Condition::Regex { field, .. }
         | Condition::Contains { field, .. } => Constraint::Pattern(field),
-        Condition::All(_) | Condition::Any(_) | Condition::Not(_) | Condition::Shell { .. } => {
-            Constraint::Opaque
-        }
+        Condition::All(_)
+        | Condition::Any(_)
+        | Condition::Not(_)
+        | Condition::Shell { .. }
+        | Condition::Trace(_) => Constraint::Opaque,
     }
 }
 

@@ -6,7 +6,7 @@
 //! the test documents what the host provides. Paths match when one is a prefix of the
 //! other, so setting `metadata.a` serves a read of `metadata.a.b`, and the other way round.
 
-use rulesc_grammar::{Expr, Operand, Path, PathSegment as Segment, Span};
+use rulesc_grammar::{Expr, Operand, Path, PathSegment as Segment, Span, TraceCall};
 use rulesc_runtime::{Action, FieldPath, PathSegment};
 
 use crate::lint::Context;
@@ -121,14 +121,24 @@ pub(super) fn read_paths(condition: &Expr, found: &mut impl FnMut(&Path)) {
         Expr::Not(inner, _) | Expr::Paren(inner, _) => read_paths(inner, found),
         Expr::Compare(compare) => {
             for side in [&compare.left, &compare.right] {
-                if let Operand::Path(path) = side {
-                    found(path);
+                match side {
+                    Operand::Path(path) => found(path),
+                    Operand::Trace(call) => trace_paths(call, found),
+                    Operand::Lit(_) => {}
                 }
             }
         }
         Expr::Path(path) => found(path),
+        Expr::Trace(call) => trace_paths(call, found),
         // The words inside `shell(...)` are a command's, never metadata.
         Expr::Lit(_) | Expr::Call(_) => {}
+    }
+}
+
+/// Calls `found` with each path a trace function's condition reads on past events
+fn trace_paths(call: &TraceCall, found: &mut impl FnMut(&Path)) {
+    if let Some(when) = &call.when {
+        read_paths(when, found);
     }
 }
 

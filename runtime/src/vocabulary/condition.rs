@@ -6,6 +6,7 @@ use super::field::Field;
 use super::literal::Literal;
 use super::matcher::{GlobPattern, RegexPattern};
 use super::shell::{Quantifier, ShellCondition};
+use super::trace::TraceTest;
 
 /// A checked condition (LANGUAGE.md §4.4)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,6 +64,9 @@ pub enum Condition {
         /// The condition on one simple command
         condition: ShellCondition,
     },
+    /// `count(...) > 20`, `seen(...)`, `same_call_count >= 3`: a test on the run so far
+    /// (docs/trace.md); its own condition is read on past events, so it is no leaf's part
+    Trace(Box<TraceTest>),
 }
 
 impl Condition {
