@@ -127,7 +127,7 @@ pub const SAME_CALL_NOT_VISIBLE: Code = Code {
     what: "`same_call_count` in a rule that fires on another event than `pre_tool_use`.",
     why: "It counts the identical tool calls in a row up to the call about to run, which \
           only `pre_tool_use` has.",
-    wrong: "on post_tool_use when same_call_count >= 3 block",
+    wrong: "on post_tool_use when same_call_count >= 3 forbid",
     right: "on pre_tool_use when same_call_count >= 3 block",
 };
 

@@ -52,8 +52,8 @@ pub enum Window {
 
 /// `term op bound`: a trace term compared with a constant
 ///
-/// The runtime finds the term's value for the current event by its slot, which
-/// [`crate::Policy::new`] assigns; the slot is not part of the condition's meaning, so it
+/// The runtime finds the term's value for the current event by its slot, which `Policy::new`
+/// assigns; the slot is not part of the condition's meaning, so it
 /// is neither compared nor serialized.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TraceTest {
