@@ -29,6 +29,13 @@ fn case(seed: u64) -> Result<bool, String> {
         // A repeated event makes runs of the same tool call, for `same_call_count`.
         match events.last() {
             Some(last) if rng.chance(30) => events.push(last.clone()),
+            // A tool's result with fragments in it, for `label result` and `from`.
+            _ if rng.chance(20) => {
+                let mut event = gen::event(&mut rng);
+                event.kind = rulesc::EventKind::PostToolUse;
+                event.result = Some(rulesc::ToolOutput::from_text(rng.pick(&gen::PROSE)));
+                events.push(event);
+            }
             _ => events.push(gen::event(&mut rng)),
         }
     }

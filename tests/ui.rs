@@ -459,6 +459,7 @@ fn render_rule(out: &mut String, rule: &Rule) {
             out.push('\n');
         }
         Action::Set { key, value } => writeln!(out, "  then set metadata{key} = {value}").unwrap(),
+        Action::Label { label } => writeln!(out, "  then label result {label:?}").unwrap(),
     }
 }
 
@@ -488,6 +489,7 @@ fn render_condition(condition: &Condition) -> String {
         Condition::Regex { field, pattern } => format!("{field} =~ {:?}", pattern.as_str()),
         Condition::In { field, list } => format!("{field} in {}", Literal::List(list.clone())),
         Condition::Contains { field, needle } => format!("{field} contains {needle}"),
+        Condition::From { field, label } => format!("{field} from {label:?}"),
         // The compiled JSON form: the shell vocabulary has no text form of its own.
         Condition::Shell { .. } | Condition::Trace(_) => serde_json::to_string(condition).unwrap(),
     }

@@ -19,7 +19,11 @@ pub fn sources() -> (String, String) {
             3 => format!("streak(post_tool_use when tool == \"{tool}\" and tool_error) >= 3"),
             _ => format!("seen(on_error when tool == \"{tool}\" within 5 steps)"),
         };
-        let event = if idx % 2 == 0 { "pre_tool_use" } else { "post_tool_use" };
+        let event = if idx % 2 == 0 {
+            "pre_tool_use"
+        } else {
+            "post_tool_use"
+        };
         traced.push_str(&format!(
             "@id(\"t{idx}\") on {event} when tool == \"x{idx}\" or {test} block \"trace {idx}\"\n"
         ));

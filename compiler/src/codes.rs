@@ -18,12 +18,12 @@ use crate::source::FileId;
 mod trace;
 
 pub(crate) use trace::{
-    invalid_trace_test, invalid_window, nested_trace, same_call_not_visible,
-    trace_field_not_visible,
+    invalid_from, invalid_label, invalid_trace_test, invalid_window, label_never_attached,
+    nested_trace, same_call_not_visible, trace_field_not_visible,
 };
 pub use trace::{
-    INVALID_TRACE_TEST, INVALID_WINDOW, NESTED_TRACE, SAME_CALL_NOT_VISIBLE,
-    TRACE_FIELD_NOT_VISIBLE,
+    INVALID_FROM, INVALID_LABEL, INVALID_TRACE_TEST, INVALID_WINDOW, LABEL_NEVER_ATTACHED,
+    NESTED_TRACE, SAME_CALL_NOT_VISIBLE, TRACE_FIELD_NOT_VISIBLE,
 };
 
 /// Every code, in code order
@@ -60,6 +60,8 @@ pub const ALL: &[Code] = &[
     TRACE_FIELD_NOT_VISIBLE,
     NESTED_TRACE,
     SAME_CALL_NOT_VISIBLE,
+    INVALID_FROM,
+    INVALID_LABEL,
     CONFLICTING_EFFECTS,
     DEAD_RULE,
     CONSTANT_CONDITION,
@@ -72,6 +74,7 @@ pub const ALL: &[Code] = &[
     FIELD_NOT_FILLED_BY_HOST,
     LITERAL_BRACES_IN_GLOB,
     FIELD_NEVER_FILLED,
+    LABEL_NEVER_ATTACHED,
 ];
 
 /// The code spelled `id` (`E012`, case-insensitive) or named `name` (`field-not-visible`)

@@ -36,6 +36,7 @@ mod fmt;
 mod hint;
 mod lint;
 mod lower;
+mod provenance;
 mod resolve;
 mod shell;
 mod source;

@@ -159,7 +159,7 @@ struct Annotations {
 
 /// One value side of a comparison, lowered and typed
 #[derive(Debug)]
-enum Side {
+pub(crate) enum Side {
     /// A field (visibility already checked)
     Field(Field),
     /// A literal
@@ -168,15 +168,15 @@ enum Side {
 
 /// A lowered operand with its type and span
 #[derive(Debug)]
-struct Typed {
-    side: Side,
-    ty: Type,
-    span: Span,
+pub(crate) struct Typed {
+    pub(crate) side: Side,
+    pub(crate) ty: Type,
+    pub(crate) span: Span,
 }
 
 impl Typed {
     /// How the operand reads in a label: `` `tool` is a string `` or `an integer`
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match &self.side {
             Side::Field(field) => format!("`{field}` is {}", self.ty.described()),
             Side::Lit(_) => self.ty.described().to_owned(),
@@ -459,6 +459,7 @@ impl Lowering<'_> {
             Op::Glob | Op::Regex => self.pattern(compare.op, left, right),
             Op::In => self.membership(left, right, &compare.right),
             Op::Contains => self.contains(left, right),
+            Op::From => self.from(left, right),
         }
     }
 
@@ -782,6 +783,7 @@ impl Lowering<'_> {
                     message,
                 })
             }
+            ActionNode::Label { target, label, .. } => self.label(target, label, events),
             ActionNode::Set { target, value, .. } => {
                 let key = self.set_target(target);
                 let value = literal(self.file, value, self.diags);

@@ -251,6 +251,15 @@ impl ShellLowering<'_> {
                     None
                 }
             },
+            Op::From => {
+                self.error(
+                    compare.op_span,
+                    "`from` reads a field of the event, not a word of a command".to_owned(),
+                    "not a shell test",
+                    "test the field outside `shell(...)`: `arg.command from \"untrusted\"`",
+                );
+                None
+            }
             Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::In => {
                 self.error(
                     compare.op_span,

@@ -349,6 +349,6 @@ fn compare_op(op: Op) -> Option<CompareOp> {
         Op::Le => CompareOp::Le,
         Op::Gt => CompareOp::Gt,
         Op::Ge => CompareOp::Ge,
-        Op::Glob | Op::Regex | Op::In | Op::Contains => return None,
+        Op::Glob | Op::Regex | Op::In | Op::Contains | Op::From => return None,
     })
 }

@@ -173,6 +173,11 @@ mod erase {
                         value: lit(value),
                         span: none,
                     },
+                    ActionNode::Label { target, label, .. } => ActionNode::Label {
+                        target: path(target),
+                        label: str_lit(label),
+                        span: none,
+                    },
                 },
                 span: none,
             }),

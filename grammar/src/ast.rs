@@ -209,6 +209,8 @@ pub enum Op {
     In,
     /// `contains`
     Contains,
+    /// `from` (provenance)
+    From,
 }
 
 impl Op {
@@ -225,6 +227,7 @@ impl Op {
             Op::Regex => "=~",
             Op::In => "in",
             Op::Contains => "contains",
+            Op::From => "from",
         }
     }
 }
@@ -350,13 +353,24 @@ pub enum ActionNode {
         /// The whole action
         span: Span,
     },
+    /// `label result "untrusted"`
+    Label {
+        /// What is labelled (`result`)
+        target: Path,
+        /// The label
+        label: StrLit,
+        /// The whole action
+        span: Span,
+    },
 }
 
 impl ActionNode {
     /// The action's whole span
     pub fn span(&self) -> Span {
         match self {
-            ActionNode::Verb { span, .. } | ActionNode::Set { span, .. } => *span,
+            ActionNode::Verb { span, .. }
+            | ActionNode::Set { span, .. }
+            | ActionNode::Label { span, .. } => *span,
         }
     }
 }

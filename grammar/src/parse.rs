@@ -461,6 +461,7 @@ impl Builder {
                 Rule::condition => condition = Some(self.condition(child)?),
                 Rule::verb_action => action = Some(self.verb_action(child)?),
                 Rule::set_action => action = Some(self.set_action(child)?),
+                Rule::label_action => action = Some(self.label_action(child)?),
                 _ => {}
             }
         }
@@ -535,6 +536,24 @@ impl Builder {
         Some(ActionNode::Set {
             target: target?,
             value: value?,
+            span,
+        })
+    }
+
+    fn label_action(&self, pair: Pair<'_>) -> Option<ActionNode> {
+        let span = self.span(&pair);
+        let mut target = None;
+        let mut label = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::path => target = Some(self.path(child)),
+                Rule::string => label = Some(self.str_lit(child)),
+                _ => {}
+            }
+        }
+        Some(ActionNode::Label {
+            target: target?,
+            label: label?,
             span,
         })
     }
@@ -929,6 +948,7 @@ fn op_of(symbol: &str) -> Option<Op> {
         "=~" => Op::Regex,
         "in" => Op::In,
         "contains" => Op::Contains,
+        "from" => Op::From,
         _ => return None,
     })
 }
@@ -983,6 +1003,9 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         Rule::kw_by => &["`by`"],
         Rule::kw_set => &["`set`"],
         Rule::kw_contains => &["`contains`"],
+        Rule::kw_from => &["`from`"],
+        Rule::kw_label => &["`label`"],
+        Rule::label_action => &["`label`"],
         Rule::at => &["`@`"],
         Rule::lparen => &["`(`"],
         Rule::rparen => &["`)`"],
@@ -1101,7 +1124,7 @@ mod tests {
             .iter()
             .filter_map(|&rule| keyword_of(rule))
             .collect();
-        assert_eq!(words.len(), 16, "{words:?}");
+        assert_eq!(words.len(), 18, "{words:?}");
         for word in words {
             assert!(
                 RulesParser::parse(Rule::event_name, word).is_err(),

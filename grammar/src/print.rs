@@ -165,6 +165,12 @@ fn write_action(out: &mut String, action: &ActionNode) {
             out.push_str(" = ");
             write_lit(out, value);
         }
+        ActionNode::Label { target, label, .. } => {
+            out.push_str("label ");
+            write_path(out, target);
+            out.push(' ');
+            write_str_lit(out, label);
+        }
     }
 }
 

@@ -70,6 +70,15 @@ fn visit_spans(file: &mut File, each: &mut dyn FnMut(&mut Span)) {
                         visit_lit(value, each);
                         each(span);
                     }
+                    ActionNode::Label {
+                        target,
+                        label,
+                        span,
+                    } => {
+                        visit_path(target, each);
+                        visit_str(label, each);
+                        each(span);
+                    }
                 }
                 each(&mut rule.span);
             }

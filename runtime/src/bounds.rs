@@ -79,6 +79,11 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
             }
             check_literal(value)?;
         }
+        Action::Label { label } => {
+            if label.len() > MAX_STRING_LEN {
+                return Err(string_too_long(label.len()));
+            }
+        }
     }
     // The conditions of trace terms are checked as the rule's own are; `true` marks them.
     let mut roots: Vec<(&Condition, bool)> =
@@ -90,6 +95,12 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
                 | Condition::Any(_)
                 | Condition::Not(_)
                 | Condition::Shell { .. } => {}
+                Condition::From { field, label } => {
+                    check_field(field)?;
+                    if label.len() > MAX_STRING_LEN {
+                        return Err(string_too_long(label.len()));
+                    }
+                }
                 Condition::Trace(test) => {
                     check_trace(test, in_trace).map_err(|message| PolicyError::InvalidTrace {
                         rule: rule.id.clone(),

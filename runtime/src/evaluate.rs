@@ -52,7 +52,7 @@ pub(crate) fn holds(
     event: &Event,
     line: &CommandLine<'_>,
     unreadable: bool,
-    trace: &Reading,
+    trace: &Reading<'_>,
 ) -> bool {
     match condition {
         Condition::All(parts) => parts
@@ -62,6 +62,13 @@ pub(crate) fn holds(
             .iter()
             .any(|part| holds(part, event, line, unreadable, trace)),
         Condition::Not(part) => !holds(part, event, line, !unreadable, trace),
+        Condition::From { field, label } => match read(field, event) {
+            Some(Value::Str(text)) => trace.is_from(text, label),
+            Some(Value::Json(json)) => trace.is_from(&json.to_string(), label),
+            Some(Value::Num(Num::Int(int))) => trace.is_from(&int.to_string(), label),
+            Some(Value::Num(Num::Float(float))) => trace.is_from(&float.to_string(), label),
+            Some(Value::Duration(_) | Value::Bool(_) | Value::List(_)) | None => false,
+        },
         Condition::Trace(test) => trace
             .value(test.slot())
             .is_some_and(|value| test.op.holds(value.min(test.horizon()).cmp(&test.bound))),

@@ -379,7 +379,8 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
         | Condition::Regex { .. }
         | Condition::Contains { .. }
         | Condition::Shell { .. }
-        | Condition::Trace(_) => None,
+        | Condition::Trace(_)
+        | Condition::From { .. } => None,
     }
 }
 

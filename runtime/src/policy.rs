@@ -340,16 +340,25 @@ impl Policy {
     ) -> Outcome {
         let line = CommandLine::new(event, self.shell_tools.as_deref());
         let reading = trace.observe(&self.shared.trace, event, &line);
-        self.evaluate_reading(event, hooks, &line, &reading)
+        let mut labels = Vec::new();
+        let outcome = self.evaluate_reading(event, hooks, &line, &reading, &mut labels);
+        // Labels attach after the event: its own `from` tests read the run before it.
+        if let Some(result) = &event.result {
+            for label in labels {
+                trace.attach(label, result.text());
+            }
+        }
+        outcome
     }
 
     /// Evaluates `event`, whose trace terms read `trace`
-    fn evaluate_reading(
-        &self,
+    fn evaluate_reading<'p>(
+        &'p self,
         event: &Event,
         hooks: &[&dyn NativeHook],
         line: &CommandLine<'_>,
-        trace: &Reading,
+        trace: &Reading<'_>,
+        labels: &mut Vec<&'p str>,
     ) -> Outcome {
         // Invariant: when no rule matches, nothing below allocates (empty vectors, an empty
         // metadata map cloned); `runtime/tests/index_alloc.rs` holds it to that.
@@ -376,6 +385,10 @@ impl Policy {
                 Action::Set { key, value } => {
                     effects.push((rule, key, value));
                     (Act::Set, None, None)
+                }
+                Action::Label { label } => {
+                    labels.push(label.as_str());
+                    (Act::Label, None, None)
                 }
             };
             // A `set` rule matched too: CLI.md lists every rule that matched.
@@ -530,6 +543,14 @@ fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
                 });
             }
             *stop_reason = stop_reason_of(*verb, *stop_reason);
+        }
+        Action::Label { .. } => {
+            if rule.events != [EventKind::PostToolUse] {
+                return Err(PolicyError::InvalidTrace {
+                    rule: rule.id.clone(),
+                    message: "`label result` is an effect of `post_tool_use` alone".to_owned(),
+                });
+            }
         }
         Action::Set { key, .. } => {
             let indexes = key

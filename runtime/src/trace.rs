@@ -11,6 +11,7 @@
 //! The trace clock never goes back: an event's position is the largest `steps` and
 //! `elapsed_ms` seen so far in the run, so events given out of order still count in order.
 
+mod provenance;
 mod same_call;
 mod window;
 
@@ -22,6 +23,7 @@ use crate::evaluate::holds;
 use crate::event::Event;
 use crate::shell::CommandLine;
 use crate::vocabulary::{Condition, EventKind, Rule, TraceTerm, Window};
+use provenance::Fragments;
 use same_call::call_hash;
 use window::WindowCount;
 
@@ -41,6 +43,9 @@ pub struct TraceState {
     /// Each term's memory, by the term's canonical JSON
     #[serde(default)]
     terms: BTreeMap<String, TermState>,
+    /// The fragments of content each label was attached to (`label result "L"`)
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    labels: BTreeMap<String, Fragments>,
 }
 
 /// One term's memory
@@ -72,16 +77,24 @@ pub(crate) struct TraceSpec {
     horizon: u64,
 }
 
-/// The value of each trace term of a policy for one event, by slot
+/// The value of each trace term of a policy for one event, by slot, and the run's labels
 #[derive(Debug, Default)]
-pub(crate) struct Reading {
+pub(crate) struct Reading<'a> {
     values: Vec<u64>,
+    labels: Option<&'a BTreeMap<String, Fragments>>,
 }
 
-impl Reading {
+impl Reading<'_> {
     /// The value of the term in `slot`; `None` for an event that was not observed
     pub(crate) fn value(&self, slot: usize) -> Option<u64> {
         self.values.get(slot).copied()
+    }
+
+    /// Whether `text` holds a fragment of content labelled `label` earlier in the run
+    pub(crate) fn is_from(&self, text: &str, label: &str) -> bool {
+        self.labels
+            .and_then(|labels| labels.get(label))
+            .is_some_and(|fragments| fragments.found_in(text))
     }
 }
 
@@ -92,9 +105,12 @@ impl TraceState {
         specs: &[TraceSpec],
         event: &Event,
         line: &CommandLine<'_>,
-    ) -> Reading {
+    ) -> Reading<'_> {
         if specs.is_empty() {
-            return Reading::default();
+            return Reading {
+                values: Vec::new(),
+                labels: Some(&self.labels),
+            };
         }
         self.steps = self.steps.max(event.steps);
         self.elapsed_ms = self.elapsed_ms.max(event.elapsed_ms);
@@ -118,7 +134,22 @@ impl TraceState {
             self.terms
                 .retain(|key, _| specs.iter().any(|spec| spec.key == *key));
         }
-        Reading { values }
+        Reading {
+            values,
+            labels: Some(&self.labels),
+        }
+    }
+
+    /// Attaches `label` to the fragments of `text` (a `label result "L"` rule matched)
+    pub(crate) fn attach(&mut self, label: &str, text: &str) {
+        match self.labels.get_mut(label) {
+            Some(fragments) => fragments.attach(text),
+            None => {
+                let mut fragments = Fragments::default();
+                fragments.attach(text);
+                self.labels.insert(label.to_owned(), fragments);
+            }
+        }
     }
 }
 

@@ -107,14 +107,53 @@ pub fn prelude() -> Vec<Rule> {
     ]
 }
 
+/// The run an event is evaluated in: its events so far as they were (the event itself last),
+/// and the content labelled before it, as (label, text)
+#[derive(Debug, Clone, Copy)]
+pub struct Run<'a> {
+    /// The events so far, the current one last
+    pub history: &'a [Event],
+    /// Every `label result` applied before the current event
+    pub labels: &'a [(String, String)],
+}
+
 /// The outcome JSON of one event under `rules` (the user's; the model adds its prelude),
 /// as the only event of its run
 pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
-    outcome_in(rules, setting, event, std::slice::from_ref(event))
+    let run = Run {
+        history: std::slice::from_ref(event),
+        labels: &[],
+    };
+    outcome_in(rules, setting, event, &run)
 }
 
-/// The outcome JSON of `event`, the last of `history`, the run's events so far as they were
-pub fn outcome_in(rules: &[Rule], setting: &Setting, event: &Event, history: &[Event]) -> Json {
+/// What `event`'s outcome labels: the tool's result text under each label of a matched
+/// `label result` rule
+pub fn labelled(rules: &[Rule], outcome: &Json, event: &Event) -> Vec<(String, String)> {
+    let Some(result) = &event.result else {
+        return Vec::new();
+    };
+    let matched = outcome["evaluations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    matched
+        .iter()
+        .filter(|evaluation| evaluation["verb"] == "label")
+        .filter_map(|evaluation| {
+            rules
+                .iter()
+                .find(|rule| evaluation["rule"] == rule.id.as_str())
+        })
+        .filter_map(|rule| match &rule.action {
+            Action::Label { label } => Some((label.clone(), result.text().to_owned())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The outcome JSON of `event`, the last of `run`'s history
+pub fn outcome_in(rules: &[Rule], setting: &Setting, event: &Event, run: &Run<'_>) -> Json {
     let prelude = prelude();
     let mut matched: Vec<&Rule> = rules
         .iter()
@@ -123,7 +162,7 @@ pub fn outcome_in(rules: &[Rule], setting: &Setting, event: &Event, history: &[E
         .filter(|rule| {
             rule.condition
                 .as_ref()
-                .is_none_or(|c| holds_in(c, event, history))
+                .is_none_or(|c| holds_in(c, event, run))
         })
         .collect();
     matched.sort_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
@@ -142,7 +181,7 @@ pub fn outcome_in(rules: &[Rule], setting: &Setting, event: &Event, history: &[E
                 stop_reason: stop_reason.or_else(|| default_reason(*verb)),
                 message: message.clone(),
             }),
-            Action::Set { .. } => None,
+            Action::Set { .. } | Action::Label { .. } => None,
         })
         .collect();
     let verdict = resolve(event, &decisions, setting);
@@ -186,13 +225,19 @@ pub fn execution(rules: &[Rule], setting: &Setting, events: &[Event]) -> Vec<Jso
     let mut carried = Map::new();
     let mut outcomes = Vec::new();
     let mut history = Vec::new();
+    let mut labels = Vec::new();
     for event in events {
         let mut event = event.clone();
         let mut metadata = carried.clone();
         metadata.extend(std::mem::take(&mut event.metadata));
         event.metadata = metadata;
         history.push(event.clone());
-        let outcome = outcome_in(rules, setting, &event, &history);
+        let run = Run {
+            history: &history,
+            labels: &labels,
+        };
+        let outcome = outcome_in(rules, setting, &event, &run);
+        labels.extend(labelled(rules, &outcome, &event));
         carried = outcome
             .get("metadata")
             .and_then(Json::as_object)
@@ -216,6 +261,7 @@ fn evaluation(rule: &Rule) -> Json {
             message.clone(),
         ),
         Action::Set { .. } => ("set", None, None),
+        Action::Label { .. } => ("label", None, None),
     };
     json!({
         "rule": rule.id,
@@ -469,17 +515,34 @@ fn json_equal(a: &Json, b: &Json) -> bool {
 /// Whether a condition holds (§4.4 and docs/semantics.md "Conditions") on an event that is
 /// the only one of its run
 pub fn holds(condition: &Condition, event: &Event) -> bool {
-    holds_in(condition, event, std::slice::from_ref(event))
+    let run = Run {
+        history: std::slice::from_ref(event),
+        labels: &[],
+    };
+    holds_in(condition, event, &run)
 }
 
-/// Whether a condition holds on `event`, the last of `history` (docs/trace.md)
-pub fn holds_in(condition: &Condition, event: &Event, history: &[Event]) -> bool {
+/// Whether a condition holds on `event`, the last of `run`'s history (docs/trace.md)
+pub fn holds_in(condition: &Condition, event: &Event, run: &Run<'_>) -> bool {
     match condition {
-        Condition::All(parts) => parts.iter().all(|p| holds_in(p, event, history)),
-        Condition::Any(parts) => parts.iter().any(|p| holds_in(p, event, history)),
-        Condition::Not(part) => !holds_in(part, event, history),
+        Condition::All(parts) => parts.iter().all(|p| holds_in(p, event, run)),
+        Condition::Any(parts) => parts.iter().any(|p| holds_in(p, event, run)),
+        Condition::Not(part) => !holds_in(part, event, run),
+        Condition::From { field, label } => {
+            let text = match read(field, event) {
+                Some(Val::Str(text)) => text,
+                Some(Val::Other(json)) => json.to_string(),
+                Some(Val::Int(int)) => int.to_string(),
+                Some(Val::Float(float)) => float.to_string(),
+                Some(Val::Bool(_) | Val::List(_)) | None => return false,
+            };
+            run.labels
+                .iter()
+                .filter(|(attached, _)| attached == label)
+                .any(|(_, content)| trace::shares_a_fragment(content, &text))
+        }
         Condition::Trace(test) => {
-            let value = trace::value(&test.term, history);
+            let value = trace::value(&test.term, run.history);
             match test.op {
                 CompareOp::Eq => value == test.bound,
                 CompareOp::Ne => value != test.bound,

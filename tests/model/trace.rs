@@ -4,6 +4,43 @@
 use rulesc_runtime::{Event, EventKind, TraceTerm, Window};
 use serde_json::Value as Json;
 
+/// Whether `text` holds a fragment of `content`: 4 words in a row of 12 characters or more
+/// in all, or a word of 6 characters or more with a digit (words: runs of letters and
+/// digits, without case), compared as text
+pub fn shares_a_fragment(content: &str, text: &str) -> bool {
+    let of = fragments(content);
+    fragments(text).iter().any(|fragment| of.contains(fragment))
+}
+
+fn fragments(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    let lower = |word: &str| {
+        word.chars()
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let mut found: Vec<String> = words
+        .iter()
+        .filter(|word| word.chars().count() >= 6 && word.chars().any(char::is_numeric))
+        .map(|word| format!("#{}", lower(word)))
+        .collect();
+    for window in words.windows(4) {
+        if window
+            .iter()
+            .map(|word| word.chars().count())
+            .sum::<usize>()
+            >= 12
+        {
+            let joined: Vec<String> = window.iter().map(|word| lower(word)).collect();
+            found.push(joined.join(" "));
+        }
+    }
+    found
+}
+
 /// The value of `term` at the last event of `history`, the run so far
 pub fn value(term: &TraceTerm, history: &[Event]) -> u64 {
     let counted = |event: &Event, kind: EventKind, when: Option<&rulesc_runtime::Condition>| {

@@ -150,3 +150,77 @@ pub(crate) fn same_call_not_visible(
     ))
     .with_help("move this condition to a `pre_tool_use` rule")
 }
+
+/// E055: `from` on a value that is not a string, or with no label
+pub const INVALID_FROM: Code = Code {
+    id: "E055",
+    name: "invalid-from",
+    severity: Severity::Error,
+    summary: "`from` tests a string field against a label",
+    what: "`X from \"L\"` where X is not a field that can hold text (`steps`, `blocked`, a \
+           literal) or where the right side is not a label written as a string.",
+    why: "`from` looks for fragments of labelled content in text; a number of steps or a flag \
+          holds none, so the test could never hold as written.",
+    wrong: "on pre_tool_use when steps from \"untrusted\" block",
+    right: "on pre_tool_use when arg.body from \"untrusted\" block",
+};
+
+/// Builds E055 at `span`
+pub(crate) fn invalid_from(
+    file: FileId,
+    span: Span,
+    message: String,
+    label: String,
+    help: &str,
+) -> Diagnostic {
+    Diagnostic::new(INVALID_FROM, message, Label::new(file, span, label)).with_help(help)
+}
+
+/// E056: a `label` effect on something else than a tool's result
+pub const INVALID_LABEL: Code = Code {
+    id: "E056",
+    name: "invalid-label",
+    severity: Severity::Error,
+    summary: "`label` attaches a label to a tool's result on `post_tool_use`",
+    what: "`label X \"L\"` where X is not `result`, or in a rule that fires on another event \
+           than `post_tool_use`.",
+    why: "Labels mark content that came into the run from a tool; only `post_tool_use` has a \
+          tool's result.",
+    wrong: "on pre_tool_use when tool ~ \"web_*\" label result \"untrusted\"",
+    right: "on post_tool_use when tool ~ \"web_*\" label result \"untrusted\"",
+};
+
+/// Builds E056 at `span`
+pub(crate) fn invalid_label(file: FileId, span: Span, message: String, help: &str) -> Diagnostic {
+    Diagnostic::new(
+        INVALID_LABEL,
+        message,
+        Label::new(file, span, "not labelled"),
+    )
+    .with_help(help)
+}
+
+/// W020: `from` a label no rule attaches
+pub const LABEL_NEVER_ATTACHED: Code = Code {
+    id: "W020",
+    name: "label-never-attached",
+    severity: Severity::Warning,
+    summary: "a `from` test names a label no rule attaches",
+    what: "`X from \"L\"` where no rule of the policy set has `label result \"L\"`.",
+    why: "Nothing is ever labelled L, so the test never holds: usually a misspelt label, or \
+          the labelling rule is in a file that was not given.",
+    wrong: "on pre_tool_use when arg.body from \"untrusted\" block",
+    right: "on post_tool_use when tool ~ \"web_*\" label result \"untrusted\"\non pre_tool_use when arg.body from \"untrusted\" block",
+};
+
+/// Builds W020: the label `label` at `span` is attached by no rule
+pub(crate) fn label_never_attached(file: FileId, span: Span, label: &str) -> Diagnostic {
+    Diagnostic::new(
+        LABEL_NEVER_ATTACHED,
+        format!("no rule attaches the label `{label}`"),
+        Label::new(file, span, "never attached"),
+    )
+    .with_help(format!(
+        "add a rule such as `on post_tool_use when tool ~ \"web_*\" label result \"{label}\"`, or fix the label's spelling"
+    ))
+}

@@ -409,7 +409,8 @@ fn constraint(atom: Atom<'_>) -> Constraint<'_> {
         | Condition::Any(_)
         | Condition::Not(_)
         | Condition::Shell { .. }
-        | Condition::Trace(_) => Constraint::Opaque,
+        | Condition::Trace(_)
+        | Condition::From { .. } => Constraint::Opaque,
     }
 }
 

@@ -67,6 +67,14 @@ pub enum Condition {
     /// `count(...) > 20`, `seen(...)`, `same_call_count >= 3`: a test on the run so far
     /// (docs/trace.md); its own condition is read on past events, so it is no leaf's part
     Trace(Box<TraceTest>),
+    /// `arg.body from "untrusted"`: the value holds a fragment of content a
+    /// `label result "untrusted"` rule labelled earlier in the run (docs/trace.md)
+    From {
+        /// The value read (strings as they are, other JSON as its text)
+        field: Field,
+        /// The label
+        label: String,
+    },
 }
 
 impl Condition {

@@ -46,6 +46,12 @@ pub enum Action {
         /// The value stored
         value: Literal,
     },
+    /// `label result "L"` on `post_tool_use`: the tool's output is labelled L for the rest
+    /// of the run, for `from` (docs/trace.md)
+    Label {
+        /// The label
+        label: String,
+    },
 }
 
 impl Action {
