@@ -1,7 +1,8 @@
 //! The trace state's cost per event: 20 count/window/streak rules after 0, 1,000 and 10,000
 //! events of history (`trace_history`), against the same rules without their trace tests
 //! (`trace_baseline`); the difference is the extra work of the trace, and must not grow
-//! with the history.
+//! with the history. `provenance`: a `from` test of a 10 KB argument against 1 MB of
+//! labelled content, none of which it holds (the whole argument is read).
 
 #![expect(
     clippy::expect_used,
@@ -37,5 +38,25 @@ fn trace(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, trace);
+fn provenance(c: &mut Criterion) {
+    let policy =
+        rulesc::compile_str("from.rules", trace_rules::PROVENANCE_SOURCE).expect("compiles");
+    let mut state = TraceState::default();
+    let mut page = rulesc::Event::new(rulesc::EventKind::PostToolUse);
+    page.result = Some(rulesc::ToolOutput::from_text(&trace_rules::words(
+        1 << 20,
+        1,
+    )));
+    policy.evaluate_in_run(&page, &mut state);
+    let mut call = rulesc::Event::new(rulesc::EventKind::PreToolUse);
+    call.tool = Some("send_email".to_owned());
+    call.arg = Some(serde_json::json!({ "body": trace_rules::words(10 << 10, 2) }));
+    let mut group = c.benchmark_group("provenance");
+    group.bench_function("from_10kb_against_1mb", |b| {
+        b.iter(|| policy.evaluate_in_run(black_box(&call), &mut state));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, trace, provenance);
 criterion_main!(benches);

@@ -1,6 +1,7 @@
 //! The trace workload: 20 rules with `count(...)` (windowed by steps and by time, and not),
 //! `seen(...)` and `streak(...)`, and a run of events to feed them, for the cost of the
-//! trace state per event as the run grows (docs/trace.md).
+//! trace state per event as the run grows; and text for provenance, labelled content and
+//! an argument to test against it (docs/trace.md).
 
 use rulesc_runtime::{Event, EventKind};
 use serde_json::json;
@@ -51,4 +52,28 @@ pub fn event(idx: u64) -> Event {
         event.tool_error = Some(idx % 2 == 0);
     }
     event
+}
+
+/// The policy of the provenance benchmark: results labelled, `arg.body` tested
+pub const PROVENANCE_SOURCE: &str = "on post_tool_use label result \"untrusted\"\n\
+    on pre_tool_use when arg.body from \"untrusted\" block\n";
+
+/// `len` bytes of words, lowercase and of 2 to 11 letters, drawn from `seed` (SplitMix64):
+/// text with as many distinct fragments as prose of that length
+pub fn words(len: usize, mut seed: u64) -> String {
+    let mut text = String::with_capacity(len + 16);
+    while text.len() < len {
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut value = seed;
+        value = (value ^ (value >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        value = (value ^ (value >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        value ^= value >> 31;
+        let n_letters = 2 + value % 10;
+        for idx in 0..n_letters {
+            let letter = b'a' + u8::try_from((value >> (idx * 5)) % 26).unwrap_or(0);
+            text.push(char::from(letter));
+        }
+        text.push(' ');
+    }
+    text
 }

@@ -23,7 +23,7 @@ impl Lowering<'_> {
                     left.span,
                     format!(
                         "`from` looks for labelled text in a string, not in {}",
-                        left.describe()
+                        left.ty.described()
                     ),
                     left.describe(),
                     "test a field that holds text, such as `arg.body` or `arg.command`",

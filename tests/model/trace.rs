@@ -4,7 +4,7 @@
 use rulesc_runtime::{Event, EventKind, TraceTerm, Window};
 use serde_json::Value as Json;
 
-/// Whether `text` holds a fragment of `content`: 4 words in a row of 12 characters or more
+/// Whether `text` holds a fragment of `content`: 5 words in a row of 16 characters or more
 /// in all, or a word of 6 characters or more with a digit (words: runs of letters and
 /// digits, without case), compared as text
 pub fn shares_a_fragment(content: &str, text: &str) -> bool {
@@ -27,12 +27,12 @@ fn fragments(text: &str) -> Vec<String> {
         .filter(|word| word.chars().count() >= 6 && word.chars().any(char::is_numeric))
         .map(|word| format!("#{}", lower(word)))
         .collect();
-    for window in words.windows(4) {
+    for window in words.windows(5) {
         if window
             .iter()
             .map(|word| word.chars().count())
             .sum::<usize>()
-            >= 12
+            >= 16
         {
             let joined: Vec<String> = window.iter().map(|word| lower(word)).collect();
             found.push(joined.join(" "));
