@@ -20,16 +20,16 @@ pub fn sources() -> (String, String) {
             3 => format!("streak(post_tool_use when tool == \"{tool}\" and tool_error) >= 3"),
             _ => format!("seen(on_error when tool == \"{tool}\" within 5 steps)"),
         };
-        let event = if idx % 2 == 0 {
-            "pre_tool_use"
+        let (event, verb) = if idx % 2 == 0 {
+            ("pre_tool_use", "block")
         } else {
-            "post_tool_use"
+            ("post_tool_use", "forbid")
         };
         traced.push_str(&format!(
-            "@id(\"t{idx}\") on {event} when tool == \"x{idx}\" or {test} block \"trace {idx}\"\n"
+            "@id(\"t{idx}\") on {event} when tool == \"x{idx}\" or {test} {verb} \"trace {idx}\"\n"
         ));
         plain.push_str(&format!(
-            "@id(\"t{idx}\") on {event} when tool == \"x{idx}\" block \"trace {idx}\"\n"
+            "@id(\"t{idx}\") on {event} when tool == \"x{idx}\" {verb} \"trace {idx}\"\n"
         ));
     }
     (traced, plain)

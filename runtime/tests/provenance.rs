@@ -7,12 +7,17 @@
     clippy::print_stdout,
     reason = "the measured rates are the output a reader of this test wants"
 )]
+#![expect(
+    clippy::unwrap_used,
+    reason = "helpers of tests: a file that cannot be read fails the test"
+)]
 
 use std::path::{Path, PathBuf};
 
+mod common;
+
 use rulesc_runtime::{
-    Action, Condition, Decision, Defaults, Event, EventKind, Field, FieldPath, PathSegment, Policy,
-    Rule, ToolOutput, TraceState, Verb,
+    Action, Condition, Decision, Event, EventKind, Policy, ToolOutput, TraceState, Verb,
 };
 use serde_json::json;
 
@@ -61,44 +66,18 @@ fn unrelated_paragraphs() -> Vec<String> {
 
 /// A policy that labels every result "docs" and blocks a call whose body is from it
 fn policy() -> Policy {
-    let rule = |id: &str, event, condition, action| Rule {
-        id: id.to_owned(),
-        events: vec![event],
-        condition,
-        action,
-        priority: 0,
-        origin: None,
+    let mut label = common::decide("label", &[EventKind::PostToolUse], Verb::Allow);
+    label.action = Action::Label {
+        label: "docs".to_owned(),
     };
-    let body = Field::Arg(FieldPath {
-        segments: vec![PathSegment::Key("body".to_owned())],
-    });
-    Policy::new(
-        vec![
-            rule(
-                "label",
-                EventKind::PostToolUse,
-                None,
-                Action::Label {
-                    label: "docs".to_owned(),
-                },
-            ),
-            rule(
-                "guard",
-                EventKind::PreToolUse,
-                Some(Condition::From {
-                    field: body,
-                    label: "docs".to_owned(),
-                }),
-                Action::Decide {
-                    verb: Verb::Block,
-                    stop_reason: None,
-                    message: None,
-                },
-            ),
-        ],
-        Defaults::default(),
-    )
-    .unwrap()
+    let guard = common::when(
+        common::decide("guard", &[EventKind::PreToolUse], Verb::Block),
+        Condition::From {
+            field: common::arg("body"),
+            label: "docs".to_owned(),
+        },
+    );
+    common::policy(vec![label, guard])
 }
 
 #[test]
