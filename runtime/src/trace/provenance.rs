@@ -27,6 +27,11 @@ const MIN_SHINGLE_CHARS: usize = 16;
 /// The fewest characters of a word with a digit that is a fragment on its own
 const MIN_DIGIT_WORD_CHARS: usize = 6;
 
+/// Bits in the filter in front of a label's hash set (128 KB): small enough to stay in a
+/// processor's cache where the set does not, so most lookups of text that holds no
+/// labelled fragment end there
+const FILTER_BITS: usize = 1 << 20;
+
 /// The hashes are already uniform: the set uses them as they are
 #[derive(Debug, Default, Clone, Copy)]
 struct Identity(u64);
@@ -53,8 +58,41 @@ type HashSetOf = HashSet<u64, BuildHasherDefault<Identity>>;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Fragments {
     hashes: HashSetOf,
+    /// Two bits per hash in `hashes` (a Bloom filter), empty until the first fragment: a
+    /// hash whose bits are not both set is not in `hashes`
+    filter: Vec<u64>,
     /// Content was attached past [`MAX_FRAGMENTS`]: every string counts as from this label
     full: bool,
+}
+
+/// The filter's two bits of `hash`, as (word, mask) pairs
+fn filter_bits(hash: u64) -> [(usize, u64); 2] {
+    let bit = |value: u64| {
+        let idx = usize::try_from(value).unwrap_or_default() & (FILTER_BITS - 1);
+        (idx / 64, 1_u64 << (idx % 64))
+    };
+    [bit(hash), bit(hash >> 40)]
+}
+
+impl Fragments {
+    fn remember(&mut self, hash: u64) {
+        if self.filter.is_empty() {
+            self.filter = vec![0; FILTER_BITS / 64];
+        }
+        for (word, mask) in filter_bits(hash) {
+            if let Some(bits) = self.filter.get_mut(word) {
+                *bits |= mask;
+            }
+        }
+        self.hashes.insert(hash);
+    }
+
+    fn holds(&self, hash: u64) -> bool {
+        filter_bits(hash)
+            .iter()
+            .all(|(word, mask)| self.filter.get(*word).is_some_and(|bits| bits & mask != 0))
+            && self.hashes.contains(&hash)
+    }
 }
 
 impl Fragments {
@@ -63,19 +101,19 @@ impl Fragments {
         if self.full {
             return;
         }
-        let hashes = &mut self.hashes;
         let mut full = false;
         for_each_fragment(text, |hash| {
-            if hashes.len() >= MAX_FRAGMENTS && !hashes.contains(&hash) {
+            if self.hashes.len() >= MAX_FRAGMENTS && !self.hashes.contains(&hash) {
                 full = true;
                 return false;
             }
-            hashes.insert(hash);
+            self.remember(hash);
             true
         });
         if full {
             self.full = true;
             self.hashes = HashSetOf::default();
+            self.filter = Vec::new();
         }
     }
 
@@ -89,7 +127,7 @@ impl Fragments {
         }
         let mut found = false;
         for_each_fragment(text, |hash| {
-            found = self.hashes.contains(&hash);
+            found = self.holds(hash);
             !found
         });
         found
@@ -98,12 +136,15 @@ impl Fragments {
 
 /// Calls `each` with the hash of every fragment of `text`, until it returns `false`
 fn for_each_fragment(text: &str, mut each: impl FnMut(u64) -> bool) {
-    // The last words: their hashes and lengths, newest last, in a ring.
+    // The last words' hashes and lengths in a ring, and a rolling polynomial hash and
+    // length of the newest `SHINGLE_WORDS` of them: O(1) work per word.
     let mut ring = [(0_u64, 0_usize); SHINGLE_WORDS];
+    let mut rolling: u64 = 0;
+    let mut chars: usize = 0;
     let mut n_words: usize = 0;
     let mut word = Word::default();
     for ch in text.chars().chain(std::iter::once(' ')) {
-        if ch.is_alphanumeric() {
+        if ch.is_ascii_alphanumeric() || (!ch.is_ascii() && ch.is_alphanumeric()) {
             word.push(ch);
             continue;
         }
@@ -111,24 +152,41 @@ fn for_each_fragment(text: &str, mut each: impl FnMut(u64) -> bool) {
             continue;
         }
         let done = std::mem::take(&mut word);
-        if done.len >= MIN_DIGIT_WORD_CHARS && done.digit && !each(mix(done.hash, 1)) {
+        let hash = mix(done.hash, 1);
+        if done.len >= MIN_DIGIT_WORD_CHARS && done.digit && !each(hash) {
             return;
         }
-        ring.rotate_left(1);
-        if let Some(last) = ring.last_mut() {
-            *last = (done.hash, done.len);
-        }
-        n_words = n_words.saturating_add(1);
-        if n_words >= SHINGLE_WORDS {
-            let chars: usize = ring.iter().map(|(_, len)| len).sum();
-            if chars >= MIN_SHINGLE_CHARS {
-                let hash = ring.iter().fold(0_u64, |acc, (hash, _)| mix(acc, *hash));
-                if !each(hash) {
-                    return;
-                }
-            }
+        let Some(slot) = ring.get_mut(n_words % SHINGLE_WORDS) else {
+            return;
+        };
+        let (oldest, oldest_len) = std::mem::replace(slot, (hash, done.len));
+        rolling = rolling
+            .wrapping_sub(oldest.wrapping_mul(OLDEST_WEIGHT))
+            .wrapping_mul(BASE)
+            .wrapping_add(hash);
+        chars = chars.wrapping_sub(oldest_len).wrapping_add(done.len);
+        n_words = n_words.wrapping_add(1);
+        if n_words >= SHINGLE_WORDS && chars >= MIN_SHINGLE_CHARS && !each(mix(rolling, 2)) {
+            return;
         }
     }
+}
+
+/// The base of the rolling hash of a shingle's word hashes
+const BASE: u64 = 0x100_0000_01b3;
+
+/// `BASE` to the power `SHINGLE_WORDS - 1`: the weight of the oldest word of a shingle
+const OLDEST_WEIGHT: u64 = power(BASE, SHINGLE_WORDS - 1);
+
+/// `base` to the power `exp`, wrapping
+const fn power(base: u64, exp: usize) -> u64 {
+    let mut result: u64 = 1;
+    let mut done = 0;
+    while done < exp {
+        result = result.wrapping_mul(base);
+        done += 1;
+    }
+    result
 }
 
 /// The word being read: its FNV-1a hash (lowercase), length and whether it has a digit
@@ -150,6 +208,14 @@ impl Default for Word {
 
 impl Word {
     fn push(&mut self, ch: char) {
+        self.len = self.len.saturating_add(1);
+        if ch.is_ascii() {
+            // The common case, without the general lowercase mapping.
+            self.hash ^= u64::from(u8::try_from(ch.to_ascii_lowercase()).unwrap_or_default());
+            self.hash = self.hash.wrapping_mul(0x0000_0100_0000_01b3);
+            self.digit |= ch.is_ascii_digit();
+            return;
+        }
         let mut buf = [0_u8; 4];
         for lower in ch.to_lowercase() {
             for byte in lower.encode_utf8(&mut buf).as_bytes() {
@@ -157,7 +223,6 @@ impl Word {
                 self.hash = self.hash.wrapping_mul(0x0000_0100_0000_01b3);
             }
         }
-        self.len = self.len.saturating_add(1);
         self.digit |= ch.is_numeric();
     }
 }
@@ -194,16 +259,16 @@ impl Serialize for Fragments {
 impl<'de> Deserialize<'de> for Fragments {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Fragments, D::Error> {
         let json = FragmentsJson::deserialize(deserializer)?;
+        let mut fragments = Fragments::default();
         // A file that holds more than a label keeps is read as full: it fails closed.
-        let full = json.full || json.hashes.len() > MAX_FRAGMENTS;
-        Ok(Fragments {
-            hashes: if full {
-                HashSetOf::default()
-            } else {
-                json.hashes.into_iter().collect()
-            },
-            full,
-        })
+        if json.full || json.hashes.len() > MAX_FRAGMENTS {
+            fragments.full = true;
+        } else {
+            for hash in json.hashes {
+                fragments.remember(hash);
+            }
+        }
+        Ok(fragments)
     }
 }
 
@@ -232,6 +297,16 @@ mod tests {
         assert!(page.found_in("use sk9f3k2m1"));
         assert!(page.found_in("code: 123456"));
         assert!(!page.found_in("code: 12345"));
+    }
+
+    #[test]
+    fn fragments_read_back_from_json_find_what_they_found() {
+        let page = fragments("the token is sk9f3k2m1 and the code 123456");
+        let json = serde_json::to_string(&page).unwrap();
+        let back: Fragments = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, page);
+        assert!(back.found_in("use sk9f3k2m1"));
+        assert!(!back.found_in("use sk9f3k2m2"));
     }
 
     #[test]
