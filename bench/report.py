@@ -197,6 +197,25 @@ def shipped_section(root: Path) -> list[str]:
     return lines
 
 
+def trace_section(root: Path) -> list[str]:
+    lines = [
+        "## Trace state",
+        "",
+        "20 rules with `count(...)` (windowed by steps, by time, and not), `seen(...)` and `streak(...)`, each event evaluated after a run of N events (`bench/benches/trace.rs`), against the same 20 rules without their trace tests; and a `from` test of a 10 KB argument against 1 MB of labelled content that holds none of it (docs/trace.md).",
+        "",
+        "| history | with trace tests | without | extra per event |",
+        "| ---: | ---: | ---: | ---: |",
+    ]
+    for history in (0, 1_000, 10_000):
+        traced = estimate(root, "trace_history", "rulesc", history)
+        plain = estimate(root, "trace_baseline", "rulesc", history)
+        extra = traced - plain if traced is not None and plain is not None else None
+        lines.append(f"| {history:,} | {human(traced)} | {human(plain)} | {human(extra)} |")
+    from_ns = estimate(root, "provenance", "from_10kb_against_1mb", "")
+    lines += ["", f"`arg.body from \"untrusted\"`, 10 KB against 1 MB: {human(from_ns)}.", ""]
+    return lines
+
+
 def shell_section(root: Path) -> list[str]:
     def function(name: str) -> float | None:
         path = root / "shell_1kb" / name / "new" / "estimates.json"
@@ -435,6 +454,7 @@ def main() -> int:
     lines += counters_section(root)
     lines += shipped_section(root)
     lines += shell_section(root)
+    lines += trace_section(root)
     lines += compile_section(root)
     lines += loop_section(root)
     lines += hook_section(root)

@@ -8,7 +8,7 @@
 //! returned beside the events, with their line, for the command to warn about
 //! ([`crate::keys`]).
 
-use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy};
+use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy, TraceState};
 use serde_json::{Map, Value as Json};
 
 use crate::keys::{self, UnknownKey};
@@ -23,7 +23,8 @@ pub struct EventInput {
 }
 
 /// One execution seen event by event: the state each event starts from, carried over from
-/// the outcomes before it (today the metadata the `set` effects wrote)
+/// the outcomes before it: the metadata the `set` effects wrote, and the trace of the run
+/// (counts, windows, labels; docs/trace.md)
 ///
 /// `rulesc eval`'s stream, inline tests and the Python bindings' sessions all evaluate
 /// through it, so an event means the same in each.
@@ -31,6 +32,8 @@ pub struct EventInput {
 pub struct Session {
     /// The previous outcome's metadata, which the next event starts from
     metadata: Map<String, Json>,
+    /// What the run's trace functions remember of the events so far
+    trace: TraceState,
 }
 
 impl Session {
@@ -40,7 +43,7 @@ impl Session {
         let own = std::mem::take(&mut event.metadata);
         event.metadata = std::mem::take(&mut self.metadata);
         event.metadata.extend(own);
-        let outcome = policy.evaluate(&event);
+        let outcome = policy.evaluate_in_run(&event, &mut self.trace);
         self.metadata = outcome.metadata.clone();
         outcome
     }
@@ -51,7 +54,8 @@ impl Session {
     }
 }
 
-/// Evaluates `events` as successive events of one execution, carrying metadata over
+/// Evaluates `events` as successive events of one execution, carrying metadata and the
+/// trace of the run over
 pub fn evaluate_execution(policy: &Policy, events: Vec<Event>) -> Vec<Outcome> {
     let mut session = Session::default();
     events

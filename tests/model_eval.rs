@@ -24,7 +24,21 @@ fn case(seed: u64) -> Result<bool, String> {
         max_stop_requests: setting.max_stop_requests,
         ..Limits::default()
     });
-    let events: Vec<_> = (0..=rng.below(5)).map(|_| gen::event(&mut rng)).collect();
+    let mut events: Vec<rulesc::Event> = Vec::new();
+    for _ in 0..=rng.below(8) {
+        // A repeated event makes runs of the same tool call, for `same_call_count`.
+        match events.last() {
+            Some(last) if rng.chance(30) => events.push(last.clone()),
+            // A tool's result with fragments in it, for `label result` and `from`.
+            _ if rng.chance(20) => {
+                let mut event = gen::event(&mut rng);
+                event.kind = rulesc::EventKind::PostToolUse;
+                event.result = Some(rulesc::ToolOutput::from_text(rng.pick(&gen::PROSE)));
+                events.push(event);
+            }
+            _ => events.push(gen::event(&mut rng)),
+        }
+    }
     let expected = model::execution(policy.user_rules(), &setting, &events);
     let actual = evaluate_execution(&policy, events.clone());
     for ((want, got), event) in expected.iter().zip(&actual).zip(&events) {

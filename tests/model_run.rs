@@ -126,6 +126,8 @@ fn case(seed: u64) -> Result<bool, String> {
         ));
     }
     let mut metadata = serde_json::Map::new();
+    let mut history = Vec::new();
+    let mut labels = Vec::new();
     let mut stops_overturned = 0_u64;
     let mut retries_in_step = (0_u64, 0_u64);
     let mut forbidden = false;
@@ -187,7 +189,13 @@ fn case(seed: u64) -> Result<bool, String> {
             blocked_call = event.kind == EventKind::PostToolUse;
         }
 
-        let expected = model::outcome(policy.user_rules(), &setting, event);
+        history.push(event.clone());
+        let run = model::Run {
+            history: &history,
+            labels: &labels,
+        };
+        let expected = model::outcome_in(policy.user_rules(), &setting, event, &run);
+        labels.extend(model::labelled(policy.user_rules(), &expected, event));
         let decision = expected.get("decision").cloned().unwrap_or_default();
         let resolved_by = expected.get("resolved_by").cloned().unwrap_or_default();
         if decision != json!(name(&reported.decision)) || resolved_by != json!(reported.resolved_by)

@@ -465,6 +465,7 @@ fn render_rule(out: &mut String, rule: &Rule, mode: Mode) {
         Action::Compute { key, value } => {
             writeln!(out, "  then set metadata{key} = {}", render_operand(value)).unwrap();
         }
+        Action::Label { label } => writeln!(out, "  then label result {label:?}").unwrap(),
     }
 }
 
@@ -513,8 +514,9 @@ fn render_condition(condition: &Condition) -> String {
         Condition::Regex { field, pattern } => format!("{field} =~ {:?}", pattern.as_str()),
         Condition::In { field, list } => format!("{field} in {}", Literal::List(list.clone())),
         Condition::Contains { field, needle } => format!("{field} contains {needle}"),
+        Condition::From { field, label } => format!("{field} from {label:?}"),
         // The compiled JSON form: the shell vocabulary has no text form of its own.
-        Condition::Shell { .. } => serde_json::to_string(condition).unwrap(),
+        Condition::Shell { .. } | Condition::Trace(_) => serde_json::to_string(condition).unwrap(),
     }
 }
 
@@ -522,6 +524,7 @@ fn render_condition(condition: &Condition) -> String {
 fn render_test(out: &mut String, policy: &Policy, test: &TestCase) {
     writeln!(out, "test {:?} ({}:{})", test.name, test.file, test.line).unwrap();
     let mut metadata = serde_json::Map::new();
+    let mut trace = rulesc::TraceState::default();
     for (event, expectation) in &test.steps {
         let mut event: Event = event.clone();
         for (key, value) in &metadata {
@@ -530,7 +533,7 @@ fn render_test(out: &mut String, policy: &Policy, test: &TestCase) {
                 .entry(key.clone())
                 .or_insert_with(|| value.clone());
         }
-        let outcome = policy.evaluate(&event);
+        let outcome = policy.evaluate_in_run(&event, &mut trace);
         metadata = outcome.metadata.clone();
         writeln!(out, "  event {}", set_fields(&event)).unwrap();
         let mut expected = expectation.decision.name().to_owned();

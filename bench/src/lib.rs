@@ -19,6 +19,7 @@ pub mod noop;
 pub mod shell_lines;
 pub mod shipped;
 pub mod tool_rules;
+pub mod trace_rules;
 
 /// What goes wrong while a workload is set up: a peer refused its policy or request
 pub type SetupError = Box<dyn std::error::Error + Send + Sync>;

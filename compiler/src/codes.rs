@@ -6,8 +6,9 @@
 //! it. Messages follow STYLE §2.3: lowercase, no final period, user text in backticks.
 //!
 //! Numbering: `E00x` input and syntax, `E01x` names, `E02x` types and literals, `E03x` the
-//! structure of files and policy sets, `E04x` shell conditions, `E06x` arithmetic and list
-//! quantifiers (`codes/expression.rs`); `W0xx` are lints (see `lint/`).
+//! structure of files and policy sets, `E04x` shell conditions, `E05x` trace functions
+//! (`codes/trace.rs`), `E06x` arithmetic and list quantifiers (`codes/expression.rs`); `W0xx`
+//! are lints (see `lint/`).
 
 use rulesc_grammar::Span;
 use rulesc_runtime::{EventKind, Field, StopReason, Verb};
@@ -16,6 +17,7 @@ use crate::diagnostic::{Code, Diagnostic, Label, Severity};
 use crate::source::FileId;
 
 mod expression;
+mod trace;
 
 pub(crate) use expression::{
     arithmetic_on_non_number, division_by_zero, duration_product, mixed_units,
@@ -24,6 +26,15 @@ pub(crate) use expression::{
 pub use expression::{
     ARITHMETIC_ON_NON_NUMBER, DIVISION_BY_ZERO, DURATION_PRODUCT, MIXED_UNITS,
     QUANTIFIER_OVER_SCALAR, QUANTIFIER_WITHOUT_FIELD, SET_VALUE_NOT_A_NUMBER,
+};
+
+pub(crate) use trace::{
+    invalid_from, invalid_label, invalid_trace_test, invalid_window, label_never_attached,
+    nested_trace, same_call_not_visible, trace_field_not_visible,
+};
+pub use trace::{
+    INVALID_FROM, INVALID_LABEL, INVALID_TRACE_TEST, INVALID_WINDOW, LABEL_NEVER_ATTACHED,
+    NESTED_TRACE, SAME_CALL_NOT_VISIBLE, TRACE_FIELD_NOT_VISIBLE,
 };
 
 /// Every code, in code order
@@ -55,6 +66,13 @@ pub const ALL: &[Code] = &[
     POLICY_REJECTED,
     TOO_MANY_RULES,
     INVALID_SHELL_CONDITION,
+    INVALID_WINDOW,
+    INVALID_TRACE_TEST,
+    TRACE_FIELD_NOT_VISIBLE,
+    NESTED_TRACE,
+    SAME_CALL_NOT_VISIBLE,
+    INVALID_FROM,
+    INVALID_LABEL,
     ARITHMETIC_ON_NON_NUMBER,
     MIXED_UNITS,
     DURATION_PRODUCT,
@@ -73,6 +91,7 @@ pub const ALL: &[Code] = &[
     FIELD_NOT_FILLED_BY_HOST,
     LITERAL_BRACES_IN_GLOB,
     FIELD_NEVER_FILLED,
+    LABEL_NEVER_ATTACHED,
     QUANTIFIER_OVER_SCALAR,
 ];
 

@@ -38,10 +38,12 @@ mod hint;
 mod lint;
 mod lower;
 mod outline;
+mod provenance;
 mod resolve;
 mod shell;
 mod source;
 mod test_block;
+mod trace;
 mod types;
 
 pub use check::{check, check_bytes, check_bytes_for, check_for_host, Checked, SourceBytes};

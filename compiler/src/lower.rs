@@ -417,7 +417,7 @@ impl Lowering<'_> {
             .collect()
     }
 
-    fn expr(&mut self, expr: &Expr, events: &[(EventKind, Span)]) -> Option<Condition> {
+    pub(crate) fn expr(&mut self, expr: &Expr, events: &[(EventKind, Span)]) -> Option<Condition> {
         match expr {
             Expr::Or(parts, _) => self.all_parts(parts, events).map(Condition::Any),
             Expr::And(parts, _) => self.all_parts(parts, events).map(Condition::All),
@@ -430,6 +430,7 @@ impl Lowering<'_> {
             Expr::Lit(lit) => self.constant(lit),
             Expr::Call(call) => crate::shell::lower_call(self.file, call, events, self.diags),
             Expr::Quantified(quantified) => self.quantified(quantified, events),
+            Expr::Trace(call) => self.trace_alone(call, events),
         }
     }
 
@@ -473,6 +474,8 @@ impl Lowering<'_> {
             }),
             AstOperand::Group(inner, _) => self.operand(inner, events),
             AstOperand::Arith(arith) => self.arith(arith, events),
+            // Comparisons with a trace function are lowered by `trace_compare`.
+            AstOperand::Trace(_) => None,
         }
     }
 
@@ -494,6 +497,9 @@ impl Lowering<'_> {
         compare: &Compare,
         events: &[(EventKind, Span)],
     ) -> Option<Condition> {
+        if crate::trace::is_trace_compare(compare) {
+            return self.trace_compare(compare, events);
+        }
         let left = self.operand(&compare.left, events);
         let right = self.operand(&compare.right, events);
         let (left, right) = (left?, right?);
@@ -507,6 +513,7 @@ impl Lowering<'_> {
             Op::Glob | Op::Regex => self.pattern(compare.op, left, right),
             Op::In => self.membership(left, right, &compare.right),
             Op::Contains => self.contains(left, right),
+            Op::From => self.from(left, right),
         }
     }
 
@@ -835,6 +842,7 @@ impl Lowering<'_> {
                     message,
                 })
             }
+            ActionNode::Label { target, label, .. } => self.label(target, label, events),
             ActionNode::Set { target, value, .. } => {
                 let key = self.set_target(target);
                 let value = self.set_value(value, events);

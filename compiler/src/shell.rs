@@ -98,7 +98,7 @@ impl ShellLowering<'_> {
             Expr::Compare(compare) => self.compare(compare),
             Expr::Path(path) if dotted(path) == "outside_cwd" => Some(ShellCondition::OutsideCwd),
             Expr::Call(call) => self.call(call),
-            Expr::Path(_) | Expr::Lit(_) | Expr::Quantified(_) => {
+            Expr::Path(_) | Expr::Lit(_) | Expr::Quantified(_) | Expr::Trace(_) => {
                 self.error(
                     expr.span(),
                     "this is not a condition on a shell command".to_owned(),
@@ -175,12 +175,16 @@ impl ShellLowering<'_> {
     fn compare(&mut self, compare: &Compare) -> Option<ShellCondition> {
         let name = match &compare.left {
             Operand::Path(path) => dotted(path),
-            Operand::Lit(_) | Operand::Arith(_) | Operand::Group(..) => "a value".to_owned(),
+            Operand::Lit(_) | Operand::Arith(_) | Operand::Group(..) | Operand::Trace(_) => {
+                "a value".to_owned()
+            }
         };
         let Some(word) = ShellWord::from_name(&name) else {
             let name = match &compare.left {
                 Operand::Path(_) => format!("`{name}`"),
-                Operand::Lit(_) | Operand::Arith(_) | Operand::Group(..) => name,
+                Operand::Lit(_) | Operand::Arith(_) | Operand::Group(..) | Operand::Trace(_) => {
+                    name
+                }
             };
             self.error(
                 compare.left.span(),
@@ -203,7 +207,7 @@ impl ShellLowering<'_> {
     fn test(&mut self, compare: &Compare) -> Option<WordTest> {
         let right = match &compare.right {
             Operand::Lit(lit) => Some(lit),
-            Operand::Path(_) | Operand::Arith(_) | Operand::Group(..) => None,
+            Operand::Path(_) | Operand::Arith(_) | Operand::Group(..) | Operand::Trace(_) => None,
         };
         if compare.op == Op::In {
             let items = match right.map(|lit| &lit.kind) {
@@ -258,6 +262,15 @@ impl ShellLowering<'_> {
                     None
                 }
             },
+            Op::From => {
+                self.error(
+                    compare.op_span,
+                    "`from` reads a field of the event, not a word of a command".to_owned(),
+                    "not a shell test",
+                    "test the field outside `shell(...)`: `arg.command from \"untrusted\"`",
+                );
+                None
+            }
             Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::In => {
                 self.error(
                     compare.op_span,

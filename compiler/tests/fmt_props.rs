@@ -16,7 +16,7 @@ mod erase {
     use rulesc_grammar::{
         ActionNode, Annotation, Arith, Call, Compare, DefaultDecl, Expr, File, Header, Ident, Item,
         Lit, LitKind, ObjectEntry, Operand, Path, PathSegment, Quantified, RuleDecl, Span, StrLit,
-        TestBlock, TestStep, Value,
+        TestBlock, TestStep, TraceCall, Value, WindowNode,
     };
 
     fn ident(ident: &Ident) -> Ident {
@@ -84,6 +84,7 @@ mod erase {
                 right: self::operand(&arith.right),
                 span: Span::default(),
             })),
+            Operand::Trace(call) => Operand::Trace(Box::new(trace(call))),
         }
     }
 
@@ -93,6 +94,20 @@ mod erase {
             op: compare.op,
             op_span: Span::default(),
             right: operand(&compare.right),
+            span: Span::default(),
+        }
+    }
+
+    fn trace(call: &TraceCall) -> TraceCall {
+        TraceCall {
+            name: ident(&call.name),
+            event: ident(&call.event),
+            when: call.when.as_ref().map(self::expr),
+            within: call.within.as_ref().map(|window| WindowNode {
+                amount: lit(&window.amount),
+                steps: window.steps,
+                span: Span::default(),
+            }),
             span: Span::default(),
         }
     }
@@ -118,6 +133,7 @@ mod erase {
                 argument: self::expr(&call.argument),
                 span: none,
             })),
+            Expr::Trace(call) => Expr::Trace(Box::new(trace(call))),
         }
     }
 
@@ -175,6 +191,11 @@ mod erase {
                     ActionNode::Set { target, value, .. } => ActionNode::Set {
                         target: path(target),
                         value: operand(value),
+                        span: none,
+                    },
+                    ActionNode::Label { target, label, .. } => ActionNode::Label {
+                        target: path(target),
+                        label: str_lit(label),
                         span: none,
                     },
                 },

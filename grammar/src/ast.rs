@@ -116,6 +116,8 @@ pub enum Expr {
     Call(Box<Call>),
     /// `any left op right`, `all left op right`: a comparison over each element of a list
     Quantified(Box<Quantified>),
+    /// A trace function as a condition: `seen(post_tool_use when tool == "read_secrets")`
+    Trace(Box<TraceCall>),
 }
 
 /// `any arg.to ~ "*@evil.example"`: a comparison applied to each element of its left side
@@ -150,6 +152,32 @@ impl ListQuantifier {
     }
 }
 
+/// `count(E when C within W)`, `seen(...)`, `streak(...)`; the compiler knows the names
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceCall {
+    /// `count`, `seen` or `streak`
+    pub name: Ident,
+    /// The kind of event counted
+    pub event: Ident,
+    /// What a counted event must satisfy
+    pub when: Option<Expr>,
+    /// How recent a counted event must be
+    pub within: Option<WindowNode>,
+    /// The whole call
+    pub span: Span,
+}
+
+/// `within 5 steps`, `within 10m`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowNode {
+    /// The number of steps (an integer) or the duration, as written (`10m` is minutes here)
+    pub amount: Lit,
+    /// Whether the window counts steps
+    pub steps: bool,
+    /// The whole window, `within` included
+    pub span: Span,
+}
+
 /// `name(argument)`; the compiler knows the names
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Call {
@@ -173,6 +201,7 @@ impl Expr {
             Expr::Lit(lit) => lit.span,
             Expr::Call(call) => call.span,
             Expr::Quantified(quantified) => quantified.span,
+            Expr::Trace(call) => call.span,
         }
     }
 }
@@ -215,6 +244,8 @@ pub enum Op {
     In,
     /// `contains`
     Contains,
+    /// `from` (provenance)
+    From,
 }
 
 impl Op {
@@ -231,6 +262,7 @@ impl Op {
             Op::Regex => "=~",
             Op::In => "in",
             Op::Contains => "contains",
+            Op::From => "from",
         }
     }
 }
@@ -246,6 +278,8 @@ pub enum Operand {
     Arith(Box<Arith>),
     /// `( operand )`, kept so the formatter writes the parentheses back
     Group(Box<Operand>, Span),
+    /// A trace function: `count(on_error within 5 steps)`
+    Trace(Box<TraceCall>),
 }
 
 impl Operand {
@@ -256,6 +290,7 @@ impl Operand {
             Operand::Lit(lit) => lit.span,
             Operand::Arith(arith) => arith.span,
             Operand::Group(_, span) => *span,
+            Operand::Trace(call) => call.span,
         }
     }
 }
@@ -404,13 +439,24 @@ pub enum ActionNode {
         /// The whole action
         span: Span,
     },
+    /// `label result "untrusted"`
+    Label {
+        /// What is labelled (`result`)
+        target: Path,
+        /// The label
+        label: StrLit,
+        /// The whole action
+        span: Span,
+    },
 }
 
 impl ActionNode {
     /// The action's whole span
     pub fn span(&self) -> Span {
         match self {
-            ActionNode::Verb { span, .. } | ActionNode::Set { span, .. } => *span,
+            ActionNode::Verb { span, .. }
+            | ActionNode::Set { span, .. }
+            | ActionNode::Label { span, .. } => *span,
         }
     }
 }

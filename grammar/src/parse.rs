@@ -22,7 +22,7 @@ use pest::Parser as _;
 use crate::ast::{
     ActionNode, Annotation, Arith, ArithOp, Call, Compare, DefaultDecl, Expr, File, Header, Ident,
     Item, ListQuantifier, Lit, LitKind, ObjectEntry, Op, Operand, Path, PathSegment, Quantified,
-    RuleDecl, StrLit, TestBlock, TestStep, Value,
+    RuleDecl, StrLit, TestBlock, TestStep, TraceCall, Value, WindowNode,
 };
 use crate::error::{ParseError, SyntaxError};
 use crate::limits::{self, offset, MAX_DEPTH};
@@ -461,6 +461,7 @@ impl Builder {
                 Rule::condition => condition = Some(self.condition(child)?),
                 Rule::verb_action => action = Some(self.verb_action(child)?),
                 Rule::set_action => action = Some(self.set_action(child)?),
+                Rule::label_action => action = Some(self.label_action(child)?),
                 _ => {}
             }
         }
@@ -545,6 +546,24 @@ impl Builder {
         })
     }
 
+    fn label_action(&self, pair: Pair<'_>) -> Option<ActionNode> {
+        let span = self.span(&pair);
+        let mut target = None;
+        let mut label = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::path => target = Some(self.path(child)),
+                Rule::string => label = Some(self.str_lit(child)),
+                _ => {}
+            }
+        }
+        Some(ActionNode::Label {
+            target: target?,
+            label: label?,
+            span,
+        })
+    }
+
     /// `a or b`: one part is returned as is, two or more make an [`Expr::Or`]
     fn condition(&self, pair: Pair<'_>) -> Option<Expr> {
         self.joined(pair, Rule::conjunction, Self::conjunction, Expr::Or)
@@ -585,6 +604,7 @@ impl Builder {
                 Rule::kw_not => nots.push(self.span(&child)),
                 Rule::paren => operand = Some(self.paren(child)?),
                 Rule::call => operand = Some(self.call(child)?),
+                Rule::trace_test => operand = Some(self.trace_test(child)?),
                 Rule::quantified => operand = Some(self.quantified(child)?),
                 Rule::comparison => {
                     operand = Some(Expr::Compare(Box::new(self.comparison(child)?)));
@@ -626,6 +646,65 @@ impl Builder {
         })))
     }
 
+    /// `count(...)` alone, or compared (then a comparison like any other)
+    fn trace_test(&self, pair: Pair<'_>) -> Option<Expr> {
+        if children(pair.clone()).any(|child| child.as_rule() == Rule::op) {
+            return Some(Expr::Compare(Box::new(self.comparison(pair)?)));
+        }
+        let call = children(pair).find(|child| child.as_rule() == Rule::trace_call)?;
+        Some(Expr::Trace(Box::new(self.trace_call(call)?)))
+    }
+
+    fn trace_call(&self, pair: Pair<'_>) -> Option<TraceCall> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut event = None;
+        let mut when = None;
+        let mut within = None;
+        for child in children(pair) {
+            match child.as_rule() {
+                Rule::trace_name => name = Some(self.ident(&child)),
+                Rule::event_name => event = Some(self.ident(&child)),
+                Rule::condition => when = Some(self.condition(child)?),
+                Rule::window => within = Some(self.window(child)?),
+                _ => {}
+            }
+        }
+        Some(TraceCall {
+            name: name?,
+            event: event?,
+            when,
+            within,
+            span,
+        })
+    }
+
+    fn window(&self, pair: Pair<'_>) -> Option<WindowNode> {
+        let span = self.span(&pair);
+        let mut amount = None;
+        let mut steps = false;
+        for child in children(pair) {
+            let kind = match child.as_rule() {
+                Rule::int => LitKind::Int(child.as_str().to_owned()),
+                Rule::window_duration => LitKind::Duration(child.as_str().to_owned()),
+                Rule::steps_unit => {
+                    steps = true;
+                    continue;
+                }
+                _ => continue,
+            };
+            amount = Some(Lit {
+                kind,
+                span: self.span(&child),
+            });
+        }
+        Some(WindowNode {
+            amount: amount?,
+            steps,
+            span,
+        })
+    }
+
     fn comparison(&self, pair: Pair<'_>) -> Option<Compare> {
         let span = self.span(&pair);
         let mut operands = Vec::new();
@@ -633,6 +712,11 @@ impl Builder {
         for child in children(pair) {
             match child.as_rule() {
                 Rule::sum => operands.push(self.sum(child)?),
+                Rule::trace_call => {
+                    operands.push(Operand::Trace(Box::new(self.trace_call(child)?)))
+                }
+                Rule::path => operands.push(Operand::Path(self.path(child))),
+                Rule::literal => operands.push(Operand::Lit(self.literal(child)?)),
                 Rule::op => op = Some((op_of(child.as_str())?, self.span(&child))),
                 _ => {}
             }
@@ -960,6 +1044,7 @@ fn op_of(symbol: &str) -> Option<Op> {
         "=~" => Op::Regex,
         "in" => Op::In,
         "contains" => Op::Contains,
+        "from" => Op::From,
         _ => return None,
     })
 }
@@ -1024,6 +1109,9 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         Rule::kw_by => &["`by`"],
         Rule::kw_set => &["`set`"],
         Rule::kw_contains => &["`contains`"],
+        Rule::kw_from => &["`from`"],
+        Rule::kw_label => &["`label`"],
+        Rule::label_action => &["`label`"],
         Rule::at => &["`@`"],
         Rule::lparen => &["`(`"],
         Rule::rparen => &["`)`"],
@@ -1059,6 +1147,13 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         Rule::set_value => &["a value"],
         Rule::group => &["`(`"],
         Rule::add_op | Rule::mul_op | Rule::quantifier | Rule::quantified => &[],
+        // Tried wherever a condition may start: listing it there would add noise to every
+        // error in a condition, as `index` would after a field.
+        Rule::trace_test | Rule::trace_call | Rule::trace_name => &[],
+        Rule::within => &["`within`"],
+        Rule::steps_unit => &["`steps`"],
+        Rule::window => &["a window"],
+        Rule::window_duration => &["a duration"],
         Rule::event_name => &["an event name"],
         Rule::verb => &["a verb"],
         Rule::stop_reason => &["a stop reason"],
@@ -1143,7 +1238,7 @@ mod tests {
             .iter()
             .filter_map(|&rule| keyword_of(rule))
             .collect();
-        assert_eq!(words.len(), 16, "{words:?}");
+        assert_eq!(words.len(), 18, "{words:?}");
         for word in words {
             assert!(
                 RulesParser::parse(Rule::event_name, word).is_err(),

@@ -16,7 +16,8 @@
 
 use crate::ast::{
     ActionNode, Annotation, Compare, DefaultDecl, Expr, File, Header, Ident, Item, Lit, LitKind,
-    ObjectEntry, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep, Value,
+    ObjectEntry, Operand, Path, PathSegment, RuleDecl, StrLit, TestBlock, TestStep, TraceCall,
+    Value,
 };
 
 /// Print `file` as canonical source text
@@ -169,6 +170,12 @@ fn write_action(out: &mut String, action: &ActionNode) {
             out.push_str(" = ");
             write_operand(out, value);
         }
+        ActionNode::Label { target, label, .. } => {
+            out.push_str("label ");
+            write_path(out, target);
+            out.push(' ');
+            write_str_lit(out, label);
+        }
     }
 }
 
@@ -275,7 +282,8 @@ fn strength(condition: &Expr) -> Strength {
         | Expr::Path(..)
         | Expr::Lit(..)
         | Expr::Call(..)
-        | Expr::Quantified(..) => Strength::Not,
+        | Expr::Quantified(..)
+        | Expr::Trace(..) => Strength::Not,
     }
 }
 
@@ -306,7 +314,27 @@ fn write_expr(out: &mut String, condition: &Expr) {
             write_expr(out, &call.argument);
             out.push(')');
         }
+        Expr::Trace(call) => write_trace(out, call),
     }
+}
+
+/// `count(E when C within W)` on one line
+fn write_trace(out: &mut String, call: &TraceCall) {
+    out.push_str(&call.name.name);
+    out.push('(');
+    out.push_str(&call.event.name);
+    if let Some(when) = &call.when {
+        out.push_str(" when ");
+        write_expr(out, when);
+    }
+    if let Some(window) = &call.within {
+        out.push_str(" within ");
+        write_lit(out, &window.amount);
+        if window.steps {
+            out.push_str(" steps");
+        }
+    }
+    out.push(')');
 }
 
 /// `parts` joined by `separator`, each in parentheses unless it binds at least as `tight`
@@ -347,6 +375,7 @@ fn write_operand(out: &mut String, operand: &Operand) {
             write_operand(out, inner);
             out.push(')');
         }
+        Operand::Trace(call) => write_trace(out, call),
         Operand::Arith(arith) => {
             // Parentheses the tree needs but does not hold: a sum under `*`, and any operation
             // of the same strength on the right, since operators join from the left.

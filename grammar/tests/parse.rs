@@ -655,7 +655,7 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
         (
             "on x",
             "x",
-            &["`,`", "`set`", "`when`", "a verb"],
+            &["`,`", "`label`", "`set`", "`when`", "a verb"],
             "end of file",
         ),
         ("on x when", "when", &["a condition"], "end of file"),
@@ -668,7 +668,7 @@ fn syntax_errors_name_what_was_expected_in_user_words() {
         (
             "on x when a = 1 forbid",
             "=",
-            &["`and`", "`or`", "`set`", "a verb", "an operator"],
+            &["`and`", "`label`", "`or`", "`set`", "a verb", "an operator"],
             "`=`",
         ),
         ("on x set metadata.a == 1", "==", &["`=`"], "`==`"),

@@ -16,7 +16,7 @@ use proptest::test_runner::Config;
 use rulesc_grammar::{
     parse, print, ActionNode, Annotation, Arith, ArithOp, Compare, DefaultDecl, Expr, File, Header,
     Ident, Item, ListQuantifier, Lit, LitKind, ObjectEntry, Op, Operand, ParseError, Path,
-    PathSegment, Quantified, RuleDecl, Span, StrLit, TestBlock, TestStep, Value,
+    PathSegment, Quantified, RuleDecl, Span, StrLit, TestBlock, TestStep, TraceCall, Value,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -68,6 +68,15 @@ fn visit_spans(file: &mut File, each: &mut dyn FnMut(&mut Span)) {
                     } => {
                         visit_path(target, each);
                         visit_operand(value, each);
+                        each(span);
+                    }
+                    ActionNode::Label {
+                        target,
+                        label,
+                        span,
+                    } => {
+                        visit_path(target, each);
+                        visit_str(label, each);
                         each(span);
                     }
                 }
@@ -144,6 +153,7 @@ fn visit_expr(expr: &mut Expr, each: &mut dyn FnMut(&mut Span)) {
             visit_expr(&mut call.argument, each);
             each(&mut call.span);
         }
+        Expr::Trace(call) => visit_trace(call, each),
     }
 }
 
@@ -158,6 +168,7 @@ fn visit_operand(operand: &mut Operand, each: &mut dyn FnMut(&mut Span)) {
     match operand {
         Operand::Path(path) => visit_path(path, each),
         Operand::Lit(lit) => visit_lit(lit, each),
+        Operand::Trace(call) => visit_trace(call, each),
         Operand::Group(inner, span) => {
             visit_operand(inner, each);
             each(span);
@@ -169,6 +180,19 @@ fn visit_operand(operand: &mut Operand, each: &mut dyn FnMut(&mut Span)) {
             each(&mut arith.span);
         }
     }
+}
+
+fn visit_trace(call: &mut TraceCall, each: &mut dyn FnMut(&mut Span)) {
+    each(&mut call.name.span);
+    each(&mut call.event.span);
+    if let Some(when) = &mut call.when {
+        visit_expr(when, each);
+    }
+    if let Some(window) = &mut call.within {
+        visit_lit(&mut window.amount, each);
+        each(&mut window.span);
+    }
+    each(&mut call.span);
 }
 
 fn visit_path(path: &mut Path, each: &mut dyn FnMut(&mut Span)) {

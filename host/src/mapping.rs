@@ -129,7 +129,8 @@ impl Session<'_> {
     /// `PreToolUse`, so this evaluation keeps nothing
     fn permission_request(&mut self, step: u64) {
         let event = self.event(EventKind::PreToolUse, step);
-        let outcome = self.policy.evaluate(&event);
+        let mut trace = self.state.trace.clone();
+        let outcome = self.policy.evaluate_in_run(&event, &mut trace);
         self.verdict.absorb(&outcome);
         if let Some(record) = self.record.as_deref_mut() {
             record.push((step, outcome));
@@ -200,7 +201,7 @@ impl Session<'_> {
     fn fire(&mut self, kind: EventKind, step: u64, describe: impl FnOnce(&mut Event)) -> Outcome {
         let mut event = self.event(kind, step);
         describe(&mut event);
-        let outcome = self.policy.evaluate(&event);
+        let outcome = self.policy.evaluate_in_run(&event, &mut self.state.trace);
         self.state.metadata.clone_from(&outcome.metadata);
         if outcome.resolution.decision == Decision::Forbid {
             self.state.stop_reason = outcome.resolution.stop_reason;

@@ -19,14 +19,15 @@ use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use rulesc_runtime::StopReason;
+use rulesc_runtime::{StopReason, TraceState};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
 use crate::durable::Durability;
 
-/// The `version` of session files this rulesc writes and reads (2: a forbid latches)
-const STATE_VERSION: u64 = 2;
+/// The `version` of session files this rulesc writes and reads (2: a forbid latches; 3: the
+/// run's trace)
+const STATE_VERSION: u64 = 3;
 
 /// What persists of one session between hook calls
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +55,9 @@ pub(crate) struct SessionState {
     /// and every later prompt refused with it, until `rulesc hook reset` clears it
     #[serde(default)]
     pub(crate) forbidden: Option<String>,
+    /// What the policy's trace terms remember of the session (docs/trace.md)
+    #[serde(default)]
+    pub(crate) trace: TraceState,
 }
 
 impl SessionState {
@@ -70,6 +74,7 @@ impl SessionState {
             stop_reason: None,
             metadata: Map::new(),
             forbidden: None,
+            trace: TraceState::default(),
         }
     }
 

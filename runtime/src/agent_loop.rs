@@ -753,7 +753,7 @@ impl Run<'_> {
             guarded.iter().map(|hook| hook as &dyn NativeHook).collect();
         // One snapshot per event: a reload lands between two events, never inside one.
         let policy = in_force(self.policy, self.limits);
-        let outcome = policy.evaluate_with_hooks(&event, &hooks);
+        let outcome = policy.evaluate_in_run_with_hooks(&event, &hooks, self.state.trace_mut());
         let panic = guarded.iter().find_map(GuardedHook::panic);
         for evaluation in &outcome.evaluations {
             debug!(

@@ -13,7 +13,10 @@
 //! Invariant: checking is iterative and linear in the size of the rules.
 
 use crate::policy::PolicyError;
-use crate::vocabulary::{Action, Condition, Field, FieldPath, Literal, Operand, Rule};
+use crate::vocabulary::{
+    Action, Condition, Field, FieldPath, Literal, Operand, Rule, TraceTerm, TraceTest, Window,
+    MAX_TRACE_BOUND,
+};
 
 /// The most rules a policy may have, the prelude's not counted
 pub const MAX_RULES: usize = 100_000;
@@ -59,6 +62,14 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
         len if len > MAX_STRING_LEN => Err(string_too_long(len)),
         _ => Ok(()),
     };
+    // The fields and literals of an operand, its arithmetic taken apart
+    let check_operand = |operand: &Operand| {
+        operand_leaves(operand).try_for_each(|leaf| match leaf {
+            Operand::Field(field) => check_field(field),
+            Operand::Literal(literal) => check_literal(literal),
+            Operand::Arith(_) => Ok(()),
+        })
+    };
     if rule.id.len() > MAX_STRING_LEN {
         return Err(string_too_long(rule.id.len()));
     }
@@ -80,53 +91,64 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
             if key.segments.len() > MAX_PATH_SEGMENTS {
                 return Err(path_too_long(key));
             }
-            for operand in operand_leaves(value) {
-                match operand {
-                    Operand::Field(field) => check_field(field)?,
-                    Operand::Literal(literal) => check_literal(literal)?,
-                    Operand::Arith(_) => {}
-                }
+            check_operand(value)?;
+        }
+        Action::Label { label } => {
+            if label.len() > MAX_STRING_LEN {
+                return Err(string_too_long(label.len()));
             }
         }
     }
-    // A quantifier's own test is a leaf too, one level down.
-    let leaves = rule
-        .condition
-        .iter()
-        .flat_map(Condition::leaves)
-        .flat_map(|leaf| {
-            let inner = match leaf {
-                Condition::Quantified { condition, .. } => Some(condition.as_ref()),
-                _ => None,
-            };
-            std::iter::once(leaf).chain(inner)
-        });
-    for leaf in leaves {
-        match leaf {
-            Condition::All(_) | Condition::Any(_) | Condition::Not(_) | Condition::Shell { .. } => {
-            }
-            Condition::Flag(field)
-            | Condition::Glob { field, .. }
-            | Condition::Regex { field, .. } => check_field(field)?,
-            Condition::Quantified { .. } => {}
-            Condition::Compare { left, right, .. } => {
-                for operand in operand_leaves(left).chain(operand_leaves(right)) {
-                    match operand {
-                        Operand::Field(field) => check_field(field)?,
-                        Operand::Literal(literal) => check_literal(literal)?,
-                        Operand::Arith(_) => {}
+    // The conditions of trace terms are checked as the rule's own are; `true` marks them. A
+    // quantifier's own test is a leaf too, one level down.
+    let mut roots: Vec<(&Condition, bool)> =
+        rule.condition.iter().map(|root| (root, false)).collect();
+    while let Some((root, in_trace)) = roots.pop() {
+        for leaf in root.leaves() {
+            match leaf {
+                Condition::All(_)
+                | Condition::Any(_)
+                | Condition::Not(_)
+                | Condition::Shell { .. } => {}
+                Condition::Quantified { condition, .. } => roots.push((condition, in_trace)),
+                Condition::From { field, label } => {
+                    check_field(field)?;
+                    if label.len() > MAX_STRING_LEN {
+                        return Err(string_too_long(label.len()));
                     }
                 }
-            }
-            Condition::In { field, list } => {
-                check_field(field)?;
-                for literal in list {
-                    check_literal(literal)?;
+                Condition::Trace(test) => {
+                    check_trace(test, in_trace).map_err(|message| PolicyError::InvalidTrace {
+                        rule: rule.id.clone(),
+                        message: message.to_owned(),
+                    })?;
+                    if let TraceTerm::Count {
+                        when: Some(when), ..
+                    }
+                    | TraceTerm::Streak {
+                        when: Some(when), ..
+                    } = &test.term
+                    {
+                        roots.push((when, true));
+                    }
                 }
-            }
-            Condition::Contains { field, needle } => {
-                check_field(field)?;
-                check_literal(needle)?;
+                Condition::Flag(field)
+                | Condition::Glob { field, .. }
+                | Condition::Regex { field, .. } => check_field(field)?,
+                Condition::Compare { left, right, .. } => {
+                    check_operand(left)?;
+                    check_operand(right)?;
+                }
+                Condition::In { field, list } => {
+                    check_field(field)?;
+                    for literal in list {
+                        check_literal(literal)?;
+                    }
+                }
+                Condition::Contains { field, needle } => {
+                    check_field(field)?;
+                    check_literal(needle)?;
+                }
             }
         }
     }
@@ -142,6 +164,24 @@ fn operand_leaves(operand: &Operand) -> impl Iterator<Item = &Operand> {
             leaf => return Some(leaf),
         }
     })
+}
+
+/// Checks that `test` can be kept in bounded memory; `nested` when it is inside another
+/// trace test's condition, which reads one past event and no run
+fn check_trace(test: &TraceTest, nested: bool) -> Result<(), &'static str> {
+    if nested {
+        return Err("a trace test cannot be inside the condition of another");
+    }
+    if test.bound > MAX_TRACE_BOUND {
+        return Err("a trace test compares with more than the limit of 100000");
+    }
+    match test.term {
+        TraceTerm::Count {
+            within: Some(Window::Steps(0) | Window::Millis(0)),
+            ..
+        } => Err("a window of 0 holds no event"),
+        _ => Ok(()),
+    }
 }
 
 /// The length of the longest string in `literal`, lists included, found without recursion

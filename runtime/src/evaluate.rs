@@ -22,6 +22,7 @@ use serde_json::{Map, Value as Json};
 use crate::arith;
 use crate::event::Event;
 use crate::shell::{self, CommandLine};
+use crate::trace::Reading;
 use crate::vocabulary::{
     CompareOp, Condition, Field, FieldPath, ListQuantifier, Literal, Operand, PathSegment,
     StopDecision,
@@ -33,28 +34,48 @@ impl Condition {
     /// The plain, rule-by-rule semantics: `Policy::evaluate` gives the same answers through
     /// its index, and tests compare the two. Shell conditions read the command of the tools
     /// of [`crate::DEFAULT_SHELL_TOOLS`], and one on a command that cannot be read is false.
+    /// A trace test reads no run here, and is false: [`crate::Policy::evaluate_in_run`]
+    /// gives it one.
     pub fn holds(&self, event: &Event) -> bool {
-        holds(self, event, &CommandLine::new(event, None), false)
+        holds(
+            self,
+            event,
+            &CommandLine::new(event, None),
+            false,
+            &Reading::default(),
+        )
     }
 }
 
-/// Whether `condition` holds for `event`, whose shell command (if any) is `line`;
-/// `unreadable` is the value a shell condition takes on a command that cannot be read,
-/// flipped under each `not` so that the rule as a whole fails closed the same way
+/// Whether `condition` holds for `event`, whose shell command (if any) is `line` and whose
+/// trace terms read `trace`; `unreadable` is the value a shell condition takes on a command
+/// that cannot be read, flipped under each `not` so that the rule as a whole fails closed
+/// the same way
 pub(crate) fn holds(
     condition: &Condition,
     event: &Event,
     line: &CommandLine<'_>,
     unreadable: bool,
+    trace: &Reading<'_>,
 ) -> bool {
     match condition {
         Condition::All(parts) => parts
             .iter()
-            .all(|part| holds(part, event, line, unreadable)),
+            .all(|part| holds(part, event, line, unreadable, trace)),
         Condition::Any(parts) => parts
             .iter()
-            .any(|part| holds(part, event, line, unreadable)),
-        Condition::Not(part) => !holds(part, event, line, !unreadable),
+            .any(|part| holds(part, event, line, unreadable, trace)),
+        Condition::Not(part) => !holds(part, event, line, !unreadable, trace),
+        Condition::From { field, label } => match read(field, event) {
+            Some(Value::Str(text)) => trace.is_from(text, label),
+            Some(Value::Json(json)) => trace.is_from(&json.to_string(), label),
+            Some(Value::Num(Num::Int(int))) => trace.is_from(&int.to_string(), label),
+            Some(Value::Num(Num::Float(float))) => trace.is_from(&float.to_string(), label),
+            Some(Value::Duration(_) | Value::Bool(_) | Value::List(_)) | None => false,
+        },
+        Condition::Trace(test) => trace
+            .value(test.slot())
+            .is_some_and(|value| test.op.holds(value.min(test.horizon()).cmp(&test.bound))),
         Condition::Shell {
             quantifier,
             condition,

@@ -379,7 +379,9 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
         | Condition::Regex { .. }
         | Condition::Contains { .. }
         | Condition::Quantified { .. }
-        | Condition::Shell { .. } => None,
+        | Condition::Shell { .. }
+        | Condition::Trace(_)
+        | Condition::From { .. } => None,
     }
 }
 

@@ -126,6 +126,8 @@ pub enum Act {
     Decide(Verb),
     /// A `set` effect
     Set,
+    /// A `label result` effect
+    Label,
 }
 
 impl Act {
@@ -133,7 +135,7 @@ impl Act {
     pub fn verb(self) -> Option<Verb> {
         match self {
             Act::Decide(verb) => Some(verb),
-            Act::Set => None,
+            Act::Set | Act::Label => None,
         }
     }
 
@@ -142,6 +144,7 @@ impl Act {
         match self {
             Act::Decide(verb) => verb.name(),
             Act::Set => "set",
+            Act::Label => "label",
         }
     }
 }
@@ -169,6 +172,9 @@ impl<'de> Deserialize<'de> for Act {
         let name = String::deserialize(deserializer)?;
         if name == "set" {
             return Ok(Act::Set);
+        }
+        if name == "label" {
+            return Ok(Act::Label);
         }
         Verb::from_name(&name).map(Act::Decide).ok_or_else(|| {
             serde::de::Error::custom(format!("`{name}` is neither a verb nor `set`"))

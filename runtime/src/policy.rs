@@ -23,6 +23,7 @@ use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
 use crate::prelude;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::shell::{CommandLine, DEFAULT_SHELL_TOOLS};
+use crate::trace::{self, Reading, TraceSpec, TraceState};
 use crate::vocabulary::{
     Action, Condition, Defaults, EventKind, FieldPath, Limits, Mode, Operand, PathSegment, Rule,
     StopReason, Verb,
@@ -65,6 +66,14 @@ pub enum PolicyError {
     },
     /// A rule's condition nests deeper than [`MAX_CONDITION_DEPTH`]
     TooDeep(String),
+    /// A rule's trace test cannot be kept: a window of 0, a bound over
+    /// [`MAX_TRACE_BOUND`](crate::MAX_TRACE_BOUND), or a trace test inside another
+    InvalidTrace {
+        /// The rule
+        rule: String,
+        /// What is wrong, in words
+        message: String,
+    },
     /// More rules than [`MAX_RULES`](crate::MAX_RULES)
     TooManyRules {
         /// How many were given
@@ -144,6 +153,7 @@ impl fmt::Display for PolicyError {
                 f,
                 "rule `{rule}`: the condition nests deeper than {MAX_CONDITION_DEPTH} levels"
             ),
+            PolicyError::InvalidTrace { rule, message } => write!(f, "rule `{rule}`: {message}"),
             PolicyError::InvalidPattern { rule, message } => {
                 write!(f, "rule `{rule}`: {message}")
             }
@@ -216,6 +226,8 @@ struct Shared {
     n_user_rules: usize,
     defaults: Defaults,
     index: RuleIndex,
+    /// The trace terms of the rules, each once, by slot
+    trace: Vec<TraceSpec>,
 }
 
 impl Policy {
@@ -249,6 +261,7 @@ impl Policy {
             all_rules.push(rule);
         }
         check_defaults(&defaults)?;
+        let trace = trace::assign_slots(&mut all_rules);
         let index = RuleIndex::new(&all_rules);
         if patterns == Patterns::Check {
             index.prepare();
@@ -259,6 +272,7 @@ impl Policy {
                 n_user_rules,
                 defaults,
                 index,
+                trace,
             }),
             limits: Limits::default(),
             shell_tools: None,
@@ -399,20 +413,59 @@ impl Policy {
     /// The order of `hooks` never changes the outcome. A hook whose verb is not allowed on
     /// the event is left out, with a warning under the `rulesc::hook` tracing target.
     pub fn evaluate_with_hooks(&self, event: &Event, hooks: &[&dyn NativeHook]) -> Outcome {
+        self.evaluate_in_run_with_hooks(event, hooks, &mut TraceState::default())
+    }
+
+    /// Evaluates one event of a run whose trace so far is `trace`, and adds the event to it
+    ///
+    /// `count(...)`, `streak(...)` and `same_call_count` read the run through `trace`
+    /// (docs/trace.md); [`Policy::evaluate`] sees a run of one event.
+    pub fn evaluate_in_run(&self, event: &Event, trace: &mut TraceState) -> Outcome {
+        self.evaluate_in_run_with_hooks(event, &[], trace)
+    }
+
+    /// [`Policy::evaluate_in_run`] with native hooks voting alongside the rules
+    pub fn evaluate_in_run_with_hooks(
+        &self,
+        event: &Event,
+        hooks: &[&dyn NativeHook],
+        trace: &mut TraceState,
+    ) -> Outcome {
+        let line = CommandLine::new(event, self.shell_tools.as_deref());
+        let reading = trace.observe(&self.shared.trace, event, &line);
+        let mut labels = Vec::new();
+        let outcome = self.evaluate_reading(event, hooks, &line, &reading, &mut labels);
+        // Labels attach after the event: its own `from` tests read the run before it.
+        if let Some(result) = &event.result {
+            for label in labels {
+                trace.attach(label, result.text());
+            }
+        }
+        outcome
+    }
+
+    /// Evaluates `event`, whose trace terms read `trace`
+    fn evaluate_reading<'p>(
+        &'p self,
+        event: &Event,
+        hooks: &[&dyn NativeHook],
+        line: &CommandLine<'_>,
+        trace: &Reading<'_>,
+        labels: &mut Vec<&'p str>,
+    ) -> Outcome {
         // Invariant: when no rule matches, nothing below allocates (empty vectors, an empty
         // metadata map cloned); `runtime/tests/index_alloc.rs` holds it to that.
         let mut evaluations = Vec::new();
         let mut shadow = Vec::new();
         let mut effects = Vec::new();
         let rules = &self.shared.rules;
-        let line = CommandLine::new(event, self.shell_tools.as_deref());
         self.shared.index.for_each_candidate(event, |candidate| {
             let Some(rule) = rules.get(candidate.rule) else {
                 return;
             };
             let matches = candidate.proven
                 || rule.condition.as_ref().is_none_or(|condition| {
-                    holds(condition, event, &line, rule.action.fails_closed())
+                    holds(condition, event, line, rule.action.fails_closed(), trace)
                 });
             if !matches {
                 return;
@@ -438,6 +491,13 @@ impl Policy {
                         effects.push((rule, key, Json::from(value)));
                     }
                     (Act::Set, None, None)
+                }
+                Action::Label { label } => {
+                    // A shadow label would change what a later `from` decides.
+                    if !shadowed {
+                        labels.push(label.as_str());
+                    }
+                    (Act::Label, None, None)
                 }
             };
             // A shadow rule is recorded apart, so resolution never sees it.
@@ -620,6 +680,14 @@ fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
                 });
             }
             *stop_reason = stop_reason_of(*verb, *stop_reason);
+        }
+        Action::Label { .. } => {
+            if rule.events != [EventKind::PostToolUse] {
+                return Err(PolicyError::InvalidTrace {
+                    rule: rule.id.clone(),
+                    message: "`label result` is an effect of `post_tool_use` alone".to_owned(),
+                });
+            }
         }
         Action::Set { key, .. } | Action::Compute { key, .. } => {
             let indexes = key

@@ -15,6 +15,7 @@ use serde_json::{Map, Value as Json};
 use crate::driver::{InferenceResponse, Message, ToolCall, Usage};
 use crate::event::{ErrorInfo, Event, ToolOutput};
 use crate::outcome::{Decision, Evaluation, Resolution};
+use crate::trace::TraceState;
 use crate::vocabulary::{ErrorKind, EventKind, FinishReason, Status, StopDecision, StopReason};
 
 /// Everything an execution remembers: serializable, so a host can save and inspect it
@@ -37,6 +38,9 @@ pub struct ExecutionState {
     elapsed_ms: u64,
     /// How the run ended, once it has
     end: Option<RunEnd>,
+    /// What the policy's trace terms remember of the run (docs/trace.md)
+    #[serde(default)]
+    trace: TraceState,
 }
 
 /// What happened in one step
@@ -249,6 +253,11 @@ impl ExecutionState {
 
     pub(crate) fn set_elapsed_ms(&mut self, elapsed_ms: u64) {
         self.elapsed_ms = elapsed_ms;
+    }
+
+    /// The trace of the run, which each evaluated event joins
+    pub(crate) fn trace_mut(&mut self) -> &mut TraceState {
+        &mut self.trace
     }
 
     pub(crate) fn set_metadata(&mut self, metadata: Map<String, Json>) {

@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 24] = [
+const FLOORS: [(&str, u8); 28] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
@@ -30,6 +30,7 @@ const FLOORS: [(&str, u8); 24] = [
     ("render", 2),
     ("resolve", 2),
     ("shell", 2),
+    ("trace", 2),
     ("agent_loop", 3),
     ("checkpoint", 3),
     ("driver", 3),
@@ -41,6 +42,9 @@ const FLOORS: [(&str, u8); 24] = [
     // child belongs to the engine.
     ("lib", 4),
     ("trie", 2),
+    ("window", 2),
+    ("same_call", 2),
+    ("provenance", 2),
 ];
 
 fn floor_of(module: &str) -> Option<u8> {

@@ -18,6 +18,7 @@
 
 pub mod gen;
 pub mod glob;
+pub mod trace;
 
 use std::cmp::Ordering;
 
@@ -110,14 +111,63 @@ pub fn prelude() -> Vec<Rule> {
     ]
 }
 
-/// The outcome JSON of one event under `rules` (the user's; the model adds its prelude)
+/// The run an event is evaluated in: its events so far as they were (the event itself last),
+/// and the content labelled before it, as (label, text)
+#[derive(Debug, Clone, Copy)]
+pub struct Run<'a> {
+    /// The events so far, the current one last
+    pub history: &'a [Event],
+    /// Every `label result` applied before the current event
+    pub labels: &'a [(String, String)],
+}
+
+/// The outcome JSON of one event under `rules` (the user's; the model adds its prelude),
+/// as the only event of its run
 pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
+    let run = Run {
+        history: std::slice::from_ref(event),
+        labels: &[],
+    };
+    outcome_in(rules, setting, event, &run)
+}
+
+/// What `event`'s outcome labels: the tool's result text under each label of a matched
+/// `label result` rule
+pub fn labelled(rules: &[Rule], outcome: &Json, event: &Event) -> Vec<(String, String)> {
+    let Some(result) = &event.result else {
+        return Vec::new();
+    };
+    let matched = outcome["evaluations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    matched
+        .iter()
+        .filter(|evaluation| evaluation["verb"] == "label")
+        .filter_map(|evaluation| {
+            rules
+                .iter()
+                .find(|rule| evaluation["rule"] == rule.id.as_str())
+        })
+        .filter_map(|rule| match &rule.action {
+            Action::Label { label } => Some((label.clone(), result.text().to_owned())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The outcome JSON of `event`, the last of `run`'s history
+pub fn outcome_in(rules: &[Rule], setting: &Setting, event: &Event, run: &Run<'_>) -> Json {
     let prelude = prelude();
     let mut matched: Vec<&Rule> = rules
         .iter()
         .chain(&prelude)
         .filter(|rule| rule.events.contains(&event.kind))
-        .filter(|rule| rule.condition.as_ref().is_none_or(|c| holds(c, event)))
+        .filter(|rule| {
+            rule.condition
+                .as_ref()
+                .is_none_or(|c| holds_in(c, event, run))
+        })
         .collect();
     matched.sort_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
     // A shadow rule is listed apart and takes part in nothing else (docs/shadow.md).
@@ -139,7 +189,7 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
                 stop_reason: stop_reason.or_else(|| default_reason(*verb)),
                 message: message.clone(),
             }),
-            Action::Set { .. } | Action::Compute { .. } => None,
+            Action::Set { .. } | Action::Compute { .. } | Action::Label { .. } => None,
         })
         .collect();
     let verdict = resolve(event, &decisions, setting);
@@ -166,7 +216,7 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
                 Some(number) => (key, json!(number)),
                 None => continue,
             },
-            Action::Decide { .. } => continue,
+            Action::Decide { .. } | Action::Label { .. } => continue,
         };
         store(&mut metadata, key, value.clone());
         effects.push(json!({"rule": rule.id, "key": dotted(key), "value": value}));
@@ -196,12 +246,20 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
 pub fn execution(rules: &[Rule], setting: &Setting, events: &[Event]) -> Vec<Json> {
     let mut carried = Map::new();
     let mut outcomes = Vec::new();
+    let mut history = Vec::new();
+    let mut labels = Vec::new();
     for event in events {
         let mut event = event.clone();
         let mut metadata = carried.clone();
         metadata.extend(std::mem::take(&mut event.metadata));
         event.metadata = metadata;
-        let outcome = outcome(rules, setting, &event);
+        history.push(event.clone());
+        let run = Run {
+            history: &history,
+            labels: &labels,
+        };
+        let outcome = outcome_in(rules, setting, &event, &run);
+        labels.extend(labelled(rules, &outcome, &event));
         carried = outcome
             .get("metadata")
             .and_then(Json::as_object)
@@ -225,6 +283,7 @@ fn evaluation(rule: &Rule) -> Json {
             message.clone(),
         ),
         Action::Set { .. } | Action::Compute { .. } => ("set", None, None),
+        Action::Label { .. } => ("label", None, None),
     };
     json!({
         "rule": rule.id,
@@ -475,12 +534,46 @@ fn json_equal(a: &Json, b: &Json) -> bool {
     }
 }
 
-/// Whether a condition holds (§4.4 and docs/semantics.md "Conditions")
+/// Whether a condition holds (§4.4 and docs/semantics.md "Conditions") on an event that is
+/// the only one of its run
 pub fn holds(condition: &Condition, event: &Event) -> bool {
+    let run = Run {
+        history: std::slice::from_ref(event),
+        labels: &[],
+    };
+    holds_in(condition, event, &run)
+}
+
+/// Whether a condition holds on `event`, the last of `run`'s history (docs/trace.md)
+pub fn holds_in(condition: &Condition, event: &Event, run: &Run<'_>) -> bool {
     match condition {
-        Condition::All(parts) => parts.iter().all(|p| holds(p, event)),
-        Condition::Any(parts) => parts.iter().any(|p| holds(p, event)),
-        Condition::Not(part) => !holds(part, event),
+        Condition::All(parts) => parts.iter().all(|p| holds_in(p, event, run)),
+        Condition::Any(parts) => parts.iter().any(|p| holds_in(p, event, run)),
+        Condition::Not(part) => !holds_in(part, event, run),
+        Condition::From { field, label } => {
+            let text = match read(field, event) {
+                Some(Val::Str(text)) => text,
+                Some(Val::Other(json)) => json.to_string(),
+                Some(Val::Int(int)) => int.to_string(),
+                Some(Val::Float(float)) => float.to_string(),
+                Some(Val::Bool(_) | Val::List(_)) | None => return false,
+            };
+            run.labels
+                .iter()
+                .filter(|(attached, _)| attached == label)
+                .any(|(_, content)| trace::shares_a_fragment(content, &text))
+        }
+        Condition::Trace(test) => {
+            let value = trace::value(&test.term, run.history);
+            match test.op {
+                CompareOp::Eq => value == test.bound,
+                CompareOp::Ne => value != test.bound,
+                CompareOp::Lt => value < test.bound,
+                CompareOp::Le => value <= test.bound,
+                CompareOp::Gt => value > test.bound,
+                CompareOp::Ge => value >= test.bound,
+            }
+        }
         Condition::Flag(field) => matches!(read(field, event), Some(Val::Bool(true))),
         Condition::Compare { left, op, right } => {
             let (Some(left), Some(right)) = (side(left, event), side(right, event)) else {

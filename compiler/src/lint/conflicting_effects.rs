@@ -37,7 +37,7 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
         let (key, value) = match &lowered.rule.action {
             Action::Set { key, value } => (key, Value::Literal(value)),
             Action::Compute { key, value } => (key, Value::Computed(value)),
-            Action::Decide { .. } => continue,
+            Action::Decide { .. } | Action::Label { .. } => continue,
         };
         if let ActionNode::Set { value: syntax, .. } = &lowered.decl.action {
             by_key.entry(key).or_default().push(Effect {

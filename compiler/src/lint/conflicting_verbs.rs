@@ -52,6 +52,6 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
 pub(super) fn verb_span(lowered: &LoweredRule<'_>) -> rulesc_grammar::Span {
     match &lowered.decl.action {
         ActionNode::Verb { verb, .. } => verb.span,
-        ActionNode::Set { span, .. } => *span,
+        ActionNode::Set { span, .. } | ActionNode::Label { span, .. } => *span,
     }
 }

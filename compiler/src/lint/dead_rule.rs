@@ -69,7 +69,7 @@ fn killer<'r, 'ast>(
 ) -> Option<(&'r LoweredRule<'ast>, String)> {
     let verb = match &lowered.rule.action {
         Action::Decide { verb, .. } => Some(*verb),
-        Action::Set { .. } | Action::Compute { .. } => None,
+        Action::Set { .. } | Action::Compute { .. } | Action::Label { .. } => None,
     };
     always.iter().copied().find_map(|other| {
         if std::ptr::eq(other, lowered) {

@@ -410,6 +410,7 @@ fn constraint(atom: Atom<'_>) -> Constraint<'_> {
         | Condition::Not(_)
         | Condition::Shell { .. }
         | Condition::Quantified { .. } => Constraint::Opaque,
+        Condition::Trace(_) | Condition::From { .. } => Constraint::Opaque,
     }
 }
 

@@ -6,7 +6,9 @@
 //! the test documents what the host provides. Paths match when one is a prefix of the
 //! other, so setting `metadata.a` serves a read of `metadata.a.b`, and the other way round.
 
-use rulesc_grammar::{ActionNode, Compare, Expr, Operand, Path, PathSegment as Segment, Span};
+use rulesc_grammar::{
+    ActionNode, Compare, Expr, Operand, Path, PathSegment as Segment, Span, TraceCall,
+};
 use rulesc_runtime::{Action, FieldPath, PathSegment};
 
 use crate::lint::Context;
@@ -137,6 +139,7 @@ pub(super) fn read_paths(condition: &Expr, found: &mut impl FnMut(&Path)) {
         Expr::Compare(compare) => compare_paths(compare, found),
         Expr::Quantified(quantified) => compare_paths(&quantified.compare, found),
         Expr::Path(path) => found(path),
+        Expr::Trace(call) => trace_paths(call, found),
         // The words inside `shell(...)` are a command's, never metadata.
         Expr::Lit(_) | Expr::Call(_) => {}
     }
@@ -153,11 +156,19 @@ pub(super) fn operand_paths(operand: &Operand, found: &mut impl FnMut(&Path)) {
     match operand {
         Operand::Path(path) => found(path),
         Operand::Lit(_) => {}
+        Operand::Trace(call) => trace_paths(call, found),
         Operand::Group(inner, _) => operand_paths(inner, found),
         Operand::Arith(arith) => {
             operand_paths(&arith.left, found);
             operand_paths(&arith.right, found);
         }
+    }
+}
+
+/// Calls `found` with each path a trace function's condition reads on past events
+fn trace_paths(call: &TraceCall, found: &mut impl FnMut(&Path)) {
+    if let Some(when) = &call.when {
+        read_paths(when, found);
     }
 }
 

@@ -23,6 +23,7 @@ mod dead_rule;
 mod domain;
 mod field_never_filled;
 mod host;
+mod label_never_attached;
 mod metadata;
 mod metadata_never_read;
 mod metadata_never_set;
@@ -60,6 +61,7 @@ const LINTS: &[Lint] = &[
     host::check,
     field_never_filled::check,
     quantifier_over_scalar::check,
+    label_never_attached::check,
 ];
 
 /// Runs every lint and keeps the warnings no rule's `@allow` silences

@@ -49,6 +49,11 @@ fn each_quantifier(condition: &Expr, found: &mut impl FnMut(&rulesc_grammar::Qua
         }
         Expr::Not(inner, _) | Expr::Paren(inner, _) => each_quantifier(inner, found),
         Expr::Quantified(quantified) => found(quantified),
+        Expr::Trace(call) => {
+            if let Some(when) = &call.when {
+                each_quantifier(when, found);
+            }
+        }
         Expr::Compare(_) | Expr::Path(_) | Expr::Lit(_) | Expr::Call(_) => {}
     }
 }

@@ -414,7 +414,8 @@ impl<'p> Replay<'p> {
         None
     }
 
-    /// One rulesc event under every policy, starting from the metadata it left
+    /// One rulesc event under every policy, starting from the metadata and the trace the
+    /// events before it left, as `rulesc eval` evaluates a stream
     fn replay_event(&mut self, run: &mut Run, event: &Event, number: u64) {
         let per_policy = run
             .states
@@ -426,7 +427,7 @@ impl<'p> Replay<'p> {
             let mut event = event.clone();
             let own = std::mem::replace(&mut event.metadata, state.metadata.clone());
             event.metadata.extend(own);
-            let outcome = policy.evaluate(&event);
+            let outcome = policy.evaluate_in_run(&event, &mut state.trace);
             state.metadata.clone_from(&outcome.metadata);
             let tool = tool_of(event.kind, event.tool.as_deref());
             findings.extend(findings_of(&outcome, number, event.step, tool));

@@ -7,6 +7,7 @@ use super::field::Field;
 use super::literal::Literal;
 use super::matcher::{GlobPattern, RegexPattern};
 use super::shell::{Quantifier, ShellCondition};
+use super::trace::TraceTest;
 
 /// A checked condition (LANGUAGE.md §4.4)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +75,17 @@ pub enum Condition {
         quantifier: Quantifier,
         /// The condition on one simple command
         condition: ShellCondition,
+    },
+    /// `count(...) > 20`, `seen(...)`, `same_call_count >= 3`: a test on the run so far
+    /// (docs/trace.md); its own condition is read on past events, so it is no leaf's part
+    Trace(Box<TraceTest>),
+    /// `arg.body from "untrusted"`: the value holds a fragment of content a
+    /// `label result "untrusted"` rule labelled earlier in the run (docs/trace.md)
+    From {
+        /// The value read (strings as they are, other JSON as its text)
+        field: Field,
+        /// The label
+        label: String,
     },
 }
 

@@ -21,6 +21,7 @@ mod schema;
 mod settings;
 mod shell;
 mod sorted_json;
+mod trace;
 mod values;
 mod verb;
 
@@ -38,6 +39,7 @@ pub use settings::{Defaults, Limits};
 pub use shell::{Quantifier, ShellCondition, ShellWord, WordTest};
 pub(crate) use sorted_json::sorted_map;
 pub use sorted_json::SortedJson;
+pub use trace::{TraceTerm, TraceTest, Window, MAX_TRACE_BOUND};
 pub use values::{ErrorKind, FinishReason, Status};
 pub use verb::{StopDecision, StopReason, Verb};
 

@@ -54,6 +54,12 @@ pub enum Action {
         /// The arithmetic (or a single numeric field) computed
         value: Operand,
     },
+    /// `label result "L"` on `post_tool_use`: the tool's output is labelled L for the rest
+    /// of the run, for `from` (docs/trace.md)
+    Label {
+        /// The label
+        label: String,
+    },
 }
 
 impl Action {

@@ -1,0 +1,84 @@
+//! Lowering of provenance (docs/trace.md): the effect `label result "L"` and the condition
+//! `X from "L"`.
+//!
+//! Invariant: `from` reads a field that can hold text and names its label as a string, and
+//! `label` labels the `result` of `post_tool_use` alone (E055, E056), so the runtime never
+//! meets a provenance test it cannot read.
+
+use rulesc_grammar::{Path, PathSegment, Span, StrLit};
+use rulesc_runtime::{Action, Condition, EventKind, Literal};
+
+use crate::codes;
+use crate::lower::{string, Lowering, Side, Typed};
+use crate::types::Type;
+
+impl Lowering<'_> {
+    /// `X from "L"`
+    pub(crate) fn from(&mut self, left: Typed, right: Typed) -> Option<Condition> {
+        let field = match left.side {
+            Side::Field(field) if matches!(left.ty, Type::Str | Type::Any) => Some(field),
+            _ => {
+                self.diags.push(codes::invalid_from(
+                    self.file,
+                    left.span,
+                    format!(
+                        "`from` looks for labelled text in a string, not in {}",
+                        left.ty.described()
+                    ),
+                    left.describe(),
+                    "test a field that holds text, such as `arg.body` or `arg.command`",
+                ));
+                None
+            }
+        };
+        let label = match right.side {
+            Side::Lit(Literal::Str(label)) => Some(label),
+            _ => {
+                self.diags.push(codes::invalid_from(
+                    self.file,
+                    right.span,
+                    "`from` names a label as a string".to_owned(),
+                    right.describe(),
+                    "write the label in quotes: `arg.body from \"untrusted\"`",
+                ));
+                None
+            }
+        };
+        Some(Condition::From {
+            field: field?,
+            label: label?,
+        })
+    }
+
+    /// `label result "L"`
+    pub(crate) fn label(
+        &mut self,
+        target: &Path,
+        label: &StrLit,
+        events: &[(EventKind, Span)],
+    ) -> Option<Action> {
+        let is_result = matches!(target.segments.as_slice(), [PathSegment::Name(name)] if name.name == "result");
+        if !is_result {
+            self.diags.push(codes::invalid_label(
+                self.file,
+                target.span,
+                "only a tool's `result` can be labelled".to_owned(),
+                "write `label result \"untrusted\"`",
+            ));
+        }
+        if let Some((kind, span)) = events
+            .iter()
+            .find(|(kind, _)| *kind != EventKind::PostToolUse)
+        {
+            self.diags.push(codes::invalid_label(
+                self.file,
+                *span,
+                format!("`label` has no tool result to label on `{kind}`"),
+                "label results in a `post_tool_use` rule",
+            ));
+            return None;
+        }
+        let label = string(self.file, &label.raw, label.span, self.diags)?;
+        is_result.then_some(Action::Label { label })
+    }
+}

@@ -1,0 +1,286 @@
+//! The run's trace state: what `count(...)`, `streak(...)` and `same_call_count` need to
+//! know of the events so far, kept incrementally (docs/trace.md).
+//!
+//! Invariant: observing an event costs O(1) per trace term of the policy (amortized for
+//! windows), whatever the length of the run, and the memory of a term is bounded: a counter
+//! for an unwindowed count or a streak, the last call's hash for `same_call_count`, and for
+//! a windowed count one position per counted event up to the largest bound it is compared
+//! with (at most [`crate::vocabulary::MAX_TRACE_BOUND`] + 1). A policy without trace terms
+//! observes nothing and allocates nothing.
+//!
+//! The trace clock never goes back: an event's position is the largest `steps` and
+//! `elapsed_ms` seen so far in the run, so events given out of order still count in order.
+
+mod provenance;
+mod same_call;
+mod window;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::evaluate::holds;
+use crate::event::Event;
+use crate::shell::CommandLine;
+use crate::vocabulary::{Condition, EventKind, Rule, TraceTerm, Window};
+use provenance::Fragments;
+use same_call::call_hash;
+use window::WindowCount;
+
+/// What the trace terms of a policy remember of one run (serialized with the execution's
+/// state, a checkpoint and a hook session)
+///
+/// Each term's memory is keyed by the term itself, so a policy that is reloaded keeps the
+/// counts of the terms it still has.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceState {
+    /// The largest `steps` seen in the run
+    #[serde(default)]
+    steps: u64,
+    /// The largest `elapsed_ms` seen in the run
+    #[serde(default)]
+    elapsed_ms: u64,
+    /// Each term's memory, by the term's canonical JSON
+    #[serde(default)]
+    terms: BTreeMap<String, TermState>,
+    /// The fragments of content each label was attached to (`label result "L"`)
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    labels: BTreeMap<String, Fragments>,
+}
+
+/// One term's memory
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum TermState {
+    /// Events counted so far
+    Count(u64),
+    /// The latest counted events of a windowed count
+    Window(WindowCount),
+    /// Events in a row for which the condition held
+    Streak(u64),
+    /// The last tool call's hash and how many calls in a row had it
+    SameCall {
+        /// The hash of the last `pre_tool_use`'s call
+        last: u64,
+        /// Calls in a row with that hash
+        count: u64,
+    },
+}
+
+/// A trace term of a policy, with where its value goes
+#[derive(Debug)]
+pub(crate) struct TraceSpec {
+    /// The term's canonical JSON: its key in [`TraceState`]
+    key: String,
+    term: TraceTerm,
+    /// The most counted events a windowed count keeps
+    horizon: u64,
+}
+
+/// The value of each trace term of a policy for one event, by slot, and the run's labels
+#[derive(Debug, Default)]
+pub(crate) struct Reading<'a> {
+    values: Vec<u64>,
+    labels: Option<&'a BTreeMap<String, Fragments>>,
+}
+
+impl Reading<'_> {
+    /// The value of the term in `slot`; `None` for an event that was not observed
+    pub(crate) fn value(&self, slot: usize) -> Option<u64> {
+        self.values.get(slot).copied()
+    }
+
+    /// Whether `text` holds a fragment of content labelled `label` earlier in the run
+    pub(crate) fn is_from(&self, text: &str, label: &str) -> bool {
+        self.labels
+            .and_then(|labels| labels.get(label))
+            .is_some_and(|fragments| fragments.found_in(text))
+    }
+}
+
+impl TraceState {
+    /// Adds `event` to the run and reads every term of `specs` with it included
+    pub(crate) fn observe(
+        &mut self,
+        specs: &[TraceSpec],
+        event: &Event,
+        line: &CommandLine<'_>,
+    ) -> Reading<'_> {
+        if specs.is_empty() {
+            return Reading {
+                values: Vec::new(),
+                labels: Some(&self.labels),
+            };
+        }
+        self.steps = self.steps.max(event.steps);
+        self.elapsed_ms = self.elapsed_ms.max(event.elapsed_ms);
+        let mut values = Vec::with_capacity(specs.len());
+        for spec in specs {
+            if !self
+                .terms
+                .get(&spec.key)
+                .is_some_and(|state| state.fits(&spec.term))
+            {
+                self.terms
+                    .insert(spec.key.clone(), TermState::new(&spec.term));
+            }
+            let value = self.terms.get_mut(&spec.key).map_or(0, |state| {
+                state.observe(spec, event, line, self.steps, self.elapsed_ms)
+            });
+            values.push(value);
+        }
+        if self.terms.len() > specs.len() {
+            // Terms of a policy no longer in force: forget them, so memory stays bounded.
+            self.terms
+                .retain(|key, _| specs.iter().any(|spec| spec.key == *key));
+        }
+        Reading {
+            values,
+            labels: Some(&self.labels),
+        }
+    }
+
+    /// Attaches `label` to the fragments of `text` (a `label result "L"` rule matched)
+    pub(crate) fn attach(&mut self, label: &str, text: &str) {
+        match self.labels.get_mut(label) {
+            Some(fragments) => fragments.attach(text),
+            None => {
+                let mut fragments = Fragments::default();
+                fragments.attach(text);
+                self.labels.insert(label.to_owned(), fragments);
+            }
+        }
+    }
+}
+
+impl TermState {
+    fn new(term: &TraceTerm) -> TermState {
+        match term {
+            TraceTerm::Count { within: None, .. } => TermState::Count(0),
+            TraceTerm::Count {
+                within: Some(_), ..
+            } => TermState::Window(WindowCount::default()),
+            TraceTerm::Streak { .. } => TermState::Streak(0),
+            TraceTerm::SameCall => TermState::SameCall { last: 0, count: 0 },
+        }
+    }
+
+    /// Whether this memory is of the shape `term` keeps (a session written by another
+    /// build could hold another)
+    fn fits(&self, term: &TraceTerm) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(&TermState::new(term))
+    }
+
+    /// Adds `event` and returns the term's value with it
+    fn observe(
+        &mut self,
+        spec: &TraceSpec,
+        event: &Event,
+        line: &CommandLine<'_>,
+        steps: u64,
+        elapsed_ms: u64,
+    ) -> u64 {
+        let counted = |kind: EventKind, when: Option<&Condition>| {
+            event.kind == kind
+                && when.is_none_or(|when| holds(when, event, line, false, &Reading::default()))
+        };
+        match (self, &spec.term) {
+            (
+                TermState::Count(count),
+                TraceTerm::Count {
+                    event: kind, when, ..
+                },
+            ) => {
+                if counted(*kind, when.as_deref()) {
+                    *count = count.saturating_add(1);
+                }
+                *count
+            }
+            (
+                TermState::Window(window),
+                TraceTerm::Count {
+                    event: kind,
+                    when,
+                    within: Some(within),
+                },
+            ) => {
+                let (now, width) = match within {
+                    Window::Steps(width) => (steps, *width),
+                    Window::Millis(width) => (elapsed_ms, *width),
+                };
+                if counted(*kind, when.as_deref()) {
+                    window.push(now, spec.horizon);
+                }
+                window.count(now, width)
+            }
+            (TermState::Streak(streak), TraceTerm::Streak { event: kind, when }) => {
+                if event.kind == *kind {
+                    *streak = if counted(*kind, when.as_deref()) {
+                        streak.saturating_add(1)
+                    } else {
+                        0
+                    };
+                }
+                *streak
+            }
+            (TermState::SameCall { last, count }, TraceTerm::SameCall) => {
+                if event.kind == EventKind::PreToolUse {
+                    let hash = call_hash(event.tool.as_deref(), event.arg.as_ref());
+                    *count = if *count > 0 && *last == hash {
+                        count.saturating_add(1)
+                    } else {
+                        1
+                    };
+                    *last = hash;
+                }
+                *count
+            }
+            // Invariant: `fits` made the memory of the term's shape before this is called.
+            _ => 0,
+        }
+    }
+}
+
+/// Gives every trace test of `rules` the slot of its term, and returns the terms, each
+/// once, in slot order
+pub(crate) fn assign_slots(rules: &mut [Rule]) -> Vec<TraceSpec> {
+    let mut specs: Vec<TraceSpec> = Vec::new();
+    for rule in rules {
+        let Some(condition) = rule.condition.as_mut() else {
+            continue;
+        };
+        let mut pending = vec![condition];
+        while let Some(condition) = pending.pop() {
+            match condition {
+                Condition::All(parts) | Condition::Any(parts) => pending.extend(parts.iter_mut()),
+                Condition::Not(part) => pending.push(part),
+                Condition::Trace(test) => {
+                    let slot = match specs.iter().position(|spec| spec.term == test.term) {
+                        Some(slot) => slot,
+                        None => {
+                            specs.push(TraceSpec {
+                                key: key_of(&test.term),
+                                term: test.term.clone(),
+                                horizon: 0,
+                            });
+                            specs.len().saturating_sub(1)
+                        }
+                    };
+                    if let Some(spec) = specs.get_mut(slot) {
+                        spec.horizon = spec.horizon.max(test.horizon());
+                    }
+                    test.set_slot(slot);
+                }
+                _ => {}
+            }
+        }
+    }
+    specs
+}
+
+/// The canonical JSON of `term`, its key in [`TraceState`]
+fn key_of(term: &TraceTerm) -> String {
+    // A term holds no map with keys that are not strings, so this cannot fail; if it did,
+    // the term would only share its memory with another that failed the same way.
+    serde_json::to_string(term).unwrap_or_default()
+}

@@ -1,0 +1,103 @@
+//! Trace conditions: tests on what happened earlier in the run (docs/trace.md), as the
+//! evaluator runs them. Their state lives in the engine's `trace` module; here they are only
+//! named, so a compiled policy can hold them.
+
+use serde::{Deserialize, Serialize};
+
+use super::condition::{CompareOp, Condition};
+use super::event_kind::EventKind;
+
+/// The most a trace count is compared with: windowed counts keep one entry per counted
+/// event up to the largest bound they are compared with, so this bounds their memory
+pub const MAX_TRACE_BOUND: u64 = 100_000;
+
+/// A quantity measured over the run's events so far, the current one included
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceTerm {
+    /// `count(E when C within W)`: events of kind `event` for which `when` held
+    Count {
+        /// The kind of event counted
+        event: EventKind,
+        /// What the counted event must satisfy, read on that event as it was
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when: Option<Box<Condition>>,
+        /// Only events this recent count
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        within: Option<Window>,
+    },
+    /// `streak(E when C)`: the events of kind `event` in a row, ending now, for which `when`
+    /// held; an event of that kind for which it did not hold starts again from 0
+    Streak {
+        /// The kind of event counted
+        event: EventKind,
+        /// What each event of the run must satisfy
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when: Option<Box<Condition>>,
+    },
+    /// `same_call_count`: how many `pre_tool_use` events in a row, ending now, call the same
+    /// tool with the same arguments
+    SameCall,
+}
+
+/// How recent a counted event must be
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// `within N steps`: the event's `steps` is less than N behind the current one
+    Steps(u64),
+    /// `within 10min`: the event's `elapsed` is less than this many milliseconds behind
+    Millis(u64),
+}
+
+/// `term op bound`: a trace term compared with a constant
+///
+/// The runtime finds the term's value for the current event by its slot, which `Policy::new`
+/// assigns; the slot is not part of the condition's meaning, so it
+/// is neither compared nor serialized.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TraceTest {
+    /// What is measured
+    pub term: TraceTerm,
+    /// The comparison, the term on its left
+    pub op: CompareOp,
+    /// The constant on the right
+    pub bound: u64,
+    #[serde(skip)]
+    slot: usize,
+}
+
+impl TraceTest {
+    /// `term op bound`
+    pub fn new(term: TraceTerm, op: CompareOp, bound: u64) -> TraceTest {
+        TraceTest {
+            term,
+            op,
+            bound,
+            slot: 0,
+        }
+    }
+
+    /// Where the policy keeps this term's value
+    pub(crate) fn slot(&self) -> usize {
+        self.slot
+    }
+
+    /// Points this test at the policy's slot for its term
+    pub(crate) fn set_slot(&mut self, slot: usize) {
+        self.slot = slot;
+    }
+
+    /// The largest count this test can tell apart: a count above it compares the same
+    pub(crate) fn horizon(&self) -> u64 {
+        self.bound.saturating_add(1)
+    }
+}
+
+impl PartialEq for TraceTest {
+    fn eq(&self, other: &TraceTest) -> bool {
+        self.term == other.term && self.op == other.op && self.bound == other.bound
+    }
+}
+
+impl Eq for TraceTest {}

@@ -1,0 +1,129 @@
+//! `from` measured on real text (docs/trace.md "Provenance"): the repository's docs are the
+//! labelled content; excerpts of them must be found (recall), and paragraphs of the README
+//! files of the crates this workspace builds on, text unrelated to rulesc, must not be
+//! (false positives). The numbers print with `--nocapture`.
+
+#![expect(
+    clippy::print_stdout,
+    reason = "the measured rates are the output a reader of this test wants"
+)]
+#![expect(
+    clippy::unwrap_used,
+    reason = "helpers of tests: a file that cannot be read fails the test"
+)]
+
+use std::path::{Path, PathBuf};
+
+mod common;
+
+use rulesc_runtime::{
+    Action, Condition, Decision, Event, EventKind, Policy, ToolOutput, TraceState, Verb,
+};
+use serde_json::json;
+
+fn docs() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut text = String::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    files.push(root.join("README.md"));
+    files.sort();
+    for file in files {
+        text.push_str(&std::fs::read_to_string(file).unwrap());
+    }
+    text
+}
+
+/// Paragraphs of at least 200 bytes from the README of every crate in the local registry
+fn unrelated_paragraphs() -> Vec<String> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+        .unwrap();
+    let mut readmes = Vec::new();
+    for index in std::fs::read_dir(home.join("registry/src")).unwrap() {
+        for krate in std::fs::read_dir(index.unwrap().path()).unwrap() {
+            let readme = krate.unwrap().path().join("README.md");
+            if readme.exists() {
+                readmes.push(readme);
+            }
+        }
+    }
+    readmes.sort();
+    readmes
+        .iter()
+        .filter_map(|readme| std::fs::read_to_string(readme).ok())
+        .flat_map(|text| {
+            text.split("\n\n")
+                .map(str::to_owned)
+                .filter(|paragraph| paragraph.len() >= 200)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A policy that labels every result "docs" and blocks a call whose body is from it
+fn policy() -> Policy {
+    let mut label = common::decide("label", &[EventKind::PostToolUse], Verb::Allow);
+    label.action = Action::Label {
+        label: "docs".to_owned(),
+    };
+    let guard = common::when(
+        common::decide("guard", &[EventKind::PreToolUse], Verb::Block),
+        Condition::From {
+            field: common::arg("body"),
+            label: "docs".to_owned(),
+        },
+    );
+    common::policy(vec![label, guard])
+}
+
+#[test]
+fn docs_excerpts_are_found_and_unrelated_readmes_are_not() {
+    let policy = policy();
+    let labelled = docs();
+    let mut trace = TraceState::default();
+    let mut post = Event::new(EventKind::PostToolUse);
+    post.result = Some(ToolOutput::from_text(&labelled));
+    policy.evaluate_in_run(&post, &mut trace);
+    let is_from = |body: &str, trace: &mut TraceState| {
+        let mut call = Event::new(EventKind::PreToolUse);
+        call.tool = Some("send_email".to_owned());
+        call.arg = Some(json!({ "body": body }));
+        // A clone: the test asks each question of the same run.
+        let outcome = policy.evaluate_in_run(&call, &mut trace.clone());
+        outcome.resolution.decision == Decision::Block
+    };
+
+    // Excerpts of 80 characters, every 500 bytes, quoted inside text of their own.
+    let chars: Vec<char> = labelled.chars().collect();
+    let excerpts: Vec<String> = (0..chars.len().saturating_sub(80))
+        .step_by(500)
+        .map(|start| chars[start..start + 80].iter().collect())
+        .collect();
+    let found = excerpts
+        .iter()
+        .filter(|excerpt| is_from(&format!("As the page said: {excerpt} Regards."), &mut trace))
+        .count();
+    let paragraphs = unrelated_paragraphs();
+    let false_positives = paragraphs
+        .iter()
+        .filter(|paragraph| is_from(paragraph, &mut trace))
+        .count();
+    let recall = found as f64 / excerpts.len() as f64;
+    let false_rate = false_positives as f64 / paragraphs.len() as f64;
+    println!(
+        "labelled {} bytes; excerpts found {found}/{} ({:.1}%); unrelated paragraphs flagged {false_positives}/{} ({:.2}%)",
+        labelled.len(),
+        excerpts.len(),
+        recall * 100.0,
+        paragraphs.len(),
+        false_rate * 100.0,
+    );
+    assert!(excerpts.len() >= 100 && paragraphs.len() >= 1000);
+    assert!(recall >= 0.95, "recall {recall}");
+    assert!(false_rate <= 0.005, "false positive rate {false_rate}");
+}
