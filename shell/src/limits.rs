@@ -44,6 +44,9 @@ pub enum Unreadable {
     /// shell joins the two halves into one (`rm -r\<newline>f` is `rm -rf`) but the parser
     /// reads two
     SplitWord,
+    /// A word the parser ends where the shell goes on: tree-sitter-bash ends a word at a `\`
+    /// right after a quote, so `'r'\m` reads as `r` and `\m` where the shell runs `rm`
+    JoinedWord,
 }
 
 impl fmt::Display for Unreadable {
@@ -59,6 +62,9 @@ impl fmt::Display for Unreadable {
             Self::TooSlow => "the command line takes longer than 50 ms to read",
             Self::SplitWord => {
                 "the command line splits a word with a line continuation (`\\` and a line break)"
+            }
+            Self::JoinedWord => {
+                "the command line glues an escaped character to a quote inside a word (as in `'r'\\m`)"
             }
         };
         f.write_str(text)

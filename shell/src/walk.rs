@@ -221,14 +221,14 @@ impl Reader {
                             "heredoc_body" => script = Some(text(part, at.source).to_owned()),
                             "heredoc_start" | "heredoc_end" => {}
                             "file_redirect" => {
-                                redirects.extend(self.file_redirect(part, at.source))
+                                redirects.extend(self.file_redirect(part, at.source)?)
                             }
                             _ => continuations.push(part),
                         }
                     }
                 }
                 "herestring_redirect" => script = Some(herestring(*redirect, at.source)),
-                _ => redirects.extend(self.file_redirect(*redirect, at.source)),
+                _ => redirects.extend(self.file_redirect(*redirect, at.source)?),
             }
         }
         let script_text = script.clone();
@@ -263,25 +263,28 @@ impl Reader {
     }
 
     /// An output redirect to a file (`> f`, `2>> f`, `&> f`); `None` for inputs, descriptors
-    /// (`2>&1`) and process substitutions, which feed commands instead
-    fn file_redirect(&self, node: Node<'_>, source: &str) -> Option<Redirect> {
+    /// (`2>&1`) and process substitutions, which feed commands instead; unreadable when the
+    /// parser splits its target in two (`> 'a'\b`), where the shell writes to one file
+    fn file_redirect(&self, node: Node<'_>, source: &str) -> Result<Option<Redirect>, Unreadable> {
         let mut operator = String::new();
         let mut target = None;
-        for index in 0..node.child_count() {
-            let child = node.child(index)?;
+        for child in (0..node.child_count()).filter_map(|index| node.child(index)) {
             match child.kind() {
                 "file_descriptor" => operator.push_str(text(child, source)),
                 _ if !child.is_named() => operator.push_str(child.kind()),
-                "process_substitution" | "number" => return None,
+                "process_substitution" | "number" => return Ok(None),
+                _ if target.is_some() => return Err(Unreadable::JoinedWord),
                 _ => target = Some(unquote(text(child, source))),
             }
         }
-        let target = target?;
+        let Some(target) = target else {
+            return Ok(None);
+        };
         let output = operator.contains('>') && !(operator.ends_with('&') && target == "-");
-        output.then(|| Redirect {
+        Ok(output.then(|| Redirect {
             operator,
             target: normalise(&target, &self.context),
-        })
+        }))
     }
 
     /// A simple command: its words, the commands its substitutions run, and what it wraps
@@ -295,11 +298,20 @@ impl Reader {
         let mut redirects = Vec::new();
         let mut script = stdin;
         let mut parts = Vec::new();
+        let mut previous_end = None;
         for child in named_children(node) {
+            let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
+            // A word that starts where the part before it ends is, for the shell, the rest
+            // of that part's word (`'r'\m`, `X='a'\b`, `>'f'\g`): tree-sitter-bash ends a word
+            // at a `\` after a quote, so the reading would miss the word the shell runs.
+            if !redirect && child.kind() != "comment" && previous_end == Some(child.start_byte()) {
+                return Err(Unreadable::JoinedWord);
+            }
+            previous_end = Some(child.end_byte());
             match child.kind() {
                 "variable_assignment" | "comment" => {}
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
-                "file_redirect" => redirects.extend(self.file_redirect(child, at.source)),
+                "file_redirect" => redirects.extend(self.file_redirect(child, at.source)?),
                 _ => words.push(unquote(text(child, at.source))),
             }
             parts.push(child);

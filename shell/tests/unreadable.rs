@@ -35,6 +35,12 @@ fn hostile_lines_are_unreadable_within_the_bound() {
         ("r\\\nm -rf /", Unreadable::SplitWord),
         ("true &\\\n& rm -rf /", Unreadable::SplitWord),
         ("sh -c 'rm -r\\\nf /'", Unreadable::SplitWord),
+        // bash joins a quote and an escaped character into one word: `'r'\m` is `rm`
+        ("'r'\\m -rf /", Unreadable::JoinedWord),
+        ("\"r\"\\m -rf /", Unreadable::JoinedWord),
+        ("X='a'\\b rm -rf /", Unreadable::JoinedWord),
+        ("echo x > '/etc/pass'\\wd", Unreadable::JoinedWord),
+        ("sh -c \"'r'\\\\m -rf /\"", Unreadable::JoinedWord),
     ];
     for (line, expected) in cases {
         let head: String = line.chars().take(20).collect();
