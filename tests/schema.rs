@@ -205,6 +205,44 @@ fn scripts_scenarios_and_run_reports_validate() {
 }
 
 #[test]
+fn replay_reports_validate() {
+    let reports = output(
+        &[
+            "replay",
+            "--format",
+            "json",
+            "tests/replay/guard.rules",
+            "tests/replay/claude-session.jsonl",
+            "tests/replay/codex-rollout.jsonl",
+            "tests/replay/rulesc-events.jsonl",
+            "tests/replay/damaged.jsonl",
+        ],
+        false,
+    );
+    assert!(reports
+        .iter()
+        .any(|(_, report)| report["warnings"] != json!([])));
+    assert_valid("replay", &reports);
+    let diffs = output(
+        &[
+            "replay",
+            "--format",
+            "json",
+            "--diff",
+            "tests/replay/guard.rules",
+            "tests/replay/guard-v2.rules",
+            "tests/replay/claude-session.jsonl",
+            "tests/replay/codex-rollout.jsonl",
+            "tests/replay/rulesc-events.jsonl",
+            "tests/replay/damaged.jsonl",
+        ],
+        false,
+    );
+    assert!(diffs.iter().any(|(_, diff)| diff["sessions"] != json!([])));
+    assert_valid("replay-diff", &diffs);
+}
+
+#[test]
 fn compiled_policies_validate() {
     let mut policies = output(&["compile", "rules/"], false);
     policies.extend(output(&["compile", "tests/eval/p.rules"], false));

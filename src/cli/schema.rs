@@ -57,6 +57,11 @@ pub(crate) const KINDS: &[Kind] = &[
         "hook-answer",
         "the answer `rulesc hook` prints, in any host's protocol",
     ),
+    kind::<ReplayReport>("replay", "the report of `rulesc replay --format json`"),
+    kind::<ReplayDiff>(
+        "replay-diff",
+        "the report of `rulesc replay --diff OLD NEW --format json`",
+    ),
     Kind {
         name: "trace",
         summary: "a line of a rulesc trace, input of `rulesc replay` (docs/replay.md)",
@@ -125,8 +130,10 @@ words! {
     FinishReasonName = FinishReason::ALL.map(FinishReason::name),
         "Why the model stopped";
     DecisionName = Decision::ALL.map(Decision::name), "A resolved decision";
-    ActName = Verb::ALL.map(Verb::name).into_iter().chain(["set"]),
-        "A matched rule's verb, or `set`";
+    ActName = Verb::ALL.map(Verb::name).into_iter().chain(["set", "label"]),
+        "A matched rule's verb, `set` or `label`";
+    ModeName = ["enforce", "shadow"], "Whether a rule is enforced or in shadow mode";
+    FindingName = ["block", "ask", "forbid", "request"], "A decision replay reports";
     ApprovalName = ["allow", "deny"], "How the approver answers `ask`";
     FormatName = [rulesc_runtime::FORMAT_NAME], "The format's name";
     HostEventName = host_event_names(), "An event name one of the hosts sends";
@@ -443,4 +450,93 @@ struct HookSpecificOutput {
 struct ApprovalDecision {
     behavior: BehaviorName,
     message: Option<String>,
+}
+
+/// The report of a replay (docs/replay.md)
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ReplayReport {
+    /// Every replayed session, in the order read
+    sessions: Vec<ReplaySession>,
+    /// Per rule id, its mode and how many times it decided each verb
+    rules: BTreeMap<String, ReplayRule>,
+    totals: ReplayTotals,
+    /// Lines that could not be replayed
+    warnings: Vec<ReplayWarning>,
+}
+
+/// One replayed session
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ReplaySession {
+    /// The trace, as named on the command line
+    file: String,
+    session: String,
+    /// The rulesc events evaluated
+    events: u64,
+    findings: Vec<ReplayFinding>,
+}
+
+/// What the policy decided on one replayed event
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ReplayFinding {
+    /// The trace line that made the event
+    line: u64,
+    step: u64,
+    event: EventName,
+    tool: Option<String>,
+    decision: FindingName,
+    rule: Option<String>,
+    message: Option<String>,
+    mode: ModeName,
+}
+
+/// What one rule decided over a replay
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ReplayRule {
+    mode: ModeName,
+    /// How many times it decided each verb
+    decisions: BTreeMap<String, u64>,
+}
+
+/// The replay's counts
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ReplayTotals {
+    sessions: u64,
+    events: u64,
+    findings: u64,
+}
+
+/// A line of a trace that could not be replayed
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ReplayWarning {
+    file: String,
+    /// From 1; 0 for the file as a whole
+    line: u64,
+    reason: String,
+}
+
+/// What two versions of a policy decide differently over the same sessions
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct ReplayDiff {
+    /// The sessions where they differ
+    sessions: Vec<DiffSession>,
+    warnings: Vec<ReplayWarning>,
+}
+
+/// One session where two versions differ
+#[derive(JsonSchema)]
+#[expect(dead_code, reason = "a description for schemars, never built")]
+struct DiffSession {
+    file: String,
+    session: String,
+    /// What only the old version decided
+    only_old: Vec<ReplayFinding>,
+    /// What only the new version decided
+    only_new: Vec<ReplayFinding>,
 }
