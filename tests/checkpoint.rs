@@ -23,8 +23,9 @@ use rulesc::{
 use serde_json::json;
 
 /// Rules a generated policy picks from: guards, retries, blocks, asks, taint tracking,
-/// stop hooks, time and token budgets
-const RULES: [&str; 13] = [
+/// stop hooks, time and token budgets, and trace functions, whose state a checkpoint keeps
+/// (counts, windows by steps and by time, streaks, repeated calls, labels)
+const RULES: [&str; 19] = [
     "on before_step when steps >= 4 forbid steps_limit_reached",
     "on on_error when error.kind == \"rate_limit\" retry",
     "on on_error when error.kind == \"timeout\" ignore",
@@ -38,6 +39,12 @@ const RULES: [&str; 13] = [
     "on before_step when elapsed >= 300ms forbid time_limit_reached",
     "on before_step when tokens > 600 forbid token_limit_reached",
     "on post_tool_use when tool == \"finish\" forbid completed",
+    "on pre_tool_use when tool == \"ls\" and count(pre_tool_use when tool == \"ls\") > 2 block \"ls budget\"",
+    "on pre_tool_use when same_call_count >= 3 block \"repeated call\"",
+    "on before_step when count(on_error within 2 steps) >= 2 forbid \"error storm\"",
+    "on before_step when count(pre_tool_use within 200ms) >= 4 forbid \"too fast\"",
+    "on pre_tool_use when tool == \"send\" and streak(post_tool_use when tool_error) >= 2 ask",
+    "on post_tool_use when tool == \"fetch\" label result \"web\"",
 ];
 
 const TOOLS: [&str; 7] = ["ls", "rm", "deploy", "fetch", "send", "finish", "flaky"];
@@ -325,10 +332,12 @@ const RICH_SCRIPT: &str = r#"{
 }"#;
 
 /// Every rule but the retry of failed tools, which would end [`RICH_SCRIPT`] at its flaky
-/// tool
+/// tool, and the error-storm and speed limits, which would end it in its first steps
 fn rich_policy() -> Policy {
     let mut picked = [true; RULES.len()];
     picked[3] = false;
+    picked[15] = false;
+    picked[16] = false;
     policy_of(&picked)
 }
 
