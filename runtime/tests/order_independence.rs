@@ -7,7 +7,8 @@
 //! right one, `resolved_by` included.
 //!
 //! Policies are built directly from runtime types, with small value pools so that rules
-//! match, tie and conflict often. Cases default to 256; `PROPTEST_CASES=10000` runs more.
+//! match, tie and conflict often. A case's events are one run, so its trace functions
+//! (counts, windows, streaks) see the events before each one. Cases default to 256; `PROPTEST_CASES=10000` runs more.
 
 mod common;
 #[path = "../../tests/model/mod.rs"]
@@ -18,7 +19,8 @@ use proptest::sample::{select, subsequence};
 use rulesc_runtime::{
     Act, Action, Arith, ArithOp, Condition, Decision, Defaults, ErrorInfo, Event, EventKind, Field,
     GlobPattern, HookDecision, Limits, ListQuantifier, Literal, NativeHook, Operand, Origin,
-    Outcome, Policy, RegexPattern, Rule, StopDecision, StopReason, Verb,
+    Outcome, Policy, RegexPattern, Rule, StopDecision, StopReason, TraceState, TraceTerm,
+    TraceTest, Verb, Window,
 };
 use serde_json::{json, Map, Value as Json};
 
@@ -103,6 +105,41 @@ fn leaf() -> impl Strategy<Value = Condition> {
                     right: Operand::Literal(literal),
                 }),
             }),
+        (trace_term(), op(), 0_u64..4).prop_map(|(term, op, bound)| Condition::Trace(Box::new(
+            TraceTest::new(term, op, bound)
+        ))),
+    ]
+}
+
+/// A count or a streak of past events, with or without a condition and a window; its
+/// condition reads one event, so it holds no trace function
+fn trace_term() -> impl Strategy<Value = TraceTerm> {
+    let kind = select(vec![
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+        EventKind::BeforeStep,
+        EventKind::OnError,
+    ]);
+    let when = || {
+        prop::option::of((field(), op(), literal()).prop_map(|(field, op, literal)| {
+            Box::new(Condition::Compare {
+                left: Operand::Field(field),
+                op,
+                right: Operand::Literal(literal),
+            })
+        }))
+    };
+    let within = prop::option::of(prop_oneof![
+        (1_u64..4).prop_map(Window::Steps),
+        (1_u64..2_000).prop_map(Window::Millis),
+    ]);
+    prop_oneof![
+        (kind.clone(), when(), within).prop_map(|(event, when, within)| TraceTerm::Count {
+            event,
+            when,
+            within
+        }),
+        (kind, when()).prop_map(|(event, when)| TraceTerm::Streak { event, when }),
     ]
 }
 
@@ -381,9 +418,25 @@ fn expected(
     let setting = model::Setting::of(defaults, limits);
     let mut all = rules.to_vec();
     all.extend(hook_rules(hooks));
-    events
-        .iter()
-        .map(|event| model::outcome(&all, &setting, event))
+    model_run(&all, &setting, events)
+}
+
+/// The model's outcomes of `events` as one run: each sees the events before it and the
+/// content labelled before it
+fn model_run(rules: &[Rule], setting: &model::Setting, events: &[Event]) -> Vec<Json> {
+    let mut labels = Vec::new();
+    (1..=events.len())
+        .filter_map(|len| {
+            let history = events.get(..len)?;
+            let event = history.last()?;
+            let run = model::Run {
+                history,
+                labels: &labels,
+            };
+            let outcome = model::outcome_in(rules, setting, event, &run);
+            labels.extend(model::labelled(rules, &outcome, event));
+            Some(outcome)
+        })
         .collect()
 }
 
@@ -400,9 +453,11 @@ fn as_json(outcomes: Vec<Outcome>) -> Vec<Json> {
 
 fn outcomes(policy: &Policy, events: &[Event], hooks: &[TestHook]) -> Vec<Outcome> {
     let hooks: Vec<&dyn NativeHook> = hooks.iter().map(|hook| hook as &dyn NativeHook).collect();
+    // One run: the trace functions see the events before each one.
+    let mut trace = TraceState::default();
     events
         .iter()
-        .map(|event| policy.evaluate_with_hooks(event, &hooks))
+        .map(|event| policy.evaluate_in_run_with_hooks(event, &hooks, &mut trace))
         .collect()
 }
 
@@ -507,7 +562,7 @@ proptest! {
             .collect();
         let mut setting = model::Setting::of(&defaults, &limits);
         setting.shadow.clone_from(&shadow);
-        let model: Vec<Json> = events.iter().map(|event| model::outcome(&rules, &setting, event)).collect();
+        let model = model_run(&rules, &setting, &events);
         let enforced: Vec<Rule> = rules.iter().filter(|rule| !shadow.contains(&rule.id)).cloned().collect();
         let policy = build(rules, defaults, limits).with_shadow_rules(shadow.clone());
         let original = outcomes(&policy, &events, &[]);
