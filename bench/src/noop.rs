@@ -6,7 +6,9 @@ use rulesc::{
 };
 
 /// A model that calls the tool `noop` once per step for `steps` steps, then answers with no
-/// tool call (so the prelude's `no-tool-calls` ends the run)
+/// tool call (so the prelude's `no-tool-calls` ends the run); each call names its step, as
+/// the calls of a run that makes progress differ (the shipped loop guard blocks a call
+/// repeated as it was)
 #[derive(Debug, Clone)]
 pub struct NoopModel {
     steps: u64,
@@ -27,7 +29,7 @@ impl Model for NoopModel {
             let call = ToolCall {
                 id: String::new(),
                 name: "noop".to_owned(),
-                args: serde_json::Value::Null,
+                args: serde_json::json!({ "step": self.calls }),
             };
             (vec![call], FinishReason::ToolCalls)
         } else {
