@@ -49,7 +49,7 @@ pub fn event(idx: u64) -> Event {
     event.tool = Some(format!("tool_{}", idx % 5));
     event.arg = Some(json!({"n": idx % 7}));
     if kind == EventKind::PostToolUse {
-        event.tool_error = Some(idx % 2 == 0);
+        event.tool_error = Some(idx.is_multiple_of(2));
     }
     event
 }
