@@ -43,7 +43,7 @@ fn provenance(c: &mut Criterion) {
         rulesc::compile_str("from.rules", trace_rules::PROVENANCE_SOURCE).expect("compiles");
     let mut state = TraceState::default();
     let mut page = rulesc::Event::new(rulesc::EventKind::PostToolUse);
-    page.result = Some(rulesc::ToolOutput::from_text(&trace_rules::words(
+    page.result = Some(rulesc::ToolOutput::from_text(trace_rules::words(
         1 << 20,
         1,
     )));
