@@ -143,10 +143,32 @@ fn for_each_fragment(text: &str, mut each: impl FnMut(u64) -> bool) {
     let mut chars: usize = 0;
     let mut n_words: usize = 0;
     let mut word = Word::default();
-    for ch in text.chars().chain(std::iter::once(' ')) {
-        if ch.is_ascii_alphanumeric() || (!ch.is_ascii() && ch.is_alphanumeric()) {
-            word.push(ch);
-            continue;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    // Bytes, not chars: an ASCII byte is read as it is, and only a byte past ASCII starts
+    // the decoding of a char. The end of the text ends the last word.
+    while at <= bytes.len() {
+        match bytes.get(at) {
+            Some(&byte) if byte.is_ascii() => {
+                at += 1;
+                let lower = ASCII_WORD.get(usize::from(byte)).copied().unwrap_or(0);
+                if lower != 0 {
+                    word.push_ascii(lower);
+                    continue;
+                }
+            }
+            Some(_) => {
+                let ch = text
+                    .get(at..)
+                    .and_then(|rest| rest.chars().next())
+                    .unwrap_or(' ');
+                at += ch.len_utf8();
+                if ch.is_alphanumeric() {
+                    word.push(ch);
+                    continue;
+                }
+            }
+            None => at += 1,
         }
         if word.len == 0 {
             continue;
@@ -189,6 +211,25 @@ const fn power(base: u64, exp: usize) -> u64 {
     result
 }
 
+/// Each ASCII byte's part in a word: a digit as it is, a letter in lowercase, 0 for a byte
+/// that ends a word
+#[expect(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time, where an index out of range fails the build"
+)]
+const ASCII_WORD: [u8; 128] = {
+    let mut table = [0; 128];
+    let mut byte = 0;
+    while byte < 128 {
+        let ch = byte as u8;
+        if ch.is_ascii_alphanumeric() {
+            table[byte] = ch.to_ascii_lowercase();
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// The word being read: its FNV-1a hash (lowercase), length and whether it has a digit
 struct Word {
     hash: u64,
@@ -207,15 +248,19 @@ impl Default for Word {
 }
 
 impl Word {
+    /// Adds an ASCII digit or lowercase letter: the common case, without the general
+    /// lowercase mapping
+    #[inline]
+    fn push_ascii(&mut self, lower: u8) {
+        self.len += 1;
+        self.hash ^= u64::from(lower);
+        self.hash = self.hash.wrapping_mul(0x0000_0100_0000_01b3);
+        self.digit |= lower <= b'9';
+    }
+
+    /// Adds a letter or digit past ASCII
     fn push(&mut self, ch: char) {
         self.len = self.len.saturating_add(1);
-        if ch.is_ascii() {
-            // The common case, without the general lowercase mapping.
-            self.hash ^= u64::from(u8::try_from(ch.to_ascii_lowercase()).unwrap_or_default());
-            self.hash = self.hash.wrapping_mul(0x0000_0100_0000_01b3);
-            self.digit |= ch.is_ascii_digit();
-            return;
-        }
         let mut buf = [0_u8; 4];
         for lower in ch.to_lowercase() {
             for byte in lower.encode_utf8(&mut buf).as_bytes() {
