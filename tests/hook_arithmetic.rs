@@ -35,28 +35,27 @@ fn decision(stdout: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// Runs `rulesc hook` on `payload` with the folder's policy and state, and returns its
+/// permission decision
+fn hook_in(dir: &std::path::Path, payload: &str) -> Option<String> {
+    let args = [
+        "hook",
+        "--host",
+        "claude",
+        "--state-dir",
+        "state",
+        "p.rules",
+    ];
+    let (code, stdout, stderr) = common::run(&mut common::command(dir, &args), payload);
+    assert_eq!(code, 0, "{stderr}");
+    decision(&stdout)
+}
+
 #[test]
 fn a_counter_in_metadata_holds_a_budget_across_hook_processes() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("p.rules"), POLICY).unwrap();
-    let hook = |payload: String| {
-        let (code, stdout, stderr) = common::run(
-            &mut common::command(
-                dir.path(),
-                &[
-                    "hook",
-                    "--host",
-                    "claude",
-                    "--state-dir",
-                    "state",
-                    "p.rules",
-                ],
-            ),
-            &payload,
-        );
-        assert_eq!(code, 0, "{stderr}");
-        decision(&stdout)
-    };
+    let hook = |payload: String| hook_in(dir.path(), &payload);
     let fetch = json!({"tool_name": "WebFetch", "tool_input": {"url": "https://example.com"}});
     let mut fetched = json!({"tool_response": "page"});
     if let (Some(fetched), Some(fetch)) = (fetched.as_object_mut(), fetch.as_object()) {
@@ -79,22 +78,7 @@ fn any_reads_the_list_of_a_tool_input() {
             "PreToolUse",
             &json!({"tool_name": "send_email", "tool_input": {"to": to}}),
         );
-        let (code, stdout, stderr) = common::run(
-            &mut common::command(
-                dir.path(),
-                &[
-                    "hook",
-                    "--host",
-                    "claude",
-                    "--state-dir",
-                    "state",
-                    "p.rules",
-                ],
-            ),
-            &payload,
-        );
-        assert_eq!(code, 0, "{stderr}");
-        decision(&stdout)
+        hook_in(dir.path(), &payload)
     };
     assert_eq!(
         send(json!(["a@corp.example", "b@evil.example"])).as_deref(),
