@@ -2,17 +2,19 @@
 //! read and a JSON parse rather than a full compile.
 //!
 //! An entry is named by the SHA-256 digest of the rulesc version and the policy's inputs
-//! (file names and bytes), and holds that key, the compiled policy ([`Policy::to_json`])
-//! and the SHA-256 of that JSON. Invariant: an entry is used only when its version, its key
-//! and the checksum of its policy all match, so an edited policy, an entry of another rulesc
-//! release, a truncated or corrupted file is simply a miss: the policy is compiled again
-//! and the entry rewritten, and no damage to the cache can change a decision. Entries are
-//! written whole and renamed into place, so concurrent hooks at worst compile twice.
-//! Inputs that are not UTF-8 never make a policy (the compiler refuses them), so a broken
-//! policy of any kind is never cached and is reported on every call.
+//! (file names and bytes). It is two lines: a JSON header with that key, the rulesc version
+//! and the SHA-256 of the second line, then the compiled policy ([`Policy::to_json`]) as it
+//! is, so a hit parses the policy once rather than first unescaping it out of a JSON string.
+//! Invariant: an entry is used only when its version, its key and the checksum of its
+//! policy all match, so an edited policy, an entry of another rulesc release, a truncated
+//! or corrupted file is simply a miss: the policy is compiled again and the entry
+//! rewritten, and no damage to the cache can change a decision. Entries are written whole
+//! and renamed into place, so concurrent hooks at worst compile twice. Inputs that are not
+//! UTF-8 never make a policy (the compiler refuses them), so a broken policy of any kind is
+//! never cached and is reported on every call.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rulesc_runtime::Policy;
 use serde::{Deserialize, Serialize};
@@ -35,17 +37,15 @@ pub struct Input {
     pub bytes: Vec<u8>,
 }
 
-/// A cache entry as written
+/// The first line of a cache entry; the compiled policy follows on the second
 #[derive(Debug, Serialize, Deserialize)]
-struct Entry {
+struct Header {
     /// The rulesc version that compiled it
     rulesc: String,
     /// The digest of the version and the inputs it was compiled from (its file's name)
     key: String,
-    /// The SHA-256 of `policy`
+    /// The SHA-256 of the policy line
     checksum: String,
-    /// The compiled policy ([`Policy::to_json`])
-    policy: String,
 }
 
 /// A policy from the cache or freshly compiled
@@ -68,7 +68,7 @@ pub(crate) fn load(
     compile: impl FnOnce() -> Result<Policy, String>,
 ) -> Result<Cached, String> {
     let key = key(inputs);
-    let path = folder.join(format!("{key}.json"));
+    let path = entry_path(folder, &key);
     if let Some(policy) = read_entry(&path, &key) {
         return Ok(Cached {
             policy,
@@ -77,15 +77,19 @@ pub(crate) fn load(
     }
     let policy = compile()?;
     let json = policy.to_json();
-    let entry = Entry {
+    let header = Header {
         rulesc: env!("CARGO_PKG_VERSION").to_owned(),
         checksum: digest([json.as_bytes()]),
         key,
-        policy: json,
     };
-    let warning = serde_json::to_vec(&entry)
+    let warning = serde_json::to_vec(&header)
         .map_err(std::io::Error::other)
-        .and_then(|bytes| write_atomically(&path, &bytes))
+        .and_then(|mut entry| {
+            // Compact JSON holds no raw line break, so the first one ends the header.
+            entry.push(b'\n');
+            entry.extend_from_slice(json.as_bytes());
+            write_atomically(&path, &entry)
+        })
         .err()
         .map(|err| format!("the compiled policy could not be cached: {err}"));
     Ok(Cached { policy, warning })
@@ -103,28 +107,28 @@ fn key(inputs: &[Input]) -> String {
     )
 }
 
+/// Where the entry named `key` lives in `folder`
+fn entry_path(folder: &Path, key: &str) -> PathBuf {
+    folder.join(format!("{key}.jsonl"))
+}
+
 /// The cached policy at `path`, if its entry is whole and was compiled by this rulesc from
 /// the inputs whose digest is `key`
 fn read_entry(path: &Path, key: &str) -> Option<Policy> {
     // Any failure to read the entry is a miss: the policy is compiled again and the entry
     // rewritten.
     let text = fs::read_to_string(path).ok()?;
-    let entry: Entry = serde_json::from_str(&text).ok()?;
-    let whole = entry.rulesc == env!("CARGO_PKG_VERSION")
-        && entry.key == key
-        && entry.checksum == digest([entry.policy.as_bytes()]);
+    let (header, policy) = text.split_once('\n')?;
+    let header: Header = serde_json::from_str(header).ok()?;
+    let whole = header.rulesc == env!("CARGO_PKG_VERSION")
+        && header.key == key
+        && header.checksum == digest([policy.as_bytes()]);
     if !whole {
         return None;
     }
     // The entry holds a policy this rulesc checked when it compiled it, and the checksum
     // proves it unchanged, so its regular expressions may compile on first use.
-    Policy::from_checked_json(&entry.policy).ok()
-}
-
-/// The folder's entry path for `inputs`, for tests that damage it
-#[cfg(test)]
-fn entry_path(folder: &Path, inputs: &[Input]) -> std::path::PathBuf {
-    folder.join(format!("{}.json", key(inputs)))
+    Policy::from_checked_json(policy).ok()
 }
 
 #[cfg(test)]
@@ -168,15 +172,11 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let compiles = Cell::new(0);
         load(folder.path(), &inputs("a"), counting(&compiles)).unwrap();
-        let path = entry_path(folder.path(), &inputs("a"));
+        let path = entry_path(folder.path(), &key(&inputs("a")));
         let written = fs::read_to_string(&path).unwrap();
         let damages = [
             // A decision changed inside the policy: the checksum no longer matches.
-            written.replacen(
-                r#"\"pre_tool_use\":null"#,
-                r#"\"pre_tool_use\":\"allow\""#,
-                1,
-            ),
+            written.replacen(r#""pre_tool_use":null"#, r#""pre_tool_use":"allow""#, 1),
             // Another key: the entry of other inputs, renamed.
             written.replacen("\"key\":\"", "\"key\":\"0", 1),
             // Another release's entry.
