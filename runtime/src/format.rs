@@ -99,9 +99,13 @@ pub(crate) struct Header {
     pub(crate) version: Option<u64>,
 }
 
-/// The body, once the envelope is known to be ours
+/// The whole policy: its envelope (as [`Header`] reads it) and what it holds
 #[derive(Deserialize)]
 struct Body {
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    version: Option<u64>,
     #[serde(default)]
     defaults: Defaults,
     rules: Vec<FlatRule<String, Condition>>,
@@ -194,16 +198,17 @@ impl Policy {
     }
 
     fn load(json: &str, patterns: Patterns) -> Result<Policy, LoadError> {
-        let header: Header = serde_json::from_str(json).map_err(json_error)?;
-        match header.format {
-            Some(format) if format == FORMAT_NAME => {}
-            other => return Err(LoadError::Format(other)),
-        }
-        match header.version {
-            Some(FORMAT_VERSION) => {}
-            other => return Err(LoadError::Version(other)),
-        }
-        let body: Body = serde_json::from_str(json).map_err(json_error)?;
+        // One pass over a policy of this format (the hook reads one on every call); the
+        // envelope alone is read again only to say why a file that is not one is refused.
+        let body: Body = match serde_json::from_str(json) {
+            Ok(body) => body,
+            Err(err) => {
+                let header: Header = serde_json::from_str(json).map_err(json_error)?;
+                check_envelope(header.format, header.version)?;
+                return Err(json_error(err));
+            }
+        };
+        check_envelope(body.format, body.version)?;
         let shadow: Vec<String> = body
             .rules
             .iter()
@@ -236,6 +241,18 @@ impl Policy {
         Policy::build(rules, body.defaults, patterns)
             .map(|policy| policy.with_shadow_rules(shadow))
             .map_err(LoadError::Policy)
+    }
+}
+
+/// Refuses a policy of another format, or of a version this runtime does not read
+fn check_envelope(format: Option<String>, version: Option<u64>) -> Result<(), LoadError> {
+    match format {
+        Some(format) if format == FORMAT_NAME => {}
+        other => return Err(LoadError::Format(other)),
+    }
+    match version {
+        Some(FORMAT_VERSION) => Ok(()),
+        other => Err(LoadError::Version(other)),
     }
 }
 

@@ -226,6 +226,15 @@ fn loading_rejects_other_formats_and_versions() {
         reject(r#"{"format": "rulesc-policy", "rules": []}"#),
         LoadError::Version(None)
     );
+    // A foreign envelope is named as such even when the rest is not a policy's shape.
+    assert_eq!(
+        reject(r#"{"format": "opa", "version": 1, "rules": 5}"#),
+        LoadError::Format(Some("opa".to_owned()))
+    );
+    assert_eq!(
+        reject(r#"{"format": "rulesc-policy", "version": 2, "rules": {}}"#),
+        LoadError::Version(Some(2))
+    );
     assert!(matches!(reject("[1, 2"), LoadError::Json(_)));
     assert!(matches!(
         reject(r#"{"format": "rulesc-policy", "version": 1}"#),
