@@ -157,7 +157,11 @@ fn walk(root: &Path, dir: &Path, suffix: &str, found: &mut Vec<PathBuf>) -> Resu
         let name = name.to_string_lossy();
         if file_type.is_dir() {
             walk(root, &path, suffix, found)?;
-        } else if name.len() > suffix.len() && name.ends_with(suffix) && path.is_file() {
+        } else if name.len() > suffix.len()
+            && name.ends_with(suffix)
+            // The entry's own type is known without a call; only a link needs its target's.
+            && (file_type.is_file() || (file_type.is_symlink() && path.is_file()))
+        {
             found.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
         }
     }
@@ -208,6 +212,27 @@ mod tests {
         let sources = read_sources(&[dir.path()]).unwrap();
         let found: Vec<String> = names(&sources).into_iter().map(|(name, _)| name).collect();
         assert_eq!(found, ["a.rules", "b.rules", "sub/c.rules"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_to_files_are_read_and_links_to_directories_are_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::write(elsewhere.path().join("real.rules"), "").unwrap();
+        std::fs::create_dir(elsewhere.path().join("inner")).unwrap();
+        std::fs::write(elsewhere.path().join("inner/deep.rules"), "").unwrap();
+        std::fs::write(dir.path().join("own.rules"), "").unwrap();
+        let link = |target: &str, name: &str| {
+            std::os::unix::fs::symlink(elsewhere.path().join(target), dir.path().join(name))
+                .unwrap();
+        };
+        link("real.rules", "linked.rules");
+        link("inner", "folder.rules");
+        link("missing.rules", "dangling.rules");
+        let sources = read_sources(&[dir.path()]).unwrap();
+        let found: Vec<String> = names(&sources).into_iter().map(|(name, _)| name).collect();
+        assert_eq!(found, ["linked.rules", "own.rules"]);
     }
 
     #[test]
