@@ -430,6 +430,23 @@ def reproduce_section() -> list[str]:
     ]
 
 
+# Sections other commands write into the same file, between these markers; a run of this
+# report keeps them as they are (`bench/agentdojo/run.py` writes the AgentDojo table).
+KEPT_SECTIONS = [("<!-- agentdojo:begin -->", "<!-- agentdojo:end -->")]
+
+
+def kept_sections(out: Path) -> list[str]:
+    """The sections of the current `out` that other commands wrote, to be written again."""
+    current = out.read_text() if out.exists() else ""
+    kept = []
+    for begin, end in KEPT_SECTIONS:
+        start = current.find(begin)
+        stop = current.find(end, start)
+        if start >= 0 and stop >= 0:
+            kept += [current[start : stop + len(end)], ""]
+    return kept
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default_root = Path(os.environ.get("CARGO_TARGET_DIR", "target")) / "criterion"
@@ -460,6 +477,7 @@ def main() -> int:
     lines += hook_section(root)
     lines += machine_section(run)
     lines += reproduce_section()
+    lines += kept_sections(args.out)
     args.out.write_text("\n".join(lines))
     print(f"wrote {args.out}")
     return 0
