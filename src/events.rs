@@ -27,7 +27,8 @@ pub struct EventInput {
 /// (counts, windows, labels; docs/trace.md)
 ///
 /// `rulesc eval`'s stream, inline tests and the Python bindings' sessions all evaluate
-/// through it, so an event means the same in each.
+/// through it, and `rulesc replay` through the same [`Policy::evaluate_next`], so an event
+/// means the same in each.
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     /// The previous outcome's metadata, which the next event starts from
@@ -39,13 +40,8 @@ pub struct Session {
 impl Session {
     /// Evaluates the execution's next event: it starts from the metadata the previous
     /// outcome left, with the event's own `metadata` keys laid over it at the top level
-    pub fn observe(&mut self, policy: &Policy, mut event: Event) -> Outcome {
-        let own = std::mem::take(&mut event.metadata);
-        event.metadata = std::mem::take(&mut self.metadata);
-        event.metadata.extend(own);
-        let outcome = policy.evaluate_in_run(&event, &mut self.trace);
-        self.metadata = outcome.metadata.clone();
-        outcome
+    pub fn observe(&mut self, policy: &Policy, event: Event) -> Outcome {
+        policy.evaluate_next(event, &mut self.metadata, &mut self.trace)
     }
 
     /// The metadata the next event starts from

@@ -424,6 +424,26 @@ impl Policy {
         self.evaluate_in_run_with_hooks(event, &[], trace)
     }
 
+    /// Evaluates the next event of a run that carries its metadata over from event to
+    /// event, as `rulesc eval` reads a stream and `rulesc replay` a recorded session
+    ///
+    /// The event starts from `metadata`, what the previous outcome left, with the event's
+    /// own `metadata` keys laid over it at the top level; `metadata` then holds what this
+    /// outcome leaves, and `trace` has the event added.
+    pub fn evaluate_next(
+        &self,
+        mut event: Event,
+        metadata: &mut Map<String, Json>,
+        trace: &mut TraceState,
+    ) -> Outcome {
+        let own = std::mem::take(&mut event.metadata);
+        event.metadata = std::mem::take(metadata);
+        event.metadata.extend(own);
+        let outcome = self.evaluate_in_run(&event, trace);
+        metadata.clone_from(&outcome.metadata);
+        outcome
+    }
+
     /// [`Policy::evaluate_in_run`] with native hooks voting alongside the rules
     pub fn evaluate_in_run_with_hooks(
         &self,

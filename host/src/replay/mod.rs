@@ -424,11 +424,8 @@ impl<'p> Replay<'p> {
             .zip(&mut run.events);
         for (policy, ((state, findings), events)) in self.policies.iter().zip(per_policy) {
             *events = events.saturating_add(1);
-            let mut event = event.clone();
-            let own = std::mem::replace(&mut event.metadata, state.metadata.clone());
-            event.metadata.extend(own);
-            let outcome = policy.evaluate_in_run(&event, &mut state.trace);
-            state.metadata.clone_from(&outcome.metadata);
+            let outcome =
+                policy.evaluate_next(event.clone(), &mut state.metadata, &mut state.trace);
             let tool = tool_of(event.kind, event.tool.as_deref());
             findings.extend(findings_of(&outcome, number, event.step, tool));
         }
