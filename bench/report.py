@@ -157,7 +157,7 @@ def decisions_section(root: Path) -> list[str]:
             )
     lines.append("")
     lines.append(
-        "rulesc's cost stays flat from 10 to 10,000 rules: rules are indexed by event, tool-name literals sit in a hash map, prefix and suffix globs in byte tries walked along the name, other globs in one `GlobSet`, and counters in sorted thresholds (`runtime/src/index.rs`)."
+        "rulesc's cost stays flat from 10 to 10,000 rules: rules are indexed by event, tool-name literals sit in a hash map, prefix and suffix globs in byte tries walked along the name, infix globs in one Aho-Corasick automaton, other globs in one `regex::RegexSet`, and counters in sorted thresholds (`runtime/src/index.rs`)."
     )
     lines.append(
         "A matched decision costs about 70 ns more than an unmatched one: the `Outcome` owns the rule id, its file and `resolved_by`, and the evaluations vector, four allocations the floor does not make."
@@ -399,7 +399,7 @@ def hook_section(root: Path) -> list[str]:
     lines = [
         "## A hook call beside the process start",
         "",
-        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm as after a session's first call). Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
+        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm). Each run is the first call of a session of its own, so the policy evaluates the call and the session's state is written: none is answered early because earlier runs stopped or throttled the session. Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
         "",
         "| call | runs | median | p95 | median / process start | p95 / process start |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -4,14 +4,17 @@
 //!
 //! Usage: `rulesc-bench-hook RULESC RUNS STATE_DIR POLICY CASE...`, where each CASE is
 //! `name=host:payload.json`, or `name=host:payload.json|STATE` to keep sessions in the
-//! store `--state STATE` names (a `redis://` URL). Every case is called once first, untimed, so the compiled
-//! policy is cached, as it is for every call after a session's first. Runs alternate
-//! between the baseline and each case, so drift of the machine hits all alike. The output
-//! is one JSON object per line (`bench/run.sh` collects them), then a table for people on
-//! stderr.
+//! store `--state STATE` names (a `redis://` URL). Every case is called once first, untimed,
+//! so the compiled policy is cached, as it is for every call after a session's first. Runs
+//! alternate between the baseline and each case, so drift of the machine hits all alike.
+//! The output is one JSON object per line (`bench/run.sh` collects them), then a table for
+//! people on stderr.
 //!
-//! Invariant: a case whose call exits neither 0 nor 2 (a host's answer or denial) stops the
-//! benchmark with its stderr, so a broken hook is never timed as a fast one.
+//! Invariants: a case whose call exits neither 0 nor 2 (a host's answer or denial) stops the
+//! benchmark with its stderr, so a broken hook is never timed as a fast one; and every run
+//! of a case is the call of a session of its own (the payload's `session_id` with the run's
+//! number appended), so each timed call is evaluated and its session's state written, never
+//! answered early because an earlier run's calls stopped or throttled the session.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -22,7 +25,8 @@ use std::time::{Duration, Instant};
 struct Case {
     name: String,
     args: Vec<String>,
-    stdin: Option<PathBuf>,
+    /// The stdin of each run, by run number (none for the baseline)
+    stdins: Vec<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -48,19 +52,21 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let baseline = Case {
         name: "process start (`rulesc --version`)".to_owned(),
         args: vec!["--version".to_owned()],
-        stdin: None,
+        stdins: Vec::new(),
     };
     let mut timed = vec![baseline];
-    for case in cases {
-        timed.push(hook_case(case, state_dir, policy)?);
+    for (number, case) in cases.iter().enumerate() {
+        timed.push(hook_case(case, number, runs, state_dir, policy)?);
     }
+    // The untimed first call of each case has a session of its own too (the one after the
+    // last run's), so every timed call is its session's first.
     for case in &timed {
-        call(rulesc, case)?;
+        call(rulesc, case, runs)?;
     }
     let mut samples: Vec<Vec<Duration>> = vec![Vec::with_capacity(runs); timed.len()];
-    for _ in 0..runs {
+    for run in 0..runs {
         for (case, times) in timed.iter().zip(samples.iter_mut()) {
-            times.push(call(rulesc, case)?);
+            times.push(call(rulesc, case, run)?);
         }
     }
     let stats: Vec<(f64, f64)> = samples.iter_mut().map(|times| percentiles(times)).collect();
@@ -82,8 +88,15 @@ fn run(args: Vec<String>) -> Result<(), String> {
     Ok(())
 }
 
-/// `name=host:payload.json[|STATE]` as a hook call over `policy`
-fn hook_case(spec: &str, state_dir: &str, policy: &str) -> Result<Case, String> {
+/// `name=host:payload.json[|STATE]` as a hook call over `policy`, with one payload per run
+/// and one for the untimed first call, written under `state_dir`
+fn hook_case(
+    spec: &str,
+    number: usize,
+    runs: usize,
+    state_dir: &str,
+    policy: &str,
+) -> Result<Case, String> {
     let (name, call) = spec
         .split_once('=')
         .ok_or_else(|| format!("`{spec}` is not `name=host:payload.json`"))?;
@@ -100,16 +113,44 @@ fn hook_case(spec: &str, state_dir: &str, policy: &str) -> Result<Case, String> 
     if let Some(store) = store {
         args.extend(["--state".to_owned(), store.to_owned()]);
     }
+    let template = std::fs::read_to_string(payload)
+        .map_err(|err| format!("cannot read `{payload}`: {err}"))?;
+    let folder = Path::new(state_dir).join(format!("bench-payloads-{number}"));
+    std::fs::create_dir_all(&folder)
+        .map_err(|err| format!("cannot create `{}`: {err}", folder.display()))?;
+    let stdins = (0..=runs)
+        .map(|run| {
+            let path = folder.join(format!("{run}.json"));
+            let text = with_session_suffix(&template, &format!("-run{run}"))
+                .ok_or_else(|| format!("`{payload}` has no `\"session_id\": \"...\"`"))?;
+            std::fs::write(&path, text)
+                .map_err(|err| format!("cannot write `{}`: {err}", path.display()))?;
+            Ok(path)
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     Ok(Case {
         name: name.to_owned(),
         args,
-        stdin: Some(PathBuf::from(payload)),
+        stdins,
     })
 }
 
-/// The wall time of one run of `case`
-fn call(rulesc: &str, case: &Case) -> Result<Duration, String> {
-    let stdin = match &case.stdin {
+/// `payload` with `suffix` appended to its `session_id` string; `None` when it has none
+fn with_session_suffix(payload: &str, suffix: &str) -> Option<String> {
+    let key = payload.find("\"session_id\"")?;
+    let after_key = key + "\"session_id\"".len();
+    let open = after_key + payload.get(after_key..)?.find('"')? + 1;
+    let close = open + payload.get(open..)?.find('"')?;
+    Some(format!(
+        "{}{suffix}{}",
+        payload.get(..close)?,
+        payload.get(close..)?
+    ))
+}
+
+/// The wall time of run `run` of `case`
+fn call(rulesc: &str, case: &Case, run: usize) -> Result<Duration, String> {
+    let stdin = match case.stdins.get(run) {
         Some(path) => Stdio::from(open(path)?),
         None => Stdio::null(),
     };
