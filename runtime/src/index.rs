@@ -12,8 +12,9 @@
 //! event kind it fires on:
 //! 1. `field == "text"` or `field in ["a", "b"]` (strings only): a hash map from text;
 //! 2. `field ~ glob` where the glob is a literal (the hash map), `prefix*` (one byte trie
-//!    over every prefix, walked along the value) or `*suffix` (one over every suffix, walked
-//!    backwards);
+//!    over every prefix, walked along the value), `*suffix` (one over every suffix, walked
+//!    backwards) or `*infix*` (one Aho-Corasick automaton over every infix, built when an
+//!    event first needs it);
 //!    `~ "*"` only asks for a string, and ranks last;
 //! 3. `counter == k` on an integer or duration field: a sorted list;
 //! 4. any other glob: one `regex::RegexSet` of their translations per field, built when an
@@ -26,8 +27,9 @@
 //! its kinds. A value meets each key at most once, so no rule is visited twice.
 //!
 //! Cost: finding the candidates of an event takes, per indexed field, one hash lookup, two
-//! trie walks over the value and a few binary searches, whatever the number of rules.
-//! Nothing is allocated, unless a glob of the general kind (4) matches.
+//! trie walks and one automaton pass over the value and a few binary searches, whatever the
+//! number of rules. Nothing is allocated, unless an infix or a glob of the general kind (4)
+//! matches.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
@@ -41,8 +43,10 @@ use crate::vocabulary::{
     CompareOp, Condition, EventKind, Field, FieldType, GlobShape, Literal, Operand, Rule,
 };
 
+mod infix;
 mod trie;
 
+use infix::InfixGroup;
 use trie::{Anchor, Trie};
 
 /// A rule an event must consider
@@ -94,8 +98,13 @@ impl RuleIndex {
     /// evaluating allocates nothing unless a glob matches
     pub(crate) fn prepare(&self) {
         let groups = self.by_event.iter().flat_map(|index| &index.texts);
-        for group in groups.filter_map(|texts| texts.globs.as_ref()) {
-            group.set();
+        for texts in groups {
+            if let Some(group) = &texts.globs {
+                group.set();
+            }
+            if let Some(group) = &texts.infixes {
+                group.prepare();
+            }
         }
     }
 
@@ -144,6 +153,8 @@ struct TextIndex {
     prefixes: Option<Trie<Candidate>>,
     /// `*suffix` globs
     suffixes: Option<Trie<Candidate>>,
+    /// `*infix*` globs
+    infixes: Option<InfixGroup>,
     /// Every other glob, matched together
     globs: Option<GlobGroup>,
 }
@@ -195,6 +206,9 @@ impl TextIndex {
         }
         if let Some(suffixes) = &self.suffixes {
             suffixes.visit(text, Anchor::End, visit);
+        }
+        if let Some(infixes) = &self.infixes {
+            infixes.visit(text, visit);
         }
         if let Some(globs) = &self.globs {
             globs.visit(text, visit);
@@ -288,6 +302,8 @@ enum Key {
     Prefix(Field, String),
     /// The field holds a string that ends with this text (never empty)
     Suffix(Field, String),
+    /// The field holds a string that contains this text (never empty)
+    Infix(Field, String),
     /// The field holds a string this glob matches
     Glob(Field, String),
     /// The integer field is within this bound
@@ -306,7 +322,7 @@ impl Key {
     fn rank(&self) -> u8 {
         match self {
             Key::Exact(..) => 0,
-            Key::Prefix(..) | Key::Suffix(..) => 1,
+            Key::Prefix(..) | Key::Suffix(..) | Key::Infix(..) => 1,
             Key::Counter(_, Bound::Equal(_)) => 2,
             Key::Glob(..) => 3,
             Key::Counter(..) => 4,
@@ -368,9 +384,8 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
             GlobShape::Prefix(text) => Key::Prefix(field.clone(), text),
             GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field.clone()),
             GlobShape::Suffix(text) => Key::Suffix(field.clone(), text),
-            GlobShape::Contains(_) | GlobShape::Other => {
-                Key::Glob(field.clone(), pattern.regex_source().to_owned())
-            }
+            GlobShape::Contains(text) => Key::Infix(field.clone(), text),
+            GlobShape::Other => Key::Glob(field.clone(), pattern.regex_source().to_owned()),
         }),
         Condition::Any(_)
         | Condition::All(_)
@@ -423,6 +438,7 @@ struct TextBuilder {
     exact: HashMap<Box<str>, Vec<Candidate>>,
     prefixes: BTreeMap<String, Vec<Candidate>>,
     suffixes: BTreeMap<String, Vec<Candidate>>,
+    infixes: BTreeMap<String, Vec<Candidate>>,
     globs: Vec<(String, Candidate)>,
 }
 
@@ -461,6 +477,10 @@ impl EventBuilder {
                 let texts = self.texts.entry(field).or_default();
                 texts.suffixes.entry(text).or_default().push(candidate);
             }
+            Key::Infix(field, text) => {
+                let texts = self.texts.entry(field).or_default();
+                texts.infixes.entry(text).or_default().push(candidate);
+            }
             Key::Glob(field, glob) => {
                 let texts = self.texts.entry(field).or_default();
                 texts.globs.push((glob, candidate));
@@ -493,6 +513,7 @@ impl EventBuilder {
             // wrong.
             let prefixes = or_unkeyed(trie(builder.prefixes, Anchor::Start), &mut unkeyed);
             let suffixes = or_unkeyed(trie(builder.suffixes, Anchor::End), &mut unkeyed);
+            let infixes = InfixGroup::new(builder.infixes);
             let globs = GlobGroup::new(builder.globs);
             texts.push(TextIndex {
                 field,
@@ -500,6 +521,7 @@ impl EventBuilder {
                 exact: builder.exact,
                 prefixes,
                 suffixes,
+                infixes,
                 globs,
             });
         }

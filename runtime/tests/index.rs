@@ -5,7 +5,7 @@
 //! evaluation code with the runtime: it tests every rule one by one, resolves and applies
 //! effects its own way, and its outcome JSON is what the indexed policy must give, to the
 //! deciding rule. Random policies lean on
-//! what the index keys on (string equality, `in`, literal, prefix, suffix and general globs,
+//! what the index keys on (string equality, `in`, literal, prefix, suffix, infix and general globs,
 //! thresholds written either way round) and mix in what it does not (`or`, `not`, regexes),
 //! with values that sit on every edge (empty strings, newlines, multi-byte characters, a
 //! bound plus or minus one). Cases default to 256; `PROPTEST_CASES=10000` runs more.
@@ -58,7 +58,7 @@ const TEXTS: [&str; 12] = [
     "tool7_run",
 ];
 
-const GLOBS: [&str; 18] = [
+const GLOBS: [&str; 22] = [
     "bash",
     "bash*",
     "rm*",
@@ -77,6 +77,10 @@ const GLOBS: [&str; 18] = [
     "x/*",
     "tool7_*",
     "é*",
+    "*rf*",
+    "*a*",
+    "*as*",
+    "*é*",
 ];
 
 fn text_field() -> impl Strategy<Value = Field> {
