@@ -114,19 +114,21 @@ impl TraceState {
         }
         self.steps = self.steps.max(event.steps);
         self.elapsed_ms = self.elapsed_ms.max(event.elapsed_ms);
+        let (steps, elapsed_ms) = (self.steps, self.elapsed_ms);
         let mut values = Vec::with_capacity(specs.len());
         for spec in specs {
-            if !self
-                .terms
-                .get(&spec.key)
-                .is_some_and(|state| state.fits(&spec.term))
-            {
-                self.terms
-                    .insert(spec.key.clone(), TermState::new(&spec.term));
-            }
-            let value = self.terms.get_mut(&spec.key).map_or(0, |state| {
-                state.observe(spec, event, line, self.steps, self.elapsed_ms)
-            });
+            // One lookup per term and event: keys are terms' JSON, long and alike at the start.
+            let value = match self.terms.get_mut(&spec.key) {
+                Some(state) if state.fits(&spec.term) => {
+                    state.observe(spec, event, line, steps, elapsed_ms)
+                }
+                _ => {
+                    let mut state = TermState::new(&spec.term);
+                    let value = state.observe(spec, event, line, steps, elapsed_ms);
+                    self.terms.insert(spec.key.clone(), state);
+                    value
+                }
+            };
             values.push(value);
         }
         if self.terms.len() > specs.len() {
