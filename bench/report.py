@@ -399,7 +399,7 @@ def hook_section(root: Path) -> list[str]:
     lines = [
         "## A hook call beside the process start",
         "",
-        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm). Each run is the first call of a session of its own, so the policy evaluates the call and the session's state is written: none is answered early because earlier runs stopped or throttled the session. Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
+        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm). Each run has a session of its own, whose calls are the run's rows in the order shown (the recorded payloads name one session), so every timed call is evaluated and the session's state written: none is answered early because earlier runs stopped or throttled the session. Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
         "",
         "| call | runs | median | p95 | median / process start | p95 / process start |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -11,10 +11,11 @@
 //! people on stderr.
 //!
 //! Invariants: a case whose call exits neither 0 nor 2 (a host's answer or denial) stops the
-//! benchmark with its stderr, so a broken hook is never timed as a fast one; and every run
-//! of a case is the call of a session of its own (the payload's `session_id` with the run's
-//! number appended), so each timed call is evaluated and its session's state written, never
-//! answered early because an earlier run's calls stopped or throttled the session.
+//! benchmark with its stderr, so a broken hook is never timed as a fast one; and each run
+//! has a session of its own (the payload's `session_id` with the run's number appended), so
+//! each timed call is evaluated and its session's state written, never answered early
+//! because earlier runs stopped or throttled the session. Cases whose payloads name one
+//! session are, within a run, that session's calls in the order given.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
