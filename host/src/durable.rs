@@ -155,7 +155,11 @@ mod tests {
             }
         });
         let last = fs::read_to_string(&path).unwrap();
-        assert!(contents.contains(&last), "a mix of writes: {} bytes", last.len());
+        assert!(
+            contents.contains(&last),
+            "a mix of writes: {} bytes",
+            last.len()
+        );
         assert_eq!(names(folder.path()), ["s.json"]);
     }
 }
