@@ -451,6 +451,39 @@ fn the_compiled_policy_is_cached_and_an_edit_is_seen_at_once() {
 }
 
 #[test]
+fn a_cached_policy_answers_every_recorded_payload_as_the_compiled_one() {
+    // The shipped set holds every kind of condition; the cache keeps it in a binary form.
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    for host in ["claude", "codex", "gemini"] {
+        let folder = fixture("payloads").join(host);
+        let mut payloads: Vec<PathBuf> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .collect();
+        payloads.sort();
+        for path in payloads {
+            let payload = std::fs::read(&path).unwrap();
+            let compiled = Hook::new(host, std::slice::from_ref(&rules));
+            let cached = Hook::new(host, std::slice::from_ref(&rules));
+            // Another session's call fills the cache, so the next call reads it.
+            let mut other: Json = serde_json::from_slice(&payload).unwrap();
+            other["session_id"] = json!("another-session");
+            cached.call(other.to_string().as_bytes());
+            let fresh = compiled.call(&payload);
+            let hit = cached.call(&payload);
+            let name = path.display();
+            assert_eq!(hit.status.code(), fresh.status.code(), "{name}");
+            assert_eq!(hit.stdout, fresh.stdout, "{name}");
+            assert_eq!(
+                render(&hit, &cached).replace("[STATE]", ""),
+                render(&fresh, &compiled).replace("[STATE]", ""),
+                "{name}"
+            );
+        }
+    }
+}
+
+#[test]
 fn prune_removes_sessions_not_written_for_longer_than_the_age() {
     let hook = Hook::new("claude", &[fixture("fixtures.rules")]);
     hook.answer(&claude("SessionStart", json!({"source": "startup"})));

@@ -6,7 +6,7 @@
 //! ```text
 //! lock                      taken exclusively around every read-modify-write
 //! sessions/s-<id>.json      one SessionState per session id, with the file store (store/file.rs)
-//! policies/<digest>.jsonl   compiled policies (see cache.rs)
+//! policies/<digest>.bin     compiled policies (see cache.rs)
 //! ```
 //!
 //! Every store keeps a session's state as the JSON of [`SessionState`], which names its

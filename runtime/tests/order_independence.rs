@@ -488,6 +488,20 @@ fn shuffled_case() -> impl Strategy<Value = (Vec<Rule>, Vec<Rule>, Defaults, Lim
         })
 }
 
+/// `policy` written in postcard's binary form ([`Policy::to_compact`]) and read back
+#[expect(
+    clippy::unwrap_used,
+    reason = "a helper of tests: a policy that does not come back fails the test"
+)]
+fn through_compact(policy: &Policy) -> Policy {
+    let mut serializer = postcard::Serializer {
+        output: postcard::ser_flavors::AllocVec::new(),
+    };
+    policy.to_compact(&mut serializer).unwrap();
+    let bytes = postcard::ser_flavors::Flavor::finalize(serializer.output).unwrap();
+    Policy::from_checked_compact(&mut postcard::Deserializer::from_bytes(&bytes)).unwrap()
+}
+
 proptest! {
     #[test]
     fn shuffling_rules_never_changes_an_outcome(
@@ -568,9 +582,11 @@ proptest! {
         let original = outcomes(&policy, &events, &[]);
         let reordered = outcomes(&build(shuffled, defaults, limits).with_shadow_rules(shadow), &events, &[]);
         let loaded = Policy::from_json(&policy.to_json()).unwrap().with_limits(limits);
+        let compact = through_compact(&policy).with_limits(limits);
         prop_assert_eq!(as_json(original.clone()), model.clone());
         prop_assert_eq!(as_json(reordered), model.clone());
-        prop_assert_eq!(as_json(outcomes(&loaded, &events, &[])), model);
+        prop_assert_eq!(as_json(outcomes(&loaded, &events, &[])), model.clone());
+        prop_assert_eq!(as_json(outcomes(&compact, &events, &[])), model);
         // Decisions, effects and metadata are those of the policy without its shadow rules.
         let without = outcomes(&build(enforced, defaults, limits), &events, &[]);
         for (with, without) in original.into_iter().zip(without) {
@@ -579,7 +595,7 @@ proptest! {
     }
 
     #[test]
-    fn compiled_json_decides_every_event_identically(
+    fn compiled_json_and_compact_forms_decide_every_event_identically(
         rules in rules(), defaults in defaults(), limits in limits(),
         events in prop::collection::vec(event(), 1..5),
     ) {
@@ -587,6 +603,9 @@ proptest! {
         let loaded = Policy::from_json(&policy.to_json()).unwrap().with_limits(limits);
         prop_assert_eq!(loaded.to_json(), policy.to_json());
         prop_assert_eq!(outcomes(&policy, &events, &[]), outcomes(&loaded, &events, &[]));
+        let compact = through_compact(&policy).with_limits(limits);
+        prop_assert_eq!(compact.to_json(), policy.to_json());
+        prop_assert_eq!(outcomes(&policy, &events, &[]), outcomes(&compact, &events, &[]));
     }
 
     #[test]

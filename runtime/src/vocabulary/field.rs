@@ -110,14 +110,60 @@ pub struct FieldPath {
     pub segments: Vec<PathSegment>,
 }
 
-/// One step of a [`FieldPath`]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(untagged)]
+/// One step of a [`FieldPath`]: in JSON a string (a key) or a number (an index), in a binary
+/// format a tagged variant, since such a format cannot tell the two apart by their shape
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PathSegment {
     /// An object key
     Key(String),
     /// An array index
     Index(u64),
+}
+
+/// [`PathSegment`] as JSON writes it
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum ByShape<K> {
+    Key(K),
+    Index(u64),
+}
+
+/// [`PathSegment`] as a binary format writes it
+#[derive(Serialize, Deserialize)]
+enum Tagged<K> {
+    Key(K),
+    Index(u64),
+}
+
+impl Serialize for PathSegment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match (self, serializer.is_human_readable()) {
+            (PathSegment::Key(key), true) => ByShape::Key(key).serialize(serializer),
+            (PathSegment::Index(index), true) => {
+                ByShape::<&str>::Index(*index).serialize(serializer)
+            }
+            (PathSegment::Key(key), false) => Tagged::Key(key).serialize(serializer),
+            (PathSegment::Index(index), false) => {
+                Tagged::<&str>::Index(*index).serialize(serializer)
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PathSegment {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(if deserializer.is_human_readable() {
+            match ByShape::deserialize(deserializer)? {
+                ByShape::Key(key) => PathSegment::Key(key),
+                ByShape::Index(index) => PathSegment::Index(index),
+            }
+        } else {
+            match Tagged::deserialize(deserializer)? {
+                Tagged::Key(key) => PathSegment::Key(key),
+                Tagged::Index(index) => PathSegment::Index(index),
+            }
+        })
+    }
 }
 
 impl FieldPath {

@@ -2,7 +2,8 @@
 //! evaluator runs them. Their state lives in the engine's `trace` module; here they are only
 //! named, so a compiled policy can hold them.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStructVariant;
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::condition::{CompareOp, Condition};
 use super::event_kind::EventKind;
@@ -12,7 +13,10 @@ use super::event_kind::EventKind;
 pub const MAX_TRACE_BOUND: u64 = 100_000;
 
 /// A quantity measured over the run's events so far, the current one included
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Its JSON leaves out a `when` or `within` it does not have; it is also the term's key in
+/// the trace state, so those bytes are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TraceTerm {
     /// `count(E when C within W)`: events of kind `event` for which `when` held
@@ -20,10 +24,10 @@ pub enum TraceTerm {
         /// The kind of event counted
         event: EventKind,
         /// What the counted event must satisfy, read on that event as it was
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default)]
         when: Option<Box<Condition>>,
         /// Only events this recent count
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default)]
         within: Option<Window>,
     },
     /// `streak(E when C)`: the events of kind `event` in a row, ending now, for which `when`
@@ -32,12 +36,48 @@ pub enum TraceTerm {
         /// The kind of event counted
         event: EventKind,
         /// What each event of the run must satisfy
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default)]
         when: Option<Box<Condition>>,
     },
     /// `same_call_count`: how many `pre_tool_use` events in a row, ending now, call the same
     /// tool with the same arguments
     SameCall,
+}
+
+impl Serialize for TraceTerm {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // A binary format reads fields by position: it gets all of them.
+        let every = !serializer.is_human_readable();
+        let (index, name, event, when, within) = match self {
+            TraceTerm::Count {
+                event,
+                when,
+                within,
+            } => (0, "count", event, when, Some(within)),
+            TraceTerm::Streak { event, when } => (1, "streak", event, when, None),
+            TraceTerm::SameCall => {
+                return serializer.serialize_unit_variant("TraceTerm", 2, "same_call");
+            }
+        };
+        let written = |present: bool| usize::from(every || present);
+        let len =
+            1 + written(when.is_some()) + within.map_or(0, |within| written(within.is_some()));
+        let mut term = serializer.serialize_struct_variant("TraceTerm", index, name, len)?;
+        term.serialize_field("event", event)?;
+        if every || when.is_some() {
+            term.serialize_field("when", when)?;
+        } else {
+            term.skip_field("when")?;
+        }
+        if let Some(within) = within {
+            if every || within.is_some() {
+                term.serialize_field("within", within)?;
+            } else {
+                term.skip_field("within")?;
+            }
+        }
+        term.end()
+    }
 }
 
 /// How recent a counted event must be
