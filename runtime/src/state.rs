@@ -41,6 +41,54 @@ pub struct ExecutionState {
     /// What the policy's trace terms remember of the run (docs/trace.md)
     #[serde(default)]
     trace: TraceState,
+    /// The counts of the step records before the current one, so that an event reads its
+    /// counts without a walk over the whole run
+    #[serde(skip)]
+    closed: ClosedSteps,
+}
+
+/// The counts of a run's closed step records: every record but the last, which no later
+/// event changes (only the current step's record is ever updated)
+///
+/// A memo of what the records hold, not state of its own: it is never serialized, says how
+/// many records it covers, and is rebuilt from the records whenever that is not all but the
+/// last (a state just loaded), so it can never disagree with them. Two states with equal
+/// records are equal whatever their memos.
+#[derive(Debug, Clone, Copy, Default)]
+struct ClosedSteps {
+    /// How many records, from the first, these counts cover
+    records: usize,
+    /// Of them, the steps that count in `steps`
+    steps: u64,
+    /// Their tokens
+    usage: Usage,
+    /// Their errors
+    errors: u64,
+}
+
+impl PartialEq for ClosedSteps {
+    fn eq(&self, _other: &ClosedSteps) -> bool {
+        true
+    }
+}
+
+impl ClosedSteps {
+    /// The counts of every record of `records`
+    fn of(records: &[StepRecord]) -> ClosedSteps {
+        records
+            .iter()
+            .fold(ClosedSteps::default(), ClosedSteps::plus)
+    }
+
+    /// These counts with `record` added
+    fn plus(self, record: &StepRecord) -> ClosedSteps {
+        ClosedSteps {
+            records: self.records.saturating_add(1),
+            steps: self.steps.saturating_add(u64::from(record.counted)),
+            usage: self.usage.plus(record.usage),
+            errors: self.errors.saturating_add(count(record.errors.iter())),
+        }
+    }
 }
 
 /// What happened in one step
@@ -157,14 +205,23 @@ impl ExecutionState {
 
     /// Steps completed so far (LANGUAGE.md §4.1 `steps`)
     pub fn steps(&self) -> u64 {
-        count(self.step_records.iter().filter(|record| record.counted))
+        self.totals().steps
     }
 
     /// Tokens used by all model calls
     pub fn usage(&self) -> Usage {
-        self.step_records
-            .iter()
-            .fold(Usage::default(), |total, record| total.plus(record.usage))
+        self.totals().usage
+    }
+
+    /// The counts of every step record: the memo of the closed ones and the current one,
+    /// or, when the memo does not cover all but the current one, a walk over them all
+    fn totals(&self) -> ClosedSteps {
+        match self.step_records.split_last() {
+            Some((current, closed)) if self.closed.records == closed.len() => {
+                self.closed.plus(current)
+            }
+            _ => ClosedSteps::of(&self.step_records),
+        }
     }
 
     /// Model calls made so far, failed ones and retries included (where a scripted model
@@ -177,7 +234,7 @@ impl ExecutionState {
 
     /// Total errors in this execution: failed and blocked calls
     pub fn errors(&self) -> u64 {
-        count(self.step_records.iter().flat_map(|record| &record.errors))
+        self.totals().errors
     }
 
     /// Consecutive failed calls; reset when a step ends without error
@@ -235,16 +292,16 @@ impl ExecutionState {
 
     /// The event of `kind` as conditions see it now, with the data of the event in flight
     pub(crate) fn event(&self, kind: EventKind, current: &CurrentExecution) -> Event {
-        let usage = self.usage();
+        let totals = self.totals();
         let mut event = Event::new(kind);
         event.step = self.step();
-        event.steps = self.steps();
-        event.tokens = usage.total();
-        event.input_tokens = usage.input;
-        event.output_tokens = usage.output;
+        event.steps = totals.steps;
+        event.tokens = totals.usage.total();
+        event.input_tokens = totals.usage.input;
+        event.output_tokens = totals.usage.output;
         event.elapsed_ms = self.elapsed_ms;
         event.failures = self.failures;
-        event.errors = self.errors();
+        event.errors = totals.errors;
         event.retries = self.retries();
         event.metadata = self.metadata.clone();
         current.describe(kind, self, &mut event);
@@ -275,6 +332,8 @@ impl ExecutionState {
     /// Starts the next step and returns its number
     pub(crate) fn begin_step(&mut self) -> u64 {
         let step = self.step().saturating_add(1);
+        // The current record closes: from now on only the new one changes.
+        self.closed = self.totals();
         self.step_records.push(StepRecord {
             step,
             response: None,
