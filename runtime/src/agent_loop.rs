@@ -54,6 +54,9 @@ use crate::vocabulary::{ErrorKind, EventKind, Limits, StopDecision, StopReason};
 /// `tracing` target of the loop's events
 const TARGET: &str = "rulesc::loop";
 
+/// The most steps a run makes room for in its records when it starts
+const RESERVED_STEPS: u64 = 64;
+
 /// An agent loop under a policy: the host brings the model, the tools and the approver
 ///
 /// ```
@@ -285,8 +288,13 @@ impl AgentLoop {
         approver: &'run mut dyn Approver,
     ) -> Run<'run> {
         let origin_ms = self.clock.now_ms();
-        let state = state
+        let mut state = state
             .unwrap_or_else(|| ExecutionState::new(self.metadata.clone(), self.messages.clone()));
+        // Growing the records step by step costs more than the loop's other bookkeeping; a
+        // run's steps are bounded by the host, and the room made for them is capped so that
+        // a loop allowed many steps pays little for a short run.
+        let steps_left = self.limits.max_steps.saturating_sub(state.step());
+        state.reserve_steps(usize::try_from(steps_left.min(RESERVED_STEPS)).unwrap_or(0));
         Run {
             policy: &self.policy,
             snapshot: self.policy.take_snapshot(),
@@ -463,8 +471,8 @@ impl Run<'_> {
         current.response = Some(response);
         let after = self.fire(EventKind::AfterInference, current);
         stop_if_forbidden(&after)?;
-        for call in &tool_calls {
-            self.tool_call(call, current)?;
+        for (idx, call) in tool_calls.iter().enumerate() {
+            self.tool_call(idx, call, current)?;
         }
         Ok(())
     }
@@ -503,15 +511,16 @@ impl Run<'_> {
         }
     }
 
-    /// One tool call with its retries, through `pre_tool_use`, the approver, the tool,
-    /// `post_tool_use` and, when it failed or was blocked, `on_error`
+    /// One tool call, the response's `idx`th, with its retries, through `pre_tool_use`, the
+    /// approver, the tool, `post_tool_use` and, when it failed or was blocked, `on_error`
     fn tool_call(
         &mut self,
+        idx: usize,
         call: &ToolCall,
         current: &mut CurrentExecution,
     ) -> Result<(), PendingStop> {
         loop {
-            current.tool_call = Some(call.clone());
+            current.tool_call = Some(idx);
             current.tool_result = None;
             let pre = self.fire(EventKind::PreToolUse, current);
             let (decision, result) = match pre.decision {

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::driver::{InferenceResponse, Message, ToolCall, Usage};
+use crate::driver::{InferenceResponse, Message, Usage};
 use crate::event::{ErrorInfo, Event, ToolOutput};
 use crate::outcome::{Decision, Evaluation, Resolution};
 use crate::trace::TraceState;
@@ -329,6 +329,15 @@ impl ExecutionState {
         self.events.push(record);
     }
 
+    /// Makes room for the records of `steps` more steps: their step records, the six events
+    /// of a step with one tool call, and its two messages (the run's first and last events
+    /// fit in the slack of the last step, which fires fewer)
+    pub(crate) fn reserve_steps(&mut self, steps: usize) {
+        self.step_records.reserve(steps);
+        self.events.reserve(steps.saturating_mul(6));
+        self.messages.reserve(steps.saturating_mul(2));
+    }
+
     /// Starts the next step and returns its number
     pub(crate) fn begin_step(&mut self) -> u64 {
         let step = self.step().saturating_add(1);
@@ -491,8 +500,9 @@ impl PendingStop {
 pub(crate) struct CurrentExecution {
     /// The successful model response of this step
     pub(crate) response: Option<InferenceResponse>,
-    /// The tool call in flight (`pre_tool_use`, `post_tool_use`, `on_error` of a tool)
-    pub(crate) tool_call: Option<ToolCall>,
+    /// The tool call in flight (`pre_tool_use`, `post_tool_use`, `on_error` of a tool), by
+    /// its place among the tool calls of `response`: the events read it there, uncopied
+    pub(crate) tool_call: Option<usize>,
     /// How the tool call in flight went (`post_tool_use`)
     pub(crate) tool_result: Option<ToolResult>,
     /// The failure in flight (`on_error`)
@@ -568,7 +578,11 @@ impl CurrentExecution {
     }
 
     fn describe_tool_call(&self, event: &mut Event) {
-        if let Some(call) = &self.tool_call {
+        let call = self
+            .tool_call
+            .zip(self.response.as_ref())
+            .and_then(|(idx, response)| response.tool_calls.get(idx));
+        if let Some(call) = call {
             event.tool = Some(call.name.clone());
             event.arg = Some(call.args.clone());
         }
