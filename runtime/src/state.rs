@@ -588,3 +588,86 @@ impl CurrentExecution {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counts read from the step records themselves, one walk each
+    fn counted_from_records(state: &ExecutionState) -> (u64, Usage, u64) {
+        let records = state.step_records();
+        let steps = records.iter().filter(|record| record.counted).count();
+        let usage = records
+            .iter()
+            .fold(Usage::default(), |total, record| total.plus(record.usage));
+        let errors = records
+            .iter()
+            .map(|record| record.errors.len())
+            .sum::<usize>();
+        (steps as u64, usage, errors as u64)
+    }
+
+    fn counts(state: &ExecutionState) -> (u64, Usage, u64) {
+        (state.steps(), state.usage(), state.errors())
+    }
+
+    /// Step `step` of a run: a model call using `step` tokens each way, an error every
+    /// third step, and every step but the fifth counted
+    fn run_step(state: &mut ExecutionState, step: u64) {
+        state.begin_step();
+        state.record_response(&InferenceResponse {
+            text: String::new(),
+            tool_calls: Vec::new(),
+            finish_reason: FinishReason::Stop,
+            usage: Usage {
+                input: step,
+                output: step,
+            },
+        });
+        if step % 3 == 0 {
+            state.record_error(ErrorRecord {
+                kind: ErrorKind::Tool,
+                message: format!("failure {step}"),
+                tool: None,
+            });
+        }
+        state.finish_step(step != 5);
+    }
+
+    /// The memo of closed steps gives the counts the records hold, in a run, in a state
+    /// loaded from JSON mid-run (whose memo starts empty), and after that state goes on
+    #[test]
+    fn the_counts_of_closed_steps_are_the_records_counts() {
+        let mut state = ExecutionState::default();
+        assert_eq!(counts(&state), (0, Usage::default(), 0));
+        for step in 1..=7 {
+            run_step(&mut state, step);
+            assert_eq!(counts(&state), counted_from_records(&state), "step {step}");
+        }
+        let json = serde_json::to_string(&state).expect("a state serializes");
+        let mut loaded: ExecutionState = serde_json::from_str(&json).expect("and loads");
+        assert_eq!(loaded, state);
+        assert_eq!(counts(&loaded), counted_from_records(&state));
+        for step in 8..=10 {
+            run_step(&mut loaded, step);
+            run_step(&mut state, step);
+            assert_eq!(
+                counts(&loaded),
+                counted_from_records(&loaded),
+                "step {step}"
+            );
+            assert_eq!(counts(&state), counts(&loaded), "step {step}");
+        }
+        assert_eq!(
+            counts(&state),
+            (
+                9,
+                Usage {
+                    input: 55,
+                    output: 55
+                },
+                3
+            )
+        );
+    }
+}
