@@ -25,8 +25,10 @@
 //! - The run always ends: every loop turn either starts a step, bounded by the host's
 //!   `max_steps`, or ends the run; retries are bounded by `max_retries`.
 //! - Each event is evaluated on the policy in force when it fires: the loop holds a
-//!   [`PolicyHandle`], takes one snapshot per evaluation and gives it its own host limits,
-//!   so a reload reaches a running loop between two events and no event sees two policies.
+//!   [`PolicyHandle`], reads the policy in force before each evaluation (its snapshot is
+//!   kept while the handle's generation has not moved) and evaluates under its own host
+//!   limits, so a reload reaches a running loop between two events and no event sees two
+//!   policies.
 //! - The loop prints nothing: it opens a `tracing` span per execution and per step and
 //!   emits an event (target `rulesc::loop`) per decision.
 
