@@ -1191,6 +1191,7 @@ fn rule_words(rule: Rule) -> &'static [&'static str] {
         | Rule::lexeme
         | Rule::index
         | Rule::quoted_key
+        | Rule::plain_operand
         | Rule::braced => &[],
         // pest names the whole item when no part of it parsed.
         Rule::item_alone => &["`@`", "`default`", "`on`", "`policy`", "`test`"],

@@ -25,8 +25,10 @@
 //! - The run always ends: every loop turn either starts a step, bounded by the host's
 //!   `max_steps`, or ends the run; retries are bounded by `max_retries`.
 //! - Each event is evaluated on the policy in force when it fires: the loop holds a
-//!   [`PolicyHandle`], takes one snapshot per evaluation and gives it its own host limits,
-//!   so a reload reaches a running loop between two events and no event sees two policies.
+//!   [`PolicyHandle`], reads the policy in force before each evaluation (its snapshot is
+//!   kept while the handle's generation has not moved) and evaluates under its own host
+//!   limits, so a reload reaches a running loop between two events and no event sees two
+//!   policies.
 //! - The loop prints nothing: it opens a `tracing` span per execution and per step and
 //!   emits an event (target `rulesc::loop`) per decision.
 
@@ -39,7 +41,7 @@ use crate::driver::{
     ToolCall, ToolExecutor,
 };
 use crate::guard::{catch, GuardedHook};
-use crate::handle::PolicyHandle;
+use crate::handle::{PolicyHandle, Snapshot};
 use crate::native_hook::NativeHook;
 use crate::outcome::{Decision, Outcome, Resolution};
 use crate::policy::Policy;
@@ -53,6 +55,9 @@ use crate::vocabulary::{ErrorKind, EventKind, Limits, StopDecision, StopReason};
 
 /// `tracing` target of the loop's events
 const TARGET: &str = "rulesc::loop";
+
+/// The most steps a run makes room for in its records when it starts
+const RESERVED_STEPS: u64 = 64;
 
 /// An agent loop under a policy: the host brings the model, the tools and the approver
 ///
@@ -285,10 +290,16 @@ impl AgentLoop {
         approver: &'run mut dyn Approver,
     ) -> Run<'run> {
         let origin_ms = self.clock.now_ms();
-        let state = state
+        let mut state = state
             .unwrap_or_else(|| ExecutionState::new(self.metadata.clone(), self.messages.clone()));
+        // Growing the records step by step costs more than the loop's other bookkeeping; a
+        // run's steps are bounded by the host, and the room made for them is capped so that
+        // a loop allowed many steps pays little for a short run.
+        let steps_left = self.limits.max_steps.saturating_sub(state.step());
+        state.reserve_steps(usize::try_from(steps_left.min(RESERVED_STEPS)).unwrap_or(0));
         Run {
             policy: &self.policy,
+            snapshot: self.policy.take_snapshot(),
             limits: self.limits,
             hooks: self.hooks.iter().map(|hook| &**hook).collect(),
             clock: &mut *self.clock,
@@ -320,6 +331,8 @@ impl std::fmt::Debug for AgentLoop {
 /// One execution in progress: the loop's borrowed parts and the state it builds
 struct Run<'run> {
     policy: &'run PolicyHandle,
+    /// The policy of the last event, taken again from `policy` when it was replaced since
+    snapshot: Snapshot,
     limits: Limits,
     hooks: Vec<&'run dyn NativeHook>,
     clock: &'run mut dyn Clock,
@@ -360,7 +373,7 @@ impl Run<'_> {
         let mut pending = None;
         if self.state.events().is_empty() {
             let start = self.fire(EventKind::ExecutionStart, &mut outside_steps);
-            pending = (start.resolution.decision == Decision::Forbid).then(|| forbidden(&start));
+            pending = (start.decision == Decision::Forbid).then(|| forbidden(&start));
         }
         let end = loop {
             let stop = match pending.take() {
@@ -417,7 +430,7 @@ impl Run<'_> {
         }
         self.end_step(true);
         let after = self.fire(EventKind::AfterStep, &mut current);
-        if after.resolution.decision == Decision::Forbid {
+        if after.decision == Decision::Forbid {
             let stop = forbidden(&after);
             self.state.resolve_step(stop.resolution().clone());
             return Some(stop);
@@ -460,8 +473,8 @@ impl Run<'_> {
         current.response = Some(response);
         let after = self.fire(EventKind::AfterInference, current);
         stop_if_forbidden(&after)?;
-        for call in &tool_calls {
-            self.tool_call(call, current)?;
+        for (idx, call) in tool_calls.iter().enumerate() {
+            self.tool_call(idx, call, current)?;
         }
         Ok(())
     }
@@ -500,18 +513,19 @@ impl Run<'_> {
         }
     }
 
-    /// One tool call with its retries, through `pre_tool_use`, the approver, the tool,
-    /// `post_tool_use` and, when it failed or was blocked, `on_error`
+    /// One tool call, the response's `idx`th, with its retries, through `pre_tool_use`, the
+    /// approver, the tool, `post_tool_use` and, when it failed or was blocked, `on_error`
     fn tool_call(
         &mut self,
+        idx: usize,
         call: &ToolCall,
         current: &mut CurrentExecution,
     ) -> Result<(), PendingStop> {
         loop {
-            current.tool_call = Some(call.clone());
+            current.tool_call = Some(idx);
             current.tool_result = None;
             let pre = self.fire(EventKind::PreToolUse, current);
-            let (decision, result) = match pre.resolution.decision {
+            let (decision, result) = match pre.decision {
                 Decision::Forbid => {
                     // A `forbid` blocks the call and stops the run at the end of this event.
                     self.state.record_tool_call(ToolCallRecord {
@@ -530,8 +544,7 @@ impl Run<'_> {
                 ),
                 Decision::Ask => {
                     let approval = catch("approver", || {
-                        self.approver
-                            .approve(call, pre.resolution.message.as_deref())
+                        self.approver.approve(call, pre.message.as_deref())
                     });
                     debug!(
                         target: TARGET,
@@ -613,21 +626,21 @@ impl Run<'_> {
         current: &mut CurrentExecution,
     ) -> Result<AfterError, PendingStop> {
         current.error = Some(error);
-        let outcome = self.fire(EventKind::OnError, current);
+        let resolution = self.fire(EventKind::OnError, current);
         current.error = None;
-        self.error_decision(&outcome)
+        self.error_decision(&resolution)
     }
 
-    /// What the `on_error` outcome `outcome` makes of the failure
-    fn error_decision(&mut self, outcome: &Outcome) -> Result<AfterError, PendingStop> {
-        match outcome.resolution.decision {
+    /// What the `on_error` resolution `resolution` makes of the failure
+    fn error_decision(&mut self, resolution: &Resolution) -> Result<AfterError, PendingStop> {
+        match resolution.decision {
             Decision::Retry => {
                 self.state.record_retry();
                 Ok(AfterError::Retry)
             }
             // An explicit `allow` permits the error, as `ignore` does.
             Decision::Ignore | Decision::Allow => Ok(AfterError::GoOn),
-            Decision::Forbid => Err(forbidden(outcome)),
+            Decision::Forbid => Err(forbidden(resolution)),
             // An unhandled error stops the run, fail-safe (LANGUAGE.md §5.1).
             _ => Err(PendingStop::forbid(StopReason::ErrorForbade, None)),
         }
@@ -645,7 +658,7 @@ impl Run<'_> {
             pending_stop: Some(pending.clone()),
             ..CurrentExecution::default()
         };
-        let verdict = self.fire(self.stop_event, &mut current).resolution;
+        let verdict = self.fire(self.stop_event, &mut current);
         let finished_work = pending.decision() == StopDecision::AllowStop;
         // Only a stop of finished work can be overturned; a guard's stop is final whatever
         // the stop hooks say (the evaluator already takes their `request` its power).
@@ -682,30 +695,28 @@ impl Run<'_> {
     }
 
     /// Fires `kind`: [`Run::evaluate`], then, if a native hook panicked, `on_error` for it
-    /// decides whether the outcome stands, is evaluated again or becomes a `forbid`
-    fn fire(&mut self, kind: EventKind, current: &mut CurrentExecution) -> Outcome {
+    /// decides whether the resolution stands, is evaluated again or becomes a `forbid`
+    fn fire(&mut self, kind: EventKind, current: &mut CurrentExecution) -> Resolution {
         let mut attempts: u64 = 0;
         loop {
-            let (outcome, panic) = self.evaluate(kind, current, true);
+            let (resolution, panic) = self.evaluate(kind, current, true);
             let Some(panic) = panic else {
-                return outcome;
+                return resolution;
             };
             match self.hook_failed(panic) {
-                Ok(AfterError::GoOn) => return outcome,
+                Ok(AfterError::GoOn) => return resolution,
                 // Bounded here too: outside a step, `retries` does not count these.
                 Ok(AfterError::Retry) if attempts < self.limits.max_retries => {
                     attempts = attempts.saturating_add(1);
                 }
                 Ok(AfterError::Retry) => {
-                    return forbidding(
-                        outcome,
-                        PendingStop::forbid(
-                            StopReason::RetryLimitReached,
-                            Some(RESOLVED_BY_MAX_RETRIES),
-                        ),
+                    return PendingStop::forbid(
+                        StopReason::RetryLimitReached,
+                        Some(RESOLVED_BY_MAX_RETRIES),
                     )
+                    .into_resolution();
                 }
-                Err(stop) => return forbidding(outcome, stop),
+                Err(stop) => return stop.into_resolution(),
             }
         }
     }
@@ -723,19 +734,19 @@ impl Run<'_> {
             error: Some(error),
             ..CurrentExecution::default()
         };
-        let (outcome, _) = self.evaluate(EventKind::OnError, &mut failure, false);
-        self.error_decision(&outcome)
+        let (resolution, _) = self.evaluate(EventKind::OnError, &mut failure, false);
+        self.error_decision(&resolution)
     }
 
     /// Evaluates `kind` now (with the native hooks when `with_hooks`), records it, applies
     /// its effects and gathers its continuation evaluations into the step; returns the
-    /// outcome and what the first native hook that panicked said
+    /// event's resolution and what the first native hook that panicked said
     fn evaluate(
         &mut self,
         kind: EventKind,
         current: &mut CurrentExecution,
         with_hooks: bool,
-    ) -> (Outcome, Option<String>) {
+    ) -> (Resolution, Option<String>) {
         let elapsed_ms = self
             .elapsed_base_ms
             .saturating_add(self.clock.now_ms().saturating_sub(self.origin_ms));
@@ -752,8 +763,13 @@ impl Run<'_> {
         let hooks: Vec<&dyn NativeHook> =
             guarded.iter().map(|hook| hook as &dyn NativeHook).collect();
         // One snapshot per event: a reload lands between two events, never inside one.
-        let policy = in_force(self.policy, self.limits);
-        let outcome = policy.evaluate_in_run_with_hooks(&event, &hooks, self.state.trace_mut());
+        self.policy.refresh(&mut self.snapshot);
+        let outcome = self.snapshot.policy().evaluate_under(
+            &self.limits,
+            &event,
+            &hooks,
+            self.state.trace_mut(),
+        );
         let panic = guarded.iter().find_map(GuardedHook::panic);
         for evaluation in &outcome.evaluations {
             debug!(
@@ -773,18 +789,23 @@ impl Run<'_> {
             resolved_by = outcome.resolution.resolved_by.as_deref(),
             "event resolved"
         );
-        self.state.set_metadata(outcome.metadata.clone());
+        // The outcome is spent here: its metadata and evaluations move where they are kept.
+        let Outcome {
+            resolution,
+            evaluations,
+            metadata,
+            ..
+        } = outcome;
+        self.state.set_metadata(metadata);
         self.state.record_event(EventRecord {
             step: event.step,
             event: kind,
-            resolution: outcome.resolution.clone(),
+            resolution: resolution.clone(),
         });
         if gathers_continuation(kind) {
-            current
-                .evaluations
-                .extend(outcome.evaluations.iter().cloned());
+            current.evaluations.extend(evaluations);
         }
-        (outcome, panic)
+        (resolution, panic)
     }
 }
 
@@ -809,31 +830,21 @@ fn gathers_continuation(kind: EventKind) -> bool {
     )
 }
 
-fn stop_if_forbidden(outcome: &Outcome) -> Result<(), PendingStop> {
-    if outcome.resolution.decision == Decision::Forbid {
-        Err(forbidden(outcome))
+fn stop_if_forbidden(resolution: &Resolution) -> Result<(), PendingStop> {
+    if resolution.decision == Decision::Forbid {
+        Err(forbidden(resolution))
     } else {
         Ok(())
     }
 }
 
-/// The final stop a `forbid` outcome makes
-fn forbidden(outcome: &Outcome) -> PendingStop {
-    PendingStop::new(StopDecision::Forbid, outcome.resolution.clone())
-}
-
-/// `outcome` turned into the `forbid` that `stop` describes (a native hook failed and the
-/// error policy stopped the run)
-fn forbidding(outcome: Outcome, stop: PendingStop) -> Outcome {
-    Outcome {
-        resolution: stop.into_resolution(),
-        ..outcome
-    }
+/// The final stop a `forbid` resolution makes
+fn forbidden(resolution: &Resolution) -> PendingStop {
+    PendingStop::new(StopDecision::Forbid, resolution.clone())
 }
 
 /// What the model is told about a blocked call: the rule's message, or a plain sentence
-fn blocked_message(outcome: &Outcome, call: &ToolCall) -> String {
-    let resolution = &outcome.resolution;
+fn blocked_message(resolution: &Resolution, call: &ToolCall) -> String {
     resolution
         .message
         .clone()
@@ -844,8 +855,8 @@ fn blocked_message(outcome: &Outcome, call: &ToolCall) -> String {
 }
 
 /// What the model is told about a call the approver denied
-fn denied_message(outcome: &Outcome, call: &ToolCall) -> String {
-    match &outcome.resolution.message {
+fn denied_message(resolution: &Resolution, call: &ToolCall) -> String {
+    match &resolution.message {
         Some(message) => format!("the approver denied the call to `{}`: {message}", call.name),
         None => format!("the approver denied the call to `{}`", call.name),
     }

@@ -14,7 +14,13 @@
 //! critical sections are a pointer copy or a pointer swap, so readers barely contend, and
 //! the runtime keeps its short dependency list. A poisoned lock cannot hide a policy: no
 //! code panics while holding it, and a poisoned guard is used as it is.
+//!
+//! The generation lives beside the lock, in an atomic counter that a replacement bumps
+//! after its swap: a reader that evaluates many events (the agent loop) keeps its snapshot
+//! while the counter has not moved, and pays a plain load per event rather than the lock and
+//! the reference count.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::event::Event;
@@ -47,45 +53,85 @@ use crate::policy::Policy;
 /// ```
 #[derive(Debug, Clone)]
 pub struct PolicyHandle {
-    slot: Arc<RwLock<Current>>,
+    slot: Arc<Slot>,
 }
 
 /// The policy in force and how many times it was replaced
 #[derive(Debug)]
-struct Current {
-    policy: Arc<Policy>,
+struct Slot {
+    policy: RwLock<Arc<Policy>>,
+    /// Bumped after each swap, so a reader that saw a number saw at least that policy
+    generation: AtomicU64,
+}
+
+/// A snapshot of the policy in force, with the generation it was taken at
+#[derive(Debug, Clone)]
+pub(crate) struct Snapshot {
     generation: u64,
+    policy: Arc<Policy>,
+}
+
+impl Snapshot {
+    /// The policy of the snapshot
+    pub(crate) fn policy(&self) -> &Policy {
+        &self.policy
+    }
 }
 
 impl PolicyHandle {
     /// A handle on `policy`, at generation 0
     pub fn new(policy: Policy) -> PolicyHandle {
         PolicyHandle {
-            slot: Arc::new(RwLock::new(Current {
-                policy: Arc::new(policy),
-                generation: 0,
-            })),
+            slot: Arc::new(Slot {
+                policy: RwLock::new(Arc::new(policy)),
+                generation: AtomicU64::new(0),
+            }),
         }
     }
 
     /// The policy in force now; it stays valid (and unchanged) however often the handle is
     /// replaced afterwards
     pub fn snapshot(&self) -> Arc<Policy> {
-        Arc::clone(&self.read().policy)
+        Arc::clone(&self.read())
     }
 
     /// How many times the policy was replaced since the handle was made
     pub fn generation(&self) -> u64 {
-        self.read().generation
+        self.slot.generation.load(Ordering::Acquire)
+    }
+
+    /// The policy in force now, with its generation
+    pub(crate) fn take_snapshot(&self) -> Snapshot {
+        // The number first: a swap between the two reads gives a newer policy under an
+        // older number, which the next `refresh` takes again, never an older policy kept.
+        let generation = self.generation();
+        Snapshot {
+            generation,
+            policy: self.snapshot(),
+        }
+    }
+
+    /// Makes `snapshot` the policy in force now: kept as it is while no replacement
+    /// happened since it was taken
+    pub(crate) fn refresh(&self, snapshot: &mut Snapshot) {
+        if self.generation() != snapshot.generation {
+            *snapshot = self.take_snapshot();
+        }
     }
 
     /// Makes `policy` the one in force for every evaluation that starts from now on, and
     /// returns the one it replaces
     pub fn replace(&self, policy: Policy) -> Arc<Policy> {
         let policy = Arc::new(policy);
-        let mut current = self.slot.write().unwrap_or_else(PoisonError::into_inner);
-        current.generation = current.generation.saturating_add(1);
-        std::mem::replace(&mut current.policy, policy)
+        let mut current = self
+            .slot
+            .policy
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let old = std::mem::replace(&mut *current, policy);
+        // Under the lock, so two replacements cannot bump past each other's swap.
+        self.slot.generation.fetch_add(1, Ordering::AcqRel);
+        old
     }
 
     /// Evaluates `event` on the policy in force when the call starts
@@ -98,8 +144,11 @@ impl PolicyHandle {
         self.snapshot().evaluate_with_hooks(event, hooks)
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, Current> {
-        self.slot.read().unwrap_or_else(PoisonError::into_inner)
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Arc<Policy>> {
+        self.slot
+            .policy
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 

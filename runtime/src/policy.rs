@@ -451,10 +451,23 @@ impl Policy {
         hooks: &[&dyn NativeHook],
         trace: &mut TraceState,
     ) -> Outcome {
+        self.evaluate_under(&self.limits, event, hooks, trace)
+    }
+
+    /// [`Policy::evaluate_in_run_with_hooks`] under the host limits `limits` rather than the
+    /// policy's own: what [`Policy::with_limits`] gives, without a copy of the policy per
+    /// event
+    pub(crate) fn evaluate_under(
+        &self,
+        limits: &Limits,
+        event: &Event,
+        hooks: &[&dyn NativeHook],
+        trace: &mut TraceState,
+    ) -> Outcome {
         let line = CommandLine::new(event, self.shell_tools.as_deref());
         let reading = trace.observe(&self.shared.trace, event, &line);
         let mut labels = Vec::new();
-        let outcome = self.evaluate_reading(event, hooks, &line, &reading, &mut labels);
+        let outcome = self.evaluate_reading(limits, event, hooks, &line, &reading, &mut labels);
         // Labels attach after the event: its own `from` tests read the run before it.
         if let Some(result) = &event.result {
             for label in labels {
@@ -467,6 +480,7 @@ impl Policy {
     /// Evaluates `event`, whose trace terms read `trace`
     fn evaluate_reading<'p>(
         &'p self,
+        limits: &Limits,
         event: &Event,
         hooks: &[&dyn NativeHook],
         line: &CommandLine<'_>,
@@ -555,7 +569,7 @@ impl Policy {
             Shadow::All => &NO_DEFAULTS,
             Shadow::None | Shadow::Rules(_) => &self.shared.defaults,
         };
-        let resolution = resolve_event(event, &evaluations, defaults, &self.limits);
+        let resolution = resolve_event(event, &evaluations, defaults, limits);
 
         // Effects apply after every condition was evaluated (LANGUAGE.md §4.3).
         order_effects(&mut effects, |(rule, _, _)| {

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::driver::{InferenceResponse, Message, ToolCall, Usage};
+use crate::driver::{InferenceResponse, Message, Usage};
 use crate::event::{ErrorInfo, Event, ToolOutput};
 use crate::outcome::{Decision, Evaluation, Resolution};
 use crate::trace::TraceState;
@@ -41,6 +41,54 @@ pub struct ExecutionState {
     /// What the policy's trace terms remember of the run (docs/trace.md)
     #[serde(default)]
     trace: TraceState,
+    /// The counts of the step records before the current one, so that an event reads its
+    /// counts without a walk over the whole run
+    #[serde(skip)]
+    closed: ClosedSteps,
+}
+
+/// The counts of a run's closed step records: every record but the last, which no later
+/// event changes (only the current step's record is ever updated)
+///
+/// A memo of what the records hold, not state of its own: it is never serialized, says how
+/// many records it covers, and is rebuilt from the records whenever that is not all but the
+/// last (a state just loaded), so it can never disagree with them. Two states with equal
+/// records are equal whatever their memos.
+#[derive(Debug, Clone, Copy, Default)]
+struct ClosedSteps {
+    /// How many records, from the first, these counts cover
+    records: usize,
+    /// Of them, the steps that count in `steps`
+    steps: u64,
+    /// Their tokens
+    usage: Usage,
+    /// Their errors
+    errors: u64,
+}
+
+impl PartialEq for ClosedSteps {
+    fn eq(&self, _other: &ClosedSteps) -> bool {
+        true
+    }
+}
+
+impl ClosedSteps {
+    /// The counts of every record of `records`
+    fn of(records: &[StepRecord]) -> ClosedSteps {
+        records
+            .iter()
+            .fold(ClosedSteps::default(), ClosedSteps::plus)
+    }
+
+    /// These counts with `record` added
+    fn plus(self, record: &StepRecord) -> ClosedSteps {
+        ClosedSteps {
+            records: self.records.saturating_add(1),
+            steps: self.steps.saturating_add(u64::from(record.counted)),
+            usage: self.usage.plus(record.usage),
+            errors: self.errors.saturating_add(count(record.errors.iter())),
+        }
+    }
 }
 
 /// What happened in one step
@@ -157,14 +205,23 @@ impl ExecutionState {
 
     /// Steps completed so far (LANGUAGE.md §4.1 `steps`)
     pub fn steps(&self) -> u64 {
-        count(self.step_records.iter().filter(|record| record.counted))
+        self.totals().steps
     }
 
     /// Tokens used by all model calls
     pub fn usage(&self) -> Usage {
-        self.step_records
-            .iter()
-            .fold(Usage::default(), |total, record| total.plus(record.usage))
+        self.totals().usage
+    }
+
+    /// The counts of every step record: the memo of the closed ones and the current one,
+    /// or, when the memo does not cover all but the current one, a walk over them all
+    fn totals(&self) -> ClosedSteps {
+        match self.step_records.split_last() {
+            Some((current, closed)) if self.closed.records == closed.len() => {
+                self.closed.plus(current)
+            }
+            _ => ClosedSteps::of(&self.step_records),
+        }
     }
 
     /// Model calls made so far, failed ones and retries included (where a scripted model
@@ -177,7 +234,7 @@ impl ExecutionState {
 
     /// Total errors in this execution: failed and blocked calls
     pub fn errors(&self) -> u64 {
-        count(self.step_records.iter().flat_map(|record| &record.errors))
+        self.totals().errors
     }
 
     /// Consecutive failed calls; reset when a step ends without error
@@ -235,16 +292,16 @@ impl ExecutionState {
 
     /// The event of `kind` as conditions see it now, with the data of the event in flight
     pub(crate) fn event(&self, kind: EventKind, current: &CurrentExecution) -> Event {
-        let usage = self.usage();
+        let totals = self.totals();
         let mut event = Event::new(kind);
         event.step = self.step();
-        event.steps = self.steps();
-        event.tokens = usage.total();
-        event.input_tokens = usage.input;
-        event.output_tokens = usage.output;
+        event.steps = totals.steps;
+        event.tokens = totals.usage.total();
+        event.input_tokens = totals.usage.input;
+        event.output_tokens = totals.usage.output;
         event.elapsed_ms = self.elapsed_ms;
         event.failures = self.failures;
-        event.errors = self.errors();
+        event.errors = totals.errors;
         event.retries = self.retries();
         event.metadata = self.metadata.clone();
         current.describe(kind, self, &mut event);
@@ -272,9 +329,20 @@ impl ExecutionState {
         self.events.push(record);
     }
 
+    /// Makes room for the records of `steps` more steps: their step records, the six events
+    /// of a step with one tool call, and its two messages (the run's first and last events
+    /// fit in the slack of the last step, which fires fewer)
+    pub(crate) fn reserve_steps(&mut self, steps: usize) {
+        self.step_records.reserve(steps);
+        self.events.reserve(steps.saturating_mul(6));
+        self.messages.reserve(steps.saturating_mul(2));
+    }
+
     /// Starts the next step and returns its number
     pub(crate) fn begin_step(&mut self) -> u64 {
         let step = self.step().saturating_add(1);
+        // The current record closes: from now on only the new one changes.
+        self.closed = self.totals();
         self.step_records.push(StepRecord {
             step,
             response: None,
@@ -432,8 +500,9 @@ impl PendingStop {
 pub(crate) struct CurrentExecution {
     /// The successful model response of this step
     pub(crate) response: Option<InferenceResponse>,
-    /// The tool call in flight (`pre_tool_use`, `post_tool_use`, `on_error` of a tool)
-    pub(crate) tool_call: Option<ToolCall>,
+    /// The tool call in flight (`pre_tool_use`, `post_tool_use`, `on_error` of a tool), by
+    /// its place among the tool calls of `response`: the events read it there, uncopied
+    pub(crate) tool_call: Option<usize>,
     /// How the tool call in flight went (`post_tool_use`)
     pub(crate) tool_result: Option<ToolResult>,
     /// The failure in flight (`on_error`)
@@ -509,9 +578,96 @@ impl CurrentExecution {
     }
 
     fn describe_tool_call(&self, event: &mut Event) {
-        if let Some(call) = &self.tool_call {
+        let call = self
+            .tool_call
+            .zip(self.response.as_ref())
+            .and_then(|(idx, response)| response.tool_calls.get(idx));
+        if let Some(call) = call {
             event.tool = Some(call.name.clone());
             event.arg = Some(call.args.clone());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counts read from the step records themselves, one walk each
+    fn counted_from_records(state: &ExecutionState) -> (u64, Usage, u64) {
+        let records = state.step_records();
+        let steps = records.iter().filter(|record| record.counted).count();
+        let usage = records
+            .iter()
+            .fold(Usage::default(), |total, record| total.plus(record.usage));
+        let errors = records
+            .iter()
+            .map(|record| record.errors.len())
+            .sum::<usize>();
+        (steps as u64, usage, errors as u64)
+    }
+
+    fn counts(state: &ExecutionState) -> (u64, Usage, u64) {
+        (state.steps(), state.usage(), state.errors())
+    }
+
+    /// Step `step` of a run: a model call using `step` tokens each way, an error every
+    /// third step, and every step but the fifth counted
+    fn run_step(state: &mut ExecutionState, step: u64) {
+        state.begin_step();
+        state.record_response(&InferenceResponse {
+            text: String::new(),
+            tool_calls: Vec::new(),
+            finish_reason: FinishReason::Stop,
+            usage: Usage {
+                input: step,
+                output: step,
+            },
+        });
+        if step % 3 == 0 {
+            state.record_error(ErrorRecord {
+                kind: ErrorKind::Tool,
+                message: format!("failure {step}"),
+                tool: None,
+            });
+        }
+        state.finish_step(step != 5);
+    }
+
+    /// The memo of closed steps gives the counts the records hold, in a run, in a state
+    /// loaded from JSON mid-run (whose memo starts empty), and after that state goes on
+    #[test]
+    fn the_counts_of_closed_steps_are_the_records_counts() {
+        let mut state = ExecutionState::default();
+        assert_eq!(counts(&state), (0, Usage::default(), 0));
+        for step in 1..=7 {
+            run_step(&mut state, step);
+            assert_eq!(counts(&state), counted_from_records(&state), "step {step}");
+        }
+        let json = serde_json::to_string(&state).expect("a state serializes");
+        let mut loaded: ExecutionState = serde_json::from_str(&json).expect("and loads");
+        assert_eq!(loaded, state);
+        assert_eq!(counts(&loaded), counted_from_records(&state));
+        for step in 8..=10 {
+            run_step(&mut loaded, step);
+            run_step(&mut state, step);
+            assert_eq!(
+                counts(&loaded),
+                counted_from_records(&loaded),
+                "step {step}"
+            );
+            assert_eq!(counts(&state), counts(&loaded), "step {step}");
+        }
+        assert_eq!(
+            counts(&state),
+            (
+                9,
+                Usage {
+                    input: 55,
+                    output: 55
+                },
+                3
+            )
+        );
     }
 }
