@@ -7,26 +7,24 @@
 use std::ops::Range;
 use std::time::Instant;
 
-use tree_sitter::{Node, ParseOptions, ParseState, Parser};
+use tree_sitter::{ParseOptions, ParseState, Parser};
 
 use crate::command::{Redirect, Script, SimpleCommand};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::path::normalise;
+use crate::syntax::Syntax;
 use crate::word::unquote;
-use crate::{wrapper, Context};
+use crate::{fast, wrapper, Context};
 
 /// Programs that are shells: `-c` hands them a script, and they read one from their input
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
 
-/// Reads a whole command line
-pub(crate) fn read_script(line: &str, context: &Context) -> Result<Script, Unreadable> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .map_err(|_| Unreadable::Syntax)?;
+/// Reads a whole command line; `fast` lets the fast reader read the lines it can
+pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<Script, Unreadable> {
     let mut reader = Reader {
         context: context.clone(),
-        parser,
+        fast,
+        parser: None,
         commands: Vec::new(),
         links: 0,
         deadline: Instant::now() + limits::MAX_TIME,
@@ -37,11 +35,23 @@ pub(crate) fn read_script(line: &str, context: &Context) -> Result<Script, Unrea
     })
 }
 
-/// The state of one reading: the parser, reused for nested scripts, the directories paths
-/// are resolved against (`cd` changes them as the shell would), and what it found
+/// A parser of tree-sitter-bash
+fn bash_parser() -> Result<Parser, Unreadable> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .map_err(|_| Unreadable::Syntax)?;
+    Ok(parser)
+}
+
+/// The state of one reading: the parser, made when first needed and reused for nested
+/// scripts, the directories paths are resolved against (`cd` changes them as the shell
+/// would), and what it found
 struct Reader {
     context: Context,
-    parser: Parser,
+    /// Whether the fast reader reads the lines it can (see [`fast`])
+    fast: bool,
+    parser: Option<Parser>,
     commands: Vec<SimpleCommand>,
     /// The entries of every command's `stdin_from` so far, for [`MAX_LINKS`]
     links: usize,
@@ -66,6 +76,18 @@ struct Depth {
     nodes: usize,
 }
 
+/// Kinds of node that hold no commands: the walk passes them by
+const LEAVES: &[&str] = &[
+    "comment",
+    "heredoc_start",
+    "heredoc_end",
+    "word",
+    "raw_string",
+    "string_content",
+    "variable_name",
+    "file_descriptor",
+];
+
 /// The deepest syntax tree walked; `a && b && ...` nests one level per command
 const MAX_TREE_DEPTH: usize = 2 * MAX_NESTING;
 
@@ -76,12 +98,28 @@ impl Reader {
             return Err(Unreadable::TooDeep);
         }
         limits::check(text)?;
+        let at = At {
+            source: text,
+            upstream,
+            depth,
+        };
+        if self.fast {
+            if let Some(tree) = fast::read(text) {
+                return self.node(tree.root(), at, None);
+            }
+        }
+        self.tree_sitter(at)
+    }
+
+    /// Parses `at.source` with tree-sitter-bash and walks its tree
+    fn tree_sitter(&mut self, at: At<'_, '_>) -> Result<(), Unreadable> {
         let deadline = self.deadline;
         // tree-sitter-bash's scanner hands characters to C's `isdigit`, which reads out of
         // bounds (and can crash the process) beyond one byte. No byte past ASCII is special
         // to the shell, so the parser reads each as `%`, a plain word character, byte for
-        // byte: every node keeps its range, and every word is taken from `text` itself.
-        let bytes: Vec<u8> = text
+        // byte: every node keeps its range, and every word is taken from the text itself.
+        let bytes: Vec<u8> = at
+            .source
             .bytes()
             .map(|byte| if byte.is_ascii() { byte } else { b'%' })
             .collect();
@@ -89,9 +127,11 @@ impl Reader {
         // tree-sitter asks this now and then while it parses; `true` stops it.
         let mut too_slow = |_: &ParseState| Instant::now() > deadline;
         let options = ParseOptions::new().progress_callback(&mut too_slow);
-        let parsed = self
-            .parser
-            .parse_with_options(&mut chunk, None, Some(options));
+        let parser = match &mut self.parser {
+            Some(parser) => parser,
+            None => self.parser.insert(bash_parser()?),
+        };
+        let parsed = parser.parse_with_options(&mut chunk, None, Some(options));
         let tree = match parsed {
             Some(tree) => tree,
             None if Instant::now() > deadline => return Err(Unreadable::TooSlow),
@@ -101,21 +141,20 @@ impl Reader {
         if root.has_error() {
             return Err(Unreadable::Syntax);
         }
-        let at = At {
-            source: text,
-            upstream,
-            depth,
-        };
         self.node(root, at, None)
     }
 
     /// Collects the commands of any node; `stdin` is a literal script fed to its input
-    fn node(
+    fn node<N: Syntax>(
         &mut self,
-        node: Node<'_>,
+        node: N,
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
+        // Leaves hold no commands; whether one lies below the depth bound does not matter.
+        if LEAVES.contains(&node.kind()) {
+            return Ok(());
+        }
         if at.depth.nodes > MAX_TREE_DEPTH {
             return Err(Unreadable::TooDeep);
         }
@@ -127,7 +166,6 @@ impl Reader {
             ..at
         };
         match node.kind() {
-            "comment" | "heredoc_start" | "heredoc_end" => Ok(()),
             "command" => self.command(node, inner, stdin),
             "pipeline" => self.pipeline(node, inner, stdin),
             "redirected_statement" => self.redirected(node, inner, stdin),
@@ -147,8 +185,8 @@ impl Reader {
         }
     }
 
-    fn children(&mut self, node: Node<'_>, at: At<'_, '_>) -> Result<(), Unreadable> {
-        for child in named_children(node) {
+    fn children<N: Syntax>(&mut self, node: N, at: At<'_, '_>) -> Result<(), Unreadable> {
+        for child in node.named_children() {
             self.node(child, at, None)?;
         }
         Ok(())
@@ -156,9 +194,9 @@ impl Reader {
 
     /// `a | b | c`: each element reads the output of every element before it, and the
     /// first one reads `stdin`
-    fn pipeline(
+    fn pipeline<N: Syntax>(
         &mut self,
-        node: Node<'_>,
+        node: N,
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
@@ -167,7 +205,7 @@ impl Reader {
         // Every element of a pipeline runs in a subshell of its own, so a `cd` in one moves
         // neither the others nor what follows the pipeline.
         let cwd = self.context.cwd.clone();
-        for child in named_children(node) {
+        for child in node.named_children() {
             self.context.cwd.clone_from(&cwd);
             let start = self.commands.len();
             self.node(
@@ -186,7 +224,7 @@ impl Reader {
     }
 
     /// What an `echo` or `printf` of literal words prints, when `node` is one
-    fn printed_literal(&self, node: Node<'_>, start: usize) -> Option<String> {
+    fn printed_literal<N: Syntax>(&self, node: N, start: usize) -> Option<String> {
         if node.kind() != "command" {
             return None;
         }
@@ -200,23 +238,20 @@ impl Reader {
     }
 
     /// A statement with redirects: output targets, here-documents and here-strings
-    fn redirected(
+    fn redirected<N: Syntax>(
         &mut self,
-        node: Node<'_>,
+        node: N,
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
         let mut redirects = Vec::new();
         let mut script = stdin;
         let mut continuations = Vec::new();
-        let mut cursor = node.walk();
-        let redirect_nodes: Vec<Node<'_>> = node
-            .children_by_field_name("redirect", &mut cursor)
-            .collect();
+        let redirect_nodes = node.field("redirect");
         for redirect in &redirect_nodes {
             match redirect.kind() {
                 "heredoc_redirect" => {
-                    for part in named_children(*redirect) {
+                    for part in redirect.named_children() {
                         match part.kind() {
                             "heredoc_body" => script = Some(text(part, at.source).to_owned()),
                             "heredoc_start" | "heredoc_end" => {}
@@ -232,7 +267,7 @@ impl Reader {
             }
         }
         let script_text = script.clone();
-        let body = node.child_by_field_name("body");
+        let body = node.field("body").into_iter().next();
         let (upstream, created) = self.around(
             &redirect_nodes,
             &redirects,
@@ -265,10 +300,14 @@ impl Reader {
     /// An output redirect to a file (`> f`, `2>> f`, `&> f`); `None` for inputs, descriptors
     /// (`2>&1`) and process substitutions, which feed commands instead; unreadable when the
     /// parser splits its target in two (`> 'a'\b`), where the shell writes to one file
-    fn file_redirect(&self, node: Node<'_>, source: &str) -> Result<Option<Redirect>, Unreadable> {
+    fn file_redirect<N: Syntax>(
+        &self,
+        node: N,
+        source: &str,
+    ) -> Result<Option<Redirect>, Unreadable> {
         let mut operator = String::new();
         let mut target = None;
-        for child in (0..node.child_count()).filter_map(|index| node.child(index)) {
+        for child in node.children() {
             match child.kind() {
                 "file_descriptor" => operator.push_str(text(child, source)),
                 _ if !child.is_named() => operator.push_str(child.kind()),
@@ -288,9 +327,9 @@ impl Reader {
     }
 
     /// A simple command: its words, the commands its substitutions run, and what it wraps
-    fn command(
+    fn command<N: Syntax>(
         &mut self,
-        node: Node<'_>,
+        node: N,
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
@@ -299,15 +338,16 @@ impl Reader {
         let mut script = stdin;
         let mut parts = Vec::new();
         let mut previous_end = None;
-        for child in named_children(node) {
+        for child in node.named_children() {
             let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
+            let range = child.byte_range();
             // A word that starts where the part before it ends is, for the shell, the rest
             // of that part's word (`'r'\m`, `X='a'\b`, `>'f'\g`): tree-sitter-bash ends a word
             // at a `\` after a quote, so the reading would miss the word the shell runs.
-            if !redirect && child.kind() != "comment" && previous_end == Some(child.start_byte()) {
+            if !redirect && child.kind() != "comment" && previous_end == Some(range.start) {
                 return Err(Unreadable::JoinedWord);
             }
-            previous_end = Some(child.end_byte());
+            previous_end = Some(range.end);
             match child.kind() {
                 "variable_assignment" | "comment" => {}
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
@@ -325,9 +365,9 @@ impl Reader {
     /// Walks the input substitutions of `parts` (`$(...)`, `<(...)`), then `walk` with them
     /// upstream, gives every command it created `redirects`, then walks the output ones
     /// (`>(...)`); returns the upstream `walk` had and the commands it created
-    fn around(
+    fn around<N: Syntax>(
         &mut self,
-        parts: &[Node<'_>],
+        parts: &[N],
         redirects: &[Redirect],
         at: At<'_, '_>,
         walk: impl FnOnce(&mut Self, &[usize]) -> Result<(), Unreadable>,
@@ -346,9 +386,9 @@ impl Reader {
 
     /// Walks substitutions whose output a command reads (`$(...)`, `<(...)`), and returns
     /// the command's upstream with them added
-    fn with_inputs(
+    fn with_inputs<N: Syntax>(
         &mut self,
-        inputs: &[Node<'_>],
+        inputs: &[N],
         at: At<'_, '_>,
     ) -> Result<Vec<usize>, Unreadable> {
         let mut upstream = at.upstream.to_vec();
@@ -361,9 +401,9 @@ impl Reader {
     }
 
     /// Walks `>(...)` substitutions, which read the output of the commands just created
-    fn outputs(
+    fn outputs<N: Syntax>(
         &mut self,
-        outputs: &[Node<'_>],
+        outputs: &[N],
         upstream: &[usize],
         created: Range<usize>,
         at: At<'_, '_>,
@@ -554,15 +594,18 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
 
 /// The `$(...)`, backtick and `<(...)` substitutions in `parts`, whose output the command
 /// reads, and the `>(...)` ones, which read the command's output
-fn substitutions<'t>(parts: &[Node<'t>]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
+fn substitutions<N: Syntax>(parts: &[N]) -> (Vec<N>, Vec<N>) {
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
-    let mut pending: Vec<Node<'t>> = parts.to_vec();
+    let mut pending: Vec<N> = parts.to_vec();
     while let Some(node) = pending.pop() {
         match node.kind() {
             "command_substitution" => inputs.push(node),
             "process_substitution" => {
-                let reads_output = node.child(0).is_some_and(|open| open.kind() == ">(");
+                let reads_output = node
+                    .children()
+                    .first()
+                    .is_some_and(|open| open.kind() == ">(");
                 if reads_output {
                     outputs.push(node);
                 } else {
@@ -584,7 +627,7 @@ fn substitutions<'t>(parts: &[Node<'t>]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
             | "binary_expression"
             | "unary_expression"
             | "parenthesized_expression" => {
-                pending.extend(named_children(node));
+                pending.extend(node.named_children());
             }
             _ => {}
         }
@@ -595,23 +638,16 @@ fn substitutions<'t>(parts: &[Node<'t>]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
 }
 
 /// The word a here-string feeds, after quote removal
-fn herestring(node: Node<'_>, source: &str) -> String {
-    named_children(node)
+fn herestring<N: Syntax>(node: N, source: &str) -> String {
+    node.named_children()
         .into_iter()
         .map(|word| unquote(text(word, source)))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-/// The named children of a node, in one pass (`Node::named_child(i)` starts over from the
-/// first child each time, which makes a loop over it quadratic)
-fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor).collect()
-}
-
 /// The source text of a node
-fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+fn text<N: Syntax>(node: N, source: &str) -> &str {
     source.get(node.byte_range()).unwrap_or_default()
 }
 
