@@ -8,7 +8,8 @@ use crate::Context;
 /// `$HOME`, or the working directory is known; otherwise relative, keeping leading `..`
 pub(crate) fn normalise(word: &str, context: &Context) -> String {
     let (base, rest) = split_base(word, context);
-    let mut parts: Vec<&str> = Vec::new();
+    // Read for every operand of every command: one vector and one string, no more.
+    let mut parts: Vec<&str> = Vec::with_capacity(16);
     let absolute = base.starts_with('/');
     for part in base.split('/').chain(rest.split('/')) {
         match part {
@@ -27,26 +28,30 @@ pub(crate) fn normalise(word: &str, context: &Context) -> String {
             other => parts.push(other),
         }
     }
-    let joined = parts.join("/");
-    match (absolute, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_owned(),
-        (false, false) => joined,
+    if parts.is_empty() {
+        return if absolute { "/" } else { "." }.to_owned();
     }
+    let mut path = String::with_capacity(base.len() + rest.len() + 1);
+    for (index, part) in parts.iter().enumerate() {
+        if absolute || index > 0 {
+            path.push('/');
+        }
+        path.push_str(part);
+    }
+    path
 }
 
 /// The directory a word starts from, and the rest of the word
-fn split_base<'w>(word: &'w str, context: &Context) -> (String, &'w str) {
-    let home = context.home.clone().unwrap_or_else(|| "~".to_owned());
+fn split_base<'w>(word: &'w str, context: &'w Context) -> (&'w str, &'w str) {
     if let Some(rest) = strip_home(word) {
-        return (home, rest);
+        return (context.home.as_deref().unwrap_or("~"), rest);
     }
     if word.starts_with('/') {
-        return ("/".to_owned(), word);
+        return ("/", word);
     }
     match &context.cwd {
-        Some(cwd) if cwd.starts_with('/') => (cwd.clone(), word),
-        _ => (String::new(), word),
+        Some(cwd) if cwd.starts_with('/') => (cwd, word),
+        _ => ("", word),
     }
 }
 

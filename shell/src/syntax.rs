@@ -7,6 +7,9 @@ use tree_sitter::Node;
 
 /// One node of a shell syntax tree, with tree-sitter-bash's kinds and fields
 pub(crate) trait Syntax: Copy {
+    /// The children of a node, one after the other
+    type Children: Iterator<Item = Self>;
+
     /// The node's kind (`command`, `word`, ...), or an anonymous node's text (`&&`, `>`)
     fn kind(&self) -> &'static str;
     /// Whether the node is named (a construct) rather than anonymous (an operator)
@@ -14,14 +17,17 @@ pub(crate) trait Syntax: Copy {
     /// Where the node's text lies in the command line
     fn byte_range(&self) -> Range<usize>;
     /// Every child, anonymous ones too, in source order
-    fn children(&self) -> Vec<Self>;
+    fn children(&self) -> Self::Children;
     /// The named children, in source order
-    fn named_children(&self) -> Vec<Self>;
+    fn named_children(&self) -> Self::Children;
     /// The children under `field` (`redirect`, `body`), in source order
-    fn field(&self, field: &'static str) -> Vec<Self>;
+    fn field(&self, field: &'static str) -> Self::Children;
 }
 
 impl Syntax for Node<'_> {
+    // tree-sitter lends children through a cursor that must outlive them: they are collected.
+    type Children = std::vec::IntoIter<Self>;
+
     fn kind(&self) -> &'static str {
         Node::kind(self)
     }
@@ -34,20 +40,23 @@ impl Syntax for Node<'_> {
         Node::byte_range(self)
     }
 
-    fn children(&self) -> Vec<Self> {
+    fn children(&self) -> Self::Children {
         let mut cursor = self.walk();
-        Node::children(self, &mut cursor).collect()
+        let children: Vec<Self> = Node::children(self, &mut cursor).collect();
+        children.into_iter()
     }
 
     // `Node::named_child(i)` starts over from the first child each time, which makes a
     // loop over it quadratic: a cursor reads them in one pass.
-    fn named_children(&self) -> Vec<Self> {
+    fn named_children(&self) -> Self::Children {
         let mut cursor = self.walk();
-        Node::named_children(self, &mut cursor).collect()
+        let children: Vec<Self> = Node::named_children(self, &mut cursor).collect();
+        children.into_iter()
     }
 
-    fn field(&self, field: &'static str) -> Vec<Self> {
+    fn field(&self, field: &'static str) -> Self::Children {
         let mut cursor = self.walk();
-        self.children_by_field_name(field, &mut cursor).collect()
+        let children: Vec<Self> = self.children_by_field_name(field, &mut cursor).collect();
+        children.into_iter()
     }
 }

@@ -247,7 +247,7 @@ impl Reader {
         let mut redirects = Vec::new();
         let mut script = stdin;
         let mut continuations = Vec::new();
-        let redirect_nodes = node.field("redirect");
+        let redirect_nodes: Vec<N> = node.field("redirect").collect();
         for redirect in &redirect_nodes {
             match redirect.kind() {
                 "heredoc_redirect" => {
@@ -267,7 +267,7 @@ impl Reader {
             }
         }
         let script_text = script.clone();
-        let body = node.field("body").into_iter().next();
+        let body = node.field("body").next();
         let (upstream, created) = self.around(
             &redirect_nodes,
             &redirects,
@@ -604,7 +604,7 @@ fn substitutions<N: Syntax>(parts: &[N]) -> (Vec<N>, Vec<N>) {
             "process_substitution" => {
                 let reads_output = node
                     .children()
-                    .first()
+                    .next()
                     .is_some_and(|open| open.kind() == ">(");
                 if reads_output {
                     outputs.push(node);
@@ -640,7 +640,6 @@ fn substitutions<N: Syntax>(parts: &[N]) -> (Vec<N>, Vec<N>) {
 /// The word a here-string feeds, after quote removal
 fn herestring<N: Syntax>(node: N, source: &str) -> String {
     node.named_children()
-        .into_iter()
         .map(|word| unquote(text(word, source)))
         .collect::<Vec<_>>()
         .join(" ")

@@ -22,7 +22,7 @@ pub(crate) fn read(line: &str) -> Option<Tree> {
     let mut parser = Parser {
         bytes: line.as_bytes(),
         at: 0,
-        tree: Tree::default(),
+        tree: Tree::for_line(line.len()),
     };
     let root = parser.tree.add("program", true, 0..line.len());
     parser.statements(root, false)?;
@@ -36,9 +36,31 @@ struct Parser<'l> {
     tree: Tree,
 }
 
-/// Whether `byte` may stand in a plain word outside quotes
+/// Whether `byte` may stand in a plain word outside quotes (a `matches!`, not a search
+/// of a list: it is asked of every byte)
 fn plain(byte: u8) -> bool {
-    byte.is_ascii_graphic() && !b"'\"<>{}[]()`$|&;\\#!".contains(&byte)
+    byte.is_ascii_graphic()
+        && !matches!(
+            byte,
+            b'\''
+                | b'"'
+                | b'<'
+                | b'>'
+                | b'{'
+                | b'}'
+                | b'['
+                | b']'
+                | b'('
+                | b')'
+                | b'`'
+                | b'$'
+                | b'|'
+                | b'&'
+                | b';'
+                | b'\\'
+                | b'#'
+                | b'!'
+        )
 }
 
 /// Whether a plain word is a number to tree-sitter-bash (`50`, `-5`, `0x12`)

@@ -1,11 +1,12 @@
-//! The fast reader's syntax tree: nodes in one vector, each naming its children by index.
+//! The fast reader's syntax tree: nodes in one vector, linked to their first child and
+//! next sibling by index, so building a tree allocates only as the vector grows.
 
 use std::ops::Range;
 
 use crate::syntax::Syntax;
 
 /// A syntax tree built by the fast reader; its first node is the root
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Tree {
     nodes: Vec<Entry>,
 }
@@ -18,7 +19,10 @@ struct Entry {
     range: Range<usize>,
     /// The field the node fills in its parent (`body`, `redirect`)
     field: Option<&'static str>,
-    children: Vec<usize>,
+    first_child: Option<usize>,
+    last_child: Option<usize>,
+    next_sibling: Option<usize>,
+    children: usize,
 }
 
 /// A node of a [`Tree`]
@@ -29,6 +33,13 @@ pub(crate) struct Fast<'t> {
 }
 
 impl Tree {
+    /// An empty tree for a line of `length` bytes, with room for the nodes it likely has
+    pub(crate) fn for_line(length: usize) -> Self {
+        Self {
+            nodes: Vec::with_capacity(length / 2 + 8),
+        }
+    }
+
     /// Adds a node with no children yet and returns its index
     pub(crate) fn add(&mut self, kind: &'static str, named: bool, range: Range<usize>) -> usize {
         self.nodes.push(Entry {
@@ -36,7 +47,10 @@ impl Tree {
             named,
             range,
             field: None,
-            children: Vec::new(),
+            first_child: None,
+            last_child: None,
+            next_sibling: None,
+            children: 0,
         });
         self.nodes.len() - 1
     }
@@ -46,8 +60,14 @@ impl Tree {
         if let Some(entry) = self.nodes.get_mut(child) {
             entry.field = field;
         }
-        if let Some(entry) = self.nodes.get_mut(parent) {
-            entry.children.push(child);
+        let Some(entry) = self.nodes.get_mut(parent) else {
+            return;
+        };
+        let previous = entry.last_child.replace(child);
+        entry.first_child.get_or_insert(child);
+        entry.children += 1;
+        if let Some(previous) = previous.and_then(|index| self.nodes.get_mut(index)) {
+            previous.next_sibling = Some(child);
         }
     }
 
@@ -67,9 +87,7 @@ impl Tree {
 
     /// How many children, anonymous ones too, the node at `index` has
     pub(crate) fn children_count(&self, index: usize) -> usize {
-        self.nodes
-            .get(index)
-            .map_or(0, |entry| entry.children.len())
+        self.nodes.get(index).map_or(0, |entry| entry.children)
     }
 
     /// The root node
@@ -85,27 +103,62 @@ impl Tree {
     }
 }
 
-impl Fast<'_> {
-    fn entry(&self) -> Option<&Entry> {
-        self.tree.entry(self.index)
-    }
+/// Which children a [`Children`] iterator yields
+#[derive(Debug, Clone, Copy)]
+enum Keep {
+    All,
+    Named,
+    Field(&'static str),
+}
 
-    /// The children that pass `keep`
-    fn children_where(&self, keep: impl Fn(&Entry) -> bool) -> Vec<Self> {
-        let children = self.entry().map(|entry| entry.children.as_slice());
-        children
-            .unwrap_or_default()
-            .iter()
-            .filter(|index| self.tree.entry(**index).is_some_and(&keep))
-            .map(|index| Fast {
-                tree: self.tree,
-                index: *index,
-            })
-            .collect()
+/// The children of a node of a [`Tree`], read along the sibling links
+#[derive(Debug, Clone)]
+pub(crate) struct Children<'t> {
+    tree: &'t Tree,
+    next: Option<usize>,
+    keep: Keep,
+}
+
+impl<'t> Iterator for Children<'t> {
+    type Item = Fast<'t>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while let Some(index) = self.next {
+            let entry = self.tree.entry(index)?;
+            self.next = entry.next_sibling;
+            let kept = match self.keep {
+                Keep::All => true,
+                Keep::Named => entry.named,
+                Keep::Field(field) => entry.field == Some(field),
+            };
+            if kept {
+                return Some(Fast {
+                    tree: self.tree,
+                    index,
+                });
+            }
+        }
+        None
     }
 }
 
-impl Syntax for Fast<'_> {
+impl<'t> Fast<'t> {
+    fn entry(&self) -> Option<&'t Entry> {
+        self.tree.entry(self.index)
+    }
+
+    fn children_where(&self, keep: Keep) -> Children<'t> {
+        Children {
+            tree: self.tree,
+            next: self.entry().and_then(|entry| entry.first_child),
+            keep,
+        }
+    }
+}
+
+impl<'t> Syntax for Fast<'t> {
+    type Children = Children<'t>;
+
     fn kind(&self) -> &'static str {
         self.entry().map_or("ERROR", |entry| entry.kind)
     }
@@ -118,15 +171,15 @@ impl Syntax for Fast<'_> {
         self.tree.range(self.index)
     }
 
-    fn children(&self) -> Vec<Self> {
-        self.children_where(|_| true)
+    fn children(&self) -> Self::Children {
+        self.children_where(Keep::All)
     }
 
-    fn named_children(&self) -> Vec<Self> {
-        self.children_where(|entry| entry.named)
+    fn named_children(&self) -> Self::Children {
+        self.children_where(Keep::Named)
     }
 
-    fn field(&self, field: &'static str) -> Vec<Self> {
-        self.children_where(|entry| entry.field == Some(field))
+    fn field(&self, field: &'static str) -> Self::Children {
+        self.children_where(Keep::Field(field))
     }
 }
