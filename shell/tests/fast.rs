@@ -150,8 +150,13 @@ fn the_corpus_reads_the_same_through_both_readers() {
 }
 
 #[test]
-fn the_benchmark_line_is_read_fast() {
+fn the_benchmark_line_and_the_documented_examples_go_to_the_reader_named() {
     assert!(EDGES.first().is_some_and(|line| reads_fast(line)));
+    // docs/shell.md, "How a command line is read"
+    assert!(reads_fast(
+        "cd web && npm ci 2>&1 | tail -n 5; echo \"built $(date)\""
+    ));
+    assert!(!reads_fast("if [ -f x ]; then rm x; fi"));
 }
 
 /// Mostly `common`, now and then `rare`: lines stay in the fast reader's subset often

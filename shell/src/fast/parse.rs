@@ -436,6 +436,17 @@ impl Parser<'_> {
         if digit_last && matches!(self.peek(), Some(b'<' | b'>')) {
             return None;
         }
+        // tree-sitter-bash's scanner drops a lone `-` before a descriptor (`a - 2>&1` has
+        // no `-` to it) and reads these characters apart: not read here.
+        let lone_special = matches!(text, [b'-' | b'*' | b'@' | b'?' | b'0' | b'_']);
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        let blanks = rest
+            .iter()
+            .take_while(|byte| matches!(byte, b' ' | b'\t'))
+            .count();
+        if lone_special && rest.get(blanks).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
         let kind = if number(text) { "number" } else { "word" };
         Some(self.tree.add(kind, true, start..self.at))
     }
