@@ -7,6 +7,13 @@
 //! substitution, here-strings, wrappers (`sudo`, `env`, `timeout`, `xargs`, ...) and the
 //! scripts handed to `sh -c`, `eval` or a shell's input, up to a bounded depth.
 //!
+//! Two readers build the syntax tree: a fast reader for the common lines (plain and quoted
+//! words, `$NAME`, `$(...)`, lists, pipelines, redirections, here-strings, assignments), which
+//! builds tree-sitter-bash's own tree and gives up on anything else, and tree-sitter-bash for
+//! the rest. One walk reads both trees, so a line means the same whichever reads it;
+//! [`read_with_tree_sitter`] reads with tree-sitter-bash alone, the reference the fast reader
+//! is tested against.
+//!
 //! Whatever cannot be read with certainty (a syntax error, a NUL byte, too large, too deep)
 //! is a [`Reading::Unreadable`] value, never a panic, so a guard can fail closed.
 
