@@ -410,6 +410,11 @@ impl Parser<'_> {
             };
             pieces.push((piece, None));
         }
+        // Digits glued to `<` or `>` may be read as a descriptor (`-52>&1`, `$_2>&1`).
+        let last = self.at.checked_sub(1).and_then(|at| self.bytes.get(at));
+        if last.is_some_and(u8::is_ascii_digit) && matches!(self.peek(), Some(b'<' | b'>')) {
+            return None;
+        }
         match pieces.as_slice() {
             [] => None,
             [(only, _)] => Some(*only),
@@ -431,11 +436,6 @@ impl Parser<'_> {
             }
         }
         let text = self.bytes.get(start..self.at).unwrap_or_default();
-        // Digits glued to `<` or `>` may be read as a descriptor (`-52>&1`, `a2>f`).
-        let digit_last = text.last().is_some_and(u8::is_ascii_digit);
-        if digit_last && matches!(self.peek(), Some(b'<' | b'>')) {
-            return None;
-        }
         // tree-sitter-bash's scanner drops a lone `-` before a descriptor (`a - 2>&1` has
         // no `-` to it) and reads these characters apart: not read here.
         let lone_special = matches!(text, [b'-' | b'*' | b'@' | b'?' | b'0' | b'_']);
