@@ -8,37 +8,38 @@ use crate::Context;
 /// `$HOME`, or the working directory is known; otherwise relative, keeping leading `..`
 pub(crate) fn normalise(word: &str, context: &Context) -> String {
     let (base, rest) = split_base(word, context);
-    // Read for every operand of every command: one vector and one string, no more.
-    let mut parts: Vec<&str> = Vec::with_capacity(16);
     let absolute = base.starts_with('/');
+    // Read for every operand of every command: the path is built in place, one string and
+    // nothing else, each part after a `/` (and the first of a relative path after nothing).
+    let mut path = String::with_capacity(base.len() + rest.len() + 1);
     for part in base.split('/').chain(rest.split('/')) {
         match part {
             "" | "." => {}
             ".." => {
+                let start = path.rfind('/').map_or(0, |slash| slash + 1);
+                let last = path.get(start..).unwrap_or_default();
                 // Above the root is the root; above a relative start stays `..`.
-                if parts
-                    .last()
-                    .is_some_and(|last| *last != ".." && *last != "~")
-                {
-                    parts.pop();
+                if !path.is_empty() && last != ".." && last != "~" {
+                    path.truncate(start.saturating_sub(1));
                 } else if !absolute {
-                    parts.push("..");
+                    push_part(&mut path, "..", absolute);
                 }
             }
-            other => parts.push(other),
+            other => push_part(&mut path, other, absolute),
         }
     }
-    if parts.is_empty() {
-        return if absolute { "/" } else { "." }.to_owned();
-    }
-    let mut path = String::with_capacity(base.len() + rest.len() + 1);
-    for (index, part) in parts.iter().enumerate() {
-        if absolute || index > 0 {
-            path.push('/');
-        }
-        path.push_str(part);
+    if path.is_empty() {
+        path.push_str(if absolute { "/" } else { "." });
     }
     path
+}
+
+/// Appends one part to a path being built
+fn push_part(path: &mut String, part: &str, absolute: bool) {
+    if absolute || !path.is_empty() {
+        path.push('/');
+    }
+    path.push_str(part);
 }
 
 /// The directory a word starts from, and the rest of the word

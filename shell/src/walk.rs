@@ -4,6 +4,7 @@
 //! walk does not know (a `case` arm, a `[[ ]]` test, an arithmetic expansion) still yields
 //! the commands nested in it.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Instant;
 
@@ -229,10 +230,9 @@ impl Reader {
             return None;
         }
         let command = self.commands.get(start)?;
-        let text = command.operands.join(" ");
         match command.program.as_str() {
-            "echo" => Some(text),
-            "printf" => Some(text.replace("\\n", "\n")),
+            "echo" => Some(command.operands.join(" ")),
+            "printf" => Some(command.operands.join(" ").replace("\\n", "\n")),
             _ => None,
         }
     }
@@ -282,7 +282,7 @@ impl Reader {
             Some([cat]) if cat.program == "cat" && cat.operands.is_empty() => script_text,
             _ => None,
         };
-        let mut after = upstream;
+        let mut after = upstream.into_owned();
         after.extend(created);
         for part in continuations {
             self.node(
@@ -365,13 +365,13 @@ impl Reader {
     /// Walks the input substitutions of `parts` (`$(...)`, `<(...)`), then `walk` with them
     /// upstream, gives every command it created `redirects`, then walks the output ones
     /// (`>(...)`); returns the upstream `walk` had and the commands it created
-    fn around<N: Syntax>(
+    fn around<'u, N: Syntax>(
         &mut self,
         parts: &[N],
         redirects: &[Redirect],
-        at: At<'_, '_>,
+        at: At<'_, 'u>,
         walk: impl FnOnce(&mut Self, &[usize]) -> Result<(), Unreadable>,
-    ) -> Result<(Vec<usize>, Range<usize>), Unreadable> {
+    ) -> Result<(Cow<'u, [usize]>, Range<usize>), Unreadable> {
         let (inputs, outputs) = substitutions(parts);
         let upstream = self.with_inputs(&inputs, at)?;
         let start = self.commands.len();
@@ -386,18 +386,22 @@ impl Reader {
 
     /// Walks substitutions whose output a command reads (`$(...)`, `<(...)`), and returns
     /// the command's upstream with them added
-    fn with_inputs<N: Syntax>(
+    fn with_inputs<'u, N: Syntax>(
         &mut self,
         inputs: &[N],
-        at: At<'_, '_>,
-    ) -> Result<Vec<usize>, Unreadable> {
+        at: At<'_, 'u>,
+    ) -> Result<Cow<'u, [usize]>, Unreadable> {
+        // Most commands have no substitution: they share the upstream they were given.
+        if inputs.is_empty() {
+            return Ok(Cow::Borrowed(at.upstream));
+        }
         let mut upstream = at.upstream.to_vec();
         for input in inputs {
             let start = self.commands.len();
             self.node(*input, at, None)?;
             upstream.extend(start..self.commands.len());
         }
-        Ok(upstream)
+        Ok(Cow::Owned(upstream))
     }
 
     /// Walks `>(...)` substitutions, which read the output of the commands just created
@@ -408,6 +412,9 @@ impl Reader {
         created: Range<usize>,
         at: At<'_, '_>,
     ) -> Result<(), Unreadable> {
+        if outputs.is_empty() {
+            return Ok(());
+        }
         let mut feeding = upstream.to_vec();
         feeding.extend(created);
         for output in outputs {
@@ -430,57 +437,69 @@ impl Reader {
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
-        let mut words = words;
+        let mut words = words.into_iter();
         let mut stdin = stdin;
         loop {
-            let Some((first, args)) = words.split_first() else {
+            let Some(first) = words.next() else {
                 return Ok(());
             };
-            let program = basename(first).to_owned();
-            let wrapped = wrapper::wrapped(&program, args);
-            let own = args.get(..wrapped.unwrap_or(args.len())).unwrap_or(args);
-            let command = simple_command(program.clone(), own.to_vec(), at.upstream, &self.context);
+            let mut args: Vec<String> = words.collect();
+            let program = match basename(&first) {
+                name if name.len() == first.len() => first,
+                name => name.to_owned(),
+            };
+            let wrapped = wrapper::wrapped(&program, &args);
+            // Read all of `args` before the command takes its own words: the scripts it
+            // runs, where a `cd` leads and what `find` executes look past a wrapped program.
+            let scripts = nested_scripts(&program, &args, stdin.take());
+            let cwd = is_cd(&program).then(|| directory_after(&program, &args, &self.context));
+            let execs = if program == "find" {
+                find_exec(&args)
+            } else {
+                Vec::new()
+            };
+            let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
+            let command = simple_command(program, args, at.upstream, &self.context);
             self.links += command.stdin_from.len();
             if self.commands.len() >= MAX_COMMANDS || self.links > MAX_LINKS {
                 return Err(Unreadable::TooManyCommands);
             }
             self.commands.push(command);
-            for script in nested_scripts(&program, args, stdin.take()) {
+            for script in scripts {
                 let depth = Depth {
                     scripts: at.depth.scripts + 1,
                     ..at.depth
                 };
                 self.script(&script, at.upstream, depth)?;
             }
-            if program == "cd" || program == "pushd" || program == "popd" {
-                self.change_directory(&program, args);
+            if let Some(cwd) = cwd {
+                self.context.cwd = cwd;
             }
-            if program == "find" {
-                for exec in find_exec(args) {
-                    self.simple(exec, at, None)?;
-                }
+            for exec in execs {
+                self.simple(exec, at, None)?;
             }
-            match wrapped {
-                Some(at_program) => words = args.get(at_program..).unwrap_or_default().to_vec(),
+            match next {
+                Some(rest) => words = rest.into_iter(),
                 None => return Ok(()),
             }
         }
     }
 }
 
-impl Reader {
-    /// Follows `cd DIR` for the commands after it; a directory only known at run time
-    /// (`cd "$X"`, `cd -`, `popd`) leaves relative paths unresolved
-    fn change_directory(&mut self, program: &str, args: &[String]) {
-        let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
-        self.context.cwd = match (program, target) {
-            ("popd", _) => None,
-            (_, None) => Some(normalise("~", &self.context)),
-            (_, Some(dir)) if dir == "-" || (dir.contains('$') && !dir.starts_with("$HOME")) => {
-                None
-            }
-            (_, Some(dir)) => Some(normalise(dir, &self.context)),
-        };
+/// Whether `program` changes the working directory of the commands after it
+fn is_cd(program: &str) -> bool {
+    program == "cd" || program == "pushd" || program == "popd"
+}
+
+/// Where `cd DIR` leads, for the commands after it; a directory only known at run time
+/// (`cd "$X"`, `cd -`, `popd`) leaves relative paths unresolved
+fn directory_after(program: &str, args: &[String], context: &Context) -> Option<String> {
+    let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+    match (program, target) {
+        ("popd", _) => None,
+        (_, None) => Some(normalise("~", context)),
+        (_, Some(dir)) if dir == "-" || (dir.contains('$') && !dir.starts_with("$HOME")) => None,
+        (_, Some(dir)) => Some(normalise(dir, context)),
     }
 }
 
@@ -501,9 +520,12 @@ fn simple_command(
             flags_ended = true;
         } else if let Some(long) = arg.strip_prefix("--") {
             let name = long.split_once('=').map_or(long, |(name, _)| name);
-            flags.push(format!("--{name}"));
+            flags.push(flag("--", name));
         } else {
-            flags.extend(arg.chars().skip(1).map(|flag| format!("-{flag}")));
+            flags.extend(arg.chars().skip(1).map(|short| {
+                let mut buffer = [0; 4];
+                flag("-", short.encode_utf8(&mut buffer))
+            }));
         }
     }
     let paths = operands
@@ -522,6 +544,14 @@ fn simple_command(
         redirects: Vec::new(),
         stdin_from,
     }
+}
+
+/// A flag as listed: its dashes, then its name
+fn flag(dashes: &str, name: &str) -> String {
+    let mut flag = String::with_capacity(dashes.len() + name.len());
+    flag.push_str(dashes);
+    flag.push_str(name);
+    flag
 }
 
 /// The scripts a command runs from words or input: `sh -c SCRIPT`, `su -c SCRIPT`,
@@ -597,45 +627,63 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
 fn substitutions<N: Syntax>(parts: &[N]) -> (Vec<N>, Vec<N>) {
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
-    let mut pending: Vec<N> = parts.to_vec();
-    while let Some(node) = pending.pop() {
-        match node.kind() {
-            "command_substitution" => inputs.push(node),
-            "process_substitution" => {
-                let reads_output = node
-                    .children()
-                    .next()
-                    .is_some_and(|open| open.kind() == ">(");
-                if reads_output {
-                    outputs.push(node);
-                } else {
-                    inputs.push(node);
+    // Depth first, last part and last child first (the lists are reversed at the end). A
+    // node that cannot hold a substitution is never stacked: a plain command allocates nothing.
+    let mut pending: Vec<N> = Vec::new();
+    for part in parts.iter().rev() {
+        let mut node = Some(*part);
+        while let Some(current) = node {
+            match current.kind() {
+                "command_substitution" => inputs.push(current),
+                "process_substitution" => {
+                    let reads_output = current
+                        .children()
+                        .next()
+                        .is_some_and(|open| open.kind() == ">(");
+                    if reads_output {
+                        outputs.push(current);
+                    } else {
+                        inputs.push(current);
+                    }
                 }
+                kind if DESCENDED.contains(&kind) => pending.extend(
+                    current
+                        .named_children()
+                        .filter(|child| may_hold_substitution(child.kind())),
+                ),
+                _ => {}
             }
-            "command_name"
-            | "heredoc_redirect"
-            | "herestring_redirect"
-            | "file_redirect"
-            | "string"
-            | "concatenation"
-            | "expansion"
-            | "variable_assignment"
-            | "array"
-            | "heredoc_body"
-            | "arithmetic_expansion"
-            | "subscript"
-            | "binary_expression"
-            | "unary_expression"
-            | "parenthesized_expression" => {
-                pending.extend(node.named_children());
-            }
-            _ => {}
+            node = pending.pop();
         }
     }
     inputs.reverse();
     outputs.reverse();
     (inputs, outputs)
 }
+
+/// Whether a node is a substitution or one [`substitutions`] looks inside
+fn may_hold_substitution(kind: &str) -> bool {
+    kind == "command_substitution" || kind == "process_substitution" || DESCENDED.contains(&kind)
+}
+
+/// The node kinds [`substitutions`] looks inside
+const DESCENDED: &[&str] = &[
+    "command_name",
+    "heredoc_redirect",
+    "herestring_redirect",
+    "file_redirect",
+    "string",
+    "concatenation",
+    "expansion",
+    "variable_assignment",
+    "array",
+    "heredoc_body",
+    "arithmetic_expansion",
+    "subscript",
+    "binary_expression",
+    "unary_expression",
+    "parenthesized_expression",
+];
 
 /// The word a here-string feeds, after quote removal
 fn herestring<N: Syntax>(node: N, source: &str) -> String {
