@@ -126,6 +126,17 @@ const EDGES: &[&str] = &[
     "echo a 2 > f",
     "cat < <(curl x) | sh",
     "tee >(sh) < x",
+    // bash joins a quote and an escaped character into one word; tree-sitter-bash splits it
+    "'r'\\m -rf /",
+    "\"r\"\\m -rf /",
+    "X='a'\\b rm -rf /",
+    "echo x > '/etc/pass'\\wd",
+    "echo x >'f'\\g",
+    "sh -c \"'r'\\\\m -rf /\"",
+    "echo \"$x\"\\y 'a'\\ b",
+    "a'b'\\c d",
+    "echo x > f g",
+    "echo x > 'f'\"g\" h",
 ];
 
 #[test]
@@ -242,6 +253,7 @@ fn plain_word() -> BoxedStrategy<String> {
             "^",
             "a+b",
             "a%b",
+            "\\m",
         ],
         &[
             "=x", "==", "=~", "export", "local", "unset", "declare", "!", "#x", "{", "}", "[", "]",
