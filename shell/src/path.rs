@@ -8,6 +8,51 @@ use crate::Context;
 /// `$HOME`, or the working directory is known; otherwise relative, keeping leading `..`
 pub(crate) fn normalise(word: &str, context: &Context) -> String {
     let (base, rest) = split_base(word, context);
+    if let Some(path) = already_normal(base, rest) {
+        return path;
+    }
+    fold(base, rest)
+}
+
+/// `base` joined to `rest` when neither has a part to fold (an empty part, `.`, `..`): the
+/// common case (`src/main.rs` in `/home/u/project`) without taking the path apart
+fn already_normal(base: &str, rest: &str) -> Option<String> {
+    let rest = rest.strip_prefix('/').unwrap_or(rest);
+    if !rest.is_empty() && !plain_parts(rest) {
+        return None;
+    }
+    let base = match base {
+        "/" => "",
+        "" => {
+            return (!rest.is_empty()).then(|| rest.to_owned());
+        }
+        absolute => {
+            let parts = absolute.strip_prefix('/')?;
+            if !plain_parts(parts) {
+                return None;
+            }
+            absolute
+        }
+    };
+    let mut path = String::with_capacity(base.len() + rest.len() + 1);
+    path.push_str(base);
+    if path.is_empty() || !rest.is_empty() {
+        path.push('/');
+    }
+    path.push_str(rest);
+    Some(path)
+}
+
+/// Whether every `/`-separated part of `parts` is a name: not empty, not `.`, not `..`
+fn plain_parts(parts: &str) -> bool {
+    parts
+        .as_bytes()
+        .split(|byte| *byte == b'/')
+        .all(|part| !matches!(part, b"" | b"." | b".."))
+}
+
+/// `base` joined to `rest` with empty parts and `.` dropped and `..` folded
+fn fold(base: &str, rest: &str) -> String {
     let absolute = base.starts_with('/');
     // Read for every operand of every command: the path is built in place, one string and
     // nothing else, each part after a `/` (and the first of a relative path after nothing).
@@ -66,8 +111,23 @@ fn strip_home(word: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::normalise;
+    use proptest::prelude::*;
+
+    use super::{already_normal, fold, normalise};
     use crate::Context;
+
+    proptest! {
+        /// The shortcut, whenever it answers, answers what folding the parts one by one does
+        #[test]
+        fn joining_plain_parts_is_folding_them(
+            base in prop::sample::select(vec!["", "/", "~", "/home/u", "/home/u/", "/a/./b", "rel/x", "/a/../b"]),
+            rest in "[a/.~]{0,8}",
+        ) {
+            if let Some(joined) = already_normal(base, &rest) {
+                prop_assert_eq!(joined, fold(base, &rest));
+            }
+        }
+    }
 
     fn context() -> Context {
         Context {

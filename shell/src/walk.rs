@@ -333,10 +333,11 @@ impl Reader {
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
-        let mut words = Vec::new();
+        // Room for the words of most commands, so the vectors seldom grow.
+        let mut words = Vec::with_capacity(8);
         let mut redirects = Vec::new();
         let mut script = stdin;
-        let mut parts = Vec::new();
+        let mut parts = Vec::with_capacity(8);
         let mut previous_end = None;
         for child in node.named_children() {
             let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
@@ -511,7 +512,7 @@ fn simple_command(
     context: &Context,
 ) -> SimpleCommand {
     let mut flags = Vec::new();
-    let mut operands = Vec::new();
+    let mut operands = Vec::with_capacity(args.len());
     let mut flags_ended = false;
     for arg in &args {
         if flags_ended || arg == "-" || !arg.starts_with('-') {
