@@ -22,7 +22,7 @@ pub(crate) fn read(line: &str) -> Option<Tree> {
     let mut parser = Parser {
         bytes: line.as_bytes(),
         at: 0,
-        tree: Tree::for_line(line.len()),
+        tree: Tree::for_line(line.len())?,
     };
     let root = parser.tree.add("program", true, 0..line.len());
     parser.statements(root, false)?;
@@ -36,9 +36,29 @@ struct Parser<'l> {
     tree: Tree,
 }
 
-/// Whether `byte` may stand in a plain word outside quotes (a `matches!`, not a search
-/// of a list: it is asked of every byte)
+/// Whether `byte` may stand in a plain word outside quotes: asked of every byte, so
+/// answered from [`PLAIN`]
 fn plain(byte: u8) -> bool {
+    PLAIN.get(usize::from(byte)).copied().unwrap_or(false)
+}
+
+/// [`plain_byte`] of every byte value
+#[expect(
+    clippy::indexing_slicing,
+    reason = "evaluated while compiling, where an index out of bounds stops the build"
+)]
+const PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = plain_byte(byte as u8);
+        byte += 1;
+    }
+    table
+};
+
+/// Whether `byte` may stand in a plain word outside quotes
+const fn plain_byte(byte: u8) -> bool {
     byte.is_ascii_graphic()
         && !matches!(
             byte,
@@ -396,6 +416,8 @@ impl Parser<'_> {
 
     /// One word: plain runs, quoted strings and expansions glued together
     fn literal(&mut self) -> Option<usize> {
+        // Most words are one piece: the list of pieces is made only for a second one.
+        let mut first = None;
         let mut pieces = Vec::new();
         loop {
             let piece = match self.peek() {
@@ -404,21 +426,25 @@ impl Parser<'_> {
                 Some(b'$') => self.dollar()?,
                 // tree-sitter-bash starts a new word at a `\` after a quote or an
                 // expansion (`'a'\x` is two words to it, one to bash): not read here.
-                Some(b'\\') if !pieces.is_empty() => return None,
+                Some(b'\\') if first.is_some() => return None,
                 Some(byte) if plain(byte) || byte == b'\\' => self.plain_word()?,
                 _ => break,
             };
-            pieces.push((piece, None));
+            match first {
+                None => first = Some(piece),
+                Some(only) if pieces.is_empty() => pieces.extend([(only, None), (piece, None)]),
+                Some(_) => pieces.push((piece, None)),
+            }
         }
         // Digits glued to `<` or `>` may be read as a descriptor (`-52>&1`, `$_2>&1`).
         let last = self.at.checked_sub(1).and_then(|at| self.bytes.get(at));
         if last.is_some_and(u8::is_ascii_digit) && matches!(self.peek(), Some(b'<' | b'>')) {
             return None;
         }
-        match pieces.as_slice() {
-            [] => None,
-            [(only, _)] => Some(*only),
-            _ => Some(self.wrap("concatenation", &pieces)),
+        if pieces.is_empty() {
+            first
+        } else {
+            Some(self.wrap("concatenation", &pieces))
         }
     }
 

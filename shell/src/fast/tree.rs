@@ -11,18 +11,25 @@ pub(crate) struct Tree {
     nodes: Vec<Entry>,
 }
 
-/// One node as stored
+/// One node as stored; positions and links are `u32` (a line the reader reads is far
+/// shorter, see [`Tree::for_line`]) so that a tree of a long line stays small
 #[derive(Debug)]
 struct Entry {
     kind: &'static str,
     named: bool,
-    range: Range<usize>,
+    start: u32,
+    end: u32,
     /// The field the node fills in its parent (`body`, `redirect`)
     field: Option<&'static str>,
-    first_child: Option<usize>,
-    last_child: Option<usize>,
-    next_sibling: Option<usize>,
-    children: usize,
+    first_child: Option<u32>,
+    last_child: Option<u32>,
+    next_sibling: Option<u32>,
+    children: u32,
+}
+
+/// `value` as stored in an [`Entry`]
+fn narrow(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
 }
 
 /// A node of a [`Tree`]
@@ -33,11 +40,13 @@ pub(crate) struct Fast<'t> {
 }
 
 impl Tree {
-    /// An empty tree for a line of `length` bytes, with room for the nodes it likely has
-    pub(crate) fn for_line(length: usize) -> Self {
-        Self {
+    /// An empty tree for a line of `length` bytes, with room for the nodes it likely has;
+    /// `None` for a line too long for the positions of an [`Entry`]
+    pub(crate) fn for_line(length: usize) -> Option<Self> {
+        u32::try_from(length).ok()?;
+        Some(Self {
             nodes: Vec::with_capacity(length / 2 + 8),
-        }
+        })
     }
 
     /// Adds a node with no children yet and returns its index
@@ -45,7 +54,8 @@ impl Tree {
         self.nodes.push(Entry {
             kind,
             named,
-            range,
+            start: narrow(range.start),
+            end: narrow(range.end),
             field: None,
             first_child: None,
             last_child: None,
@@ -63,10 +73,11 @@ impl Tree {
         let Some(entry) = self.nodes.get_mut(parent) else {
             return;
         };
+        let child = narrow(child);
         let previous = entry.last_child.replace(child);
         entry.first_child.get_or_insert(child);
         entry.children += 1;
-        if let Some(previous) = previous.and_then(|index| self.nodes.get_mut(index)) {
+        if let Some(previous) = previous.and_then(|index| self.nodes.get_mut(index as usize)) {
             previous.next_sibling = Some(child);
         }
     }
@@ -75,19 +86,21 @@ impl Tree {
     pub(crate) fn range(&self, index: usize) -> Range<usize> {
         self.nodes
             .get(index)
-            .map_or(0..0, |entry| entry.range.clone())
+            .map_or(0..0, |entry| entry.start as usize..entry.end as usize)
     }
 
     /// Stretches the node at `index` to end at `end`
     pub(crate) fn extend(&mut self, index: usize, end: usize) {
         if let Some(entry) = self.nodes.get_mut(index) {
-            entry.range.end = end;
+            entry.end = narrow(end);
         }
     }
 
     /// How many children, anonymous ones too, the node at `index` has
     pub(crate) fn children_count(&self, index: usize) -> usize {
-        self.nodes.get(index).map_or(0, |entry| entry.children)
+        self.nodes
+            .get(index)
+            .map_or(0, |entry| entry.children as usize)
     }
 
     /// The root node
@@ -125,7 +138,7 @@ impl<'t> Iterator for Children<'t> {
     fn next(&mut self) -> Option<Self::Item> {
         while let Some(index) = self.next {
             let entry = self.tree.entry(index)?;
-            self.next = entry.next_sibling;
+            self.next = entry.next_sibling.map(|next| next as usize);
             let kept = match self.keep {
                 Keep::All => true,
                 Keep::Named => entry.named,
@@ -150,7 +163,10 @@ impl<'t> Fast<'t> {
     fn children_where(&self, keep: Keep) -> Children<'t> {
         Children {
             tree: self.tree,
-            next: self.entry().and_then(|entry| entry.first_child),
+            next: self
+                .entry()
+                .and_then(|entry| entry.first_child)
+                .map(|first| first as usize),
             keep,
         }
     }
