@@ -333,11 +333,12 @@ impl Reader {
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
-        // Room for the words of most commands, so the vectors seldom grow.
+        // Room for the words of most commands, so the vector seldom grows.
         let mut words = Vec::with_capacity(8);
         let mut redirects = Vec::new();
         let mut script = stdin;
-        let mut parts = Vec::with_capacity(8);
+        // The parts that may hold a substitution, for `around`: few commands have any.
+        let mut parts = Vec::new();
         let mut previous_end = None;
         for child in node.named_children() {
             let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
@@ -355,7 +356,9 @@ impl Reader {
                 "file_redirect" => redirects.extend(self.file_redirect(child, at.source)?),
                 _ => words.push(unquote(text(child, at.source))),
             }
-            parts.push(child);
+            if may_substitute(text(child, at.source)) {
+                parts.push(child);
+            }
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
             reader.simple(words, At { upstream, ..at }, script)
@@ -438,13 +441,14 @@ impl Reader {
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
-        let mut words = words.into_iter();
+        let mut args = words;
         let mut stdin = stdin;
         loop {
-            let Some(first) = words.next() else {
+            // The words after the program stay in the vector they came in.
+            if args.is_empty() {
                 return Ok(());
-            };
-            let mut args: Vec<String> = words.collect();
+            }
+            let first = args.remove(0);
             let program = match basename(&first) {
                 name if name.len() == first.len() => first,
                 name => name.to_owned(),
@@ -480,7 +484,7 @@ impl Reader {
                 self.simple(exec, at, None)?;
             }
             match next {
-                Some(rest) => words = rest.into_iter(),
+                Some(rest) => args = rest,
                 None => return Ok(()),
             }
         }
@@ -660,6 +664,12 @@ fn substitutions<N: Syntax>(parts: &[N]) -> (Vec<N>, Vec<N>) {
     inputs.reverse();
     outputs.reverse();
     (inputs, outputs)
+}
+
+/// Whether the source text of a node may hold a substitution: every one opens with `$(`,
+/// `<(`, `>(` or a backtick, and a node's text holds the text of all its descendants
+fn may_substitute(text: &str) -> bool {
+    text.bytes().any(|byte| byte == b'(' || byte == b'`')
 }
 
 /// Whether a node is a substitution or one [`substitutions`] looks inside

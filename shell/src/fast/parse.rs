@@ -313,7 +313,9 @@ impl Parser<'_> {
             return None;
         }
         let command_name = self.wrap("command_name", &[(name, None)]);
-        let mut children = assignments;
+        // Room for the words of most commands, so the vector seldom grows.
+        let mut children = Vec::with_capacity(assignments.len() + 8);
+        children.extend(assignments);
         children.push((command_name, Some("name")));
         loop {
             self.skip_blanks();
