@@ -313,33 +313,43 @@ impl Parser<'_> {
             return None;
         }
         let command_name = self.wrap("command_name", &[(name, None)]);
-        // Room for the words of most commands, so the vector seldom grows.
-        let mut children = Vec::with_capacity(assignments.len() + 8);
-        children.extend(assignments);
-        children.push((command_name, Some("name")));
+        // The command's node comes first and adopts each part as it is read, so no list
+        // of parts is kept: it spans from its first part to its last.
+        let start = assignments
+            .first()
+            .map_or(first_word.start, |(first, _)| self.tree.range(*first).start);
+        let node = self.tree.add("command", true, start..start);
+        for (assignment, field) in assignments {
+            self.tree.adopt(node, assignment, field);
+        }
+        self.tree.adopt(node, command_name, Some("name"));
+        self.tree.extend(node, first_word.end);
         loop {
             self.skip_blanks();
-            if self.looking_at("<<<") {
+            let (part, field) = if self.looking_at("<<<") {
                 let start = self.at;
-                let node = self.tree.add("herestring_redirect", true, start..start);
-                self.token(node, "<<<");
+                let herestring = self.tree.add("herestring_redirect", true, start..start);
+                self.token(herestring, "<<<");
                 self.skip_blanks();
                 if !self.literal_ahead() {
                     return None;
                 }
                 let word = self.literal()?;
-                self.tree.adopt(node, word, None);
-                self.tree.extend(node, self.at);
-                children.push((node, Some("redirect")));
+                self.tree.adopt(herestring, word, None);
+                self.tree.extend(herestring, self.at);
+                (herestring, "redirect")
             } else if self.redirect_ahead() || !self.literal_ahead() {
                 break;
             } else if self.peek() == Some(b'=') {
                 return None;
             } else {
-                children.push((self.literal()?, Some("argument")));
-            }
+                (self.literal()?, "argument")
+            };
+            self.tree.adopt(node, part, Some(field));
+            let end = self.tree.range(part).end;
+            self.tree.extend(node, end);
         }
-        Some(self.wrap("command", &children))
+        Some(node)
     }
 
     /// Whether the command name at `range` begins with a keyword as a plain word, or its
