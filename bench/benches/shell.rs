@@ -2,8 +2,9 @@
 //! (`read`, and `read_tree_sitter` with tree-sitter-bash alone, without the fast reader),
 //! deciding it with the shipped safe-shell policy, which reads it once (`safe_shell`),
 //! beside seven guards written as plain globs on the same text (`glob_guards`); and the
-//! safe-shell policy on a tool that is no shell (`other_tool`), which reads nothing. `shell_latency` times single decisions and prints their p50, p99
-//! and maximum, which criterion's means do not show.
+//! safe-shell policy on a tool that is no shell (`other_tool`), which reads nothing.
+//! `shell_latency` times single decisions and prints their p50, p99 and maximum, which
+//! criterion's means do not show.
 
 #![expect(
     clippy::expect_used,
