@@ -137,6 +137,12 @@ const EDGES: &[&str] = &[
     "a'b'\\c d",
     "echo x > f g",
     "echo x > 'f'\"g\" h",
+    // tree-sitter-bash glues a line break and a `\` after it to the word before
+    "a\n\\;",
+    "''\n\\;",
+    "echo $(a\n\\b)",
+    "a\n \\b",
+    "a\n\tb",
 ];
 
 #[test]

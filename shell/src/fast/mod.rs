@@ -16,8 +16,9 @@
 //! past ASCII), a keyword where a command begins (`if`, `case`, `export`, ...), a
 //! redirection before the command or after its redirections, a here-document, `$` before
 //! anything but a name, `{` or `(` (so `$((`, `$1`, `$?`, `$'...'` too), `==` or `=~` as a
-//! word, a line break anywhere but between statements, `\` before a blank. When in doubt it
-//! defers: giving up costs only time, reading a line differently would change decisions.
+//! word, a line break anywhere but between statements, `\` before a blank or right after a
+//! line break. When in doubt it defers: giving up costs only time, reading a line
+//! differently would change decisions.
 //!
 //! The tree it builds has tree-sitter-bash's node kinds, fields and nesting, including its
 //! precedences (a redirection after `a && b` applies to the whole list, `a | b > f | c` nests

@@ -146,7 +146,14 @@ impl Parser<'_> {
                 Some(b')') if substitution => return Some(()),
                 Some(b';') if self.peek_at(1) != Some(b';') => self.token(parent, ";"),
                 Some(b'&') => self.token(parent, "&"),
-                Some(b'\n') => self.token(parent, "\n"),
+                Some(b'\n') => {
+                    self.token(parent, "\n");
+                    // tree-sitter-bash reads a line break and a `\` right after it as one
+                    // word of the command before (`a\n\;` is `a` with an argument to it).
+                    if self.peek() == Some(b'\\') {
+                        return None;
+                    }
+                }
                 _ => return None,
             }
             self.skip_blanks();
