@@ -224,7 +224,9 @@ def shell_section(root: Path) -> list[str]:
         data = json.loads(path.read_text())
         return float((data.get("slope") or data["mean"])["point_estimate"])
 
-    read, safe_shell, globs, other = (function(name) for name in ("read", "safe_shell", "glob_guards", "other_tool"))
+    read, tree_sitter, safe_shell, globs, other = (
+        function(name) for name in ("read", "read_tree_sitter", "safe_shell", "glob_guards", "other_tool")
+    )
     if safe_shell is None:
         return []
     lines = [
@@ -234,7 +236,8 @@ def shell_section(root: Path) -> list[str]:
         "",
         "| what | time |",
         "| --- | ---: |",
-        f"| read into simple commands (`rulesc_shell::read`) | {human(read)} |",
+        f"| read into simple commands (`rulesc_shell::read`: the fast reader reads this line) | {human(read)} |",
+        f"| read with tree-sitter-bash alone (`rulesc_shell::read_with_tree_sitter`) | {human(tree_sitter)} |",
         f"| decided by `rules/safe-shell.rules` (one reading, nine shell rules) | {human(safe_shell)} |",
         f"| decided by seven glob guards on the same text (`arg.command ~ \"*rm -*r*f*\"`, ...) | {human(globs)} |",
         f"| `rules/safe-shell.rules` on a tool that is no shell (nothing read) | {human(other)} |",

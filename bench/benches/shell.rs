@@ -1,9 +1,10 @@
 //! Shell conditions on a 1 KB command line (`shell_1kb`): reading it into simple commands
-//! (`read`), deciding it with the shipped safe-shell policy, which reads it once
-//! (`safe_shell`), beside seven guards written as plain globs on the same text
-//! (`glob_guards`); and the safe-shell policy on a tool that is no shell (`other_tool`),
-//! which reads nothing. `shell_latency` times single decisions and prints their p50, p99
-//! and maximum, which criterion's means do not show.
+//! (`read`, and `read_tree_sitter` with tree-sitter-bash alone, without the fast reader),
+//! deciding it with the shipped safe-shell policy, which reads it once (`safe_shell`),
+//! beside seven guards written as plain globs on the same text (`glob_guards`); and the
+//! safe-shell policy on a tool that is no shell (`other_tool`), which reads nothing.
+//! `shell_latency` times single decisions and prints their p50, p99 and maximum, which
+//! criterion's means do not show.
 
 #![expect(
     clippy::expect_used,
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rulesc_bench::shell_lines::{bash_event, glob_guards, line_1kb, other_tool_event, safe_shell};
-use rulesc_shell::{read, Context};
+use rulesc_shell::{read, read_with_tree_sitter, Context};
 
 fn shell_1kb(c: &mut Criterion) {
     let line = line_1kb();
@@ -33,6 +34,9 @@ fn shell_1kb(c: &mut Criterion) {
     let other = other_tool_event(&line);
     let mut group = c.benchmark_group("shell_1kb");
     group.bench_function("read", |b| b.iter(|| read(black_box(&line), &context)));
+    group.bench_function("read_tree_sitter", |b| {
+        b.iter(|| read_with_tree_sitter(black_box(&line), &context))
+    });
     group.bench_function("safe_shell", |b| {
         b.iter(|| safe_shell.evaluate(black_box(&event)))
     });

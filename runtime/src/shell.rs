@@ -7,7 +7,7 @@ use rulesc_shell::{Context, Reading, Script, SimpleCommand};
 use serde_json::Value as Json;
 
 use crate::event::Event;
-use crate::vocabulary::{Quantifier, ShellCondition, ShellWord};
+use crate::vocabulary::{Quantifier, ShellCondition, ShellWord, WordTest};
 
 /// The tools whose `command` argument is a shell command line when the embedding
 /// application declares none: Claude Code's and Codex's `Bash`, Gemini CLI's
@@ -80,13 +80,33 @@ pub(crate) fn holds(
         Some(Reading::Read(script)) => script,
     };
     let cwd = line.event.cwd.as_deref();
+    let program = program_test(condition);
+    // Most conditions begin with a test of the program, which most commands fail: it is
+    // asked first and alone, so those commands cost one test instead of the whole walk.
+    let holds_for = |command: &SimpleCommand| {
+        program.is_none_or(|test| test.is_match(&command.program))
+            && command_holds(condition, command, script, cwd)
+    };
     let mut commands = script.commands.iter();
     match quantifier {
-        Quantifier::Any => commands.any(|command| command_holds(condition, command, script, cwd)),
-        Quantifier::All => {
-            !script.commands.is_empty()
-                && commands.all(|command| command_holds(condition, command, script, cwd))
-        }
+        Quantifier::Any => commands.any(holds_for),
+        Quantifier::All => !script.commands.is_empty() && commands.all(holds_for),
+    }
+}
+
+/// The test of the program a condition requires to hold: the condition itself or the first
+/// of the parts all of which must hold (`program == "rm" and ...`)
+fn program_test(condition: &ShellCondition) -> Option<&WordTest> {
+    let first = match condition {
+        ShellCondition::All(parts) => parts.first()?,
+        other => other,
+    };
+    match first {
+        ShellCondition::Word {
+            word: ShellWord::Program,
+            test,
+        } => Some(test),
+        _ => None,
     }
 }
 
@@ -148,7 +168,40 @@ fn outside(path: &str, cwd: Option<&str>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::outside;
+    use super::{outside, program_test};
+    use crate::vocabulary::{ShellCondition, ShellWord, WordTest};
+
+    #[test]
+    fn only_a_program_test_every_command_must_pass_is_asked_first() {
+        let program = |name: &str| ShellCondition::Word {
+            word: ShellWord::Program,
+            test: WordTest::Equals(name.to_owned()),
+        };
+        let rm = WordTest::Equals("rm".to_owned());
+        let flag = ShellCondition::Flag("-r".to_owned());
+        assert_eq!(program_test(&program("rm")), Some(&rm));
+        let all = ShellCondition::All(vec![program("rm"), flag.clone()]);
+        assert_eq!(program_test(&all), Some(&rm));
+        // Either part may hold, the program need not; nor when it comes second, or negated.
+        assert_eq!(
+            program_test(&ShellCondition::Any(vec![program("rm"), flag.clone()])),
+            None
+        );
+        assert_eq!(
+            program_test(&ShellCondition::All(vec![flag, program("rm")])),
+            None
+        );
+        assert_eq!(
+            program_test(&ShellCondition::Not(Box::new(program("rm")))),
+            None
+        );
+        assert_eq!(program_test(&ShellCondition::All(Vec::new())), None);
+        let operand = ShellCondition::Word {
+            word: ShellWord::Operand,
+            test: WordTest::Equals("rm".to_owned()),
+        };
+        assert_eq!(program_test(&operand), None);
+    }
 
     #[test]
     fn outside_means_not_under_the_working_directory() {

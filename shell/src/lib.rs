@@ -7,12 +7,21 @@
 //! substitution, here-strings, wrappers (`sudo`, `env`, `timeout`, `xargs`, ...) and the
 //! scripts handed to `sh -c`, `eval` or a shell's input, up to a bounded depth.
 //!
+//! Two readers build the syntax tree: a fast reader for the common lines (plain and quoted
+//! words, `$NAME`, `$(...)`, lists, pipelines, redirections, here-strings, assignments), which
+//! builds tree-sitter-bash's own tree and gives up on anything else, and tree-sitter-bash for
+//! the rest. One walk reads both trees, so a line means the same whichever reads it;
+//! [`read_with_tree_sitter`] reads with tree-sitter-bash alone, the reference the fast reader
+//! is tested against.
+//!
 //! Whatever cannot be read with certainty (a syntax error, a NUL byte, too large, too deep)
 //! is a [`Reading::Unreadable`] value, never a panic, so a guard can fail closed.
 
 mod command;
+mod fast;
 mod limits;
 mod path;
+mod syntax;
 mod walk;
 mod word;
 mod wrapper;
@@ -42,7 +51,23 @@ pub enum Reading {
 
 /// Reads one command line into the simple commands it runs, or says why it cannot
 pub fn read(line: &str, context: &Context) -> Reading {
-    match walk::read_script(line, context) {
+    reading(walk::read_script(line, context, true))
+}
+
+/// Reads one command line as [`read`] does, but with tree-sitter-bash alone, never the
+/// fast reader: the reference the fast reader is held to
+pub fn read_with_tree_sitter(line: &str, context: &Context) -> Reading {
+    reading(walk::read_script(line, context, false))
+}
+
+/// Whether the fast reader reads `line` itself, rather than leaving it to tree-sitter-bash
+/// (the scripts nested in it, such as that of `sh -c`, are asked on their own)
+pub fn reads_fast(line: &str) -> bool {
+    fast::read(line).is_some()
+}
+
+fn reading(result: Result<Script, Unreadable>) -> Reading {
+    match result {
         Ok(script) => Reading::Read(script),
         Err(reason) => Reading::Unreadable(reason),
     }

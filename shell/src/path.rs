@@ -8,45 +8,96 @@ use crate::Context;
 /// `$HOME`, or the working directory is known; otherwise relative, keeping leading `..`
 pub(crate) fn normalise(word: &str, context: &Context) -> String {
     let (base, rest) = split_base(word, context);
-    let mut parts: Vec<&str> = Vec::new();
+    if let Some(path) = already_normal(base, rest) {
+        return path;
+    }
+    fold(base, rest)
+}
+
+/// `base` joined to `rest` when neither has a part to fold (an empty part, `.`, `..`): the
+/// common case (`src/main.rs` in `/home/u/project`) without taking the path apart
+fn already_normal(base: &str, rest: &str) -> Option<String> {
+    let rest = rest.strip_prefix('/').unwrap_or(rest);
+    if !rest.is_empty() && !plain_parts(rest) {
+        return None;
+    }
+    let base = match base {
+        "/" => "",
+        "" => {
+            return (!rest.is_empty()).then(|| rest.to_owned());
+        }
+        absolute => {
+            let parts = absolute.strip_prefix('/')?;
+            if !plain_parts(parts) {
+                return None;
+            }
+            absolute
+        }
+    };
+    let mut path = String::with_capacity(base.len() + rest.len() + 1);
+    path.push_str(base);
+    if path.is_empty() || !rest.is_empty() {
+        path.push('/');
+    }
+    path.push_str(rest);
+    Some(path)
+}
+
+/// Whether every `/`-separated part of `parts` is a name: not empty, not `.`, not `..`
+fn plain_parts(parts: &str) -> bool {
+    parts
+        .as_bytes()
+        .split(|byte| *byte == b'/')
+        .all(|part| !matches!(part, b"" | b"." | b".."))
+}
+
+/// `base` joined to `rest` with empty parts and `.` dropped and `..` folded
+fn fold(base: &str, rest: &str) -> String {
     let absolute = base.starts_with('/');
+    // Read for every operand of every command: the path is built in place, one string and
+    // nothing else, each part after a `/` (and the first of a relative path after nothing).
+    let mut path = String::with_capacity(base.len() + rest.len() + 1);
     for part in base.split('/').chain(rest.split('/')) {
         match part {
             "" | "." => {}
             ".." => {
+                let start = path.rfind('/').map_or(0, |slash| slash + 1);
+                let last = path.get(start..).unwrap_or_default();
                 // Above the root is the root; above a relative start stays `..`.
-                if parts
-                    .last()
-                    .is_some_and(|last| *last != ".." && *last != "~")
-                {
-                    parts.pop();
+                if !path.is_empty() && last != ".." && last != "~" {
+                    path.truncate(start.saturating_sub(1));
                 } else if !absolute {
-                    parts.push("..");
+                    push_part(&mut path, "..", absolute);
                 }
             }
-            other => parts.push(other),
+            other => push_part(&mut path, other, absolute),
         }
     }
-    let joined = parts.join("/");
-    match (absolute, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_owned(),
-        (false, false) => joined,
+    if path.is_empty() {
+        path.push_str(if absolute { "/" } else { "." });
     }
+    path
+}
+
+/// Appends one part to a path being built
+fn push_part(path: &mut String, part: &str, absolute: bool) {
+    if absolute || !path.is_empty() {
+        path.push('/');
+    }
+    path.push_str(part);
 }
 
 /// The directory a word starts from, and the rest of the word
-fn split_base<'w>(word: &'w str, context: &Context) -> (String, &'w str) {
-    let home = context.home.clone().unwrap_or_else(|| "~".to_owned());
+fn split_base<'w>(word: &'w str, context: &'w Context) -> (&'w str, &'w str) {
     if let Some(rest) = strip_home(word) {
-        return (home, rest);
+        return (context.home.as_deref().unwrap_or("~"), rest);
     }
     if word.starts_with('/') {
-        return ("/".to_owned(), word);
+        return ("/", word);
     }
     match &context.cwd {
-        Some(cwd) if cwd.starts_with('/') => (cwd.clone(), word),
-        _ => (String::new(), word),
+        Some(cwd) if cwd.starts_with('/') => (cwd, word),
+        _ => ("", word),
     }
 }
 
@@ -60,8 +111,23 @@ fn strip_home(word: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::normalise;
+    use proptest::prelude::*;
+
+    use super::{already_normal, fold, normalise};
     use crate::Context;
+
+    proptest! {
+        /// The shortcut, whenever it answers, answers what folding the parts one by one does
+        #[test]
+        fn joining_plain_parts_is_folding_them(
+            base in prop::sample::select(vec!["", "/", "~", "/home/u", "/home/u/", "/a/./b", "rel/x", "/a/../b"]),
+            rest in "[a/.~]{0,8}",
+        ) {
+            if let Some(joined) = already_normal(base, &rest) {
+                prop_assert_eq!(joined, fold(base, &rest));
+            }
+        }
+    }
 
     fn context() -> Context {
         Context {

@@ -4,30 +4,31 @@
 //! walk does not know (a `case` arm, a `[[ ]]` test, an arithmetic expansion) still yields
 //! the commands nested in it.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Instant;
 
-use tree_sitter::{Node, ParseOptions, ParseState, Parser};
+use tree_sitter::{ParseOptions, ParseState, Parser};
 
 use crate::command::{Redirect, Script, SimpleCommand};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::path::normalise;
+use crate::syntax::Syntax;
 use crate::word::unquote;
-use crate::{wrapper, Context};
+use crate::{fast, wrapper, Context};
 
 /// Programs that are shells: `-c` hands them a script, and they read one from their input
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
 
-/// Reads a whole command line
-pub(crate) fn read_script(line: &str, context: &Context) -> Result<Script, Unreadable> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .map_err(|_| Unreadable::Syntax)?;
+/// Reads a whole command line; `fast` lets the fast reader read the lines it can
+pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<Script, Unreadable> {
     let mut reader = Reader {
         context: context.clone(),
-        parser,
-        commands: Vec::new(),
+        fast,
+        parser: None,
+        // Agents' lines hold about one command per 20 bytes: room for that (up to a bound)
+        // spares the list the reallocations of growing.
+        commands: Vec::with_capacity((line.len() / 20).clamp(4, 64)),
         links: 0,
         deadline: Instant::now() + limits::MAX_TIME,
     };
@@ -37,11 +38,23 @@ pub(crate) fn read_script(line: &str, context: &Context) -> Result<Script, Unrea
     })
 }
 
-/// The state of one reading: the parser, reused for nested scripts, the directories paths
-/// are resolved against (`cd` changes them as the shell would), and what it found
+/// A parser of tree-sitter-bash
+fn bash_parser() -> Result<Parser, Unreadable> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .map_err(|_| Unreadable::Syntax)?;
+    Ok(parser)
+}
+
+/// The state of one reading: the parser, made when first needed and reused for nested
+/// scripts, the directories paths are resolved against (`cd` changes them as the shell
+/// would), and what it found
 struct Reader {
     context: Context,
-    parser: Parser,
+    /// Whether the fast reader reads the lines it can (see [`fast`])
+    fast: bool,
+    parser: Option<Parser>,
     commands: Vec<SimpleCommand>,
     /// The entries of every command's `stdin_from` so far, for [`MAX_LINKS`]
     links: usize,
@@ -66,6 +79,18 @@ struct Depth {
     nodes: usize,
 }
 
+/// Kinds of node that hold no commands: the walk passes them by
+const LEAVES: &[&str] = &[
+    "comment",
+    "heredoc_start",
+    "heredoc_end",
+    "word",
+    "raw_string",
+    "string_content",
+    "variable_name",
+    "file_descriptor",
+];
+
 /// The deepest syntax tree walked; `a && b && ...` nests one level per command
 const MAX_TREE_DEPTH: usize = 2 * MAX_NESTING;
 
@@ -76,12 +101,28 @@ impl Reader {
             return Err(Unreadable::TooDeep);
         }
         limits::check(text)?;
+        let at = At {
+            source: text,
+            upstream,
+            depth,
+        };
+        if self.fast {
+            if let Some(tree) = fast::read(text) {
+                return self.node(tree.root(), at, None);
+            }
+        }
+        self.tree_sitter(at)
+    }
+
+    /// Parses `at.source` with tree-sitter-bash and walks its tree
+    fn tree_sitter(&mut self, at: At<'_, '_>) -> Result<(), Unreadable> {
         let deadline = self.deadline;
         // tree-sitter-bash's scanner hands characters to C's `isdigit`, which reads out of
         // bounds (and can crash the process) beyond one byte. No byte past ASCII is special
         // to the shell, so the parser reads each as `%`, a plain word character, byte for
-        // byte: every node keeps its range, and every word is taken from `text` itself.
-        let bytes: Vec<u8> = text
+        // byte: every node keeps its range, and every word is taken from the text itself.
+        let bytes: Vec<u8> = at
+            .source
             .bytes()
             .map(|byte| if byte.is_ascii() { byte } else { b'%' })
             .collect();
@@ -89,9 +130,11 @@ impl Reader {
         // tree-sitter asks this now and then while it parses; `true` stops it.
         let mut too_slow = |_: &ParseState| Instant::now() > deadline;
         let options = ParseOptions::new().progress_callback(&mut too_slow);
-        let parsed = self
-            .parser
-            .parse_with_options(&mut chunk, None, Some(options));
+        let parser = match &mut self.parser {
+            Some(parser) => parser,
+            None => self.parser.insert(bash_parser()?),
+        };
+        let parsed = parser.parse_with_options(&mut chunk, None, Some(options));
         let tree = match parsed {
             Some(tree) => tree,
             None if Instant::now() > deadline => return Err(Unreadable::TooSlow),
@@ -101,21 +144,20 @@ impl Reader {
         if root.has_error() {
             return Err(Unreadable::Syntax);
         }
-        let at = At {
-            source: text,
-            upstream,
-            depth,
-        };
         self.node(root, at, None)
     }
 
     /// Collects the commands of any node; `stdin` is a literal script fed to its input
-    fn node(
+    fn node<N: Syntax>(
         &mut self,
-        node: Node<'_>,
+        node: N,
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
+        // Leaves hold no commands; whether one lies below the depth bound does not matter.
+        if LEAVES.contains(&node.kind()) {
+            return Ok(());
+        }
         if at.depth.nodes > MAX_TREE_DEPTH {
             return Err(Unreadable::TooDeep);
         }
@@ -127,7 +169,6 @@ impl Reader {
             ..at
         };
         match node.kind() {
-            "comment" | "heredoc_start" | "heredoc_end" => Ok(()),
             "command" => self.command(node, inner, stdin),
             "pipeline" => self.pipeline(node, inner, stdin),
             "redirected_statement" => self.redirected(node, inner, stdin),
@@ -147,8 +188,8 @@ impl Reader {
         }
     }
 
-    fn children(&mut self, node: Node<'_>, at: At<'_, '_>) -> Result<(), Unreadable> {
-        for child in named_children(node) {
+    fn children<N: Syntax>(&mut self, node: N, at: At<'_, '_>) -> Result<(), Unreadable> {
+        for child in node.named_children() {
             self.node(child, at, None)?;
         }
         Ok(())
@@ -156,9 +197,9 @@ impl Reader {
 
     /// `a | b | c`: each element reads the output of every element before it, and the
     /// first one reads `stdin`
-    fn pipeline(
+    fn pipeline<N: Syntax>(
         &mut self,
-        node: Node<'_>,
+        node: N,
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
@@ -167,7 +208,7 @@ impl Reader {
         // Every element of a pipeline runs in a subshell of its own, so a `cd` in one moves
         // neither the others nor what follows the pipeline.
         let cwd = self.context.cwd.clone();
-        for child in named_children(node) {
+        for child in node.named_children() {
             self.context.cwd.clone_from(&cwd);
             let start = self.commands.len();
             self.node(
@@ -186,37 +227,33 @@ impl Reader {
     }
 
     /// What an `echo` or `printf` of literal words prints, when `node` is one
-    fn printed_literal(&self, node: Node<'_>, start: usize) -> Option<String> {
+    fn printed_literal<N: Syntax>(&self, node: N, start: usize) -> Option<String> {
         if node.kind() != "command" {
             return None;
         }
         let command = self.commands.get(start)?;
-        let text = command.operands.join(" ");
         match command.program.as_str() {
-            "echo" => Some(text),
-            "printf" => Some(text.replace("\\n", "\n")),
+            "echo" => Some(command.operands.join(" ")),
+            "printf" => Some(command.operands.join(" ").replace("\\n", "\n")),
             _ => None,
         }
     }
 
     /// A statement with redirects: output targets, here-documents and here-strings
-    fn redirected(
+    fn redirected<N: Syntax>(
         &mut self,
-        node: Node<'_>,
+        node: N,
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
         let mut redirects = Vec::new();
         let mut script = stdin;
         let mut continuations = Vec::new();
-        let mut cursor = node.walk();
-        let redirect_nodes: Vec<Node<'_>> = node
-            .children_by_field_name("redirect", &mut cursor)
-            .collect();
+        let redirect_nodes: Vec<N> = node.field("redirect").collect();
         for redirect in &redirect_nodes {
             match redirect.kind() {
                 "heredoc_redirect" => {
-                    for part in named_children(*redirect) {
+                    for part in redirect.named_children() {
                         match part.kind() {
                             "heredoc_body" => script = Some(text(part, at.source).to_owned()),
                             "heredoc_start" | "heredoc_end" => {}
@@ -232,7 +269,7 @@ impl Reader {
             }
         }
         let script_text = script.clone();
-        let body = node.child_by_field_name("body");
+        let body = node.field("body").next();
         let (upstream, created) = self.around(
             &redirect_nodes,
             &redirects,
@@ -247,7 +284,7 @@ impl Reader {
             Some([cat]) if cat.program == "cat" && cat.operands.is_empty() => script_text,
             _ => None,
         };
-        let mut after = upstream;
+        let mut after = upstream.into_owned();
         after.extend(created);
         for part in continuations {
             self.node(
@@ -265,10 +302,14 @@ impl Reader {
     /// An output redirect to a file (`> f`, `2>> f`, `&> f`); `None` for inputs, descriptors
     /// (`2>&1`) and process substitutions, which feed commands instead; unreadable when the
     /// parser splits its target in two (`> 'a'\b`), where the shell writes to one file
-    fn file_redirect(&self, node: Node<'_>, source: &str) -> Result<Option<Redirect>, Unreadable> {
+    fn file_redirect<N: Syntax>(
+        &self,
+        node: N,
+        source: &str,
+    ) -> Result<Option<Redirect>, Unreadable> {
         let mut operator = String::new();
         let mut target = None;
-        for child in (0..node.child_count()).filter_map(|index| node.child(index)) {
+        for child in node.children() {
             match child.kind() {
                 "file_descriptor" => operator.push_str(text(child, source)),
                 _ if !child.is_named() => operator.push_str(child.kind()),
@@ -288,33 +329,38 @@ impl Reader {
     }
 
     /// A simple command: its words, the commands its substitutions run, and what it wraps
-    fn command(
+    fn command<N: Syntax>(
         &mut self,
-        node: Node<'_>,
+        node: N,
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
-        let mut words = Vec::new();
+        // Room for the words of most commands, so the vector seldom grows.
+        let mut words = Vec::with_capacity(8);
         let mut redirects = Vec::new();
         let mut script = stdin;
+        // The parts that may hold a substitution, for `around`: few commands have any.
         let mut parts = Vec::new();
         let mut previous_end = None;
-        for child in named_children(node) {
+        for child in node.named_children() {
             let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
+            let range = child.byte_range();
             // A word that starts where the part before it ends is, for the shell, the rest
             // of that part's word (`'r'\m`, `X='a'\b`, `>'f'\g`): tree-sitter-bash ends a word
             // at a `\` after a quote, so the reading would miss the word the shell runs.
-            if !redirect && child.kind() != "comment" && previous_end == Some(child.start_byte()) {
+            if !redirect && child.kind() != "comment" && previous_end == Some(range.start) {
                 return Err(Unreadable::JoinedWord);
             }
-            previous_end = Some(child.end_byte());
+            previous_end = Some(range.end);
             match child.kind() {
                 "variable_assignment" | "comment" => {}
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
                 "file_redirect" => redirects.extend(self.file_redirect(child, at.source)?),
                 _ => words.push(unquote(text(child, at.source))),
             }
-            parts.push(child);
+            if may_substitute(text(child, at.source)) {
+                parts.push(child);
+            }
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
             reader.simple(words, At { upstream, ..at }, script)
@@ -325,13 +371,13 @@ impl Reader {
     /// Walks the input substitutions of `parts` (`$(...)`, `<(...)`), then `walk` with them
     /// upstream, gives every command it created `redirects`, then walks the output ones
     /// (`>(...)`); returns the upstream `walk` had and the commands it created
-    fn around(
+    fn around<'u, N: Syntax>(
         &mut self,
-        parts: &[Node<'_>],
+        parts: &[N],
         redirects: &[Redirect],
-        at: At<'_, '_>,
+        at: At<'_, 'u>,
         walk: impl FnOnce(&mut Self, &[usize]) -> Result<(), Unreadable>,
-    ) -> Result<(Vec<usize>, Range<usize>), Unreadable> {
+    ) -> Result<(Cow<'u, [usize]>, Range<usize>), Unreadable> {
         let (inputs, outputs) = substitutions(parts);
         let upstream = self.with_inputs(&inputs, at)?;
         let start = self.commands.len();
@@ -346,28 +392,35 @@ impl Reader {
 
     /// Walks substitutions whose output a command reads (`$(...)`, `<(...)`), and returns
     /// the command's upstream with them added
-    fn with_inputs(
+    fn with_inputs<'u, N: Syntax>(
         &mut self,
-        inputs: &[Node<'_>],
-        at: At<'_, '_>,
-    ) -> Result<Vec<usize>, Unreadable> {
+        inputs: &[N],
+        at: At<'_, 'u>,
+    ) -> Result<Cow<'u, [usize]>, Unreadable> {
+        // Most commands have no substitution: they share the upstream they were given.
+        if inputs.is_empty() {
+            return Ok(Cow::Borrowed(at.upstream));
+        }
         let mut upstream = at.upstream.to_vec();
         for input in inputs {
             let start = self.commands.len();
             self.node(*input, at, None)?;
             upstream.extend(start..self.commands.len());
         }
-        Ok(upstream)
+        Ok(Cow::Owned(upstream))
     }
 
     /// Walks `>(...)` substitutions, which read the output of the commands just created
-    fn outputs(
+    fn outputs<N: Syntax>(
         &mut self,
-        outputs: &[Node<'_>],
+        outputs: &[N],
         upstream: &[usize],
         created: Range<usize>,
         at: At<'_, '_>,
     ) -> Result<(), Unreadable> {
+        if outputs.is_empty() {
+            return Ok(());
+        }
         let mut feeding = upstream.to_vec();
         feeding.extend(created);
         for output in outputs {
@@ -390,57 +443,70 @@ impl Reader {
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
-        let mut words = words;
+        let mut args = words;
         let mut stdin = stdin;
         loop {
-            let Some((first, args)) = words.split_first() else {
+            // The words after the program stay in the vector they came in.
+            if args.is_empty() {
                 return Ok(());
+            }
+            let first = args.remove(0);
+            let program = match basename(&first) {
+                name if name.len() == first.len() => first,
+                name => name.to_owned(),
             };
-            let program = basename(first).to_owned();
-            let wrapped = wrapper::wrapped(&program, args);
-            let own = args.get(..wrapped.unwrap_or(args.len())).unwrap_or(args);
-            let command = simple_command(program.clone(), own.to_vec(), at.upstream, &self.context);
+            let wrapped = wrapper::wrapped(&program, &args);
+            // Read all of `args` before the command takes its own words: the scripts it
+            // runs, where a `cd` leads and what `find` executes look past a wrapped program.
+            let scripts = nested_scripts(&program, &args, stdin.take());
+            let cwd = is_cd(&program).then(|| directory_after(&program, &args, &self.context));
+            let execs = if program == "find" {
+                find_exec(&args)
+            } else {
+                Vec::new()
+            };
+            let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
+            let command = simple_command(program, args, at.upstream, &self.context);
             self.links += command.stdin_from.len();
             if self.commands.len() >= MAX_COMMANDS || self.links > MAX_LINKS {
                 return Err(Unreadable::TooManyCommands);
             }
             self.commands.push(command);
-            for script in nested_scripts(&program, args, stdin.take()) {
+            for script in scripts {
                 let depth = Depth {
                     scripts: at.depth.scripts + 1,
                     ..at.depth
                 };
                 self.script(&script, at.upstream, depth)?;
             }
-            if program == "cd" || program == "pushd" || program == "popd" {
-                self.change_directory(&program, args);
+            if let Some(cwd) = cwd {
+                self.context.cwd = cwd;
             }
-            if program == "find" {
-                for exec in find_exec(args) {
-                    self.simple(exec, at, None)?;
-                }
+            for exec in execs {
+                self.simple(exec, at, None)?;
             }
-            match wrapped {
-                Some(at_program) => words = args.get(at_program..).unwrap_or_default().to_vec(),
+            match next {
+                Some(rest) => args = rest,
                 None => return Ok(()),
             }
         }
     }
 }
 
-impl Reader {
-    /// Follows `cd DIR` for the commands after it; a directory only known at run time
-    /// (`cd "$X"`, `cd -`, `popd`) leaves relative paths unresolved
-    fn change_directory(&mut self, program: &str, args: &[String]) {
-        let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
-        self.context.cwd = match (program, target) {
-            ("popd", _) => None,
-            (_, None) => Some(normalise("~", &self.context)),
-            (_, Some(dir)) if dir == "-" || (dir.contains('$') && !dir.starts_with("$HOME")) => {
-                None
-            }
-            (_, Some(dir)) => Some(normalise(dir, &self.context)),
-        };
+/// Whether `program` changes the working directory of the commands after it
+fn is_cd(program: &str) -> bool {
+    program == "cd" || program == "pushd" || program == "popd"
+}
+
+/// Where `cd DIR` leads, for the commands after it; a directory only known at run time
+/// (`cd "$X"`, `cd -`, `popd`) leaves relative paths unresolved
+fn directory_after(program: &str, args: &[String], context: &Context) -> Option<String> {
+    let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+    match (program, target) {
+        ("popd", _) => None,
+        (_, None) => Some(normalise("~", context)),
+        (_, Some(dir)) if dir == "-" || (dir.contains('$') && !dir.starts_with("$HOME")) => None,
+        (_, Some(dir)) => Some(normalise(dir, context)),
     }
 }
 
@@ -452,7 +518,7 @@ fn simple_command(
     context: &Context,
 ) -> SimpleCommand {
     let mut flags = Vec::new();
-    let mut operands = Vec::new();
+    let mut operands = Vec::with_capacity(args.len());
     let mut flags_ended = false;
     for arg in &args {
         if flags_ended || arg == "-" || !arg.starts_with('-') {
@@ -461,9 +527,12 @@ fn simple_command(
             flags_ended = true;
         } else if let Some(long) = arg.strip_prefix("--") {
             let name = long.split_once('=').map_or(long, |(name, _)| name);
-            flags.push(format!("--{name}"));
+            flags.push(flag("--", name));
         } else {
-            flags.extend(arg.chars().skip(1).map(|flag| format!("-{flag}")));
+            flags.extend(arg.chars().skip(1).map(|short| {
+                let mut buffer = [0; 4];
+                flag("-", short.encode_utf8(&mut buffer))
+            }));
         }
     }
     let paths = operands
@@ -482,6 +551,14 @@ fn simple_command(
         redirects: Vec::new(),
         stdin_from,
     }
+}
+
+/// A flag as listed: its dashes, then its name
+fn flag(dashes: &str, name: &str) -> String {
+    let mut flag = String::with_capacity(dashes.len() + name.len());
+    flag.push_str(dashes);
+    flag.push_str(name);
+    flag
 }
 
 /// The scripts a command runs from words or input: `sh -c SCRIPT`, `su -c SCRIPT`,
@@ -554,39 +631,36 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
 
 /// The `$(...)`, backtick and `<(...)` substitutions in `parts`, whose output the command
 /// reads, and the `>(...)` ones, which read the command's output
-fn substitutions<'t>(parts: &[Node<'t>]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
+fn substitutions<N: Syntax>(parts: &[N]) -> (Vec<N>, Vec<N>) {
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
-    let mut pending: Vec<Node<'t>> = parts.to_vec();
-    while let Some(node) = pending.pop() {
-        match node.kind() {
-            "command_substitution" => inputs.push(node),
-            "process_substitution" => {
-                let reads_output = node.child(0).is_some_and(|open| open.kind() == ">(");
-                if reads_output {
-                    outputs.push(node);
-                } else {
-                    inputs.push(node);
+    // Depth first, last part and last child first (the lists are reversed at the end). A
+    // node that cannot hold a substitution is never stacked: a plain command allocates nothing.
+    let mut pending: Vec<N> = Vec::new();
+    for part in parts.iter().rev() {
+        let mut node = Some(*part);
+        while let Some(current) = node {
+            match current.kind() {
+                "command_substitution" => inputs.push(current),
+                "process_substitution" => {
+                    let reads_output = current
+                        .children()
+                        .next()
+                        .is_some_and(|open| open.kind() == ">(");
+                    if reads_output {
+                        outputs.push(current);
+                    } else {
+                        inputs.push(current);
+                    }
                 }
+                kind if DESCENDED.contains(&kind) => pending.extend(
+                    current
+                        .named_children()
+                        .filter(|child| may_hold_substitution(child.kind())),
+                ),
+                _ => {}
             }
-            "command_name"
-            | "heredoc_redirect"
-            | "herestring_redirect"
-            | "file_redirect"
-            | "string"
-            | "concatenation"
-            | "expansion"
-            | "variable_assignment"
-            | "array"
-            | "heredoc_body"
-            | "arithmetic_expansion"
-            | "subscript"
-            | "binary_expression"
-            | "unary_expression"
-            | "parenthesized_expression" => {
-                pending.extend(named_children(node));
-            }
-            _ => {}
+            node = pending.pop();
         }
     }
     inputs.reverse();
@@ -594,24 +668,46 @@ fn substitutions<'t>(parts: &[Node<'t>]) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
     (inputs, outputs)
 }
 
+/// Whether the source text of a node may hold a substitution: every one opens with `$(`,
+/// `<(`, `>(` or a backtick, and a node's text holds the text of all its descendants
+fn may_substitute(text: &str) -> bool {
+    text.bytes().any(|byte| byte == b'(' || byte == b'`')
+}
+
+/// Whether a node is a substitution or one [`substitutions`] looks inside
+fn may_hold_substitution(kind: &str) -> bool {
+    kind == "command_substitution" || kind == "process_substitution" || DESCENDED.contains(&kind)
+}
+
+/// The node kinds [`substitutions`] looks inside
+const DESCENDED: &[&str] = &[
+    "command_name",
+    "heredoc_redirect",
+    "herestring_redirect",
+    "file_redirect",
+    "string",
+    "concatenation",
+    "expansion",
+    "variable_assignment",
+    "array",
+    "heredoc_body",
+    "arithmetic_expansion",
+    "subscript",
+    "binary_expression",
+    "unary_expression",
+    "parenthesized_expression",
+];
+
 /// The word a here-string feeds, after quote removal
-fn herestring(node: Node<'_>, source: &str) -> String {
-    named_children(node)
-        .into_iter()
+fn herestring<N: Syntax>(node: N, source: &str) -> String {
+    node.named_children()
         .map(|word| unquote(text(word, source)))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-/// The named children of a node, in one pass (`Node::named_child(i)` starts over from the
-/// first child each time, which makes a loop over it quadratic)
-fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor).collect()
-}
-
 /// The source text of a node
-fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+fn text<N: Syntax>(node: N, source: &str) -> &str {
     source.get(node.byte_range()).unwrap_or_default()
 }
 

@@ -4,6 +4,13 @@
 
 /// The word `raw` (its source text) after quote removal and escape processing
 pub(crate) fn unquote(raw: &str) -> String {
+    // Most words quote nothing: they are themselves, copied at once.
+    if !raw
+        .bytes()
+        .any(|byte| matches!(byte, b'\\' | b'\'' | b'"' | b'$'))
+    {
+        return raw.to_owned();
+    }
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();
     while let Some(ch) = chars.next() {
@@ -143,6 +150,8 @@ mod tests {
             (r#""$HOME"/x"#, "$HOME/x"),
             (r#""$(echo "a b")""#, r#"$(echo "a b")"#),
             (r"'it''s'", "its"),
+            ("src/main.rs", "src/main.rs"),
+            ("a\nb", "a\nb"),
         ];
         for (raw, expected) in cases {
             assert_eq!(unquote(raw), expected, "{raw}");
