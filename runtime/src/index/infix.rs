@@ -46,7 +46,12 @@ impl InfixGroup {
     fn automaton(&self) -> Option<&AhoCorasick> {
         self.automaton
             .get_or_init(|| {
-                AhoCorasick::new(&self.texts)
+                // Without a prefilter: building one is most of the automaton's cost, which a
+                // hook call (a fresh process) pays on every event that needs it, while the
+                // automaton alone already reads a value in one pass.
+                AhoCorasick::builder()
+                    .prefilter(false)
+                    .build(&self.texts)
                     .inspect_err(|err| {
                         warn!(target: "rulesc::index", error = %err, "infix globs left unindexed");
                     })
