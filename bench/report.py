@@ -353,7 +353,7 @@ def goals_section(root: Path) -> list[str]:
         worst = max(hook_calls, key=lambda run: run["median_ratio"])
         row(
             "a hook call over `rules/` within 1.5× of the process start (median)",
-            f"worst {worst['median_ratio']:.2}× ({worst['case']})",
+            f"worst {worst['median_ratio']:.2f}× ({worst['case']})",
             worst["median_ratio"] <= 1.5,
             "see the hook table",
         )
@@ -436,7 +436,7 @@ def hook_section(root: Path) -> list[str]:
     ]
     for run in runs:
         lines.append(
-            f"| {run['case']} | {run['runs']:,} | {run['median_ms']:.2f} ms | {run['p95_ms']:.2f} ms | {run['median_ratio']:.2}× | {run['p95_ratio']:.2}× |"
+            f"| {run['case']} | {run['runs']:,} | {run['median_ms']:.2f} ms | {run['p95_ms']:.2f} ms | {run['median_ratio']:.2f}× | {run['p95_ratio']:.2f}× |"
         )
     lines.append("")
     return lines
