@@ -9,7 +9,8 @@
 //! compiled one, its patterns are compiled again, and it gets the prelude of the loading
 //! runtime (the JSON holds the user's rules only). [`Policy::from_checked_json`], for JSON
 //! this runtime wrote of a checked policy, defers compiling regular expressions to their
-//! first use; everything else is checked as always. serde_json's recursion limit stays on,
+//! first use and does not measure its strings and paths again; everything else is checked
+//! as always. serde_json's recursion limit stays on,
 //! so hostile nesting is an error, not a stack overflow.
 //!
 //! A rule's `condition` is written flat, in postfix order: each leaf test as
@@ -241,7 +242,8 @@ impl Policy {
     /// [`Policy::from_json`] for JSON that [`Policy::to_json`] wrote of a policy this
     /// runtime checked, kept where only rulesc writes (the hook's compiled-policy cache):
     /// its regular expressions compile on first use, so a call that tests few of them
-    /// does not pay for all
+    /// does not pay for all, and the bounds on its strings and paths, which it met when it
+    /// was checked, are not checked again
     ///
     /// Any other check is made as [`Policy::from_json`] makes it. A regular expression that
     /// does not compile when first used matches nothing; JSON from anywhere else goes
