@@ -47,6 +47,9 @@ pub enum Unreadable {
     /// A word the parser ends where the shell goes on: tree-sitter-bash ends a word at a `\`
     /// right after a quote, so `'r'\m` reads as `r` and `\m` where the shell runs `rm`
     JoinedWord,
+    /// A word the parser leaves out of its command: tree-sitter-bash drops a lone `-` before
+    /// a descriptor's redirect, so `cat - 2>&1` would read as `cat` alone
+    DroppedWord,
 }
 
 impl fmt::Display for Unreadable {
@@ -65,6 +68,9 @@ impl fmt::Display for Unreadable {
             }
             Self::JoinedWord => {
                 "the command line glues an escaped character to a quote inside a word (as in `'r'\\m`)"
+            }
+            Self::DroppedWord => {
+                "the command line holds a word the shell parser leaves out (a lone `-` before a redirect, as in `cat - 2>&1`)"
             }
         };
         f.write_str(text)

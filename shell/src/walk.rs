@@ -250,6 +250,17 @@ impl Reader {
         let mut script = stdin;
         let mut continuations = Vec::new();
         let redirect_nodes: Vec<N> = node.field("redirect").collect();
+        // tree-sitter-bash drops a lone `-` before a descriptor's redirect: `cat - 2>&1` has
+        // the `-` in no node, only in the text between the command and its redirect.
+        let mut previous_end = node.field("body").next().map(|body| body.byte_range().end);
+        for redirect in &redirect_nodes {
+            let start = redirect.byte_range().start;
+            let gap = previous_end.and_then(|end| at.source.get(end..start));
+            if gap.is_some_and(|gap| gap.trim_matches(is_blank) == "-") {
+                return Err(Unreadable::DroppedWord);
+            }
+            previous_end = Some(redirect.byte_range().end);
+        }
         for redirect in &redirect_nodes {
             match redirect.kind() {
                 "heredoc_redirect" => {
@@ -714,4 +725,10 @@ fn text<N: Syntax>(node: N, source: &str) -> &str {
 /// The last component of a program path (`/usr/bin/sudo` is `sudo`)
 fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
+}
+
+/// Whether `ch` separates words (blanks, and the parts of a line continuation, which
+/// `limits` has already vetted)
+fn is_blank(ch: char) -> bool {
+    matches!(ch, ' ' | '\t' | '\\' | '\n' | '\r')
 }

@@ -41,6 +41,8 @@ fn hostile_lines_are_unreadable_within_the_bound() {
         ("X='a'\\b rm -rf /", Unreadable::JoinedWord),
         ("echo x > '/etc/pass'\\wd", Unreadable::JoinedWord),
         ("sh -c \"'r'\\\\m -rf /\"", Unreadable::JoinedWord),
+        ("cat - 2>&1", Unreadable::DroppedWord),
+        ("rm -rf - 2>/dev/null", Unreadable::DroppedWord),
     ];
     for (line, expected) in cases {
         let head: String = line.chars().take(20).collect();
