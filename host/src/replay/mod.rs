@@ -236,6 +236,18 @@ struct Run {
     findings: Vec<Vec<Finding>>,
 }
 
+impl Run {
+    /// Each policy's state, findings and count of events, in the policies' order
+    fn per_policy(
+        &mut self,
+    ) -> impl Iterator<Item = ((&mut SessionState, &mut Vec<Finding>), &mut u64)> {
+        self.states
+            .iter_mut()
+            .zip(&mut self.findings)
+            .zip(&mut self.events)
+    }
+}
+
 /// A replay in progress over the policies given
 pub struct Replay<'p> {
     policies: &'p [Policy],
@@ -395,11 +407,7 @@ impl<'p> Replay<'p> {
             Ok(Received::Unmapped(_)) => return None,
             Err(err) => return Some(format!("the hook would refuse this call: {err}")),
         };
-        let per_policy = run
-            .states
-            .iter_mut()
-            .zip(&mut run.findings)
-            .zip(&mut run.events);
+        let per_policy = run.per_policy();
         for (policy, ((state, findings), events)) in self.policies.iter().zip(per_policy) {
             self.outcomes.clear();
             let now_ms = at_ms.unwrap_or(state.started_ms);
@@ -417,11 +425,7 @@ impl<'p> Replay<'p> {
     /// One rulesc event under every policy, starting from the metadata and the trace the
     /// events before it left, as `rulesc eval` evaluates a stream
     fn replay_event(&mut self, run: &mut Run, event: &Event, number: u64) {
-        let per_policy = run
-            .states
-            .iter_mut()
-            .zip(&mut run.findings)
-            .zip(&mut run.events);
+        let per_policy = run.per_policy();
         for (policy, ((state, findings), events)) in self.policies.iter().zip(per_policy) {
             *events = events.saturating_add(1);
             let outcome =
