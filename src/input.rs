@@ -73,6 +73,11 @@ mod tests {
             err.to_string(),
             "it is larger than 10 bytes, the most rulesc reads"
         );
+        // A file that grew after its length was read is still read to its end.
+        assert_eq!(
+            read_bounded([b'x'; 7].as_slice(), 10, 3).unwrap(),
+            [b'x'; 7]
+        );
         // An endless reader is cut at the bound.
         let err = read_bounded(io::repeat(b'x'), 1_000, 0).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);

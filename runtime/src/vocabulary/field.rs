@@ -236,6 +236,26 @@ impl fmt::Display for FieldPath {
 mod tests {
     use super::*;
 
+    /// A path as docs/field-paths.md says compiled JSON holds it: keys as strings, indexes as
+    /// numbers; and the same path through a binary format, where a step is tagged
+    #[test]
+    fn path_steps_read_back_from_json_and_from_a_binary_format() {
+        let path = FieldPath {
+            segments: vec![
+                PathSegment::Key("files".to_owned()),
+                PathSegment::Index(0),
+                PathSegment::Key("7".to_owned()),
+            ],
+        };
+        let json = serde_json::to_string(&path).unwrap();
+        assert_eq!(json, r#"["files",0,"7"]"#);
+        assert_eq!(serde_json::from_str::<FieldPath>(&json).unwrap(), path);
+        assert!(serde_json::from_str::<FieldPath>("[true]").is_err());
+        assert!(serde_json::from_str::<FieldPath>("[-1]").is_err());
+        let bytes = postcard::to_allocvec(&path).unwrap();
+        assert_eq!(postcard::from_bytes::<FieldPath>(&bytes).unwrap(), path);
+    }
+
     /// Paths are written as a `.rules` file writes them: word keys dotted, any other key
     /// quoted with the language's escapes
     #[test]
