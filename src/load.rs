@@ -84,8 +84,40 @@ pub fn compile(sources: Sources) -> Result<Loaded, Diagnostics> {
     }
 }
 
+/// What POLICY arguments name, found without reading any file
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listing {
+    /// `.rules` files, in argument order (each directory's files sorted)
+    Rules(Vec<Listed>),
+    /// One compiled JSON policy
+    Compiled(PathBuf),
+}
+
+/// One `.rules` file a POLICY argument names
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Its name: the base name of a file given, the path below the folder of a file found
+    /// by walking it (default rule ids and evaluations use it)
+    pub name: String,
+    /// Where it is: as typed, joined with the path found below a folder
+    pub path: PathBuf,
+}
+
 /// Reads POLICY arguments: walks directories, reads files, loads a compiled JSON policy
 pub fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
+    match list_sources(paths)? {
+        Listing::Rules(files) => files
+            .iter()
+            .map(read_listed)
+            .collect::<Result<_, _>>()
+            .map(Sources::Rules),
+        Listing::Compiled(json) => load_compiled(&json).map(Sources::Compiled),
+    }
+}
+
+/// Finds what POLICY arguments name: walks directories for `.rules` files, and checks that
+/// a compiled JSON policy comes alone; no file is read
+pub fn list_sources(paths: &[impl AsRef<Path>]) -> Result<Listing, LoadError> {
     let mut rules = Vec::new();
     let mut compiled = Vec::new();
     for path in paths {
@@ -107,7 +139,10 @@ pub fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
                     .map(|part| part.as_os_str().to_string_lossy())
                     .collect::<Vec<_>>()
                     .join("/");
-                rules.push(read_file(&path.join(&relative), name)?);
+                rules.push(Listed {
+                    name,
+                    path: path.join(&relative),
+                });
             }
         } else if path.extension().is_some_and(|ext| ext == "json") {
             compiled.push(path);
@@ -116,21 +151,35 @@ pub fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
                 || path.display().to_string(),
                 |name| name.to_string_lossy().into_owned(),
             );
-            rules.push(read_file(path, name)?);
+            rules.push(Listed {
+                name,
+                path: path.to_path_buf(),
+            });
         }
     }
     match (compiled.as_slice(), rules.is_empty()) {
-        ([], _) => Ok(Sources::Rules(rules)),
-        ([json], true) => {
-            let text = input::read_file_to_string(json).map_err(|err| cannot_read(json, &err))?;
-            Policy::from_json(&text)
-                .map(Sources::Compiled)
-                .map_err(|err| LoadError::new(format!("`{}`: {err}", json.display())))
-        }
+        ([], _) => Ok(Listing::Rules(rules)),
+        ([json], true) => Ok(Listing::Compiled(json.to_path_buf())),
         _ => Err(LoadError::new(
             "a compiled JSON policy must be the only POLICY argument".to_owned(),
         )),
     }
+}
+
+/// Reads one listed `.rules` file as bytes
+pub fn read_listed(file: &Listed) -> Result<SourceBytes, LoadError> {
+    let bytes = input::read_file(&file.path).map_err(|err| cannot_read(&file.path, &err))?;
+    Ok(SourceBytes {
+        name: file.name.clone(),
+        path: file.path.display().to_string(),
+        bytes,
+    })
+}
+
+/// Loads the compiled JSON policy at `json`
+pub fn load_compiled(json: &Path) -> Result<Policy, LoadError> {
+    let text = input::read_file_to_string(json).map_err(|err| cannot_read(json, &err))?;
+    Policy::from_json(&text).map_err(|err| LoadError::new(format!("`{}`: {err}", json.display())))
 }
 
 /// The paths of every file below `dir` whose name ends in `suffix` (and is longer), sorted;
@@ -166,16 +215,6 @@ fn walk(root: &Path, dir: &Path, suffix: &str, found: &mut Vec<PathBuf>) -> Resu
         }
     }
     Ok(())
-}
-
-/// Reads one `.rules` file as bytes
-fn read_file(path: &Path, name: String) -> Result<SourceBytes, LoadError> {
-    let bytes = input::read_file(path).map_err(|err| cannot_read(path, &err))?;
-    Ok(SourceBytes {
-        name,
-        path: path.display().to_string(),
-        bytes,
-    })
 }
 
 /// The one-line reason for an IO error on `path`

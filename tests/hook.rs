@@ -447,7 +447,51 @@ fn the_compiled_policy_is_cached_and_an_edit_is_seen_at_once() {
     )
     .unwrap();
     assert_eq!(reason(hook.answer(&call)), json!("second (rule b)"));
-    assert_eq!(entries(), 2);
+    assert_eq!(entries(), 1, "the entry of these files, replaced");
+}
+
+#[test]
+fn an_edit_that_keeps_the_length_and_the_modification_time_is_seen() {
+    // The cache vouches for files by their stamps; `touch -d` cannot put one back, because
+    // setting the modification time moves the file's change time.
+    let policies = tempfile::tempdir().unwrap();
+    let policy = policies.path().join("guard.rules");
+    // Long settled, as a policy edited hours ago and cached since is.
+    let hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    let write = |reason: &str| {
+        std::fs::write(
+            &policy,
+            format!("@id(\"a\")\non pre_tool_use when tool == \"Bash\" ask \"{reason}\"\n"),
+        )
+        .unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&policy)
+            .unwrap()
+            .set_modified(hours_ago)
+            .unwrap();
+    };
+    write("first");
+    // Stamps are trusted only two seconds after a file's last change.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let hook = Hook::new("claude", std::slice::from_ref(&policy));
+    let call = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    let reason = |answer: Json| answer["hookSpecificOutput"]["permissionDecisionReason"].clone();
+    assert_eq!(reason(hook.answer(&call)), json!("first (rule a)"));
+    let [entry] = std::fs::read_dir(hook.state_dir.join("policies"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    let header = String::from_utf8_lossy(&std::fs::read(entry).unwrap()).into_owned();
+    assert!(header.contains("\"stamps\":[["), "stamped: {header:.300}");
+    assert_eq!(reason(hook.answer(&call)), json!("first (rule a)"));
+    write("other");
+    assert_eq!(reason(hook.answer(&call)), json!("other (rule a)"));
 }
 
 #[test]

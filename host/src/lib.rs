@@ -32,7 +32,7 @@ mod store;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub use cache::Input;
+pub use cache::{Input, Source};
 use payload::Received;
 use rulesc_runtime::{Limits, Policy, SortedJson};
 use state::StateDir;
@@ -96,21 +96,26 @@ pub struct Options {
     pub shadow: bool,
 }
 
-/// What the POLICY arguments hold, as read
+/// What the POLICY arguments name
 #[derive(Debug)]
 pub enum PolicySource {
     /// A policy that needs no compiling (a compiled JSON policy)
     Loaded(Policy),
     /// `.rules` files, compiled through the cache
-    Files(Vec<Input>),
+    Files(Vec<Source>),
 }
 
 /// Where the policy comes from: the files it is built from, and how to build it
 pub trait Loader {
-    /// Reads the POLICY arguments; the error is one line for stderr
-    fn read(&self) -> Result<PolicySource, String>;
+    /// Finds what the POLICY arguments name, without reading `.rules` files (the cache
+    /// reads them only when it cannot vouch for them by their stamps); the error is one
+    /// line for stderr
+    fn list(&self) -> Result<PolicySource, String>;
 
-    /// Compiles files [`Loader::read`] returned; the error is one line for stderr
+    /// Reads one file [`Loader::list`] found; the error is one line for stderr
+    fn read(&self, source: &Source) -> Result<Input, String>;
+
+    /// Compiles files [`Loader::read`] read; the error is one line for stderr
     fn compile(&self, inputs: &[Input]) -> Result<Policy, String>;
 }
 
@@ -218,10 +223,10 @@ fn respond(
 ) -> Result<answer::Verdict, String> {
     let dir = StateDir::open(&options.state_dir).map_err(state_error)?;
     let policies = dir.policies();
-    let policy = match loader.read()? {
+    let policy = match loader.list()? {
         PolicySource::Loaded(policy) => policy,
-        PolicySource::Files(inputs) => {
-            let cached = cache::load(&policies, &inputs, || loader.compile(&inputs))?;
+        PolicySource::Files(sources) => {
+            let cached = cache::load(&policies, &sources, loader)?;
             notes.extend(cached.warning);
             cached.policy
         }
@@ -327,8 +332,12 @@ mod tests {
     struct Crashing;
 
     impl Loader for Crashing {
-        fn read(&self) -> Result<PolicySource, String> {
+        fn list(&self) -> Result<PolicySource, String> {
             panic!("the loader crashed")
+        }
+
+        fn read(&self, _source: &Source) -> Result<Input, String> {
+            panic!("the reader crashed")
         }
 
         fn compile(&self, _inputs: &[Input]) -> Result<Policy, String> {

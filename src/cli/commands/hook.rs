@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use rulesc::load::{self, Sources};
+use rulesc::load::{self, Listed, Listing, Sources};
 use rulesc::{input, Policy, SourceBytes};
-use rulesc_host::{Exit, Input, Loader, Options, PolicySource, StateLocation};
+use rulesc_host::{Exit, Input, Loader, Options, PolicySource, Source, StateLocation};
 
 use crate::cli::args::{HookAction, HookArgs, HookResetArgs, OnError};
 use crate::cli::ExitStatus;
@@ -98,20 +98,34 @@ fn state_location(
 struct PolicyFiles<'a>(&'a [PathBuf]);
 
 impl Loader for PolicyFiles<'_> {
-    fn read(&self) -> Result<PolicySource, String> {
-        match load::read_sources(self.0).map_err(|err| err.to_string())? {
-            Sources::Compiled(policy) => Ok(PolicySource::Loaded(policy)),
-            Sources::Rules(files) => Ok(PolicySource::Files(
+    fn list(&self) -> Result<PolicySource, String> {
+        match load::list_sources(self.0).map_err(|err| err.to_string())? {
+            Listing::Compiled(json) => load::load_compiled(&json)
+                .map(PolicySource::Loaded)
+                .map_err(|err| err.to_string()),
+            Listing::Rules(files) => Ok(PolicySource::Files(
                 files
                     .into_iter()
-                    .map(|file| Input {
+                    .map(|file| Source {
                         name: file.name,
                         path: file.path,
-                        bytes: file.bytes,
                     })
                     .collect(),
             )),
         }
+    }
+
+    fn read(&self, source: &Source) -> Result<Input, String> {
+        let listed = Listed {
+            name: source.name.clone(),
+            path: source.path.clone(),
+        };
+        let file = load::read_listed(&listed).map_err(|err| err.to_string())?;
+        Ok(Input {
+            name: file.name,
+            path: file.path,
+            bytes: file.bytes,
+        })
     }
 
     fn compile(&self, inputs: &[Input]) -> Result<Policy, String> {
