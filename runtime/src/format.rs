@@ -7,11 +7,12 @@
 //!
 //! Invariant: loading goes through `Policy::new`, so a loaded policy is checked exactly as a
 //! compiled one, its patterns are compiled again, and it gets the prelude of the loading
-//! runtime (the JSON holds the user's rules only). [`Policy::from_checked_json`], for JSON
-//! this runtime wrote of a checked policy, defers compiling regular expressions to their
-//! first use and does not measure its strings and paths again; everything else is checked
-//! as always. serde_json's recursion limit stays on,
-//! so hostile nesting is an error, not a stack overflow.
+//! runtime (the JSON holds the user's rules only). [`Policy::from_checked_json`] and
+//! [`Policy::from_checked_compact`], for what this runtime wrote of a policy it built and
+//! kept where only rulesc writes, make no check the rules passed when that policy was built
+//! but the count of rules and the depth of conditions, and compile regular expressions on
+//! first use. serde_json's recursion limit stays on, so hostile nesting is an error, not a
+//! stack overflow.
 //!
 //! A rule's `condition` is written flat, in postfix order: each leaf test as
 //! `{"leaf": {...}}`, each connective after its operands as `{"all": n}`, `{"any": n}` or
@@ -33,7 +34,7 @@ use std::fmt;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::policy::{Patterns, Policy, PolicyError, MAX_CONDITION_DEPTH};
+use crate::policy::{Checks, Policy, PolicyError, MAX_CONDITION_DEPTH};
 use crate::vocabulary::{Action, Condition, Defaults, EventKind, Mode, Origin, Rule};
 
 /// The `format` key of compiled policies
@@ -231,28 +232,28 @@ impl Policy {
         let body = CompactBody::deserialize(deserializer)
             .map_err(|err| LoadError::Json(err.to_string()))?;
         check_envelope(Some(body.format), Some(body.version))?;
-        Policy::from_flat(body.rules, body.defaults, Patterns::Defer)
+        Policy::from_flat(body.rules, body.defaults, Checks::Passed)
     }
 
     /// Loads a policy written by [`Policy::to_json`], checking it as [`Policy::new`] does
     pub fn from_json(json: &str) -> Result<Policy, LoadError> {
-        Policy::load(json, Patterns::Check)
+        Policy::load(json, Checks::All)
     }
 
     /// [`Policy::from_json`] for JSON that [`Policy::to_json`] wrote of a policy this
-    /// runtime checked, kept where only rulesc writes (the hook's compiled-policy cache):
-    /// its regular expressions compile on first use, so a call that tests few of them
-    /// does not pay for all, and the bounds on its strings and paths, which it met when it
-    /// was checked, are not checked again
+    /// runtime built, kept where only rulesc writes and read back unchanged (the hook's
+    /// compiled-policy cache checks a checksum): its regular expressions compile on first
+    /// use, so a call that tests few of them does not pay for all, and the checks its rules
+    /// passed when the policy was built are not made again, but for the number of rules
+    /// and the depth of conditions, which bound what reading costs
     ///
-    /// Any other check is made as [`Policy::from_json`] makes it. A regular expression that
-    /// does not compile when first used matches nothing; JSON from anywhere else goes
-    /// through [`Policy::from_json`].
+    /// A regular expression that does not compile when first used matches nothing; JSON
+    /// from anywhere else goes through [`Policy::from_json`].
     pub fn from_checked_json(json: &str) -> Result<Policy, LoadError> {
-        Policy::load(json, Patterns::Defer)
+        Policy::load(json, Checks::Passed)
     }
 
-    fn load(json: &str, patterns: Patterns) -> Result<Policy, LoadError> {
+    fn load(json: &str, checks: Checks) -> Result<Policy, LoadError> {
         // One pass over a policy of this format (the hook reads one on every call); the
         // envelope alone is read again only to say why a file that is not one is refused.
         let body: Body = match serde_json::from_str(json) {
@@ -264,25 +265,26 @@ impl Policy {
             }
         };
         check_envelope(body.format, body.version)?;
-        Policy::from_flat(body.rules, body.defaults, patterns)
+        Policy::from_flat(body.rules, body.defaults, checks)
     }
 
-    /// The policy of `rules` as written, checked as [`Policy::new`] checks
+    /// The policy of `rules` as written, checked as `checks` says
     fn from_flat(
         rules: Vec<FlatRule<String, Condition>>,
         defaults: Defaults,
-        patterns: Patterns,
+        checks: Checks,
     ) -> Result<Policy, LoadError> {
-        let shadow: Vec<String> = rules
-            .iter()
-            .filter(|rule| rule.mode == Mode::Shadow)
-            .map(|rule| rule.id.clone())
-            .collect();
+        let mut shadow = Vec::new();
+        // One stack for every condition, so a policy of many rules allocates it once.
+        let mut stack = Vec::new();
         let rules = rules
             .into_iter()
             .map(|rule| {
+                if rule.mode == Mode::Shadow {
+                    shadow.push(rule.id.clone());
+                }
                 let condition = match rule.condition {
-                    Some(nodes) => Some(unflatten(nodes).ok_or_else(|| {
+                    Some(nodes) => Some(unflatten(nodes, &mut stack).ok_or_else(|| {
                         LoadError::Json(format!(
                             "the condition of rule `{}` is malformed or nests deeper than {MAX_CONDITION_DEPTH} levels",
                             rule.id
@@ -300,9 +302,12 @@ impl Policy {
                 })
             })
             .collect::<Result<Vec<Rule>, LoadError>>()?;
-        Policy::build(rules, defaults, patterns)
-            .map(|policy| policy.with_shadow_rules(shadow))
-            .map_err(LoadError::Policy)
+        let policy = Policy::build(rules, defaults, checks).map_err(LoadError::Policy)?;
+        Ok(if shadow.is_empty() {
+            policy
+        } else {
+            policy.with_shadow_rules(shadow)
+        })
     }
 }
 
@@ -346,20 +351,28 @@ fn flatten(condition: &Condition) -> Vec<Node<&Condition>> {
 /// leaf holds a connective (the canonical form never nests them), or the condition nests
 /// deeper than [`MAX_CONDITION_DEPTH`] (checked while building, so no deep value is ever
 /// built, nor dropped recursively)
-fn unflatten(nodes: Vec<Node<Condition>>) -> Option<Condition> {
-    // Each entry is a condition and its depth.
-    let mut stack: Vec<(Condition, usize)> = Vec::new();
+///
+/// `stack` is scratch space, left empty on success; each entry is a condition and its depth.
+fn unflatten(
+    nodes: Vec<Node<Condition>>,
+    stack: &mut Vec<(Condition, usize)>,
+) -> Option<Condition> {
+    stack.clear();
     for node in nodes {
         let entry = match node {
             Node::Leaf(Condition::All(_) | Condition::Any(_) | Condition::Not(_)) => return None,
             Node::Leaf(leaf) => (leaf, 1),
             Node::All(n_parts) | Node::Any(n_parts) => {
-                let parts = stack.split_off(stack.len().checked_sub(n_parts)?);
-                let depth = 1 + parts.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
-                let parts = parts.into_iter().map(|(part, _)| part).collect();
+                let from = stack.len().checked_sub(n_parts)?;
+                let mut parts = Vec::with_capacity(n_parts);
+                let mut depth = 0;
+                for (part, part_depth) in stack.drain(from..) {
+                    depth = depth.max(part_depth);
+                    parts.push(part);
+                }
                 match node {
-                    Node::All(_) => (Condition::All(parts), depth),
-                    _ => (Condition::Any(parts), depth),
+                    Node::All(_) => (Condition::All(parts), depth + 1),
+                    _ => (Condition::Any(parts), depth + 1),
                 }
             }
             Node::Not => {

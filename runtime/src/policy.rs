@@ -6,7 +6,7 @@
 //! exactly when its verb takes one. A `Policy` is immutable and shares its rules behind an
 //! `Arc`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -237,38 +237,30 @@ impl Policy {
     /// without a stop reason gets its default, so equal policies compare and serialize
     /// alike. The host limits are [`Limits::default`] until [`Policy::with_limits`].
     pub fn new(rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
-        Policy::build(rules, defaults, Patterns::Check)
+        Policy::build(rules, defaults, Checks::All)
     }
 
-    /// [`Policy::new`], compiling the regular expressions now or on their first use
+    /// [`Policy::new`] of rules that are checked now, or that passed every check before
     pub(crate) fn build(
-        rules: Vec<Rule>,
+        mut rules: Vec<Rule>,
         defaults: Defaults,
-        patterns: Patterns,
+        checks: Checks,
     ) -> Result<Policy, PolicyError> {
         bounds::check_rule_count(&rules)?;
         let n_user_rules = rules.len();
-        let mut all_rules = Vec::with_capacity(n_user_rules + 2);
-        let mut seen_ids = BTreeSet::new();
-        if let Some(rule) = rules.iter().find(|rule| Rule::is_reserved_id(&rule.id)) {
-            return Err(PolicyError::ReservedId(rule.id.clone()));
+        rules.extend(prelude::rules());
+        if checks == Checks::All {
+            check_rules(&mut rules, n_user_rules)?;
+            check_defaults(&defaults)?;
         }
-        for rule in rules.into_iter().chain(prelude::rules()) {
-            let rule = check_rule(rule, patterns)?;
-            if !seen_ids.insert(rule.id.clone()) {
-                return Err(PolicyError::DuplicateId(rule.id));
-            }
-            all_rules.push(rule);
-        }
-        check_defaults(&defaults)?;
-        let trace = trace::assign_slots(&mut all_rules);
-        let index = RuleIndex::new(&all_rules);
-        if patterns == Patterns::Check {
+        let trace = trace::assign_slots(&mut rules);
+        let index = RuleIndex::new(&rules);
+        if checks == Checks::All {
             index.prepare();
         }
         Ok(Policy {
             shared: Arc::new(Shared {
-                rules: all_rules,
+                rules,
                 n_user_rules,
                 defaults,
                 index,
@@ -644,60 +636,76 @@ fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
     })
 }
 
-/// Whether a policy's regular expressions are compiled when it is built, or on first use
+/// What building a policy checks of its rules
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Patterns {
-    /// Compile, and so check, every one now
-    Check,
-    /// A policy this runtime checked before: compile each pattern on its first use, and
-    /// leave the bounds on its strings and paths, which it met then, unchecked
-    Defer,
+pub(crate) enum Checks {
+    /// Rules from anywhere: every check is made, and every regular expression compiled now
+    All,
+    /// Rules this runtime wrote of a policy it built, read back unchanged (the hook's
+    /// cache proves it by a checksum): they passed every check then and are in canonical
+    /// form, so only their number is checked again, and each regular expression compiles
+    /// on its first use
+    Passed,
+}
+
+/// Checks `rules`, the user's first `n_user` then the prelude, and brings each to its
+/// canonical form; the first rule in order that fails decides the error, then the first
+/// id used twice
+fn check_rules(rules: &mut [Rule], n_user: usize) -> Result<(), PolicyError> {
+    let user = rules.get(..n_user).unwrap_or_default();
+    if let Some(rule) = user.iter().find(|rule| Rule::is_reserved_id(&rule.id)) {
+        return Err(PolicyError::ReservedId(rule.id.clone()));
+    }
+    for rule in rules.iter_mut() {
+        check_rule(rule)?;
+    }
+    let mut seen = HashSet::with_capacity(rules.len());
+    match rules.iter().find(|rule| !seen.insert(rule.id.as_str())) {
+        Some(rule) => Err(PolicyError::DuplicateId(rule.id.clone())),
+        None => Ok(()),
+    }
 }
 
 /// Checks one rule and brings it to its canonical form
-fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
-    if patterns == Patterns::Check {
-        bounds::check_rule(&rule)?;
-    }
+fn check_rule(rule: &mut Rule) -> Result<(), PolicyError> {
+    bounds::check_rule(rule)?;
     rule.events.sort();
     rule.events.dedup();
     if rule.events.is_empty() {
-        return Err(PolicyError::NoEvents(rule.id));
+        return Err(PolicyError::NoEvents(rule.id.clone()));
     }
     if rule
         .condition
         .as_ref()
         .is_some_and(|condition| exceeds_depth(condition, MAX_CONDITION_DEPTH))
     {
-        return Err(PolicyError::TooDeep(rule.id));
+        return Err(PolicyError::TooDeep(rule.id.clone()));
     }
     // A quantifier's test is a leaf of its own, one level down (docs/expressions.md).
     let mut quantified = Vec::new();
     for leaf in rule.condition.iter().flat_map(Condition::leaves) {
         if let Condition::Quantified { condition, .. } = leaf {
             if !is_element_test(condition) {
-                return Err(PolicyError::InvalidQuantifier(rule.id));
+                return Err(PolicyError::InvalidQuantifier(rule.id.clone()));
             }
             quantified.push(condition.as_ref());
         }
     }
-    if patterns == Patterns::Check {
-        let invalid = rule
-            .condition
-            .iter()
-            .flat_map(Condition::leaves)
-            .chain(quantified)
-            .find_map(|leaf| match leaf {
-                Condition::Regex { pattern, .. } => pattern.check().err(),
-                Condition::Glob { pattern, .. } => pattern.check().err(),
-                _ => None,
-            });
-        if let Some(err) = invalid {
-            return Err(PolicyError::InvalidPattern {
-                rule: rule.id,
-                message: err.to_string(),
-            });
-        }
+    let invalid = rule
+        .condition
+        .iter()
+        .flat_map(Condition::leaves)
+        .chain(quantified)
+        .find_map(|leaf| match leaf {
+            Condition::Regex { pattern, .. } => pattern.check().err(),
+            Condition::Glob { pattern, .. } => pattern.check().err(),
+            _ => None,
+        });
+    if let Some(err) = invalid {
+        return Err(PolicyError::InvalidPattern {
+            rule: rule.id.clone(),
+            message: err.to_string(),
+        });
     }
     match &mut rule.action {
         Action::Decide {
@@ -739,7 +747,7 @@ fn check_rule(mut rule: Rule, patterns: Patterns) -> Result<Rule, PolicyError> {
             }
         }
     }
-    Ok(rule)
+    Ok(())
 }
 
 /// Whether `condition` can be a quantifier's test: a comparison whose left side is a field,
