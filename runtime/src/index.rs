@@ -31,7 +31,7 @@
 //! number of rules. Nothing is allocated, unless an infix or a glob of the general kind (4)
 //! matches.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use regex::{RegexSet, RegexSetBuilder};
@@ -60,60 +60,54 @@ pub(crate) struct Candidate {
 }
 
 /// The rules of a policy, grouped by the events they fire on and keyed within each event
+///
+/// Each event kind's part is built when an event of that kind first needs it (a hook call
+/// loads a policy for one or two events), or all at once by [`RuleIndex::prepare`].
+/// Invariant: every method is given the rules the index was made for, the same slice each
+/// time (the policy that owns both sees to it).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RuleIndex {
     /// Indexed by [`EventKind::index`]
-    by_event: [EventIndex; EventKind::ALL.len()],
+    by_event: [OnceLock<EventIndex>; EventKind::ALL.len()],
 }
 
 impl RuleIndex {
-    /// Indexes `rules`
-    pub(crate) fn new(rules: &[Rule]) -> RuleIndex {
-        let mut builders: [EventBuilder; EventKind::ALL.len()] = Default::default();
-        for (rule_idx, rule) in rules.iter().enumerate() {
-            let keyed = match &rule.condition {
-                None => Keyed::Always,
-                Some(condition) => best_key(condition).map_or(Keyed::Unkeyed, |(key, proven)| {
-                    Keyed::By(
-                        key,
-                        Candidate {
-                            rule: rule_idx,
-                            proven,
-                        },
-                    )
-                }),
+    /// Builds every event kind's part now, and what each builds on first use (the sets of
+    /// general globs and the automata of infixes), so that evaluating allocates nothing
+    /// unless a glob matches
+    pub(crate) fn prepare(&self, rules: &[Rule]) {
+        for kind in EventKind::ALL {
+            let Some(index) = self.of(rules, kind) else {
+                continue;
             };
-            for kind in &rule.events {
-                if let Some(builder) = builders.get_mut(kind.index()) {
-                    builder.add(rule_idx, keyed.clone());
+            for texts in &index.texts {
+                if let Some(group) = &texts.globs {
+                    group.set();
+                }
+                if let Some(group) = &texts.infixes {
+                    group.prepare();
                 }
             }
         }
-        RuleIndex {
-            by_event: builders.map(EventBuilder::build),
-        }
     }
 
-    /// Builds now what is otherwise built on first use (the sets of general globs), so that
-    /// evaluating allocates nothing unless a glob matches
-    pub(crate) fn prepare(&self) {
-        let groups = self.by_event.iter().flat_map(|index| &index.texts);
-        for texts in groups {
-            if let Some(group) = &texts.globs {
-                group.set();
-            }
-            if let Some(group) = &texts.infixes {
-                group.prepare();
-            }
-        }
+    /// The part of `kind`, built on first use
+    fn of(&self, rules: &[Rule], kind: EventKind) -> Option<&EventIndex> {
+        let part = self.by_event.get(kind.index())?;
+        Some(part.get_or_init(|| EventIndex::new(rules, kind)))
     }
 
     /// Visits every rule that may match `event`, each once, in no promised order
     ///
     /// A visitor rather than an iterator: the automata report their matches through a
     /// search state that lives on this function's stack, so nothing is allocated.
-    pub(crate) fn for_each_candidate(&self, event: &Event, mut visit: impl FnMut(Candidate)) {
-        let Some(index) = self.by_event.get(event.kind.index()) else {
+    pub(crate) fn for_each_candidate(
+        &self,
+        rules: &[Rule],
+        event: &Event,
+        mut visit: impl FnMut(Candidate),
+    ) {
+        let Some(index) = self.of(rules, event.kind) else {
             return;
         };
         index.unkeyed.iter().copied().for_each(&mut visit);
@@ -218,11 +212,14 @@ impl TextIndex {
 
 impl GlobGroup {
     /// One set of `globs`, none when there are none
-    fn new(globs: Vec<(String, Candidate)>) -> Option<GlobGroup> {
+    fn new(globs: Vec<(&str, Candidate)>) -> Option<GlobGroup> {
         if globs.is_empty() {
             return None;
         }
-        let (sources, rules) = globs.into_iter().unzip();
+        let (sources, rules) = globs
+            .into_iter()
+            .map(|(source, rule)| (source.to_owned(), rule))
+            .unzip();
         Some(GlobGroup {
             sources,
             set: OnceLock::new(),
@@ -280,34 +277,78 @@ impl CounterIndex {
     }
 }
 
-/// How one rule enters the index of each of its event kinds
-#[derive(Debug, Clone)]
-enum Keyed {
+impl EventIndex {
+    /// The index of the rules of `rules` that fire on `kind`
+    fn new(rules: &[Rule], kind: EventKind) -> EventIndex {
+        let mut builder = EventBuilder::default();
+        // One stack for every rule's walk over its conjuncts.
+        let mut pending = Vec::new();
+        for (rule_idx, rule) in rules.iter().enumerate() {
+            if !rule.events.contains(&kind) {
+                continue;
+            }
+            let keyed = match &rule.condition {
+                None => Keyed::Always,
+                Some(condition) => best_key(condition, &mut pending)
+                    .map_or(Keyed::Unkeyed, |(key, proven)| Keyed::By(key, proven)),
+            };
+            builder.add(rule_idx, keyed);
+        }
+        builder.build()
+    }
+}
+
+/// How one rule enters the index of an event kind
+#[derive(Debug)]
+enum Keyed<'r> {
     /// No condition: it always matches
     Always,
     /// A condition with no usable key: test it on every event
     Unkeyed,
-    /// Found through this key
-    By(Key, Candidate),
+    /// Found through this key, which is the whole condition when `true`
+    By(Key<'r>, bool),
 }
 
-/// A necessary condition of a rule that the index can look up
-#[derive(Debug, Clone)]
-enum Key {
-    /// The field holds one of these strings (deduplicated)
-    Exact(Field, BTreeSet<String>),
+/// A necessary condition of a rule that the index can look up, borrowed from the rule
+#[derive(Debug)]
+enum Key<'r> {
+    /// The field holds one of these strings
+    Exact(&'r Field, Texts<'r>),
     /// The field holds a string, any string
-    AnyText(Field),
+    AnyText(&'r Field),
     /// The field holds a string that starts with this text (never empty)
-    Prefix(Field, String),
+    Prefix(&'r Field, &'r str),
     /// The field holds a string that ends with this text (never empty)
-    Suffix(Field, String),
+    Suffix(&'r Field, &'r str),
     /// The field holds a string that contains this text (never empty)
-    Infix(Field, String),
-    /// The field holds a string this glob matches
-    Glob(Field, String),
+    Infix(&'r Field, &'r str),
+    /// The field holds a string this glob matches (its regular expression)
+    Glob(&'r Field, &'r str),
     /// The integer field is within this bound
-    Counter(Field, Bound),
+    Counter(&'r Field, Bound),
+}
+
+/// The strings of an exact key
+#[derive(Debug, Clone, Copy)]
+enum Texts<'r> {
+    /// One string
+    One(&'r str),
+    /// The members of an `in` list, every one a string (possibly repeated)
+    Members(&'r [Literal]),
+}
+
+impl<'r> Texts<'r> {
+    fn each(self) -> impl Iterator<Item = &'r str> {
+        let (one, members) = match self {
+            Texts::One(text) => (Some(text), [].as_slice()),
+            Texts::Members(members) => (None, members),
+        };
+        one.into_iter()
+            .chain(members.iter().filter_map(|member| match member {
+                Literal::Str(text) => Some(text.as_str()),
+                _ => None,
+            }))
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -317,7 +358,7 @@ enum Bound {
     Equal(i128),
 }
 
-impl Key {
+impl Key<'_> {
     /// Lower is more selective; the best key of a rule has the lowest rank
     fn rank(&self) -> u8 {
         match self {
@@ -331,23 +372,30 @@ impl Key {
     }
 }
 
-/// The most selective key among the conjuncts of `condition`, and whether it is the whole
-/// condition
-fn best_key(condition: &Condition) -> Option<(Key, bool)> {
-    let mut conjuncts = Vec::new();
-    let mut pending = vec![condition];
+/// The most selective key among the conjuncts of `condition` (the first, among equals),
+/// and whether it is the whole condition; `pending` is scratch space
+fn best_key<'r>(
+    condition: &'r Condition,
+    pending: &mut Vec<&'r Condition>,
+) -> Option<(Key<'r>, bool)> {
+    pending.clear();
+    pending.push(condition);
+    let mut conjuncts = 0_usize;
+    let mut best: Option<Key<'r>> = None;
     while let Some(next) = pending.pop() {
         match next {
             Condition::All(parts) => pending.extend(parts.iter().rev()),
-            other => conjuncts.push(other),
+            conjunct => {
+                conjuncts += 1;
+                if let Some(key) = key_of(conjunct) {
+                    if best.as_ref().is_none_or(|best| key.rank() < best.rank()) {
+                        best = Some(key);
+                    }
+                }
+            }
         }
     }
-    let whole = conjuncts.len() == 1;
-    conjuncts
-        .into_iter()
-        .filter_map(key_of)
-        .min_by_key(Key::rank)
-        .map(|key| (key, whole))
+    best.map(|key| (key, conjuncts == 1))
 }
 
 /// The key a single conjunct gives, if the index can look it up
@@ -356,7 +404,7 @@ fn best_key(condition: &Condition) -> Option<(Key, bool)> {
 /// reads it: a field that holds no string fails every string key, and integer keys are
 /// taken only on fields that always hold integers, never on `arg.*` or `metadata.*`, whose
 /// JSON numbers may be floats.
-fn key_of(conjunct: &Condition) -> Option<Key> {
+fn key_of(conjunct: &Condition) -> Option<Key<'_>> {
     match conjunct {
         Condition::Compare { left, op, right } => {
             let (field, op, literal) = match (left, right) {
@@ -368,24 +416,18 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
             };
             compare_key(field, op, literal)
         }
-        Condition::In { field, list } => {
-            let texts = list
-                .iter()
-                .map(|member| match member {
-                    Literal::Str(text) => Some(text.clone()),
-                    _ => None,
-                })
-                .collect::<Option<BTreeSet<String>>>()?;
-            Some(Key::Exact(field.clone(), texts))
-        }
+        Condition::In { field, list } => list
+            .iter()
+            .all(|member| matches!(member, Literal::Str(_)))
+            .then_some(Key::Exact(field, Texts::Members(list))),
         Condition::Glob { field, pattern } => Some(match pattern.shape() {
-            GlobShape::Literal(text) => Key::Exact(field.clone(), BTreeSet::from([text])),
-            GlobShape::Prefix(text) if text.is_empty() => Key::AnyText(field.clone()),
-            GlobShape::Prefix(text) => Key::Prefix(field.clone(), text),
-            GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field.clone()),
-            GlobShape::Suffix(text) => Key::Suffix(field.clone(), text),
-            GlobShape::Contains(text) => Key::Infix(field.clone(), text),
-            GlobShape::Other => Key::Glob(field.clone(), pattern.regex_source().to_owned()),
+            GlobShape::Literal(text) => Key::Exact(field, Texts::One(text)),
+            GlobShape::Prefix(text) if text.is_empty() => Key::AnyText(field),
+            GlobShape::Prefix(text) => Key::Prefix(field, text),
+            GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field),
+            GlobShape::Suffix(text) => Key::Suffix(field, text),
+            GlobShape::Contains(text) => Key::Infix(field, text),
+            GlobShape::Other => Key::Glob(field, pattern.regex_source()),
         }),
         Condition::Any(_)
         | Condition::All(_)
@@ -401,9 +443,9 @@ fn key_of(conjunct: &Condition) -> Option<Key> {
 }
 
 /// The key of `field op literal`
-fn compare_key(field: &Field, op: CompareOp, literal: &Literal) -> Option<Key> {
+fn compare_key<'r>(field: &'r Field, op: CompareOp, literal: &'r Literal) -> Option<Key<'r>> {
     if let (CompareOp::Eq, Literal::Str(text)) = (op, literal) {
-        return Some(Key::Exact(field.clone(), BTreeSet::from([text.clone()])));
+        return Some(Key::Exact(field, Texts::One(text)));
     }
     if !matches!(field.ty(), FieldType::Int | FieldType::Duration) {
         return None;
@@ -421,51 +463,49 @@ fn compare_key(field: &Field, op: CompareOp, literal: &Literal) -> Option<Key> {
         CompareOp::Lt => Bound::AtMost(value - 1),
         CompareOp::Ne => return None,
     };
-    Some(Key::Counter(field.clone(), bound))
+    Some(Key::Counter(field, bound))
 }
 
 /// One event kind's index while rules are added
 #[derive(Debug, Default)]
-struct EventBuilder {
+struct EventBuilder<'r> {
     unkeyed: Vec<Candidate>,
-    texts: BTreeMap<Field, TextBuilder>,
-    counters: BTreeMap<Field, CounterIndex>,
+    texts: BTreeMap<&'r Field, TextBuilder<'r>>,
+    counters: BTreeMap<&'r Field, CounterIndex>,
 }
 
 #[derive(Debug, Default)]
-struct TextBuilder {
+struct TextBuilder<'r> {
     any: Vec<Candidate>,
     exact: HashMap<Box<str>, Vec<Candidate>>,
-    prefixes: BTreeMap<String, Vec<Candidate>>,
-    suffixes: BTreeMap<String, Vec<Candidate>>,
-    infixes: BTreeMap<String, Vec<Candidate>>,
-    globs: Vec<(String, Candidate)>,
+    prefixes: BTreeMap<&'r str, Vec<Candidate>>,
+    suffixes: BTreeMap<&'r str, Vec<Candidate>>,
+    infixes: BTreeMap<&'r str, Vec<Candidate>>,
+    globs: Vec<(&'r str, Candidate)>,
 }
 
-impl EventBuilder {
-    fn add(&mut self, rule_idx: usize, keyed: Keyed) {
+impl<'r> EventBuilder<'r> {
+    fn add(&mut self, rule: usize, keyed: Keyed<'r>) {
         let (key, candidate) = match keyed {
-            Keyed::Always => {
-                self.unkeyed.push(Candidate {
-                    rule: rule_idx,
-                    proven: true,
-                });
+            Keyed::Always | Keyed::Unkeyed => {
+                let proven = matches!(keyed, Keyed::Always);
+                self.unkeyed.push(Candidate { rule, proven });
                 return;
             }
-            Keyed::Unkeyed => {
-                self.unkeyed.push(Candidate {
-                    rule: rule_idx,
-                    proven: false,
-                });
-                return;
-            }
-            Keyed::By(key, candidate) => (key, candidate),
+            Keyed::By(key, proven) => (key, Candidate { rule, proven }),
         };
         match key {
             Key::Exact(field, texts) => {
                 let exact = &mut self.texts.entry(field).or_default().exact;
-                for text in texts {
-                    exact.entry(text.into()).or_default().push(candidate);
+                for text in texts.each() {
+                    match exact.get_mut(text) {
+                        // A text the list repeats: the rule is already found by it.
+                        Some(rules) if rules.last() == Some(&candidate) => {}
+                        Some(rules) => rules.push(candidate),
+                        None => {
+                            exact.insert(text.into(), vec![candidate]);
+                        }
+                    }
                 }
             }
             Key::AnyText(field) => self.texts.entry(field).or_default().any.push(candidate),
@@ -486,15 +526,12 @@ impl EventBuilder {
                 texts.globs.push((glob, candidate));
             }
             Key::Counter(field, bound) => {
-                let counters = self
-                    .counters
-                    .entry(field.clone())
-                    .or_insert_with(|| CounterIndex {
-                        field,
-                        at_least: Vec::new(),
-                        at_most: Vec::new(),
-                        equal: Vec::new(),
-                    });
+                let counters = self.counters.entry(field).or_insert_with(|| CounterIndex {
+                    field: field.clone(),
+                    at_least: Vec::new(),
+                    at_most: Vec::new(),
+                    equal: Vec::new(),
+                });
                 let (list, bound) = match bound {
                     Bound::AtLeast(bound) => (&mut counters.at_least, bound),
                     Bound::AtMost(bound) => (&mut counters.at_most, bound),
@@ -511,12 +548,12 @@ impl EventBuilder {
         for (field, builder) in self.texts {
             // Patterns the tries or the regex set refuse leave their rules unkeyed: slower, never
             // wrong.
-            let prefixes = or_unkeyed(trie(builder.prefixes, Anchor::Start), &mut unkeyed);
-            let suffixes = or_unkeyed(trie(builder.suffixes, Anchor::End), &mut unkeyed);
+            let prefixes = or_unkeyed(trie(&builder.prefixes, Anchor::Start), &mut unkeyed);
+            let suffixes = or_unkeyed(trie(&builder.suffixes, Anchor::End), &mut unkeyed);
             let infixes = InfixGroup::new(builder.infixes);
             let globs = GlobGroup::new(builder.globs);
             texts.push(TextIndex {
-                field,
+                field: field.clone(),
                 any: builder.any,
                 exact: builder.exact,
                 prefixes,
@@ -549,18 +586,17 @@ impl EventBuilder {
 
 /// The trie of `strings`; the rules back when there are too many to count in 32 bits
 fn trie(
-    strings: BTreeMap<String, Vec<Candidate>>,
+    strings: &BTreeMap<&str, Vec<Candidate>>,
     anchor: Anchor,
 ) -> Result<Option<Trie<Candidate>>, Vec<Candidate>> {
     if strings.is_empty() {
         return Ok(None);
     }
-    let rules: Vec<Candidate> = strings.values().flatten().copied().collect();
     match Trie::new(strings, anchor) {
         Some(trie) => Ok(Some(trie)),
         None => {
             warn!(target: "rulesc::index", "prefix or suffix globs left unindexed");
-            Err(rules)
+            Err(strings.values().flatten().copied().collect())
         }
     }
 }

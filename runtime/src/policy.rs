@@ -254,9 +254,9 @@ impl Policy {
             check_defaults(&defaults)?;
         }
         let trace = trace::assign_slots(&mut rules);
-        let index = RuleIndex::new(&rules);
+        let index = RuleIndex::default();
         if checks == Checks::All {
-            index.prepare();
+            index.prepare(&rules);
         }
         Ok(Policy {
             shared: Arc::new(Shared {
@@ -485,64 +485,66 @@ impl Policy {
         let mut shadow = Vec::new();
         let mut effects = Vec::new();
         let rules = &self.shared.rules;
-        self.shared.index.for_each_candidate(event, |candidate| {
-            let Some(rule) = rules.get(candidate.rule) else {
-                return;
-            };
-            let matches = candidate.proven
-                || rule.condition.as_ref().is_none_or(|condition| {
-                    holds(condition, event, line, rule.action.fails_closed(), trace)
-                });
-            if !matches {
-                return;
-            }
-            let shadowed = self.shadows(candidate.rule, rule);
-            let (verb, stop_reason, message) = match &rule.action {
-                Action::Decide {
+        self.shared
+            .index
+            .for_each_candidate(rules, event, |candidate| {
+                let Some(rule) = rules.get(candidate.rule) else {
+                    return;
+                };
+                let matches = candidate.proven
+                    || rule.condition.as_ref().is_none_or(|condition| {
+                        holds(condition, event, line, rule.action.fails_closed(), trace)
+                    });
+                if !matches {
+                    return;
+                }
+                let shadowed = self.shadows(candidate.rule, rule);
+                let (verb, stop_reason, message) = match &rule.action {
+                    Action::Decide {
+                        verb,
+                        stop_reason,
+                        message,
+                    } => (Act::Decide(*verb), *stop_reason, message.clone()),
+                    Action::Set { key, value } => {
+                        if !shadowed {
+                            effects.push((rule, key, value.to_json()));
+                        }
+                        (Act::Set, None, None)
+                    }
+                    Action::Compute { key, value } => {
+                        // Computed now, from the event as it came: effects of the same event
+                        // never see each other (LANGUAGE.md §4.3). No value, no effect.
+                        let computed = arith::number(value, event).filter(|_| !shadowed);
+                        if let Some(value) = computed {
+                            effects.push((rule, key, Json::from(value)));
+                        }
+                        (Act::Set, None, None)
+                    }
+                    Action::Label { label } => {
+                        // A shadow label would change what a later `from` decides.
+                        if !shadowed {
+                            labels.push(label.as_str());
+                        }
+                        (Act::Label, None, None)
+                    }
+                };
+                // A shadow rule is recorded apart, so resolution never sees it.
+                let recorded = if shadowed {
+                    &mut shadow
+                } else {
+                    &mut evaluations
+                };
+                // A `set` rule matched too: CLI.md lists every rule that matched.
+                recorded.push(Evaluation {
+                    rule: rule.id.clone(),
                     verb,
                     stop_reason,
                     message,
-                } => (Act::Decide(*verb), *stop_reason, message.clone()),
-                Action::Set { key, value } => {
-                    if !shadowed {
-                        effects.push((rule, key, value.to_json()));
-                    }
-                    (Act::Set, None, None)
-                }
-                Action::Compute { key, value } => {
-                    // Computed now, from the event as it came: effects of the same event
-                    // never see each other (LANGUAGE.md §4.3). No value, no effect.
-                    let computed = arith::number(value, event).filter(|_| !shadowed);
-                    if let Some(value) = computed {
-                        effects.push((rule, key, Json::from(value)));
-                    }
-                    (Act::Set, None, None)
-                }
-                Action::Label { label } => {
-                    // A shadow label would change what a later `from` decides.
-                    if !shadowed {
-                        labels.push(label.as_str());
-                    }
-                    (Act::Label, None, None)
-                }
-            };
-            // A shadow rule is recorded apart, so resolution never sees it.
-            let recorded = if shadowed {
-                &mut shadow
-            } else {
-                &mut evaluations
-            };
-            // A `set` rule matched too: CLI.md lists every rule that matched.
-            recorded.push(Evaluation {
-                rule: rule.id.clone(),
-                verb,
-                stop_reason,
-                message,
-                file: rule.origin.as_ref().map(|origin| origin.file.clone()),
-                line: rule.origin.as_ref().map(|origin| origin.line),
-                priority: rule.priority,
+                    file: rule.origin.as_ref().map(|origin| origin.file.clone()),
+                    line: rule.origin.as_ref().map(|origin| origin.line),
+                    priority: rule.priority,
+                });
             });
-        });
         evaluations.extend(hooks.iter().filter_map(|hook| evaluate_hook(*hook, event)));
         sort_evaluations(&mut evaluations);
         sort_evaluations(&mut shadow);

@@ -26,11 +26,14 @@ pub(super) struct InfixGroup {
 
 impl InfixGroup {
     /// The group of `texts`, none when there are none
-    pub(super) fn new(texts: BTreeMap<String, Vec<Candidate>>) -> Option<InfixGroup> {
+    pub(super) fn new(texts: BTreeMap<&str, Vec<Candidate>>) -> Option<InfixGroup> {
         if texts.is_empty() {
             return None;
         }
-        let (texts, rules) = texts.into_iter().unzip();
+        let (texts, rules) = texts
+            .into_iter()
+            .map(|(text, rules)| (text.to_owned(), rules))
+            .unzip();
         Some(InfixGroup {
             texts,
             rules,

@@ -40,25 +40,15 @@ pub(super) enum Anchor {
 impl<T: Copy> Trie<T> {
     /// The trie of `strings`, each with its payloads, anchored at `anchor`; `None` when it
     /// would hold more nodes or payloads than 32-bit positions count
-    pub(super) fn new(strings: BTreeMap<String, Vec<T>>, anchor: Anchor) -> Option<Trie<T>> {
+    pub(super) fn new(strings: &BTreeMap<&str, Vec<T>>, anchor: Anchor) -> Option<Trie<T>> {
         // Built as a tree of maps first, then laid out flat, nodes in creation order.
         let mut children: Vec<BTreeMap<u8, usize>> = vec![BTreeMap::new()];
         let mut node_payloads: Vec<Vec<T>> = vec![Vec::new()];
         for (text, payloads) in strings {
-            let mut node = 0;
-            let bytes: Vec<u8> = match anchor {
-                Anchor::Start => text.into_bytes(),
-                Anchor::End => text.into_bytes().into_iter().rev().collect(),
-            };
-            for byte in bytes {
-                let next = children.len();
-                let child = *children.get_mut(node)?.entry(byte).or_insert(next);
-                if child == next {
-                    children.push(BTreeMap::new());
-                    node_payloads.push(Vec::new());
-                }
-                node = child;
-            }
+            let node = match anchor {
+                Anchor::Start => add_path(&mut children, &mut node_payloads, text.bytes()),
+                Anchor::End => add_path(&mut children, &mut node_payloads, text.bytes().rev()),
+            }?;
             node_payloads.get_mut(node)?.extend(payloads);
         }
         let n_edges = children.len().saturating_sub(1);
@@ -129,6 +119,26 @@ impl<T: Copy> Trie<T> {
     }
 }
 
+/// The node `bytes` lead to from the root, made along the way where missing; `None` when a
+/// node is missing from `children`, which holds every node made
+fn add_path<T>(
+    children: &mut Vec<BTreeMap<u8, usize>>,
+    node_payloads: &mut Vec<Vec<T>>,
+    bytes: impl Iterator<Item = u8>,
+) -> Option<usize> {
+    let mut node = 0;
+    for byte in bytes {
+        let next = children.len();
+        let child = *children.get_mut(node)?.entry(byte).or_insert(next);
+        if child == next {
+            children.push(BTreeMap::new());
+            node_payloads.push(Vec::new());
+        }
+        node = child;
+    }
+    Some(node)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,9 +147,9 @@ mod tests {
         let strings = strings
             .iter()
             .enumerate()
-            .map(|(idx, text)| ((*text).to_owned(), vec![idx]))
+            .map(|(idx, text)| (*text, vec![idx]))
             .collect();
-        Trie::new(strings, anchor).unwrap()
+        Trie::new(&strings, anchor).unwrap()
     }
 
     fn found(trie: &Trie<usize>, text: &str, anchor: Anchor) -> Vec<usize> {
@@ -169,9 +179,9 @@ mod tests {
     #[test]
     fn payloads_of_one_string_are_kept_together() {
         let mut strings = BTreeMap::new();
-        strings.insert("ab".to_owned(), vec![1, 2]);
-        strings.insert("a".to_owned(), vec![3]);
-        let prefixes = Trie::new(strings, Anchor::Start).unwrap();
+        strings.insert("ab", vec![1, 2]);
+        strings.insert("a", vec![3]);
+        let prefixes = Trie::new(&strings, Anchor::Start).unwrap();
         assert_eq!(found(&prefixes, "abc", Anchor::Start), [3, 1, 2]);
     }
 }

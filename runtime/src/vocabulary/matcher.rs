@@ -130,10 +130,10 @@ impl GlobPattern {
 
     /// The pattern's shape: whether plain string tests decide it (the rule index uses them
     /// instead of running the glob)
-    pub(crate) fn shape(&self) -> GlobShape {
+    pub(crate) fn shape(&self) -> &GlobShape {
         match &self.matcher {
-            Matcher::Plain(shape) => shape.clone(),
-            Matcher::Compiled(_) => GlobShape::Other,
+            Matcher::Plain(shape) => shape,
+            Matcher::Compiled(_) => &GlobShape::Other,
         }
     }
 }
@@ -461,7 +461,7 @@ mod tests {
     }
 
     fn shape(pattern: &str) -> GlobShape {
-        GlobPattern::new(pattern).unwrap().shape()
+        GlobPattern::new(pattern).unwrap().shape().clone()
     }
 
     #[test]
