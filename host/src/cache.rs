@@ -30,6 +30,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use postcard::ser_flavors::Flavor;
@@ -133,7 +134,7 @@ fn load_at(
     let entry = read_entry(&path, &listing);
     if let Some(entry) = &entry {
         if stamps.is_some() && entry.header.stamps == stamps {
-            if let Some(policy) = decode(&entry.compact) {
+            if let Some(policy) = decode(entry) {
                 return Ok(Cached {
                     policy,
                     warning: None,
@@ -147,7 +148,7 @@ fn load_at(
         .collect::<Result<Vec<Input>, String>>()?;
     let content = content_key(&inputs);
     if let Some(entry) = entry.filter(|entry| entry.header.sources == content) {
-        if let Some(policy) = decode(&entry.compact) {
+        if let Some(policy) = decode(&entry) {
             // Stamps taken now let the next calls skip reading the files.
             let warning = (stamps.is_some() && entry.header.stamps != stamps)
                 .then(|| {
@@ -289,11 +290,30 @@ fn read_entry(path: &Path, listing: &str) -> Option<Entry> {
     whole.then_some(Entry { header, compact })
 }
 
-/// The policy of a whole entry's compact bytes
-fn decode(compact: &[u8]) -> Option<Policy> {
-    // The entry holds a policy this rulesc checked when it compiled it, and the checksum
-    // proves it unchanged, so its regular expressions may compile on first use.
-    Policy::from_checked_compact(&mut postcard::Deserializer::from_bytes(compact)).ok()
+/// The last policy this process decoded, with the checksum of the bytes it was decoded from
+///
+/// Decoding is a function of those bytes alone, so a process that answers several calls (a
+/// test, an embedding application) decodes an entry once. A hook process answers one call
+/// and ends: the policy kept here is released with the process, not freed allocation by
+/// allocation, which would cost it a third as much again as decoding did.
+static DECODED: Mutex<Option<(String, Policy)>> = Mutex::new(None);
+
+/// The policy of a whole entry
+fn decode(entry: &Entry) -> Option<Policy> {
+    // A thread that panicked holding the lock left a value that is still whole.
+    let mut decoded = DECODED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((checksum, policy)) = decoded.as_ref() {
+        if *checksum == entry.header.checksum {
+            return Some(policy.clone());
+        }
+    }
+    // The entry holds a policy this rulesc built, and the checksum proves it unchanged, so
+    // the checks its rules passed then are not made again.
+    let policy =
+        Policy::from_checked_compact(&mut postcard::Deserializer::from_bytes(&entry.compact))
+            .ok()?;
+    *decoded = Some((entry.header.checksum.clone(), policy.clone()));
+    Some(policy)
 }
 
 #[cfg(test)]
