@@ -2,8 +2,8 @@
 //! written under the folder's lock.
 //!
 //! Invariant: a session file is only read and written by a holder of the folder's lock, and
-//! written whole to a temporary file that is then renamed over it, so concurrent hook
-//! processes never lose an update and a reader never sees half a file. One lock for the
+//! written whole to the folder's spare file, which then takes its place in one atomic step,
+//! so concurrent hook processes never lose an update and a reader never sees half a file. One lock for the
 //! folder, not one per session: the critical section is a few microseconds of evaluation,
 //! and a lock file that is never deleted lets `--prune-older-than` remove session files
 //! safely under the same lock.
@@ -15,10 +15,15 @@ use std::time::Duration;
 
 use super::Store;
 use crate::digest::digest;
-use crate::state::{prune_folder, with_path, write_atomically, SessionState, StateDir};
+use crate::durable::replace_through_spare;
+use crate::state::{prune_folder, with_path, SessionState, StateDir};
 
 /// The longest session id kept readable in a file name
 const MAX_READABLE_ID: usize = 96;
+
+/// The file of `sessions/` that a session's new state is written to before it takes the
+/// session file's place (`durable::replace_through_spare`); no session file is named so
+const SPARE: &str = ".spare";
 
 /// Sessions' state in files of the state folder
 #[derive(Debug)]
@@ -60,7 +65,12 @@ impl Store for FileStore {
         let _lock = self.dir.lock()?;
         let loaded = self.load(session_id, now_ms)?;
         match super::changed(&loaded, change) {
-            Some(session) => write_atomically(&self.session_path(session_id), &session.encode()?),
+            Some(session) => {
+                let path = self.session_path(session_id);
+                let spare = self.dir.sessions().join(SPARE);
+                replace_through_spare(&path, &spare, &session.encode()?)
+                    .map_err(|err| with_path(err, &path))
+            }
             None => Ok(()),
         }
     }
