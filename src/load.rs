@@ -87,10 +87,25 @@ pub fn compile(sources: Sources) -> Result<Loaded, Diagnostics> {
 /// What POLICY arguments name, found without reading any file
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Listing {
-    /// `.rules` files, in argument order (each directory's files sorted)
-    Rules(Vec<Listed>),
+    /// `.rules` files
+    Rules(Found),
     /// One compiled JSON policy
     Compiled(PathBuf),
+}
+
+/// The `.rules` files POLICY arguments name, and what finding them depended on
+///
+/// Which files a directory holds is decided by the directories read and by the links named
+/// `*.rules` that were passed over (a link whose target is no file): a cache that sees these
+/// unchanged knows the same walk would find the same files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    /// The files, in argument order (each directory's files sorted)
+    pub files: Vec<Listed>,
+    /// Every directory read, the arguments' own first
+    pub folders: Vec<PathBuf>,
+    /// The links named `*.rules` whose target was no file when they were passed over
+    pub passed_over: Vec<PathBuf>,
 }
 
 /// One `.rules` file a POLICY argument names
@@ -106,7 +121,8 @@ pub struct Listed {
 /// Reads POLICY arguments: walks directories, reads files, loads a compiled JSON policy
 pub fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
     match list_sources(paths)? {
-        Listing::Rules(files) => files
+        Listing::Rules(found) => found
+            .files
             .iter()
             .map(read_listed)
             .collect::<Result<_, _>>()
@@ -118,14 +134,17 @@ pub fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
 /// Finds what POLICY arguments name: walks directories for `.rules` files, and checks that
 /// a compiled JSON policy comes alone; no file is read
 pub fn list_sources(paths: &[impl AsRef<Path>]) -> Result<Listing, LoadError> {
-    let mut rules = Vec::new();
+    let mut rules = Found::default();
     let mut compiled = Vec::new();
     for path in paths {
         let path = path.as_ref();
         let metadata = std::fs::metadata(path).map_err(|err| cannot_read(path, &err))?;
         if metadata.is_dir() {
-            let mut found = Vec::new();
-            walk(path, path, ".rules", &mut found)?;
+            let mut walked = Walked::default();
+            walk(path, path, ".rules", &mut walked)?;
+            rules.folders.extend(walked.folders);
+            rules.passed_over.extend(walked.passed_over);
+            let mut found = walked.files;
             if found.is_empty() {
                 return Err(LoadError::new(format!(
                     "no `.rules` file in `{}`",
@@ -139,7 +158,7 @@ pub fn list_sources(paths: &[impl AsRef<Path>]) -> Result<Listing, LoadError> {
                     .map(|part| part.as_os_str().to_string_lossy())
                     .collect::<Vec<_>>()
                     .join("/");
-                rules.push(Listed {
+                rules.files.push(Listed {
                     name,
                     path: path.join(&relative),
                 });
@@ -151,13 +170,13 @@ pub fn list_sources(paths: &[impl AsRef<Path>]) -> Result<Listing, LoadError> {
                 || path.display().to_string(),
                 |name| name.to_string_lossy().into_owned(),
             );
-            rules.push(Listed {
+            rules.files.push(Listed {
                 name,
                 path: path.to_path_buf(),
             });
         }
     }
-    match (compiled.as_slice(), rules.is_empty()) {
+    match (compiled.as_slice(), rules.files.is_empty()) {
         ([], _) => Ok(Listing::Rules(rules)),
         ([json], true) => Ok(Listing::Compiled(json.to_path_buf())),
         _ => Err(LoadError::new(
@@ -185,8 +204,9 @@ pub fn load_compiled(json: &Path) -> Result<Policy, LoadError> {
 /// The paths of every file below `dir` whose name ends in `suffix` (and is longer), sorted;
 /// `rulesc test` finds its `*.scenario.json` files with it
 pub fn find(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, LoadError> {
-    let mut found = Vec::new();
-    walk(dir, dir, suffix, &mut found)?;
+    let mut walked = Walked::default();
+    walk(dir, dir, suffix, &mut walked)?;
+    let mut found = walked.files;
     found.sort();
     Ok(found
         .into_iter()
@@ -194,10 +214,21 @@ pub fn find(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, LoadError> {
         .collect())
 }
 
+/// What a walk found: the files, relative to the walk's root, and what it depended on
+#[derive(Debug, Default)]
+struct Walked {
+    files: Vec<PathBuf>,
+    /// Every directory read
+    folders: Vec<PathBuf>,
+    /// Links whose name ends in the suffix, but whose target is no file
+    passed_over: Vec<PathBuf>,
+}
+
 /// Collects the paths of every file below `dir` whose name ends in `suffix`, relative to
 /// `root`
-fn walk(root: &Path, dir: &Path, suffix: &str, found: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+fn walk(root: &Path, dir: &Path, suffix: &str, walked: &mut Walked) -> Result<(), LoadError> {
     let entries = std::fs::read_dir(dir).map_err(|err| cannot_read(dir, &err))?;
+    walked.folders.push(dir.to_path_buf());
     for entry in entries {
         let entry = entry.map_err(|err| cannot_read(dir, &err))?;
         let path = entry.path();
@@ -205,13 +236,16 @@ fn walk(root: &Path, dir: &Path, suffix: &str, found: &mut Vec<PathBuf>) -> Resu
         let name = entry.file_name();
         let name = name.to_string_lossy();
         if file_type.is_dir() {
-            walk(root, &path, suffix, found)?;
-        } else if name.len() > suffix.len()
-            && name.ends_with(suffix)
+            walk(root, &path, suffix, walked)?;
+        } else if name.len() > suffix.len() && name.ends_with(suffix) {
             // The entry's own type is known without a call; only a link needs its target's.
-            && (file_type.is_file() || (file_type.is_symlink() && path.is_file()))
-        {
-            found.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
+            if file_type.is_file() || (file_type.is_symlink() && path.is_file()) {
+                walked
+                    .files
+                    .push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
+            } else if file_type.is_symlink() {
+                walked.passed_over.push(path);
+            }
         }
     }
     Ok(())
@@ -272,6 +306,41 @@ mod tests {
         let sources = read_sources(&[dir.path()]).unwrap();
         let found: Vec<String> = names(&sources).into_iter().map(|(name, _)| name).collect();
         assert_eq!(found, ["linked.rules", "own.rules"]);
+        // What the walk depended on: the folder it read, and the links it did not take.
+        let Listing::Rules(mut listed) = list_sources(&[dir.path()]).unwrap() else {
+            panic!("a folder of rules")
+        };
+        listed.passed_over.sort();
+        assert_eq!(listed.folders, [dir.path()]);
+        assert_eq!(
+            listed.passed_over,
+            [
+                dir.path().join("dangling.rules"),
+                dir.path().join("folder.rules")
+            ]
+        );
+    }
+
+    #[test]
+    fn every_folder_read_is_listed_the_arguments_first() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
+        std::fs::write(dir.path().join("a/b/x.rules"), "").unwrap();
+        let Listing::Rules(listed) = list_sources(&[dir.path()]).unwrap() else {
+            panic!("a folder of rules")
+        };
+        let mut folders = listed.folders.clone();
+        assert_eq!(folders.first().map(PathBuf::as_path), Some(dir.path()));
+        folders.sort();
+        assert_eq!(
+            folders,
+            [
+                dir.path().to_path_buf(),
+                dir.path().join("a"),
+                dir.path().join("a/b")
+            ]
+        );
+        assert!(listed.passed_over.is_empty());
     }
 
     #[test]

@@ -450,6 +450,34 @@ fn the_compiled_policy_is_cached_and_an_edit_is_seen_at_once() {
     assert_eq!(entries(), 1, "the entry of these files, replaced");
 }
 
+/// The header line of the one entry of a hook's cache
+fn cache_header(hook: &Hook) -> String {
+    let [entry] = std::fs::read_dir(hook.state_dir.join("policies"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    let bytes = std::fs::read(entry).unwrap();
+    let header = bytes
+        .split(|byte| *byte == b'\n')
+        .next()
+        .unwrap_or_default();
+    String::from_utf8_lossy(header).into_owned()
+}
+
+/// A Bash call, and the reason of its answer
+fn bash_reason(hook: &Hook) -> Json {
+    let call = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    hook.answer(&call)
+        .pointer("/hookSpecificOutput/permissionDecisionReason")
+        .cloned()
+        .unwrap_or_default()
+}
+
 #[test]
 fn an_edit_that_keeps_the_length_and_the_modification_time_is_seen() {
     // The cache vouches for files by their stamps; `touch -d` cannot put one back, because
@@ -472,26 +500,39 @@ fn an_edit_that_keeps_the_length_and_the_modification_time_is_seen() {
             .unwrap();
     };
     write("first");
-    // Stamps are trusted only two seconds after a file's last change.
+    // What was found is recorded only two seconds after its last change.
     std::thread::sleep(std::time::Duration::from_millis(2100));
-    let hook = Hook::new("claude", std::slice::from_ref(&policy));
-    let call = claude(
-        "PreToolUse",
-        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
-    );
-    let reason = |answer: Json| answer["hookSpecificOutput"]["permissionDecisionReason"].clone();
-    assert_eq!(reason(hook.answer(&call)), json!("first (rule a)"));
-    let [entry] = std::fs::read_dir(hook.state_dir.join("policies"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect::<Vec<_>>()
-        .try_into()
-        .unwrap();
-    let header = String::from_utf8_lossy(&std::fs::read(entry).unwrap()).into_owned();
-    assert!(header.contains("\"stamps\":[["), "stamped: {header:.300}");
-    assert_eq!(reason(hook.answer(&call)), json!("first (rule a)"));
+    let hook = Hook::new("claude", &[policies.path().to_path_buf()]);
+    assert_eq!(bash_reason(&hook), json!("first (rule a)"));
+    let header = cache_header(&hook);
+    assert!(header.contains("\"found\":{"), "recorded: {header:.300}");
+    assert_eq!(bash_reason(&hook), json!("first (rule a)"));
     write("other");
-    assert_eq!(reason(hook.answer(&call)), json!("other (rule a)"));
+    assert_eq!(bash_reason(&hook), json!("other (rule a)"));
+}
+
+#[test]
+fn a_file_added_to_a_policy_folder_is_seen() {
+    // Adding a file changes the times of the folder that holds it, which the cache records.
+    let policies = tempfile::tempdir().unwrap();
+    let nested = policies.path().join("team");
+    std::fs::create_dir(&nested).unwrap();
+    std::fs::write(
+        nested.join("guard.rules"),
+        "@id(\"a\")\non pre_tool_use when tool == \"Bash\" ask \"first\"\n",
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let hook = Hook::new("claude", &[policies.path().to_path_buf()]);
+    assert_eq!(bash_reason(&hook), json!("first (rule a)"));
+    assert!(cache_header(&hook).contains("\"found\":{"));
+    assert_eq!(bash_reason(&hook), json!("first (rule a)"));
+    std::fs::write(
+        nested.join("more.rules"),
+        "@id(\"b\")\non pre_tool_use when tool == \"Bash\" block \"second\"\n",
+    )
+    .unwrap();
+    assert_eq!(bash_reason(&hook), json!("second (rule b)"));
 }
 
 #[test]

@@ -1,32 +1,39 @@
 //! Compile once: the compiled policy kept in the state folder, so a hook call costs a few
-//! `stat` calls, a file read and a binary decode rather than a full compile.
+//! `stat` calls, a file read and a binary decode rather than a walk, a read of every policy
+//! file and a full compile.
 //!
-//! An entry is named by the SHA-256 digest of the rulesc version and the listing of the
-//! policy's files (each one's name and absolute path). Its first line is JSON: that
-//! listing's digest, the rulesc version, the digest of the files' names and bytes it was
-//! compiled from, the files' stamps (see below) and the SHA-256 of the rest; the compiled
-//! policy follows in postcard's binary form ([`Policy::to_compact`]), which a hook call,
-//! reading one on every call, loads several times faster than the policy's JSON.
+//! An entry is named by the SHA-256 digest of the rulesc version and the POLICY arguments,
+//! made absolute. Its first line is JSON: that digest, the rulesc version, the digest of the
+//! files' names and bytes it was compiled from, what was found (below) and the SHA-256 of
+//! the rest; the compiled policy follows in postcard's binary form ([`Policy::to_compact`]),
+//! which a hook call, reading one on every call, loads several times faster than the
+//! policy's JSON.
 //!
-//! A stamp is what `stat` says of a file: its device, inode, length, modification time and
-//! change time. A call whose files all carry the entry's stamps uses the entry without
-//! reading them; any other call reads every file and compares the digest of their names and
-//! bytes. Stamps are trusted only when taken at least [`SETTLED`] after the file last
+//! A stamp is what `stat` says of a file or folder: its device, inode, length, modification
+//! time and change time. What was found is the files the walk of the arguments found, the
+//! folders it read and the links named `*.rules` it passed over, with the stamps of the
+//! files and folders. A call whose files and folders all carry the recorded stamps, and whose
+//! links still lead to no file, would walk to the same files with the same bytes: it uses
+//! the entry without walking or reading. Any other call walks the arguments, reads every
+//! file and compares the digest of their names and bytes. (A folder's times change whenever
+//! an entry is added to it, removed or renamed; a file's, whenever it is written.)
+//!
+//! Stamps are recorded only when taken at least [`SETTLED`] after the file or folder last
 //! changed (git's rule for racily clean files): a file system keeps times in ticks, so two
 //! writes of the same length within one tick leave the same stamp, and only a stamp taken
 //! after that tick has passed tells the second write from the first. An entry whose stamps
-//! were taken too soon holds none, and is checked by content until a later call stamps it.
-//! A file's change time cannot be set by its owner (`touch -d` sets the modification time
-//! and moves the change time to now), so no edit, however timed, keeps a file's stamp.
+//! were taken too soon records nothing found, and is checked by content until a later call
+//! records it. A change time cannot be set by an owner (`touch -d` sets the modification
+//! time and moves the change time to now), so no edit, however timed, keeps a stamp.
 //!
-//! Invariant: an entry is used only when its version, its listing and the checksum of its
-//! policy all match, and either every stamp matches or the files' digest does; so an edited
-//! policy, an entry of another rulesc release, a truncated or corrupted file is simply a
-//! miss: the policy is compiled again and the entry rewritten, and no damage to the cache can
-//! change a decision. Entries are written whole and renamed into place, so concurrent hooks
-//! at worst compile twice. Inputs that are not UTF-8 never make a policy (the compiler
-//! refuses them), so a broken policy of any kind is never cached and is reported on every
-//! call.
+//! Invariant: an entry is used only when its version, its arguments and the checksum of its
+//! policy all match, and either everything found is unchanged or the files' digest matches;
+//! so an edited policy, an added or removed file, an entry of another rulesc release, a
+//! truncated or corrupted file is simply a miss: the policy is compiled again and the entry
+//! rewritten, and no damage to the cache can change a decision. Entries are written whole
+//! and renamed into place, so concurrent hooks at worst compile twice. Inputs that are not
+//! UTF-8 never make a policy (the compiler refuses them), so a broken policy of any kind is
+//! never cached and is reported on every call.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -39,7 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::digest::digest;
 use crate::state::write_atomically;
-use crate::Loader;
+use crate::{Loader, PolicySource};
 
 /// How long after a file's last change its stamp is trusted: far longer than any file
 /// system's tick (at most a few milliseconds on local file systems, one or two seconds on
@@ -53,6 +60,17 @@ pub struct Source {
     pub name: String,
     /// Where it is, as the user typed it (joined with the path found below a folder)
     pub path: PathBuf,
+}
+
+/// The `.rules` files the POLICY arguments name, and what finding them depended on
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Files {
+    /// The files, in the order they are compiled
+    pub sources: Vec<Source>,
+    /// Every folder the walk read
+    pub folders: Vec<PathBuf>,
+    /// The links named `*.rules` the walk passed over, their target being no file
+    pub passed_over: Vec<PathBuf>,
 }
 
 /// One file a policy is built from, as read from disk
@@ -74,19 +92,32 @@ pub struct Input {
 struct Header {
     /// The rulesc version that compiled it
     rulesc: String,
-    /// The digest of the version and the files' names and absolute paths (its file's name)
-    listing: String,
+    /// The digest of the version and the absolute POLICY arguments (its file's name)
+    arguments: String,
     /// The digest of the version and the files' names and bytes it was compiled from
     sources: String,
-    /// The files' stamps when they were read, by position; none when some file had changed
-    /// too recently to be known by its stamp
-    stamps: Option<Vec<Stamp>>,
+    /// What the walk found when the files were read; none when something had changed too
+    /// recently to be known by its stamp
+    found: Option<Found>,
     /// The SHA-256 of the compiled policy after the line
     checksum: String,
 }
 
-/// What `stat` says of a file: `[device, inode, length, modified s, modified ns, changed s,
-/// changed ns]`
+/// What a walk of the POLICY arguments found, with stamps taken after everything settled
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Found {
+    /// The files, as the loader names them and where they are
+    files: Vec<(String, String)>,
+    /// The folders read
+    folders: Vec<String>,
+    /// The links passed over
+    passed_over: Vec<String>,
+    /// The stamps of the files, then of the folders
+    stamps: Vec<Stamp>,
+}
+
+/// What `stat` says of a file or folder: `[device, inode, length, modified s, modified ns,
+/// changed s, changed ns]`
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct Stamp([i64; 7]);
 
@@ -105,35 +136,24 @@ struct Entry {
     compact: Vec<u8>,
 }
 
-/// The policy built from `sources`: from the cache in `folder` when an entry matches, else
-/// compiled by `loader`, and then cached
+/// The policy the POLICY arguments of `loader` name: from the cache in `folder` when an
+/// entry matches, else found, read and compiled by `loader`, and then cached (a compiled
+/// JSON policy is loaded as it is)
 ///
-/// `loader`'s errors (a file that cannot be read, the policy's diagnostics) are returned as
+/// `loader`'s errors (a path that cannot be read, the policy's diagnostics) are returned as
 /// they are, and nothing is cached: a broken policy is compiled, and reported, on every call
 /// until it is fixed.
-pub(crate) fn load(
-    folder: &Path,
-    sources: &[Source],
-    loader: &dyn Loader,
-) -> Result<Cached, String> {
-    load_at(folder, sources, loader, SystemTime::now())
+pub(crate) fn load(folder: &Path, loader: &dyn Loader) -> Result<Cached, String> {
+    load_at(folder, loader, SystemTime::now())
 }
 
-/// [`load`] at the time `now`, which decides whether fresh stamps are trusted
-fn load_at(
-    folder: &Path,
-    sources: &[Source],
-    loader: &dyn Loader,
-    now: SystemTime,
-) -> Result<Cached, String> {
-    let listing = listing_key(sources);
-    let path = folder.join(format!("{listing}.bin"));
-    // Taken before any file is read: a file changed after its stamp was taken is then
-    // read anew by the next call.
-    let stamps = settled_stamps(sources, now);
-    let entry = read_entry(&path, &listing);
+/// [`load`] at the time `now`, which decides whether fresh stamps are recorded
+fn load_at(folder: &Path, loader: &dyn Loader, now: SystemTime) -> Result<Cached, String> {
+    let arguments = arguments_key(loader.arguments());
+    let path = folder.join(format!("{arguments}.bin"));
+    let entry = read_entry(&path, &arguments);
     if let Some(entry) = &entry {
-        if stamps.is_some() && entry.header.stamps == stamps {
+        if entry.header.found.as_ref().is_some_and(unchanged) {
             if let Some(policy) = decode(entry) {
                 return Ok(Cached {
                     policy,
@@ -142,18 +162,31 @@ fn load_at(
             }
         }
     }
-    let inputs = sources
+    let files = match loader.list()? {
+        PolicySource::Loaded(policy) => {
+            return Ok(Cached {
+                policy,
+                warning: None,
+            })
+        }
+        PolicySource::Files(files) => files,
+    };
+    // Stamped before any file is read: a file changed after its stamp was taken is then
+    // read anew by the next call.
+    let found = settled(&files, now);
+    let inputs = files
+        .sources
         .iter()
         .map(|source| loader.read(source))
         .collect::<Result<Vec<Input>, String>>()?;
     let content = content_key(&inputs);
     if let Some(entry) = entry.filter(|entry| entry.header.sources == content) {
         if let Some(policy) = decode(&entry) {
-            // Stamps taken now let the next calls skip reading the files.
-            let warning = (stamps.is_some() && entry.header.stamps != stamps)
+            // What was found now, once recorded, spares the next calls the walk and reads.
+            let warning = (found.is_some() && entry.header.found != found)
                 .then(|| {
                     let header = Header {
-                        stamps,
+                        found,
                         ..entry.header
                     };
                     write(&path, &header, &entry.compact)
@@ -167,9 +200,9 @@ fn load_at(
         .and_then(|compact| {
             let header = Header {
                 rulesc: env!("CARGO_PKG_VERSION").to_owned(),
-                listing,
+                arguments,
                 sources: content,
-                stamps,
+                found,
                 checksum: digest([compact.as_slice()]),
             };
             write(&path, &header, &compact).map_or(Ok(()), Err)
@@ -207,21 +240,22 @@ fn cannot_cache(err: &dyn std::fmt::Display) -> String {
     format!("the compiled policy could not be cached: {err}")
 }
 
-/// The digest that names the entry of the files `sources`, for this rulesc
+/// The digest that names the entry of the POLICY arguments `arguments`, for this rulesc
 ///
-/// Paths are made absolute so that hooks of two projects that name their policies alike
-/// keep two entries; a path that cannot be made absolute is taken as it is, and the files'
-/// stamps (their inodes) still tell the projects apart.
-fn listing_key(sources: &[Source]) -> String {
-    let paths: Vec<PathBuf> = sources
-        .iter()
-        .map(|source| std::path::absolute(&source.path).unwrap_or_else(|_| source.path.clone()))
-        .collect();
-    digest(std::iter::once(env!("CARGO_PKG_VERSION").as_bytes()).chain(
-        sources.iter().zip(&paths).flat_map(|(source, path)| {
-            [source.name.as_bytes(), path.as_os_str().as_encoded_bytes()]
-        }),
-    ))
+/// Relative arguments are taken from the working folder, so that hooks of two projects
+/// that name their policies alike (`.rulesc/`) keep an entry each; without a working folder
+/// they are taken as they are, and the stamps (inodes) of what they name still tell the
+/// projects apart.
+fn arguments_key(arguments: &[PathBuf]) -> String {
+    let working = std::env::current_dir().unwrap_or_default();
+    let absolute: Vec<PathBuf> = arguments.iter().map(|path| working.join(path)).collect();
+    digest(
+        std::iter::once(env!("CARGO_PKG_VERSION").as_bytes()).chain(
+            absolute
+                .iter()
+                .map(|path| path.as_os_str().as_encoded_bytes()),
+        ),
+    )
 }
 
 /// The digest of what `inputs` compile to, for this rulesc
@@ -235,24 +269,67 @@ fn content_key(inputs: &[Input]) -> String {
     )
 }
 
-/// The stamps of `sources` at `now`; none when a file cannot be stamped, or changed less
-/// than [`SETTLED`] before `now` (or after it, by a clock set back)
-fn settled_stamps(sources: &[Source], now: SystemTime) -> Option<Vec<Stamp>> {
+/// What `files` records, stamped at `now`; none when something cannot be stamped or
+/// recorded (a path that is not UTF-8), or changed less than [`SETTLED`] before `now` (or
+/// after it, by a clock set back)
+fn settled(files: &Files, now: SystemTime) -> Option<Found> {
     let now = now.duration_since(UNIX_EPOCH).ok()?;
     let settled_before = i128::try_from(now.checked_sub(SETTLED)?.as_nanos()).ok()?;
-    sources
+    let text = |path: &Path| path.to_str().map(str::to_owned);
+    let paths = files
+        .sources
         .iter()
-        .map(|source| {
-            let stamp = stamp(&source.path)?;
+        .map(|source| &source.path)
+        .chain(&files.folders);
+    let stamps = paths
+        .map(|path| {
+            let stamp = stamp(path)?;
             let [.., modified_s, modified_ns, changed_s, changed_ns] = stamp.0;
             let nanos = |s: i64, ns: i64| i128::from(s) * 1_000_000_000 + i128::from(ns);
             let last_change = nanos(modified_s, modified_ns).max(nanos(changed_s, changed_ns));
             (last_change < settled_before).then_some(stamp)
         })
-        .collect()
+        .collect::<Option<Vec<Stamp>>>()?;
+    Some(Found {
+        files: files
+            .sources
+            .iter()
+            .map(|source| Some((source.name.clone(), text(&source.path)?)))
+            .collect::<Option<_>>()?,
+        folders: files
+            .folders
+            .iter()
+            .map(|path| text(path))
+            .collect::<Option<_>>()?,
+        passed_over: files
+            .passed_over
+            .iter()
+            .map(|path| text(path))
+            .collect::<Option<_>>()?,
+        stamps,
+    })
 }
 
-/// The stamp of the file at `path`, following links as reading it does
+/// Whether the walk would find what `found` records: every file and folder carries its
+/// stamp, and no link passed over leads to a file
+fn unchanged(found: &Found) -> bool {
+    let paths = found
+        .files
+        .iter()
+        .map(|(_, path)| path)
+        .chain(&found.folders);
+    let stamped = paths.clone().count() == found.stamps.len()
+        && paths
+            .zip(&found.stamps)
+            .all(|(path, recorded)| stamp(Path::new(path)) == Some(*recorded));
+    stamped
+        && !found
+            .passed_over
+            .iter()
+            .any(|link| Path::new(link).is_file())
+}
+
+/// The stamp of the file or folder at `path`, following links as reading it does
 #[cfg(unix)]
 fn stamp(path: &Path) -> Option<Stamp> {
     use std::os::unix::fs::MetadataExt;
@@ -275,9 +352,9 @@ fn stamp(_path: &Path) -> Option<Stamp> {
     None
 }
 
-/// The entry at `path`, if it is whole and was written by this rulesc for the files whose
-/// listing digest is `listing`
-fn read_entry(path: &Path, listing: &str) -> Option<Entry> {
+/// The entry at `path`, if it is whole and was written by this rulesc for the POLICY
+/// arguments whose digest is `arguments`
+fn read_entry(path: &Path, arguments: &str) -> Option<Entry> {
     // Any failure to read the entry is a miss: the policy is compiled again and the entry
     // rewritten.
     let mut bytes = fs::read(path).ok()?;
@@ -285,7 +362,7 @@ fn read_entry(path: &Path, listing: &str) -> Option<Entry> {
     let header: Header = serde_json::from_slice(bytes.get(..line_end)?).ok()?;
     let compact = bytes.split_off(line_end + 1);
     let whole = header.rulesc == env!("CARGO_PKG_VERSION")
-        && header.listing == listing
+        && header.arguments == arguments
         && header.checksum == digest([compact.as_slice()]);
     whole.then_some(Entry { header, compact })
 }
@@ -324,38 +401,65 @@ mod tests {
 
     use super::*;
 
-    /// The bytes of `source`, as the CLI's loader reads them
-    fn read_file(source: &Source) -> Result<Input, String> {
-        let bytes = fs::read(&source.path).map_err(|err| err.to_string())?;
-        Ok(Input {
-            name: source.name.clone(),
-            path: source.path.display().to_string(),
-            bytes,
-        })
-    }
-
-    /// Files read from disk and compiled into an empty policy, counting both; files that
+    /// A policy folder of `*.rules` files (no subfolders, no links), listed, read and
+    /// compiled into a policy that asks on every tool call, counting each step; files that
     /// are not UTF-8, or that say `broken`, do not compile
-    #[derive(Default)]
-    struct Counting {
+    struct Folder {
+        arguments: Vec<PathBuf>,
+        lists: Cell<u32>,
         reads: Cell<u32>,
         compiles: Cell<u32>,
     }
 
-    impl Counting {
-        fn counts(&self) -> (u32, u32) {
-            (self.reads.get(), self.compiles.get())
+    impl Folder {
+        fn new(path: &Path) -> Folder {
+            Folder {
+                arguments: vec![path.to_path_buf()],
+                lists: Cell::new(0),
+                reads: Cell::new(0),
+                compiles: Cell::new(0),
+            }
+        }
+
+        /// How many times it was listed, read (a file each) and compiled
+        fn counts(&self) -> (u32, u32, u32) {
+            (self.lists.get(), self.reads.get(), self.compiles.get())
         }
     }
 
-    impl Loader for Counting {
-        fn list(&self) -> Result<crate::PolicySource, String> {
-            unreachable!("the cache is given what was listed")
+    impl Loader for Folder {
+        fn arguments(&self) -> &[PathBuf] {
+            &self.arguments
+        }
+
+        fn list(&self) -> Result<PolicySource, String> {
+            self.lists.set(self.lists.get() + 1);
+            let folder = &self.arguments[0];
+            let mut sources: Vec<Source> = fs::read_dir(folder)
+                .map_err(|err| err.to_string())?
+                .map(|entry| entry.unwrap().path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "rules"))
+                .map(|path| Source {
+                    name: path.file_name().unwrap().to_string_lossy().into_owned(),
+                    path,
+                })
+                .collect();
+            sources.sort_by(|a, b| a.name.cmp(&b.name));
+            Ok(PolicySource::Files(Files {
+                sources,
+                folders: vec![folder.clone()],
+                passed_over: Vec::new(),
+            }))
         }
 
         fn read(&self, source: &Source) -> Result<Input, String> {
             self.reads.set(self.reads.get() + 1);
-            read_file(source)
+            let bytes = fs::read(&source.path).map_err(|err| err.to_string())?;
+            Ok(Input {
+                name: source.name.clone(),
+                path: source.path.display().to_string(),
+                bytes,
+            })
         }
 
         fn compile(&self, inputs: &[Input]) -> Result<Policy, String> {
@@ -366,7 +470,11 @@ mod tests {
                     _ => return Err("1 error".to_owned()),
                 }
             }
-            Policy::new(Vec::new(), Defaults::default()).map_err(|err| err.to_string())
+            let ask = Defaults {
+                pre_tool_use: Some(rulesc_runtime::Verb::Ask),
+                on_error: None,
+            };
+            Policy::new(Vec::new(), ask).map_err(|err| err.to_string())
         }
     }
 
@@ -374,6 +482,7 @@ mod tests {
     struct Fixture {
         files: tempfile::TempDir,
         cache: tempfile::TempDir,
+        changes: Cell<u64>,
     }
 
     impl Fixture {
@@ -381,21 +490,35 @@ mod tests {
             Fixture {
                 files: tempfile::tempdir().unwrap(),
                 cache: tempfile::tempdir().unwrap(),
+                changes: Cell::new(0),
             }
         }
 
-        /// Writes the one policy file, and lists it
-        fn write(&self, bytes: &[u8]) -> Vec<Source> {
-            let path = self.files.path().join("guard.rules");
+        /// Writes the policy file `name`
+        fn write(&self, name: &str, bytes: &[u8]) {
+            let path = self.files.path().join(name);
             fs::write(&path, bytes).unwrap();
-            vec![Source {
-                name: "guard.rules".to_owned(),
-                path,
-            }]
+            self.changed(&path);
         }
 
-        fn load(&self, sources: &[Source], loader: &dyn Loader, now: SystemTime) -> Cached {
-            load_at(self.cache.path(), sources, loader, now).unwrap()
+        /// Gives `path` and the folder a modification time of their own, as if this change
+        /// came long after the last: the tests stand for calls far apart (`later`), and a
+        /// file system may give changes within one tick the same time
+        fn changed(&self, path: &Path) {
+            self.changes.set(self.changes.get() + 1);
+            let time = UNIX_EPOCH + Duration::from_secs(3600 * self.changes.get());
+            for path in [path, self.files.path()] {
+                let file = fs::File::open(path).unwrap();
+                file.set_modified(time).unwrap();
+            }
+        }
+
+        fn loader(&self) -> Folder {
+            Folder::new(self.files.path())
+        }
+
+        fn load(&self, loader: &dyn Loader, now: SystemTime) -> Cached {
+            load_at(self.cache.path(), loader, now).unwrap()
         }
 
         fn entries(&self) -> Vec<PathBuf> {
@@ -420,83 +543,154 @@ mod tests {
     }
 
     #[test]
-    fn a_second_load_reads_nothing_and_an_edit_is_compiled() {
+    fn a_second_load_walks_and_reads_nothing_and_an_edit_is_compiled() {
         let fixture = Fixture::new();
-        let build = Counting::default();
-        let sources = fixture.write(b"a");
-        let first = fixture.load(&sources, &build, later());
+        let loader = fixture.loader();
+        fixture.write("guard.rules", b"a");
+        let first = fixture.load(&loader, later());
         assert_eq!(first.warning, None);
-        assert_eq!(build.counts(), (1, 1));
-        fixture.load(&sources, &build, later());
-        assert_eq!(build.counts(), (1, 1), "the stamps match: nothing is read");
-        let sources = fixture.write(b"b");
-        fixture.load(&sources, &build, later());
-        assert_eq!(build.counts(), (2, 2));
+        assert_eq!(loader.counts(), (1, 1, 1));
+        fixture.load(&loader, later());
+        assert_eq!(
+            loader.counts(),
+            (1, 1, 1),
+            "all stamps match: no walk, no read"
+        );
+        fixture.write("guard.rules", b"b");
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (2, 2, 2));
         assert_eq!(fixture.entries().len(), 1, "the edit replaced the entry");
     }
 
     #[test]
-    fn a_stamp_is_kept_only_once_its_file_has_settled() {
+    fn a_file_added_or_removed_is_seen_by_the_next_call() {
         let fixture = Fixture::new();
-        let build = Counting::default();
-        let sources = fixture.write(b"a");
-        let now = SystemTime::now();
-        fixture.load(&sources, &build, now);
-        assert_eq!(fixture.header().stamps, None, "too recent to be trusted");
-        // Within the file system's tick, a write of the same length could leave the stamp
-        // as it is: so the file is read on every call ...
-        fixture.load(&sources, &build, now);
-        fixture.load(&sources, &build, now);
-        assert_eq!(build.counts(), (3, 1));
-        // ... until a call comes late enough to stamp it, after which none reads it.
-        fixture.load(&sources, &build, later());
-        assert!(fixture.header().stamps.is_some());
-        fixture.load(&sources, &build, later());
-        assert_eq!(build.counts(), (4, 1));
+        let loader = fixture.loader();
+        fixture.write("a.rules", b"a");
+        fixture.load(&loader, later());
+        fixture.write("b.rules", b"b");
+        fixture.load(&loader, later());
+        assert_eq!(
+            loader.counts(),
+            (2, 3, 2),
+            "walked again: a new file, compiled with a"
+        );
+        fs::remove_file(fixture.files.path().join("b.rules")).unwrap();
+        fixture.changed(fixture.files.path());
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (3, 4, 3));
+        // A file renamed keeps its bytes, but not its name: rule ids would change.
+        let renamed = fixture.files.path().join("c.rules");
+        fs::rename(fixture.files.path().join("a.rules"), &renamed).unwrap();
+        fixture.changed(&renamed);
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (4, 5, 4));
+        // A file that is not a policy file changes the folder too: walked again, not compiled.
+        fixture.write("notes.txt", b"");
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (5, 6, 4));
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (5, 6, 4));
     }
 
     #[test]
-    fn a_stamp_taken_before_the_tick_of_the_last_change_is_not_kept() {
-        // The file changed at `changed`; stamps are kept only when taken at least SETTLED
-        // later, so a stamp can never be shared by two writes of one tick.
+    fn nothing_is_recorded_until_everything_has_settled() {
         let fixture = Fixture::new();
-        let sources = fixture.write(b"a");
-        let changed = fs::metadata(&sources[0].path).unwrap().modified().unwrap();
+        let loader = fixture.loader();
+        fixture.write("guard.rules", b"a");
+        let now = SystemTime::now();
+        fixture.load(&loader, now);
+        assert_eq!(fixture.header().found, None, "too recent to be trusted");
+        // Within the file system's tick, a write of the same length could leave the stamp
+        // as it is: so the files are found and read on every call ...
+        fixture.load(&loader, now);
+        fixture.load(&loader, now);
+        assert_eq!(loader.counts(), (3, 3, 1));
+        // ... until a call comes late enough to record them, after which none reads them.
+        fixture.load(&loader, later());
+        assert!(fixture.header().found.is_some());
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (4, 4, 1));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stamp_taken_within_the_settling_time_of_a_change_is_not_recorded() {
+        use std::os::unix::fs::MetadataExt;
+        // The file and the folder changed last at `changed`; stamps are recorded only when
+        // taken at least SETTLED later, so a stamp can never be shared by two writes of one
+        // tick.
+        let fixture = Fixture::new();
+        fs::write(fixture.files.path().join("guard.rules"), "a").unwrap();
+        let Ok(PolicySource::Files(files)) = fixture.loader().list() else {
+            panic!("a folder of rules")
+        };
+        let changed = [&files.sources[0].path, &files.folders[0]]
+            .into_iter()
+            .flat_map(|path| {
+                let metadata = fs::metadata(path).unwrap();
+                [
+                    (metadata.mtime(), metadata.mtime_nsec()),
+                    (metadata.ctime(), metadata.ctime_nsec()),
+                ]
+            })
+            .max()
+            .unwrap();
+        let changed = UNIX_EPOCH
+            + Duration::from_secs(u64::try_from(changed.0).unwrap())
+            + Duration::from_nanos(u64::try_from(changed.1).unwrap());
         let just_before = changed + SETTLED - Duration::from_millis(1);
-        assert_eq!(settled_stamps(&sources, just_before), None);
-        assert_eq!(
-            settled_stamps(&sources, changed - Duration::from_secs(60)),
-            None
-        );
+        assert_eq!(settled(&files, just_before), None);
+        assert_eq!(settled(&files, changed - Duration::from_secs(60)), None);
         let after = changed + SETTLED + Duration::from_millis(100);
-        assert!(settled_stamps(&sources, after).is_some());
+        assert!(settled(&files, after).is_some());
     }
 
     #[test]
     fn a_touched_file_is_read_again_but_not_compiled() {
         let fixture = Fixture::new();
-        let build = Counting::default();
-        let sources = fixture.write(b"a");
-        fixture.load(&sources, &build, later());
+        let loader = fixture.loader();
+        fixture.write("guard.rules", b"a");
+        fixture.load(&loader, later());
         // `touch -d`: the modification time goes back, the change time forward.
-        let file = fs::File::options()
-            .write(true)
-            .open(&sources[0].path)
-            .unwrap();
-        file.set_modified(SystemTime::now() - Duration::from_secs(3600))
-            .unwrap();
-        fixture.load(&sources, &build, later());
-        assert_eq!(build.counts(), (2, 1));
-        fixture.load(&sources, &build, later());
-        assert_eq!(build.counts(), (2, 1), "stamped again");
+        let file = fs::File::open(fixture.files.path().join("guard.rules")).unwrap();
+        file.set_modified(UNIX_EPOCH).unwrap();
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (2, 2, 1));
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (2, 2, 1), "recorded again");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_passed_over_that_comes_to_lead_to_a_file_is_seen() {
+        let fixture = Fixture::new();
+        fixture.write("a.rules", b"a");
+        let link = fixture.files.path().join("later.rules");
+        let target = fixture.files.path().join("target");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let mut found = settled(
+            &Files {
+                sources: Vec::new(),
+                folders: vec![fixture.files.path().to_path_buf()],
+                passed_over: vec![link],
+            },
+            later(),
+        )
+        .unwrap();
+        assert!(unchanged(&found));
+        fs::write(&target, "b").unwrap();
+        assert!(!unchanged(&found), "the link now leads to a file");
+        found.passed_over.clear();
+        assert!(!unchanged(&found), "and the folder changed too");
     }
 
     #[test]
     fn a_damaged_or_foreign_entry_is_a_miss_and_is_rewritten() {
         let fixture = Fixture::new();
-        let build = Counting::default();
-        let sources = fixture.write(b"a");
-        fixture.load(&sources, &build, later());
+        let loader = fixture.loader();
+        fixture.write("guard.rules", b"a");
+        fixture.load(&loader, later());
         let [path] = fixture.entries().try_into().unwrap();
         let written = fs::read(&path).unwrap();
         let line = |entry: &[u8]| entry.iter().position(|byte| *byte == b'\n').unwrap() + 1;
@@ -518,8 +712,8 @@ mod tests {
         let damages = [
             // A decision changed inside the policy: the checksum no longer matches.
             swapped,
-            // Another listing: the entry of other files, renamed.
-            replaced("\"listing\":\"", "\"listing\":\"0"),
+            // Another entry's arguments: the entry of other files, renamed.
+            replaced("\"arguments\":\"", "\"arguments\":\"0"),
             // Another release's entry.
             replaced(env!("CARGO_PKG_VERSION"), "0.0.0-other"),
             // Truncated.
@@ -528,12 +722,16 @@ mod tests {
         for (attempt, damaged) in damages.into_iter().enumerate() {
             assert_ne!(damaged, written, "damage {attempt} changed nothing");
             fs::write(&path, damaged).unwrap();
-            let before = build.compiles.get();
-            fixture.load(&sources, &build, later());
+            let before = loader.compiles.get();
+            let loaded = fixture.load(&loader, later());
             assert_eq!(
-                build.compiles.get(),
+                loader.compiles.get(),
                 before + 1,
                 "damage {attempt} was used"
+            );
+            assert_eq!(
+                loaded.policy.defaults().pre_tool_use,
+                Some(rulesc_runtime::Verb::Ask)
             );
             assert_eq!(fs::read(&path).unwrap(), written);
         }
@@ -541,57 +739,27 @@ mod tests {
 
     #[test]
     fn an_entry_holds_the_policy_whole() {
-        struct Given(Policy);
-        impl Loader for Given {
-            fn list(&self) -> Result<crate::PolicySource, String> {
-                unreachable!("the cache is given what was listed")
-            }
-            fn read(&self, source: &Source) -> Result<Input, String> {
-                read_file(source)
-            }
-            fn compile(&self, _inputs: &[Input]) -> Result<Policy, String> {
-                Ok(self.0.clone())
-            }
-        }
-        struct Never;
-        impl Loader for Never {
-            fn list(&self) -> Result<crate::PolicySource, String> {
-                unreachable!("the cache is given what was listed")
-            }
-            fn read(&self, _source: &Source) -> Result<Input, String> {
-                panic!("a hit reads nothing")
-            }
-            fn compile(&self, _inputs: &[Input]) -> Result<Policy, String> {
-                panic!("a hit compiles nothing")
-            }
-        }
         let fixture = Fixture::new();
-        let sources = fixture.write(b"a");
-        let policy = Policy::new(
-            Vec::new(),
-            Defaults {
-                pre_tool_use: Some(rulesc_runtime::Verb::Ask),
-                on_error: Some(rulesc_runtime::Verb::Retry),
-            },
-        )
-        .unwrap();
-        let first = fixture.load(&sources, &Given(policy.clone()), later());
-        let hit = fixture.load(&sources, &Never, later());
+        fixture.write("guard.rules", b"a");
+        let loader = fixture.loader();
+        let first = fixture.load(&loader, later());
+        let hit = fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (1, 1, 1));
         assert_eq!(hit.policy.to_json(), first.policy.to_json());
-        assert_eq!(hit.policy.defaults(), policy.defaults());
+        assert_eq!(hit.policy.defaults(), first.policy.defaults());
     }
 
     #[test]
     fn policies_that_do_not_compile_are_compiled_every_time_and_never_cached() {
         for bytes in [b"broken".as_slice(), &[0xff, 0xfe]] {
             let fixture = Fixture::new();
-            let build = Counting::default();
-            let sources = fixture.write(bytes);
+            let loader = fixture.loader();
+            fixture.write("guard.rules", bytes);
             for _ in 0..2 {
-                let err = load_at(fixture.cache.path(), &sources, &build, later()).unwrap_err();
+                let err = load_at(fixture.cache.path(), &loader, later()).unwrap_err();
                 assert_eq!(err, "1 error");
             }
-            assert_eq!(build.compiles.get(), 2);
+            assert_eq!(loader.compiles.get(), 2);
             assert!(fixture.entries().is_empty());
         }
     }
@@ -599,17 +767,15 @@ mod tests {
     #[test]
     fn projects_that_name_their_policies_alike_keep_an_entry_each() {
         let cache = tempfile::tempdir().unwrap();
-        let build = Counting::default();
         let (one, two) = (Fixture::new(), Fixture::new());
-        for fixture in [&one, &two, &one, &two] {
-            let sources = fixture.write(b"a");
-            load_at(cache.path(), &sources, &build, later()).unwrap();
+        one.write("guard.rules", b"a");
+        two.write("guard.rules", b"a");
+        let (first, second) = (one.loader(), two.loader());
+        for loader in [&first, &second, &first, &second] {
+            load_at(cache.path(), loader, later()).unwrap();
         }
         assert_eq!(fs::read_dir(cache.path()).unwrap().count(), 2);
-        assert_eq!(
-            build.counts(),
-            (4, 2),
-            "written again, so read again; compiled once each"
-        );
+        assert_eq!(first.counts(), (1, 1, 1));
+        assert_eq!(second.counts(), (1, 1, 1));
     }
 }

@@ -32,7 +32,7 @@ mod store;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub use cache::{Input, Source};
+pub use cache::{Files, Input, Source};
 use payload::Received;
 use rulesc_runtime::{Limits, Policy, SortedJson};
 use state::StateDir;
@@ -102,14 +102,17 @@ pub enum PolicySource {
     /// A policy that needs no compiling (a compiled JSON policy)
     Loaded(Policy),
     /// `.rules` files, compiled through the cache
-    Files(Vec<Source>),
+    Files(Files),
 }
 
 /// Where the policy comes from: the files it is built from, and how to build it
 pub trait Loader {
+    /// The POLICY arguments as given, which name the policy's cache entry
+    fn arguments(&self) -> &[PathBuf];
+
     /// Finds what the POLICY arguments name, without reading `.rules` files (the cache
-    /// reads them only when it cannot vouch for them by their stamps); the error is one
-    /// line for stderr
+    /// asks only when it cannot vouch for what it found before, and reads the files only
+    /// then); the error is one line for stderr
     fn list(&self) -> Result<PolicySource, String>;
 
     /// Reads one file [`Loader::list`] found; the error is one line for stderr
@@ -223,14 +226,9 @@ fn respond(
 ) -> Result<answer::Verdict, String> {
     let dir = StateDir::open(&options.state_dir).map_err(state_error)?;
     let policies = dir.policies();
-    let policy = match loader.list()? {
-        PolicySource::Loaded(policy) => policy,
-        PolicySource::Files(sources) => {
-            let cached = cache::load(&policies, &sources, loader)?;
-            notes.extend(cached.warning);
-            cached.policy
-        }
-    };
+    let cached = cache::load(&policies, loader)?;
+    notes.extend(cached.warning);
+    let policy = cached.policy;
     let policy = policy.with_limits(options.limits);
     let policy = if options.shadow {
         policy.in_shadow()
@@ -332,6 +330,10 @@ mod tests {
     struct Crashing;
 
     impl Loader for Crashing {
+        fn arguments(&self) -> &[PathBuf] {
+            &[]
+        }
+
         fn list(&self) -> Result<PolicySource, String> {
             panic!("the loader crashed")
         }

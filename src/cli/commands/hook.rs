@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use rulesc::load::{self, Listed, Listing, Sources};
 use rulesc::{input, Policy, SourceBytes};
-use rulesc_host::{Exit, Input, Loader, Options, PolicySource, Source, StateLocation};
+use rulesc_host::{Exit, Files, Input, Loader, Options, PolicySource, Source, StateLocation};
 
 use crate::cli::args::{HookAction, HookArgs, HookResetArgs, OnError};
 use crate::cli::ExitStatus;
@@ -98,20 +98,27 @@ fn state_location(
 struct PolicyFiles<'a>(&'a [PathBuf]);
 
 impl Loader for PolicyFiles<'_> {
+    fn arguments(&self) -> &[PathBuf] {
+        self.0
+    }
+
     fn list(&self) -> Result<PolicySource, String> {
         match load::list_sources(self.0).map_err(|err| err.to_string())? {
             Listing::Compiled(json) => load::load_compiled(&json)
                 .map(PolicySource::Loaded)
                 .map_err(|err| err.to_string()),
-            Listing::Rules(files) => Ok(PolicySource::Files(
-                files
+            Listing::Rules(found) => Ok(PolicySource::Files(Files {
+                sources: found
+                    .files
                     .into_iter()
                     .map(|file| Source {
                         name: file.name,
                         path: file.path,
                     })
                     .collect(),
-            )),
+                folders: found.folders,
+                passed_over: found.passed_over,
+            })),
         }
     }
 
