@@ -5,9 +5,9 @@
 //! An entry is named by the SHA-256 digest of the rulesc version and the POLICY arguments,
 //! made absolute. Its first line is JSON: that digest, the rulesc version, the digest of the
 //! files' names and bytes it was compiled from, what was found (below) and the SHA-256 of
-//! the rest; the compiled policy follows in postcard's binary form ([`Policy::to_compact`]),
-//! which a hook call, reading one on every call, loads several times faster than the
-//! policy's JSON.
+//! the rest; the compiled policy follows in its compact binary form ([`Policy::to_compact`]),
+//! which a hook call, reading one on every call, loads many times faster than the policy's
+//! JSON: it decodes the conditions of the rules an event makes candidates, and no other.
 //!
 //! A stamp is what `stat` says of a file or folder: its device, inode, length, modification
 //! time and change time. What was found is the files the walk of the arguments found, the
@@ -40,7 +40,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use postcard::ser_flavors::Flavor;
 use rulesc_runtime::Policy;
 use serde::{Deserialize, Serialize};
 
@@ -196,30 +195,16 @@ fn load_at(folder: &Path, loader: &dyn Loader, now: SystemTime) -> Result<Cached
         }
     }
     let policy = loader.compile(&inputs)?;
-    let warning = compact(&policy)
-        .and_then(|compact| {
-            let header = Header {
-                rulesc: env!("CARGO_PKG_VERSION").to_owned(),
-                arguments,
-                sources: content,
-                found,
-                checksum: digest([compact.as_slice()]),
-            };
-            write(&path, &header, &compact).map_or(Ok(()), Err)
-        })
-        .err();
-    Ok(Cached { policy, warning })
-}
-
-/// The policy in its compact form
-fn compact(policy: &Policy) -> Result<Vec<u8>, String> {
-    let mut serializer = postcard::Serializer {
-        output: postcard::ser_flavors::AllocVec::new(),
+    let compact = policy.to_compact();
+    let header = Header {
+        rulesc: env!("CARGO_PKG_VERSION").to_owned(),
+        arguments,
+        sources: content,
+        found,
+        checksum: digest([compact.as_slice()]),
     };
-    policy
-        .to_compact(&mut serializer)
-        .and_then(|()| serializer.output.finalize())
-        .map_err(|err| cannot_cache(&err))
+    let warning = write(&path, &header, &compact);
+    Ok(Cached { policy, warning })
 }
 
 /// Writes the entry of `header` and `compact` at `path`; the warning when it cannot
@@ -386,9 +371,7 @@ fn decode(entry: &Entry) -> Option<Policy> {
     }
     // The entry holds a policy this rulesc built, and the checksum proves it unchanged, so
     // the checks its rules passed then are not made again.
-    let policy =
-        Policy::from_checked_compact(&mut postcard::Deserializer::from_bytes(&entry.compact))
-            .ok()?;
+    let policy = Policy::from_checked_compact(&entry.compact).ok()?;
     *decoded = Some((entry.header.checksum.clone(), policy.clone()));
     Some(policy)
 }
@@ -703,7 +686,7 @@ mod tests {
             },
         )
         .unwrap();
-        let swapped = [&written[..line(&written)], &compact(&allowing).unwrap()].concat();
+        let swapped = [&written[..line(&written)], allowing.to_compact().as_slice()].concat();
         let replaced = |from: &str, to: &str| {
             String::from_utf8_lossy(&written)
                 .replacen(from, to, 1)

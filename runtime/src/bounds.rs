@@ -28,10 +28,10 @@ pub const MAX_STRING_LEN: usize = 4096;
 pub const MAX_PATH_SEGMENTS: usize = 32;
 
 /// Checks that `rules` is few enough
-pub(crate) fn check_rule_count(rules: &[Rule]) -> Result<(), PolicyError> {
-    if rules.len() > MAX_RULES {
+pub(crate) fn check_rule_count(count: usize) -> Result<(), PolicyError> {
+    if count > MAX_RULES {
         return Err(PolicyError::TooManyRules {
-            count: rules.len(),
+            count,
             limit: MAX_RULES,
         });
     }

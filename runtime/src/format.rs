@@ -7,12 +7,11 @@
 //!
 //! Invariant: loading goes through `Policy::new`, so a loaded policy is checked exactly as a
 //! compiled one, its patterns are compiled again, and it gets the prelude of the loading
-//! runtime (the JSON holds the user's rules only). [`Policy::from_checked_json`] and
-//! [`Policy::from_checked_compact`], for what this runtime wrote of a policy it built and
-//! kept where only rulesc writes, make no check the rules passed when that policy was built
-//! but the count of rules and the depth of conditions, and compile regular expressions on
-//! first use. serde_json's recursion limit stays on, so hostile nesting is an error, not a
-//! stack overflow.
+//! runtime (the JSON holds the user's rules only). [`Policy::from_checked_json`], for what
+//! this runtime wrote of a policy it built and kept where only rulesc writes, makes no
+//! check the rules passed when that policy was built but the count of rules and the depth
+//! of conditions, and compiles regular expressions on first use. serde_json's recursion
+//! limit stays on, so hostile nesting is an error, not a stack overflow.
 //!
 //! A rule's `condition` is written flat, in postfix order: each leaf test as
 //! `{"leaf": {...}}`, each connective after its operands as `{"all": n}`, `{"any": n}` or
@@ -22,17 +21,17 @@
 //! fixed few levels, well within the reader's recursion limit, and reading it back needs
 //! no recursion.
 //!
-//! The same envelope can also be written in a binary serde format ([`Policy::to_compact`]),
-//! where every field is written, in order, with no name: the hook's cache keeps policies so,
-//! because a hook call reads one on every call and a binary form reads several times faster
-//! than JSON. Types whose JSON leaves a field out (an enforced rule's `mode`, a count
-//! without `when`) or reads a value by its shape (a path step, a key or an index) ask the
-//! serializer whether it is human-readable and write every field, tagged, when it is not.
+//! The hook's cache keeps policies in a compact binary form of its own (`compact.rs`,
+//! [`Policy::to_compact`]), which writes each condition in the same postfix nodes. In a
+//! binary format every field is written, in order, with no name: types whose JSON leaves a
+//! field out (an enforced rule's `mode`, a count without `when`) or reads a value by its
+//! shape (a path step, a key or an index) ask the serializer whether it is human-readable
+//! and write every field, tagged, when it is not.
 
 use std::fmt;
 
 use serde::ser::SerializeStruct;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::policy::{Checks, Policy, PolicyError, MAX_CONDITION_DEPTH};
 use crate::vocabulary::{Action, Condition, Defaults, EventKind, Mode, Origin, Rule};
@@ -109,15 +108,6 @@ pub(crate) struct Header {
     pub(crate) version: Option<u64>,
 }
 
-/// The whole policy in a binary format: [`Written`], every field present
-#[derive(Deserialize)]
-struct CompactBody {
-    format: String,
-    version: u64,
-    defaults: Defaults,
-    rules: Vec<FlatRule<String, Condition>>,
-}
-
 /// The whole policy: its envelope (as [`Header`] reads it) and what it holds
 #[derive(Deserialize)]
 struct Body {
@@ -171,7 +161,7 @@ impl<S: Serialize, C: Serialize> Serialize for FlatRule<S, C> {
 /// One step of a postfix condition
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum Node<C> {
+pub(crate) enum Node<C> {
     /// A test that is not a connective (a comparison, a pattern, a flag ...)
     Leaf(C),
     /// `and` of the last `n` conditions
@@ -217,22 +207,6 @@ impl Policy {
             defaults: self.defaults(),
             rules,
         }
-    }
-
-    /// The policy as [`Policy::to_json`] writes it, in `serializer`'s format: a binary one
-    /// (not human-readable, such as postcard), read back by [`Policy::from_checked_compact`]
-    pub fn to_compact<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.written().serialize(serializer)
-    }
-
-    /// [`Policy::from_checked_json`] for what [`Policy::to_compact`] wrote
-    pub fn from_checked_compact<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Policy, LoadError> {
-        let body = CompactBody::deserialize(deserializer)
-            .map_err(|err| LoadError::Json(err.to_string()))?;
-        check_envelope(Some(body.format), Some(body.version))?;
-        Policy::from_flat(body.rules, body.defaults, Checks::Passed)
     }
 
     /// Loads a policy written by [`Policy::to_json`], checking it as [`Policy::new`] does
@@ -324,7 +298,7 @@ fn check_envelope(format: Option<String>, version: Option<u64>) -> Result<(), Lo
 }
 
 /// `condition` in postfix order, without recursion
-fn flatten(condition: &Condition) -> Vec<Node<&Condition>> {
+pub(crate) fn flatten(condition: &Condition) -> Vec<Node<&Condition>> {
     // Each stack entry is a condition and whether its operands were already pushed.
     let mut pending = vec![(condition, false)];
     let mut nodes = Vec::new();
@@ -353,7 +327,7 @@ fn flatten(condition: &Condition) -> Vec<Node<&Condition>> {
 /// built, nor dropped recursively)
 ///
 /// `stack` is scratch space, left empty on success; each entry is a condition and its depth.
-fn unflatten(
+pub(crate) fn unflatten(
     nodes: Vec<Node<Condition>>,
     stack: &mut Vec<(Condition, usize)>,
 ) -> Option<Condition> {

@@ -35,6 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use regex::{RegexSet, RegexSetBuilder};
+use serde::{Deserialize, Serialize};
 use tracing::warn;
 
 use crate::evaluate::{read_int, read_str};
@@ -63,8 +64,9 @@ pub(crate) struct Candidate {
 ///
 /// Each event kind's part is built when an event of that kind first needs it (a hook call
 /// loads a policy for one or two events), or all at once by [`RuleIndex::prepare`].
-/// Invariant: every method is given the rules the index was made for, the same slice each
-/// time (the policy that owns both sees to it).
+/// Invariant: every method is given the rules the index was made for, and their entries,
+/// the same each time (the policy that owns them sees to it). A rule with an entry is keyed
+/// by it (its condition may not be decoded yet); the others, by their condition.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RuleIndex {
     /// Indexed by [`EventKind::index`]
@@ -75,9 +77,9 @@ impl RuleIndex {
     /// Builds every event kind's part now, and what each builds on first use (the sets of
     /// general globs and the automata of infixes), so that evaluating allocates nothing
     /// unless a glob matches
-    pub(crate) fn prepare(&self, rules: &[Rule]) {
+    pub(crate) fn prepare(&self, rules: &[Rule], entries: &[IndexEntry]) {
         for kind in EventKind::ALL {
-            let Some(index) = self.of(rules, kind) else {
+            let Some(index) = self.of(rules, entries, kind) else {
                 continue;
             };
             for texts in &index.texts {
@@ -92,9 +94,9 @@ impl RuleIndex {
     }
 
     /// The part of `kind`, built on first use
-    fn of(&self, rules: &[Rule], kind: EventKind) -> Option<&EventIndex> {
+    fn of(&self, rules: &[Rule], entries: &[IndexEntry], kind: EventKind) -> Option<&EventIndex> {
         let part = self.by_event.get(kind.index())?;
-        Some(part.get_or_init(|| EventIndex::new(rules, kind)))
+        Some(part.get_or_init(|| EventIndex::new(rules, entries, kind)))
     }
 
     /// Visits every rule that may match `event`, each once, in no promised order
@@ -104,10 +106,11 @@ impl RuleIndex {
     pub(crate) fn for_each_candidate(
         &self,
         rules: &[Rule],
+        entries: &[IndexEntry],
         event: &Event,
         mut visit: impl FnMut(Candidate),
     ) {
-        let Some(index) = self.of(rules, event.kind) else {
+        let Some(index) = self.of(rules, entries, event.kind) else {
             return;
         };
         index.unkeyed.iter().copied().for_each(&mut visit);
@@ -278,8 +281,9 @@ impl CounterIndex {
 }
 
 impl EventIndex {
-    /// The index of the rules of `rules` that fire on `kind`
-    fn new(rules: &[Rule], kind: EventKind) -> EventIndex {
+    /// The index of the rules of `rules` that fire on `kind`, the first `entries.len()` keyed
+    /// by their entries
+    fn new(rules: &[Rule], entries: &[IndexEntry], kind: EventKind) -> EventIndex {
         let mut builder = EventBuilder::default();
         // One stack for every rule's walk over its conjuncts.
         let mut pending = Vec::new();
@@ -287,14 +291,54 @@ impl EventIndex {
             if !rule.events.contains(&kind) {
                 continue;
             }
-            let keyed = match &rule.condition {
-                None => Keyed::Always,
-                Some(condition) => best_key(condition, &mut pending)
-                    .map_or(Keyed::Unkeyed, |(key, proven)| Keyed::By(key, proven)),
+            let keyed = match entries.get(rule_idx) {
+                Some(IndexEntry::Always) => Keyed::Always,
+                Some(IndexEntry::Unkeyed) => Keyed::Unkeyed,
+                Some(IndexEntry::Keyed { conjunct, whole }) => {
+                    key_of(conjunct).map_or(Keyed::Unkeyed, |key| Keyed::By(key, *whole))
+                }
+                None => match &rule.condition {
+                    None => Keyed::Always,
+                    Some(condition) => best_key(condition, &mut pending)
+                        .map_or(Keyed::Unkeyed, |(_, key, whole)| Keyed::By(key, whole)),
+                },
             };
             builder.add(rule_idx, keyed);
         }
         builder.build()
+    }
+}
+
+/// How a rule enters the index, kept apart from its condition: what the compact form
+/// records of each rule, so that the index is built without decoding conditions
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum IndexEntry {
+    /// No condition: the rule always matches
+    Always,
+    /// No conjunct the index can look up: the rule is a candidate on every event
+    Unkeyed,
+    /// Keyed by this conjunct of the condition, which is the whole condition when `whole`
+    Keyed {
+        /// The conjunct: a comparison, an `in` or a glob test
+        conjunct: Condition,
+        /// Whether it is the whole condition
+        whole: bool,
+    },
+}
+
+impl IndexEntry {
+    /// The entry of `rule`, whose condition keys it as [`RuleIndex`] keys a rule without one
+    pub(crate) fn of(rule: &Rule) -> IndexEntry {
+        match &rule.condition {
+            None => IndexEntry::Always,
+            Some(condition) => match best_key(condition, &mut Vec::new()) {
+                None => IndexEntry::Unkeyed,
+                Some((conjunct, _, whole)) => IndexEntry::Keyed {
+                    conjunct: conjunct.clone(),
+                    whole,
+                },
+            },
+        }
     }
 }
 
@@ -372,30 +416,34 @@ impl Key<'_> {
     }
 }
 
-/// The most selective key among the conjuncts of `condition` (the first, among equals),
-/// and whether it is the whole condition; `pending` is scratch space
+/// The most selective key among the conjuncts of `condition` (the first, among equals), the
+/// conjunct that gives it, and whether that is the whole condition; `pending` is scratch
+/// space
 fn best_key<'r>(
     condition: &'r Condition,
     pending: &mut Vec<&'r Condition>,
-) -> Option<(Key<'r>, bool)> {
+) -> Option<(&'r Condition, Key<'r>, bool)> {
     pending.clear();
     pending.push(condition);
     let mut conjuncts = 0_usize;
-    let mut best: Option<Key<'r>> = None;
+    let mut best: Option<(&'r Condition, Key<'r>)> = None;
     while let Some(next) = pending.pop() {
         match next {
             Condition::All(parts) => pending.extend(parts.iter().rev()),
             conjunct => {
                 conjuncts += 1;
                 if let Some(key) = key_of(conjunct) {
-                    if best.as_ref().is_none_or(|best| key.rank() < best.rank()) {
-                        best = Some(key);
+                    if best
+                        .as_ref()
+                        .is_none_or(|(_, best)| key.rank() < best.rank())
+                    {
+                        best = Some((conjunct, key));
                     }
                 }
             }
         }
     }
-    best.map(|key| (key, conjuncts == 1))
+    best.map(|(conjunct, key)| (conjunct, key, conjuncts == 1))
 }
 
 /// The key a single conjunct gives, if the index can look it up

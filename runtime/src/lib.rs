@@ -8,7 +8,7 @@
 //! 1. `vocabulary`: the words of the language and the data of a compiled rule;
 //! 2. `event`, `outcome`: what flows in and out of an evaluation;
 //! 3. the engine: `evaluate`, `arith`, `index`, `resolve`, `policy`, `bounds`, `prelude`,
-//!    `format`, `native_hook`, `handle`, `render`;
+//!    `format`, `compact`, `native_hook`, `handle`, `render`;
 //! 4. the loop: `driver`, `state`, `agent_loop`, `guard`, `checkpoint`, `script`, `report`.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -20,6 +20,7 @@ mod outcome;
 
 mod arith;
 mod bounds;
+mod compact;
 mod evaluate;
 mod format;
 mod handle;

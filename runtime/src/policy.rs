@@ -8,16 +8,18 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value as Json};
 use tracing::{debug, warn};
 
 use crate::arith;
 use crate::bounds;
+use crate::compact;
 use crate::evaluate::holds;
 use crate::event::Event;
-use crate::index::RuleIndex;
+use crate::format::LoadError;
+use crate::index::{IndexEntry, RuleIndex};
 use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
 use crate::prelude;
@@ -220,7 +222,8 @@ enum Shadow {
 /// What clones of one policy share
 #[derive(Debug)]
 struct Shared {
-    /// The user's rules in the order given, then the prelude
+    /// The user's rules in the order given, then the prelude; in a policy read from its
+    /// compact form, the user's rules hold no condition (see `encoded`)
     rules: Vec<Rule>,
     /// How many of `rules` are the user's
     n_user_rules: usize,
@@ -228,6 +231,20 @@ struct Shared {
     index: RuleIndex,
     /// The trace terms of the rules, each once, by slot
     trace: Vec<TraceSpec>,
+    /// The conditions of the user's rules and their index entries, for a policy read from
+    /// its compact form (`compact.rs`)
+    encoded: Option<Encoded>,
+}
+
+/// What a policy read from its compact form keeps of its user rules' conditions
+#[derive(Debug)]
+struct Encoded {
+    /// How each user rule enters the index
+    entries: Vec<IndexEntry>,
+    /// Each user rule's condition, decoded when an event first needs it
+    conditions: compact::Conditions,
+    /// Every rule whole, made when [`Policy::rules`] is first asked
+    whole: OnceLock<Vec<Rule>>,
 }
 
 impl Policy {
@@ -246,7 +263,7 @@ impl Policy {
         defaults: Defaults,
         checks: Checks,
     ) -> Result<Policy, PolicyError> {
-        bounds::check_rule_count(&rules)?;
+        bounds::check_rule_count(rules.len())?;
         let n_user_rules = rules.len();
         rules.extend(prelude::rules());
         if checks == Checks::All {
@@ -256,7 +273,7 @@ impl Policy {
         let trace = trace::assign_slots(&mut rules);
         let index = RuleIndex::default();
         if checks == Checks::All {
-            index.prepare(&rules);
+            index.prepare(&rules, &[]);
         }
         Ok(Policy {
             shared: Arc::new(Shared {
@@ -265,11 +282,95 @@ impl Policy {
                 defaults,
                 index,
                 trace,
+                encoded: None,
             }),
             limits: Limits::default(),
             shell_tools: None,
             shadow: Shadow::None,
         })
+    }
+
+    /// The compact form of this policy (`compact.rs`): what the hook's cache keeps, read
+    /// back by [`Policy::from_checked_compact`]
+    ///
+    /// Host limits, shell tools and `--shadow` are not part of a policy and are not written.
+    pub fn to_compact(&self) -> Vec<u8> {
+        let rules: Vec<(&Rule, Mode, IndexEntry)> = self
+            .user_rules()
+            .iter()
+            .map(|rule| (rule, self.written_mode(&rule.id), IndexEntry::of(rule)))
+            .collect();
+        // Invariant: every type written is plain data, which postcard always serializes; were
+        // it to fail, the empty form read back is refused, and the policy compiled again.
+        compact::write(self.defaults(), &self.shared.trace, &rules).unwrap_or_default()
+    }
+
+    /// The policy [`Policy::to_compact`] wrote, read back
+    ///
+    /// For bytes this runtime wrote of a policy it built, kept where only rulesc writes and
+    /// proven unchanged (the hook's cache checks a checksum): the checks its rules passed
+    /// then are not made again but for their number, and each rule's condition is decoded
+    /// when an event first makes the rule a candidate, so a call that evaluates one event
+    /// decodes few of them. A condition that does not decode, which that proof rules out,
+    /// decides as a command line that cannot be read: a guard (`block`, `ask`, `forbid`)
+    /// fires, any other rule does not.
+    pub fn from_checked_compact(bytes: &[u8]) -> Result<Policy, LoadError> {
+        let compact::Parts {
+            mut rules,
+            defaults,
+            trace,
+            shadow,
+            index: entries,
+            conditions,
+        } = compact::read(bytes)?;
+        let n_user_rules = rules.len();
+        rules.extend(prelude::rules());
+        let shadow = if shadow.is_empty() {
+            Shadow::None
+        } else {
+            Shadow::Rules(Arc::new(shadow.into_iter().collect()))
+        };
+        Ok(Policy {
+            shared: Arc::new(Shared {
+                rules,
+                n_user_rules,
+                defaults,
+                index: RuleIndex::default(),
+                trace,
+                encoded: Some(Encoded {
+                    entries,
+                    conditions,
+                    whole: OnceLock::new(),
+                }),
+            }),
+            limits: Limits::default(),
+            shell_tools: None,
+            shadow,
+        })
+    }
+
+    /// The condition of the rule at `index` of [`Policy::rules`], whose head (any field but
+    /// its condition) is `rule`: decoded now if the policy was read from its compact form
+    /// and no event needed it yet
+    fn condition_of<'p>(
+        &'p self,
+        index: usize,
+        rule: &'p Rule,
+    ) -> Result<Option<&'p Condition>, compact::Undecodable> {
+        match &self.shared.encoded {
+            Some(encoded) if index < self.shared.n_user_rules => {
+                encoded.conditions.get(index, &self.shared.trace)
+            }
+            _ => Ok(rule.condition.as_ref()),
+        }
+    }
+
+    /// The index entries of the user's rules, when their conditions are encoded
+    fn index_entries(&self) -> &[IndexEntry] {
+        self.shared
+            .encoded
+            .as_ref()
+            .map_or(&[], |encoded| &encoded.entries)
     }
 
     /// The same policy under the host limits `limits`
@@ -305,7 +406,9 @@ impl Policy {
         S: Into<String>,
     {
         let user: BTreeSet<&str> = self
-            .user_rules()
+            .heads()
+            .get(..self.shared.n_user_rules)
+            .unwrap_or_default()
             .iter()
             .map(|rule| rule.id.as_str())
             .collect();
@@ -337,7 +440,12 @@ impl Policy {
         let shadowed = match &self.shadow {
             Shadow::None => false,
             Shadow::Rules(ids) => ids.contains(id),
-            Shadow::All => self.user_rules().iter().any(|rule| rule.id == id),
+            Shadow::All => self
+                .heads()
+                .get(..self.shared.n_user_rules)
+                .unwrap_or_default()
+                .iter()
+                .any(|rule| rule.id == id),
         };
         if shadowed {
             Mode::Shadow
@@ -373,16 +481,46 @@ impl Policy {
     }
 
     /// Every rule evaluated: the user's rules in the order given, then the prelude
+    ///
+    /// A policy read from its compact form decodes every condition the first time this is
+    /// asked.
     pub fn rules(&self) -> &[Rule] {
-        &self.shared.rules
+        let Some(encoded) = &self.shared.encoded else {
+            return &self.shared.rules;
+        };
+        encoded.whole.get_or_init(|| {
+            self.heads()
+                .iter()
+                .enumerate()
+                .map(|(index, head)| {
+                    let condition = match self.condition_of(index, head) {
+                        Ok(condition) => condition.cloned(),
+                        // Shown as it decides: a guard fires, anything else does not.
+                        Err(compact::Undecodable) if head.action.fails_closed() => {
+                            Some(Condition::All(Vec::new()))
+                        }
+                        Err(compact::Undecodable) => Some(Condition::Any(Vec::new())),
+                    };
+                    Rule {
+                        condition,
+                        ..head.clone()
+                    }
+                })
+                .collect()
+        })
     }
 
     /// The user's rules only, in the order given (what compiled JSON stores)
     pub fn user_rules(&self) -> &[Rule] {
-        self.shared
-            .rules
+        self.rules()
             .get(..self.shared.n_user_rules)
             .unwrap_or_default()
+    }
+
+    /// Every rule as [`Policy::rules`] lists them, with every field but, in a policy read
+    /// from its compact form, the user's rules' conditions ([`Policy::condition_of`])
+    fn heads(&self) -> &[Rule] {
+        &self.shared.rules
     }
 
     /// The policy's defaults (LANGUAGE.md §5.4)
@@ -484,17 +622,22 @@ impl Policy {
         let mut evaluations = Vec::new();
         let mut shadow = Vec::new();
         let mut effects = Vec::new();
-        let rules = &self.shared.rules;
+        let rules = self.heads();
+        let entries = self.index_entries();
         self.shared
             .index
-            .for_each_candidate(rules, event, |candidate| {
+            .for_each_candidate(rules, entries, event, |candidate| {
                 let Some(rule) = rules.get(candidate.rule) else {
                     return;
                 };
                 let matches = candidate.proven
-                    || rule.condition.as_ref().is_none_or(|condition| {
-                        holds(condition, event, line, rule.action.fails_closed(), trace)
-                    });
+                    || match self.condition_of(candidate.rule, rule) {
+                        Ok(None) => true,
+                        Ok(Some(condition)) => {
+                            holds(condition, event, line, rule.action.fails_closed(), trace)
+                        }
+                        Err(compact::Undecodable) => rule.action.fails_closed(),
+                    };
                 if !matches {
                     return;
                 }

@@ -68,7 +68,7 @@ enum TermState {
 }
 
 /// A trace term of a policy, with where its value goes
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct TraceSpec {
     /// The term's canonical JSON: its key in [`TraceState`]
     key: String,
@@ -278,6 +278,25 @@ pub(crate) fn assign_slots(rules: &mut [Rule]) -> Vec<TraceSpec> {
         }
     }
     specs
+}
+
+/// Gives every trace test of `condition` the slot of its term among `specs`, as
+/// [`assign_slots`] gave them to the rules `specs` came from; `false` when a term is not
+/// among them
+pub(crate) fn point_at_slots(condition: &mut Condition, specs: &[TraceSpec]) -> bool {
+    let mut pending = vec![condition];
+    while let Some(condition) = pending.pop() {
+        match condition {
+            Condition::All(parts) | Condition::Any(parts) => pending.extend(parts.iter_mut()),
+            Condition::Not(part) => pending.push(part),
+            Condition::Trace(test) => match specs.iter().position(|spec| spec.term == test.term) {
+                Some(slot) => test.set_slot(slot),
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    true
 }
 
 /// The canonical JSON of `term`, its key in [`TraceState`]

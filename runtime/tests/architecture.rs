@@ -14,12 +14,13 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 29] = [
+const FLOORS: [(&str, u8); 30] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
     ("arith", 2),
     ("bounds", 2),
+    ("compact", 2),
     ("evaluate", 2),
     ("format", 2),
     ("handle", 2),
