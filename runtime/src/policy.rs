@@ -1,10 +1,13 @@
 //! A checked, indexed policy set: what the compiler produces and the evaluator runs.
 //!
-//! Invariant: a `Policy` is valid by construction. `Policy::new` is its only constructor
+//! Invariant: a `Policy` is valid by construction. `Policy::new` checks every rule
 //! (`from_json` goes through it), so every rule in a policy has a unique id that is not
 //! reserved, at least one event, a verb allowed on each of its events and a stop reason
-//! exactly when its verb takes one. A `Policy` is immutable and shares its rules behind an
-//! `Arc`.
+//! exactly when its verb takes one; the other constructors read back what this runtime
+//! wrote of such a policy (`from_checked_json`, `from_checked_compact`, for the hook's
+//! checksummed cache). A `Policy` is immutable and shares its rules behind an `Arc`; what
+//! it builds on first use (each event kind's index, a regular expression, a condition
+//! decoded from the compact form) is built once, whichever thread asks first.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt;
@@ -406,9 +409,7 @@ impl Policy {
         S: Into<String>,
     {
         let user: BTreeSet<&str> = self
-            .heads()
-            .get(..self.shared.n_user_rules)
-            .unwrap_or_default()
+            .user_heads()
             .iter()
             .map(|rule| rule.id.as_str())
             .collect();
@@ -440,12 +441,7 @@ impl Policy {
         let shadowed = match &self.shadow {
             Shadow::None => false,
             Shadow::Rules(ids) => ids.contains(id),
-            Shadow::All => self
-                .heads()
-                .get(..self.shared.n_user_rules)
-                .unwrap_or_default()
-                .iter()
-                .any(|rule| rule.id == id),
+            Shadow::All => self.user_heads().iter().any(|rule| rule.id == id),
         };
         if shadowed {
             Mode::Shadow
@@ -521,6 +517,13 @@ impl Policy {
     /// from its compact form, the user's rules' conditions ([`Policy::condition_of`])
     fn heads(&self) -> &[Rule] {
         &self.shared.rules
+    }
+
+    /// The user's rules as [`Policy::heads`] holds them
+    fn user_heads(&self) -> &[Rule] {
+        self.heads()
+            .get(..self.shared.n_user_rules)
+            .unwrap_or_default()
     }
 
     /// The policy's defaults (LANGUAGE.md §5.4)
