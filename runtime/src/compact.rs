@@ -98,6 +98,17 @@ pub(crate) struct Conditions {
     decoded: Vec<OnceLock<Option<Condition>>>,
 }
 
+#[cfg(test)]
+impl Conditions {
+    /// How many conditions were decoded so far
+    pub(crate) fn decoded(&self) -> usize {
+        self.decoded
+            .iter()
+            .filter(|decoded| decoded.get().is_some())
+            .count()
+    }
+}
+
 /// A condition whose bytes do not decode
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Undecodable;
@@ -213,4 +224,134 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         });
     }
     Ok(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Event;
+    use crate::outcome::Decision;
+    use crate::policy::Policy;
+    use crate::vocabulary::{CompareOp, Field, FieldPath, Literal, Operand, PathSegment, Verb};
+
+    fn rule(id: &str, verb: Verb, command: &str) -> Rule {
+        Rule {
+            id: id.to_owned(),
+            events: vec![EventKind::PreToolUse],
+            condition: Some(Condition::All(vec![
+                Condition::Compare {
+                    left: Operand::Field(Field::Tool),
+                    op: CompareOp::Eq,
+                    right: Operand::Literal(Literal::Str("Bash".to_owned())),
+                },
+                Condition::Contains {
+                    field: Field::Arg(FieldPath {
+                        segments: vec![PathSegment::Key("command".to_owned())],
+                    }),
+                    needle: Literal::Str(command.to_owned()),
+                },
+            ])),
+            action: Action::Decide {
+                verb,
+                stop_reason: None,
+                message: None,
+            },
+            priority: 0,
+            origin: None,
+        }
+    }
+
+    fn bash(command: &str) -> Event {
+        let mut event = Event::new(EventKind::PreToolUse);
+        event.tool = Some("Bash".to_owned());
+        event.arg = Some(serde_json::json!({ "command": command }));
+        event
+    }
+
+    #[test]
+    fn conditions_are_decoded_when_their_rule_is_first_a_candidate() {
+        let policy = Policy::new(
+            vec![
+                rule("guard", Verb::Block, "rm"),
+                rule("other", Verb::Allow, "ls"),
+            ],
+            Defaults::default(),
+        )
+        .unwrap();
+        let read = Policy::from_checked_compact(&policy.to_compact()).unwrap();
+        let decoded = |read: &Policy| read.decoded_conditions();
+        assert_eq!(decoded(&read), 0, "nothing decoded before an event");
+        let mut read_event = Event::new(EventKind::PreToolUse);
+        read_event.tool = Some("Read".to_owned());
+        assert_eq!(
+            read.evaluate(&read_event).resolution.decision,
+            Decision::None
+        );
+        assert_eq!(
+            decoded(&read),
+            0,
+            "no candidate: keyed on `tool == \"Bash\"`"
+        );
+        assert_eq!(
+            read.evaluate(&bash("rm -r x")).resolution.decision,
+            Decision::Block
+        );
+        assert_eq!(decoded(&read), 2);
+        assert_eq!(read.rules(), policy.rules());
+    }
+
+    #[test]
+    fn a_condition_that_does_not_decode_lets_a_guard_fire_and_nothing_else() {
+        let rules = vec![
+            rule("guard", Verb::Block, "rm"),
+            rule("other", Verb::Allow, "ls"),
+        ];
+        let policy = Policy::new(rules.clone(), Defaults::default()).unwrap();
+        let mut bytes = policy.to_compact();
+        // Each condition's own bytes, as the form writes them, replaced by bytes of the same
+        // length that are no postfix nodes.
+        for rule in &rules {
+            let condition = rule.condition.as_ref().unwrap();
+            let encoded = postcard::to_allocvec(&flatten(condition)).unwrap();
+            let at = bytes
+                .windows(encoded.len())
+                .position(|window| window == encoded.as_slice())
+                .unwrap();
+            bytes[at..at + encoded.len()].fill(0xff);
+        }
+        let read = Policy::from_checked_compact(&bytes).unwrap();
+        let outcome = read.evaluate(&bash("ls"));
+        assert_eq!(outcome.resolution.decision, Decision::Block);
+        assert_eq!(outcome.resolution.resolved_by.as_deref(), Some("guard"));
+        let shown: Vec<&Option<Condition>> = read
+            .user_rules()
+            .iter()
+            .map(|rule| &rule.condition)
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                &Some(Condition::All(Vec::new())),
+                &Some(Condition::Any(Vec::new()))
+            ],
+            "shown as they decide"
+        );
+    }
+
+    #[test]
+    fn another_layout_is_refused_whole() {
+        let policy =
+            Policy::new(vec![rule("guard", Verb::Block, "rm")], Defaults::default()).unwrap();
+        let bytes = policy.to_compact();
+        let mut foreign = bytes.clone();
+        // The version follows the format's name and its length.
+        let version_at = 1 + COMPACT_FORMAT.len();
+        foreign[version_at] = 9;
+        assert_eq!(
+            Policy::from_checked_compact(&foreign).unwrap_err(),
+            LoadError::Version(Some(9))
+        );
+        assert!(Policy::from_checked_compact(&bytes[..bytes.len() / 2]).is_err());
+        assert!(Policy::from_checked_compact(b"").is_err());
+    }
 }

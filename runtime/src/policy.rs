@@ -368,6 +368,15 @@ impl Policy {
         }
     }
 
+    /// How many of the user's rules' conditions were decoded from the compact form so far
+    #[cfg(test)]
+    pub(crate) fn decoded_conditions(&self) -> usize {
+        self.shared
+            .encoded
+            .as_ref()
+            .map_or(0, |encoded| encoded.conditions.decoded())
+    }
+
     /// The index entries of the user's rules, when their conditions are encoded
     fn index_entries(&self) -> &[IndexEntry] {
         self.shared
