@@ -36,7 +36,8 @@ pub fn read_stdin_to_string() -> io::Result<String> {
     text(read_stdin()?)
 }
 
-fn text(bytes: Vec<u8>) -> io::Result<String> {
+/// `bytes` as text; bytes that are not UTF-8 are an `InvalidData` error
+pub fn text(bytes: Vec<u8>) -> io::Result<String> {
     String::from_utf8(bytes)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
 }

@@ -163,7 +163,7 @@ pub fn list_sources(paths: &[impl AsRef<Path>]) -> Result<Listing, LoadError> {
                     path: path.join(&relative),
                 });
             }
-        } else if path.extension().is_some_and(|ext| ext == "json") {
+        } else if is_compiled(path) {
             compiled.push(path);
         } else {
             let name = path.file_name().map_or_else(
@@ -195,9 +195,20 @@ pub fn read_listed(file: &Listed) -> Result<SourceBytes, LoadError> {
     })
 }
 
+/// Whether the POLICY argument `path` is a compiled JSON policy rather than `.rules` source
+pub fn is_compiled(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext == "json")
+}
+
 /// Loads the compiled JSON policy at `json`
 pub fn load_compiled(json: &Path) -> Result<Policy, LoadError> {
-    let text = input::read_file_to_string(json).map_err(|err| cannot_read(json, &err))?;
+    let bytes = input::read_file(json).map_err(|err| cannot_read(json, &err))?;
+    compiled_from_bytes(json, bytes)
+}
+
+/// Loads the compiled JSON policy `bytes`, read from `json`
+pub fn compiled_from_bytes(json: &Path, bytes: Vec<u8>) -> Result<Policy, LoadError> {
+    let text = input::text(bytes).map_err(|err| cannot_read(json, &err))?;
     Policy::from_json(&text).map_err(|err| LoadError::new(format!("`{}`: {err}", json.display())))
 }
 

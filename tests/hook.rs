@@ -536,6 +536,47 @@ fn a_file_added_to_a_policy_folder_is_seen() {
 }
 
 #[test]
+fn a_compiled_json_policy_is_cached_and_decides_as_its_source() {
+    let folder = tempfile::tempdir().unwrap();
+    let compiled = folder.path().join("policy.json");
+    let source = shipped("safe-shell.rules");
+    let written = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .arg("compile")
+        .arg(&source)
+        .arg("-o")
+        .arg(&compiled)
+        .output()
+        .unwrap();
+    assert!(written.status.success(), "{written:?}");
+    let from_json = Hook::new("claude", std::slice::from_ref(&compiled));
+    let from_source = Hook::new("claude", &[source]);
+    let rm = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
+    );
+    let answer = from_source.answer(&rm);
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"],
+        json!("deny")
+    );
+    for _ in 0..2 {
+        assert_eq!(from_json.answer(&rm), answer);
+    }
+    assert!(cache_header(&from_json).contains("\"sources\""));
+    // A file that is no compiled policy is refused on every call, and never cached.
+    std::fs::write(&compiled, r#"{"format": "other", "version": 1}"#).unwrap();
+    for _ in 0..2 {
+        let denied = from_json.call(rm.to_string().as_bytes());
+        assert_eq!(denied.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&denied.stderr);
+        assert!(
+            stderr.contains("policy.json`: not a compiled policy: `format` is `other`"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
 fn a_cached_policy_answers_every_recorded_payload_as_the_compiled_one() {
     // The shipped set holds every kind of condition; the cache keeps it in a binary form.
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");

@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::digest::digest;
 use crate::state::write_atomically;
-use crate::{Loader, PolicySource};
+use crate::Loader;
 
 /// How long after a file's last change its stamp is trusted: far longer than any file
 /// system's tick (at most a few milliseconds on local file systems, one or two seconds on
@@ -136,8 +136,7 @@ struct Entry {
 }
 
 /// The policy the POLICY arguments of `loader` name: from the cache in `folder` when an
-/// entry matches, else found, read and compiled by `loader`, and then cached (a compiled
-/// JSON policy is loaded as it is)
+/// entry matches, else found, read and compiled by `loader`, and then cached
 ///
 /// `loader`'s errors (a path that cannot be read, the policy's diagnostics) are returned as
 /// they are, and nothing is cached: a broken policy is compiled, and reported, on every call
@@ -161,15 +160,7 @@ fn load_at(folder: &Path, loader: &dyn Loader, now: SystemTime) -> Result<Cached
             }
         }
     }
-    let files = match loader.list()? {
-        PolicySource::Loaded(policy) => {
-            return Ok(Cached {
-                policy,
-                warning: None,
-            })
-        }
-        PolicySource::Files(files) => files,
-    };
+    let files = loader.list()?;
     // Stamped before any file is read: a file changed after its stamp was taken is then
     // read anew by the next call.
     let found = settled(&files, now);
@@ -415,7 +406,7 @@ mod tests {
             &self.arguments
         }
 
-        fn list(&self) -> Result<PolicySource, String> {
+        fn list(&self) -> Result<Files, String> {
             self.lists.set(self.lists.get() + 1);
             let folder = &self.arguments[0];
             let mut sources: Vec<Source> = fs::read_dir(folder)
@@ -428,11 +419,11 @@ mod tests {
                 })
                 .collect();
             sources.sort_by(|a, b| a.name.cmp(&b.name));
-            Ok(PolicySource::Files(Files {
+            Ok(Files {
                 sources,
                 folders: vec![folder.clone()],
                 passed_over: Vec::new(),
-            }))
+            })
         }
 
         fn read(&self, source: &Source) -> Result<Input, String> {
@@ -605,9 +596,7 @@ mod tests {
         // tick.
         let fixture = Fixture::new();
         fs::write(fixture.files.path().join("guard.rules"), "a").unwrap();
-        let Ok(PolicySource::Files(files)) = fixture.loader().list() else {
-            panic!("a folder of rules")
-        };
+        let files = fixture.loader().list().unwrap();
         let changed = [&files.sources[0].path, &files.folders[0]]
             .into_iter()
             .flat_map(|path| {

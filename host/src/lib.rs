@@ -96,29 +96,21 @@ pub struct Options {
     pub shadow: bool,
 }
 
-/// What the POLICY arguments name
-#[derive(Debug)]
-pub enum PolicySource {
-    /// A policy that needs no compiling (a compiled JSON policy)
-    Loaded(Policy),
-    /// `.rules` files, compiled through the cache
-    Files(Files),
-}
-
 /// Where the policy comes from: the files it is built from, and how to build it
 pub trait Loader {
     /// The POLICY arguments as given, which name the policy's cache entry
     fn arguments(&self) -> &[PathBuf];
 
-    /// Finds what the POLICY arguments name, without reading `.rules` files (the cache
-    /// asks only when it cannot vouch for what it found before, and reads the files only
-    /// then); the error is one line for stderr
-    fn list(&self) -> Result<PolicySource, String>;
+    /// Finds the files the POLICY arguments name (`.rules` files, or one compiled JSON
+    /// policy), without reading them: the cache asks only when it cannot vouch for what it
+    /// found before, and reads the files only then; the error is one line for stderr
+    fn list(&self) -> Result<Files, String>;
 
     /// Reads one file [`Loader::list`] found; the error is one line for stderr
     fn read(&self, source: &Source) -> Result<Input, String>;
 
-    /// Compiles files [`Loader::read`] read; the error is one line for stderr
+    /// Builds the policy of the files [`Loader::read`] read: compiles `.rules` files, or
+    /// loads and checks a compiled JSON policy; the error is one line for stderr
     fn compile(&self, inputs: &[Input]) -> Result<Policy, String>;
 }
 
@@ -334,7 +326,7 @@ mod tests {
             &[]
         }
 
-        fn list(&self) -> Result<PolicySource, String> {
+        fn list(&self) -> Result<Files, String> {
             panic!("the loader crashed")
         }
 

@@ -1,11 +1,11 @@
 //! `rulesc hook`: reads one hook call on stdin, answers on stdout, explains on stderr.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rulesc::load::{self, Listed, Listing, Sources};
 use rulesc::{input, Policy, SourceBytes};
-use rulesc_host::{Exit, Files, Input, Loader, Options, PolicySource, Source, StateLocation};
+use rulesc_host::{Exit, Files, Input, Loader, Options, Source, StateLocation};
 
 use crate::cli::args::{HookAction, HookArgs, HookResetArgs, OnError};
 use crate::cli::ExitStatus;
@@ -102,12 +102,18 @@ impl Loader for PolicyFiles<'_> {
         self.0
     }
 
-    fn list(&self) -> Result<PolicySource, String> {
+    fn list(&self) -> Result<Files, String> {
         match load::list_sources(self.0).map_err(|err| err.to_string())? {
-            Listing::Compiled(json) => load::load_compiled(&json)
-                .map(PolicySource::Loaded)
-                .map_err(|err| err.to_string()),
-            Listing::Rules(found) => Ok(PolicySource::Files(Files {
+            // Cached as `.rules` files are: checked when first read, then kept compact.
+            Listing::Compiled(json) => Ok(Files {
+                sources: vec![Source {
+                    name: json.display().to_string(),
+                    path: json,
+                }],
+                folders: Vec::new(),
+                passed_over: Vec::new(),
+            }),
+            Listing::Rules(found) => Ok(Files {
                 sources: found
                     .files
                     .into_iter()
@@ -118,7 +124,7 @@ impl Loader for PolicyFiles<'_> {
                     .collect(),
                 folders: found.folders,
                 passed_over: found.passed_over,
-            })),
+            }),
         }
     }
 
@@ -136,6 +142,14 @@ impl Loader for PolicyFiles<'_> {
     }
 
     fn compile(&self, inputs: &[Input]) -> Result<Policy, String> {
+        // `list` found a compiled JSON policy alone, or `.rules` files.
+        if let [input] = inputs {
+            let path = Path::new(&input.path);
+            if load::is_compiled(path) {
+                return load::compiled_from_bytes(path, input.bytes.clone())
+                    .map_err(|err| err.to_string());
+            }
+        }
         let files = inputs
             .iter()
             .map(|input| SourceBytes {
