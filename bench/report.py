@@ -351,14 +351,15 @@ def goals_section(root: Path) -> list[str]:
     ]
     if hook_calls:
         worst = max(hook_calls, key=lambda run: run["median_ratio"])
+        worst_p95 = max(hook_calls, key=lambda run: run["p95_ratio"])
         row(
-            "a hook call over `rules/` within 1.5× of the process start (median)",
-            f"worst {worst['median_ratio']:.2f}× ({worst['case']})",
-            worst["median_ratio"] <= 1.5,
+            "a hook call over `rules/` within 1.5× of the process start (median and p95)",
+            f"worst {worst['median_ratio']:.2f}× median ({worst['case']}), {worst_p95['p95_ratio']:.2f}× p95 ({worst_p95['case']})",
+            worst["median_ratio"] <= 1.5 and worst_p95["p95_ratio"] <= 1.5,
             "see the hook table",
         )
     else:
-        row("a hook call over `rules/` within 1.5× of the process start (median)", "–", None)
+        row("a hook call over `rules/` within 1.5× of the process start (median and p95)", "–", None)
 
     compiled = estimate(root, "compile", "rulesc", 10_000)
     parse = estimate(root, "compile_phases", "parse", 10_000)
@@ -429,7 +430,7 @@ def hook_section(root: Path) -> list[str]:
     lines = [
         "## A hook call beside the process start",
         "",
-        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm). Each run has a session of its own, whose calls are the run's rows in the order shown (the recorded payloads name one session), so every timed call is evaluated and the session's state written: none is answered early because earlier runs stopped or throttled the session. Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
+        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm). Each run has a session of its own, whose calls are the run's rows in the order shown (the recorded payloads name one session), so every timed call is evaluated and the session's state written: none is answered early because earlier runs stopped or throttled the session. A new session's first call takes the state folder's spare file as its session file, and its second call creates a new spare (docs/state.md): the one file a session creates, which that row pays. Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
         "",
         "| call | runs | median | p95 | median / process start | p95 / process start |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
@@ -461,8 +462,12 @@ def reproduce_section() -> list[str]:
 
 
 # Sections other commands write into the same file, between these markers; a run of this
-# report keeps them as they are (`bench/agentdojo/run.py` writes the AgentDojo table).
-KEPT_SECTIONS = [("<!-- agentdojo:begin -->", "<!-- agentdojo:end -->")]
+# report keeps them as they are (`bench/agentdojo/run.py` writes the AgentDojo table; the
+# comparison with an earlier commit on the same machine is written by hand from two runs).
+KEPT_SECTIONS = [
+    ("<!-- comparison:begin -->", "<!-- comparison:end -->"),
+    ("<!-- agentdojo:begin -->", "<!-- agentdojo:end -->"),
+]
 
 
 def kept_sections(out: Path) -> list[str]:
