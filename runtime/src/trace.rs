@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::evaluate::holds;
 use crate::event::Event;
 use crate::shell::CommandLine;
-use crate::vocabulary::{Condition, EventKind, Rule, TraceTerm, Window};
+use crate::vocabulary::{Condition, EventKind, Rule, TraceTerm, TraceTest, Window};
 use provenance::Fragments;
 use same_call::call_hash;
 use window::WindowCount;
@@ -247,35 +247,25 @@ impl TermState {
 /// once, in slot order
 pub(crate) fn assign_slots(rules: &mut [Rule]) -> Vec<TraceSpec> {
     let mut specs: Vec<TraceSpec> = Vec::new();
-    for rule in rules {
-        let Some(condition) = rule.condition.as_mut() else {
-            continue;
-        };
-        let mut pending = vec![condition];
-        while let Some(condition) = pending.pop() {
-            match condition {
-                Condition::All(parts) | Condition::Any(parts) => pending.extend(parts.iter_mut()),
-                Condition::Not(part) => pending.push(part),
-                Condition::Trace(test) => {
-                    let slot = match specs.iter().position(|spec| spec.term == test.term) {
-                        Some(slot) => slot,
-                        None => {
-                            specs.push(TraceSpec {
-                                key: key_of(&test.term),
-                                term: test.term.clone(),
-                                horizon: 0,
-                            });
-                            specs.len().saturating_sub(1)
-                        }
-                    };
-                    if let Some(spec) = specs.get_mut(slot) {
-                        spec.horizon = spec.horizon.max(test.horizon());
-                    }
-                    test.set_slot(slot);
+    for condition in rules.iter_mut().filter_map(|rule| rule.condition.as_mut()) {
+        for_each_test(condition, |test| {
+            let slot = match specs.iter().position(|spec| spec.term == test.term) {
+                Some(slot) => slot,
+                None => {
+                    specs.push(TraceSpec {
+                        key: key_of(&test.term),
+                        term: test.term.clone(),
+                        horizon: 0,
+                    });
+                    specs.len().saturating_sub(1)
                 }
-                _ => {}
+            };
+            if let Some(spec) = specs.get_mut(slot) {
+                spec.horizon = spec.horizon.max(test.horizon());
             }
-        }
+            test.set_slot(slot);
+            Some(())
+        });
     }
     specs
 }
@@ -284,19 +274,30 @@ pub(crate) fn assign_slots(rules: &mut [Rule]) -> Vec<TraceSpec> {
 /// [`assign_slots`] gave them to the rules `specs` came from; `false` when a term is not
 /// among them
 pub(crate) fn point_at_slots(condition: &mut Condition, specs: &[TraceSpec]) -> bool {
+    for_each_test(condition, |test| {
+        let slot = specs.iter().position(|spec| spec.term == test.term)?;
+        test.set_slot(slot);
+        Some(())
+    })
+    .is_some()
+}
+
+/// Calls `visit` on every trace test of `condition`, without recursion, until it returns
+/// `None`; `None` when it did
+fn for_each_test(
+    condition: &mut Condition,
+    mut visit: impl FnMut(&mut TraceTest) -> Option<()>,
+) -> Option<()> {
     let mut pending = vec![condition];
     while let Some(condition) = pending.pop() {
         match condition {
             Condition::All(parts) | Condition::Any(parts) => pending.extend(parts.iter_mut()),
             Condition::Not(part) => pending.push(part),
-            Condition::Trace(test) => match specs.iter().position(|spec| spec.term == test.term) {
-                Some(slot) => test.set_slot(slot),
-                None => return false,
-            },
+            Condition::Trace(test) => visit(test)?,
             _ => {}
         }
     }
-    true
+    Some(())
 }
 
 /// The canonical JSON of `term`, its key in [`TraceState`]
