@@ -124,7 +124,7 @@ pub fn read_sources(paths: &[impl AsRef<Path>]) -> Result<Sources, LoadError> {
         Listing::Rules(found) => found
             .files
             .iter()
-            .map(read_listed)
+            .map(|file| read_listed(&file.name, &file.path))
             .collect::<Result<_, _>>()
             .map(Sources::Rules),
         Listing::Compiled(json) => load_compiled(&json).map(Sources::Compiled),
@@ -185,12 +185,12 @@ pub fn list_sources(paths: &[impl AsRef<Path>]) -> Result<Listing, LoadError> {
     }
 }
 
-/// Reads one listed `.rules` file as bytes
-pub fn read_listed(file: &Listed) -> Result<SourceBytes, LoadError> {
-    let bytes = input::read_file(&file.path).map_err(|err| cannot_read(&file.path, &err))?;
+/// Reads the `.rules` file at `path`, named `name`, as bytes
+pub fn read_listed(name: &str, path: &Path) -> Result<SourceBytes, LoadError> {
+    let bytes = input::read_file(path).map_err(|err| cannot_read(path, &err))?;
     Ok(SourceBytes {
-        name: file.name.clone(),
-        path: file.path.display().to_string(),
+        name: name.to_owned(),
+        path: path.display().to_string(),
         bytes,
     })
 }

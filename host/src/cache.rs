@@ -97,16 +97,16 @@ struct Header {
     sources: String,
     /// What the walk found when the files were read; none when something had changed too
     /// recently to be known by its stamp
-    found: Option<Found>,
+    found: Option<Walk>,
     /// The SHA-256 of the compiled policy after the line
     checksum: String,
 }
 
 /// What a walk of the POLICY arguments found, with stamps taken after everything settled
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Found {
-    /// The files, as the loader names them and where they are
-    files: Vec<(String, String)>,
+struct Walk {
+    /// The files
+    files: Vec<String>,
     /// The folders read
     folders: Vec<String>,
     /// The links passed over
@@ -248,7 +248,7 @@ fn content_key(inputs: &[Input]) -> String {
 /// What `files` records, stamped at `now`; none when something cannot be stamped or
 /// recorded (a path that is not UTF-8), or changed less than [`SETTLED`] before `now` (or
 /// after it, by a clock set back)
-fn settled(files: &Files, now: SystemTime) -> Option<Found> {
+fn settled(files: &Files, now: SystemTime) -> Option<Walk> {
     let now = now.duration_since(UNIX_EPOCH).ok()?;
     let settled_before = i128::try_from(now.checked_sub(SETTLED)?.as_nanos()).ok()?;
     let text = |path: &Path| path.to_str().map(str::to_owned);
@@ -266,11 +266,11 @@ fn settled(files: &Files, now: SystemTime) -> Option<Found> {
             (last_change < settled_before).then_some(stamp)
         })
         .collect::<Option<Vec<Stamp>>>()?;
-    Some(Found {
+    Some(Walk {
         files: files
             .sources
             .iter()
-            .map(|source| Some((source.name.clone(), text(&source.path)?)))
+            .map(|source| text(&source.path))
             .collect::<Option<_>>()?,
         folders: files
             .folders
@@ -288,12 +288,8 @@ fn settled(files: &Files, now: SystemTime) -> Option<Found> {
 
 /// Whether the walk would find what `found` records: every file and folder carries its
 /// stamp, and no link passed over leads to a file
-fn unchanged(found: &Found) -> bool {
-    let paths = found
-        .files
-        .iter()
-        .map(|(_, path)| path)
-        .chain(&found.folders);
+fn unchanged(found: &Walk) -> bool {
+    let paths = found.files.iter().chain(&found.folders);
     let stamped = paths.clone().count() == found.stamps.len()
         && paths
             .zip(&found.stamps)

@@ -3,10 +3,10 @@
 //!
 //! Invariant: a session file is only read and written by a holder of the folder's lock, and
 //! written whole to the folder's spare file, which then takes its place in one atomic step,
-//! so concurrent hook processes never lose an update and a reader never sees half a file. One lock for the
-//! folder, not one per session: the critical section is a few microseconds of evaluation,
-//! and a lock file that is never deleted lets `--prune-older-than` remove session files
-//! safely under the same lock.
+//! so concurrent hook processes never lose an update and a reader never sees half a file.
+//! One lock for the folder, not one per session: the critical section is a few microseconds
+//! of evaluation, and a lock file that is never deleted lets `--prune-older-than` remove
+//! session files safely under the same lock.
 
 use std::fs;
 use std::io::{self, ErrorKind};

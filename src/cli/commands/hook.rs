@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use rulesc::load::{self, Listed, Listing, Sources};
+use rulesc::load::{self, Listing, Sources};
 use rulesc::{input, Policy, SourceBytes};
 use rulesc_host::{Exit, Files, Input, Loader, Options, Source, StateLocation};
 
@@ -129,11 +129,7 @@ impl Loader for PolicyFiles<'_> {
     }
 
     fn read(&self, source: &Source) -> Result<Input, String> {
-        let listed = Listed {
-            name: source.name.clone(),
-            path: source.path.clone(),
-        };
-        let file = load::read_listed(&listed).map_err(|err| err.to_string())?;
+        let file = load::read_listed(&source.name, &source.path).map_err(|err| err.to_string())?;
         Ok(Input {
             name: file.name,
             path: file.path,
