@@ -762,3 +762,60 @@ fn trace_counts_and_labels_carry_over_between_hook_processes() {
     );
     assert_eq!(hook.answer(&send("lunch at noon?")), json!({}));
 }
+
+#[test]
+fn two_policies_of_one_session_keep_their_own_counts_and_share_a_latch() {
+    let dir = tempfile::tempdir().unwrap();
+    let user = dir.path().join("user.rules");
+    std::fs::write(
+        &user,
+        "on pre_tool_use when tool == \"Bash\" and count(pre_tool_use when tool == \"Bash\") > 3 block \"too many shell calls\"\n\
+         on before_step when steps >= 2 forbid \"two turns are the budget\"\n",
+    )
+    .unwrap();
+    let project = dir.path().join("project.rules");
+    std::fs::write(
+        &project,
+        "on pre_tool_use when tool == \"Read\" and count(pre_tool_use) > 100 block \"reads\"\n\
+         on post_tool_use when tool == \"Bash\" set metadata.ran = false\n",
+    )
+    .unwrap();
+    let user_hook = Hook::new("claude", &[user]);
+    let project_hook = Hook::new("claude", &[project]).with_state_dir(user_hook.state_dir.clone());
+    let bash = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    // As a host runs both hooks on every call, in either order.
+    for n in 1..=3 {
+        assert_eq!(user_hook.answer(&bash), json!({}), "call {n}");
+        assert_eq!(project_hook.answer(&bash), json!({}), "call {n}");
+    }
+    assert_eq!(
+        user_hook.answer(&bash)["hookSpecificOutput"]["permissionDecisionReason"],
+        json!("too many shell calls (rule user.rules:1)"),
+        "the fourth call is counted once, by the user's policy, whatever the other ran"
+    );
+    // Each policy counts the turns it saw: two stops, each seen by both, are two turns.
+    let stop = claude("Stop", json!({"stop_hook_active": false}));
+    let prompt = claude("UserPromptSubmit", json!({"prompt": "go on"}));
+    project_hook.answer(&stop);
+    user_hook.answer(&stop);
+    assert_eq!(
+        user_hook.answer(&prompt),
+        json!({}),
+        "one turn ended, though two hooks saw its stop"
+    );
+    project_hook.answer(&stop);
+    user_hook.answer(&stop);
+    let refused = user_hook.call(prompt.to_string().as_bytes());
+    let refused: Json = serde_json::from_slice(&refused.stdout).unwrap();
+    assert_eq!(refused["decision"], json!("block"), "{refused}");
+    // The latch is the session's: the project's hook denies tool calls from now on too.
+    let denied = project_hook.answer(&bash);
+    assert_eq!(
+        denied["hookSpecificOutput"]["permissionDecision"],
+        json!("deny"),
+        "{denied}"
+    );
+}

@@ -26,6 +26,7 @@ mod facts;
 mod mapping;
 mod payload;
 pub mod replay;
+mod session;
 mod state;
 mod store;
 
@@ -227,6 +228,7 @@ fn respond(
     } else {
         policy
     };
+    let policy_key = session::policy_key(loader.arguments());
     let now_ms = now_ms();
     let mut store =
         store::open(&options.sessions, dir, options.prune_older_than).map_err(state_error)?;
@@ -239,6 +241,7 @@ fn respond(
             outcomes.clear();
             verdict = Some(mapping::respond_recorded(
                 &policy,
+                &policy_key,
                 call,
                 session,
                 now_ms,

@@ -24,59 +24,85 @@ use rulesc_runtime::{
 
 use super::answer::Verdict;
 use super::payload::{HookCall, HostEvent};
-use super::state::SessionState;
+use super::session::{PolicyRun, SessionState};
 
-/// Evaluates `call` against `policy`, updating `state`, and returns what to tell the host;
-/// every outcome, with the step it belongs to, goes to `record` (replay's report and the
-/// hook's shadow notes read them)
+/// Evaluates `call` against `policy`, whose runs in a session are kept under `policy_key`,
+/// updating `state`, and returns what to tell the host; every outcome, with the step it
+/// belongs to, goes to `record` (replay's report and the hook's shadow notes read them)
 pub(crate) fn respond_recorded(
     policy: &Policy,
+    policy_key: &str,
     call: &HookCall,
     state: &mut SessionState,
     now_ms: u64,
     record: Option<&mut Vec<(u64, Outcome)>>,
 ) -> Verdict {
+    let elapsed_ms = state.clock.tick(now_ms);
+    if let Some(reason) = &state.forbidden {
+        return stopped(call, reason);
+    }
     let mut session = Session {
         policy,
         call,
-        state,
-        now_ms,
+        run: state.run_of(policy_key, elapsed_ms),
+        elapsed_ms,
+        latched: None,
         verdict: Verdict::default(),
         record,
     };
     session.respond();
-    session.verdict
+    let Session {
+        verdict, latched, ..
+    } = session;
+    if latched.is_some() {
+        state.forbidden = latched;
+    }
+    verdict
 }
 
-/// One call being answered
+/// The answer in a session a `forbid` stopped: tool calls are denied and prompts refused
+/// with its reason, stops and the rest go unopposed; nothing is evaluated
+fn stopped(call: &HookCall, reason: &str) -> Verdict {
+    let reason = format!(
+        "this session was stopped: {reason}; run `rulesc hook reset --session {}` to clear it",
+        call.session_id
+    );
+    if call.event.gates_tool_call() || call.event == HostEvent::PromptSubmit {
+        Verdict::stopped(reason)
+    } else {
+        Verdict::default()
+    }
+}
+
+/// One call being answered, under one policy
 struct Session<'a> {
     policy: &'a Policy,
     call: &'a HookCall,
-    state: &'a mut SessionState,
-    now_ms: u64,
+    /// The policy's run of the session
+    run: &'a mut PolicyRun,
+    /// The session's elapsed time at this call
+    elapsed_ms: u64,
+    /// The reason of a `forbid` this call latched
+    latched: Option<String>,
     verdict: Verdict,
     record: Option<&'a mut Vec<(u64, Outcome)>>,
 }
 
 impl Session<'_> {
     fn respond(&mut self) {
-        if let Some(reason) = self.state.forbidden.clone() {
-            self.stopped(reason);
-            return;
-        }
-        let in_turn = self.state.steps.saturating_add(1);
+        let in_turn = self.run.steps.saturating_add(1);
         match self.call.event {
             HostEvent::SessionStart => {
                 self.fire(EventKind::ExecutionStart, 0, |_| {});
             }
             HostEvent::PromptSubmit => {
-                self.state.stop_reason = None;
+                self.run.stop_reason = None;
                 self.fire(EventKind::BeforeStep, in_turn, |_| {});
             }
             HostEvent::PreTool => self.pre_tool_use(in_turn),
             HostEvent::PermissionRequest => self.permission_request(in_turn),
             HostEvent::PostTool => {
-                self.state.failures = 0;
+                self.run.failures = 0;
                 let result = self.call.result.clone();
                 self.fire(EventKind::PostToolUse, in_turn, |event| {
                     event.result = result;
@@ -89,21 +115,21 @@ impl Session<'_> {
                 self.tool_failed(in_turn, "tool", message, false);
             }
             HostEvent::Stop => {
-                self.state.steps = self.state.steps.saturating_add(1);
-                let steps = self.state.steps;
-                self.state.stop_requests =
-                    self.stop(EventKind::Stop, steps, self.state.stop_requests);
+                self.run.steps = self.run.steps.saturating_add(1);
+                let steps = self.run.steps;
+                self.run.stop_requests =
+                    self.stop(EventKind::Stop, steps, self.run.stop_requests);
             }
             HostEvent::SubagentStop => {
-                self.state.subagent_stop_requests = self.stop(
+                self.run.subagent_stop_requests = self.stop(
                     EventKind::SubagentStop,
                     in_turn,
-                    self.state.subagent_stop_requests,
+                    self.run.subagent_stop_requests,
                 );
             }
             HostEvent::SessionEnd => {
-                let stop_reason = self.state.stop_reason.unwrap_or(StopReason::UserRequested);
-                let steps = self.state.steps;
+                let stop_reason = self.run.stop_reason.unwrap_or(StopReason::UserRequested);
+                let steps = self.run.steps;
                 self.fire(EventKind::ExecutionEnd, steps, |event| {
                     event.stop_reason = Some(stop_reason);
                     event.status = Some(stop_reason.status());
@@ -112,24 +138,12 @@ impl Session<'_> {
         }
     }
 
-    /// A session a `forbid` stopped: tool calls are denied and prompts refused with its
-    /// reason, stops and the rest go unopposed; nothing is evaluated
-    fn stopped(&mut self, reason: String) {
-        let reason = format!(
-            "this session was stopped: {reason}; run `rulesc hook reset --session {}` to clear it",
-            self.call.session_id
-        );
-        if self.call.event.gates_tool_call() || self.call.event == HostEvent::PromptSubmit {
-            self.verdict = Verdict::stopped(reason);
-        }
-    }
-
     /// The host is about to ask its user to approve a tool call: the `pre_tool_use` rules
     /// answer, but the call was already judged (and counted, and its effects kept) at
     /// `PreToolUse`, so this evaluation keeps nothing
     fn permission_request(&mut self, step: u64) {
         let event = self.event(EventKind::PreToolUse, step);
-        let mut trace = self.state.trace.clone();
+        let mut trace = self.run.trace.clone();
         let outcome = self.policy.evaluate_in_run(&event, &mut trace);
         self.verdict.absorb(&outcome);
         if let Some(record) = self.record.as_deref_mut() {
@@ -148,8 +162,8 @@ impl Session<'_> {
 
     /// A failed or blocked tool call: `post_tool_use`, then `on_error` unless it forbade
     fn tool_failed(&mut self, step: u64, kind: &str, message: String, blocked: bool) {
-        self.state.errors = self.state.errors.saturating_add(1);
-        self.state.failures = self.state.failures.saturating_add(1);
+        self.run.errors = self.run.errors.saturating_add(1);
+        self.run.failures = self.run.failures.saturating_add(1);
         let post = self.fire(EventKind::PostToolUse, step, |event| {
             event.tool_error = Some(!blocked);
             event.blocked = Some(blocked);
@@ -190,7 +204,7 @@ impl Session<'_> {
             Decision::Forbid => 0,
             _ => {
                 if kind == EventKind::Stop {
-                    self.state.stop_reason = Some(StopReason::Completed);
+                    self.run.stop_reason = Some(StopReason::Completed);
                 }
                 0
             }
@@ -201,11 +215,11 @@ impl Session<'_> {
     fn fire(&mut self, kind: EventKind, step: u64, describe: impl FnOnce(&mut Event)) -> Outcome {
         let mut event = self.event(kind, step);
         describe(&mut event);
-        let outcome = self.policy.evaluate_in_run(&event, &mut self.state.trace);
-        self.state.metadata.clone_from(&outcome.metadata);
+        let outcome = self.policy.evaluate_in_run(&event, &mut self.run.trace);
+        self.run.metadata.clone_from(&outcome.metadata);
         if outcome.resolution.decision == Decision::Forbid {
-            self.state.stop_reason = outcome.resolution.stop_reason;
-            self.state.forbidden = Some(super::answer::reason(&outcome));
+            self.run.stop_reason = outcome.resolution.stop_reason;
+            self.latched = Some(super::answer::reason(&outcome));
         }
         self.verdict.absorb(&outcome);
         if let Some(record) = self.record.as_deref_mut() {
@@ -218,11 +232,11 @@ impl Session<'_> {
     fn event(&self, kind: EventKind, step: u64) -> Event {
         let mut event = Event::new(kind);
         event.step = step;
-        event.steps = self.state.steps;
-        event.elapsed_ms = self.now_ms.saturating_sub(self.state.started_ms);
-        event.failures = self.state.failures;
-        event.errors = self.state.errors;
-        event.metadata = self.state.metadata.clone();
+        event.steps = self.run.steps;
+        event.elapsed_ms = self.elapsed_ms;
+        event.failures = self.run.failures;
+        event.errors = self.run.errors;
+        event.metadata = self.run.metadata.clone();
         event.session_id = Some(self.call.session_id.clone());
         event.cwd.clone_from(&self.call.cwd);
         event.permission_mode.clone_from(&self.call.permission_mode);
@@ -250,7 +264,12 @@ mod tests {
     use crate::answer::Permission;
 
     fn respond(policy: &Policy, call: &HookCall, state: &mut SessionState, now_ms: u64) -> Verdict {
-        respond_recorded(policy, call, state, now_ms, None)
+        respond_recorded(policy, "p", call, state, now_ms, None)
+    }
+
+    /// The run of the policy the tests' calls evaluate
+    fn run(state: &mut SessionState) -> &mut PolicyRun {
+        state.run_of("p", 0)
     }
 
     fn rule(id: &str, event: EventKind, condition: Option<Condition>, action: Action) -> Rule {
@@ -316,7 +335,7 @@ mod tests {
         )
         .unwrap();
         let mut state = SessionState::new(0);
-        state.failures = 2;
+        run(&mut state).failures = 2;
         let verdict = respond(&policy, &call(HostEvent::PreTool), &mut state, 0);
         assert_eq!(
             verdict.permission,
@@ -326,8 +345,8 @@ mod tests {
             verdict.halt.as_deref(),
             Some("a blocked call ends the session (rule blocked-stops)")
         );
-        assert_eq!((state.errors, state.failures), (1, 3));
-        assert_eq!(state.stop_reason, Some(StopReason::GuardForbade));
+        assert_eq!((run(&mut state).errors, run(&mut state).failures), (1, 3));
+        assert_eq!(run(&mut state).stop_reason, Some(StopReason::GuardForbade));
     }
 
     #[test]
@@ -336,12 +355,12 @@ mod tests {
         let mut state = SessionState::new(0);
         respond(&policy, &call(HostEvent::PostToolFailure), &mut state, 0);
         respond(&policy, &call(HostEvent::PostToolFailure), &mut state, 0);
-        assert_eq!((state.errors, state.failures), (2, 2));
+        assert_eq!((run(&mut state).errors, run(&mut state).failures), (2, 2));
         // The prelude's `ignore` answers the tool error: nothing to tell the host.
         let verdict = respond(&policy, &call(HostEvent::PostToolFailure), &mut state, 0);
         assert_eq!(verdict, Verdict::default());
         respond(&policy, &call(HostEvent::PostTool), &mut state, 0);
-        assert_eq!((state.errors, state.failures), (3, 0));
+        assert_eq!((run(&mut state).errors, run(&mut state).failures), (3, 0));
     }
 
     #[test]
@@ -366,20 +385,20 @@ mod tests {
         assert_eq!(first.keep_working.as_deref(), Some("go on (rule more)"));
         stop.stop_hook_active = true;
         respond(&policy, &stop, &mut state, 0);
-        assert_eq!(state.stop_requests, 2);
+        assert_eq!(run(&mut state).stop_requests, 2);
         let capped = respond(&policy, &stop, &mut state, 0);
         assert_eq!(
             capped,
             Verdict::default(),
             "the cap took `request` its power"
         );
-        assert_eq!(state.stop_requests, 0);
-        assert_eq!(state.steps, 3);
-        assert_eq!(state.stop_reason, Some(StopReason::Completed));
+        assert_eq!(run(&mut state).stop_requests, 0);
+        assert_eq!(run(&mut state).steps, 3);
+        assert_eq!(run(&mut state).stop_reason, Some(StopReason::Completed));
         // A lost state still counts the chain the host reports.
         let mut fresh = SessionState::new(0);
         respond(&policy, &stop, &mut fresh, 0);
-        assert_eq!(fresh.stop_requests, 2);
+        assert_eq!(run(&mut fresh).stop_requests, 2);
     }
 
     #[test]
@@ -409,7 +428,7 @@ mod tests {
         let before = respond(&policy, &call(HostEvent::PreTool), &mut state, 1_000);
         assert_eq!(before.permission, None);
         respond(&policy, &call(HostEvent::PostTool), &mut state, 2_000);
-        assert_eq!(state.metadata.get("tainted"), Some(&Json::Bool(true)));
+        assert_eq!(run(&mut state).metadata.get("tainted"), Some(&Json::Bool(true)));
         let after = respond(&policy, &call(HostEvent::PreTool), &mut state, 3_000);
         assert_eq!(
             after.permission,
@@ -446,12 +465,12 @@ mod tests {
         respond(&policy, &call(HostEvent::PromptSubmit), &mut finished, 0);
         respond(&policy, &call(HostEvent::Stop), &mut finished, 0);
         respond(&policy, &call(HostEvent::SessionEnd), &mut finished, 0);
-        assert_eq!(finished.metadata.get("completed"), Some(&Json::Bool(true)));
+        assert_eq!(run(&mut finished).metadata.get("completed"), Some(&Json::Bool(true)));
 
         // Ended in the middle of a turn: the user stopped it (`user_requested`, `stopped`).
         let mut interrupted = SessionState::new(0);
         respond(&policy, &call(HostEvent::PromptSubmit), &mut interrupted, 0);
         respond(&policy, &call(HostEvent::SessionEnd), &mut interrupted, 0);
-        assert_eq!(interrupted.metadata.get("completed"), None);
+        assert_eq!(run(&mut interrupted).metadata.get("completed"), None);
     }
 }

@@ -30,7 +30,7 @@ use serde_json::{Map, Value as Json};
 pub use lines::MAX_LINE;
 
 use crate::payload::{self, Received};
-use crate::state::SessionState;
+use crate::session::SessionState;
 use crate::{mapping, Host};
 
 /// What recorded a trace
@@ -225,6 +225,10 @@ impl Emit {
     }
 }
 
+/// The key of the one policy each replayed session state holds a run of: every policy
+/// replayed side by side has a state of its own
+const REPLAYED: &str = "replayed";
+
 /// One session being replayed under every policy
 struct Run {
     file: String,
@@ -411,7 +415,14 @@ impl<'p> Replay<'p> {
         for (policy, ((state, findings), events)) in self.policies.iter().zip(per_policy) {
             self.outcomes.clear();
             let now_ms = at_ms.unwrap_or(state.started_ms);
-            mapping::respond_recorded(policy, &call, state, now_ms, Some(&mut self.outcomes));
+            mapping::respond_recorded(
+                policy,
+                REPLAYED,
+                &call,
+                state,
+                now_ms,
+                Some(&mut self.outcomes),
+            );
             for (step, outcome) in &self.outcomes {
                 let tool = tool_of(outcome.event, call.tool.as_deref());
                 findings.extend(findings_of(outcome, number, *step, tool));
@@ -428,8 +439,10 @@ impl<'p> Replay<'p> {
         let per_policy = run.per_policy();
         for (policy, ((state, findings), events)) in self.policies.iter().zip(per_policy) {
             *events = events.saturating_add(1);
+            let elapsed_ms = state.clock.elapsed_ms;
+            let replayed = state.run_of(REPLAYED, elapsed_ms);
             let outcome =
-                policy.evaluate_next(event.clone(), &mut state.metadata, &mut state.trace);
+                policy.evaluate_next(event.clone(), &mut replayed.metadata, &mut replayed.trace);
             let tool = tool_of(event.kind, event.tool.as_deref());
             findings.extend(findings_of(&outcome, number, event.step, tool));
         }

@@ -16,7 +16,8 @@ use std::time::Duration;
 use super::Store;
 use crate::digest::digest;
 use crate::durable::replace_through_spare;
-use crate::state::{prune_folder, with_path, SessionState, StateDir};
+use crate::session::SessionState;
+use crate::state::{prune_folder, with_path, StateDir};
 
 /// The longest session id kept readable in a file name
 const MAX_READABLE_ID: usize = 96;
@@ -128,11 +129,11 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let mut store = FileStore::new(StateDir::open(root.path()).unwrap());
         store
-            .update("s1", 7, &mut |state| state.errors = 3)
+            .update("s1", 7, &mut |state| state.run_of("p", 0).errors = 3)
             .unwrap();
         let file = root.path().join("sessions/s-s1.json");
         let written: SessionState = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
-        assert_eq!(written.errors, 3);
+        assert_eq!(written.runs["p"].errors, 3);
         fs::write(&file, "{").unwrap();
         let err = store.update("s1", 9, &mut |_| {}).unwrap_err().to_string();
         assert!(

@@ -15,7 +15,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::state::{SessionState, StateDir};
+use crate::session::SessionState;
+use crate::state::StateDir;
 
 /// A place that keeps sessions' state
 pub(crate) trait Store {

@@ -25,7 +25,7 @@ use std::time::Duration;
 use redis::{Client, Connection, RedisError, Value};
 
 use super::Store;
-use crate::state::SessionState;
+use crate::session::SessionState;
 
 /// How long connecting may take before the server counts as unreachable
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
