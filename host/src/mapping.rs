@@ -473,4 +473,34 @@ mod tests {
         respond(&policy, &call(HostEvent::SessionEnd), &mut interrupted, 0);
         assert_eq!(run(&mut interrupted).metadata.get("completed"), None);
     }
+
+    #[test]
+    fn elapsed_never_goes_back_when_the_clock_is_set_back() {
+        let policy = Policy::new(
+            vec![rule(
+                "budget",
+                EventKind::PreToolUse,
+                Some(Condition::Compare {
+                    left: Operand::Field(Field::Elapsed),
+                    op: CompareOp::Ge,
+                    right: Operand::Literal(Literal::Duration(30 * 60_000)),
+                }),
+                decide(Verb::Block, "time is up"),
+            )],
+            Defaults::default(),
+        )
+        .unwrap();
+        let day = 86_400_000;
+        let start = 30 * day;
+        let mut state = SessionState::new(start);
+        let blocked = |verdict: &Verdict| verdict.permission.is_some();
+        assert!(!blocked(&respond(&policy, &call(HostEvent::PreTool), &mut state, start)));
+        let late = start + 31 * 60_000;
+        assert!(blocked(&respond(&policy, &call(HostEvent::PreTool), &mut state, late)));
+        let set_back = late - day;
+        assert!(
+            blocked(&respond(&policy, &call(HostEvent::PreTool), &mut state, set_back)),
+            "a clock set back a day does not give the time back"
+        );
+    }
 }
