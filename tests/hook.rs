@@ -819,3 +819,113 @@ fn two_policies_of_one_session_keep_their_own_counts_and_share_a_latch() {
         "{denied}"
     );
 }
+
+/// What the later guards of [`UNREADABLE_POLICY`] read, written apart from the hook
+const UNREADABLE_POLICY: &str = "\
+on post_tool_use when tool == \"WebFetch\" set metadata.tainted = true
+on post_tool_use when tool == \"WebFetch\" label result \"web\"
+on post_tool_use when tool == \"Bash\" and result contains \"secret\" label result \"secret\"
+on pre_tool_use when tool == \"mcp__mail__send\" and metadata.tainted block \"tainted\"
+on pre_tool_use when tool == \"mcp__mail__send\" and arg.body from \"web\" block \"from the web\"
+on pre_tool_use when tool == \"mcp__mail__send\" and arg.body from \"secret\" block \"a secret\"
+on pre_tool_use when tool == \"mcp__mail__send\" and count(post_tool_use when tool == \"Read\") >= 1 ask \"read first\"
+";
+
+/// How strongly an answer to a `PreToolUse` holds the call back: deny, ask, or nothing
+fn restraint(output: &Output) -> u8 {
+    if output.status.code() == Some(2) {
+        return 2;
+    }
+    let answer: Json = serde_json::from_slice(&output.stdout).unwrap();
+    match answer["hookSpecificOutput"]["permissionDecision"].as_str() {
+        Some("deny") => 2,
+        Some("ask") => 1,
+        _ => 0,
+    }
+}
+
+/// A `PostToolUse` of `tool` whose `tool_response` is the raw JSON text `response`
+fn post_with_raw_response(session: &str, tool: &str, response: &str) -> Vec<u8> {
+    format!(
+        r#"{{"session_id": "{session}", "hook_event_name": "PostToolUse", "cwd": "/work",
+            "tool_name": "{tool}", "tool_input": {{}}, "tool_response": {response}}}"#
+    )
+    .into_bytes()
+}
+
+fn send(session: &str, body: &str) -> Vec<u8> {
+    claude(
+        "PreToolUse",
+        json!({"session_id": session, "tool_name": "mcp__mail__send", "tool_input": {"body": body}}),
+    )
+    .to_string()
+    .into_bytes()
+}
+
+#[test]
+fn a_tool_output_that_cannot_be_read_still_counts_taints_and_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("policy.rules");
+    std::fs::write(&policy, UNREADABLE_POLICY).unwrap();
+    let hook = Hook::new("claude", &[policy]);
+    let deep = format!("{}\"x\"{}", "[".repeat(130), "]".repeat(130));
+    for (session, tool, response) in [
+        ("surrogate", "WebFetch", r#""\ud83d""#.to_owned()),
+        ("nesting", "Bash", deep),
+        ("read", "Read", r#"{"content": "\udead"}"#.to_owned()),
+    ] {
+        let post = hook.call(&post_with_raw_response(session, tool, &response));
+        assert_eq!(post.status.code(), Some(0), "{}", render(&post, &hook));
+        let stderr = String::from_utf8_lossy(&post.stderr);
+        assert!(
+            stderr.contains("the `tool_response` of this `PostToolUse` call could not be read"),
+            "{stderr}"
+        );
+        let later = hook.call(&send(session, "lunch at noon?"));
+        assert_ne!(restraint(&later), 0, "{session}: {}", render(&later, &hook));
+    }
+    // A readable output labels only what it holds.
+    let readable = hook.call(&post_with_raw_response("fine", "Bash", r#""all good""#));
+    assert_eq!(readable.status.code(), Some(0));
+    assert_eq!(restraint(&hook.call(&send("fine", "lunch at noon?"))), 0);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config { cases: 24, ..Default::default() })]
+
+    /// No malformed post payload ever lowers what a later guard sees: each malformed output
+    /// is compared with a readable twin in a session of its own.
+    #[test]
+    fn no_malformed_post_payload_lowers_what_a_later_guard_sees(
+        tool in proptest::sample::select(vec!["WebFetch", "Read", "Bash", "Grep"]),
+        words in "(secret|report|mail|the|ignore|[a-z]{1,8})( (secret|report|mail|the|[a-z]{1,8})){0,8}",
+        at in 0usize..64,
+        depth in 129usize..600,
+        shape in 0u8..3,
+        body in "(secret|report|mail|the|[a-z]{1,8})( (secret|report|mail|the|[a-z]{1,8})){0,8}",
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = dir.path().join("policy.rules");
+        std::fs::write(&policy, UNREADABLE_POLICY).unwrap();
+        let hook = Hook::new("claude", &[policy]);
+        let readable = serde_json::to_string(&words).unwrap();
+        let cut = words.char_indices().map(|(n, _)| n).nth(at).unwrap_or(words.len());
+        let (before, after) = words.split_at(cut);
+        let malformed = match shape {
+            0 => format!("\"{before}\\ud83d{after}\""),
+            1 => format!("{}{readable}{}", "[".repeat(depth), "]".repeat(depth)),
+            _ => format!("{{\"stdout\": \"{before}\\udc00{after}\"}}"),
+        };
+        let twin = match shape {
+            2 => json!({"stdout": words}).to_string(),
+            _ => readable,
+        };
+        let mut seen = Vec::new();
+        for (session, response) in [("twin", twin), ("malformed", malformed)] {
+            let post = hook.call(&post_with_raw_response(session, tool, &response));
+            proptest::prop_assert_eq!(post.status.code(), Some(0), "{}", render(&post, &hook));
+            seen.push(restraint(&hook.call(&send(session, &body))));
+        }
+        proptest::prop_assert!(seen[1] >= seen[0], "twin {} > malformed {}", seen[0], seen[1]);
+    }
+}

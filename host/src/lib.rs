@@ -163,6 +163,13 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
         }
         Err(err) => return failed(&err.to_string(), err.gates_tool_call(), options, notes),
     };
+    for (field, why) in &call.unread {
+        notes.push(format!(
+            "the `{field}` of this `{}` call could not be read ({why}); it is taken as unknown: \
+             tests of it fail closed, and a label attached to it holds every value from now on",
+            call.name
+        ));
+    }
     let gates_tool_call = call.event.gates_tool_call();
     // A guard that crashes must not let a tool through: the host could read the panic's exit
     // status as "no opinion", so a panic is a failure like any other and fails closed.

@@ -117,8 +117,7 @@ impl Session<'_> {
             HostEvent::Stop => {
                 self.run.steps = self.run.steps.saturating_add(1);
                 let steps = self.run.steps;
-                self.run.stop_requests =
-                    self.stop(EventKind::Stop, steps, self.run.stop_requests);
+                self.run.stop_requests = self.stop(EventKind::Stop, steps, self.run.stop_requests);
             }
             HostEvent::SubagentStop => {
                 self.run.subagent_stop_requests = self.stop(
@@ -311,6 +310,7 @@ mod tests {
             cwd: Some("/home/user/project".to_owned()),
             permission_mode: Some("default".to_owned()),
             prompt: Some("fix the tests".to_owned()),
+            unread: Vec::new(),
         }
     }
 
@@ -428,7 +428,10 @@ mod tests {
         let before = respond(&policy, &call(HostEvent::PreTool), &mut state, 1_000);
         assert_eq!(before.permission, None);
         respond(&policy, &call(HostEvent::PostTool), &mut state, 2_000);
-        assert_eq!(run(&mut state).metadata.get("tainted"), Some(&Json::Bool(true)));
+        assert_eq!(
+            run(&mut state).metadata.get("tainted"),
+            Some(&Json::Bool(true))
+        );
         let after = respond(&policy, &call(HostEvent::PreTool), &mut state, 3_000);
         assert_eq!(
             after.permission,
@@ -465,7 +468,10 @@ mod tests {
         respond(&policy, &call(HostEvent::PromptSubmit), &mut finished, 0);
         respond(&policy, &call(HostEvent::Stop), &mut finished, 0);
         respond(&policy, &call(HostEvent::SessionEnd), &mut finished, 0);
-        assert_eq!(run(&mut finished).metadata.get("completed"), Some(&Json::Bool(true)));
+        assert_eq!(
+            run(&mut finished).metadata.get("completed"),
+            Some(&Json::Bool(true))
+        );
 
         // Ended in the middle of a turn: the user stopped it (`user_requested`, `stopped`).
         let mut interrupted = SessionState::new(0);
@@ -494,12 +500,27 @@ mod tests {
         let start = 30 * day;
         let mut state = SessionState::new(start);
         let blocked = |verdict: &Verdict| verdict.permission.is_some();
-        assert!(!blocked(&respond(&policy, &call(HostEvent::PreTool), &mut state, start)));
+        assert!(!blocked(&respond(
+            &policy,
+            &call(HostEvent::PreTool),
+            &mut state,
+            start
+        )));
         let late = start + 31 * 60_000;
-        assert!(blocked(&respond(&policy, &call(HostEvent::PreTool), &mut state, late)));
+        assert!(blocked(&respond(
+            &policy,
+            &call(HostEvent::PreTool),
+            &mut state,
+            late
+        )));
         let set_back = late - day;
         assert!(
-            blocked(&respond(&policy, &call(HostEvent::PreTool), &mut state, set_back)),
+            blocked(&respond(
+                &policy,
+                &call(HostEvent::PreTool),
+                &mut state,
+                set_back
+            )),
             "a clock set back a day does not give the time back"
         );
     }

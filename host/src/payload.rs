@@ -192,6 +192,8 @@ pub(crate) struct HookCall {
     pub(crate) permission_mode: Option<String>,
     /// The user's prompt (`UserPromptSubmit`, `BeforeAgent`)
     pub(crate) prompt: Option<String>,
+    /// The fields of the payload that could not be read, with why, left out of the call
+    pub(crate) unread: Vec<(String, String)>,
 }
 
 /// What the host sent
@@ -277,8 +279,18 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
             true,
         )
     })?;
-    let json: Json = serde_json::from_str(text)
-        .map_err(|err| PayloadError::new(format!("the hook input is not JSON: {err}"), true))?;
+    let (json, unread) = match serde_json::from_str::<Json>(text) {
+        Ok(json) => (json, Vec::new()),
+        Err(err) => match read_fields_apart(text) {
+            Some((object, unread)) => (Json::Object(object), unread),
+            None => {
+                return Err(PayloadError::new(
+                    format!("the hook input is not JSON: {err}"),
+                    true,
+                ))
+            }
+        },
+    };
     let Json::Object(object) = &json else {
         return Err(PayloadError::new(
             "the hook input is not a JSON object",
@@ -300,6 +312,7 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
         Some(Known::Unmapped) => return Ok(Received::Unmapped(name)),
         None => return Err(unknown_event(host, &name)),
     };
+    check_unread(&name, event, &unread)?;
     let fields: Fields = serde_json::from_value(json).map_err(|err| {
         PayloadError::new(
             format!("the `{name}` input is malformed: {err}"),
@@ -309,7 +322,61 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
     if event.gates_tool_call() {
         check_tool_call(&name, &fields)?;
     }
-    Ok(Received::Call(Box::new(call(host, name, event, fields))))
+    let mut call = call(host, name, event, fields);
+    if unread.iter().any(|(field, _)| field == "tool_response") {
+        call.result = Some(ToolOutput::unreadable());
+    }
+    call.unread = unread;
+    Ok(Received::Call(Box::new(call)))
+}
+
+/// The top-level fields of a JSON object some of whose values cannot be read (a lone
+/// surrogate in a string, which JavaScript's `JSON.stringify` writes; nesting deeper than
+/// serde_json reads), each read on its own: the readable ones, and the names of the others
+/// with why; `None` when the text is no JSON object at all
+fn read_fields_apart(text: &str) -> Option<(serde_json::Map<String, Json>, Vec<(String, String)>)> {
+    // Skipping over a value checks its shape, not its strings, and uses no recursion.
+    let raw: std::collections::BTreeMap<String, Box<serde_json::value::RawValue>> =
+        serde_json::from_str(text).ok()?;
+    let mut object = serde_json::Map::new();
+    let mut unread = Vec::new();
+    for (key, value) in raw {
+        match serde_json::from_str::<Json>(value.get()) {
+            Ok(json) => {
+                object.insert(key, json);
+            }
+            Err(err) => unread.push((key, err.to_string())),
+        }
+    }
+    Some((object, unread))
+}
+
+/// Refuses a call with fields that could not be read, unless the call can be answered
+/// without them: only after a tool ran (its output is then taken as unknown, so what the
+/// call counts and labels is kept, [`ToolOutput::unreadable`]), and never without the
+/// session's id or the event's name
+fn check_unread(
+    name: &str,
+    event: HostEvent,
+    unread: &[(String, String)],
+) -> Result<(), PayloadError> {
+    let after_tool = matches!(event, HostEvent::PostTool | HostEvent::PostToolFailure);
+    let blocking = unread.iter().find(|(field, _)| {
+        !after_tool
+            || matches!(
+                field.as_str(),
+                "session_id" | "hook_event_name" | "tool_name"
+            )
+    });
+    match blocking {
+        Some((field, why)) => Err(PayloadError::new(
+            format!(
+                "the `{name}` input cannot be read: its `{field}` is not readable JSON ({why})"
+            ),
+            event.gates_tool_call(),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Why `name` is no event of `host`: another host's event, a name in the wrong case, or
@@ -420,6 +487,7 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
         cwd: fields.cwd,
         permission_mode: fields.permission_mode,
         prompt: fields.prompt,
+        unread: Vec::new(),
     }
 }
 

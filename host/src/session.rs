@@ -288,7 +288,10 @@ mod tests {
         for (damaged, problem) in [
             (&"{\"steps\": ".to_owned(), &"it is damaged".to_owned()),
             (&"\u{0}".to_owned(), &"it is damaged".to_owned()),
-            (&"{\"version\": 1}".to_owned(), &"it is of version 1".to_owned()),
+            (
+                &"{\"version\": 1}".to_owned(),
+                &"it is of version 1".to_owned(),
+            ),
             (&"{\"version\": 4}".to_owned(), &"it is damaged".to_owned()),
             (&"{\"version\": 3}".to_owned(), &"it is damaged".to_owned()),
             of_another_version,
@@ -320,7 +323,11 @@ mod tests {
         let first = state.run_of("a", 0).clone();
         assert_eq!((first.steps, first.errors), (2, 1));
         assert_eq!(first.metadata.get("tainted"), Some(&Json::Bool(true)));
-        assert_eq!(state.run_of("b", 0).steps, 0, "the second policy starts afresh");
+        assert_eq!(
+            state.run_of("b", 0).steps,
+            0,
+            "the second policy starts afresh"
+        );
     }
 
     #[test]
@@ -337,7 +344,9 @@ mod tests {
     fn a_session_keeps_the_runs_of_its_most_recent_policies() {
         let mut state = SessionState::new(0);
         for n in 0..MAX_POLICY_RUNS {
-            state.run_of(&format!("p{n}"), u64::try_from(n).unwrap()).steps = 1;
+            state
+                .run_of(&format!("p{n}"), u64::try_from(n).unwrap())
+                .steps = 1;
         }
         state.run_of("p0", 100);
         state.run_of("new", 101);

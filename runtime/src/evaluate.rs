@@ -58,6 +58,16 @@ pub(crate) fn holds(
     unreadable: bool,
     trace: &Reading<'_>,
 ) -> bool {
+    if event
+        .result
+        .as_ref()
+        .is_some_and(crate::event::ToolOutput::is_unreadable)
+        && reads_result(condition)
+    {
+        // Nothing is known of the output: the leaf fails closed, as an unreadable command
+        // does.
+        return unreadable;
+    }
     match condition {
         Condition::All(parts) => parts
             .iter()
@@ -98,6 +108,41 @@ pub(crate) fn holds(
             condition,
         } => quantified(*quantifier, condition, event),
     }
+}
+
+/// Whether the leaf `condition` reads the tool's output (`result`, `result.<path>`)
+fn reads_result(condition: &Condition) -> bool {
+    let is_result = |field: &Field| matches!(field, Field::Result | Field::ResultPath(_));
+    match condition {
+        Condition::Compare { left, right, .. } => {
+            operand_reads_result(left) || operand_reads_result(right)
+        }
+        Condition::Glob { field, .. }
+        | Condition::Regex { field, .. }
+        | Condition::In { field, .. }
+        | Condition::Contains { field, .. }
+        | Condition::Flag(field)
+        | Condition::From { field, .. } => is_result(field),
+        Condition::Quantified { condition, .. } => reads_result(condition),
+        Condition::All(_)
+        | Condition::Any(_)
+        | Condition::Not(_)
+        | Condition::Trace(_)
+        | Condition::Shell { .. } => false,
+    }
+}
+
+/// Whether `operand` reads the tool's output, in arithmetic too
+fn operand_reads_result(operand: &Operand) -> bool {
+    let mut pending = vec![operand];
+    while let Some(operand) = pending.pop() {
+        match operand {
+            Operand::Field(Field::Result | Field::ResultPath(_)) => return true,
+            Operand::Arith(arith) => pending.extend([&arith.left, &arith.right]),
+            Operand::Field(_) | Operand::Literal(_) => {}
+        }
+    }
+    false
 }
 
 /// `any` / `all`: the leaf `condition` tested on each element of the list its field holds,

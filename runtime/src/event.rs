@@ -219,6 +219,8 @@ pub struct ToolOutput {
     text: String,
     json: Option<Json>,
     given_as_text: bool,
+    /// The output reached rulesc but could not be read (docs/trace.md)
+    unreadable: bool,
 }
 
 impl ToolOutput {
@@ -233,6 +235,7 @@ impl ToolOutput {
             text,
             json,
             given_as_text: true,
+            unreadable: false,
         }
     }
 
@@ -245,6 +248,7 @@ impl ToolOutput {
                 text: SortedJson(&json).to_string(),
                 json: Some(json),
                 given_as_text: false,
+                unreadable: false,
             },
         }
     }
@@ -255,7 +259,26 @@ impl ToolOutput {
             text: text.into(),
             json: Some(json),
             given_as_text: false,
+            unreadable: false,
         }
+    }
+
+    /// Output a tool gave that could not be read (text that is not valid Unicode, JSON
+    /// nested too deep): nothing is known of it, so every condition that reads it takes the
+    /// value that makes its rule fail closed, and every label a matching rule attaches to it
+    /// holds every string from then on (docs/trace.md)
+    pub fn unreadable() -> ToolOutput {
+        ToolOutput {
+            text: String::new(),
+            json: None,
+            given_as_text: true,
+            unreadable: true,
+        }
+    }
+
+    /// Whether this is output that could not be read ([`ToolOutput::unreadable`])
+    pub fn is_unreadable(&self) -> bool {
+        self.unreadable
     }
 
     /// The output as text

@@ -451,8 +451,25 @@ fn best_key<'r>(
 /// Each key is exactly the conjunct's own meaning (LANGUAGE.md §4.4), as `evaluate.rs`
 /// reads it: a field that holds no string fails every string key, and integer keys are
 /// taken only on fields that always hold integers, never on `arg.*` or `metadata.*`, whose
-/// JSON numbers may be floats.
+/// JSON numbers may be floats. A tool's output keys nothing: output that could not be read
+/// gives every test of it the value that makes its rule fail closed, which a key, looked up
+/// in the output's text, cannot.
 fn key_of(conjunct: &Condition) -> Option<Key<'_>> {
+    let key = key_of_any_field(conjunct)?;
+    let field = match &key {
+        Key::Exact(field, _)
+        | Key::AnyText(field)
+        | Key::Prefix(field, _)
+        | Key::Suffix(field, _)
+        | Key::Infix(field, _)
+        | Key::Glob(field, _)
+        | Key::Counter(field, _) => *field,
+    };
+    (!matches!(field, Field::Result | Field::ResultPath(_))).then_some(key)
+}
+
+/// The key a single conjunct gives, whatever its field
+fn key_of_any_field(conjunct: &Condition) -> Option<Key<'_>> {
     match conjunct {
         Condition::Compare { left, op, right } => {
             let (field, op, literal) = match (left, right) {

@@ -613,7 +613,11 @@ impl Policy {
         // Labels attach after the event: its own `from` tests read the run before it.
         if let Some(result) = &event.result {
             for label in labels {
-                trace.attach(label, result.text());
+                if result.is_unreadable() {
+                    trace.attach_unknown(label);
+                } else {
+                    trace.attach(label, result.text());
+                }
             }
         }
         outcome

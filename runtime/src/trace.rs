@@ -155,6 +155,17 @@ impl TraceState {
     }
 }
 
+impl TraceState {
+    /// Attaches `label` to content that could not be read: it may have held any string, so
+    /// from now on every string counts as from `label` (fail closed for provenance)
+    pub(crate) fn attach_unknown(&mut self, label: &str) {
+        self.labels
+            .entry(label.to_owned())
+            .or_default()
+            .hold_everything();
+    }
+}
+
 impl TermState {
     fn new(term: &TraceTerm) -> TermState {
         match term {

@@ -111,10 +111,15 @@ impl Fragments {
             true
         });
         if full {
-            self.full = true;
-            self.hashes = HashSetOf::default();
-            self.filter = Vec::new();
+            self.hold_everything();
         }
+    }
+
+    /// Makes every string count as from this label: what it was attached to is unknown
+    pub(crate) fn hold_everything(&mut self) {
+        self.full = true;
+        self.hashes = HashSetOf::default();
+        self.filter = Vec::new();
     }
 
     /// Whether `text` holds a fragment attached here

@@ -63,16 +63,17 @@ pub enum Action {
 }
 
 impl Action {
-    /// Whether a shell condition on a command that cannot be read lets this action happen:
-    /// a guard (`block`, `ask`, `forbid`) fails closed by firing, every other action
-    /// (`allow`, a continuation verb, a `set`) by not firing (docs/shell.md)
+    /// Whether a condition on what cannot be read (a shell command, a tool's output) lets
+    /// this action happen: a guard (`block`, `ask`, `forbid`) and a `label` fail closed by
+    /// firing, every other action (`allow`, a continuation verb, a `set`) by not firing
+    /// (docs/shell.md, docs/trace.md)
     pub fn fails_closed(&self) -> bool {
         matches!(
             self,
             Action::Decide {
                 verb: Verb::Block | Verb::Ask | Verb::Forbid,
                 ..
-            }
+            } | Action::Label { .. }
         )
     }
 }
