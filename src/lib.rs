@@ -54,7 +54,7 @@ pub use diagnostics::{check_report_schema, one_line, Diagnostics, RenderOptions,
 pub use host_profile::HostProfile;
 pub use load::{LoadError, Loaded};
 pub use rulesc_compiler::{
-    codes, Code, Diagnostic, Expectation, FileId, Label, LineColumn, Location, Severity,
+    codes, Code, Diagnostic, Expectation, FileId, Label, Layer, LineColumn, Location, Severity,
     SourceBytes, SourceFile, Summary, TestCase,
 };
 pub use rulesc_host::Host;

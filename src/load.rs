@@ -14,12 +14,14 @@
 //! - a file ending in `.json` is a compiled policy, and must be the only POLICY argument;
 //!   any other file is `.rules` source, whatever its extension;
 //! - a file that is not UTF-8 is not a read error but a diagnostic (`E004`), reported
-//!   with the policy's other errors.
+//!   with the policy's other errors;
+//! - a file under the user's rulesc folder ([`user_folder`]) belongs to the user's layer,
+//!   every other to the project's (docs/layers.md).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use rulesc_compiler::{SourceBytes, TestCase};
+use rulesc_compiler::{Layer, SourceBytes, TestCase};
 use rulesc_runtime::Policy;
 
 use crate::input;
@@ -192,7 +194,32 @@ pub fn read_listed(name: &str, path: &Path) -> Result<SourceBytes, LoadError> {
         name: name.to_owned(),
         path: path.display().to_string(),
         bytes,
+        layer: layer_of(path),
     })
+}
+
+/// The user's own rulesc folder: `$XDG_CONFIG_HOME/rulesc`, else `~/.config/rulesc`;
+/// `None` without a home
+pub fn user_folder() -> Option<PathBuf> {
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|path| path.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".config")))?;
+    Some(config.join("rulesc"))
+}
+
+/// The layer of the policy file at `path`: the user's when it lies in [`user_folder`]
+/// (links resolved on both sides), else the project's
+pub fn layer_of(path: &Path) -> Layer {
+    let resolved = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let in_user_folder = user_folder()
+        .map(|folder| resolved(&folder))
+        .is_some_and(|folder| resolved(path).starts_with(folder));
+    if in_user_folder {
+        Layer::User
+    } else {
+        Layer::Project
+    }
 }
 
 /// Whether the POLICY argument `path` is a compiled JSON policy rather than `.rules` source

@@ -30,6 +30,7 @@ fn check(input: Vec<u8>) -> Result<(), TestCaseError> {
         name: "fuzz.rules".to_owned(),
         path: "fuzz.rules".to_owned(),
         bytes: input,
+        layer: rulesc::Layer::Project,
     }]);
     let files = output.diagnostics.files();
     let text = files.first().map_or("", |file| file.text.as_str());

@@ -73,6 +73,7 @@ fn check(input: Vec<u8>) -> Result<(), TestCaseError> {
         name: "fuzz.rules".to_owned(),
         path: "fuzz.rules".to_owned(),
         bytes: source.as_bytes().to_vec(),
+        layer: rulesc::Layer::Project,
     }]);
     let Some(policy) = output.policy else {
         return Ok(());

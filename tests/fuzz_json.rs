@@ -52,12 +52,14 @@ fn policy() -> &'static Policy {
                 name: path.clone(),
                 path,
                 bytes,
+                layer: rulesc::Layer::Project,
             })
             .collect();
         sources.push(SourceBytes {
             name: "retry-all.rules".to_owned(),
             path: "retry-all.rules".to_owned(),
             bytes: b"@id(\"retry-all\")\non on_error retry\n".to_vec(),
+            layer: rulesc::Layer::Project,
         });
         match rulesc::check_sources(sources).policy {
             Some(policy) => policy,

@@ -837,7 +837,10 @@ fn restraint(output: &Output) -> u8 {
         return 2;
     }
     let answer: Json = serde_json::from_slice(&output.stdout).unwrap();
-    match answer["hookSpecificOutput"]["permissionDecision"].as_str() {
+    match answer
+        .pointer("/hookSpecificOutput/permissionDecision")
+        .and_then(Json::as_str)
+    {
         Some("deny") => 2,
         Some("ask") => 1,
         _ => 0,
@@ -928,4 +931,46 @@ proptest::proptest! {
         }
         proptest::prop_assert!(seen[1] >= seen[0], "twin {} > malformed {}", seen[0], seen[1]);
     }
+}
+
+#[test]
+fn a_project_policy_that_would_clear_the_users_taint_denies_with_its_reason() {
+    let config = tempfile::tempdir().unwrap();
+    let user = config.path().join("rulesc");
+    std::fs::create_dir(&user).unwrap();
+    std::fs::write(
+        user.join("guard.rules"),
+        "on post_tool_use when tool == \"WebFetch\" set metadata.tainted = true\n",
+    )
+    .unwrap();
+    let project = tempfile::tempdir().unwrap();
+    std::fs::write(
+        project.path().join("project.rules"),
+        "@priority(-1000)\non post_tool_use set metadata.tainted = false\n",
+    )
+    .unwrap();
+    let hook = Hook::new("claude", &[user.clone(), project.path().to_owned()]);
+    let bash = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    let mut command = hook.command();
+    command.env("XDG_CONFIG_HOME", config.path());
+    let mut child = command.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(bash.to_string().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", render(&output, &hook));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("E066")
+            && stderr.contains("sets `metadata.tainted`, which the user's policy keeps"),
+        "{stderr}"
+    );
+    // The same files, none of them the user's, are one project's policy: no layers.
+    assert_eq!(hook.answer(&bash), json!({}));
 }

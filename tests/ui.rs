@@ -12,7 +12,8 @@
 //!   result of each inline test (which must pass), and any warning.
 //!
 //! A fixture may hold several files of one policy set: a line `#@file name.rules` starts
-//! the next file. The first line of every fixture says what it tests; when it holds
+//! the next file, of the project's layer; `#@user-file name.rules` starts a file of the
+//! user's own policy (docs/layers.md). The first line of every fixture says what it tests; when it holds
 //! `--host <name>`, the fixture is checked as `rulesc check --host <name>` would (the host
 //! lints), and so are `explain` examples whose first line does.
 //!
@@ -56,24 +57,33 @@ fn fixture_sources(path: &Path) -> Vec<SourceBytes> {
             name,
             path: relative,
             bytes,
+            layer: rulesc::Layer::Project,
         }];
     };
-    if !text.contains("\n#@file ") {
+    if !text.contains("\n#@file ") && !text.contains("\n#@user-file ") {
         return vec![SourceBytes {
             name,
             path: relative,
             bytes,
+            layer: rulesc::Layer::Project,
         }];
     }
     let folder = relative.trim_end_matches(".rules");
     let mut files: Vec<SourceBytes> = Vec::new();
     for line in text.split_inclusive('\n') {
-        if let Some(file_name) = line.strip_prefix("#@file ") {
+        let started = [
+            ("#@file ", rulesc::Layer::Project),
+            ("#@user-file ", rulesc::Layer::User),
+        ]
+        .into_iter()
+        .find_map(|(marker, layer)| Some((line.strip_prefix(marker)?, layer)));
+        if let Some((file_name, layer)) = started {
             let file_name = file_name.trim();
             files.push(SourceBytes {
                 name: file_name.to_owned(),
                 path: format!("{folder}/{file_name}"),
                 bytes: Vec::new(),
+                layer,
             });
         } else if let Some(file) = files.last_mut() {
             file.bytes.extend_from_slice(line.as_bytes());
@@ -97,6 +107,7 @@ fn check_text(name: &str, text: &str) -> CheckOutput {
             name: name.to_owned(),
             path: name.to_owned(),
             bytes: text.as_bytes().to_vec(),
+            layer: rulesc::Layer::Project,
         }],
         host_of(text),
     )
@@ -276,11 +287,13 @@ fn a_policy_set_with_too_many_rules_is_refused() {
                 name: "a.rules".to_owned(),
                 path: "a.rules".to_owned(),
                 bytes: rules(rulesc::MAX_RULES - 4_000).into_bytes(),
+                layer: rulesc::Layer::Project,
             },
             SourceBytes {
                 name: "b.rules".to_owned(),
                 path: "b.rules".to_owned(),
                 bytes: rules(second).into_bytes(),
+                layer: rulesc::Layer::Project,
             },
         ]
     };
@@ -352,9 +365,9 @@ fn every_code_has_a_fixture_and_every_lint_a_near_miss() {
 }
 
 /// Codes whose Wrong example describes the input instead of being it: deep nesting, a huge
-/// file, bytes that are not UTF-8, a 4 KiB string, too many rules, a compiler bug (their
-/// fixtures are the real inputs)
-const DESCRIBED_WRONG: [&str; 6] = ["E002", "E003", "E004", "E024", "E037", "E038"];
+/// file, bytes that are not UTF-8, a 4 KiB string, too many rules, a compiler bug, two
+/// layers of files (their fixtures are the real inputs)
+const DESCRIBED_WRONG: [&str; 7] = ["E002", "E003", "E004", "E024", "E037", "E038", "E066"];
 
 #[test]
 fn explain_examples_produce_their_code_when_wrong_and_nothing_when_right() {

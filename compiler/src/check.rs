@@ -18,10 +18,11 @@ use rulesc_runtime::{
 use crate::codes;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::hint;
+use crate::layer::{self, DeclaredDefault};
 use crate::lint::{self, HostFacts};
 use crate::lower::{self, LoweredRule};
 use crate::resolve;
-use crate::source::{FileId, LineIndex, SourceFile};
+use crate::source::{FileId, Layer, LineIndex, SourceFile};
 use crate::test_block::{self, LoweredTest, TestCase};
 
 /// What checking a policy set found
@@ -51,6 +52,8 @@ pub struct SourceBytes {
     pub path: String,
     /// The file's bytes
     pub bytes: Vec<u8>,
+    /// As [`SourceFile::layer`]
+    pub layer: Layer,
 }
 
 /// Checks a policy set: the files are compiled together, as one set of rules
@@ -87,7 +90,7 @@ pub fn check_bytes_for(
                 String::from_utf8_lossy(err.as_bytes()).into_owned()
             }
         };
-        files.push(SourceFile::new(input.name, input.path, text));
+        files.push(SourceFile::new(input.name, input.path, text).in_layer(input.layer));
     }
     let checked = check_files(&files, not_text, host);
     (files, checked)
@@ -138,8 +141,11 @@ fn check_files(
         rules,
         defaults,
         tests,
+        declared_defaults,
         ..
     } = set;
+    let layers: Vec<Layer> = files.iter().map(|file| file.layer).collect();
+    diags.extend(layer::check(&layers, &rules, &declared_defaults));
     diags.extend(lint::run(&lint::Context {
         rules: &rules,
         tests: &tests,
@@ -226,6 +232,8 @@ struct SetCheck<'ast> {
     declared_ids: Vec<DeclaredId>,
     defaults: Defaults,
     first_defaults: BTreeMap<EventKind, FirstDefault>,
+    /// Every valid default, in the order declared, for the layers' check
+    declared_defaults: Vec<DeclaredDefault>,
     tests: Vec<LoweredTest>,
     test_files: Vec<FileId>,
     has_syntax_errors: bool,
@@ -311,6 +319,12 @@ impl<'ast> SetCheck<'ast> {
             ));
             return;
         }
+        self.declared_defaults.push(DeclaredDefault {
+            event,
+            verb,
+            file,
+            span: default.span,
+        });
         match self.first_defaults.get(&event) {
             Some(first) if first.verb != verb => self.diags.push(codes::conflicting_defaults(
                 file,

@@ -79,6 +79,7 @@ pub const ALL: &[Code] = &[
     DIVISION_BY_ZERO,
     QUANTIFIER_WITHOUT_FIELD,
     SET_VALUE_NOT_A_NUMBER,
+    PROJECT_WIDENS_USER_POLICY,
     CONFLICTING_EFFECTS,
     DEAD_RULE,
     CONSTANT_CONDITION,
@@ -770,6 +771,76 @@ pub(crate) fn conflicting_defaults(
         format!("default `{first_verb}` first set here"),
     ))
     .with_help(format!("keep one default for `{event}`"))
+}
+
+/// E066: a project's policy that would weaken the user's own in one set
+pub const PROJECT_WIDENS_USER_POLICY: Code = Code {
+    id: "E066",
+    name: "project-widens-user-policy",
+    severity: Severity::Error,
+    summary: "a project's policy changes the state the user's policy keeps, or weakens a default",
+    what: "In a policy set with files of the user's own policy (under the user's rulesc \
+           folder, `~/.config/rulesc/`) and of a project's: a project rule that sets a \
+           metadata key that a rule of the user's policy sets or reads, or a project \
+           `default` weaker than what the user's policy gets without one (`default on_error \
+           ignore` where an unhandled error would stop the run). docs/layers.md has the model.",
+    why: "A project's policy comes with the code the agent works on, and may be written by \
+          anyone who can write to that code. It may add guards, but if it could rewrite the \
+          user's state it could clear a taint the user's policy set (`set metadata.tainted = \
+          false`) or grant what a user's rule waits for, and the user's guard would let \
+          through what it was written to stop.",
+    wrong: "# ~/.config/rulesc/guard.rules\n\
+            on post_tool_use when tool == \"web_fetch\" set metadata.tainted = true\n\
+            # .rulesc/project.rules\n\
+            on post_tool_use set metadata.tainted = false",
+    right: "on post_tool_use when tool == \"web_fetch\" set metadata.tainted = true\n\
+            on post_tool_use when tool == \"web_fetch\" set metadata.project_fetched = true",
+};
+
+/// Builds E066 at the `set` of `rules.0` (a project's), on `key` (a path after `metadata`),
+/// which `rules.1` of the user's policy, at `keeper`, sets or reads
+pub(crate) fn project_resets_user_state(
+    file: FileId,
+    span: Span,
+    rules: (&str, &str),
+    key: &str,
+    keeper: (FileId, Span),
+) -> Diagnostic {
+    let (rule, user_rule) = rules;
+    Diagnostic::new(
+        PROJECT_WIDENS_USER_POLICY,
+        format!(
+            "rule `{rule}` of the project's policy sets `metadata{key}`, which the user's policy keeps"
+        ),
+        Label::new(file, span, "changes the user's state"),
+    )
+    .with_secondary(Label::new(
+        keeper.0,
+        keeper.1,
+        format!("rule `{user_rule}` of the user's policy"),
+    ))
+    .with_help("a project's policy may add guards, not change the user's state: give this value a key of its own")
+}
+
+/// Builds E066 at a project's `default` on `event` of `verbs.0`, weaker than `verbs.1`,
+/// what the user's policy gets without a default
+pub(crate) fn project_widens_default(
+    file: FileId,
+    span: Span,
+    event: EventKind,
+    verbs: (Verb, Verb),
+) -> Diagnostic {
+    let (verb, fallback) = verbs;
+    Diagnostic::new(
+        PROJECT_WIDENS_USER_POLICY,
+        format!(
+            "the project's `default {event} {verb}` is weaker than `{fallback}`, what the user's policy gets on `{event}`"
+        ),
+        Label::new(file, span, "weakens the user's policy"),
+    )
+    .with_help(format!(
+        "declare the default in the user's policy, or leave it out of the project's (without one, `{event}` gets `{fallback}`)"
+    ))
 }
 
 /// E032: a default on an event or with a verb that has no default

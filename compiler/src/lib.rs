@@ -35,6 +35,7 @@ mod diagnostic;
 mod expression;
 mod fmt;
 mod hint;
+mod layer;
 mod lint;
 mod lower;
 mod outline;
@@ -51,5 +52,5 @@ pub use diagnostic::{Code, Diagnostic, Label, Location, Report, Severity, Summar
 pub use fmt::{format_source, FormatError};
 pub use lint::HostFacts;
 pub use outline::{outline, Outline, RuleReference, RuleSymbol};
-pub use source::{FileId, LineColumn, LineIndex, SourceFile};
+pub use source::{FileId, Layer, LineColumn, LineIndex, SourceFile};
 pub use test_block::{Expectation, TestCase};

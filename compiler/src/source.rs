@@ -4,6 +4,21 @@
 //! counts them, and [`LineIndex::line_column`] is the only place that computes them, so the
 //! human report's `file:line:col` header, the JSON diagnostics and rule origins agree.
 
+/// Whose policy a file belongs to, when a user's and a project's policies run as one set
+/// (docs/layers.md)
+///
+/// A set without a file of the user's layer has no layers: every rule may do what the
+/// language allows. With one, the project's files may narrow what the user's allow, never
+/// widen it, and may not change the state the user's rules keep (`E066`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Layer {
+    /// A project's policy (or a set without layers)
+    #[default]
+    Project,
+    /// The user's own policy, which a project's policy cannot weaken
+    User,
+}
+
 /// One `.rules` file handed to [`check`](crate::check)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceFile {
@@ -14,6 +29,8 @@ pub struct SourceFile {
     pub path: String,
     /// The file's text
     pub text: String,
+    /// Whose policy it belongs to
+    pub layer: Layer,
 }
 
 /// The position of a file in the slice given to [`check`](crate::check)
@@ -49,7 +66,14 @@ impl SourceFile {
             name: name.into(),
             path: path.into(),
             text: text.into(),
+            layer: Layer::Project,
         }
+    }
+
+    /// This file, as a file of `layer`
+    pub fn in_layer(mut self, layer: Layer) -> Self {
+        self.layer = layer;
+        self
     }
 
     /// The line and byte column of `offset` (see [`LineIndex::line_column`])

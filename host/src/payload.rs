@@ -193,7 +193,7 @@ pub(crate) struct HookCall {
     /// The user's prompt (`UserPromptSubmit`, `BeforeAgent`)
     pub(crate) prompt: Option<String>,
     /// The fields of the payload that could not be read, with why, left out of the call
-    pub(crate) unread: Vec<(String, String)>,
+    pub(crate) unread: Unread,
 }
 
 /// What the host sent
@@ -330,11 +330,14 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
     Ok(Received::Call(Box::new(call)))
 }
 
+/// The fields of a payload that could not be read, each with why
+type Unread = Vec<(String, String)>;
+
 /// The top-level fields of a JSON object some of whose values cannot be read (a lone
 /// surrogate in a string, which JavaScript's `JSON.stringify` writes; nesting deeper than
 /// serde_json reads), each read on its own: the readable ones, and the names of the others
 /// with why; `None` when the text is no JSON object at all
-fn read_fields_apart(text: &str) -> Option<(serde_json::Map<String, Json>, Vec<(String, String)>)> {
+fn read_fields_apart(text: &str) -> Option<(serde_json::Map<String, Json>, Unread)> {
     // Skipping over a value checks its shape, not its strings, and uses no recursion.
     let raw: std::collections::BTreeMap<String, Box<serde_json::value::RawValue>> =
         serde_json::from_str(text).ok()?;

@@ -152,6 +152,7 @@ impl Loader for PolicyFiles<'_> {
                 name: input.name.clone(),
                 path: input.path.clone(),
                 bytes: input.bytes.clone(),
+                layer: load::layer_of(Path::new(&input.path)),
             })
             .collect();
         compile(files)

@@ -1,0 +1,171 @@
+//! The layers of a policy set: what a project's policy may do to the user's own when the
+//! two run as one set (docs/layers.md).
+//!
+//! A project's rules may narrow what the user's allow, never widen it. Decisions cannot
+//! widen by construction: every event is resolved by its lattice (`block` over `ask` over
+//! `allow`, `forbid` over everything), so a project's `allow` never undoes a user's `block`.
+//! Two things could, and are refused (`E066`): a project rule that sets a metadata key the
+//! user's rules set or read (it could clear a taint, or grant what the user's rule waits
+//! for), and a project `default` weaker than what the user's policy gets without one.
+
+use std::collections::BTreeMap;
+
+use rulesc_grammar::{ActionNode, Span};
+use rulesc_runtime::{Action, Condition, EventKind, Field, FieldPath, Operand, TraceTerm, Verb};
+
+use crate::codes;
+use crate::diagnostic::Diagnostic;
+use crate::lower::LoweredRule;
+use crate::source::{FileId, Layer};
+
+/// A valid `default` declaration
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DeclaredDefault {
+    pub(crate) event: EventKind,
+    pub(crate) verb: Verb,
+    pub(crate) file: FileId,
+    pub(crate) span: Span,
+}
+
+/// `E066` for every rule and default of a project's file that would weaken the user's
+/// policy; nothing for a set without a file of the user's layer
+pub(crate) fn check(
+    layers: &[Layer],
+    rules: &[LoweredRule<'_>],
+    defaults: &[DeclaredDefault],
+) -> Vec<Diagnostic> {
+    let layer_of = |file: FileId| layers.get(file.index()).copied().unwrap_or_default();
+    if !layers.contains(&Layer::User) {
+        return Vec::new();
+    }
+    let (user, project): (Vec<_>, Vec<_>) = rules
+        .iter()
+        .partition(|lowered| layer_of(lowered.file) == Layer::User);
+    // Each key the user's rules keep, with the first rule that keeps it.
+    let mut kept: BTreeMap<&FieldPath, &LoweredRule<'_>> = BTreeMap::new();
+    for lowered in &user {
+        let mut keys = Vec::new();
+        if let Action::Set { key, .. } | Action::Compute { key, .. } = &lowered.rule.action {
+            keys.push(key);
+        }
+        if let Some(condition) = &lowered.rule.condition {
+            metadata_read(condition, &mut keys);
+        }
+        for key in keys {
+            kept.entry(key).or_insert(lowered);
+        }
+    }
+    let mut diags = Vec::new();
+    for lowered in &project {
+        let (Action::Set { key, .. } | Action::Compute { key, .. }) = &lowered.rule.action else {
+            continue;
+        };
+        let keeper = kept
+            .iter()
+            .find(|(user_key, _)| overlaps(user_key, key))
+            .map(|(_, keeper)| *keeper);
+        if let Some(keeper) = keeper {
+            let span = match &lowered.decl.action {
+                ActionNode::Set { span, .. } => *span,
+                _ => lowered.decl.span,
+            };
+            diags.push(codes::project_resets_user_state(
+                lowered.file,
+                span,
+                (&lowered.rule.id, &keeper.rule.id),
+                &key.to_string(),
+                (keeper.file, keeper.decl.span),
+            ));
+        }
+    }
+    for default in defaults
+        .iter()
+        .filter(|default| layer_of(default.file) == Layer::Project)
+    {
+        let user_default = defaults
+            .iter()
+            .find(|other| layer_of(other.file) == Layer::User && other.event == default.event);
+        // Two different defaults are already an error of their own (E031).
+        if user_default.is_some() {
+            continue;
+        }
+        let fallback = fallback(default.event);
+        if strength(default.verb) < strength(fallback) {
+            diags.push(codes::project_widens_default(
+                default.file,
+                default.span,
+                default.event,
+                (default.verb, fallback),
+            ));
+        }
+    }
+    diags
+}
+
+/// What happens on `event` when no rule decided and no default is declared (LANGUAGE.md
+/// §5.2, §5.3)
+fn fallback(event: EventKind) -> Verb {
+    match event {
+        EventKind::OnError => Verb::Forbid,
+        _ => Verb::Allow,
+    }
+}
+
+/// How much a default holds the agent back, within the verbs of one event
+fn strength(verb: Verb) -> u8 {
+    match verb {
+        Verb::Block | Verb::Forbid => 2,
+        Verb::Ask | Verb::Retry => 1,
+        _ => 0,
+    }
+}
+
+/// Whether two metadata keys name overlapping values: one is the other or holds it
+fn overlaps(left: &FieldPath, right: &FieldPath) -> bool {
+    left.segments
+        .iter()
+        .zip(&right.segments)
+        .all(|(left, right)| left == right)
+}
+
+/// Adds the metadata keys `condition` reads, in trace terms too, to `keys`
+fn metadata_read<'r>(condition: &'r Condition, keys: &mut Vec<&'r FieldPath>) {
+    let mut pending = vec![condition];
+    let mut operands: Vec<&Operand> = Vec::new();
+    while let Some(condition) = pending.pop() {
+        match condition {
+            Condition::All(parts) | Condition::Any(parts) => pending.extend(parts),
+            Condition::Not(part) => pending.push(part),
+            Condition::Quantified { condition, .. } => pending.push(condition),
+            Condition::Compare { left, right, .. } => operands.extend([left, right]),
+            Condition::Glob { field, .. }
+            | Condition::Regex { field, .. }
+            | Condition::In { field, .. }
+            | Condition::Contains { field, .. }
+            | Condition::Flag(field)
+            | Condition::From { field, .. } => keys.extend(metadata_key(field)),
+            Condition::Trace(test) => match &test.term {
+                TraceTerm::Count { when, .. } | TraceTerm::Streak { when, .. } => {
+                    pending.extend(when.as_deref());
+                }
+                TraceTerm::SameCall => {}
+            },
+            Condition::Shell { .. } => {}
+        }
+    }
+    while let Some(operand) = operands.pop() {
+        match operand {
+            Operand::Field(field) => keys.extend(metadata_key(field)),
+            Operand::Arith(arith) => operands.extend([&arith.left, &arith.right]),
+            Operand::Literal(_) => {}
+        }
+    }
+}
+
+/// The metadata key `field` reads, if it reads one
+fn metadata_key(field: &Field) -> Option<&FieldPath> {
+    match field {
+        Field::Metadata(path) => Some(path),
+        _ => None,
+    }
+}
