@@ -44,8 +44,9 @@ use rulesc_runtime::Policy;
 use serde::{Deserialize, Serialize};
 
 use crate::digest::digest;
+use crate::private::{self, MAX_ENTRY_BYTES};
 use crate::state::write_atomically;
-use crate::Loader;
+use crate::{waiting, Loader};
 
 /// How long after a file's last change its stamp is trusted: far longer than any file
 /// system's tick (at most a few milliseconds on local file systems, one or two seconds on
@@ -149,7 +150,7 @@ pub(crate) fn load(folder: &Path, loader: &dyn Loader) -> Result<Cached, String>
 fn load_at(folder: &Path, loader: &dyn Loader, now: SystemTime) -> Result<Cached, String> {
     let arguments = arguments_key(loader.arguments());
     let path = folder.join(format!("{arguments}.bin"));
-    let entry = read_entry(&path, &arguments);
+    let entry = read_entry(&path, &arguments).map_err(crate::state_error)?;
     if let Some(entry) = &entry {
         if entry.header.found.as_ref().is_some_and(unchanged) {
             if let Some(policy) = decode(entry) {
@@ -185,7 +186,10 @@ fn load_at(folder: &Path, loader: &dyn Loader, now: SystemTime) -> Result<Cached
             return Ok(Cached { policy, warning });
         }
     }
-    let policy = loader.compile(&inputs)?;
+    let policy = {
+        let _waiting = waiting::on("the policy was still being compiled".to_owned());
+        loader.compile(&inputs)?
+    };
     let compact = policy.to_compact();
     let header = Header {
         rulesc: env!("CARGO_PKG_VERSION").to_owned(),
@@ -326,17 +330,31 @@ fn stamp(_path: &Path) -> Option<Stamp> {
 
 /// The entry at `path`, if it is whole and was written by this rulesc for the POLICY
 /// arguments whose digest is `arguments`
-fn read_entry(path: &Path, arguments: &str) -> Option<Entry> {
-    // Any failure to read the entry is a miss: the policy is compiled again and the entry
-    // rewritten.
-    let mut bytes = fs::read(path).ok()?;
-    let line_end = bytes.iter().position(|byte| *byte == b'\n')?;
-    let header: Header = serde_json::from_slice(bytes.get(..line_end)?).ok()?;
+///
+/// An entry that is not a private regular file of the user's, or is larger than
+/// [`MAX_ENTRY_BYTES`], is refused (`private.rs`): someone else put it there. Any other
+/// failure to read it is a miss: the policy is compiled again and the entry rewritten.
+fn read_entry(path: &Path, arguments: &str) -> std::io::Result<Option<Entry>> {
+    let mut bytes = match private::read(path, MAX_ENTRY_BYTES) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(err) if err.kind() == std::io::ErrorKind::PermissionDenied => return Err(err),
+        Err(_) => return Ok(None),
+    };
+    let Some(line_end) = bytes.iter().position(|byte| *byte == b'\n') else {
+        return Ok(None);
+    };
+    let header = bytes
+        .get(..line_end)
+        .and_then(|line| serde_json::from_slice::<Header>(line).ok());
+    let Some(header) = header else {
+        return Ok(None);
+    };
     let compact = bytes.split_off(line_end + 1);
     let whole = header.rulesc == env!("CARGO_PKG_VERSION")
         && header.arguments == arguments
         && header.checksum == digest([compact.as_slice()]);
-    whole.then_some(Entry { header, compact })
+    Ok(whole.then_some(Entry { header, compact }))
 }
 
 /// The last policy this process decoded, with the checksum of the bytes it was decoded from
