@@ -10,6 +10,7 @@
 //! one (`rulesc-probe`) and gives it what it plants (`chown`, as its own writes would leave
 //! them); run as another user, they say so and pass.
 
+#![cfg(unix)]
 #![expect(
     clippy::unwrap_used,
     reason = "helpers of tests: a fixture that cannot be made fails the test"

@@ -108,8 +108,8 @@ pub(crate) fn replace_through_spare(path: &Path, spare: &Path, bytes: &[u8]) -> 
     // Only a private regular file of the user's is written (`private.rs`): a link planted
     // as the spare would send the state to the file it leads to.
     let mut file = match private::open(spare, Access::Write)? {
-        Some(file) => {
-            private::make_private(&file, spare)?;
+        Some((file, metadata)) => {
+            private::make_private(&file, &metadata, spare)?;
             file
         }
         None => private::create(spare)?,

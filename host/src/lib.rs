@@ -277,7 +277,7 @@ pub fn prune(options: &Options) -> Vec<String> {
 /// `duration` as `--timeout` takes it: `5s`, `1500ms`
 fn duration_text(duration: Duration) -> String {
     let millis = duration.as_millis();
-    if millis % 1000 == 0 {
+    if millis.is_multiple_of(1000) {
         format!("{}s", millis / 1000)
     } else {
         format!("{millis}ms")

@@ -59,9 +59,9 @@ pub(crate) fn folder(path: &Path, with_parents: bool) -> io::Result<()> {
     check_owner_and_mode(path, &metadata)
 }
 
-/// Opens the file at `path` as `access` asks; `Ok(None)` when there is none (for
-/// [`Access::Lock`], it is made)
-pub(crate) fn open(path: &Path, access: Access) -> io::Result<Option<File>> {
+/// Opens the file at `path` as `access` asks, with what `fstat` said of it; `Ok(None)` when
+/// there is none (for [`Access::Lock`], it is made)
+pub(crate) fn open(path: &Path, access: Access) -> io::Result<Option<(File, Metadata)>> {
     let mut options = OpenOptions::new();
     match access {
         Access::Read => options.read(true),
@@ -82,18 +82,18 @@ pub(crate) fn create(path: &Path) -> io::Result<File> {
     options.write(true).create_new(true);
     no_follow(&mut options);
     match options.open(path) {
-        Ok(file) => checked(file, path),
+        Ok(file) => checked(file, path).map(|(file, _)| file),
         Err(err) => Err(described(err, path)),
     }
 }
 
 /// The contents of the file at `path`, at most `limit` bytes; `Ok(None)` when there is none
 pub(crate) fn read(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
-    let Some(file) = open(path, Access::Read)? else {
+    let Some((file, metadata)) = open(path, Access::Read)? else {
         return Ok(None);
     };
     let too_large = || refused(path, &format!("is larger than {limit} bytes"));
-    let length = file.metadata().map_err(|err| with_path(err, path))?.len();
+    let length = metadata.len();
     if length > limit {
         return Err(too_large());
     }
@@ -108,20 +108,20 @@ pub(crate) fn read(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
     Ok(Some(bytes))
 }
 
-/// Makes an open file private (`0600`) when others may read it: a file written by an
-/// older rulesc, before files were made so, is replaced by one nobody else reads
-pub(crate) fn make_private(file: &File, path: &Path) -> io::Result<()> {
+/// Makes an open file private (`0600`) when others may read it (`metadata` says): a file
+/// written by an older rulesc, before files were made so, is replaced by one nobody else
+/// reads
+pub(crate) fn make_private(file: &File, metadata: &Metadata, path: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
-        let mode = file.metadata().map_err(|err| with_path(err, path))?.mode();
-        if mode & 0o077 != 0 {
+        if metadata.mode() & 0o077 != 0 {
             file.set_permissions(fs::Permissions::from_mode(0o600))
                 .map_err(|err| with_path(err, path))?;
         }
     }
     #[cfg(not(unix))]
-    let _ = (file, path);
+    let _ = (file, metadata, path);
     Ok(())
 }
 
@@ -142,9 +142,9 @@ fn refused(path: &Path, problem: &str) -> io::Error {
     )
 }
 
-/// `file`, opened at `path`, if it is a regular file the user owns and nobody else may
-/// write
-fn checked(file: File, path: &Path) -> io::Result<File> {
+/// `file`, opened at `path`, and what `fstat` says of it, if it is a regular file the user
+/// owns and nobody else may write
+fn checked(file: File, path: &Path) -> io::Result<(File, Metadata)> {
     let metadata = file.metadata().map_err(|err| with_path(err, path))?;
     if !metadata.is_file() {
         return Err(refused(
@@ -153,7 +153,7 @@ fn checked(file: File, path: &Path) -> io::Result<File> {
         ));
     }
     check_owner_and_mode(path, &metadata)?;
-    Ok(file)
+    Ok((file, metadata))
 }
 
 /// What failed to open at `path`, said of what is there when it is no regular file (a
@@ -271,7 +271,8 @@ fn check_owner_and_mode(_path: &Path, _metadata: &Metadata) -> io::Result<()> {
     Ok(())
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use std::os::unix::fs::{symlink, PermissionsExt};
 

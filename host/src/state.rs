@@ -184,7 +184,7 @@ impl StateDir {
     fn lock_file(&self) -> io::Result<(File, PathBuf)> {
         let path = self.root.join("lock");
         match private::open(&path, Access::Lock)? {
-            Some(file) => Ok((file, path)),
+            Some((file, _)) => Ok((file, path)),
             None => Err(io::Error::new(
                 ErrorKind::NotFound,
                 format!("`{}` could not be made", path.display()),
@@ -300,7 +300,7 @@ fn is_stale(metadata: &fs::Metadata, now: SystemTime, age: Duration) -> bool {
 /// of the folder is looked at once more, or once later.
 fn write_cursor(path: &Path, next: usize) -> io::Result<()> {
     let mut file = match private::open(path, Access::Write)? {
-        Some(file) => file,
+        Some((file, _)) => file,
         None => match private::create(path) {
             Err(err) if err.kind() == ErrorKind::AlreadyExists => return Ok(()),
             created => created?,
