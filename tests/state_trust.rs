@@ -404,7 +404,7 @@ fn the_default_folder_is_the_users_own_state_folder() {
         command
             .arg("hook")
             .arg(&policy)
-            .args(["--host", "claude"])
+            .args(["--host", "claude", "--timeout", "60s"])
             .env("HOME", home.path())
             .env_remove("XDG_STATE_HOME")
             .stdin(Stdio::piped())
@@ -512,12 +512,17 @@ fn pruning_many_stale_sessions_holds_up_no_call_and_ends_with_them_removed() {
             assert_eq!(output.status.code(), Some(0));
             slowest = slowest.max(took);
         }
-        assert!(slowest < Duration::from_secs(5), "slowest call {slowest:?}");
+        // Generous for a loaded machine: a call takes a fraction of a second here.
+        assert!(
+            slowest < Duration::from_secs(15),
+            "slowest call {slowest:?}"
+        );
         pruner.join().unwrap()
     });
     assert_eq!(stale_left(), 0, "after {pruner} pruning calls");
-    // A pruning call looks at 1,024 entries: five calls or a few more go round 5,000.
-    assert!(pruner <= 20, "{pruner} pruning calls");
+    // A pruning call looks at 1,024 entries, so no call did it all: five calls or a few
+    // more go round 5,000.
+    assert!((5..=20).contains(&pruner), "{pruner} pruning calls");
     for n in 0..10 {
         let busy = fixture.sessions().join(format!("s-busy-{n}.json"));
         assert!(busy.exists(), "a session just written is kept");
