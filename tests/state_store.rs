@@ -591,8 +591,9 @@ fn a_folder_every_user_may_write_denies_tool_calls() {
             String::new(),
             format!(
                 "rulesc could not check this call, so it is denied: the hook state is \
-                 unusable: `{}` may be written by every user (mode 777); pass a private \
-                 `--state-dir`",
+                 unusable: `{}` may be written by every user (mode 777); the state folder \
+                 must hold only your own files and folders: remove it, or pass a \
+                 `--state-dir` of your own",
                 dir.path().display()
             )
         )

@@ -44,13 +44,18 @@ use rulesc_runtime::Policy;
 use serde::{Deserialize, Serialize};
 
 use crate::digest::digest;
+use crate::private::{self, MAX_ENTRY_BYTES};
 use crate::state::write_atomically;
-use crate::Loader;
+use crate::{waiting, Loader};
 
 /// How long after a file's last change its stamp is trusted: far longer than any file
 /// system's tick (at most a few milliseconds on local file systems, one or two seconds on
 /// FAT and some network file systems)
 const SETTLED: Duration = Duration::from_secs(2);
+
+/// The most an entry's header line may take, besides the policy: its record of the walk
+/// names each policy file and folder
+const MAX_HEADER_BYTES: u64 = 16 * 1024 * 1024;
 
 /// One `.rules` file a policy is built from, found but not yet read
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,14 +147,20 @@ struct Entry {
 /// they are, and nothing is cached: a broken policy is compiled, and reported, on every call
 /// until it is fixed.
 pub(crate) fn load(folder: &Path, loader: &dyn Loader) -> Result<Cached, String> {
-    load_at(folder, loader, SystemTime::now())
+    load_at(folder, loader, SystemTime::now(), MAX_ENTRY_BYTES)
 }
 
-/// [`load`] at the time `now`, which decides whether fresh stamps are recorded
-fn load_at(folder: &Path, loader: &dyn Loader, now: SystemTime) -> Result<Cached, String> {
+/// [`load`] at the time `now`, which decides whether fresh stamps are recorded, with
+/// entries of at most `limit` bytes
+fn load_at(
+    folder: &Path,
+    loader: &dyn Loader,
+    now: SystemTime,
+    limit: u64,
+) -> Result<Cached, String> {
     let arguments = arguments_key(loader.arguments());
     let path = folder.join(format!("{arguments}.bin"));
-    let entry = read_entry(&path, &arguments);
+    let entry = read_entry(&path, &arguments, limit).map_err(crate::state_error)?;
     if let Some(entry) = &entry {
         if entry.header.found.as_ref().is_some_and(unchanged) {
             if let Some(policy) = decode(entry) {
@@ -185,8 +196,20 @@ fn load_at(folder: &Path, loader: &dyn Loader, now: SystemTime) -> Result<Cached
             return Ok(Cached { policy, warning });
         }
     }
-    let policy = loader.compile(&inputs)?;
+    let policy = {
+        let _waiting = waiting::on("the policy was still being compiled".to_owned());
+        loader.compile(&inputs)?
+    };
     let compact = policy.to_compact();
+    let size = u64::try_from(compact.len()).unwrap_or(u64::MAX);
+    if size > limit {
+        // Uncached, each call would compile it again, and take longer than a hook may.
+        return Err(format!(
+            "the compiled policy takes {size} bytes, more than the {limit} a hook keeps \
+             compiled in its state folder; merge rules that do the same (`tool in [..]`), \
+             or shorten long messages"
+        ));
+    }
     let header = Header {
         rulesc: env!("CARGO_PKG_VERSION").to_owned(),
         arguments,
@@ -326,17 +349,32 @@ fn stamp(_path: &Path) -> Option<Stamp> {
 
 /// The entry at `path`, if it is whole and was written by this rulesc for the POLICY
 /// arguments whose digest is `arguments`
-fn read_entry(path: &Path, arguments: &str) -> Option<Entry> {
-    // Any failure to read the entry is a miss: the policy is compiled again and the entry
-    // rewritten.
-    let mut bytes = fs::read(path).ok()?;
-    let line_end = bytes.iter().position(|byte| *byte == b'\n')?;
-    let header: Header = serde_json::from_slice(bytes.get(..line_end)?).ok()?;
+///
+/// An entry that is not a private regular file of the user's, or whose policy would be
+/// larger than `limit`, is refused (`private.rs`): someone else put it there. Any other
+/// failure to read it is a miss: the policy is compiled again and the entry rewritten.
+fn read_entry(path: &Path, arguments: &str, limit: u64) -> std::io::Result<Option<Entry>> {
+    // The header line comes on top of the policy's bytes.
+    let mut bytes = match private::read(path, limit.saturating_add(MAX_HEADER_BYTES)) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(err) if err.kind() == std::io::ErrorKind::PermissionDenied => return Err(err),
+        Err(_) => return Ok(None),
+    };
+    let Some(line_end) = bytes.iter().position(|byte| *byte == b'\n') else {
+        return Ok(None);
+    };
+    let header = bytes
+        .get(..line_end)
+        .and_then(|line| serde_json::from_slice::<Header>(line).ok());
+    let Some(header) = header else {
+        return Ok(None);
+    };
     let compact = bytes.split_off(line_end + 1);
     let whole = header.rulesc == env!("CARGO_PKG_VERSION")
         && header.arguments == arguments
         && header.checksum == digest([compact.as_slice()]);
-    whole.then_some(Entry { header, compact })
+    Ok(whole.then_some(Entry { header, compact }))
 }
 
 /// The last policy this process decoded, with the checksum of the bytes it was decoded from
@@ -488,7 +526,7 @@ mod tests {
         }
 
         fn load(&self, loader: &dyn Loader, now: SystemTime) -> Cached {
-            load_at(self.cache.path(), loader, now).unwrap()
+            load_at(self.cache.path(), loader, now, MAX_ENTRY_BYTES).unwrap()
         }
 
         fn entries(&self) -> Vec<PathBuf> {
@@ -724,12 +762,36 @@ mod tests {
             let loader = fixture.loader();
             fixture.write("guard.rules", bytes);
             for _ in 0..2 {
-                let err = load_at(fixture.cache.path(), &loader, later()).unwrap_err();
+                let err =
+                    load_at(fixture.cache.path(), &loader, later(), MAX_ENTRY_BYTES).unwrap_err();
                 assert_eq!(err, "1 error");
             }
             assert_eq!(loader.compiles.get(), 2);
             assert!(fixture.entries().is_empty());
         }
+    }
+
+    #[test]
+    fn a_policy_too_large_to_keep_is_refused_and_one_that_fits_is_kept() {
+        let fixture = Fixture::new();
+        let loader = fixture.loader();
+        fixture.write("guard.rules", b"a");
+        let policy = fixture.loader().compile(&[]).unwrap();
+        let size = u64::try_from(policy.to_compact().len()).unwrap();
+        for _ in 0..2 {
+            let err = load_at(fixture.cache.path(), &loader, later(), size - 1).unwrap_err();
+            assert!(
+                err.starts_with(&format!(
+                    "the compiled policy takes {size} bytes, more than the {} a hook keeps",
+                    size - 1
+                )),
+                "{err}"
+            );
+        }
+        assert!(fixture.entries().is_empty());
+        load_at(fixture.cache.path(), &loader, later(), size).unwrap();
+        load_at(fixture.cache.path(), &loader, later(), size).unwrap();
+        assert_eq!(loader.compiles.get(), 3, "kept, then loaded");
     }
 
     #[test]
@@ -740,7 +802,7 @@ mod tests {
         two.write("guard.rules", b"a");
         let (first, second) = (one.loader(), two.loader());
         for loader in [&first, &second, &first, &second] {
-            load_at(cache.path(), loader, later()).unwrap();
+            load_at(cache.path(), loader, later(), MAX_ENTRY_BYTES).unwrap();
         }
         assert_eq!(fs::read_dir(cache.path()).unwrap().count(), 2);
         assert_eq!(first.counts(), (1, 1, 1));

@@ -15,6 +15,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::private::{self, Access};
+
 /// Makes temporary names unique among the threads of this process
 static N_WRITES: AtomicU64 = AtomicU64::new(0);
 
@@ -33,6 +35,34 @@ pub enum Durability {
 /// Writes `bytes` to a new temporary file next to `path` and renames it over `path`,
 /// flushing the file and the folder to the disk when `durability` asks for it
 pub fn replace_file(path: &Path, bytes: &[u8], durability: Durability) -> io::Result<()> {
+    // `create`, not `create_new`: a temporary file left by a crashed process whose id this
+    // process now has would otherwise block every later write.
+    replace(path, bytes, durability, |temporary| File::create(temporary))
+}
+
+/// [`replace_file`] for [`Durability::Atomic`] in the state folder: the new file is made
+/// private (`0600`), and no link, fifo or file of another user is written through
+/// (`private.rs`)
+pub(crate) fn replace_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, Durability::Atomic, |temporary| {
+        match private::create(temporary) {
+            // Left by a crashed process whose id this process now has.
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {
+                fs::remove_file(temporary)?;
+                private::create(temporary)
+            }
+            created => created,
+        }
+    })
+}
+
+/// [`replace_file`], its temporary file made by `create`
+fn replace(
+    path: &Path,
+    bytes: &[u8],
+    durability: Durability,
+    create: impl FnOnce(&Path) -> io::Result<File>,
+) -> io::Result<()> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(format!(
         ".tmp-{}-{}",
@@ -40,9 +70,7 @@ pub fn replace_file(path: &Path, bytes: &[u8], durability: Durability) -> io::Re
         N_WRITES.fetch_add(1, Ordering::Relaxed)
     ));
     let temporary = PathBuf::from(temporary);
-    // `create`, not `create_new`: a temporary file left by a crashed process whose id this
-    // process now has would otherwise block every later write.
-    let written = File::create(&temporary).and_then(|mut file| {
+    let written = create(&temporary).and_then(|mut file| {
         file.write_all(bytes)?;
         match durability {
             Durability::Durable => file.sync_all(),
@@ -69,29 +97,28 @@ pub fn replace_file(path: &Path, bytes: &[u8], durability: Durability) -> io::Re
 /// written, then takes the place of `path` in one atomic step, and holds the old contents
 /// from then on
 ///
-/// Only for writers that all hold one lock while they use `spare` (the hook's folder lock):
+/// Only for writers that all hold one lock while they use `spare` (the hook's folder lock),
+/// in a private folder:
 /// two writers at once would write it together. Creating a file is most of what replacing
 /// one costs on ext4 (about 60 µs here, and the removal of the old one as much again),
 /// while writing a file that exists and exchanging two names cost a few microseconds; so a
 /// hook call reuses one spare, and creates it only when a new session's first write took
 /// it, or a file system that cannot exchange names consumed it.
 pub(crate) fn replace_through_spare(path: &Path, spare: &Path, bytes: &[u8]) -> io::Result<()> {
-    let opened = match File::options().write(true).open(spare) {
-        Err(err) if err.kind() == io::ErrorKind::NotFound => File::create(spare),
-        opened => opened,
+    // Only a private regular file of the user's is written (`private.rs`): a link planted
+    // as the spare would send the state to the file it leads to.
+    let mut file = match private::open(spare, Access::Write)? {
+        Some((file, metadata)) => {
+            private::make_private(&file, &metadata, spare)?;
+            file
+        }
+        None => private::create(spare)?,
     };
-    let written = opened.and_then(|mut file| {
-        file.write_all(bytes)?;
-        // Written over the old contents from the start, then cut to the new length: a
-        // truncation to nothing first would make ext4 flush the file at once.
-        file.set_len(u64::try_from(bytes.len()).unwrap_or(u64::MAX))
-    });
-    match written {
-        Ok(()) => exchange(spare, path).map(|_exchanged| ()),
-        // An unusable spare (a folder in its place, say) must not block the state: write as
-        // every other replacement does.
-        Err(_) => replace_file(path, bytes, Durability::Atomic),
-    }
+    file.write_all(bytes)?;
+    // Written over the old contents from the start, then cut to the new length: a
+    // truncation to nothing first would make ext4 flush the file at once.
+    file.set_len(u64::try_from(bytes.len()).unwrap_or(u64::MAX))?;
+    exchange(spare, path).map(|_exchanged| ())
 }
 
 /// Puts the file at `new` in the place of `path` in one atomic step: exchanges the two
@@ -196,15 +223,39 @@ mod tests {
     }
 
     #[test]
-    fn an_unusable_spare_does_not_block_the_write() {
+    fn a_spare_that_is_no_file_is_refused_and_nothing_is_written() {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("s.json");
         let spare = folder.path().join(".spare");
         fs::create_dir(&spare).unwrap();
-        replace_through_spare(&path, &spare, b"written").unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "written");
-        replace_through_spare(&path, &spare, b"again").unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "again");
+        let err = replace_through_spare(&path, &spare, b"written").unwrap_err();
+        assert!(
+            err.to_string().contains("is a folder, not a regular file"),
+            "{err}"
+        );
+        assert!(!path.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn state_files_are_made_private_even_from_a_shared_spare() {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("s.json");
+        let spare = folder.path().join(".spare");
+        // Files an older rulesc wrote, readable by every user.
+        for file in [&path, &spare] {
+            fs::write(file, "old").unwrap();
+            fs::set_permissions(file, fs::Permissions::from_mode(0o644)).unwrap();
+        }
+        for contents in ["first", "second"] {
+            replace_through_spare(&path, &spare, contents.as_bytes()).unwrap();
+            let mode = fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{contents}");
+        }
+        replace_private(&path, b"third").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
     }
 
     #[test]

@@ -25,10 +25,12 @@ pub mod durable;
 mod facts;
 mod mapping;
 mod payload;
+mod private;
 pub mod replay;
 mod session;
 mod state;
 mod store;
+mod waiting;
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -89,7 +91,8 @@ pub struct Options {
     pub sessions: SessionStore,
     /// Answer `{}` instead of denying a tool call when something fails
     pub fail_open: bool,
-    /// Remove sessions not written for longer than this, after answering
+    /// Remove sessions not written for longer than this, after answering ([`prune`]); a
+    /// store that expires sessions itself (Redis) also gives each write this expiry
     pub prune_older_than: Option<Duration>,
     /// The host limits the policy runs under
     pub limits: Limits,
@@ -145,9 +148,23 @@ impl Exit {
     }
 }
 
-/// The default state folder: `rulesc` in the system's temporary folder
-pub fn default_state_dir() -> PathBuf {
-    std::env::temp_dir().join("rulesc")
+/// The default state folder: `rulesc` in `$XDG_STATE_HOME`, else in `~/.local/state`; none
+/// when neither is known
+///
+/// One folder per user, never a name every user shares: another user who made the shared
+/// folder first could plant what the hook reads. The XDG state folder outlives a logout and
+/// a restart, as a latched `forbid` must (docs/state.md says why not `$XDG_RUNTIME_DIR`).
+/// A relative `XDG_STATE_HOME` is ignored, as the XDG specification asks.
+pub fn default_state_dir() -> Option<PathBuf> {
+    let state_home = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|path| path.is_absolute())
+        .or_else(|| {
+            std::env::home_dir()
+                .filter(|home| home.is_absolute())
+                .map(|home| home.join(".local").join("state"))
+        });
+    state_home.map(|folder| folder.join("rulesc"))
 }
 
 /// Answers one hook call: `input` is what the host wrote on stdin
@@ -208,13 +225,71 @@ pub fn reset(location: &StateLocation, session_id: &str) -> Result<bool, String>
 }
 
 /// The reason a hook call or a reset fails on an error of the state
-fn state_error(err: std::io::Error) -> String {
+pub(crate) fn state_error(err: std::io::Error) -> String {
     format!("the hook state is unusable: {err}")
 }
 
 /// The answer when stdin itself could not be read: the event is unknown, so it is refused
 pub fn unreadable_input(reason: &str, options: &Options) -> Reply {
     failed(reason, true, options, Vec::new())
+}
+
+/// The answer when [`handle`] did not answer within `budget` (`rulesc hook --timeout`):
+/// `input` is what the host wrote on stdin, if all of it was read
+///
+/// It fails as any call that cannot be checked does: a tool call is denied (unless
+/// `fail_open`), any other event gets no opinion, and the reason says what the call was
+/// waiting on when it ran out of time, when that is known.
+pub fn out_of_time(input: Option<&[u8]>, options: &Options, budget: Duration) -> Reply {
+    let (gates_tool_call, cause) = match input {
+        Some(input) => {
+            let gates = match payload::read(input, options.host) {
+                Ok(Received::Call(call)) => call.event.gates_tool_call(),
+                Ok(Received::Unmapped(_)) => false,
+                Err(err) => err.gates_tool_call(),
+            };
+            let cause = waiting::cause()
+                .unwrap_or_else(|| "the policy or the state folder was too slow".to_owned());
+            (gates, cause)
+        }
+        None => (true, "the host did not close stdin".to_owned()),
+    };
+    let reason = format!(
+        "it could not answer within {} ({cause}); `--timeout` sets the time",
+        duration_text(budget)
+    );
+    failed(&reason, gates_tool_call, options, Vec::new())
+}
+
+/// Forgets the sessions (and compiled policies) not written for longer than
+/// `options.prune_older_than`, a bounded part of them per call (docs/state.md); what went
+/// wrong, for stderr
+///
+/// Separate from [`handle`], so that the answer never waits for it: the `rulesc hook`
+/// command answers first, then prunes within what is left of its time.
+pub fn prune(options: &Options) -> Vec<String> {
+    let Some(age) = options.prune_older_than else {
+        return Vec::new();
+    };
+    let pruned = StateDir::open(&options.state_dir).and_then(|dir| {
+        let policies = dir.policies();
+        store::open(&options.sessions, dir, Some(age))?.prune(age)?;
+        state::prune_folder(&policies, age, None)
+    });
+    match pruned {
+        Ok(_) => Vec::new(),
+        Err(err) => vec![format!("old sessions could not be pruned: {err}")],
+    }
+}
+
+/// `duration` as `--timeout` takes it: `5s`, `1500ms`
+fn duration_text(duration: Duration) -> String {
+    let millis = duration.as_millis();
+    if millis.is_multiple_of(1000) {
+        format!("{}s", millis / 1000)
+    } else {
+        format!("{millis}ms")
+    }
 }
 
 /// Loads the policy and the session, evaluates the call and saves the session
@@ -224,6 +299,10 @@ fn respond(
     loader: &dyn Loader,
     notes: &mut Vec<String>,
 ) -> Result<answer::Verdict, String> {
+    let _waiting = waiting::on(format!(
+        "the state folder `{}` or the policy files were too slow to read",
+        options.state_dir.display()
+    ));
     let dir = StateDir::open(&options.state_dir).map_err(state_error)?;
     let policies = dir.policies();
     let cached = cache::load(&policies, loader)?;
@@ -237,6 +316,13 @@ fn respond(
     };
     let policy_key = session::policy_key(loader.arguments());
     let now_ms = now_ms();
+    let _waiting = waiting::on(match &options.sessions {
+        SessionStore::Folder => format!(
+            "the state folder `{}` was too slow",
+            options.state_dir.display()
+        ),
+        SessionStore::Redis(_) => "the redis store did not answer".to_owned(),
+    });
     let mut store =
         store::open(&options.sessions, dir, options.prune_older_than).map_err(state_error)?;
     let mut verdict = None;
@@ -261,14 +347,6 @@ fn respond(
             .iter()
             .flat_map(|(_, outcome)| shadow_notes(outcome)),
     );
-    if let Some(age) = options.prune_older_than {
-        let pruned = store
-            .prune(age)
-            .and_then(|_| state::prune_folder(&policies, age));
-        if let Err(err) = pruned {
-            notes.push(format!("old sessions could not be pruned: {err}"));
-        }
-    }
     verdict.ok_or_else(|| "the session's state was never loaded".to_owned())
 }
 

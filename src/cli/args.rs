@@ -253,8 +253,8 @@ pub(crate) struct HookArgs {
     /// Whose hook protocol to read and answer
     #[arg(long, required = true, value_parser = host_parser())]
     pub(crate) host: Option<Host>,
-    /// Where session state and compiled policies are kept (default: `rulesc` in the
-    /// system's temporary folder)
+    /// Where session state and compiled policies are kept (default: `$XDG_STATE_HOME/rulesc`,
+    /// else `~/.local/state/rulesc`); it must be yours alone
     #[arg(long, value_name = "DIR")]
     pub(crate) state_dir: Option<PathBuf>,
     /// Where session state is kept: a folder (the same as `--state-dir`) or a Redis server,
@@ -276,6 +276,10 @@ pub(crate) struct HookArgs {
     /// After answering, remove session state not written for this long (`12h`, `7d`)
     #[arg(long, value_name = "DURATION", value_parser = age)]
     pub(crate) prune_older_than: Option<Duration>,
+    /// Answer within this time (`5s`, `500ms`), or fail as a call that cannot be checked
+    /// does, saying what was slow: keep it below the host's hook timeout
+    #[arg(long, value_name = "DURATION", value_parser = timeout, default_value = "5s")]
+    pub(crate) timeout: Duration,
     /// Host limits
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
@@ -303,7 +307,8 @@ pub(crate) struct HookResetArgs {
     /// The host's session id (`session_id` of its hook calls)
     #[arg(long, value_name = "ID")]
     pub(crate) session: String,
-    /// The state folder the hook uses (default: `rulesc` in the system's temporary folder)
+    /// The state folder the hook uses (default: `$XDG_STATE_HOME/rulesc`, else
+    /// `~/.local/state/rulesc`)
     #[arg(long, value_name = "DIR")]
     pub(crate) state_dir: Option<PathBuf>,
     /// The `--state` the hook uses: a folder or `redis://HOST:PORT/DB`
@@ -357,6 +362,14 @@ fn age(text: &str) -> Result<Duration, String> {
         .map_err(|err| format!("`{text}` is not a duration such as `30min`, `12h` or `7d`: {err}"))
 }
 
+/// `--timeout`: a duration such as `5s` or `500ms`, more than nothing
+fn timeout(text: &str) -> Result<Duration, String> {
+    match age(text)? {
+        Duration::ZERO => Err(format!("`{text}` is no time: give the hook at least `1ms`")),
+        budget => Ok(budget),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,6 +382,28 @@ mod tests {
         assert!(age("7").unwrap_err().contains("needs a unit"));
         assert!(age("d").is_err());
         assert!(age("99999999999999999d").is_err());
+    }
+
+    #[test]
+    fn the_hook_answers_within_5s_unless_told_otherwise_and_never_within_nothing() {
+        let hook = |extra: &[&str]| {
+            let args = ["rulesc", "hook", "p.rules", "--host", "claude"];
+            match Cli::try_parse_from(args.iter().chain(extra)) {
+                Ok(Cli {
+                    command: Command::Hook(args),
+                }) => Ok(args.timeout),
+                Ok(_) => Err(String::new()),
+                Err(err) => Err(err.to_string()),
+            }
+        };
+        assert_eq!(hook(&[]), Ok(Duration::from_secs(5)));
+        assert_eq!(
+            hook(&["--timeout", "500ms"]),
+            Ok(Duration::from_millis(500))
+        );
+        assert!(hook(&["--timeout", "0s"])
+            .unwrap_err()
+            .contains("is no time"));
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! so concurrent hook processes never lose an update and a reader never sees half a file.
 //! One lock for the folder, not one per session: the critical section is a few microseconds
 //! of evaluation, and a lock file that is never deleted lets `--prune-older-than` remove
-//! session files safely under the same lock.
+//! session files safely under the same lock, a few at a time, when no call holds it.
+//! Every file is opened as `private.rs` allows: the user's own, no link, no fifo, and a
+//! session's state is at most [`MAX_SESSION_BYTES`].
 
 use std::fs;
 use std::io::{self, ErrorKind};
@@ -16,6 +18,7 @@ use std::time::Duration;
 use super::Store;
 use crate::digest::digest;
 use crate::durable::replace_through_spare;
+use crate::private::{self, MAX_SESSION_BYTES};
 use crate::session::SessionState;
 use crate::state::{prune_folder, with_path, StateDir};
 
@@ -45,13 +48,12 @@ impl FileStore {
     /// Loads `session_id`'s state; a new session starts at `now_ms`
     fn load(&self, session_id: &str, now_ms: u64) -> io::Result<SessionState> {
         let path = self.session_path(session_id);
-        match fs::read(&path) {
-            Ok(bytes) => {
+        match private::read(&path, MAX_SESSION_BYTES)? {
+            Some(bytes) => {
                 let place = format!("`{}`", path.display());
                 SessionState::decode(&bytes, session_id, &place, "")
             }
-            Err(err) if err.kind() == ErrorKind::NotFound => Ok(SessionState::new(now_ms)),
-            Err(err) => Err(with_path(err, &path)),
+            None => Ok(SessionState::new(now_ms)),
         }
     }
 }
@@ -68,9 +70,17 @@ impl Store for FileStore {
         match super::changed(&loaded, change) {
             Some(session) => {
                 let path = self.session_path(session_id);
+                let bytes = session.encode()?;
+                if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_SESSION_BYTES {
+                    // Written, it could not be read back.
+                    return Err(io::Error::other(format!(
+                        "the state of session `{session_id}` would be larger than \
+                         {MAX_SESSION_BYTES} bytes; run `rulesc hook reset --session \
+                         {session_id}` to start the session afresh"
+                    )));
+                }
                 let spare = self.dir.sessions().join(SPARE);
-                replace_through_spare(&path, &spare, &session.encode()?)
-                    .map_err(|err| with_path(err, &path))
+                replace_through_spare(&path, &spare, &bytes).map_err(|err| with_path(err, &path))
             }
             None => Ok(()),
         }
@@ -87,8 +97,7 @@ impl Store for FileStore {
     }
 
     fn prune(&mut self, age: Duration) -> io::Result<usize> {
-        let _lock = self.dir.lock()?;
-        prune_folder(&self.dir.sessions(), age)
+        prune_folder(&self.dir.sessions(), age, Some(&self.dir))
     }
 }
 

@@ -76,15 +76,24 @@ impl StateLocation {
     ///
     /// `--state DIR` is `--state-dir DIR`; both naming different folders is an error. With
     /// `--state redis://...`, sessions live in Redis and compiled policies in `--state-dir`.
-    /// A folder missing from both is `default_dir`.
+    /// A folder missing from both is `default_dir`, and an error when there is none.
     pub fn from_flags(
         state: Option<&str>,
         state_dir: Option<&Path>,
-        default_dir: PathBuf,
+        default_dir: Option<PathBuf>,
     ) -> Result<StateLocation, String> {
+        let folder_or_default = || match (state_dir, default_dir) {
+            (Some(dir), _) => Ok(dir.to_path_buf()),
+            (None, Some(dir)) => Ok(dir),
+            (None, None) => Err(
+                "no state folder: neither `XDG_STATE_HOME` nor a home folder \
+                                 is known; pass `--state-dir`"
+                    .to_owned(),
+            ),
+        };
         let Some(state) = state else {
             return Ok(StateLocation {
-                dir: state_dir.map_or(default_dir, Path::to_path_buf),
+                dir: folder_or_default()?,
                 sessions: SessionStore::Folder,
             });
         };
@@ -95,7 +104,7 @@ impl StateLocation {
                 ));
             }
             return Ok(StateLocation {
-                dir: state_dir.map_or(default_dir, Path::to_path_buf),
+                dir: folder_or_default()?,
                 sessions: SessionStore::Redis(state.to_owned()),
             });
         }
@@ -143,7 +152,7 @@ mod tests {
         StateLocation::from_flags(
             state,
             state_dir.map(Path::new),
-            PathBuf::from("/tmp/rulesc"),
+            Some(PathBuf::from("/home/u/.local/state/rulesc")),
         )
     }
 
@@ -156,7 +165,10 @@ mod tests {
 
     #[test]
     fn the_flags_combine_as_documented() {
-        assert_eq!(location(None, None), Ok(folder("/tmp/rulesc")));
+        assert_eq!(
+            location(None, None),
+            Ok(folder("/home/u/.local/state/rulesc"))
+        );
         assert_eq!(location(None, Some("d")), Ok(folder("d")));
         assert_eq!(location(Some("d"), None), Ok(folder("d")));
         assert_eq!(location(Some("d"), Some("d")), Ok(folder("d")));
@@ -166,9 +178,22 @@ mod tests {
         };
         assert_eq!(
             location(Some("redis://h:1/2"), None),
-            Ok(redis("/tmp/rulesc"))
+            Ok(redis("/home/u/.local/state/rulesc"))
         );
         assert_eq!(location(Some("redis://h:1/2"), Some("d")), Ok(redis("d")));
+    }
+
+    #[test]
+    fn without_a_default_folder_one_must_be_given() {
+        let no_default = |state: Option<&str>, state_dir: Option<&str>| {
+            StateLocation::from_flags(state, state_dir.map(Path::new), None)
+        };
+        assert_eq!(no_default(None, Some("d")), Ok(folder("d")));
+        assert_eq!(no_default(Some("d"), None), Ok(folder("d")));
+        for state in [None, Some("redis://h:1/2")] {
+            let err = no_default(state, None).unwrap_err();
+            assert!(err.ends_with("pass `--state-dir`"), "{err}");
+        }
     }
 
     #[test]

@@ -1,11 +1,15 @@
-//! `rulesc hook`: reads one hook call on stdin, answers on stdout, explains on stderr.
+//! `rulesc hook`: reads one hook call on stdin, answers on stdout, explains on stderr, all
+//! within `--timeout`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use rulesc::load::{self, Listing, Sources};
 use rulesc::{input, Policy, SourceBytes};
-use rulesc_host::{Exit, Files, Input, Loader, Options, Source, StateLocation};
+use rulesc_host::{Exit, Files, Input, Loader, Options, Reply, Source, StateLocation};
 
 use crate::cli::args::{HookAction, HookArgs, HookResetArgs, OnError};
 use crate::cli::ExitStatus;
@@ -33,11 +37,8 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         limits: super::eval::limits(&args.limits),
         shadow: args.shadow,
     };
-    let reply = match input::read_stdin() {
-        Ok(call) => rulesc_host::handle(&call, &options, &PolicyFiles(&args.policies)),
-        // The event is unknown, so this is refused as input that is not JSON is.
-        Err(err) => rulesc_host::unreadable_input(&format!("stdin is unreadable: {err}"), &options),
-    };
+    let deadline = Instant::now() + args.timeout;
+    let (reply, pruned) = answer_in_time(options, args.policies.clone(), args.timeout);
     let mut stderr = std::io::stderr().lock();
     for line in &reply.stderr {
         // Nothing is left to tell if stderr itself is gone.
@@ -48,9 +49,71 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     }
+    // Pruning, answered or not, ends with the time: what it did not reach, a later call
+    // prunes.
+    if let Some(pruned) = pruned {
+        let left = deadline.saturating_duration_since(Instant::now());
+        for line in pruned.recv_timeout(left).unwrap_or_default() {
+            let _ = writeln!(stderr, "{}", rulesc::one_line(&line));
+        }
+    }
     match reply.exit {
         Exit::Answer => ExitStatus::Success,
         Exit::Deny => ExitStatus::Error,
+    }
+}
+
+/// Reads the call on stdin and answers it on a thread of its own, waiting at most `budget`
+/// for the answer: past it, the call fails as one that cannot be checked (denied, for a
+/// tool call), saying what it was waiting on. With `--prune-older-than`, the thread prunes
+/// after answering, and what it has to say comes on the second value.
+///
+/// The process ends when its main thread does: a thread still waiting on a lock, a disk or
+/// a server ends with it, and holds nothing a later call needs (a lock dies with its
+/// process; every write is a rename).
+fn answer_in_time(
+    options: Options,
+    policies: Vec<PathBuf>,
+    budget: Duration,
+) -> (Reply, Option<Receiver<Vec<String>>>) {
+    let input: Arc<OnceLock<Vec<u8>>> = Arc::default();
+    let (answered, answer) = mpsc::channel();
+    let (pruned, prune_notes) = mpsc::channel();
+    let prunes = options.prune_older_than.is_some();
+    let worker = {
+        let (input, options) = (Arc::clone(&input), options.clone());
+        move || {
+            let reply = match input::read_stdin() {
+                Ok(call) => {
+                    let call = input.get_or_init(|| call);
+                    rulesc_host::handle(call, &options, &PolicyFiles(&policies))
+                }
+                // The event is unknown, so this is refused as input that is not JSON is.
+                Err(err) => {
+                    rulesc_host::unreadable_input(&format!("stdin is unreadable: {err}"), &options)
+                }
+            };
+            // The main thread may have given up on the answer: nothing is left to do.
+            if answered.send(reply).is_ok() && prunes {
+                let _ = pruned.send(rulesc_host::prune(&options));
+            }
+        }
+    };
+    if let Err(err) = std::thread::Builder::new().spawn(worker) {
+        let reason = format!("rulesc hook could not start: {err}");
+        return (rulesc_host::unreadable_input(&reason, &options), None);
+    }
+    match answer.recv_timeout(budget) {
+        Ok(reply) => (reply, prunes.then_some(prune_notes)),
+        Err(RecvTimeoutError::Timeout) => (
+            rulesc_host::out_of_time(input.get().map(Vec::as_slice), &options, budget),
+            None,
+        ),
+        // The thread ended without answering, which `handle` (catching panics) rules out.
+        Err(RecvTimeoutError::Disconnected) => (
+            rulesc_host::unreadable_input("rulesc hook failed internally", &options),
+            None,
+        ),
     }
 }
 
