@@ -28,12 +28,14 @@ use super::state::SessionState;
 
 /// Evaluates `call` against `policy`, updating `state`, and returns what to tell the host;
 /// every outcome, with the step it belongs to, goes to `record` (replay's report and the
-/// hook's shadow notes read them)
+/// hook's shadow notes read them). `reset_flags` is what `rulesc hook reset` needs after
+/// `--session ID` to find the store `state` came from
 pub(crate) fn respond_recorded(
     policy: &Policy,
     call: &HookCall,
     state: &mut SessionState,
     now_ms: u64,
+    reset_flags: &str,
     record: Option<&mut Vec<(u64, Outcome)>>,
 ) -> Verdict {
     let mut session = Session {
@@ -41,6 +43,7 @@ pub(crate) fn respond_recorded(
         call,
         state,
         now_ms,
+        reset_flags,
         verdict: Verdict::default(),
         record,
     };
@@ -54,6 +57,7 @@ struct Session<'a> {
     call: &'a HookCall,
     state: &'a mut SessionState,
     now_ms: u64,
+    reset_flags: &'a str,
     verdict: Verdict,
     record: Option<&'a mut Vec<(u64, Outcome)>>,
 }
@@ -116,8 +120,8 @@ impl Session<'_> {
     /// reason, stops and the rest go unopposed; nothing is evaluated
     fn stopped(&mut self, reason: String) {
         let reason = format!(
-            "this session was stopped: {reason}; run `rulesc hook reset --session {}` to clear it",
-            self.call.session_id
+            "this session was stopped: {reason}; run `rulesc hook reset --session {}{}` to clear it",
+            self.call.session_id, self.reset_flags
         );
         if self.call.event.gates_tool_call() || self.call.event == HostEvent::PromptSubmit {
             self.verdict = Verdict::stopped(reason);
@@ -250,7 +254,7 @@ mod tests {
     use crate::answer::Permission;
 
     fn respond(policy: &Policy, call: &HookCall, state: &mut SessionState, now_ms: u64) -> Verdict {
-        respond_recorded(policy, call, state, now_ms, None)
+        respond_recorded(policy, call, state, now_ms, "", None)
     }
 
     fn rule(id: &str, event: EventKind, condition: Option<Condition>, action: Action) -> Rule {

@@ -411,7 +411,7 @@ impl<'p> Replay<'p> {
         for (policy, ((state, findings), events)) in self.policies.iter().zip(per_policy) {
             self.outcomes.clear();
             let now_ms = at_ms.unwrap_or(state.started_ms);
-            mapping::respond_recorded(policy, &call, state, now_ms, Some(&mut self.outcomes));
+            mapping::respond_recorded(policy, &call, state, now_ms, "", Some(&mut self.outcomes));
             for (step, outcome) in &self.outcomes {
                 let tool = tool_of(outcome.event, call.tool.as_deref());
                 findings.extend(findings_of(outcome, number, *step, tool));
