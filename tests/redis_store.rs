@@ -122,6 +122,16 @@ impl Fixture {
         cmd.query(&mut self.server.connection()).unwrap()
     }
 
+    /// Every key of the database, sorted
+    fn keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = redis::cmd("KEYS")
+            .arg("*")
+            .query(&mut self.server.connection())
+            .unwrap();
+        keys.sort();
+        keys
+    }
+
     fn exists(&self, key: &str) -> bool {
         self.redis(&["EXISTS", key]) == redis::Value::Int(1)
     }
@@ -422,7 +432,7 @@ fn wrong_kind(key: &str, set: &[&str], found: &str, expected: &str) {
         return;
     };
     fixture.redis(set);
-    let before = fixture.redis(&["KEYS", "*"]);
+    let before = fixture.keys();
     let reason = format!(
         "redis `{}` failed: key `{key}` holds the wrong kind of value (WRONGTYPE): {found} \
          where rulesc keeps {expected}; delete the key, or give rulesc a database of its own",
@@ -442,7 +452,7 @@ fn wrong_kind(key: &str, set: &[&str], found: &str, expected: &str) {
             format!("rulesc could not check this call: the hook state is unusable: {reason}")
         )
     );
-    assert_eq!(fixture.redis(&["KEYS", "*"]), before, "nothing written");
+    assert_eq!(fixture.keys(), before, "nothing written");
 }
 
 #[test]
@@ -509,4 +519,31 @@ fn sessions_are_scored_and_pruned_by_the_servers_clock() {
     assert!(fixture.exists("rulesc:session:s1"), "just written: kept");
     // The count of sessions followed: the next call sees no loss.
     assert!(denied(&fixture.call(&tool("ls"))));
+}
+
+#[test]
+fn a_full_server_refuses_the_write_in_words_and_loses_nothing() {
+    let Some(fixture) = Fixture::new() else {
+        return;
+    };
+    fixture.latch();
+    let before = fixture.keys();
+    fixture.redis(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
+    fixture.redis(&["CONFIG", "SET", "maxmemory", "1"]);
+    // A call that changes nothing only reads: the latch still answers.
+    assert!(denied(&fixture.call(&tool("ls"))));
+    let other = payload("PreToolUse", json!({"tool_name": "rm", "tool_input": {}}));
+    let other = String::from_utf8(other)
+        .unwrap()
+        .replace("\"s1\"", "\"s2\"");
+    refused(
+        &fixture.call(other.as_bytes()),
+        &format!(
+            "redis `{}` failed: it is out of memory (OOM: `maxmemory` is reached and nothing \
+             may be evicted), so nothing was written; raise `maxmemory` or prune old sessions",
+            fixture.name()
+        ),
+    );
+    fixture.redis(&["CONFIG", "SET", "maxmemory", "0"]);
+    assert_eq!(fixture.keys(), before, "nothing written");
 }

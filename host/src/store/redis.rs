@@ -513,36 +513,42 @@ mod tests {
         );
     }
 
-    /// A `redis-server` on a Unix socket in `dir` (no port to race for); `None` when the
-    /// Redis tests are skipped (`RULESC_SKIP_REDIS=1`)
-    fn server(dir: &std::path::Path) -> Option<(std::process::Child, String)> {
+    /// A `redis-server` of one test, stopped when dropped (a failed assertion included)
+    struct Server(std::process::Child);
+
+    impl Drop for Server {
+        fn drop(&mut self) {
+            // Already gone is fine: the test is over either way.
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    /// A `redis-server` on a Unix socket in `dir` (no port to race for), and its url;
+    /// `None` when the Redis tests are skipped (`RULESC_SKIP_REDIS=1`)
+    fn server(dir: &std::path::Path) -> Option<(Server, String)> {
         if std::env::var_os("RULESC_SKIP_REDIS").is_some_and(|value| value == "1") {
             return None;
         }
         let socket = dir.join("redis.sock");
-        let child = std::process::Command::new("redis-server")
-            .args([
-                "--port",
-                "0",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--unixsocket",
-            ])
-            .arg(&socket)
-            .arg("--dir")
-            .arg(dir)
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("`redis-server` runs (apt-get install -y redis-server)");
+        let server = Server(
+            std::process::Command::new("redis-server")
+                .args(["--port", "0", "--save", "", "--appendonly", "no"])
+                .arg("--unixsocket")
+                .arg(&socket)
+                .arg("--dir")
+                .arg(dir)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("`redis-server` runs (apt-get install -y redis-server)"),
+        );
         let url = format!("redis+unix://{}", socket.display());
         for _ in 0..1_000 {
             let pinged = Client::open(url.as_str())
                 .and_then(|client| client.get_connection())
                 .and_then(|mut con| redis::cmd("PING").query::<String>(&mut con));
             if pinged.is_ok() {
-                return Some((child, url));
+                return Some((server, url));
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -552,7 +558,7 @@ mod tests {
     #[test]
     fn a_writer_days_ahead_is_scored_by_the_servers_clock() {
         let dir = tempfile::tempdir().unwrap();
-        let Some((mut child, url)) = server(dir.path()) else {
+        let Some((_server, url)) = server(dir.path()) else {
             return;
         };
         let state = StateDir::open(&dir.path().join("state")).unwrap();
@@ -580,8 +586,6 @@ mod tests {
             .query(&mut store.con)
             .unwrap();
         assert!(kept);
-        child.kill().unwrap();
-        child.wait().unwrap();
     }
 
     #[test]
