@@ -380,9 +380,9 @@ fn an_evicted_index_entry_or_epoch_is_a_loss() {
     fixture.redis(&["ZADD", "rulesc:sessions", "1", "s1"]);
     fixture.redis(&["DEL", "rulesc:epoch"]);
     let new = tempfile::tempdir().unwrap();
-    let cause = "its epoch key `rulesc:epoch` is gone while sessions are kept (eviction, or a \
-                 key deleted by hand), and with it the state of sessions, a latched forbid \
-                 included";
+    let cause = "its epoch key `rulesc:epoch` is gone while sessions are kept (eviction, a key \
+                 deleted by hand, or sessions of an older rulesc, which kept no epoch), and \
+                 with it the state of sessions, a latched forbid included";
     refused(
         &fixture.call_on(new.path(), &tool("ls")),
         &lost(&fixture, cause),

@@ -238,9 +238,9 @@ impl RedisStore {
                  or eviction), {everything}"
             )),
             (None, None) if read.indexed > 0 || read.state.is_some() => Some(format!(
-                "its epoch key `{EPOCH}` is gone while sessions are kept (eviction, or a key \
-                 deleted by hand), and with it the state of sessions, a latched forbid \
-                 included"
+                "its epoch key `{EPOCH}` is gone while sessions are kept (eviction, a key \
+                 deleted by hand, or sessions of an older rulesc, which kept no epoch), and \
+                 with it the state of sessions, a latched forbid included"
             )),
             (Some(was), Some(now)) if was != now => Some(format!(
                 "its epoch is `{now}`, not `{was}` as this machine last saw it (it was \
