@@ -566,7 +566,9 @@ mod tests {
         let day_ms = 24 * 3_600 * 1_000;
         let ahead = crate::now_ms() + 8 * day_ms;
         store
-            .update("ahead", ahead, &mut |session| session.errors += 1)
+            .update("ahead", ahead, &mut |session| {
+                *session = SessionState::new(ahead + 1);
+            })
             .unwrap();
         let (secs, micros): (u64, u64) = redis::cmd("TIME").query(&mut store.con).unwrap();
         let server_now = secs * 1_000 + micros / 1_000;
