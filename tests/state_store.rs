@@ -18,6 +18,9 @@
     reason = "helpers of tests: a server or a hook that cannot run fails the test"
 )]
 
+#[path = "common/redis_server.rs"]
+mod redis_server;
+
 use std::ffi::OsString;
 use std::io::Write;
 use std::net::TcpListener;
@@ -25,6 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use redis_server::{free_port, RedisServer};
 use serde_json::{json, Value as Json};
 
 /// How many hook processes run at once in the test of lost updates
@@ -32,103 +36,6 @@ const PARALLEL: usize = 20;
 
 /// The session every test uses, unless it needs a second one
 const SESSION: &str = "store-session";
-
-/// A `redis-server` of this test, stopped and its folder removed when dropped
-struct RedisServer {
-    child: Child,
-    port: u16,
-    _dir: tempfile::TempDir,
-}
-
-impl RedisServer {
-    /// Starts a server on a free loopback port; `None` when the Redis tests are skipped
-    fn start() -> Option<RedisServer> {
-        if std::env::var_os("RULESC_SKIP_REDIS").is_some_and(|value| value == "1") {
-            eprintln!("RULESC_SKIP_REDIS=1: the Redis store is not tested");
-            return None;
-        }
-        // Another process may take the free port before the server binds it: try again.
-        for _ in 0..5 {
-            let dir = tempfile::tempdir().unwrap();
-            let port = free_port();
-            let spawned = Command::new("redis-server")
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-                .args(["--save", "", "--appendonly", "no"])
-                .arg("--dir")
-                .arg(dir.path())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn();
-            let child = match spawned {
-                Ok(child) => child,
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => panic!(
-                    "`redis-server` is not installed, and the Redis store's tests need it: \
-                     install it with `apt-get install -y redis-server` (or set \
-                     RULESC_SKIP_REDIS=1 to skip them)"
-                ),
-                Err(err) => panic!("`redis-server` does not start: {err}"),
-            };
-            let mut server = RedisServer {
-                child,
-                port,
-                _dir: dir,
-            };
-            if server.wait_until_ready() {
-                return Some(server);
-            }
-        }
-        panic!("`redis-server` did not start on a free port in five attempts");
-    }
-
-    /// Waits until the server answers `PING`; false when it exited (its port was taken)
-    fn wait_until_ready(&mut self) -> bool {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if self.child.try_wait().unwrap().is_some() {
-                return false;
-            }
-            let pinged = redis::Client::open(self.url())
-                .and_then(|client| client.get_connection())
-                .and_then(|mut con| redis::cmd("PING").query::<String>(&mut con));
-            if pinged.is_ok() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        panic!(
-            "`redis-server` on port {} did not answer in 10 s",
-            self.port
-        );
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.port)
-    }
-
-    fn connection(&self) -> redis::Connection {
-        redis::Client::open(self.url())
-            .unwrap()
-            .get_connection()
-            .unwrap()
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        // Already gone is fine: the test is over either way.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A loopback port nobody listens on (at the moment of asking)
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// A store under test, and how the hook and the test reach it
 enum Backend {

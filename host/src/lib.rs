@@ -224,6 +224,14 @@ pub fn reset(location: &StateLocation, session_id: &str) -> Result<bool, String>
     store.reset(session_id).map_err(state_error)
 }
 
+/// Accepts that the store at `location` lost data (a Redis server emptied or evicting), so
+/// hook calls, denied since the loss was seen, go on with what it kept; what was done
+pub fn acknowledge_loss(location: &StateLocation) -> Result<String, String> {
+    let dir = StateDir::open(&location.dir).map_err(state_error)?;
+    let mut store = store::open(&location.sessions, dir, None).map_err(state_error)?;
+    store.acknowledge_loss().map_err(state_error)
+}
+
 /// The reason a hook call or a reset fails on an error of the state
 pub(crate) fn state_error(err: std::io::Error) -> String {
     format!("the hook state is unusable: {err}")
@@ -325,6 +333,7 @@ fn respond(
     });
     let mut store =
         store::open(&options.sessions, dir, options.prune_older_than).map_err(state_error)?;
+    let reset_flags = store.reset_flags();
     let mut verdict = None;
     let mut outcomes = Vec::new();
     store
@@ -338,6 +347,7 @@ fn respond(
                 call,
                 session,
                 now_ms,
+                &reset_flags,
                 Some(&mut outcomes),
             ));
         })

@@ -28,18 +28,21 @@ use super::session::{PolicyRun, SessionState};
 
 /// Evaluates `call` against `policy`, whose runs in a session are kept under `policy_key`,
 /// updating `state`, and returns what to tell the host; every outcome, with the step it
-/// belongs to, goes to `record` (replay's report and the hook's shadow notes read them)
+/// belongs to, goes to `record` (replay's report and the hook's shadow notes read them).
+/// `reset_flags` is what `rulesc hook reset` needs after `--session ID` to find the store
+/// `state` came from
 pub(crate) fn respond_recorded(
     policy: &Policy,
     policy_key: &str,
     call: &HookCall,
     state: &mut SessionState,
     now_ms: u64,
+    reset_flags: &str,
     record: Option<&mut Vec<(u64, Outcome)>>,
 ) -> Verdict {
     let elapsed_ms = state.clock.tick(now_ms);
     if let Some(reason) = &state.forbidden {
-        return stopped(call, reason);
+        return stopped(call, reason, reset_flags);
     }
     let mut session = Session {
         policy,
@@ -62,9 +65,10 @@ pub(crate) fn respond_recorded(
 
 /// The answer in a session a `forbid` stopped: tool calls are denied and prompts refused
 /// with its reason, stops and the rest go unopposed; nothing is evaluated
-fn stopped(call: &HookCall, reason: &str) -> Verdict {
+fn stopped(call: &HookCall, reason: &str, reset_flags: &str) -> Verdict {
     let reason = format!(
-        "this session was stopped: {reason}; run `rulesc hook reset --session {}` to clear it",
+        "this session was stopped: {reason}; run `rulesc hook reset --session {}{reset_flags}` \
+         to clear it",
         call.session_id
     );
     if call.event.gates_tool_call() || call.event == HostEvent::PromptSubmit {
@@ -263,7 +267,7 @@ mod tests {
     use crate::answer::Permission;
 
     fn respond(policy: &Policy, call: &HookCall, state: &mut SessionState, now_ms: u64) -> Verdict {
-        respond_recorded(policy, "p", call, state, now_ms, None)
+        respond_recorded(policy, "p", call, state, now_ms, "", None)
     }
 
     /// The run of the policy the tests' calls evaluate

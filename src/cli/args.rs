@@ -305,8 +305,12 @@ pub(crate) enum HookAction {
 #[derive(Debug, Args)]
 pub(crate) struct HookResetArgs {
     /// The host's session id (`session_id` of its hook calls)
-    #[arg(long, value_name = "ID")]
-    pub(crate) session: String,
+    #[arg(long, value_name = "ID", required_unless_present = "lost")]
+    pub(crate) session: Option<String>,
+    /// Instead of a session: accept that the Redis server lost data, which denies hook
+    /// calls until acknowledged, and go on with what it kept
+    #[arg(long, conflicts_with = "session")]
+    pub(crate) lost: bool,
     /// The state folder the hook uses (default: `$XDG_STATE_HOME/rulesc`, else
     /// `~/.local/state/rulesc`)
     #[arg(long, value_name = "DIR")]

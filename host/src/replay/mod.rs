@@ -421,6 +421,7 @@ impl<'p> Replay<'p> {
                 &call,
                 state,
                 now_ms,
+                "",
                 Some(&mut self.outcomes),
             );
             for (step, outcome) in &self.outcomes {

@@ -37,6 +37,22 @@ pub(crate) trait Store {
 
     /// Removes the state of sessions not written for longer than `age`; how many it removed
     fn prune(&mut self, age: Duration) -> io::Result<usize>;
+
+    /// Accepts that the store lost data, so hook calls go on with what it kept; what was
+    /// done, in words. Only a store that can notice a loss has one to acknowledge
+    fn acknowledge_loss(&mut self) -> io::Result<String> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "`--lost` acknowledges a loss of data on a redis server (`--state redis://...`); \
+             the file store has none to acknowledge",
+        ))
+    }
+
+    /// What `rulesc hook reset` needs after `--session ID` to find this store, as its
+    /// messages say it
+    fn reset_flags(&self) -> String {
+        String::new()
+    }
 }
 
 /// `loaded` as `change` leaves it, when that differs: the state a store must save
@@ -132,10 +148,10 @@ pub(crate) fn open(
     match sessions {
         SessionStore::Folder => Ok(Box::new(file::FileStore::new(dir))),
         #[cfg(feature = "redis")]
-        SessionStore::Redis(url) => Ok(Box::new(redis::RedisStore::open(url, expire_after)?)),
+        SessionStore::Redis(url) => Ok(Box::new(redis::RedisStore::open(url, dir, expire_after)?)),
         #[cfg(not(feature = "redis"))]
         SessionStore::Redis(_) => {
-            let _ = expire_after;
+            let _ = (dir, expire_after);
             Err(io::Error::new(
                 io::ErrorKind::Unsupported,
                 "this rulesc was built without the redis store (the crate feature `redis`)",

@@ -123,16 +123,18 @@ fn run_reset(args: &HookResetArgs) -> ExitStatus {
         Ok(location) => location,
         Err(status) => return status,
     };
-    match rulesc_host::reset(&location, &args.session) {
-        Ok(removed) => {
-            let said = if removed {
-                format!(
-                    "session `{}` reset: its next hook call starts afresh",
-                    args.session
-                )
+    let said = match &args.session {
+        Some(session) => rulesc_host::reset(&location, session).map(|removed| {
+            if removed {
+                format!("session `{session}` reset: its next hook call starts afresh")
             } else {
-                format!("session `{}` has no state to reset", args.session)
-            };
+                format!("session `{session}` has no state to reset")
+            }
+        }),
+        None => rulesc_host::acknowledge_loss(&location),
+    };
+    match said {
+        Ok(said) => {
             let _ = writeln!(std::io::stdout().lock(), "{said}");
             ExitStatus::Success
         }
