@@ -34,7 +34,21 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         shadow: args.shadow,
     };
     let reply = match input::read_stdin() {
-        Ok(call) => rulesc_host::handle(&call, &options, &PolicyFiles(&args.policies)),
+        Ok(call) if args.discover => {
+            let policies = super::hook_discover::policies(&args.policies, &call);
+            let files = PolicyFiles {
+                arguments: &policies,
+                later_names_win: true,
+            };
+            rulesc_host::handle(&call, &options, &files)
+        }
+        Ok(call) => {
+            let files = PolicyFiles {
+                arguments: &args.policies,
+                later_names_win: false,
+            };
+            rulesc_host::handle(&call, &options, &files)
+        }
         // The event is unknown, so this is refused as input that is not JSON is.
         Err(err) => rulesc_host::unreadable_input(&format!("stdin is unreadable: {err}"), &options),
     };
@@ -95,15 +109,22 @@ fn state_location(
 }
 
 /// The policy named by the POLICY arguments, read by the loader every command shares
-struct PolicyFiles<'a>(&'a [PathBuf]);
+struct PolicyFiles<'a> {
+    /// The POLICY arguments
+    arguments: &'a [PathBuf],
+    /// Whether a file of a later argument replaces a file of the same name (its path below
+    /// its folder) of an earlier one: with `--discover`, a project's `safe-shell.rules`
+    /// replaces the user's, so the two starter policies do not define each rule twice
+    later_names_win: bool,
+}
 
 impl Loader for PolicyFiles<'_> {
     fn arguments(&self) -> &[PathBuf] {
-        self.0
+        self.arguments
     }
 
     fn list(&self) -> Result<Files, String> {
-        match load::list_sources(self.0).map_err(|err| err.to_string())? {
+        match load::list_sources(self.arguments).map_err(|err| err.to_string())? {
             // Cached as `.rules` files are: checked when first read, then kept compact.
             Listing::Compiled(json) => Ok(Files {
                 sources: vec![Source {
@@ -113,18 +134,24 @@ impl Loader for PolicyFiles<'_> {
                 folders: Vec::new(),
                 passed_over: Vec::new(),
             }),
-            Listing::Rules(found) => Ok(Files {
-                sources: found
-                    .files
-                    .into_iter()
-                    .map(|file| Source {
-                        name: file.name,
-                        path: file.path,
-                    })
-                    .collect(),
-                folders: found.folders,
-                passed_over: found.passed_over,
-            }),
+            Listing::Rules(found) => {
+                let files = if self.later_names_win {
+                    later_names_win(found.files)
+                } else {
+                    found.files
+                };
+                Ok(Files {
+                    sources: files
+                        .into_iter()
+                        .map(|file| Source {
+                            name: file.name,
+                            path: file.path,
+                        })
+                        .collect(),
+                    folders: found.folders,
+                    passed_over: found.passed_over,
+                })
+            }
         }
     }
 
@@ -158,9 +185,21 @@ impl Loader for PolicyFiles<'_> {
     }
 }
 
+/// `files` without those a later file of the same name replaces
+fn later_names_win(files: Vec<load::Listed>) -> Vec<load::Listed> {
+    let mut kept: Vec<load::Listed> = Vec::with_capacity(files.len());
+    for file in files.into_iter().rev() {
+        if !kept.iter().any(|later| later.name == file.name) {
+            kept.push(file);
+        }
+    }
+    kept.reverse();
+    kept
+}
+
 /// Compiles `.rules` files; a policy with errors is one line: the first error with its
 /// place, and how many follow
-fn compile(files: Vec<SourceBytes>) -> Result<Policy, String> {
+pub(crate) fn compile(files: Vec<SourceBytes>) -> Result<Policy, String> {
     let diagnostics = match load::compile(Sources::Rules(files)) {
         Ok(loaded) => return Ok(loaded.policy),
         Err(diagnostics) => diagnostics,
