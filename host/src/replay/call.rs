@@ -10,10 +10,12 @@ use serde_json::Value as Json;
 /// How many characters a summary keeps, the ellipsis included
 pub(crate) const MAX_CHARS: usize = 80;
 
-/// The keys that name what a call acts on, first found first: shell commands (Claude Code
-/// and Gemini CLI `command`, Codex `exec_command`'s `cmd`), files (Claude Code `file_path`
-/// and `notebook_path`, Gemini CLI `absolute_path`, `path`), then web addresses
-const KEY_ARGUMENTS: [&str; 7] = [
+/// The keys that name what a call acts on, first found first: the files a Codex patch
+/// touches (`files`, which the hook adds beside the raw patch in `command`), shell commands
+/// (Claude Code and Gemini CLI `command`, Codex `exec_command`'s `cmd`), files (Claude Code
+/// `file_path` and `notebook_path`, Gemini CLI `absolute_path`, `path`), then web addresses
+const KEY_ARGUMENTS: [&str; 8] = [
+    "files",
     "command",
     "cmd",
     "file_path",
@@ -91,6 +93,8 @@ mod tests {
         assert_eq!(summary(Some(&fetch)).unwrap(), "https://example.com");
         let words = json!({"command": ["bash", "-lc", "ls"]});
         assert_eq!(summary(Some(&words)).unwrap(), "bash -lc ls");
+        let patch = json!({"command": "*** Begin Patch", "files": ["a.rs", "b.rs"]});
+        assert_eq!(summary(Some(&patch)).unwrap(), "a.rs b.rs");
     }
 
     #[test]
