@@ -91,10 +91,13 @@ pub(super) fn compiles(policy: &Path) -> Line {
 
 /// The configured command, run as the host runs it, on a harmless call and on `rm -rf /`
 pub(super) fn answers(host: Host, project: &Path, shown: &str, command: &str) -> Line {
-    let state = std::env::temp_dir().join(format!("rulesc-doctor-{}", std::process::id()));
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.subsec_nanos());
+    let state = std::env::temp_dir().join(format!("rulesc-doctor-{}-{nanos}", std::process::id()));
     let harmless = call(host, project, shown, command, &state, "ls");
     let destructive = call(host, project, shown, command, &state, "rm -rf /");
-    // Only this check's own folder, named by the process id, is removed.
+    // Only this check's own folder, named by the process and the time, is removed.
     let _ = std::fs::remove_dir_all(&state);
     let fix = format!(
         "run `{}` on a test call yourself to see why",
