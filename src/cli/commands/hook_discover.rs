@@ -58,7 +58,6 @@ pub(crate) fn project_policy(cwd: &Path, home: Option<&Path>) -> Option<PathBuf>
 
 #[cfg(test)]
 mod tests {
-    #![expect(clippy::unwrap_used, reason = "tests")]
     use super::*;
 
     #[test]
