@@ -197,7 +197,7 @@ struct RuleCount {
     decisions: BTreeMap<String, u64>,
 }
 
-/// `line 12, step 3, pre_tool_use `Bash`: block by no-rm "no rm"`
+/// `line 12, step 3, pre_tool_use `Bash` `rm -rf /`: block by no-rm "no rm"`
 fn finding_line(finding: &Finding) -> String {
     let mut line = format!(
         "line {}, step {}, {}",
@@ -205,6 +205,9 @@ fn finding_line(finding: &Finding) -> String {
     );
     if let Some(tool) = &finding.tool {
         let _ = write!(line, " `{tool}`");
+    }
+    if let Some(call) = &finding.call {
+        let _ = write!(line, " `{call}`");
     }
     let _ = write!(line, ": {}", finding.decision);
     if finding.mode == Mode::Shadow {

@@ -526,3 +526,54 @@ fn codex_hooks_in_config_toml_are_respected_and_never_written() {
     );
     assert_eq!(read(dir.path(), ".codex/config.toml"), broken);
 }
+
+/// `--user` writes into the user's own settings, which each host reads in every folder
+/// (`~/.claude/settings.json`, `~/.gemini/settings.json`, `$CODEX_HOME/hooks.json`), and
+/// the starter policy into `$XDG_CONFIG_HOME/rulesc/`; each command runs that folder and
+/// discovers the project's
+#[test]
+fn user_settings_get_hooks_that_discover_the_project() {
+    let root = tempfile::tempdir().unwrap();
+    let home = root.path().join("home");
+    let xdg = root.path().join("xdg");
+    let codex_home = root.path().join("codex home");
+    let shipped = std::fs::read_to_string("rules/safe-shell.rules").unwrap();
+    for (host, file) in [
+        (&HOSTS[0], home.join(".claude/settings.json")),
+        (&HOSTS[1], codex_home.join("hooks.json")),
+        (&HOSTS[2], home.join(".gemini/settings.json")),
+    ] {
+        let mut command = common::command(".", &["init", "--user", "--host", host.flag]);
+        command
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", &xdg)
+            .env("CODEX_HOME", &codex_home);
+        let (code, stdout, stderr) = common::run(&mut command, "");
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stdout.contains(&format!("created {}", file.display())),
+            "{stdout}"
+        );
+        let events = (host.read)(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let mut names: Vec<&str> = events.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        let mut expected = host.events.to_vec();
+        expected.sort_unstable();
+        assert_eq!(names, expected, "{}", host.flag);
+        let policy = xdg.join("rulesc");
+        for commands in events.values() {
+            assert_eq!(
+                commands,
+                &[format!(
+                    "rulesc hook {} --discover --host {}",
+                    policy.display(),
+                    host.flag
+                )]
+            );
+        }
+        assert_eq!(
+            std::fs::read_to_string(policy.join("safe-shell.rules")).unwrap(),
+            shipped
+        );
+    }
+}

@@ -244,7 +244,7 @@ fn damaged_lines_are_warnings_naming_file_and_line_and_strict_fails() {
     }
     // The rest of the session still replays: the call on line 5 is blocked.
     assert!(
-        stdout.contains("line 5, step 1, pre_tool_use `Bash`: block by no-rm"),
+        stdout.contains("line 5, step 1, pre_tool_use `Bash` `rm -rf logs`: block by no-rm"),
         "{stdout}"
     );
     let mut strict = args.clone();

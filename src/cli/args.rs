@@ -38,6 +38,9 @@ pub(crate) enum Command {
     Hook(HookArgs),
     /// Write a starter policy and a coding agent's hook configuration into a folder
     Init(InitArgs),
+    /// Check that a coding agent will run `rulesc hook` and that it answers, and say how to
+    /// fix what is wrong
+    Doctor(DoctorArgs),
     /// Print a shell's completion script for `rulesc`
     Completions(CompletionsArgs),
     /// Print the JSON Schema of a JSON document `rulesc` reads or writes
@@ -253,6 +256,10 @@ pub(crate) struct HookArgs {
     /// Whose hook protocol to read and answer
     #[arg(long, required = true, value_parser = host_parser())]
     pub(crate) host: Option<Host>,
+    /// Also run the project's policy: the first `.rulesc/` folder found walking up from the
+    /// call's `cwd`, up to the folder holding `.git`, the home folder or `/`
+    #[arg(long)]
+    pub(crate) discover: bool,
     /// Where session state and compiled policies are kept (default: `$XDG_STATE_HOME/rulesc`,
     /// else `~/.local/state/rulesc`); it must be yours alone
     #[arg(long, value_name = "DIR")]
@@ -332,6 +339,26 @@ pub(crate) struct InitArgs {
     /// Replace entries of an existing configuration that disagree with what `init` writes
     #[arg(long)]
     pub(crate) force: bool,
+    /// Guard every folder: write the hooks into the user's own settings of the host, with
+    /// the user's policy (`$XDG_CONFIG_HOME/rulesc`, else `~/.config/rulesc`) and each
+    /// project's `.rulesc/` found from where the agent works
+    #[arg(long, conflicts_with = "dir")]
+    pub(crate) user: bool,
+    /// Record the hooks as trusted where the host asks for it: Codex's `[hooks.state]` in
+    /// the user's `config.toml`, Gemini CLI's `~/.gemini/trustedFolders.json` for the project
+    #[arg(long)]
+    pub(crate) trust: bool,
+}
+
+/// `rulesc doctor`
+#[derive(Debug, Args)]
+pub(crate) struct DoctorArgs {
+    /// The coding agent to check (by default every one whose settings run `rulesc hook`)
+    #[arg(long, value_parser = host_parser())]
+    pub(crate) host: Option<Host>,
+    /// The project folder the agent starts in (the current folder by default)
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub(crate) dir: PathBuf,
 }
 
 /// `rulesc completions`

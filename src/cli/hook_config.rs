@@ -18,6 +18,8 @@
 //! event that has no `rulesc hook` command yet; a different `rulesc hook` command of an event
 //! is a conflict that only `force` replaces; a key of the wrong JSON type is refused.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::{json, Map, Value as Json};
 
 use rulesc_host::Host;
@@ -31,16 +33,58 @@ const COMMAND_PREFIX: &str = "rulesc hook ";
 /// What `rulesc init` writes into a host's configuration
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct HookConfig {
-    /// The configuration file, relative to the project folder
-    pub(crate) file: &'static str,
+    /// The host
+    pub(crate) host: Host,
+    /// The folder [`HookConfig::file`] is relative to: the project, or for the user's own
+    /// settings the home folder (Codex: `CODEX_HOME`)
+    pub(crate) base: PathBuf,
+    /// The configuration file, relative to [`HookConfig::base`]
+    pub(crate) file: String,
     /// The host events that get the command
     pub(crate) events: Vec<&'static str>,
     /// The command run on each of them
     pub(crate) command: String,
-    /// Another file, relative to the project folder, whose hooks the host runs as well and
-    /// which `init` reads but never writes: Codex's `.codex/config.toml`, whose `[hooks]`
-    /// table `discovery.rs` (`load_toml_hooks_from_layer`) loads beside `hooks.json`
-    pub(crate) also_read: Option<&'static str>,
+    /// Another file, relative to [`HookConfig::base`], whose hooks the host runs as well and
+    /// which `init` reads but never writes: Codex's `config.toml`, whose `[hooks]` table
+    /// `discovery.rs` (`load_toml_hooks_from_layer`) loads beside `hooks.json`
+    pub(crate) also_read: Option<String>,
+    /// Commands earlier releases of `init` wrote that did not work everywhere (Gemini CLI's
+    /// `"$GEMINI_PROJECT_DIR"`, which the host itself replaces with a quoted path): replaced
+    /// without `--force`
+    pub(crate) outdated: Vec<String>,
+    /// Whether these are the user's own settings (`init --user`), which apply everywhere
+    pub(crate) user: bool,
+}
+
+/// The user's folders a user-level install reads and writes
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UserDirs {
+    /// `HOME`
+    pub(crate) home: PathBuf,
+    /// Codex's home: `CODEX_HOME`, else `~/.codex`
+    pub(crate) codex_home: PathBuf,
+    /// rulesc's own settings: `$XDG_CONFIG_HOME/rulesc`, else `~/.config/rulesc`
+    pub(crate) policy: PathBuf,
+}
+
+impl UserDirs {
+    /// The folders from the environment; `None` without `HOME`
+    pub(crate) fn from_env() -> Option<UserDirs> {
+        let var = |name: &str| {
+            std::env::var_os(name)
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+                .filter(|path| path.is_absolute())
+        };
+        let home = var("HOME")?;
+        Some(UserDirs {
+            codex_home: var("CODEX_HOME").unwrap_or_else(|| home.join(".codex")),
+            policy: var("XDG_CONFIG_HOME")
+                .unwrap_or_else(|| home.join(".config"))
+                .join("rulesc"),
+            home,
+        })
+    }
 }
 
 /// Why a configuration cannot be merged
@@ -63,7 +107,7 @@ pub(crate) enum MergeError {
     /// An event runs another `rulesc hook` command from a file `init` does not write
     Elsewhere {
         /// That file
-        file: &'static str,
+        file: String,
         /// The host event
         event: String,
         /// The command configured there
@@ -96,10 +140,13 @@ impl std::fmt::Display for MergeError {
 impl HookConfig {
     /// The configuration of `host` for the project folder `project` (absolute, used only
     /// where the host offers no variable naming the project)
-    pub(crate) fn new(host: Host, project: &std::path::Path) -> HookConfig {
+    pub(crate) fn new(host: Host, project: &Path) -> HookConfig {
         let (file, also_read, policy) = match host {
             // Both hosts set a variable to the project's root for hook commands, so the hook
-            // finds the policy from any working folder.
+            // finds the policy from any working folder. Gemini CLI replaces
+            // `$GEMINI_PROJECT_DIR` in the command's text with a quoted path before the shell
+            // runs it (`expandCommand`), which inside double quotes leaves the quotes in the
+            // path; the braced form is left to the shell.
             Host::Claude => (
                 ".claude/settings.json",
                 None,
@@ -108,7 +155,7 @@ impl HookConfig {
             Host::Gemini => (
                 ".gemini/settings.json",
                 None,
-                format!("\"$GEMINI_PROJECT_DIR\"/{POLICY_DIR}"),
+                format!("\"${{GEMINI_PROJECT_DIR}}\"/{POLICY_DIR}"),
             ),
             // Codex runs a hook in the session's folder, which may be below the project's
             // root, and names no root: the path is absolute.
@@ -118,11 +165,58 @@ impl HookConfig {
                 shell_quote(&project.join(POLICY_DIR).to_string_lossy()),
             ),
         };
+        let outdated = match host {
+            Host::Gemini => vec![format!(
+                "{COMMAND_PREFIX}\"$GEMINI_PROJECT_DIR\"/{POLICY_DIR} --host gemini"
+            )],
+            Host::Claude | Host::Codex => Vec::new(),
+        };
         HookConfig {
-            file,
+            host,
+            base: project.to_path_buf(),
+            file: file.to_owned(),
             events: host.hook_events().collect(),
             command: format!("{COMMAND_PREFIX}{policy} --host {}", host.flag()),
-            also_read,
+            also_read: also_read.map(str::to_owned),
+            outdated,
+            user: false,
+        }
+    }
+
+    /// The configuration of `host` in the user's own settings, which the host reads in every
+    /// folder: the hook runs the user's policy and finds the project's `.rulesc/` from the
+    /// payload's `cwd` (`rulesc hook --discover`)
+    pub(crate) fn user(host: Host, dirs: &UserDirs) -> HookConfig {
+        let (base, file, also_read) = match host {
+            Host::Claude => (dirs.home.clone(), ".claude/settings.json", None),
+            Host::Gemini => (dirs.home.clone(), ".gemini/settings.json", None),
+            Host::Codex => (dirs.codex_home.clone(), "hooks.json", Some("config.toml")),
+        };
+        let policy = shell_quote(&dirs.policy.to_string_lossy());
+        HookConfig {
+            host,
+            base,
+            file: file.to_owned(),
+            events: host.hook_events().collect(),
+            command: format!("{COMMAND_PREFIX}{policy} --discover --host {}", host.flag()),
+            also_read: also_read.map(str::to_owned),
+            outdated: Vec::new(),
+            user: true,
+        }
+    }
+
+    /// The file's absolute path
+    pub(crate) fn path(&self) -> PathBuf {
+        self.base.join(&self.file)
+    }
+
+    /// The file as messages name it: relative to the project, or the whole path for the
+    /// user's settings
+    pub(crate) fn shown(&self) -> String {
+        if self.user {
+            self.path().display().to_string()
+        } else {
+            self.file.clone()
         }
     }
 
@@ -156,9 +250,9 @@ impl HookConfig {
             if there.contains(&self.command) {
                 continue;
             }
-            if let (Some(file), Some(existing)) = (self.also_read, there.into_iter().next()) {
+            if let (Some(file), Some(existing)) = (&self.also_read, there.into_iter().next()) {
                 return Err(MergeError::Elsewhere {
-                    file,
+                    file: file.clone(),
                     event: (*event).to_owned(),
                     existing,
                 });
@@ -181,7 +275,7 @@ impl HookConfig {
         elsewhere: &mut Json,
         event: &str,
     ) -> Result<Vec<String>, MergeError> {
-        let groups = match (self.also_read, hooks_of(elsewhere, "hooks")?) {
+        let groups = match (&self.also_read, hooks_of(elsewhere, "hooks")?) {
             (Some(_), Some(hooks)) => hooks.get_mut(event),
             _ => None,
         };
@@ -209,8 +303,13 @@ impl HookConfig {
         {
             return Ok(false);
         }
+        let outdated = |command: &Json| {
+            command
+                .as_str()
+                .is_some_and(|text| self.outdated.iter().any(|old| old == text))
+        };
         if let Some(existing) = ours.first() {
-            if !force {
+            if !force && !ours.iter().all(|command| outdated(command)) {
                 return Err(MergeError::Conflict {
                     event: event.to_owned(),
                     existing: existing.as_str().unwrap_or_default().to_owned(),
@@ -321,7 +420,7 @@ fn toml_value_to_json(value: &toml_edit::Value) -> Json {
 
 /// `text` as one word of a POSIX shell: as is when it holds only safe characters, else in
 /// single quotes (a quote inside written `'\''`)
-fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+:,@%".contains(c);
     if !text.is_empty() && text.chars().all(safe) {
         text.to_owned()
@@ -401,6 +500,37 @@ mod tests {
     }
 
     #[test]
+    fn gemini_commands_use_the_braced_variable_and_replace_the_old_form() {
+        let gemini = HookConfig::new(Host::Gemini, std::path::Path::new("/p"));
+        assert_eq!(
+            gemini.command,
+            "rulesc hook \"${GEMINI_PROJECT_DIR}\"/.rulesc --host gemini"
+        );
+        let old = json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+            "command": "rulesc hook \"$GEMINI_PROJECT_DIR\"/.rulesc --host gemini"}]}]}});
+        let merged = gemini.merge(Some(old), None, false).unwrap().unwrap();
+        assert_eq!(
+            merged["hooks"]["BeforeTool"][0]["hooks"][0]["command"],
+            gemini.command
+        );
+    }
+
+    #[test]
+    fn user_commands_discover_the_project() {
+        let dirs = UserDirs {
+            home: "/h".into(),
+            codex_home: "/h/.codex".into(),
+            policy: "/h/my config/rulesc".into(),
+        };
+        let codex = HookConfig::user(Host::Codex, &dirs);
+        assert_eq!(codex.path(), std::path::Path::new("/h/.codex/hooks.json"));
+        assert_eq!(
+            codex.command,
+            "rulesc hook '/h/my config/rulesc' --discover --host codex"
+        );
+    }
+
+    #[test]
     fn codex_paths_are_quoted_for_the_shell() {
         let config = HookConfig::new(Host::Codex, std::path::Path::new("/a b/it's"));
         assert_eq!(
@@ -434,10 +564,7 @@ mod tests {
         assert!(
             matches!(
                 err,
-                MergeError::Elsewhere {
-                    file: ".codex/config.toml",
-                    ..
-                }
+                MergeError::Elsewhere { ref file, .. } if file == ".codex/config.toml"
             ),
             "{err}"
         );

@@ -1,7 +1,9 @@
 //! The `rulesc` command line: argument parsing, dispatch, and the IO all commands share.
 
 mod args;
+mod codex_trust;
 mod commands;
+mod doctor;
 mod exit;
 mod hook_config;
 mod policy;
@@ -73,6 +75,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(&args),
         Command::Hook(args) => commands::hook::run(&args),
         Command::Init(args) => commands::init::run(&args),
+        Command::Doctor(args) => commands::doctor::run(&args),
         Command::Completions(args) => commands::completions::run(&args),
         Command::Schema(args) => commands::schema::run(&args),
         Command::Lsp(_) => commands::lsp::run(),

@@ -486,6 +486,9 @@ struct ReplayFinding {
     step: u64,
     event: EventName,
     tool: Option<String>,
+    /// The call, on tool events: its key argument (the command, the file path, the URL),
+    /// else its arguments as JSON, on one line of at most 80 characters (`…` when cut)
+    call: Option<String>,
     decision: FindingName,
     rule: Option<String>,
     message: Option<String>,

@@ -12,6 +12,7 @@
 //! holds (one [`Finding`] per decision), never by the size of a trace; a line that cannot
 //! be read is a [`Warning`] naming its file and line, and the rest replays.
 
+mod call;
 mod claude;
 mod codex;
 mod lines;
@@ -125,6 +126,9 @@ pub struct Finding {
     pub event: EventKind,
     /// The tool, on tool events
     pub tool: Option<String>,
+    /// The call, on tool events: its key argument (command, file path, URL) or its
+    /// arguments as JSON, on one line of at most 80 characters
+    pub call: Option<String>,
     /// `block`, `ask`, `forbid` or `request`
     pub decision: String,
     /// The rule that decided (`default`, `host:...` for the runtime's own)
@@ -425,7 +429,7 @@ impl<'p> Replay<'p> {
                 Some(&mut self.outcomes),
             );
             for (step, outcome) in &self.outcomes {
-                let tool = tool_of(outcome.event, call.tool.as_deref());
+                let tool = tool_of(outcome.event, call.tool.as_deref(), call.arg.as_ref());
                 findings.extend(findings_of(outcome, number, *step, tool));
             }
             let evaluated = u64::try_from(self.outcomes.len()).unwrap_or(u64::MAX);
@@ -444,7 +448,7 @@ impl<'p> Replay<'p> {
             let replayed = state.run_of(REPLAYED, elapsed_ms);
             let outcome =
                 policy.evaluate_next(event.clone(), &mut replayed.metadata, &mut replayed.trace);
-            let tool = tool_of(event.kind, event.tool.as_deref());
+            let tool = tool_of(event.kind, event.tool.as_deref(), event.arg.as_ref());
             findings.extend(findings_of(&outcome, number, event.step, tool));
         }
     }
@@ -472,14 +476,28 @@ fn parse(line: lines::Line) -> Result<Option<Map<String, Json>>, String> {
     }
 }
 
-/// The tool of an event that has one
-fn tool_of(event: EventKind, tool: Option<&str>) -> Option<String> {
-    matches!(
+/// A tool event's tool, and its call in one line
+#[derive(Debug, Clone, Default)]
+struct ToolCall {
+    /// The tool's name
+    tool: Option<String>,
+    /// [`call::summary`] of its arguments
+    call: Option<String>,
+}
+
+/// The tool and call of an event that has them
+fn tool_of(event: EventKind, tool: Option<&str>, arg: Option<&Json>) -> ToolCall {
+    let has_tool = matches!(
         event,
         EventKind::PreToolUse | EventKind::PostToolUse | EventKind::OnError
-    )
-    .then(|| tool.map(str::to_owned))
-    .flatten()
+    );
+    match tool {
+        Some(tool) if has_tool => ToolCall {
+            tool: Some(tool.to_owned()),
+            call: call::summary(arg),
+        },
+        _ => ToolCall::default(),
+    }
 }
 
 /// The verbs a replay reports: those that would have changed what the agent did
@@ -492,7 +510,7 @@ fn findings_of(
     outcome: &Outcome,
     line: u64,
     step: u64,
-    tool: Option<String>,
+    tool: ToolCall,
 ) -> impl Iterator<Item = Finding> + '_ {
     let resolution = &outcome.resolution;
     let enforced = match resolution.decision {
@@ -500,7 +518,8 @@ fn findings_of(
             line,
             step,
             event: outcome.event,
-            tool: tool.clone(),
+            tool: tool.tool.clone(),
+            call: tool.call.clone(),
             decision: resolution.decision.name().to_owned(),
             rule: resolution.resolved_by.clone(),
             message: resolution.message.clone(),
@@ -516,7 +535,8 @@ fn findings_of(
                 line,
                 step,
                 event: outcome.event,
-                tool: tool.clone(),
+                tool: tool.tool.clone(),
+                call: tool.call.clone(),
                 decision: verb.name().to_owned(),
                 rule: Some(evaluation.rule.clone()),
                 message: evaluation.message.clone(),

@@ -38,7 +38,7 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         shadow: args.shadow,
     };
     let deadline = Instant::now() + args.timeout;
-    let (reply, pruned) = answer_in_time(options, args.policies.clone(), args.timeout);
+    let (reply, pruned) = answer_in_time(options, args.policies.clone(), args.discover, args.timeout);
     let mut stderr = std::io::stderr().lock();
     for line in &reply.stderr {
         // Nothing is left to tell if stderr itself is gone.
@@ -74,6 +74,7 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
 fn answer_in_time(
     options: Options,
     policies: Vec<PathBuf>,
+    discover: bool,
     budget: Duration,
 ) -> (Reply, Option<Receiver<Vec<String>>>) {
     let input: Arc<OnceLock<Vec<u8>>> = Arc::default();
@@ -86,7 +87,16 @@ fn answer_in_time(
             let reply = match input::read_stdin() {
                 Ok(call) => {
                     let call = input.get_or_init(|| call);
-                    rulesc_host::handle(call, &options, &PolicyFiles(&policies))
+                    let arguments = if discover {
+                        super::hook_discover::policies(&policies, call)
+                    } else {
+                        policies
+                    };
+                    let files = PolicyFiles {
+                        arguments: &arguments,
+                        drop_repeated: discover,
+                    };
+                    rulesc_host::handle(call, &options, &files)
                 }
                 // The event is unknown, so this is refused as input that is not JSON is.
                 Err(err) => {
@@ -160,15 +170,24 @@ fn state_location(
 }
 
 /// The policy named by the POLICY arguments, read by the loader every command shares
-struct PolicyFiles<'a>(&'a [PathBuf]);
+struct PolicyFiles<'a> {
+    /// The POLICY arguments
+    arguments: &'a [PathBuf],
+    /// Whether a file of a later argument that repeats a file of an earlier one (the same
+    /// name, its path below its folder, and the same bytes) is left out: with `--discover`,
+    /// a project's starter `safe-shell.rules` repeats the user's, and would define each
+    /// rule twice. A project's file that differs is kept beside the user's, never in its
+    /// place: a project's policy may not drop the user's rules (docs/layers.md).
+    drop_repeated: bool,
+}
 
 impl Loader for PolicyFiles<'_> {
     fn arguments(&self) -> &[PathBuf] {
-        self.0
+        self.arguments
     }
 
     fn list(&self) -> Result<Files, String> {
-        match load::list_sources(self.0).map_err(|err| err.to_string())? {
+        match load::list_sources(self.arguments).map_err(|err| err.to_string())? {
             // Cached as `.rules` files are: checked when first read, then kept compact.
             Listing::Compiled(json) => Ok(Files {
                 sources: vec![Source {
@@ -178,18 +197,24 @@ impl Loader for PolicyFiles<'_> {
                 folders: Vec::new(),
                 passed_over: Vec::new(),
             }),
-            Listing::Rules(found) => Ok(Files {
-                sources: found
-                    .files
-                    .into_iter()
-                    .map(|file| Source {
-                        name: file.name,
-                        path: file.path,
-                    })
-                    .collect(),
-                folders: found.folders,
-                passed_over: found.passed_over,
-            }),
+            Listing::Rules(found) => {
+                let files = if self.drop_repeated {
+                    drop_repeated(found.files)
+                } else {
+                    found.files
+                };
+                Ok(Files {
+                    sources: files
+                        .into_iter()
+                        .map(|file| Source {
+                            name: file.name,
+                            path: file.path,
+                        })
+                        .collect(),
+                    folders: found.folders,
+                    passed_over: found.passed_over,
+                })
+            }
         }
     }
 
@@ -224,9 +249,27 @@ impl Loader for PolicyFiles<'_> {
     }
 }
 
+/// `files` without those that repeat an earlier file: the same name and the same bytes
+fn drop_repeated(files: Vec<load::Listed>) -> Vec<load::Listed> {
+    let mut kept: Vec<load::Listed> = Vec::with_capacity(files.len());
+    for file in files {
+        let repeats = kept.iter().any(|earlier| {
+            earlier.name == file.name
+                && matches!(
+                    (input::read_file(&earlier.path), input::read_file(&file.path)),
+                    (Ok(earlier), Ok(later)) if earlier == later
+                )
+        });
+        if !repeats {
+            kept.push(file);
+        }
+    }
+    kept
+}
+
 /// Compiles `.rules` files; a policy with errors is one line: the first error with its
 /// place, and how many follow
-fn compile(files: Vec<SourceBytes>) -> Result<Policy, String> {
+pub(crate) fn compile(files: Vec<SourceBytes>) -> Result<Policy, String> {
     let diagnostics = match load::compile(Sources::Rules(files)) {
         Ok(loaded) => return Ok(loaded.policy),
         Err(diagnostics) => diagnostics,

@@ -11,10 +11,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rulesc_host::durable::{replace_file, Durability};
+use rulesc_host::Host;
 use serde_json::Value as Json;
 
 use crate::cli::args::InitArgs;
-use crate::cli::hook_config::{self, HookConfig, POLICY_DIR};
+use crate::cli::codex_trust;
+use crate::cli::doctor;
+use crate::cli::hook_config::{self, HookConfig, UserDirs, POLICY_DIR};
 use crate::cli::ExitStatus;
 
 /// The starter policy's file name in the policy folder
@@ -37,13 +40,39 @@ struct PlannedFile {
 
 /// Runs `rulesc init`
 pub(crate) fn run(args: &InitArgs) -> ExitStatus {
-    let project = match std::path::absolute(&args.dir) {
-        Ok(project) => project,
-        Err(err) => return fail(&format!("cannot use `{}`: {err}", args.dir.display())),
+    let dirs = UserDirs::from_env();
+    let (config, policy_dir, project) = if args.user {
+        let Some(dirs) = &dirs else {
+            return fail("`HOME` is not set, so the user's settings cannot be found; set it and run `rulesc init --user` again");
+        };
+        (HookConfig::user(args.host, dirs), dirs.policy.clone(), None)
+    } else {
+        let project = match std::path::absolute(&args.dir) {
+            // Hosts read the real path of the folder they start in (`getcwd`), and Codex's
+            // trust keys name it.
+            Ok(project) => project.canonicalize().unwrap_or(project),
+            Err(err) => return fail(&format!("cannot use `{}`: {err}", args.dir.display())),
+        };
+        (
+            HookConfig::new(args.host, &project),
+            project.join(POLICY_DIR),
+            Some(project),
+        )
     };
-    let config = HookConfig::new(args.host, &project);
-    let plan = plan_policy(&project, args.force)
-        .and_then(|policy| Ok([policy, plan_config(&project, &config, args.force)?]));
+    let shown_policy = if args.user {
+        policy_dir.join(POLICY_FILE).display().to_string()
+    } else {
+        format!("{POLICY_DIR}/{POLICY_FILE}")
+    };
+    let plan = plan_policy(&policy_dir, shown_policy, args.force).and_then(|policy| {
+        let (settings, merged) = plan_config(&config, args.force)?;
+        let trust = if args.trust {
+            plan_trust(&config, &merged, project.as_deref(), dirs.as_ref())?
+        } else {
+            None
+        };
+        Ok([policy, settings, trust])
+    });
     let writes: Vec<PlannedFile> = match plan {
         Ok(writes) => writes.into_iter().flatten().collect(),
         Err(reason) => return fail(&reason),
@@ -56,18 +85,37 @@ pub(crate) fn run(args: &InitArgs) -> ExitStatus {
         let verb = if write.exists { "updated" } else { "created" };
         text.push_str(&format!("{verb} {}\n", write.shown));
     }
+    let title = args.host.title();
     if writes.is_empty() {
         text.push_str(&format!(
-            "nothing to do: the policy and the {} hooks are in place\n",
-            args.host.title()
+            "nothing to do: the policy and the {title} hooks are in place\n"
         ));
     } else {
+        let checked = if args.user {
+            policy_dir.display().to_string()
+        } else {
+            args.dir.join(POLICY_DIR).display().to_string()
+        };
         text.push_str(&format!(
-            "next: `rulesc check {}` after each edit of the policy; {} runs `rulesc hook` on {}\n",
-            args.dir.join(POLICY_DIR).display(),
-            args.host.title(),
+            "next: `rulesc check {checked}` after each edit of the policy; {title} runs `rulesc hook` on {}\n",
             config.events.join(", ")
         ));
+    }
+    if !args.trust && matches!(args.host, Host::Codex) {
+        let dir = project.as_deref().map_or_else(String::new, |project| {
+            format!(" {}", hook_config::shell_quote(&project.to_string_lossy()))
+        });
+        let user = if args.user { " --user" } else { "" };
+        text.push_str(&format!(
+            "Codex runs these hooks only once you trust them: run `rulesc init --host codex{user} --trust{dir}` (it records their hashes in Codex's `config.toml`), or review them in Codex's `/hooks`\n"
+        ));
+    }
+    text.push_str("doctor:\n");
+    let start = project
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("."));
+    for line in doctor::diagnose(Some(args.host), &start, dirs.as_ref()) {
+        text.push_str(&format!("  {}\n", line.render()));
     }
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         Ok(()) => ExitStatus::Success,
@@ -75,10 +123,10 @@ pub(crate) fn run(args: &InitArgs) -> ExitStatus {
     }
 }
 
-/// The starter policy, unless the same file is there; another file there is a conflict
-fn plan_policy(project: &Path, force: bool) -> Result<Option<PlannedFile>, String> {
-    let shown = format!("{POLICY_DIR}/{POLICY_FILE}");
-    let path = project.join(POLICY_DIR).join(POLICY_FILE);
+/// The starter policy in `folder`, unless the same file is there; another file there is a
+/// conflict
+fn plan_policy(folder: &Path, shown: String, force: bool) -> Result<Option<PlannedFile>, String> {
+    let path = folder.join(POLICY_FILE);
     let existing = read(&path, &shown)?;
     match existing {
         Some(text) if text == STARTER_POLICY.as_bytes() => Ok(None),
@@ -94,62 +142,139 @@ fn plan_policy(project: &Path, force: bool) -> Result<Option<PlannedFile>, Strin
     }
 }
 
-/// The host's configuration with the hooks merged in, unless they are there already
-fn plan_config(
-    project: &Path,
-    config: &HookConfig,
-    force: bool,
-) -> Result<Option<PlannedFile>, String> {
-    let path = project.join(config.file);
-    let existing = read_settings(project, config.file)?;
-    let elsewhere = match config.also_read {
-        Some(file) => read_settings(project, file)?,
+/// The host's configuration with the hooks merged in, unless they are there already, and
+/// the configuration as it will be
+fn plan_config(config: &HookConfig, force: bool) -> Result<(Option<PlannedFile>, Json), String> {
+    let shown = config.shown();
+    let existing = read_settings(&config.path(), &shown)?;
+    let elsewhere = match &config.also_read {
+        Some(file) => read_settings(&config.base.join(file), file)?,
         None => None,
     };
     let exists = existing.is_some();
     let merged = config
-        .merge(existing, elsewhere, force)
-        .map_err(|err| format!("`{}`: {err}; nothing was changed", config.file))?;
+        .merge(existing.clone(), elsewhere, force)
+        .map_err(|err| format!("`{shown}`: {err}; nothing was changed"))?;
     let Some(merged) = merged else {
-        return Ok(None);
+        return Ok((None, existing.unwrap_or(Json::Null)));
     };
     // The user's key order is kept as far as serde_json keeps it: this file is theirs, not
     // one of rulesc's outputs, so it is not sorted on purpose.
     let mut bytes = serde_json::to_vec_pretty(&merged).map_err(|err| err.to_string())?;
     bytes.push(b'\n');
-    Ok(Some(PlannedFile {
-        shown: config.file.to_owned(),
-        path,
-        bytes,
-        exists,
-    }))
+    Ok((
+        Some(PlannedFile {
+            shown,
+            path: config.path(),
+            bytes,
+            exists,
+        }),
+        merged,
+    ))
+}
+
+/// The host's record that the hooks are trusted, with the user's consent (`--trust`):
+/// Codex's `[hooks.state]` entries for every `rulesc hook` handler of `settings` (the
+/// configuration as it will be); Gemini CLI's trusted folder for a project; nothing for
+/// Claude Code, which asks for no trust
+fn plan_trust(
+    config: &HookConfig,
+    settings: &Json,
+    project: Option<&Path>,
+    dirs: Option<&UserDirs>,
+) -> Result<Option<PlannedFile>, String> {
+    let Some(dirs) = dirs else {
+        return Err("`HOME` is not set, so the host's trust cannot be recorded; set it, or run `rulesc init` without `--trust`".to_owned());
+    };
+    match config.host {
+        Host::Codex => {
+            let path = dirs.codex_home.join("config.toml");
+            let shown = path.display().to_string();
+            let (mut document, exists) = match read(&path, &shown)? {
+                Some(bytes) => {
+                    let text = String::from_utf8(bytes).map_err(|_| refuse_toml(&shown, 1))?;
+                    (parse_toml(&text, &shown)?, true)
+                }
+                None => (toml_edit::DocumentMut::new(), false),
+            };
+            let entries = codex_trust::entries(&config.path(), settings);
+            if !codex_trust::trust(&mut document, &entries) {
+                return Ok(None);
+            }
+            Ok(Some(PlannedFile {
+                shown,
+                path,
+                bytes: document.to_string().into_bytes(),
+                exists,
+            }))
+        }
+        Host::Gemini => {
+            let Some(project) = project else {
+                return Ok(None);
+            };
+            let path = doctor::gemini_trust_file(dirs);
+            let shown = path.display().to_string();
+            let existing = read_settings(&path, &shown)?;
+            let exists = existing.is_some();
+            let mut rules = existing.unwrap_or_else(|| Json::Object(serde_json::Map::new()));
+            if doctor::gemini_trusted(&rules, project) {
+                return Ok(None);
+            }
+            let Some(map) = rules.as_object_mut() else {
+                return Err(format!("`{shown}` is not a JSON object, as Gemini CLI reads it; fix it, nothing was changed"));
+            };
+            map.insert(
+                project.to_string_lossy().into_owned(),
+                Json::String("TRUST_FOLDER".to_owned()),
+            );
+            let mut bytes = serde_json::to_vec_pretty(&rules).map_err(|err| err.to_string())?;
+            bytes.push(b'\n');
+            Ok(Some(PlannedFile {
+                shown,
+                path,
+                bytes,
+                exists,
+            }))
+        }
+        Host::Claude => Ok(None),
+    }
+}
+
+/// A TOML document, refused with its line when it does not parse
+fn parse_toml(text: &str, shown: &str) -> Result<toml_edit::DocumentMut, String> {
+    text.parse::<toml_edit::DocumentMut>().map_err(|err| {
+        let offset = err.span().map_or(0, |span| span.start);
+        refuse_toml(
+            shown,
+            1 + text.get(..offset).unwrap_or_default().matches('\n').count(),
+        )
+    })
+}
+
+/// The refusal of a file that is not TOML
+fn refuse_toml(shown: &str, line: usize) -> String {
+    format!(
+        "`{shown}` is not valid TOML (line {line}); fix it and run `rulesc init` again, nothing was changed"
+    )
 }
 
 /// A host's settings file as JSON (a `.toml` file read as TOML), `None` when there is none;
 /// a file that does not parse is refused with its line
-fn read_settings(project: &Path, shown: &str) -> Result<Option<Json>, String> {
-    let Some(bytes) = read(&project.join(shown), shown)? else {
+fn read_settings(path: &Path, shown: &str) -> Result<Option<Json>, String> {
+    let Some(bytes) = read(path, shown)? else {
         return Ok(None);
     };
-    let refuse = |language: &str, line: usize| {
-        format!(
-            "`{shown}` is not valid {language} (line {line}); fix it and run `rulesc init` again, nothing was changed"
-        )
-    };
     if shown.ends_with(".toml") {
-        let text = String::from_utf8(bytes).map_err(|_| refuse("TOML", 1))?;
-        let document = text.parse::<toml_edit::DocumentMut>().map_err(|err| {
-            let offset = err.span().map_or(0, |span| span.start);
-            refuse(
-                "TOML",
-                1 + text.get(..offset).unwrap_or_default().matches('\n').count(),
-            )
-        })?;
+        let text = String::from_utf8(bytes).map_err(|_| refuse_toml(shown, 1))?;
+        let document = parse_toml(&text, shown)?;
         return Ok(Some(hook_config::toml_to_json(document.as_item())));
     }
-    serde_json::from_slice(&bytes)
-        .map(Some)
-        .map_err(|err| refuse("JSON", err.line()))
+    serde_json::from_slice(&bytes).map(Some).map_err(|err| {
+        format!(
+            "`{shown}` is not valid JSON (line {}); fix it and run `rulesc init` again, nothing was changed",
+            err.line()
+        )
+    })
 }
 
 /// The file's bytes, `None` when there is none

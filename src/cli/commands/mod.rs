@@ -3,10 +3,12 @@
 pub(crate) mod check;
 pub(crate) mod compile;
 pub(crate) mod completions;
+pub(crate) mod doctor;
 pub(crate) mod eval;
 pub(crate) mod explain;
 pub(crate) mod fmt;
 pub(crate) mod hook;
+mod hook_discover;
 pub(crate) mod init;
 pub(crate) mod lsp;
 pub(crate) mod replay;
