@@ -32,12 +32,22 @@ if [ -z "${RULESC:-}" ]; then
 fi
 [ -x "$RULESC" ] || die "\`$RULESC\` is not an executable: set RULESC to the rulesc binary"
 
+# Only the hosts asked for with --host are installed (all of them without one).
+wanted=" "
+prev=""
+for a in "$@"; do
+  [ "$prev" = --host ] && wanted="$wanted$a "
+  case "$a" in --host=*) wanted="$wanted${a#--host=} " ;; esac
+  prev="$a"
+done
+
 mkdir -p "$cache" "$out"
 rm -rf "$out/hosts"
 mkdir -p "$out/hosts"
 versions="{"
 while read -r host package version; do
   case "$host" in ''|'#'*) continue ;; esac
+  if [ "$wanted" != " " ] && [[ "$wanted" != *" $host "* ]]; then continue; fi
   if [ "$mode" = latest ]; then
     version="$(timeout 120 npm view "$package" version 2>/dev/null)" \
       || die "cannot ask the npm registry for the newest \`$package\`: is the registry reachable?"
@@ -54,6 +64,7 @@ while read -r host package version; do
     if ! timeout 900 npm install --prefix "$dir.partial" --no-audit --no-fund --loglevel=error \
         "$package@$version" >"$out/npm-$host.log" 2>&1; then
       tail -20 "$out/npm-$host.log" >&2
+      rm -rf "$dir.partial"
       die "npm could not install \`$package@$version\` (log: $out/npm-$host.log): is the registry reachable?"
     fi
     rm -rf "$dir"
