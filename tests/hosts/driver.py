@@ -82,6 +82,19 @@ on pre_tool_use
   block "{TAINT_REASON}"
 """
 
+PATCH_REASON = "patches may not add secrets.env"
+
+PATCH_RULES = f"""policy "patches"
+
+@id("no-secrets-file")
+on pre_tool_use
+  when tool == "apply_patch" and arg.patch ~ "*Add File: secrets.env*"
+  block "{PATCH_REASON}"
+"""
+
+GOOD_PATCH = "*** Begin Patch\n*** Add File: notes.txt\n+written by apply_patch\n*** End Patch\n"
+BAD_PATCH = "*** Begin Patch\n*** Add File: secrets.env\n+TOKEN=1\n*** End Patch\n"
+
 BROKEN_RULES = """policy "broken"
 
 on pre_tool_use when tool == and
@@ -158,7 +171,7 @@ class Scenario:
 
     name: str
     title: str
-    commands: list[str]
+    commands: list[str | dict[str, str]]
     check: Callable[[Run], Outcome]
     project_name: str = "project"
     start_in: str = ""
@@ -168,6 +181,8 @@ class Scenario:
     # What the WORKAROUND setup of the hosts grants: "all" (the project, and Codex's hook
     # trust), "project" (the project only), "none" (only what `rulesc init` gives).
     trust: str = "all"
+    # The hosts the scenario means something for (the others show "n/a" in the matrix).
+    hosts: tuple[str, ...] = ("claude", "codex", "gemini")
 
     @property
     def command_count(self) -> int:
@@ -214,6 +229,11 @@ class Claude(Host):
         }
 
 
+# A model Codex knows, so it offers its full tool set (apply_patch among them); the mock
+# answers whatever the name.
+CODEX_MODEL = "gpt-5.5"
+
+
 class Codex(Host):
     def setup(self, project: Path, home: Path, port: int, trust: str) -> None:
         codex_home = home / ".codex"
@@ -223,7 +243,7 @@ class Codex(Host):
         # it here. Switch to init's own behaviour once init (or `rulesc doctor`) offers it.
         trusted = f"[projects.{json.dumps(str(project))}]\ntrust_level = \"trusted\"\n" if trust != "none" else ""
         (codex_home / "config.toml").write_text(
-            'model = "gpt-mock"\n'
+            f'model = "{CODEX_MODEL}"\n'
             'model_provider = "mock"\n'
             "check_for_update_on_startup = false\n"
             "[analytics]\nenabled = false\n"
@@ -472,6 +492,17 @@ def check_hook_trust(run: Run) -> Outcome:
     return Outcome("fail", "the hook did not run in a trusted project")
 
 
+def check_patch(run: Run) -> Outcome:
+    return _verdict(
+        _fails(
+            (run.created("notes.txt"), "the allowed patch was not applied"),
+            (not run.created("secrets.env"), "the refused patch was applied"),
+            (run.result_with(PATCH_REASON), "the rule's reason did not reach the model"),
+        ),
+        "a patch ran; one adding `secrets.env` was refused (`arg.patch`), its reason reached the model",
+    )
+
+
 def check_cost(run: Run) -> Outcome:
     return _verdict(
         _fails(
@@ -542,6 +573,14 @@ SCENARIOS = [
         ["echo TAINT-SOURCE", "touch sent.txt # SEND"],
         check_taint,
         extra_rules={"taint.rules": TAINT_RULES},
+    ),
+    Scenario(
+        "apply-patch",
+        "Codex `apply_patch` guarded",
+        [{"patch": GOOD_PATCH}, {"patch": BAD_PATCH}],
+        check_patch,
+        extra_rules={"patches.rules": PATCH_RULES},
+        hosts=("codex",),
     ),
     Scenario(
         "init-only",
@@ -627,7 +666,7 @@ def run_cell(host: Host, scn: Scenario, args: argparse.Namespace) -> dict:
     cwd = project / scn.start_in if scn.start_in else project
     cwd.mkdir(parents=True, exist_ok=True)
 
-    commands = [c.replace("{canary}", _sh(str(canary))) for c in scn.commands]
+    commands = [c.replace("{canary}", _sh(str(canary))) if isinstance(c, str) else c for c in scn.commands]
     with Mock(commands) as mock:
         host.setup(project, home, mock.port, scn.trust)
         env = {
@@ -739,7 +778,10 @@ def matrix_markdown(cells: list[dict], versions: dict[str, str]) -> str:
         row = [f"{scn.title} (`{scn.name}`)".replace("|", "\\|")]
         for h in hosts:
             c = by.get((h, scn.name))
-            row.append(f"**{c['status']}**: {c['note']}".replace("|", "\\|") if c else "not run")
+            if c:
+                row.append(f"**{c['status']}**: {c['note']}".replace("|", "\\|"))
+            else:
+                row.append("n/a" if h not in scn.hosts else "not run")
         lines.append("| " + " | ".join(row) + " |")
     costs = cost_rows(cells, hosts)
     if costs:
@@ -824,7 +866,7 @@ def main() -> int:
 
     hosts = [HOSTS[h] for h in (args.host or list(HOSTS))]
     scenarios = [SCENARIOS_BY_NAME[s] for s in (args.scenario or list(SCENARIOS_BY_NAME))]
-    todo = [(h, s) for s in scenarios for h in hosts]
+    todo = [(h, s) for s in scenarios for h in hosts if h.name in s.hosts]
 
     def attempt(h: Host, s: Scenario) -> dict:
         try:

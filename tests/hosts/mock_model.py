@@ -1,6 +1,7 @@
 """A scripted model on 127.0.0.1 speaking the three hosts' model APIs.
 
-Each scenario gives the mock a list of shell commands. Every request that offers the host's
+Each scenario gives the mock a list of steps: shell commands, or `{"patch": ...}` for Codex's
+`apply_patch`. Every request that offers the host's
 shell tool is answered, statelessly, from how many tool results the conversation already
 holds: the next command as a tool call, or the final text once all have been called. Every
 request body is kept, so a scenario can read what the host sent back to the model (a tool's
@@ -24,7 +25,7 @@ FINAL_TEXT = "all done"
 class Mock:
     """One scripted model server; `requests` lists every (path, body) it received."""
 
-    def __init__(self, commands: list[str]):
+    def __init__(self, commands: list[str | dict[str, str]]):
         self.commands = commands
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
@@ -45,7 +46,7 @@ class Mock:
         with self.lock:
             self.requests.append({"path": path, "body": body})
 
-    def next_command(self, done: int) -> str | None:
+    def next_command(self, done: int) -> str | dict[str, str] | None:
         return self.commands[done] if done < len(self.commands) else None
 
     def tool_results(self) -> list[str]:
@@ -164,6 +165,8 @@ class _Handler(BaseHTTPRequestHandler):
         tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
         done = len(results_in("/v1/messages", body))
         command = self.mock.next_command(done) if "Bash" in tools else None
+        if not isinstance(command, str):
+            command = None
         n = len(self.mock.requests)
         if command is not None:
             block = {"type": "tool_use", "id": f"toolu_{n:04d}", "name": "Bash", "input": {}}
@@ -214,7 +217,16 @@ class _Handler(BaseHTTPRequestHandler):
         done = len(results_in("/v1/responses", body))
         n = len(self.mock.requests)
         command = self.mock.next_command(done)
-        if command is not None and "exec_command" in tools:
+        if isinstance(command, dict) and "apply_patch" in tools:
+            # Codex's freeform apply_patch: a custom tool whose input is the raw patch.
+            item = {
+                "type": "custom_tool_call",
+                "id": f"ctc_{n:04d}",
+                "call_id": f"call_{n:04d}",
+                "name": "apply_patch",
+                "input": command["patch"],
+            }
+        elif isinstance(command, str) and "exec_command" in tools:
             item = {
                 "type": "function_call",
                 "id": f"fc_{n:04d}",
@@ -222,7 +234,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "name": "exec_command",
                 "arguments": json.dumps({"cmd": command}),
             }
-        elif command is not None and "shell" in tools:
+        elif isinstance(command, str) and "shell" in tools:
             item = {
                 "type": "function_call",
                 "id": f"fc_{n:04d}",
@@ -265,6 +277,8 @@ class _Handler(BaseHTTPRequestHandler):
                 names.append(decl.get("name"))
         done = len(results_in(path, body))
         command = self.mock.next_command(done) if "run_shell_command" in names else None
+        if not isinstance(command, str):
+            command = None
         if command is not None:
             part: dict[str, Any] = {"functionCall": {"name": "run_shell_command", "args": {"command": command}}}
         elif names:
