@@ -95,6 +95,16 @@ on pre_tool_use
 GOOD_PATCH = "*** Begin Patch\n*** Add File: notes.txt\n+written by apply_patch\n*** End Patch\n"
 BAD_PATCH = "*** Begin Patch\n*** Add File: secrets.env\n+TOKEN=1\n*** End Patch\n"
 
+MCP_REASON = "notes may not be sent from this project"
+
+MCP_RULES = f"""policy "mcp"
+
+@id("no-send-tools")
+on pre_tool_use
+  when tool ~ "mcp__*__send*"
+  block "{MCP_REASON}"
+"""
+
 BROKEN_RULES = """policy "broken"
 
 on pre_tool_use when tool == and
@@ -183,6 +193,8 @@ class Scenario:
     trust: str = "all"
     # The hosts the scenario means something for (the others show "n/a" in the matrix).
     hosts: tuple[str, ...] = ("claude", "codex", "gemini")
+    # Whether the host gets the `probe` MCP server of mcp_probe.py.
+    mcp: bool = False
 
     @property
     def command_count(self) -> int:
@@ -201,9 +213,11 @@ class Host:
     package: str
     binary: str
 
-    def setup(self, project: Path, home: Path, port: int, trust: str) -> None:
-        """The user-level setup a real user has (credentials, telemetry off) and, marked
-        WORKAROUND, the trust `rulesc init` on this branch does not grant (Scenario.trust)."""
+    def setup(self, project: Path, home: Path, port: int, trust: str, mcp: list[str] | None) -> list[str]:
+        """The user-level setup a real user has (credentials, telemetry off, the MCP server
+        `mcp` when given) and, marked WORKAROUND, the trust `rulesc init` on this branch does
+        not grant (Scenario.trust). Returns arguments to add to the command line."""
+        return []
 
     def argv(self, exe: Path, trust: str) -> list[str]:
         raise NotImplementedError
@@ -213,6 +227,13 @@ class Host:
 
 
 class Claude(Host):
+    def setup(self, project: Path, home: Path, port: int, trust: str, mcp: list[str] | None) -> list[str]:
+        if not mcp:
+            return []
+        config = home / "mcp.json"
+        config.write_text(json.dumps({"mcpServers": {"probe": {"command": mcp[0], "args": mcp[1:]}}}))
+        return ["--mcp-config", str(config)]
+
     def argv(self, exe: Path, trust: str) -> list[str]:
         # Running as root, bypassPermissions needs IS_SANDBOX=1 (env below).
         return [str(exe), "-p", PROMPT, "--output-format", "json", "--permission-mode", "bypassPermissions"]
@@ -235,7 +256,7 @@ CODEX_MODEL = "gpt-5.5"
 
 
 class Codex(Host):
-    def setup(self, project: Path, home: Path, port: int, trust: str) -> None:
+    def setup(self, project: Path, home: Path, port: int, trust: str, mcp: list[str] | None) -> list[str]:
         codex_home = home / ".codex"
         codex_home.mkdir(parents=True, exist_ok=True)
         # WORKAROUND(codex-project-trust): Codex loads a project's `.codex/` only for a trusted
@@ -254,8 +275,9 @@ class Codex(Host):
             'wire_api = "responses"\n'
             'env_key = "MOCK_API_KEY"\n'
             "request_max_retries = 0\n"
-            "stream_max_retries = 0\n" + trusted
+            "stream_max_retries = 0\n" + trusted + _codex_mcp(mcp)
         )
+        return []
 
     def argv(self, exe: Path, trust: str) -> list[str]:
         # WORKAROUND(codex-hook-trust): Codex runs a non-managed hook only once its hash is
@@ -277,8 +299,14 @@ class Codex(Host):
         return {"CODEX_HOME": str(home / ".codex"), "MOCK_API_KEY": "mock", "RUST_LOG": "warn"}
 
 
+def _codex_mcp(mcp: list[str] | None) -> str:
+    if not mcp:
+        return ""
+    return f"[mcp_servers.probe]\ncommand = {json.dumps(mcp[0])}\nargs = {json.dumps(mcp[1:])}\n"
+
+
 class Gemini(Host):
-    def setup(self, project: Path, home: Path, port: int, trust: str) -> None:
+    def setup(self, project: Path, home: Path, port: int, trust: str, mcp: list[str] | None) -> list[str]:
         gemini_home = home / ".gemini"
         gemini_home.mkdir(parents=True, exist_ok=True)
         settings = {
@@ -287,12 +315,15 @@ class Gemini(Host):
             "telemetry": {"enabled": False},
             "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
         }
+        if mcp:
+            settings["mcpServers"] = {"probe": {"command": mcp[0], "args": mcp[1:], "trust": True}}
         (gemini_home / "settings.json").write_text(json.dumps(settings, indent=2))
         # WORKAROUND(gemini-trusted-folder): Gemini CLI runs a project's hooks only in a
         # trusted folder; `rulesc init --host gemini` leaves that to the user, so the scenario
         # trusts the project here. Switch to init's own behaviour once init offers it.
         if trust != "none":
             (gemini_home / "trustedFolders.json").write_text(json.dumps({str(project): "TRUST_FOLDER"}))
+        return []
 
     def argv(self, exe: Path, trust: str) -> list[str]:
         return [str(exe), "-p", PROMPT, "--yolo", "--output-format", "json", "-m", "gemini-2.5-flash"]
@@ -503,6 +534,34 @@ def check_patch(run: Run) -> Outcome:
     )
 
 
+def check_mcp(run: Run) -> Outcome:
+    sent = (run.root / "mcp-calls.log").exists()
+    if run.result_with(MCP_REASON) and not sent:
+        return Outcome("pass", "refused by a rule on `mcp__*__send*`; the MCP server never saw the call")
+    offered = sorted({n for r in run.requests for n in _tool_names(r["body"]) if n.endswith("send_note")})
+    if sent and run.host == "gemini" and offered == ["mcp_probe_send_note"]:
+        # Gemini CLI 0.61 names an MCP tool `mcp_<server>_<tool>` in BeforeTool (the server and
+        # the tool's own name are in `mcp_context`), not `mcp__<server>__<tool>`.
+        return Outcome(
+            "finding",
+            "Gemini CLI names the tool `mcp_probe_send_note` (single underscores): the rule on "
+            "`mcp__*__send*` does not match it, and the call reached the server",
+        )
+    return Outcome("fail", f"server reached: {sent}; reason seen: {run.result_with(MCP_REASON)}; offered: {offered}")
+
+
+def _tool_names(body: object) -> list[str]:
+    """The tool names a model request offers, in any of the three APIs."""
+    if not isinstance(body, dict):
+        return []
+    names = []
+    for t in body.get("tools") or []:
+        if isinstance(t, dict):
+            names.append(t.get("name") or "")
+            names += [d.get("name", "") for d in t.get("functionDeclarations") or []]
+    return names
+
+
 def check_cost(run: Run) -> Outcome:
     return _verdict(
         _fails(
@@ -581,6 +640,14 @@ SCENARIOS = [
         check_patch,
         extra_rules={"patches.rules": PATCH_RULES},
         hosts=("codex",),
+    ),
+    Scenario(
+        "mcp",
+        "an MCP tool refused by its `mcp__server__tool` name",
+        [{"mcp": "send_note", "args": {"text": "hello"}}],
+        check_mcp,
+        extra_rules={"mcp.rules": MCP_RULES},
+        mcp=True,
     ),
     Scenario(
         "init-only",
@@ -668,7 +735,9 @@ def run_cell(host: Host, scn: Scenario, args: argparse.Namespace) -> dict:
 
     commands = [c.replace("{canary}", _sh(str(canary))) if isinstance(c, str) else c for c in scn.commands]
     with Mock(commands) as mock:
-        host.setup(project, home, mock.port, scn.trust)
+        mcp_log = root / "mcp-calls.log"
+        mcp = [sys.executable, str(Path(__file__).resolve().parent / "mcp_probe.py"), str(mcp_log)] if scn.mcp else None
+        extra = host.setup(project, home, mock.port, scn.trust, mcp)
         env = {
             "HOME": str(home),
             "TMPDIR": str(tmp),
@@ -688,7 +757,7 @@ def run_cell(host: Host, scn: Scenario, args: argparse.Namespace) -> dict:
         start = time.monotonic()
         try:
             proc = subprocess.run(
-                host.argv(exe, scn.trust),
+                host.argv(exe, scn.trust) + extra,
                 cwd=cwd,
                 env=env,
                 stdin=subprocess.DEVNULL,

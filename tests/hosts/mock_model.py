@@ -60,6 +60,27 @@ class Mock:
         return seen
 
 
+def mcp_tool(names: list[str], step: Any) -> str | None:
+    """The name under which the host offers the MCP tool a `{"mcp": NAME}` step calls."""
+    if not isinstance(step, dict) or "mcp" not in step:
+        return None
+    return next((n for n in names if isinstance(n, str) and n.endswith(step["mcp"])), None)
+
+
+def _deferred_tool(outputs: list[dict[str, Any]], wanted: str) -> dict[str, str]:
+    """The name (and namespace) of the tool `wanted` in Codex's `tool_search_output` items."""
+    for out in outputs:
+        for tool in out.get("tools") or []:
+            if not isinstance(tool, dict):
+                continue
+            if str(tool.get("name", "")).endswith(wanted):
+                return {"name": tool["name"]}
+            for inner in tool.get("tools") or []:
+                if isinstance(inner, dict) and str(inner.get("name", "")).endswith(wanted):
+                    return {"name": inner["name"], "namespace": tool.get("name", "")}
+    return {}
+
+
 def _text_of(value: Any) -> str:
     """Flattens a tool result's content (string, list of blocks, dict) into text."""
     if isinstance(value, str):
@@ -164,11 +185,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _anthropic(self, body: dict[str, Any]) -> None:
         tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
         done = len(results_in("/v1/messages", body))
-        command = self.mock.next_command(done) if "Bash" in tools else None
-        if not isinstance(command, str):
-            command = None
+        step = self.mock.next_command(done)
+        command = step if isinstance(step, str) and "Bash" in tools else None
+        mcp = mcp_tool(tools, step)
         n = len(self.mock.requests)
-        if command is not None:
+        if mcp is not None:
+            args = step.get("args", {})
+            block = {"type": "tool_use", "id": f"toolu_{n:04d}", "name": mcp, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(args)}
+            full = dict(block, input=args)
+            stop = "tool_use"
+        elif command is not None:
             block = {"type": "tool_use", "id": f"toolu_{n:04d}", "name": "Bash", "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps({"command": command})}
             full = dict(block, input={"command": command})
@@ -217,7 +244,36 @@ class _Handler(BaseHTTPRequestHandler):
         done = len(results_in("/v1/responses", body))
         n = len(self.mock.requests)
         command = self.mock.next_command(done)
-        if isinstance(command, dict) and "apply_patch" in tools:
+        mcp = mcp_tool(list(tools), command)
+        searched = [i for i in body.get("input", []) if isinstance(i, dict) and i.get("type") == "tool_search_output"]
+        if isinstance(command, dict) and "mcp" in command and mcp is None and "tool_search" in tools and not searched:
+            # Codex offers MCP tools behind `tool_search`: search first, call in the next turn.
+            item = {
+                "type": "tool_search_call",
+                "call_id": f"search_{n:04d}",
+                "execution": "client",
+                "arguments": {"query": command["mcp"], "limit": 8},
+            }
+        elif isinstance(command, dict) and "mcp" in command and mcp is None and searched:
+            found = _deferred_tool(searched, command["mcp"])
+            item = {
+                "type": "function_call",
+                "id": f"fc_{n:04d}",
+                "call_id": f"call_{n:04d}",
+                "name": found.get("name", command["mcp"]),
+                "arguments": json.dumps(command.get("args", {})),
+            }
+            if found.get("namespace"):
+                item["namespace"] = found["namespace"]
+        elif mcp is not None:
+            item = {
+                "type": "function_call",
+                "id": f"fc_{n:04d}",
+                "call_id": f"call_{n:04d}",
+                "name": mcp,
+                "arguments": json.dumps(command.get("args", {})),
+            }
+        elif isinstance(command, dict) and "patch" in command and "apply_patch" in tools:
             # Codex's freeform apply_patch: a custom tool whose input is the raw patch.
             item = {
                 "type": "custom_tool_call",
@@ -276,11 +332,13 @@ class _Handler(BaseHTTPRequestHandler):
             for decl in group.get("functionDeclarations") or []:
                 names.append(decl.get("name"))
         done = len(results_in(path, body))
-        command = self.mock.next_command(done) if "run_shell_command" in names else None
-        if not isinstance(command, str):
-            command = None
-        if command is not None:
-            part: dict[str, Any] = {"functionCall": {"name": "run_shell_command", "args": {"command": command}}}
+        step = self.mock.next_command(done)
+        command = step if isinstance(step, str) and "run_shell_command" in names else None
+        mcp = mcp_tool(names, step)
+        if mcp is not None:
+            part: dict[str, Any] = {"functionCall": {"name": mcp, "args": step.get("args", {})}}
+        elif command is not None:
+            part = {"functionCall": {"name": "run_shell_command", "args": {"command": command}}}
         elif names:
             part = {"text": FINAL_TEXT}
         else:
