@@ -7,7 +7,9 @@ the only place `rulesc` is found. The hosts really run the commands the mock ask
 every command names only paths inside that folder.
 
 Usage: driver.py --hosts-dir DIR --rulesc BIN --out DIR [--host H ...] [--scenario S ...]
-       [--docs docs/hosts.md] [--timeout SECS] [--jobs N]
+       [--versions JSON] [--timeout SECS] [--jobs N] [--retries N]
+       [--docs docs/hosts.md] [--benchmarks BENCHMARKS.md]
+tests/hosts/run.sh installs the hosts and calls this; see docs/hosts.md.
 Cells: `pass` (the guard held, or the host behaved as documented), `finding` (a documented
 gap of the host or of init on this branch, observed as documented), `fail` (anything else).
 """
@@ -18,6 +20,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -730,6 +733,14 @@ def run_cell(host: Host, scn: Scenario, args: argparse.Namespace) -> dict:
                    env={"PATH": path, "HOME": str(home)})
     for name, text in scn.extra_rules.items():
         (project / ".rulesc" / name).write_text(text)
+    if "broken.rules" not in scn.extra_rules:
+        # The scenario's own policy must compile, or its cell would test the fail-closed path.
+        check = subprocess.run(
+            [args.rulesc, "check", ".rulesc"], cwd=project, capture_output=True, text=True, timeout=60
+        )
+        if check.returncode != 0:
+            note = f"the scenario's policy does not check: {check.stdout.strip()} {check.stderr.strip()}"
+            return _cell(host, scn, Outcome("fail", note), root, 0.0, [])
     cwd = project / scn.start_in if scn.start_in else project
     cwd.mkdir(parents=True, exist_ok=True)
 
@@ -755,22 +766,27 @@ def run_cell(host: Host, scn: Scenario, args: argparse.Namespace) -> dict:
         }
         env.update(host.env(mock.port, home))
         start = time.monotonic()
+        # The host runs in a process group of its own, so a timeout ends it with everything
+        # it started (its hooks, its MCP server) and nothing else.
+        proc = subprocess.Popen(
+            host.argv(exe, scn.trust) + extra,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        rc: int | None
         try:
-            proc = subprocess.run(
-                host.argv(exe, scn.trust) + extra,
-                cwd=cwd,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                timeout=args.timeout,
-                start_new_session=True,
-            )
-            rc, out, err = proc.returncode, proc.stdout, proc.stderr
-        except subprocess.TimeoutExpired as exc:
+            out, err = proc.communicate(timeout=args.timeout)
+            rc = proc.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
             rc = None
-            out = _decode(exc.stdout)
-            err = _decode(exc.stderr) + f"\n[suite] timed out after {args.timeout}s"
+            err += f"\n[suite] timed out after {args.timeout}s"
         seconds = time.monotonic() - start
         requests = list(mock.requests)
         results = mock.tool_results()
@@ -796,12 +812,6 @@ def run_cell(host: Host, scn: Scenario, args: argparse.Namespace) -> dict:
         if outcome.status == "fail" and not requests:
             outcome.note += f" (the host never called the model; exit {rc})"
     return _cell(host, scn, outcome, root, seconds, hook_times, rc)
-
-
-def _decode(data: bytes | str | None) -> str:
-    if data is None:
-        return ""
-    return data if isinstance(data, str) else data.decode("utf-8", "replace")
 
 
 def _cell(host: Host, scn: Scenario, outcome: Outcome, root: Path, seconds: float, times: list[float], rc=None) -> dict:
