@@ -95,6 +95,9 @@ on pre_tool_use
   block "{PATCH_REASON}"
 """
 
+# The tool calls of the `cost` scenario: each is a PreToolUse and a PostToolUse hook call.
+COST_CALLS = 10
+
 GOOD_PATCH = "*** Begin Patch\n*** Add File: notes.txt\n+written by apply_patch\n*** End Patch\n"
 BAD_PATCH = "*** Begin Patch\n*** Add File: secrets.env\n+TOKEN=1\n*** End Patch\n"
 
@@ -568,7 +571,7 @@ def _tool_names(body: object) -> list[str]:
 def check_cost(run: Run) -> Outcome:
     return _verdict(
         _fails(
-            (len(run.hook_times) >= 5, f"only {len(run.hook_times)} hook calls were timed"),
+            (len(run.hook_times) >= 2 * COST_CALLS, f"only {len(run.hook_times)} hook calls were timed"),
             (run.created("created.txt"), "`created.txt` was not created"),
         ),
         f"{len(run.hook_times)} hook calls timed",
@@ -668,8 +671,9 @@ SCENARIOS = [
     ),
     Scenario(
         "cost",
-        "hook cost (5 tool calls)",
-        ["true", "true", "true", "true", "touch created.txt"],
+        f"hook cost ({COST_CALLS} tool calls)",
+        # Each call differs: Gemini CLI stops a session that repeats one tool call.
+        [f"echo call-{i}" for i in range(1, COST_CALLS)] + ["touch created.txt"],
         check_cost,
         timed=True,
     ),
@@ -831,22 +835,44 @@ def _cell(host: Host, scn: Scenario, outcome: Outcome, root: Path, seconds: floa
 # The report
 
 
-def cost_rows(cells: list[dict], hosts: list[str]) -> list[str]:
+def _summary(label: str, ms: list[float]) -> str:
+    ms = sorted(ms)
+    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+    return f"| {label} | {len(ms)} | {statistics.median(ms):.1f} ms | {p95:.1f} ms | {max(ms):.1f} ms |"
+
+
+def cost_rows(cells: list[dict], hosts: list[str], baseline: list[float]) -> list[str]:
     """One row per host: the `cost` scenario's hook calls, timed around the `rulesc` process
-    the host started."""
+    the host started; and the process start of the same binary through the same wrapper."""
     rows = []
     for h in hosts:
-        ms = sorted(t for c in cells if c["host"] == h and c["scenario"] == "cost" for t in c["hook_ms"])
+        ms = [t for c in cells if c["host"] == h and c["scenario"] == "cost" for t in c["hook_ms"]]
         if ms:
-            p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
-            rows.append(f"| {h} | {len(ms)} | {statistics.median(ms):.1f} ms | {p95:.1f} ms | {max(ms):.1f} ms |")
+            rows.append(_summary(h, ms))
+    if rows and baseline:
+        rows.append(_summary("process start (`rulesc --version`), no host", baseline))
     return rows
+
+
+def process_start_ms(rulesc: str, work: Path, runs: int = 40) -> list[float]:
+    """`rulesc --version` through the timing wrapper, `runs` times: the floor a hook call
+    cannot go below."""
+    log = work / "process-start.log"
+    wrapper = work / "rulesc-timed"
+    wrapper.write_text(timing_wrapper(Path(rulesc), log))
+    wrapper.chmod(0o755)
+    for _ in range(runs):
+        subprocess.run([str(wrapper), "--version"], capture_output=True, timeout=60, check=True)
+    return [
+        round((float(b) - float(a)) * 1000, 1)
+        for a, b, *_ in (line.split() for line in log.read_text().splitlines())
+    ]
 
 
 COST_HEAD = ["| host | hook calls | median | p95 | max |", "| --- | ---: | ---: | ---: | ---: |"]
 
 
-def matrix_markdown(cells: list[dict], versions: dict[str, str]) -> str:
+def matrix_markdown(cells: list[dict], versions: dict[str, str], baseline: list[float]) -> str:
     hosts = [h for h in HOSTS if any(c["host"] == h for c in cells)]
     by = {(c["host"], c["scenario"]): c for c in cells}
     head = "| scenario | " + " | ".join(f"{h} {versions.get(h, '')}".strip() for h in hosts) + " |"
@@ -862,7 +888,7 @@ def matrix_markdown(cells: list[dict], versions: dict[str, str]) -> str:
             else:
                 row.append("n/a" if h not in scn.hosts else "not run")
         lines.append("| " + " | ".join(row) + " |")
-    costs = cost_rows(cells, hosts)
+    costs = cost_rows(cells, hosts, baseline)
     if costs:
         lines += ["", *COST_HEAD, *costs]
     return "\n".join(lines) + "\n"
@@ -892,20 +918,24 @@ def run_facts(args: argparse.Namespace, versions: dict[str, str]) -> str:
     return f"Run: {day}; {hosts}; `rulesc` {profile} build; load average after the run {load}."
 
 
-def write_benchmarks(path: Path, cells: list[dict], versions: dict[str, str], args: argparse.Namespace) -> None:
+def write_benchmarks(
+    path: Path, cells: list[dict], versions: dict[str, str], baseline: list[float], args: argparse.Namespace
+) -> None:
     hosts = [h for h in HOSTS if any(c["host"] == h for c in cells)]
-    rows = cost_rows(cells, hosts)
+    rows = cost_rows(cells, hosts, baseline)
     if not rows:
         return
     body = "\n".join(
         [
             "## A hook call inside the real hosts",
             "",
-            "`bash tests/hosts/run.sh --scenario cost --docs`: each host, installed from npm, runs a session of five",
-            "shell calls against a scripted model on 127.0.0.1, with every hook event `rulesc init` sets up. The `rulesc`",
-            "the host finds on its `PATH` is a bash script that reads the clock (`$EPOCHREALTIME`, no process) before and",
-            "after running the real binary, so a row is the hook's time as the host runs it, from the process's start to",
-            "its exit, without the host's own `sh -c` around it. The machine ran other work meanwhile.",
+            f"`bash tests/hosts/run.sh --scenario cost --docs`: each host, installed from npm, runs a session of {COST_CALLS}"
+            " shell calls against a scripted model on 127.0.0.1, with every hook event `rulesc init` sets up (docs/hosts.md).",
+            "The `rulesc` the host finds on its `PATH` is a bash script that reads the clock (`$EPOCHREALTIME`, no process)"
+            " before and after it runs the real binary, so a row is the hook's time as the host runs it, from the process's"
+            " start to its exit, without the host's own `sh -c` around it.",
+            "The last row runs `rulesc --version` through the same script, outside any host: the floor of a hook call.",
+            "The machine ran other work meanwhile.",
             "",
             *COST_HEAD,
             *rows,
@@ -916,8 +946,10 @@ def write_benchmarks(path: Path, cells: list[dict], versions: dict[str, str], ar
     replace_block(path, "hosts", body)
 
 
-def write_docs(path: Path, cells: list[dict], versions: dict[str, str], args: argparse.Namespace) -> None:
-    body = matrix_markdown(cells, versions) + "\n" + run_facts(args, versions) + "\n"
+def write_docs(
+    path: Path, cells: list[dict], versions: dict[str, str], baseline: list[float], args: argparse.Namespace
+) -> None:
+    body = matrix_markdown(cells, versions, baseline) + "\n" + run_facts(args, versions) + "\n"
     replace_block(path, "matrix", body)
 
 
@@ -970,13 +1002,16 @@ def main() -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         cells = list(pool.map(one, todo))
 
-    (out / "results.json").write_text(json.dumps({"versions": versions, "cells": cells}, indent=1))
-    table = matrix_markdown(cells, versions)
+    baseline = process_start_ms(args.rulesc, Path(args.work)) if any(c["hook_ms"] for c in cells) else []
+    (out / "results.json").write_text(
+        json.dumps({"versions": versions, "cells": cells, "process_start_ms": baseline}, indent=1)
+    )
+    table = matrix_markdown(cells, versions, baseline)
     (out / "matrix.md").write_text(table)
     if args.docs and not args.scenario:  # the matrix only from a run of every scenario
-        write_docs(args.docs, cells, versions, args)
+        write_docs(args.docs, cells, versions, baseline, args)
     if args.benchmarks:
-        write_benchmarks(args.benchmarks, cells, versions, args)
+        write_benchmarks(args.benchmarks, cells, versions, baseline, args)
     print()
     print(table)
     failed = [c for c in cells if c["status"] == "fail"]
