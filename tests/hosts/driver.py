@@ -400,15 +400,16 @@ def check_broken(run: Run) -> Outcome:
 
 
 def check_latch(run: Run) -> Outcome:
-    if run.host_said(LATCH_REASON) and not run.result_with(LATCH_REASON):
-        # Gemini CLI honours `continue:false` on BeforeTool: the whole agent loop stops, so
-        # there is no next call to refuse.
+    if not run.result_with(LATCH_REASON) and (run.host_said(LATCH_REASON) or run.host_said('"hook_stopped"')):
+        # Gemini CLI, and Claude Code after 2.1.197, honour `continue:false` on a denied
+        # PreToolUse: the whole agent loop stops, so there is no next call to refuse.
+        shown = "its reason shown to the user" if run.host_said(LATCH_REASON) else "`terminal_reason: hook_stopped`"
         return _verdict(
             _fails(
                 (not run.created("after-latch.txt"), "a call after the forbid ran"),
                 (len(run.requests) == 1, "the model was asked again after the forbid"),
             ),
-            "the forbid stopped the session at once, its reason shown to the user; no later call",
+            f"the forbid stopped the session at once ({shown}); no later call",
         )
     return _verdict(
         _fails(

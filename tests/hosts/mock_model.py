@@ -15,11 +15,14 @@ OpenAI Responses (`POST /v1/responses`, SSE) for Codex, and Gemini's `generateCo
 from __future__ import annotations
 
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 FINAL_TEXT = "all done"
+# Claude Code's tool that loads the schemas of deferred tools (MCP tools, in newer releases).
+TOOL_SEARCH = "ToolSearch"
 
 
 class Mock:
@@ -67,6 +70,18 @@ def mcp_tool(names: list[str], step: Any) -> str | None:
     return next((n for n in names if isinstance(n, str) and n.endswith(step["mcp"])), None)
 
 
+def _deferred_name(body: dict[str, Any], step: Any) -> str | None:
+    """The full name of a deferred MCP tool that Claude Code lists by name only."""
+    if not isinstance(step, dict) or "mcp" not in step:
+        return None
+    found = re.search(r"mcp__[A-Za-z0-9_-]+?__" + re.escape(step["mcp"]), json.dumps(body))
+    return found.group(0) if found else None
+
+
+def _searched(body: dict[str, Any]) -> bool:
+    return TOOL_SEARCH in json.dumps([m.get("content") for m in body.get("messages", []) if m.get("role") == "assistant"])
+
+
 def _deferred_tool(outputs: list[dict[str, Any]], wanted: str) -> dict[str, str]:
     """The name (and namespace) of the tool `wanted` in Codex's `tool_search_output` items."""
     for out in outputs:
@@ -100,11 +115,17 @@ def results_in(path: str, body: Any) -> list[str]:
     if not isinstance(body, dict):
         return out
     if path.startswith("/v1/messages"):
+        # Claude Code's ToolSearch only loads deferred tools: its results are not a step.
+        searches = set()
         for msg in body.get("messages", []):
             content = msg.get("content")
             if isinstance(content, list):
                 for block in content:
-                    if isinstance(block, dict) and block.get("type") == "tool_result":
+                    if not isinstance(block, dict):
+                        continue
+                    if block.get("type") == "tool_use" and block.get("name") == TOOL_SEARCH:
+                        searches.add(block.get("id"))
+                    elif block.get("type") == "tool_result" and block.get("tool_use_id") not in searches:
                         out.append(_text_of(block.get("content")))
     elif path.startswith("/v1/responses"):
         for item in body.get("input", []):
@@ -189,7 +210,16 @@ class _Handler(BaseHTTPRequestHandler):
         command = step if isinstance(step, str) and "Bash" in tools else None
         mcp = mcp_tool(tools, step)
         n = len(self.mock.requests)
-        if mcp is not None:
+        deferred = _deferred_name(body, step) if mcp is None else None
+        if deferred is not None and TOOL_SEARCH in tools and not _searched(body):
+            # The MCP tool is deferred: load its schema first, call it in the next turn.
+            args_json = {"query": f"select:{deferred}"}
+            block = {"type": "tool_use", "id": f"toolu_{n:04d}", "name": TOOL_SEARCH, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(args_json)}
+            full = dict(block, input=args_json)
+            stop = "tool_use"
+        elif mcp is not None or deferred is not None:
+            mcp = mcp or deferred
             args = step.get("args", {})
             block = {"type": "tool_use", "id": f"toolu_{n:04d}", "name": mcp, "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps(args)}
