@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The conformance suite against the real coding-agent hosts: installs Claude Code, Codex and
 # Gemini CLI from npm (versions.txt, cached across runs) and runs `rulesc hook` inside each,
-# with a scripted model on 127.0.0.1 (see README.md in this folder).
+# with a scripted model on 127.0.0.1 (docs/hosts.md).
 #
 #   bash tests/hosts/run.sh [--host claude|codex|gemini]... [--scenario NAME]... [--docs]
 #
