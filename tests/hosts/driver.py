@@ -937,6 +937,14 @@ def write_benchmarks(
             " start to its exit, without the host's own `sh -c` around it.",
             "The last row runs `rulesc --version` through the same script, outside any host: the floor of a hook call.",
             "The machine ran other work meanwhile.",
+            *(
+                [
+                    "This run used a debug build, far slower than the release build of the tables above: "
+                    "compare the rows with the process start of the same build, not with those tables."
+                ]
+                if "/debug/" in args.rulesc
+                else []
+            ),
             "",
             *COST_HEAD,
             *rows,
