@@ -463,10 +463,12 @@ def reproduce_section() -> list[str]:
 
 # Sections other commands write into the same file, between these markers; a run of this
 # report keeps them as they are (`bench/agentdojo/run.py` writes the AgentDojo table; the
-# comparison with an earlier commit on the same machine is written by hand from two runs).
+# comparison with an earlier commit on the same machine and the shell oracle's figures, from
+# `bench/shell-oracle.sh`, are written by hand).
 KEPT_SECTIONS = [
     ("<!-- comparison:begin -->", "<!-- comparison:end -->"),
     ("<!-- agentdojo:begin -->", "<!-- agentdojo:end -->"),
+    ("<!-- shell-oracle:begin -->", "<!-- shell-oracle:end -->"),
 ]
 
 
