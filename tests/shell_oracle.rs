@@ -12,6 +12,12 @@
 //! No line runs before the sandbox has proven, with a canary outside it, that a hostile line
 //! cannot reach the host; without bubblewrap the tests fail rather than run bash bare.
 
+#![expect(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test whose sandbox, corpus or policy cannot be had should fail"
+)]
+
 /// The oracle's parts, one file each in `tests/shell_oracle/`
 mod shell_oracle {
     pub(crate) mod compare;
@@ -127,12 +133,11 @@ fn run_all(sandbox: &Sandbox, cases: Vec<Case>) -> Vec<Outcome> {
     let outcomes = Mutex::new(Vec::with_capacity(cases.len()));
     std::thread::scope(|scope| {
         for _ in 0..2 {
-            scope.spawn(|| loop {
-                let Some(case) = cases.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let outcome = run_one(sandbox, &stubs, case.clone());
-                outcomes.lock().unwrap().push(outcome);
+            scope.spawn(|| {
+                while let Some(case) = cases.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let outcome = run_one(sandbox, &stubs, case.clone());
+                    outcomes.lock().unwrap().push(outcome);
+                }
             });
         }
     });

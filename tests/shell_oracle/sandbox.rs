@@ -342,8 +342,7 @@ impl Sandbox {
         let line = hostile_line(&dir, &file);
         let run = self.run(&self.stubs([line.as_str()], [])?, &line)?;
         let ran = run.commands.iter().any(|command| {
-            command.first().is_some_and(|name| name == "rm")
-                && command.iter().any(|word| *word == file)
+            command.first().is_some_and(|name| name == "rm") && command.contains(&file)
         });
         if !ran {
             return Err(format!(
@@ -428,7 +427,7 @@ fn read_all(mut from: impl Read) -> Vec<u8> {
 
 /// The records of `stub.c`: `N:` then `N` fields, each `LEN:BYTES`
 fn parse_records(mut bytes: &[u8]) -> Result<Vec<Vec<String>>, String> {
-    fn number<'a>(bytes: &mut &'a [u8]) -> Result<usize, String> {
+    fn number(bytes: &mut &[u8]) -> Result<usize, String> {
         let colon = bytes
             .iter()
             .position(|byte| *byte == b':')
