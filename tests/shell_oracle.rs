@@ -295,7 +295,7 @@ fn bash_and_the_reader_disagree_only_where_it_is_known() {
         .iter()
         .filter(|outcome| outcome.verdict == Verdict::Agree)
         .count();
-    let recorded = outcomes
+    let corpus_lines = outcomes
         .iter()
         .filter(|outcome| outcome.case.base.is_none())
         .count();
@@ -304,7 +304,7 @@ fn bash_and_the_reader_disagree_only_where_it_is_known() {
         "only {agree} of {} lines agree",
         outcomes.len()
     );
-    assert!(recorded >= 300, "only {recorded} corpus lines");
+    assert!(corpus_lines >= 300, "only {corpus_lines} corpus lines");
 
     let found = disagreements(&outcomes);
     if std::env::var_os("RULESC_ORACLE_BLESS").is_some() {
@@ -441,12 +441,17 @@ fn full_run_figures() {
     for (pair, count) in pairs {
         println!("  {pair}: {count}");
     }
-    let found = disagreements(&corpus_outcomes);
-    let lines: BTreeSet<(String, String)> = found.iter().map(Entry::key).collect();
-    println!(
-        "corpus lines where bash ran what the reader did not see:\n{}",
-        describe(&corpus_outcomes, &lines)
-    );
+    for (title, outcomes) in [
+        ("corpus lines", &corpus_outcomes),
+        ("rewrites by one family", &singles),
+    ] {
+        let found = disagreements(outcomes);
+        let lines: BTreeSet<(String, String)> = found.iter().map(Entry::key).collect();
+        println!(
+            "{title} where bash ran what the reader did not see, or the decision flipped:\n{}",
+            describe(outcomes, &lines)
+        );
+    }
 }
 
 /// The family or families of a rewrite, from its source
