@@ -236,6 +236,24 @@ fn the_sandbox_keeps_a_hostile_line_from_the_host() {
     );
     // And nothing outside was touched.
     assert_eq!(std::fs::read_to_string(&canary).unwrap(), "alive\n");
+    // The same line in a sandbox with a hole in it, the canary's directory mounted writable,
+    // destroys the canary: the check has teeth.
+    let holed = tempfile::tempdir().unwrap();
+    let exposed = holed.path().join("canary.txt");
+    std::fs::write(&exposed, "alive\n").unwrap();
+    let (dir, file) = (
+        holed.path().display().to_string(),
+        exposed.display().to_string(),
+    );
+    let line = sandbox::hostile_line(&dir, &file);
+    let stubs = sandbox.stubs([line.as_str()], []).unwrap();
+    sandbox
+        .run_exposing(&stubs, &line, Some(holed.path()))
+        .unwrap();
+    assert_ne!(
+        std::fs::read_to_string(&exposed).ok().as_deref(),
+        Some("alive\n")
+    );
     // The stubs are read-only to the line: the next line still finds `rm` a stub.
     let next = sandbox
         .run(&sandbox.stubs([], []).unwrap(), "rm -rf /")

@@ -249,8 +249,25 @@ impl Sandbox {
 
     /// Runs `line` with bash in a fresh sandbox whose programs are `stubs`
     pub(crate) fn run(&self, stubs: &Stubs, line: &str) -> Result<Run, String> {
+        self.run_exposing(stubs, line, None)
+    }
+
+    /// Runs `line` as [`Sandbox::run`] does, with the host directory `exposed`, if any,
+    /// mounted writable at its own path: a sandbox with a hole, to show that the canary
+    /// notices one
+    pub(crate) fn run_exposing(
+        &self,
+        stubs: &Stubs,
+        line: &str,
+        exposed: Option<&Path>,
+    ) -> Result<Run, String> {
+        let mut arguments = self.arguments(stubs.bin.path());
+        if let Some(dir) = exposed {
+            let dir = dir.display().to_string();
+            arguments.extend(["--bind".to_owned(), dir.clone(), dir]);
+        }
         let mut command = Command::new("bwrap");
-        command.args(self.arguments(stubs.bin.path())).args([
+        command.args(arguments).args([
             "/oracle/real/bash",
             "--noprofile",
             "--norc",
