@@ -76,7 +76,7 @@ impl Backend {
     /// What `rulesc hook reset` needs after `--session ID` to reach this store
     fn reset_flags(&self) -> String {
         match self {
-            Backend::File(_) => String::new(),
+            Backend::File(dir) => format!(" --state-dir {}", dir.path().display()),
             Backend::Redis { server, .. } => format!(" --state {}", server.url()),
         }
     }

@@ -43,6 +43,11 @@ impl StateDir {
         Ok(dir)
     }
 
+    /// The folder itself
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The folder of compiled policies
     pub(crate) fn policies(&self) -> PathBuf {
         self.root.join("policies")

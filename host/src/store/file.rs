@@ -51,7 +51,7 @@ impl FileStore {
         match private::read(&path, MAX_SESSION_BYTES)? {
             Some(bytes) => {
                 let place = format!("`{}`", path.display());
-                SessionState::decode(&bytes, session_id, &place, "")
+                SessionState::decode(&bytes, session_id, &place, &self.reset_flags())
             }
             None => Ok(SessionState::new(now_ms)),
         }
@@ -76,7 +76,8 @@ impl Store for FileStore {
                     return Err(io::Error::other(format!(
                         "the state of session `{session_id}` would be larger than \
                          {MAX_SESSION_BYTES} bytes; run `rulesc hook reset --session \
-                         {session_id}` to start the session afresh"
+                         {session_id}{}` to start the session afresh",
+                        self.reset_flags()
                     )));
                 }
                 let spare = self.dir.sessions().join(SPARE);
@@ -99,6 +100,27 @@ impl Store for FileStore {
     fn prune(&mut self, age: Duration) -> io::Result<usize> {
         prune_folder(&self.dir.sessions(), age, Some(&self.dir))
     }
+
+    fn reset_flags(&self) -> String {
+        format!(
+            " --state-dir {}",
+            shell_word(&self.dir.root().display().to_string())
+        )
+    }
+}
+
+/// `text` as one word of a shell command line: as it is when it holds only characters no
+/// shell reads specially, else in single quotes
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'/' | b'.' | b'_' | b'-'));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
 }
 
 /// The file name of a session's state: `s-<id>.json` when the id is a plain, short file name
@@ -120,6 +142,17 @@ fn session_file_name(session_id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_is_named_in_messages_as_one_shell_word() {
+        assert_eq!(
+            shell_word("/home/a/.local/state/rulesc"),
+            "/home/a/.local/state/rulesc"
+        );
+        assert_eq!(shell_word("/tmp/my state"), "'/tmp/my state'");
+        assert_eq!(shell_word("/tmp/it's"), "'/tmp/it'\\''s'");
+        assert_eq!(shell_word("~x"), "'~x'");
+    }
 
     #[test]
     fn unusual_session_ids_cannot_escape_the_folder() {

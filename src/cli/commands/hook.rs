@@ -38,7 +38,8 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         shadow: args.shadow,
     };
     let deadline = Instant::now() + args.timeout;
-    let (reply, pruned) = answer_in_time(options, args.policies.clone(), args.discover, args.timeout);
+    let (reply, pruned) =
+        answer_in_time(options, args.policies.clone(), args.discover, args.timeout);
     let mut stderr = std::io::stderr().lock();
     for line in &reply.stderr {
         // Nothing is left to tell if stderr itself is gone.
