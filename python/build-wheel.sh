@@ -9,8 +9,9 @@
 #       (CI's smoke test reuses the debug build of `cargo test`)
 #
 # maturin must be on the PATH (`pip install maturin==1.16.0`). OUT_DIR is target/wheels by
-# default. The executable goes in python/rulesc.data/scripts/ for the build only: maturin
-# puts that folder's files in the wheel's scripts, and it is removed afterwards.
+# default. The executable goes in python/rulesc._rulesc.data/scripts/ for the build only: maturin
+# puts the files of `<module-name>.data/scripts/` in the wheel's scripts, and the folder is
+# removed afterwards.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -42,8 +43,8 @@ if [ ! -x "$binary" ]; then
   exit 2
 fi
 
-scripts="$root/python/rulesc.data/scripts"
-trap 'rm -rf "$root/python/rulesc.data"' EXIT
+scripts="$root/python/rulesc._rulesc.data/scripts"
+trap 'rm -rf "$root/python/rulesc._rulesc.data"' EXIT
 mkdir -p "$scripts"
 cp "$binary" "$scripts/rulesc$exe"
 chmod 755 "$scripts/rulesc$exe"
