@@ -116,7 +116,9 @@ fn explain_list_has_one_line_per_code_in_code_order() {
         assert!(line.ends_with(code.summary), "{line}");
     }
     assert!(
-        lines.iter().any(|line| line.starts_with("E012  error    field-not-visible")),
+        lines
+            .iter()
+            .any(|line| line.starts_with("E012  error    field-not-visible")),
         "{stdout}"
     );
 }

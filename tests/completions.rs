@@ -140,5 +140,8 @@ fn bash_completes_schema_kinds_and_codes() {
         .filter(|id| id.starts_with("E01"))
         .collect();
     assert_eq!(bash_offers(&["rulesc", "explain", "E01"]), e01);
-    assert_eq!(bash_offers(&["rulesc", "schema", "hook-a"]), ["hook-answer"]);
+    assert_eq!(
+        bash_offers(&["rulesc", "schema", "hook-a"]),
+        ["hook-answer"]
+    );
 }
