@@ -101,29 +101,26 @@ fn explain_finds_a_code_by_name_in_any_case() {
 }
 
 #[test]
-fn explain_list_has_a_line_per_code_then_every_long_text() {
+fn explain_list_has_one_line_per_code_in_code_order() {
     let (code, stdout, _) = rulesc(&["explain", "--list"]);
     assert_eq!(code, 0);
-    let n_codes = rulesc::codes::ALL.len();
-    let index: Vec<&str> = stdout.lines().take(n_codes).collect();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), rulesc::codes::ALL.len(), "{stdout}");
+    for (line, code) in lines.iter().zip(rulesc::codes::ALL) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            words.get(..3),
+            Some(&[code.id, code.severity.name(), code.name][..]),
+            "{line}"
+        );
+        assert!(line.ends_with(code.summary), "{line}");
+    }
     assert!(
-        index.iter().any(|line| line.starts_with("E012  error")),
+        lines
+            .iter()
+            .any(|line| line.starts_with("E012  error    field-not-visible")),
         "{stdout}"
     );
-    for code in rulesc::codes::ALL {
-        assert!(
-            index.iter().any(|line| line.starts_with(code.id)),
-            "{} missing from the index",
-            code.id
-        );
-        assert!(
-            stdout.contains(&code.explain()),
-            "{} has no long text",
-            code.id
-        );
-    }
-    assert_eq!(stdout.matches("## Wrong").count(), n_codes);
-    assert_eq!(stdout.matches("## Right").count(), n_codes);
 }
 
 #[test]

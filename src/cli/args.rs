@@ -1,9 +1,10 @@
 //! The command line, as clap reads it (CLI.md).
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rulesc::parse_duration;
 use rulesc_host::Host;
@@ -127,10 +128,15 @@ pub(crate) struct CheckArgs {
 /// `rulesc explain`
 #[derive(Debug, Args)]
 pub(crate) struct ExplainArgs {
-    /// A diagnostic code such as `E003`
-    #[arg(value_name = "CODE", required_unless_present = "list")]
+    /// A diagnostic code such as `E003`, or its name (`field-not-visible`)
+    #[arg(
+        value_name = "CODE",
+        required_unless_present = "list",
+        value_parser = Offered(code_values),
+        hide_possible_values = true
+    )]
     pub(crate) code: Option<String>,
-    /// Explain every code
+    /// List every code, one line each: its id, severity, name and what it flags
     #[arg(long, conflicts_with = "code")]
     pub(crate) list: bool,
 }
@@ -373,7 +379,12 @@ pub(crate) struct CompletionsArgs {
 #[derive(Debug, Args)]
 pub(crate) struct SchemaArgs {
     /// The document, one of the names `--list` prints
-    #[arg(value_name = "KIND", required_unless_present = "list")]
+    #[arg(
+        value_name = "KIND",
+        required_unless_present = "list",
+        value_parser = Offered(schema_values),
+        hide_possible_values = true
+    )]
     pub(crate) kind: Option<String>,
     /// Print the name and a one-line description of every document
     #[arg(long, conflicts_with = "kind")]
@@ -384,6 +395,45 @@ pub(crate) struct SchemaArgs {
 fn host_parser() -> impl TypedValueParser<Value = Host> {
     let names = Host::ALL.map(|host| PossibleValue::new(host.flag()).help(host.title()));
     PossibleValuesParser::new(names).try_map(|name| Host::from_flag(&name).ok_or("unknown host"))
+}
+
+/// A value that completion scripts offer from a list, and that the command itself reads:
+/// the command takes other spellings (a code's name, any case) and says in one line what is
+/// wrong with a value off the list, where clap's own check would print the whole list
+#[derive(Clone)]
+struct Offered(fn() -> Vec<PossibleValue>);
+
+impl TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(command, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new((self.0)().into_iter()))
+    }
+}
+
+/// `rulesc explain`'s codes, from the compiler's table, each with its name and summary
+fn code_values() -> Vec<PossibleValue> {
+    rulesc_compiler::codes::ALL
+        .iter()
+        .map(|code| PossibleValue::new(code.id).help(format!("{}: {}", code.name, code.summary)))
+        .collect()
+}
+
+/// `rulesc schema`'s kinds, from the table of documents, each with its summary
+fn schema_values() -> Vec<PossibleValue> {
+    crate::cli::schema::KINDS
+        .iter()
+        .map(|kind| PossibleValue::new(kind.name).help(kind.summary))
+        .collect()
 }
 
 /// `--prune-older-than`: a duration such as `30min`, `12h` or `7d`

@@ -1,6 +1,6 @@
 //! `rulesc explain CODE` and `rulesc explain --list`: the long explanation of a diagnostic
-//! code (What it flags, Why it matters, Wrong, Right), or of every code after an index with
-//! one line per code.
+//! code (What it flags, Why it matters, Wrong, Right), or the index of every code, one line
+//! each, to choose one from.
 //!
 //! A code is found by its id in any case (`E012`, `e012`) or by its name
 //! (`field-not-visible`); an unknown one is exit 2 with the reason on stderr.
@@ -34,10 +34,9 @@ pub(crate) fn run(args: &ExplainArgs) -> ExitStatus {
     }
 }
 
-/// The index, one line per code (`E012  error    field-not-visible  the field is ...`),
-/// then every code's long explanation, each after a blank line
+/// The index, one line per code (`E012  error    field-not-visible  the field is ...`)
 fn list() -> String {
-    let index: String = codes::ALL
+    codes::ALL
         .iter()
         .map(|code| {
             format!(
@@ -48,10 +47,5 @@ fn list() -> String {
                 code.summary
             )
         })
-        .collect();
-    codes::ALL.iter().fold(index, |mut text, code| {
-        text.push('\n');
-        text.push_str(&code.explain());
-        text
-    })
+        .collect()
 }
