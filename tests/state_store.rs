@@ -334,6 +334,9 @@ fn damaged_state_is_refused_and_kept_until_reset(backend: &Backend) {
         transcript(&fresh),
         (Some(0), "{}".to_owned(), String::new())
     );
+    // The fresh call started the session's clock, so it has state again.
+    assert!(backend.read(SESSION).is_some());
+    reset.output().unwrap();
     let output = reset.output().unwrap();
     assert_eq!(
         transcript(&output),

@@ -40,10 +40,11 @@ pub(crate) fn respond_recorded(
     reset_flags: &str,
     record: Option<&mut Vec<(u64, Outcome)>>,
 ) -> Verdict {
-    let elapsed_ms = state.clock.tick(now_ms);
+    // A stopped session evaluates nothing, so its clock is not read, and not written either.
     if let Some(reason) = &state.forbidden {
         return stopped(call, reason, reset_flags);
     }
+    let elapsed_ms = state.clock.tick(now_ms);
     let mut session = Session {
         policy,
         call,
