@@ -266,6 +266,10 @@ struct Fields {
     permission_mode: Option<String>,
     #[serde(default)]
     prompt: Option<String>,
+    /// Gemini CLI's description of an MCP tool: its server (`server_name`) and its own name
+    /// (`tool_name`)
+    #[serde(default)]
+    mcp_context: Option<Json>,
 }
 
 /// Reads the host's hook JSON
@@ -482,7 +486,10 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
             (Host::Codex, Some("apply_patch"), Some(input)) => Some(with_patch_files(input)),
             (_, _, input) => input,
         },
-        tool: fields.tool_name,
+        tool: match (host, fields.mcp_context.as_ref(), fields.tool_name) {
+            (Host::Gemini, Some(context), Some(tool)) => Some(mcp_tool_name(context, tool)),
+            (_, _, tool) => tool,
+        },
         result,
         error: tool_failure,
         response,
@@ -492,6 +499,29 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
         prompt: fields.prompt,
         unread: Vec::new(),
     }
+}
+
+/// The name Claude Code and Codex give an MCP tool, `mcp__<server>__<tool>`, for a Gemini
+/// CLI call whose `mcp_context` names its server: Gemini CLI 0.61 names the tool
+/// `mcp_<server>_<tool>` (or the tool's bare name) instead, which a rule written for the
+/// documented form (`mcp__*__send*`) would not match
+fn mcp_tool_name(context: &Json, tool: String) -> String {
+    let Some(server) = context.get("server_name").and_then(Json::as_str) else {
+        return tool;
+    };
+    if tool.starts_with("mcp__") {
+        return tool;
+    }
+    let own = context
+        .get("tool_name")
+        .and_then(Json::as_str)
+        .map(str::to_owned)
+        .or_else(|| {
+            tool.strip_prefix(&format!("mcp_{server}_"))
+                .map(str::to_owned)
+        })
+        .unwrap_or(tool);
+    format!("mcp__{server}__{own}")
 }
 
 /// Codex's `apply_patch` input, `{"command": "<patch>"}`, with the patch also under `patch`
@@ -571,6 +601,33 @@ mod tests {
             Ok(Received::Call(call)) => *call,
             other => panic!("expected a call, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_gemini_mcp_tool_is_named_as_the_other_hosts_name_it() {
+        let before_tool = |tool: &str, context: Json| {
+            read_call(
+                Host::Gemini,
+                json!({"session_id": "s1", "hook_event_name": "BeforeTool", "tool_name": tool,
+                       "tool_input": {}, "mcp_context": context}),
+            )
+            .tool
+        };
+        let named = Some("mcp__probe__send_note".to_owned());
+        let server = json!({"server_name": "probe"});
+        assert_eq!(before_tool("mcp_probe_send_note", server.clone()), named);
+        assert_eq!(
+            before_tool(
+                "send_note",
+                json!({"server_name": "probe", "tool_name": "send_note"})
+            ),
+            named
+        );
+        assert_eq!(before_tool("mcp__probe__send_note", server), named);
+        assert_eq!(
+            before_tool("read_file", json!({})),
+            Some("read_file".to_owned())
+        );
     }
 
     #[test]
