@@ -180,6 +180,23 @@ pub(crate) fn trust(config: &mut toml_edit::DocumentMut, entries: &[TrustEntry])
     changed
 }
 
+/// Records the project at `project` as trusted (`[projects."<path>"] trust_level =
+/// "trusted"`), as Codex's own prompt does: Codex reads no `.codex/` of a project it does
+/// not trust, so its hooks would not run at all; whether anything changed (a project
+/// already given a trust level, trusted or not, is left as the user set it)
+pub(crate) fn trust_project(config: &mut toml_edit::DocumentMut, project: &Path) -> bool {
+    let key = project.to_string_lossy();
+    let Some(entry) = table(config.as_table_mut(), "projects").and_then(|projects| table(projects, &key))
+    else {
+        return false;
+    };
+    if entry.contains_key("trust_level") {
+        return false;
+    }
+    entry.insert("trust_level", toml_edit::value("trusted"));
+    true
+}
+
 /// The table `key` of `parent`, created (without a header of its own when it only holds
 /// tables) if missing; `None` when `key` holds something else
 fn table<'a>(parent: &'a mut toml_edit::Table, key: &str) -> Option<&'a mut toml_edit::Table> {

@@ -198,7 +198,10 @@ fn plan_trust(
                 None => (toml_edit::DocumentMut::new(), false),
             };
             let entries = codex_trust::entries(&config.path(), settings);
-            if !codex_trust::trust(&mut document, &entries) {
+            let hooks_trusted = codex_trust::trust(&mut document, &entries);
+            let project_trusted =
+                project.is_some_and(|project| codex_trust::trust_project(&mut document, project));
+            if !hooks_trusted && !project_trusted {
                 return Ok(None);
             }
             Ok(Some(PlannedFile {
