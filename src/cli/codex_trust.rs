@@ -186,7 +186,8 @@ pub(crate) fn trust(config: &mut toml_edit::DocumentMut, entries: &[TrustEntry])
 /// already given a trust level, trusted or not, is left as the user set it)
 pub(crate) fn trust_project(config: &mut toml_edit::DocumentMut, project: &Path) -> bool {
     let key = project.to_string_lossy();
-    let Some(entry) = table(config.as_table_mut(), "projects").and_then(|projects| table(projects, &key))
+    let Some(entry) =
+        table(config.as_table_mut(), "projects").and_then(|projects| table(projects, &key))
     else {
         return false;
     };
