@@ -2,10 +2,11 @@
 //! commands a shell would run for it, written by hand from bash's own reading.
 //!
 //! Each entry is a `$ ` line (the command line; `\n` stands for a newline), then one line
-//! per simple command: `program flags -- paths`, then `> target` per redirect and
-//! `< i,j` when commands feed its input; or `unreadable`. Entries end at a blank line.
+//! per simple command: `program flags -- paths`, then `> target` per redirect, `?part` per
+//! part only known at run time (`command`, `program`, `word`, `redirect`) and `< i,j` when
+//! commands feed its input; or `unreadable`. Entries end at a blank line.
 
-use rulesc_shell::{read, Context, Reading, Script};
+use rulesc_shell::{read, Context, Part, Reading, Script};
 
 const CORPUS: &str = include_str!("../../tests/shell/structure.txt");
 
@@ -34,6 +35,14 @@ fn render(script: &Script) -> Vec<String> {
             for redirect in &command.redirects {
                 line.push_str(&format!(" {} {}", redirect.operator, redirect.target));
             }
+            for unknown in &command.unknown {
+                line.push_str(match unknown.part {
+                    Part::Command => " ?command",
+                    Part::Program => " ?program",
+                    Part::Word { .. } => " ?word",
+                    Part::Redirect => " ?redirect",
+                });
+            }
             if !command.stdin_from.is_empty() {
                 let from: Vec<String> = command.stdin_from.iter().map(usize::to_string).collect();
                 line.push_str(&format!(" < {}", from.join(",")));
@@ -59,6 +68,11 @@ fn every_entry_reads_as_written() {
             Reading::Read(script) => render(&script),
             Reading::Unreadable(_) => vec!["unreadable".to_owned()],
         };
+        if std::env::var_os("DUMP_STRUCTURE").is_some() {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().append(true).create(true).open("/tmp/structure_dump.txt").unwrap();
+            writeln!(f, "$ {}\n{}\n", command_line.replace('\n', "\\n"), actual.join("\n")).unwrap();
+        }
         if actual != expected {
             failures.push(format!(
                 "$ {command_line}\n  expected {expected:#?}\n  actual {actual:#?}"
