@@ -660,7 +660,7 @@ impl Policy {
                                         });
                                         !matches!(
                                             undecided,
-                                            Some((_, Some(OnUndecidable::Pass)))
+                                            Some((Undecided::RunTime(_), Some(OnUndecidable::Pass)))
                                         )
                                     })
                         }

@@ -68,11 +68,6 @@ fn every_entry_reads_as_written() {
             Reading::Read(script) => render(&script),
             Reading::Unreadable(_) => vec!["unreadable".to_owned()],
         };
-        if std::env::var_os("DUMP_STRUCTURE").is_some() {
-            use std::io::Write;
-            let mut f = std::fs::OpenOptions::new().append(true).create(true).open("/tmp/structure_dump.txt").unwrap();
-            writeln!(f, "$ {}\n{}\n", command_line.replace('\n', "\\n"), actual.join("\n")).unwrap();
-        }
         if actual != expected {
             failures.push(format!(
                 "$ {command_line}\n  expected {expected:#?}\n  actual {actual:#?}"
