@@ -255,13 +255,13 @@ impl Lowering<'_> {
                     Some(
                         resolve::suggest(name, ["id", "priority", "allow", "mode", "undecidable"])
                             .map_or_else(
-                            || {
-                                "the annotations are `@id(\"...\")`, `@priority(n)`, \
+                                || {
+                                    "the annotations are `@id(\"...\")`, `@priority(n)`, \
                              `@allow(W005)`, `@mode(shadow)` and `@undecidable(ask)`"
-                                    .to_owned()
-                            },
-                            |known| format!("did you mean `@{known}`?"),
-                        ),
+                                        .to_owned()
+                                },
+                                |known| format!("did you mean `@{known}`?"),
+                            ),
                     ),
                 )),
             }

@@ -655,12 +655,15 @@ impl Policy {
                                     && line.may_be_undecidable()
                                     && holds(condition, event, line, true, trace)
                                     && {
-                                        undecided = line.undecided().map(|why| {
-                                            (why, shell_undecidable(condition))
-                                        });
+                                        undecided = line
+                                            .undecided()
+                                            .map(|why| (why, shell_undecidable(condition)));
                                         !matches!(
                                             undecided,
-                                            Some((Undecided::RunTime(_), Some(OnUndecidable::Pass)))
+                                            Some((
+                                                Undecided::RunTime(_),
+                                                Some(OnUndecidable::Pass)
+                                            ))
                                         )
                                     })
                         }
@@ -1008,9 +1011,7 @@ fn dotted(key: &FieldPath) -> String {
 fn shell_undecidable(condition: &Condition) -> Option<OnUndecidable> {
     match condition {
         Condition::Shell { on_undecidable, .. } => *on_undecidable,
-        Condition::All(parts) | Condition::Any(parts) => {
-            parts.iter().find_map(shell_undecidable)
-        }
+        Condition::All(parts) | Condition::Any(parts) => parts.iter().find_map(shell_undecidable),
         Condition::Not(part) => shell_undecidable(part),
         _ => None,
     }

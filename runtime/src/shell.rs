@@ -176,7 +176,9 @@ pub(crate) fn holds(
     // Most conditions begin with a test of the program, which most commands fail: it is
     // asked first and alone, so those commands cost one test instead of the whole walk.
     let mut truth_of = |command: &SimpleCommand| -> Truth {
-        if command.unknown.is_empty() && program.is_some_and(|test| !test.is_match(&command.program)) {
+        if command.unknown.is_empty()
+            && program.is_some_and(|test| !test.is_match(&command.program))
+        {
             return Truth::False;
         }
         let truth = command_truth(condition, command, script, cwd);
@@ -219,7 +221,10 @@ pub(crate) fn holds(
         Truth::True => true,
         Truth::False => false,
         Truth::Unknown => {
-            line.note(why.as_deref().unwrap_or("part of the command is only known at run time"));
+            line.note(
+                why.as_deref()
+                    .unwrap_or("part of the command is only known at run time"),
+            );
             undecidable
         }
     }
@@ -306,9 +311,10 @@ fn command_truth(
         ),
         ShellCondition::Word { word, test } => match word {
             ShellWord::Program => {
-                let unknown = command.unknown.iter().any(|unknown| {
-                    matches!(unknown.part, Part::Command | Part::Program)
-                });
+                let unknown = command
+                    .unknown
+                    .iter()
+                    .any(|unknown| matches!(unknown.part, Part::Command | Part::Program));
                 if unknown {
                     Truth::Unknown
                 } else {
@@ -329,8 +335,7 @@ fn command_truth(
             ShellWord::Operand => Truth::or_unknown(
                 command.operands.iter().any(|arg| test.is_match(arg)),
                 opaque
-                    || unknown_words(command)
-                        .any(|word| !word.is_flag() && word.may_match(test)),
+                    || unknown_words(command).any(|word| !word.is_flag() && word.may_match(test)),
             ),
             ShellWord::Path => Truth::or_unknown(
                 command.paths.iter().any(|path| test.is_match(path)),
@@ -375,18 +380,21 @@ struct UnknownWord<'c> {
 
 /// The words of `command` only known at run time
 fn unknown_words(command: &SimpleCommand) -> impl Iterator<Item = UnknownWord<'_>> {
-    command.unknown.iter().filter_map(|unknown| match &unknown.part {
-        Part::Word {
-            prefix,
-            split,
-            name,
-        } => Some(UnknownWord {
-            prefix,
-            split: *split,
-            name: *name,
-        }),
-        _ => None,
-    })
+    command
+        .unknown
+        .iter()
+        .filter_map(|unknown| match &unknown.part {
+            Part::Word {
+                prefix,
+                split,
+                name,
+            } => Some(UnknownWord {
+                prefix,
+                split: *split,
+                name: *name,
+            }),
+            _ => None,
+        })
 }
 
 impl UnknownWord<'_> {
@@ -409,8 +417,7 @@ impl UnknownWord<'_> {
             candidate.starts_with(self.prefix)
                 && (!self.name || {
                     let rest = candidate.get(self.prefix.len()..).unwrap_or_default();
-                    !rest.contains('/')
-                        && !(self.prefix.is_empty() && rest.starts_with(['-', '+']))
+                    !(rest.contains('/') || self.prefix.is_empty() && rest.starts_with(['-', '+']))
                 })
         };
         match test {
@@ -443,9 +450,35 @@ impl UnknownWord<'_> {
 
 /// The folders at the root that belong to the system or to all users
 const SYSTEM_FOLDERS: &[&str] = &[
-    "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "run",
-    "sbin", "srv", "sys", "usr", "var", "home", "Users", "System", "Library", "Applications",
-    "private", "Volumes", "mnt", "media", "snap", "nix", "cores",
+    "bin",
+    "boot",
+    "dev",
+    "etc",
+    "lib",
+    "lib32",
+    "lib64",
+    "libx32",
+    "opt",
+    "proc",
+    "root",
+    "run",
+    "sbin",
+    "srv",
+    "sys",
+    "usr",
+    "var",
+    "home",
+    "Users",
+    "System",
+    "Library",
+    "Applications",
+    "private",
+    "Volumes",
+    "mnt",
+    "media",
+    "snap",
+    "nix",
+    "cores",
 ];
 
 /// Whether a normalised path lies outside the working directory; without one, whether it

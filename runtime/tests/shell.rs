@@ -171,24 +171,53 @@ fn shell_all_needs_every_command_and_at_least_one() {
 #[test]
 fn a_rule_that_cannot_tell_before_the_command_runs_asks_by_default() {
     let policy = |choice, verb| {
-        Policy::new(vec![rule("r", rm_outside(choice), verb)], Defaults::default()).unwrap()
+        Policy::new(
+            vec![rule("r", rm_outside(choice), verb)],
+            Defaults::default(),
+        )
+        .unwrap()
     };
     let project = "/home/u/project";
     let block = policy(None, Verb::Block);
     // Known on the line: decided either way.
-    assert_eq!(decision(&block, &call_in("D=~; rm -rf \"$D\"", project)), Decision::Block);
-    assert_eq!(decision(&block, &call_in("D=build; rm -rf \"$D\"", project)), Decision::None);
+    assert_eq!(
+        decision(&block, &call_in("D=~; rm -rf \"$D\"", project)),
+        Decision::Block
+    );
+    assert_eq!(
+        decision(&block, &call_in("D=build; rm -rf \"$D\"", project)),
+        Decision::None
+    );
     // Known only at run time, in the place the rule tests: the rule asks, saying why.
     let unknown = call_in("rm -rf \"$TARGET\"", project);
     assert_eq!(decision(&block, &unknown), Decision::Ask);
-    let message = block.evaluate(&unknown).resolution.message.unwrap_or_default();
-    assert!(message.contains("`$TARGET` is set at run time"), "{message}");
+    let message = block
+        .evaluate(&unknown)
+        .resolution
+        .message
+        .unwrap_or_default();
+    assert!(
+        message.contains("`$TARGET` is set at run time"),
+        "{message}"
+    );
     // Known only at run time where the rule does not look: decided.
-    assert_eq!(decision(&block, &call_in("docker rm -f $(docker ps -aq)", project)), Decision::None);
-    assert_eq!(decision(&block, &call_in("make -j$(nproc)", project)), Decision::None);
+    assert_eq!(
+        decision(&block, &call_in("docker rm -f $(docker ps -aq)", project)),
+        Decision::None
+    );
+    assert_eq!(
+        decision(&block, &call_in("make -j$(nproc)", project)),
+        Decision::None
+    );
     // Code made at run time hides every program.
-    assert_eq!(decision(&block, &call_in("x=$1; eval \"$x\"", project)), Decision::Ask);
-    assert_eq!(decision(&block, &call_in("eval \"$(ssh-agent -s)\"", project)), Decision::None);
+    assert_eq!(
+        decision(&block, &call_in("x=$1; eval \"$x\"", project)),
+        Decision::Ask
+    );
+    assert_eq!(
+        decision(&block, &call_in("eval \"$(ssh-agent -s)\"", project)),
+        Decision::None
+    );
     // The rule says what it does instead.
     let cases = [
         (Some(OnUndecidable::Block), Verb::Block, Decision::Block),
@@ -199,14 +228,22 @@ fn a_rule_that_cannot_tell_before_the_command_runs_asks_by_default() {
         (None, Verb::Allow, Decision::None),
     ];
     for (choice, verb, expected) in cases {
-        assert_eq!(decision(&policy(choice, verb), &unknown), expected, "{choice:?} {verb}");
+        assert_eq!(
+            decision(&policy(choice, verb), &unknown),
+            expected,
+            "{choice:?} {verb}"
+        );
     }
 }
 
 #[test]
 fn an_unreadable_line_is_refused_saying_why() {
     let policy = Policy::new(
-        vec![rule("r", rm_outside(Some(OnUndecidable::Pass)), Verb::Block)],
+        vec![rule(
+            "r",
+            rm_outside(Some(OnUndecidable::Pass)),
+            Verb::Block,
+        )],
         Defaults::default(),
     )
     .unwrap();

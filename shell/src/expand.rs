@@ -299,9 +299,19 @@ impl<'e, 'a> Expansion<'e, 'a> {
             "" => self.current.push('~'),
             "+" => match &self.env.context.cwd {
                 Some(cwd) => self.current.push_str(cwd),
-                None => self.unknown_part("`~+` is the directory the command runs in".to_owned(), false, false, false),
+                None => self.unknown_part(
+                    "`~+` is the directory the command runs in".to_owned(),
+                    false,
+                    false,
+                    false,
+                ),
             },
-            "-" => self.unknown_part("`~-` is the previous directory, known only at run time".to_owned(), false, false, false),
+            "-" => self.unknown_part(
+                "`~-` is the previous directory, known only at run time".to_owned(),
+                false,
+                false,
+                false,
+            ),
             "root" => self.current.push_str("/root"),
             user => {
                 self.current.push_str("/home/");
@@ -319,7 +329,9 @@ impl<'e, 'a> Expansion<'e, 'a> {
         match next {
             '(' => {
                 let end = group_end(raw, next_at, '(', ')');
-                let inner = raw.get(next_at + 1..end.saturating_sub(1)).unwrap_or_default();
+                let inner = raw
+                    .get(next_at + 1..end.saturating_sub(1))
+                    .unwrap_or_default();
                 skip_to(chars, end);
                 if inner.starts_with('(') {
                     let why = format!("`$({inner})` is computed at run time");
@@ -330,7 +342,9 @@ impl<'e, 'a> Expansion<'e, 'a> {
             }
             '{' => {
                 let end = group_end(raw, next_at, '{', '}');
-                let inner = raw.get(next_at + 1..end.saturating_sub(1)).unwrap_or_default();
+                let inner = raw
+                    .get(next_at + 1..end.saturating_sub(1))
+                    .unwrap_or_default();
                 skip_to(chars, end);
                 if is_name(inner) || is_special(inner) {
                     self.parameter(inner, quoted);
@@ -405,7 +419,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
             }
             None => {
                 let name_shape = NAME_VARIABLES.contains(&name);
-                let why = if name.chars().all(|ch| ch.is_ascii_digit()) || matches!(name, "@" | "*") {
+                let why = if name.chars().all(|ch| ch.is_ascii_digit()) || matches!(name, "@" | "*")
+                {
                     format!("`${name}` is an argument given at run time")
                 } else {
                     format!("`${name}` is set at run time")
@@ -423,13 +438,13 @@ impl<'e, 'a> Expansion<'e, 'a> {
             Some(value) => self.split(&value),
             None => {
                 let programs = programs_of(inner);
-                let name = programs
-                    .first()
-                    .is_some_and(|(program, args)| programs.len() == 1 && prints_a_name(program, args));
+                let name = programs.first().is_some_and(|(program, args)| {
+                    programs.len() == 1 && prints_a_name(program, args)
+                });
                 let own_code = !programs.is_empty()
-                    && programs
-                        .iter()
-                        .all(|(program, _)| !CARRIERS.contains(&program.as_str()) && !program.contains('$'));
+                    && programs.iter().all(|(program, _)| {
+                        !CARRIERS.contains(&program.as_str()) && !program.contains('$')
+                    });
                 let shown: String = inner.trim().chars().take(40).collect();
                 let why = format!("the output of `$({shown})` is known only at run time");
                 self.unknown_part(why, !quoted, name, own_code);
@@ -518,7 +533,9 @@ fn group_end(raw: &str, open: usize, opening: char, closing: char) -> usize {
 fn is_name(text: &str) -> bool {
     !text.is_empty()
         && !text.starts_with(|ch: char| ch.is_ascii_digit())
-        && text.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+        && text
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
 }
 
 fn is_special(text: &str) -> bool {
@@ -541,7 +558,9 @@ pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
         return Some(body.trim_end_matches('\n').to_owned());
     }
     let (program, rest) = text.split_once([' ', '\t']).unwrap_or((text, ""));
-    if !matches!(program, "echo" | "printf") || rest.contains(['|', ';', '&', '<', '>', '(', ')', '`', '\n']) {
+    if !matches!(program, "echo" | "printf")
+        || rest.contains(['|', ';', '&', '<', '>', '(', ')', '`', '\n'])
+    {
         return None;
     }
     let mut words = Vec::new();
@@ -597,7 +616,11 @@ fn shell_words(text: &str) -> Vec<&str> {
 /// script holds and the body expands nothing
 fn heredoc_of_cat(text: &str) -> Option<&str> {
     let (head, body) = text.split_once('\n')?;
-    let redirect = head.trim().strip_prefix("cat")?.trim_start().strip_prefix("<<")?;
+    let redirect = head
+        .trim()
+        .strip_prefix("cat")?
+        .trim_start()
+        .strip_prefix("<<")?;
     let strip_tabs = redirect.starts_with('-');
     let delimiter = redirect.trim_start_matches('-').trim();
     let quoted = delimiter.starts_with(['\'', '"']);
@@ -608,7 +631,11 @@ fn heredoc_of_cat(text: &str) -> Option<&str> {
     let mut end = 0;
     for line in body.split_inclusive('\n') {
         let bare = line.trim_end_matches('\n');
-        let bare = if strip_tabs { bare.trim_start_matches('\t') } else { bare };
+        let bare = if strip_tabs {
+            bare.trim_start_matches('\t')
+        } else {
+            bare
+        };
         if bare == delimiter {
             let rest = body.get(end + line.len()..).unwrap_or_default();
             let content = body.get(..end)?;
@@ -626,7 +653,7 @@ fn programs_of(inner: &str) -> Vec<(String, Vec<String>)> {
     inner
         .split(['|', ';', '&', '\n'])
         .filter_map(|part| {
-            let mut words = part.split_whitespace().map(|word| crate::word::unquote(word));
+            let mut words = part.split_whitespace().map(crate::word::unquote);
             let program = words.next()?;
             let program = program.rsplit('/').next().unwrap_or(&program).to_owned();
             Some((program, words.collect()))
@@ -669,7 +696,10 @@ mod tests {
         let vars: Vars = vec![
             ("D".to_owned(), Binding::Known(vec!["~".to_owned()])),
             ("F".to_owned(), Binding::Known(vec!["-r -f".to_owned()])),
-            ("L".to_owned(), Binding::Known(vec!["~".to_owned(), "/etc".to_owned()])),
+            (
+                "L".to_owned(),
+                Binding::Known(vec!["~".to_owned(), "/etc".to_owned()]),
+            ),
         ];
         let cases: &[(&str, &[&str])] = &[
             ("plain", &["plain"]),

@@ -33,31 +33,120 @@ pub(crate) struct Interpreter {
 
 /// Words of Python code that reach files, processes or more code
 const PYTHON_DANGER: &[&str] = &[
-    "rmtree", "remove", "unlink", "rmdir", "system", "subprocess", "popen", "exec", "eval",
-    "__import__", "import_module", "spawn", "pty", "socket", "compile", "getattr", "b64",
-    "decode", "codecs", "chmod", "chown", "rename", "replace", "truncate", "write", "kill",
-    "shutil", "os.", "pathlib", "path(", "open(",
+    "rmtree",
+    "remove",
+    "unlink",
+    "rmdir",
+    "system",
+    "subprocess",
+    "popen",
+    "exec",
+    "eval",
+    "__import__",
+    "import_module",
+    "spawn",
+    "pty",
+    "socket",
+    "compile",
+    "getattr",
+    "b64",
+    "decode",
+    "codecs",
+    "chmod",
+    "chown",
+    "rename",
+    "replace",
+    "truncate",
+    "write",
+    "kill",
+    "shutil",
+    "os.",
+    "pathlib",
+    "path(",
+    "open(",
 ];
 
 /// Words of Perl and Ruby code that reach files, processes or more code
 const SCRIPT_DANGER: &[&str] = &[
-    "system", "exec", "`", "qx", "%x", "unlink", "rmtree", "remove_tree", "rm_", "rmdir",
-    "fileutils", "delete", "fork", "open", "eval", "spawn", "syscall", "popen", "open3",
-    "pack", "decode", "require", "load", "send", "instance_eval", "write", "rename", "chmod",
+    "system",
+    "exec",
+    "`",
+    "qx",
+    "%x",
+    "unlink",
+    "rmtree",
+    "remove_tree",
+    "rm_",
+    "rmdir",
+    "fileutils",
+    "delete",
+    "fork",
+    "open",
+    "eval",
+    "spawn",
+    "syscall",
+    "popen",
+    "open3",
+    "pack",
+    "decode",
+    "require",
+    "load",
+    "send",
+    "instance_eval",
+    "write",
+    "rename",
+    "chmod",
     "kill",
 ];
 
 /// Words of JavaScript code that reach files, processes or more code
 const NODE_DANGER: &[&str] = &[
-    "child_process", "exec", "spawn", "fork", "rmsync", ".rm(", "rmdir", "unlink", "eval", "function", "require",
-    "import", "process.binding", "write", "rename", "chmod", "fs.", "fs/", "deno.", "bun.",
+    "child_process",
+    "exec",
+    "spawn",
+    "fork",
+    "rmsync",
+    ".rm(",
+    "rmdir",
+    "unlink",
+    "eval",
+    "function",
+    "require",
+    "import",
+    "process.binding",
+    "write",
+    "rename",
+    "chmod",
+    "fs.",
+    "fs/",
+    "deno.",
+    "bun.",
 ];
 
 /// Words of PHP code that reach files, processes or more code
 const PHP_DANGER: &[&str] = &[
-    "system", "exec", "passthru", "shell_exec", "popen", "proc_open", "unlink", "rmdir", "`",
-    "eval", "assert", "base64", "create_function", "include", "require", "file_put", "fopen",
-    "rename", "chmod", "call_user_func", "$_", "preg_replace",
+    "system",
+    "exec",
+    "passthru",
+    "shell_exec",
+    "popen",
+    "proc_open",
+    "unlink",
+    "rmdir",
+    "`",
+    "eval",
+    "assert",
+    "base64",
+    "create_function",
+    "include",
+    "require",
+    "file_put",
+    "fopen",
+    "rename",
+    "chmod",
+    "call_user_func",
+    "$_",
+    "preg_replace",
 ];
 
 /// Words of awk code that reach processes or files
@@ -162,9 +251,9 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
 pub(crate) fn interpreter(program: &str) -> Option<&'static Interpreter> {
     INTERPRETERS.iter().find(|row| {
         if row.prefix {
-            program.strip_prefix(row.name).is_some_and(|rest| {
-                rest.chars().all(|ch| ch.is_ascii_digit() || ch == '.')
-            })
+            program
+                .strip_prefix(row.name)
+                .is_some_and(|rest| rest.chars().all(|ch| ch.is_ascii_digit() || ch == '.'))
         } else {
             program == row.name
         }
@@ -211,14 +300,13 @@ pub(crate) fn code_is_dangerous(row: &Interpreter, code: &str) -> bool {
 /// downloads): a script they produce is whatever their input was, so it is unknown. The
 /// output of any other program is its own (`ssh-agent -s`, `kubectl completion bash`).
 pub(crate) const CARRIERS: &[&str] = &[
-    "echo", "printf", "cat", "tac", "base64", "base32", "basenc", "xxd", "od", "rev", "tr",
-    "sed", "awk", "gawk", "mawk", "perl", "python", "python2", "python3", "ruby", "node", "php",
+    "echo", "printf", "cat", "tac", "base64", "base32", "basenc", "xxd", "od", "rev", "tr", "sed",
+    "awk", "gawk", "mawk", "perl", "python", "python2", "python3", "ruby", "node", "php",
     "openssl", "gzip", "gunzip", "zcat", "bzip2", "bunzip2", "bzcat", "xz", "unxz", "xzcat",
     "zstd", "unzstd", "zstdcat", "tee", "head", "tail", "cut", "sort", "uniq", "fold", "paste",
-    "column", "nc", "ncat", "netcat", "socat", "curl", "wget", "fetch", "aria2c", "http",
-    "https", "dd", "iconv", "printenv", "envsubst", "jq", "yq", "xargs", "dirname", "basename",
-    "realpath", "readlink", "eval", "source", ".", "tr", "uudecode", "gpg", "strings", "sh",
-    "bash",
+    "column", "nc", "ncat", "netcat", "socat", "curl", "wget", "fetch", "aria2c", "http", "https",
+    "dd", "iconv", "printenv", "envsubst", "jq", "yq", "xargs", "dirname", "basename", "realpath",
+    "readlink", "eval", "source", ".", "tr", "uudecode", "gpg", "strings", "sh", "bash",
 ];
 
 /// Programs whose output is a name (no `/`, no leading `-` or `+`): a date, a count, a user,
@@ -238,10 +326,10 @@ pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
             named
                 && (sub.map(String::as_str) != Some("rev-parse")
                     || !args.iter().any(|arg| {
-                    arg.starts_with("--show")
-                        || arg.starts_with("--git")
-                        || arg.starts_with("--absolute")
-                        || arg.starts_with("--path")
+                        arg.starts_with("--show")
+                            || arg.starts_with("--git")
+                            || arg.starts_with("--absolute")
+                            || arg.starts_with("--path")
                     }))
         }
         _ => false,
@@ -250,9 +338,9 @@ pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
 
 /// Environment variables whose value is a name or a number, never a flag or a path
 pub(crate) const NAME_VARIABLES: &[&str] = &[
-    "USER", "LOGNAME", "HOSTNAME", "SHLVL", "UID", "EUID", "PPID", "RANDOM", "SECONDS",
-    "LINENO", "BASHPID", "HOSTTYPE", "OSTYPE", "MACHTYPE", "LANG", "TERM", "COLUMNS", "LINES",
-    "#", "?", "$", "!",
+    "USER", "LOGNAME", "HOSTNAME", "SHLVL", "UID", "EUID", "PPID", "RANDOM", "SECONDS", "LINENO",
+    "BASHPID", "HOSTTYPE", "OSTYPE", "MACHTYPE", "LANG", "TERM", "COLUMNS", "LINES", "#", "?", "$",
+    "!",
 ];
 
 /// The long options of the programs the shipped policies guard, so that an option shortened
@@ -260,29 +348,92 @@ pub(crate) const NAME_VARIABLES: &[&str] = &[
 pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
     match program {
         "rm" => &[
-            "force", "interactive", "one-file-system", "no-preserve-root", "preserve-root",
-            "recursive", "dir", "verbose", "help", "version",
+            "force",
+            "interactive",
+            "one-file-system",
+            "no-preserve-root",
+            "preserve-root",
+            "recursive",
+            "dir",
+            "verbose",
+            "help",
+            "version",
         ],
         "chmod" | "chown" | "chgrp" => &[
-            "changes", "silent", "quiet", "verbose", "dereference", "no-dereference", "from",
-            "no-preserve-root", "preserve-root", "reference", "recursive", "help", "version",
+            "changes",
+            "silent",
+            "quiet",
+            "verbose",
+            "dereference",
+            "no-dereference",
+            "from",
+            "no-preserve-root",
+            "preserve-root",
+            "reference",
+            "recursive",
+            "help",
+            "version",
         ],
         // The options of `git push`, `reset` and `clean` together: an abbreviation git
         // itself finds ambiguous is ambiguous here too.
         "git" => &[
-            "force", "force-with-lease", "force-if-includes", "hard", "soft", "mixed", "merge",
-            "keep", "quiet", "no-quiet", "patch", "dry-run", "interactive", "exclude",
-            "all", "mirror", "tags", "follow-tags", "delete", "prune", "verbose", "atomic",
-            "set-upstream", "no-verify", "verify", "porcelain", "progress", "repo",
-            "recurse-submodules", "no-recurse-submodules", "signed", "no-signed", "thin",
-            "no-thin", "push-option", "receive-pack", "exec", "ipv4", "ipv6",
-            "intent-to-add", "pathspec-from-file", "pathspec-file-nul", "refresh",
+            "force",
+            "force-with-lease",
+            "force-if-includes",
+            "hard",
+            "soft",
+            "mixed",
+            "merge",
+            "keep",
+            "quiet",
+            "no-quiet",
+            "patch",
+            "dry-run",
+            "interactive",
+            "exclude",
+            "all",
+            "mirror",
+            "tags",
+            "follow-tags",
+            "delete",
+            "prune",
+            "verbose",
+            "atomic",
+            "set-upstream",
+            "no-verify",
+            "verify",
+            "porcelain",
+            "progress",
+            "repo",
+            "recurse-submodules",
+            "no-recurse-submodules",
+            "signed",
+            "no-signed",
+            "thin",
+            "no-thin",
+            "push-option",
+            "receive-pack",
+            "exec",
+            "ipv4",
+            "ipv6",
+            "intent-to-add",
+            "pathspec-from-file",
+            "pathspec-file-nul",
+            "refresh",
             "no-refresh",
         ],
         "find" => &[],
         "shred" => &[
-            "force", "iterations", "random-source", "size", "remove", "verbose", "exact",
-            "zero", "help", "version",
+            "force",
+            "iterations",
+            "random-source",
+            "size",
+            "remove",
+            "verbose",
+            "exact",
+            "zero",
+            "help",
+            "version",
         ],
         _ => &[],
     }
@@ -293,11 +444,33 @@ pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
 pub(crate) fn global_valued_options(program: &str) -> &'static [&'static str] {
     match program {
         "git" => &[
-            "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env",
-            "--super-prefix", "--list-cmds",
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--exec-path",
+            "--config-env",
+            "--super-prefix",
+            "--list-cmds",
         ],
-        "docker" | "podman" => &["-H", "--host", "-c", "--context", "--config", "-l", "--log-level"],
-        "kubectl" => &["-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"],
+        "docker" | "podman" => &[
+            "-H",
+            "--host",
+            "-c",
+            "--context",
+            "--config",
+            "-l",
+            "--log-level",
+        ],
+        "kubectl" => &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "-s",
+            "--server",
+        ],
         "npm" | "yarn" | "pnpm" => &["-C", "--prefix", "--dir", "-w", "--workspace", "--filter"],
         "cargo" => &["-C", "--config", "-Z"],
         _ => &[],
@@ -334,7 +507,11 @@ pub(crate) fn option_scripts(program: &str, args: &[String]) -> Vec<String> {
                 .or_else(|| value("--use-compress-program="))
                 .or_else(|| value("--info-script="))
                 .or_else(|| value("--new-volume-script="))
-                .or_else(|| (arg == "-I" || arg == "--use-compress-program").then(|| words.next().cloned()).flatten()),
+                .or_else(|| {
+                    (arg == "-I" || arg == "--use-compress-program")
+                        .then(|| words.next().cloned())
+                        .flatten()
+                }),
             "ssh" | "scp" | "sftp" => {
                 let option = if arg == "-o" {
                     words.next().cloned()
@@ -350,10 +527,19 @@ pub(crate) fn option_scripts(program: &str, args: &[String]) -> Vec<String> {
             }
             "rsync" => value("--rsh=")
                 .or_else(|| value("--rsync-path="))
-                .or_else(|| (arg == "-e" || arg == "--rsh").then(|| words.next().cloned()).flatten()),
-            "script" | "flock" | "sg" => value("--command=")
-                .or_else(|| (arg == "-c" || arg == "--command").then(|| words.next().cloned()).flatten()),
-            "zip" => (arg == "-TT" || arg == "--unzip-command").then(|| words.next().cloned()).flatten(),
+                .or_else(|| {
+                    (arg == "-e" || arg == "--rsh")
+                        .then(|| words.next().cloned())
+                        .flatten()
+                }),
+            "script" | "flock" | "sg" => value("--command=").or_else(|| {
+                (arg == "-c" || arg == "--command")
+                    .then(|| words.next().cloned())
+                    .flatten()
+            }),
+            "zip" => (arg == "-TT" || arg == "--unzip-command")
+                .then(|| words.next().cloned())
+                .flatten(),
             _ => None,
         };
         scripts.extend(found);
@@ -397,7 +583,9 @@ mod tests {
             let judged = inline_code(row, &args).map(|code| code_is_dangerous(row, code));
             assert_eq!(judged, expected, "{program} {line}");
         }
-        assert!(INTERPRETERS.iter().all(|row| interpreter(row.name).is_some()));
+        assert!(INTERPRETERS
+            .iter()
+            .all(|row| interpreter(row.name).is_some()));
         assert!(interpreter("pythonista").is_none());
     }
 
@@ -434,7 +622,11 @@ mod tests {
             ("ls", "-c x", vec![]),
         ];
         for (program, line, expected) in cases {
-            assert_eq!(option_scripts(program, &words(line)), expected, "{program} {line}");
+            assert_eq!(
+                option_scripts(program, &words(line)),
+                expected,
+                "{program} {line}"
+            );
         }
     }
 

@@ -274,11 +274,15 @@ impl Reader {
             return;
         };
         let binding = if name.ends_with('+') || name.contains('[') {
-            Binding::Unknown(format!("`${}` is built at run time", name.trim_end_matches('+')))
+            Binding::Unknown(format!(
+                "`${}` is built at run time",
+                name.trim_end_matches('+')
+            ))
         } else {
             self.value_of(raw)
         };
-        self.vars.push((name.trim_end_matches('+').to_owned(), binding));
+        self.vars
+            .push((name.trim_end_matches('+').to_owned(), binding));
     }
 
     /// The value `raw` gives a parameter
@@ -304,7 +308,9 @@ impl Reader {
             expand::word(text(value, source), &self.env(), &mut values);
         }
         let binding = match values.iter().find_map(|word| UnknownWord::decode(word)) {
-            _ if !listed => Binding::Unknown(format!("`${name}` takes the arguments given at run time")),
+            _ if !listed => {
+                Binding::Unknown(format!("`${name}` takes the arguments given at run time"))
+            }
             Some(unknown) => Binding::Unknown(unknown.why),
             None => Binding::Known(values),
         };
@@ -751,8 +757,14 @@ impl Reader {
     fn note_written(&mut self, program: &str, args: &[String]) {
         let written: Vec<String> = match program {
             "curl" => option_value(args, 'o', "--output").into_iter().collect(),
-            "wget" => option_value(args, 'O', "--output-document").into_iter().collect(),
-            "tee" => args.iter().filter(|arg| !arg.starts_with('-')).cloned().collect(),
+            "wget" => option_value(args, 'O', "--output-document")
+                .into_iter()
+                .collect(),
+            "tee" => args
+                .iter()
+                .filter(|arg| !arg.starts_with('-'))
+                .cloned()
+                .collect(),
             _ => return,
         };
         for file in written {
@@ -786,7 +798,13 @@ impl Reader {
                     .find(|word| !word.own_code);
                 match unknown {
                     Some(word) => runs.opaque(program, &word.why),
-                    None => runs.script(args.iter().filter(|arg| !expand::is_unknown(arg)).cloned().collect::<Vec<_>>().join(" ")),
+                    None => runs.script(
+                        args.iter()
+                            .filter(|arg| !expand::is_unknown(arg))
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
                 }
             }
             "su" | "runuser" => {
@@ -807,11 +825,24 @@ impl Reader {
             }
             "tmux" => {
                 let runs_command = [
-                    "new-session", "new", "new-window", "neww", "split-window", "splitw",
-                    "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run",
-                    "display-popup", "popup",
+                    "new-session",
+                    "new",
+                    "new-window",
+                    "neww",
+                    "split-window",
+                    "splitw",
+                    "respawn-pane",
+                    "respawnp",
+                    "respawn-window",
+                    "respawnw",
+                    "run-shell",
+                    "run",
+                    "display-popup",
+                    "popup",
                 ];
-                let sub = args.iter().position(|arg| runs_command.contains(&arg.as_str()));
+                let sub = args
+                    .iter()
+                    .position(|arg| runs_command.contains(&arg.as_str()));
                 let last = args.last().filter(|arg| !arg.starts_with('-'));
                 if let (Some(sub), Some(last)) = (sub, last) {
                     if args.len() > sub + 1 {
@@ -838,7 +869,9 @@ impl Reader {
             }
         } else if let Some(row) = knowledge::interpreter(program) {
             match knowledge::inline_code(row, args) {
-                Some(code) if expand::is_unknown(code) || knowledge::code_is_dangerous(row, code) => {
+                Some(code)
+                    if expand::is_unknown(code) || knowledge::code_is_dangerous(row, code) =>
+                {
                     runs.opaque.push(format!(
                         "the code `{program}` is given on its command line may delete files or run commands, and is not read"
                     ));
@@ -865,7 +898,13 @@ impl Reader {
     }
 
     /// Code an interpreter reads from a literal input (a here-document)
-    fn judge_input(&self, row: &knowledge::Interpreter, program: &str, code: &str, runs: &mut Runs) {
+    fn judge_input(
+        &self,
+        row: &knowledge::Interpreter,
+        program: &str,
+        code: &str,
+        runs: &mut Runs,
+    ) {
         if knowledge::code_is_dangerous(row, code) {
             runs.opaque.push(format!(
                 "the code `{program}` reads from its input may delete files or run commands, and is not read"
@@ -910,7 +949,10 @@ impl Reader {
     /// A script file a shell or `source` runs: a process substitution's output, a file
     /// written on the line, or a word known only at run time
     fn script_file(&self, program: &str, file: &str, runs: &mut Runs) {
-        if let Some(inner) = file.strip_prefix("<(").and_then(|rest| rest.strip_suffix(')')) {
+        if let Some(inner) = file
+            .strip_prefix("<(")
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
             match expand::literal_output(inner, &self.env()) {
                 Some(script) => runs.script(script),
                 None if prints_own_code(inner) => {}
@@ -931,7 +973,9 @@ impl Reader {
     /// A program that runs its input as a script, fed by `upstream`: what it runs is only
     /// known at run time unless every command feeding it prints its own output
     fn runs_input(&self, program: &str, upstream: &[usize], runs: &mut Runs) {
-        let feeding = upstream.iter().filter_map(|index| self.commands.get(*index));
+        let feeding = upstream
+            .iter()
+            .filter_map(|index| self.commands.get(*index));
         let mut carriers = feeding.filter(|command| {
             !command.unknown.is_empty() || CARRIERS.contains(&command.program.as_str())
         });
@@ -971,8 +1015,9 @@ impl Runs {
     }
 
     fn opaque(&mut self, program: &str, why: &str) {
-        self.opaque
-            .push(format!("the script `{program}` runs is built at run time: {why}"));
+        self.opaque.push(format!(
+            "the script `{program}` runs is built at run time: {why}"
+        ));
     }
 }
 
@@ -1215,7 +1260,10 @@ fn subcommand_of(program: &str, args: &[String]) -> Option<String> {
             return None;
         }
         if arg == "--" {
-            return words.next().filter(|word| !expand::is_unknown(word)).cloned();
+            return words
+                .next()
+                .filter(|word| !expand::is_unknown(word))
+                .cloned();
         }
         if arg.starts_with('-') && arg != "-" {
             if valued.contains(&arg.as_str()) {

@@ -125,7 +125,15 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("flock", "wE")
     },
     Wrapper {
-        long_valued: &["output", "trace", "signal", "string-limit", "user", "env", "attach"],
+        long_valued: &[
+            "output",
+            "trace",
+            "signal",
+            "string-limit",
+            "user",
+            "env",
+            "attach",
+        ],
         ..wrapper("strace", "abeEIoOpPsSuUX")
     },
     Wrapper {
@@ -137,7 +145,16 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("fakeroot", "lsib")
     },
     Wrapper {
-        long_valued: &["jobs", "sshlogin", "arg-file", "delimiter", "results", "joblog", "timeout", "env"],
+        long_valued: &[
+            "jobs",
+            "sshlogin",
+            "arg-file",
+            "delimiter",
+            "results",
+            "joblog",
+            "timeout",
+            "env",
+        ],
         ..wrapper("parallel", "jSadI")
     },
     wrapper("screen", "Sctphe"),
@@ -154,13 +171,27 @@ const WRAPPERS: &[Wrapper] = &[
     },
     Wrapper {
         long_valued: &[
-            "unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory",
-            "setenv", "on-calendar", "on-active", "host", "machine", "service-type",
+            "unit",
+            "property",
+            "description",
+            "slice",
+            "uid",
+            "gid",
+            "nice",
+            "working-directory",
+            "setenv",
+            "on-calendar",
+            "on-active",
+            "host",
+            "machine",
+            "service-type",
         ],
         ..wrapper("systemd-run", "pEMH")
     },
     Wrapper {
-        long_valued: &["target", "mount", "uts", "ipc", "net", "pid", "user", "setuid", "setgid", "root", "wd"],
+        long_valued: &[
+            "target", "mount", "uts", "ipc", "net", "pid", "user", "setuid", "setgid", "root", "wd",
+        ],
         ..wrapper("nsenter", "tSGrw")
     },
     Wrapper {

@@ -41,7 +41,13 @@ fn hostile_lines_are_unreadable_within_the_bound() {
                 column: 8,
             },
         ),
-        ("rm -rf / )", Unreadable::SyntaxAt { line: 1, column: 10 }),
+        (
+            "rm -rf / )",
+            Unreadable::SyntaxAt {
+                line: 1,
+                column: 10,
+            },
+        ),
         (nested.as_str(), Unreadable::TooDeep),
         (huge.as_str(), Unreadable::TooLong),
         ("rm -rf /\0tmp", Unreadable::Nul),
@@ -74,7 +80,10 @@ fn a_lone_dash_before_a_redirect_is_given_back_to_its_command() {
         let Reading::Read(script) = read(line, &Context::default()) else {
             panic!("{line:?} is unreadable");
         };
-        let last = script.commands.first().and_then(|command| command.args.last());
+        let last = script
+            .commands
+            .first()
+            .and_then(|command| command.args.last());
         assert_eq!(last.map(String::as_str), Some("-"), "{line:?}");
     }
 }
