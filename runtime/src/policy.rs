@@ -661,7 +661,7 @@ impl Policy {
                                         !matches!(
                                             undecided,
                                             Some((
-                                                Undecided::RunTime(_),
+                                                Undecided::RunTime(_) | Undecided::Hidden(_),
                                                 Some(OnUndecidable::Pass)
                                             ))
                                         )
@@ -1028,20 +1028,24 @@ fn undecided_decision(
     why: Undecided,
     choice: Option<OnUndecidable>,
 ) -> (Verb, String) {
+    let asks = rule.events.iter().all(|kind| kind.allows(Verb::Ask));
+    let undecided_verb = match choice {
+        Some(OnUndecidable::Block) => verb,
+        _ if asks => Verb::Ask,
+        _ => verb,
+    };
     match why {
         Undecided::Unreadable(reason) => (verb, reason),
+        Undecided::Hidden(why) => (
+            undecided_verb,
+            format!("cannot tell before it runs what this command does: {why}"),
+        ),
         Undecided::RunTime(why) => {
-            let asks = rule.events.iter().all(|kind| kind.allows(Verb::Ask));
-            let verb = match choice {
-                Some(OnUndecidable::Block) => verb,
-                _ if asks => Verb::Ask,
-                _ => verb,
-            };
             let message = match message {
                 Some(message) => format!("cannot tell before it runs ({why}): {message}"),
                 None => format!("cannot tell before it runs ({why})"),
             };
-            (verb, message)
+            (undecided_verb, message)
         }
     }
 }

@@ -25,7 +25,7 @@ pub(crate) struct CommandLine<'e> {
     shell_tools: Option<&'e [String]>,
     reading: OnceCell<Option<Reading>>,
     /// Why a shell condition was last found undecidable
-    why: RefCell<Option<String>>,
+    why: RefCell<Option<(String, bool)>>,
 }
 
 /// Why a shell condition could not be decided
@@ -35,6 +35,9 @@ pub(crate) enum Undecided {
     Unreadable(String),
     /// Something the condition tests is only known at run time
     RunTime(String),
+    /// What a command runs is only known at run time (code made at run time, a program
+    /// named by an expansion): no rule can tell what it does
+    Hidden(String),
 }
 
 impl<'e> CommandLine<'e> {
@@ -75,17 +78,18 @@ impl<'e> CommandLine<'e> {
 
     /// Why the last undecidable shell condition was undecidable
     pub(crate) fn undecided(&self) -> Option<Undecided> {
-        let why = self.why.borrow().clone()?;
+        let (why, hidden) = self.why.borrow().clone()?;
         Some(match self.reading.get() {
             Some(Some(Reading::Unreadable(_))) => Undecided::Unreadable(why),
+            _ if hidden => Undecided::Hidden(why),
             _ => Undecided::RunTime(why),
         })
     }
 
-    fn note(&self, why: &str) {
+    fn note(&self, why: &str, hidden: bool) {
         let mut slot = self.why.borrow_mut();
         if slot.is_none() {
-            *slot = Some(why.to_owned());
+            *slot = Some((why.to_owned(), hidden));
         }
     }
 
@@ -165,14 +169,14 @@ pub(crate) fn holds(
     let script = match line.reading() {
         None => return false,
         Some(Reading::Unreadable(reason)) => {
-            line.note(&unreadable_reason(*reason));
+            line.note(&unreadable_reason(*reason), false);
             return undecidable;
         }
         Some(Reading::Read(script)) => script,
     };
     let cwd = line.event.cwd.as_deref();
     let program = program_test(condition);
-    let mut why: Option<String> = None;
+    let mut why: Option<(String, bool)> = None;
     // Most conditions begin with a test of the program, which most commands fail: it is
     // asked first and alone, so those commands cost one test instead of the whole walk.
     let mut truth_of = |command: &SimpleCommand| -> Truth {
@@ -183,7 +187,7 @@ pub(crate) fn holds(
         }
         let truth = command_truth(condition, command, script, cwd);
         if truth == Truth::Unknown && why.is_none() {
-            why = reason_of(command, script).map(str::to_owned);
+            why = reason_of(command, script).map(|(why, hidden)| (why.to_owned(), hidden));
         }
         truth
     };
@@ -221,10 +225,10 @@ pub(crate) fn holds(
         Truth::True => true,
         Truth::False => false,
         Truth::Unknown => {
-            line.note(
-                why.as_deref()
-                    .unwrap_or("part of the command is only known at run time"),
-            );
+            match &why {
+                Some((why, hidden)) => line.note(why, *hidden),
+                None => line.note("part of the command is only known at run time", false),
+            }
             undecidable
         }
     }
@@ -235,8 +239,9 @@ fn unreadable_reason(reason: rulesc_shell::Unreadable) -> String {
     format!("the command line cannot be read: {reason}")
 }
 
-/// Why a command is undecidable: its own first unknown part, or that of a command feeding it
-fn reason_of<'s>(command: &'s SimpleCommand, script: &'s Script) -> Option<&'s str> {
+/// Why a command is undecidable: its own first unknown part, or that of a command feeding
+/// it; and whether that part hides what the command is (its program, or all of it)
+fn reason_of<'s>(command: &'s SimpleCommand, script: &'s Script) -> Option<(&'s str, bool)> {
     command
         .unknown
         .first()
@@ -247,7 +252,10 @@ fn reason_of<'s>(command: &'s SimpleCommand, script: &'s Script) -> Option<&'s s
                 .filter_map(|index| script.commands.get(*index))
                 .find_map(|upstream| upstream.unknown.first())
         })
-        .map(|unknown| unknown.why.as_str())
+        .map(|unknown| {
+            let hidden = matches!(unknown.part, Part::Command | Part::Program);
+            (unknown.why.as_str(), hidden)
+        })
 }
 
 /// The test of the program a condition requires to hold: the condition itself or the first

@@ -979,7 +979,7 @@ impl Reader {
         let mut carriers = feeding.filter(|command| {
             !command.unknown.is_empty() || CARRIERS.contains(&command.program.as_str())
         });
-        if let Some(carrier) = carriers.next() {
+        if let Some(carrier) = carriers.next_back() {
             let name = if carrier.program.is_empty() {
                 "a command known only at run time".to_owned()
             } else {
