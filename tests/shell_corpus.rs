@@ -1,7 +1,9 @@
-//! The shell corpus: every command of `tests/shell/evasions.txt` is denied and every command
-//! of `tests/shell/benign.txt` left alone by `rules/safe-shell.rules`, each run as Claude
-//! Code runs the hook (`rulesc hook --host claude`) for a `Bash` call in /home/user/project.
-//! The threats and benign classes are those the policy's header lists.
+//! The shell corpus: every command of `tests/shell/evasions.txt` is denied, every command of
+//! `tests/shell/undecidable.txt` and `tests/shell/root.txt` stopped (denied or asked), and
+//! every command of `tests/shell/benign.txt` left alone by `rules/safe-shell.rules`, each run
+//! as Claude Code runs the hook (`rulesc hook --host claude`) for a `Bash` call in
+//! /home/user/project (or, for `root.txt`, the directory each line names). The threats and
+//! benign classes are those the policy's header lists.
 
 #![expect(
     clippy::unwrap_used,
@@ -28,10 +30,15 @@ fn commands(name: &str) -> Vec<String> {
 
 /// Whether the hook denies `command`, and its answer
 fn denied(state: &Path, command: &str) -> (bool, Json) {
+    decided(state, command, "/home/user/project")
+}
+
+/// Whether the hook denies `command` run in `cwd`, and its answer
+fn decided(state: &Path, command: &str, cwd: &str) -> (bool, Json) {
     let payload = json!({
         "session_id": "corpus",
         "transcript_path": "/tmp/transcript.jsonl",
-        "cwd": "/home/user/project",
+        "cwd": cwd,
         "permission_mode": "default",
         "hook_event_name": "PreToolUse",
         "tool_name": "Bash",
@@ -60,6 +67,39 @@ fn every_evasion_is_denied() {
         .map(|command| format!("{command:?}"))
         .collect();
     assert!(missed.is_empty(), "not denied:\n{}", missed.join("\n"));
+}
+
+/// Whether an answer stops the call: a deny, or an ask for the user's approval
+fn stops(answer: &Json) -> bool {
+    let decision = answer.pointer("/hookSpecificOutput/permissionDecision");
+    decision == Some(&json!("deny")) || decision == Some(&json!("ask"))
+}
+
+#[test]
+fn every_command_known_only_at_run_time_is_stopped() {
+    let state = tempfile::tempdir().unwrap();
+    let commands = commands("undecidable.txt");
+    assert!(commands.len() >= 70, "only {} commands", commands.len());
+    let missed: Vec<String> = commands
+        .iter()
+        .filter(|command| !stops(&denied(state.path(), command).1))
+        .map(|command| format!("{command:?}"))
+        .collect();
+    assert!(missed.is_empty(), "not stopped:\n{}", missed.join("\n"));
+}
+
+#[test]
+fn the_root_and_the_home_are_outside_even_as_the_project() {
+    let state = tempfile::tempdir().unwrap();
+    let missed: Vec<String> = commands("root.txt")
+        .iter()
+        .filter(|line| {
+            let (cwd, command) = line.split_once('\t').unwrap();
+            !stops(&decided(state.path(), command, cwd).1)
+        })
+        .map(|line| format!("{line:?}"))
+        .collect();
+    assert!(missed.is_empty(), "not stopped:\n{}", missed.join("\n"));
 }
 
 #[test]

@@ -893,10 +893,12 @@ pub const INVALID_ANNOTATION: Code = Code {
     name: "invalid-annotation",
     severity: Severity::Error,
     summary: "the annotation is unknown or misused",
-    what: "An annotation other than `@id`, `@priority`, `@allow` and `@mode`, one with the \
-           wrong arguments (`@id` takes one non-empty string, `@priority` one integer, `@allow` \
-           one or more lints by code or name: `@allow(W005, dead-rule)`, `@mode` the word \
-           `shadow` or `enforce`), an `@allow` of an \
+    what: "An annotation other than `@id`, `@priority`, `@allow`, `@mode` and `@undecidable`, \
+           one with the wrong arguments (`@id` takes one non-empty string, `@priority` one \
+           integer, `@allow` one or more lints by code or name: `@allow(W005, dead-rule)`, \
+           `@mode` the word `shadow` or `enforce`, `@undecidable` the word `ask`, `block` or \
+           `pass`), an `@undecidable` on a rule that is no `block`, `ask` or `forbid`, has no \
+           `shell(...)`, or asks on an event that takes no `ask`, an `@allow` of an \
            unknown lint or of an error code, the same annotation twice on one rule, or an \
            `@id` that uses a reserved name (`default`, or a name starting with `prelude:` or \
            `host:`, which name the runtime's own decisions).",

@@ -10,8 +10,8 @@ use rulesc_grammar::{
     PathSegment as AstSegment, RuleDecl, Span,
 };
 use rulesc_runtime::{
-    Action, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Mode, Operand, Origin,
-    RegexPattern, Rule, StopReason, MAX_STRING_LEN,
+    Action, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Mode, OnUndecidable,
+    Operand, Origin, RegexPattern, Rule, StopReason, Verb, MAX_STRING_LEN,
 };
 
 use crate::codes;
@@ -119,6 +119,11 @@ pub(crate) fn lower_rule<'ast>(
         .as_ref()
         .map(|expr| lowering.expr(expr, &events));
     let action = lowering.action(&decl.action, &events);
+    let mut condition = condition.flatten();
+    if let (Some((choice, span)), Some(action)) = (annotations.undecidable, &action) {
+        let kinds: Vec<EventKind> = events.iter().map(|(kind, _)| *kind).collect();
+        lowering.apply_undecidable(choice, span, action, &kinds, condition.as_mut());
+    }
     if diags.len() != n_before {
         return None;
     }
@@ -133,7 +138,7 @@ pub(crate) fn lower_rule<'ast>(
         rule: Rule {
             id,
             events: kinds,
-            condition: condition.flatten(),
+            condition,
             action: action?,
             priority: annotations.priority,
             origin: Some(Origin {
@@ -160,6 +165,8 @@ struct Annotations {
     allow: Vec<&'static str>,
     /// `@mode(shadow)`
     mode: Mode,
+    /// `@undecidable(ask)`, with where it is written
+    undecidable: Option<(OnUndecidable, Span)>,
 }
 
 /// One value side of a comparison, lowered and typed
@@ -235,20 +242,26 @@ impl Lowering<'_> {
                         result.mode = mode;
                     }
                 }
+                "undecidable" => {
+                    result.undecidable = self
+                        .undecidable_annotation(annotation)
+                        .map(|choice| (choice, annotation.span));
+                }
                 _ => self.diags.push(codes::invalid_annotation(
                     self.file,
                     annotation.name.span,
                     format!("unknown annotation `@{name}`"),
                     "not an annotation",
                     Some(
-                        resolve::suggest(name, ["id", "priority", "allow", "mode"]).map_or_else(
-                            || {
-                                "the annotations are `@id(\"...\")`, `@priority(n)`, \
-                             `@allow(W005)` and `@mode(shadow)`"
-                                    .to_owned()
-                            },
-                            |known| format!("did you mean `@{known}`?"),
-                        ),
+                        resolve::suggest(name, ["id", "priority", "allow", "mode", "undecidable"])
+                            .map_or_else(
+                                || {
+                                    "the annotations are `@id(\"...\")`, `@priority(n)`, \
+                             `@allow(W005)`, `@mode(shadow)` and `@undecidable(ask)`"
+                                        .to_owned()
+                                },
+                                |known| format!("did you mean `@{known}`?"),
+                            ),
                     ),
                 )),
             }
@@ -359,6 +372,81 @@ impl Lowering<'_> {
     }
 
     /// `@mode(shadow)` or `@mode(enforce)`: one bare word
+    /// `@undecidable(ask)`, `@undecidable(block)` or `@undecidable(pass)`
+    fn undecidable_annotation(&mut self, annotation: &Annotation) -> Option<OnUndecidable> {
+        let word = match annotation.args.as_slice() {
+            [Lit {
+                kind: LitKind::Word(word),
+                ..
+            }] => Some(word.as_str()),
+            _ => None,
+        };
+        if let Some(choice) = word.and_then(OnUndecidable::from_name) {
+            return Some(choice);
+        }
+        let message = match word {
+            Some(word) => format!("`{word}` is not what an undecidable rule can do"),
+            None => "`@undecidable` takes one word".to_owned(),
+        };
+        self.diags.push(codes::invalid_annotation(
+            self.file,
+            annotation.span,
+            message,
+            "expected `ask`, `block` or `pass`",
+            Some(
+                "write `@undecidable(ask)` to ask, `@undecidable(block)` to fire with the rule's \
+                 own verb, or `@undecidable(pass)` to let the command through"
+                    .to_owned(),
+            ),
+        ));
+        None
+    }
+
+    /// Checks `@undecidable(...)` against the rule it is on, and writes it into the rule's
+    /// shell conditions
+    fn apply_undecidable(
+        &mut self,
+        choice: OnUndecidable,
+        span: Span,
+        action: &Action,
+        events: &[EventKind],
+        condition: Option<&mut Condition>,
+    ) {
+        let misuse = |message: &str, help: &str| {
+            codes::invalid_annotation(
+                self.file,
+                span,
+                message.to_owned(),
+                "not for this rule",
+                Some(help.to_owned()),
+            )
+        };
+        if !action.fails_closed() {
+            self.diags.push(misuse(
+                "`@undecidable` is for `block`, `ask` and `forbid` rules",
+                "other rules never fire on a command line they cannot decide; remove the annotation",
+            ));
+            return;
+        }
+        if choice == OnUndecidable::Ask && !events.iter().all(|kind| kind.allows(Verb::Ask)) {
+            self.diags.push(misuse(
+                "`@undecidable(ask)` on an event that takes no `ask`",
+                "write `@undecidable(block)` or `@undecidable(pass)`",
+            ));
+            return;
+        }
+        let mut found = false;
+        if let Some(condition) = condition {
+            set_undecidable(condition, choice, &mut found);
+        }
+        if !found {
+            self.diags.push(misuse(
+                "`@undecidable` on a rule without `shell(...)`",
+                "only a shell condition can be undecidable; remove the annotation",
+            ));
+        }
+    }
+
     fn mode_annotation(&mut self, annotation: &Annotation) -> Option<Mode> {
         let word = match annotation.args.as_slice() {
             [Lit {
@@ -906,5 +994,22 @@ fn example_test(ty: Type) -> &'static str {
         Type::Duration => ">= 30s",
         Type::Str => "== \"...\"",
         Type::Bool | Type::List | Type::Any => "== true",
+    }
+}
+
+/// Writes `choice` into every shell condition of `condition`
+fn set_undecidable(condition: &mut Condition, choice: OnUndecidable, found: &mut bool) {
+    match condition {
+        Condition::Shell { on_undecidable, .. } => {
+            *on_undecidable = Some(choice);
+            *found = true;
+        }
+        Condition::All(parts) | Condition::Any(parts) => {
+            for part in parts {
+                set_undecidable(part, choice, found);
+            }
+        }
+        Condition::Not(part) => set_undecidable(part, choice, found),
+        _ => {}
     }
 }

@@ -57,6 +57,7 @@ pub(crate) fn lower_call(
     Some(Condition::Shell {
         quantifier,
         condition,
+        on_undecidable: None,
     })
 }
 
@@ -190,7 +191,7 @@ impl ShellLowering<'_> {
                 compare.left.span(),
                 format!("{name} is not a word of a shell command"),
                 "not a word of the command",
-                "compare `program`, `arg`, `operand`, `path` or `redirect`",
+                "compare `program`, `subcommand`, `arg`, `operand`, `path` or `redirect`",
             );
             return None;
         };

@@ -89,6 +89,7 @@ pub(crate) fn holds(
         Condition::Shell {
             quantifier,
             condition,
+            ..
         } => shell::holds(*quantifier, condition, line, unreadable),
         Condition::Flag(field) => matches!(read(field, event), Some(Value::Bool(true))),
         Condition::Compare { left, op, right } => {

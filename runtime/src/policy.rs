@@ -27,11 +27,11 @@ use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
 use crate::prelude;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
-use crate::shell::{CommandLine, DEFAULT_SHELL_TOOLS};
+use crate::shell::{CommandLine, Undecided, DEFAULT_SHELL_TOOLS};
 use crate::trace::{self, Reading, TraceSpec, TraceState};
 use crate::vocabulary::{
-    Action, Condition, Defaults, EventKind, FieldPath, Limits, Mode, Operand, PathSegment, Rule,
-    StopReason, Verb,
+    Action, Condition, Defaults, EventKind, FieldPath, Limits, Mode, OnUndecidable, Operand,
+    PathSegment, Rule, StopReason, Verb,
 };
 
 /// Why a set of rules cannot form a policy
@@ -646,11 +646,30 @@ impl Policy {
                 let Some(rule) = rules.get(candidate.rule) else {
                     return;
                 };
+                let mut undecided = None;
                 let matches = candidate.proven
                     || match self.condition_of(candidate.rule, rule) {
                         Ok(None) => true,
                         Ok(Some(condition)) => {
-                            holds(condition, event, line, rule.action.fails_closed(), trace)
+                            line.forget_why();
+                            // A guard whose shell condition cannot be decided fires as its
+                            // `@undecidable(...)` says (docs/shell.md); nothing else does.
+                            holds(condition, event, line, false, trace)
+                                || (rule.action.fails_closed()
+                                    && line.may_be_undecidable()
+                                    && holds(condition, event, line, true, trace)
+                                    && {
+                                        undecided = line
+                                            .undecided()
+                                            .map(|why| (why, shell_undecidable(condition)));
+                                        !matches!(
+                                            undecided,
+                                            Some((
+                                                Undecided::RunTime(_) | Undecided::Hidden(_),
+                                                Some(OnUndecidable::Pass)
+                                            ))
+                                        )
+                                    })
                         }
                         Err(compact::Undecodable) => rule.action.fails_closed(),
                     };
@@ -663,7 +682,14 @@ impl Policy {
                         verb,
                         stop_reason,
                         message,
-                    } => (Act::Decide(*verb), *stop_reason, message.clone()),
+                    } => match undecided {
+                        Some((why, choice)) => {
+                            let (verb, message) =
+                                undecided_decision(rule, *verb, message.as_deref(), why, choice);
+                            (Act::Decide(verb), *stop_reason, Some(message))
+                        }
+                        None => (Act::Decide(*verb), *stop_reason, message.clone()),
+                    },
                     Action::Set { key, value } => {
                         if !shadowed {
                             effects.push((rule, key, value.to_json()));
@@ -983,4 +1009,47 @@ fn dotted(key: &FieldPath) -> String {
     let text = key.to_string();
     text.strip_prefix('.')
         .map_or_else(|| text.clone(), str::to_owned)
+}
+
+/// What a shell condition of `condition` says a rule does when it cannot be decided
+fn shell_undecidable(condition: &Condition) -> Option<OnUndecidable> {
+    match condition {
+        Condition::Shell { on_undecidable, .. } => *on_undecidable,
+        Condition::All(parts) | Condition::Any(parts) => parts.iter().find_map(shell_undecidable),
+        Condition::Not(part) => shell_undecidable(part),
+        _ => None,
+    }
+}
+
+/// The verb and message of a guard whose shell condition could not be decided: on a line
+/// that cannot be read, the rule's verb with the reason; on one whose value is only known
+/// at run time, `ask` (or the rule's verb, where its events take no `ask`, or where
+/// `@undecidable(block)` says so), naming what could not be known
+fn undecided_decision(
+    rule: &Rule,
+    verb: Verb,
+    message: Option<&str>,
+    why: Undecided,
+    choice: Option<OnUndecidable>,
+) -> (Verb, String) {
+    let asks = rule.events.iter().all(|kind| kind.allows(Verb::Ask));
+    let undecided_verb = match choice {
+        Some(OnUndecidable::Block) => verb,
+        _ if asks => Verb::Ask,
+        _ => verb,
+    };
+    match why {
+        Undecided::Unreadable(reason) => (verb, reason),
+        Undecided::Hidden(why) => (
+            undecided_verb,
+            format!("cannot tell before it runs what this command does: {why}"),
+        ),
+        Undecided::RunTime(why) => {
+            let message = match message {
+                Some(message) => format!("cannot tell before it runs ({why}): {message}"),
+                None => format!("cannot tell before it runs ({why})"),
+            };
+            (undecided_verb, message)
+        }
+    }
 }

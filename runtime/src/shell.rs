@@ -1,9 +1,14 @@
 //! Shell conditions on the command of a shell tool call (docs/shell.md): the command line is
 //! read at most once per event, and only when a rule asks.
+//!
+//! A shell condition is true, false or undecidable: a word it tests that is only known at
+//! run time (`rm -rf "$D"`), code made at run time (`eval "$x"`) or a line that cannot be
+//! read makes it undecidable, and [`holds`] gives it the value the caller asks for then.
+//! The first reason met is kept for the message of the rule that fires on it.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
-use rulesc_shell::{Context, Reading, Script, SimpleCommand};
+use rulesc_shell::{Context, Part, Reading, Script, SimpleCommand};
 use serde_json::Value as Json;
 
 use crate::event::Event;
@@ -19,6 +24,20 @@ pub(crate) struct CommandLine<'e> {
     event: &'e Event,
     shell_tools: Option<&'e [String]>,
     reading: OnceCell<Option<Reading>>,
+    /// Why a shell condition was last found undecidable
+    why: RefCell<Option<(String, bool)>>,
+}
+
+/// Why a shell condition could not be decided
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Undecided {
+    /// The command line cannot be read at all
+    Unreadable(String),
+    /// Something the condition tests is only known at run time
+    RunTime(String),
+    /// What a command runs is only known at run time (code made at run time, a program
+    /// named by an expansion): no rule can tell what it does
+    Hidden(String),
 }
 
 impl<'e> CommandLine<'e> {
@@ -29,12 +48,49 @@ impl<'e> CommandLine<'e> {
             event,
             shell_tools,
             reading: OnceCell::new(),
+            why: RefCell::new(None),
         }
     }
 
     /// The reading of the command; `None` when the event is no shell tool call
     fn reading(&self) -> Option<&Reading> {
         self.reading.get_or_init(|| self.read()).as_ref()
+    }
+
+    /// Whether a shell condition may be undecidable on this line: it cannot be read, or
+    /// something in it is only known at run time (only asked after a rule did not fire, so
+    /// it never reads a line no rule asked about)
+    pub(crate) fn may_be_undecidable(&self) -> bool {
+        match self.reading.get() {
+            Some(Some(Reading::Unreadable(_))) => true,
+            Some(Some(Reading::Read(script))) => script
+                .commands
+                .iter()
+                .any(|command| !command.unknown.is_empty()),
+            _ => false,
+        }
+    }
+
+    /// Forgets why a condition was undecidable, before a rule is evaluated again
+    pub(crate) fn forget_why(&self) {
+        self.why.replace(None);
+    }
+
+    /// Why the last undecidable shell condition was undecidable
+    pub(crate) fn undecided(&self) -> Option<Undecided> {
+        let (why, hidden) = self.why.borrow().clone()?;
+        Some(match self.reading.get() {
+            Some(Some(Reading::Unreadable(_))) => Undecided::Unreadable(why),
+            _ if hidden => Undecided::Hidden(why),
+            _ => Undecided::RunTime(why),
+        })
+    }
+
+    fn note(&self, why: &str, hidden: bool) {
+        let mut slot = self.why.borrow_mut();
+        if slot.is_none() {
+            *slot = Some((why.to_owned(), hidden));
+        }
     }
 
     fn read(&self) -> Option<Reading> {
@@ -48,7 +104,7 @@ impl<'e> CommandLine<'e> {
         }
         // A shell call whose command line is missing or not text (an argument vector, a
         // number) cannot be judged, so it is unreadable: guards hold, allows fail.
-        let unreadable = Some(Reading::Unreadable(rulesc_shell::Unreadable::Syntax));
+        let unreadable = Some(Reading::Unreadable(rulesc_shell::Unreadable::NotText));
         let Some(arg) = self.event.arg.as_ref() else {
             return unreadable;
         };
@@ -66,32 +122,140 @@ impl<'e> CommandLine<'e> {
     }
 }
 
-/// Whether a shell condition holds; `unreadable` is its value when the command line
-/// cannot be read (fail closed: the value that lets a guard hold, or an `allow` fail)
+/// A shell condition's value: true, false, or undecidable before the command runs
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Truth {
+    False,
+    Unknown,
+    True,
+}
+
+impl Truth {
+    fn from(value: bool) -> Self {
+        if value {
+            Truth::True
+        } else {
+            Truth::False
+        }
+    }
+
+    fn not(self) -> Self {
+        match self {
+            Truth::True => Truth::False,
+            Truth::False => Truth::True,
+            Truth::Unknown => Truth::Unknown,
+        }
+    }
+
+    /// `true`, or `false` when it might be (an undecidable part)
+    fn or_unknown(value: bool, unknown: bool) -> Self {
+        match (value, unknown) {
+            (true, _) => Truth::True,
+            (false, true) => Truth::Unknown,
+            (false, false) => Truth::False,
+        }
+    }
+}
+
+/// Whether a shell condition holds; `undecidable` is its value when it cannot be decided
+/// (the line cannot be read, or what it tests is only known at run time), and the reason
+/// is kept on `line`
 pub(crate) fn holds(
     quantifier: Quantifier,
     condition: &ShellCondition,
     line: &CommandLine<'_>,
-    unreadable: bool,
+    undecidable: bool,
 ) -> bool {
     let script = match line.reading() {
         None => return false,
-        Some(Reading::Unreadable(_)) => return unreadable,
+        Some(Reading::Unreadable(reason)) => {
+            line.note(&unreadable_reason(*reason), false);
+            return undecidable;
+        }
         Some(Reading::Read(script)) => script,
     };
     let cwd = line.event.cwd.as_deref();
     let program = program_test(condition);
+    let mut why: Option<(String, bool)> = None;
     // Most conditions begin with a test of the program, which most commands fail: it is
     // asked first and alone, so those commands cost one test instead of the whole walk.
-    let holds_for = |command: &SimpleCommand| {
-        program.is_none_or(|test| test.is_match(&command.program))
-            && command_holds(condition, command, script, cwd)
+    let mut truth_of = |command: &SimpleCommand| -> Truth {
+        if command.unknown.is_empty()
+            && program.is_some_and(|test| !test.is_match(&command.program))
+        {
+            return Truth::False;
+        }
+        let truth = command_truth(condition, command, script, cwd);
+        if truth == Truth::Unknown && why.is_none() {
+            why = reason_of(command, script).map(|(why, hidden)| (why.to_owned(), hidden));
+        }
+        truth
     };
-    let mut commands = script.commands.iter();
-    match quantifier {
-        Quantifier::Any => commands.any(holds_for),
-        Quantifier::All => !script.commands.is_empty() && commands.all(holds_for),
+    let truth = match quantifier {
+        Quantifier::Any => {
+            let mut truth = Truth::False;
+            for command in &script.commands {
+                match truth_of(command) {
+                    Truth::True => {
+                        truth = Truth::True;
+                        break;
+                    }
+                    Truth::Unknown => truth = Truth::Unknown,
+                    Truth::False => {}
+                }
+            }
+            truth
+        }
+        Quantifier::All => {
+            let mut truth = Truth::from(!script.commands.is_empty());
+            for command in &script.commands {
+                match truth_of(command) {
+                    Truth::False => {
+                        truth = Truth::False;
+                        break;
+                    }
+                    Truth::Unknown => truth = Truth::Unknown,
+                    Truth::True => {}
+                }
+            }
+            truth
+        }
+    };
+    match truth {
+        Truth::True => true,
+        Truth::False => false,
+        Truth::Unknown => {
+            match &why {
+                Some((why, hidden)) => line.note(why, *hidden),
+                None => line.note("part of the command is only known at run time", false),
+            }
+            undecidable
+        }
     }
+}
+
+/// What could not be read of a line, as a message says it
+fn unreadable_reason(reason: rulesc_shell::Unreadable) -> String {
+    format!("the command line cannot be read: {reason}")
+}
+
+/// Why a command is undecidable: its own first unknown part, or that of a command feeding
+/// it; and whether that part hides what the command is (its program, or all of it)
+fn reason_of<'s>(command: &'s SimpleCommand, script: &'s Script) -> Option<(&'s str, bool)> {
+    command
+        .unknown
+        .first()
+        .or_else(|| {
+            command
+                .stdin_from
+                .iter()
+                .filter_map(|index| script.commands.get(*index))
+                .find_map(|upstream| upstream.unknown.first())
+        })
+        .map(|unknown| {
+            let hidden = matches!(unknown.part, Part::Command | Part::Program);
+            (unknown.why.as_str(), hidden)
+        })
 }
 
 /// The test of the program a condition requires to hold: the condition itself or the first
@@ -111,43 +275,228 @@ fn program_test(condition: &ShellCondition) -> Option<&WordTest> {
 }
 
 /// Whether `condition` holds for one simple command of `script`
-fn command_holds(
+fn command_truth(
     condition: &ShellCondition,
     command: &SimpleCommand,
     script: &Script,
     cwd: Option<&str>,
-) -> bool {
+) -> Truth {
+    let opaque = command
+        .unknown
+        .iter()
+        .any(|unknown| unknown.part == Part::Command);
     match condition {
-        ShellCondition::All(parts) => parts
-            .iter()
-            .all(|part| command_holds(part, command, script, cwd)),
-        ShellCondition::Any(parts) => parts
-            .iter()
-            .any(|part| command_holds(part, command, script, cwd)),
-        ShellCondition::Not(part) => !command_holds(part, command, script, cwd),
-        ShellCondition::Flag(flag) => command.has_flag(flag),
-        ShellCondition::OutsideCwd => command.paths.iter().any(|path| outside(path, cwd)),
+        ShellCondition::All(parts) => {
+            let mut truth = Truth::True;
+            for part in parts {
+                match command_truth(part, command, script, cwd) {
+                    Truth::False => return Truth::False,
+                    Truth::Unknown => truth = Truth::Unknown,
+                    Truth::True => {}
+                }
+            }
+            truth
+        }
+        ShellCondition::Any(parts) => {
+            let mut truth = Truth::False;
+            for part in parts {
+                match command_truth(part, command, script, cwd) {
+                    Truth::True => return Truth::True,
+                    Truth::Unknown => truth = Truth::Unknown,
+                    Truth::False => {}
+                }
+            }
+            truth
+        }
+        ShellCondition::Not(part) => command_truth(part, command, script, cwd).not(),
+        ShellCondition::Flag(flag) => Truth::or_unknown(
+            command.has_flag(flag),
+            opaque || unknown_words(command).any(|word| word.may_be_flag()),
+        ),
+        ShellCondition::OutsideCwd => Truth::or_unknown(
+            command.paths.iter().any(|path| outside(path, cwd)),
+            opaque || unknown_words(command).any(|word| word.may_be_outside(cwd)),
+        ),
         ShellCondition::Word { word, test } => match word {
-            ShellWord::Program => test.is_match(&command.program),
-            ShellWord::Arg => command.args.iter().any(|arg| test.is_match(arg)),
-            ShellWord::Operand => command.operands.iter().any(|arg| test.is_match(arg)),
-            ShellWord::Path => command.paths.iter().any(|path| test.is_match(path)),
-            ShellWord::Redirect => command
-                .redirects
-                .iter()
-                .any(|redirect| test.is_match(&redirect.target)),
+            ShellWord::Program => {
+                let unknown = command
+                    .unknown
+                    .iter()
+                    .any(|unknown| matches!(unknown.part, Part::Command | Part::Program));
+                if unknown {
+                    Truth::Unknown
+                } else {
+                    Truth::from(test.is_match(&command.program))
+                }
+            }
+            ShellWord::Subcommand => match &command.subcommand {
+                Some(subcommand) => Truth::from(test.is_match(subcommand)),
+                None => Truth::or_unknown(
+                    false,
+                    opaque || unknown_words(command).any(|word| word.may_match(test)),
+                ),
+            },
+            ShellWord::Arg => Truth::or_unknown(
+                command.args.iter().any(|arg| test.is_match(arg)),
+                opaque || unknown_words(command).any(|word| word.may_match(test)),
+            ),
+            ShellWord::Operand => Truth::or_unknown(
+                command.operands.iter().any(|arg| test.is_match(arg)),
+                opaque
+                    || unknown_words(command).any(|word| !word.is_flag() && word.may_match(test)),
+            ),
+            ShellWord::Path => Truth::or_unknown(
+                command.paths.iter().any(|path| test.is_match(path)),
+                opaque || unknown_words(command).any(|word| !word.is_flag()),
+            ),
+            ShellWord::Redirect => Truth::or_unknown(
+                command
+                    .redirects
+                    .iter()
+                    .any(|redirect| test.is_match(&redirect.target)),
+                opaque
+                    || command
+                        .unknown
+                        .iter()
+                        .any(|unknown| unknown.part == Part::Redirect),
+            ),
         },
-        ShellCondition::StdinFrom(inner) => command
-            .stdin_from
-            .iter()
-            .filter_map(|index| script.commands.get(*index))
-            .any(|upstream| command_holds(inner, upstream, script, cwd)),
+        ShellCondition::StdinFrom(inner) => {
+            let mut truth = Truth::False;
+            for upstream in command
+                .stdin_from
+                .iter()
+                .filter_map(|index| script.commands.get(*index))
+            {
+                match command_truth(inner, upstream, script, cwd) {
+                    Truth::True => return Truth::True,
+                    Truth::Unknown => truth = Truth::Unknown,
+                    Truth::False => {}
+                }
+            }
+            truth
+        }
     }
 }
 
+/// A word of a command only known at run time, and what is known of it
+struct UnknownWord<'c> {
+    prefix: &'c str,
+    split: bool,
+    name: bool,
+}
+
+/// The words of `command` only known at run time
+fn unknown_words(command: &SimpleCommand) -> impl Iterator<Item = UnknownWord<'_>> {
+    command
+        .unknown
+        .iter()
+        .filter_map(|unknown| match &unknown.part {
+            Part::Word {
+                prefix,
+                split,
+                name,
+            } => Some(UnknownWord {
+                prefix,
+                split: *split,
+                name: *name,
+            }),
+            _ => None,
+        })
+}
+
+impl UnknownWord<'_> {
+    /// Whether it may be (or split into) a flag
+    fn may_be_flag(&self) -> bool {
+        self.split || self.prefix.starts_with('-') || (self.prefix.is_empty() && !self.name)
+    }
+
+    /// Whether it is known to be a flag (`--out=$X`), never an operand
+    fn is_flag(&self) -> bool {
+        !self.split && self.prefix.starts_with('-')
+    }
+
+    /// Whether the word (or a word it splits into) may pass `test`
+    fn may_match(&self, test: &WordTest) -> bool {
+        if self.split {
+            return true;
+        }
+        let fits = |candidate: &str| {
+            candidate.starts_with(self.prefix)
+                && (!self.name || {
+                    let rest = candidate.get(self.prefix.len()..).unwrap_or_default();
+                    !(rest.contains('/') || self.prefix.is_empty() && rest.starts_with(['-', '+']))
+                })
+        };
+        match test {
+            WordTest::Equals(expected) => fits(expected),
+            WordTest::In(members) => members.iter().any(|member| fits(member)),
+            WordTest::Glob(pattern) => {
+                let literal = pattern.as_str();
+                !(self.name && self.prefix.is_empty() && literal.starts_with(['-', '+', '/']))
+            }
+            WordTest::Regex(_) | WordTest::Contains(_) => true,
+        }
+    }
+
+    /// Whether the word, as a path, may lie outside the working directory: a name after a
+    /// prefix inside it cannot
+    fn may_be_outside(&self, cwd: Option<&str>) -> bool {
+        if !self.name {
+            return true;
+        }
+        let base = self.prefix;
+        let folder = base.is_empty() || base.ends_with('/');
+        let inside = if base.starts_with('/') {
+            cwd.is_some_and(|cwd| !outside(base.trim_end_matches('/'), Some(cwd)))
+        } else {
+            !base.starts_with('~') && !base.split('/').any(|part| part == "..")
+        };
+        !(folder && inside)
+    }
+}
+
+/// The folders at the root that belong to the system or to all users
+const SYSTEM_FOLDERS: &[&str] = &[
+    "bin",
+    "boot",
+    "dev",
+    "etc",
+    "lib",
+    "lib32",
+    "lib64",
+    "libx32",
+    "opt",
+    "proc",
+    "root",
+    "run",
+    "sbin",
+    "srv",
+    "sys",
+    "usr",
+    "var",
+    "home",
+    "Users",
+    "System",
+    "Library",
+    "Applications",
+    "private",
+    "Volumes",
+    "mnt",
+    "media",
+    "snap",
+    "nix",
+    "cores",
+];
+
 /// Whether a normalised path lies outside the working directory; without one, whether it
-/// leaves wherever the command runs (absolute, under `~`, or starting with `..`)
+/// leaves wherever the command runs (absolute, under `~`, or starting with `..`). Whatever
+/// the working directory, `/`, every folder at the root, a home directory and what is in a
+/// system folder the working directory is not inside are outside (docs/shell.md).
 fn outside(path: &str, cwd: Option<&str>) -> bool {
+    if protected(path, cwd) {
+        return true;
+    }
     match cwd.filter(|cwd| cwd.starts_with('/')) {
         Some(cwd) => {
             let root = cwd.trim_end_matches('/');
@@ -163,6 +512,32 @@ fn outside(path: &str, cwd: Option<&str>) -> bool {
                 || path == ".."
                 || path.starts_with("../")
         }
+    }
+}
+
+/// Whether `path` is outside every project: `/`, `~`, a folder or glob at the root, a home
+/// (`/home/<user>`, `/Users/<user>`), or a path in a system folder when `cwd` is not in it
+fn protected(path: &str, cwd: Option<&str>) -> bool {
+    if path == "/" || path == "~" {
+        return true;
+    }
+    let Some(rest) = path.strip_prefix('/') else {
+        return false;
+    };
+    let mut parts = rest.split('/');
+    let (first, second, third) = (parts.next(), parts.next(), parts.next());
+    match (first, second, third) {
+        (Some(_), None, _) => true,
+        (Some("home" | "Users"), Some(_), None) => true,
+        (Some(folder), Some(_), _) if SYSTEM_FOLDERS.contains(&folder) => {
+            // A project in a system folder (`/opt/app`, `/var/www/site`) owns what is in it.
+            let project_in_folder = cwd
+                .and_then(|cwd| cwd.strip_prefix('/'))
+                .and_then(|cwd| cwd.strip_prefix(folder))
+                .is_some_and(|rest| rest.starts_with('/') && rest.len() > 1);
+            !project_in_folder
+        }
+        _ => false,
     }
 }
 
@@ -212,7 +587,16 @@ mod tests {
         assert!(outside("/home/u", cwd));
         assert!(outside("/", cwd));
         assert!(outside("~/x", cwd));
-        assert!(!outside("/anything", Some("/")));
+        // Whatever the working directory, the root, its folders and homes are outside.
+        assert!(outside("/", Some("/")));
+        assert!(outside("/usr", Some("/")));
+        assert!(outside("/etc/nginx", Some("/")));
+        assert!(outside("/home/u", Some("/home/u")));
+        assert!(!outside("/home/u/x", Some("/home/u")));
+        assert!(outside("/*", Some("/")));
+        assert!(!outside("/opt/app/build", Some("/opt/app")));
+        assert!(outside("/opt/other", Some("/opt/app")));
+        assert!(!outside("/srv/site/cache", Some("/srv/site")));
         assert!(outside("../x", None));
         assert!(outside("/etc", None));
         assert!(!outside("target", None));

@@ -1,10 +1,10 @@
 //! Shell conditions in the engine: which tools are shells (the defaults, and those an
-//! application declares), and how a command that cannot be read fails closed for each
-//! kind of rule (docs/shell.md).
+//! application declares), how a command that cannot be read fails closed for each kind of
+//! rule, and what a rule does on a line it cannot decide before it runs (docs/shell.md).
 
 use rulesc_runtime::{
-    Action, Condition, Decision, Defaults, Event, EventKind, Policy, Quantifier, Rule,
-    ShellCondition, ShellWord, Verb, WordTest,
+    Action, Condition, Decision, Defaults, Event, EventKind, OnUndecidable, Policy, Quantifier,
+    Rule, ShellCondition, ShellWord, Verb, WordTest,
 };
 use serde_json::json;
 
@@ -32,7 +32,29 @@ fn program_is(quantifier: Quantifier, program: &str) -> Condition {
             word: ShellWord::Program,
             test: WordTest::Equals(program.to_owned()),
         },
+        on_undecidable: None,
     }
+}
+
+/// `shell(program == "rm" and outside_cwd)`, with an `@undecidable(...)` choice
+fn rm_outside(choice: Option<OnUndecidable>) -> Condition {
+    Condition::Shell {
+        quantifier: Quantifier::Any,
+        condition: ShellCondition::All(vec![
+            ShellCondition::Word {
+                word: ShellWord::Program,
+                test: WordTest::Equals("rm".to_owned()),
+            },
+            ShellCondition::OutsideCwd,
+        ]),
+        on_undecidable: choice,
+    }
+}
+
+fn call_in(command: &str, cwd: &str) -> Event {
+    let mut event = call("Bash", command);
+    event.cwd = Some(cwd.to_owned());
+    event
 }
 
 fn call(tool: &str, command: &str) -> Event {
@@ -143,5 +165,92 @@ fn shell_all_needs_every_command_and_at_least_one() {
     assert_eq!(
         decision(&policy, &call("Bash", "# nothing runs")),
         Decision::None
+    );
+}
+
+#[test]
+fn a_rule_that_cannot_tell_before_the_command_runs_asks_by_default() {
+    let policy = |choice, verb| {
+        Policy::new(
+            vec![rule("r", rm_outside(choice), verb)],
+            Defaults::default(),
+        )
+        .unwrap()
+    };
+    let project = "/home/u/project";
+    let block = policy(None, Verb::Block);
+    // Known on the line: decided either way.
+    assert_eq!(
+        decision(&block, &call_in("D=~; rm -rf \"$D\"", project)),
+        Decision::Block
+    );
+    assert_eq!(
+        decision(&block, &call_in("D=build; rm -rf \"$D\"", project)),
+        Decision::None
+    );
+    // Known only at run time, in the place the rule tests: the rule asks, saying why.
+    let unknown = call_in("rm -rf \"$TARGET\"", project);
+    assert_eq!(decision(&block, &unknown), Decision::Ask);
+    let message = block
+        .evaluate(&unknown)
+        .resolution
+        .message
+        .unwrap_or_default();
+    assert!(
+        message.contains("`$TARGET` is set at run time"),
+        "{message}"
+    );
+    // Known only at run time where the rule does not look: decided.
+    assert_eq!(
+        decision(&block, &call_in("docker rm -f $(docker ps -aq)", project)),
+        Decision::None
+    );
+    assert_eq!(
+        decision(&block, &call_in("make -j$(nproc)", project)),
+        Decision::None
+    );
+    // Code made at run time hides every program.
+    assert_eq!(
+        decision(&block, &call_in("x=$1; eval \"$x\"", project)),
+        Decision::Ask
+    );
+    assert_eq!(
+        decision(&block, &call_in("eval \"$(ssh-agent -s)\"", project)),
+        Decision::None
+    );
+    // The rule says what it does instead.
+    let cases = [
+        (Some(OnUndecidable::Block), Verb::Block, Decision::Block),
+        (Some(OnUndecidable::Ask), Verb::Block, Decision::Ask),
+        (Some(OnUndecidable::Pass), Verb::Block, Decision::None),
+        (None, Verb::Ask, Decision::Ask),
+        // An allow never approves what it cannot decide.
+        (None, Verb::Allow, Decision::None),
+    ];
+    for (choice, verb, expected) in cases {
+        assert_eq!(
+            decision(&policy(choice, verb), &unknown),
+            expected,
+            "{choice:?} {verb}"
+        );
+    }
+}
+
+#[test]
+fn an_unreadable_line_is_refused_saying_why() {
+    let policy = Policy::new(
+        vec![rule(
+            "r",
+            rm_outside(Some(OnUndecidable::Pass)),
+            Verb::Block,
+        )],
+        Defaults::default(),
+    )
+    .unwrap();
+    let outcome = policy.evaluate(&call("Bash", "ls \"unterminated"));
+    assert_eq!(outcome.resolution.decision, Decision::Block);
+    assert_eq!(
+        outcome.resolution.message.as_deref(),
+        Some("the command line cannot be read: the quote `\"` at line 1, column 4 is never closed")
     );
 }

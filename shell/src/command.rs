@@ -20,6 +20,10 @@ pub struct SimpleCommand {
     pub flags: Vec<String>,
     /// The words that are not flags
     pub operands: Vec<String>,
+    /// The first operand after the program's own global options (`push` in
+    /// `git -C repo push`); `None` when there is none, or a word before it is only known
+    /// at run time
+    pub subcommand: Option<String>,
     /// The operands as paths, normalised lexically against the home and working directory
     pub paths: Vec<String>,
     /// Where output is redirected, with the target normalised as a path
@@ -27,6 +31,39 @@ pub struct SimpleCommand {
     /// Indexes of the commands whose output reaches this command's input, directly or
     /// through other commands (pipelines, process and command substitution), sorted
     pub stdin_from: Vec<usize>,
+    /// What about the command is only known when it runs; the words and redirects listed
+    /// here are in none of the lists above
+    pub unknown: Vec<Unknown>,
+}
+
+/// A part of a command only known when it runs, and why
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unknown {
+    /// Which part
+    pub part: Part,
+    /// Why it is unknown, for a message: "`$D` is set at run time"
+    pub why: String,
+}
+
+/// Which part of a command is only known when it runs
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    /// All of it: code made at run time (`eval "$x"`, `base64 -d | sh`), or code in another
+    /// language that may delete files or run commands (`python3 -c '...'`)
+    Command,
+    /// The program (`$cmd -rf /`, `/???/???/sud?`)
+    Program,
+    /// A word after the program
+    Word {
+        /// The text the word is known to start with
+        prefix: String,
+        /// Whether it may be several words, flags among them (an unquoted expansion)
+        split: bool,
+        /// Whether it is a name: no `/`, not starting with `-` or `+` (`$(date +%s)`)
+        name: bool,
+    },
+    /// The target of an output redirect
+    Redirect,
 }
 
 /// One redirection of a command's output to a file

@@ -18,7 +18,9 @@
 //! is a [`Reading::Unreadable`] value, never a panic, so a guard can fail closed.
 
 mod command;
+mod expand;
 mod fast;
+mod knowledge;
 mod limits;
 mod path;
 mod syntax;
@@ -26,7 +28,7 @@ mod walk;
 mod word;
 mod wrapper;
 
-pub use command::{Redirect, Script, SimpleCommand};
+pub use command::{Part, Redirect, Script, SimpleCommand, Unknown};
 pub use limits::{
     Unreadable, MAX_BYTES, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH, MAX_TIME,
 };

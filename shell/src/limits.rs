@@ -36,8 +36,26 @@ pub enum Unreadable {
     TooDeep,
     /// More than [`MAX_COMMANDS`] simple commands, or more than [`MAX_LINKS`] links between them
     TooManyCommands,
-    /// Not valid shell syntax (an unterminated quote, a stray keyword)
+    /// Not valid shell syntax (a stray keyword, an unclosed bracket)
     Syntax,
+    /// Not valid shell syntax from a point on: 1-based line and column
+    SyntaxAt {
+        /// 1-based line
+        line: usize,
+        /// 1-based column, in characters
+        column: usize,
+    },
+    /// A quote opened and never closed
+    Unterminated {
+        /// The quote: `'`, `"` or a backquote
+        quote: char,
+        /// 1-based line where it opens
+        line: usize,
+        /// 1-based column where it opens, in characters
+        column: usize,
+    },
+    /// The tool call's `command` is missing or not text
+    NotText,
     /// Parsing took longer than [`MAX_TIME`]
     TooSlow,
     /// A line continuation (`\` and a line break) inside a word or an operator, where the
@@ -62,6 +80,23 @@ impl fmt::Display for Unreadable {
                 "the command line holds more than 4096 commands, or pipes too many into each other"
             }
             Self::Syntax => "the command line is not valid shell syntax",
+            Self::SyntaxAt { line, column } => {
+                return write!(
+                    f,
+                    "the command line is not valid shell syntax at line {line}, column {column}"
+                );
+            }
+            Self::Unterminated {
+                quote,
+                line,
+                column,
+            } => {
+                return write!(
+                    f,
+                    "the quote `{quote}` at line {line}, column {column} is never closed"
+                );
+            }
+            Self::NotText => "the tool call's `command` is missing or not text",
             Self::TooSlow => "the command line takes longer than 50 ms to read",
             Self::SplitWord => {
                 "the command line splits a word with a line continuation (`\\` and a line break)"
@@ -131,5 +166,50 @@ fn splits_a_word(line: &str) -> bool {
         backslashes % 2 == 1
             && joined_before.is_some_and(|b| !blank(*b))
             && bytes.get(at + 1).is_some_and(|b| !blank(*b))
+    })
+}
+
+/// Where a line's syntax goes wrong when a quote is left open: the quote and where it opens.
+/// Lines with a here-document are not judged: its body may hold any quote.
+pub(crate) fn unterminated(line: &str) -> Option<Unreadable> {
+    if line.contains("<<") {
+        return None;
+    }
+    let mut open: Option<(char, usize)> = None;
+    let mut chars = line.char_indices().peekable();
+    let mut word_start = true;
+    while let Some((at, ch)) = chars.next() {
+        match (open, ch) {
+            (Some(('\'', _)), '\'') => open = None,
+            (Some(('\'', _)), _) => {}
+            (Some((quote, _)), '\\') if quote != '\'' => {
+                chars.next();
+            }
+            (Some((quote, _)), c) if c == quote => open = None,
+            (Some(_), _) => {}
+            (None, '\\') => {
+                chars.next();
+            }
+            (None, '#') if word_start => {
+                // A comment runs to the end of its line.
+                for (_, next) in chars.by_ref() {
+                    if next == '\n' {
+                        break;
+                    }
+                }
+            }
+            (None, '\'' | '"' | '`') => open = Some((ch, at)),
+            _ => {}
+        }
+        word_start = matches!(ch, ' ' | '\t' | '\n' | ';' | '&' | '|' | '(');
+    }
+    let (quote, at) = open?;
+    let before = line.get(..at)?;
+    let line_number = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or(before).chars().count() + 1;
+    Some(Unreadable::Unterminated {
+        quote,
+        line: line_number,
+        column,
     })
 }

@@ -10,15 +10,14 @@ use std::time::Instant;
 
 use tree_sitter::{ParseOptions, ParseState, Parser};
 
-use crate::command::{Redirect, Script, SimpleCommand};
+use crate::command::{Part, Redirect, Script, SimpleCommand, Unknown};
+use crate::expand::{self, Binding, Env, UnknownWord, Vars};
+use crate::knowledge::{self, CARRIERS, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::path::normalise;
 use crate::syntax::Syntax;
 use crate::word::unquote;
 use crate::{fast, wrapper, Context};
-
-/// Programs that are shells: `-c` hands them a script, and they read one from their input
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
 
 /// Reads a whole command line; `fast` lets the fast reader read the lines it can
 pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<Script, Unreadable> {
@@ -31,6 +30,10 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         commands: Vec::with_capacity((line.len() / 20).clamp(4, 64)),
         links: 0,
         deadline: Instant::now() + limits::MAX_TIME,
+        vars: Vars::new(),
+        aliases: Vec::new(),
+        written: Vec::new(),
+        owed_dash: false,
     };
     reader.script(line, &[], Depth::default())?;
     Ok(Script {
@@ -60,6 +63,15 @@ struct Reader {
     links: usize,
     /// When parsing gives up, [`limits::MAX_TIME`] after the reading began
     deadline: Instant,
+    /// The parameters set on the line so far (`D=~`, `export X=1`, `for d in a b`)
+    vars: Vars,
+    /// The aliases defined on the line so far, name and value
+    aliases: Vec<(String, String)>,
+    /// The files written on the line so far (redirects, `curl -o`, `tee`), normalised
+    written: Vec<String>,
+    /// A lone `-` the parser left out before a redirect (`kubectl apply -f - <<EOF`), owed
+    /// to the command it belongs to
+    owed_dash: bool,
 }
 
 /// Where a node is walked: its source text, the commands feeding its input, and how deep
@@ -142,7 +154,7 @@ impl Reader {
         };
         let root = tree.root_node();
         if root.has_error() {
-            return Err(Unreadable::Syntax);
+            return Err(limits::unterminated(at.source).unwrap_or_else(|| first_error(root)));
         }
         self.node(root, at, None)
     }
@@ -172,6 +184,15 @@ impl Reader {
             "command" => self.command(node, inner, stdin),
             "pipeline" => self.pipeline(node, inner, stdin),
             "redirected_statement" => self.redirected(node, inner, stdin),
+            // Values set here hold for the commands after them; what runs in them is walked.
+            "variable_assignment" => {
+                self.assign(node, at.source);
+                self.children(node, inner)
+            }
+            "for_statement" => {
+                self.for_loop(node, at.source);
+                self.children(node, inner)
+            }
             // A `cd` in a subshell or a substitution ends with it.
             "subshell" | "command_substitution" | "process_substitution" => {
                 let cwd = self.context.cwd.clone();
@@ -219,23 +240,88 @@ impl Reader {
                 },
                 literal.take(),
             )?;
-            literal = self.printed_literal(child, start);
+            literal = self.printed_literal(start);
             upstream.extend(start..self.commands.len());
         }
         self.context.cwd = cwd;
         Ok(())
     }
 
-    /// What an `echo` or `printf` of literal words prints, when `node` is one
-    fn printed_literal<N: Syntax>(&self, node: N, start: usize) -> Option<String> {
-        if node.kind() != "command" {
+    /// What the commands from `start` print when each is an `echo` or `printf` of literal
+    /// words (`echo 'rm -rf ~'`, `{ echo a; echo b; }`), one line each
+    fn printed_literal(&self, start: usize) -> Option<String> {
+        let commands = self.commands.get(start..)?;
+        if commands.is_empty() {
             return None;
         }
-        let command = self.commands.get(start)?;
-        match command.program.as_str() {
-            "echo" => Some(command.operands.join(" ")),
-            "printf" => Some(command.operands.join(" ").replace("\\n", "\n")),
-            _ => None,
+        let mut printed = Vec::with_capacity(commands.len());
+        for command in commands {
+            if !command.unknown.is_empty() {
+                return None;
+            }
+            match command.program.as_str() {
+                "echo" => printed.push(command.operands.join(" ")),
+                "printf" => printed.push(printf_literal(&command.operands)?),
+                _ => return None,
+            }
+        }
+        Some(printed.join("\n"))
+    }
+
+    /// Records `NAME=value` for the commands after it
+    fn assign<N: Syntax>(&mut self, node: N, source: &str) {
+        let Some((name, raw)) = text(node, source).split_once('=') else {
+            return;
+        };
+        let binding = if name.ends_with('+') || name.contains('[') {
+            Binding::Unknown(format!(
+                "`${}` is built at run time",
+                name.trim_end_matches('+')
+            ))
+        } else {
+            self.value_of(raw)
+        };
+        self.vars
+            .push((name.trim_end_matches('+').to_owned(), binding));
+    }
+
+    /// The value `raw` gives a parameter
+    fn value_of(&self, raw: &str) -> Binding {
+        let mut words = Vec::new();
+        expand::word(raw, &self.env(), &mut words);
+        match words.iter().find_map(|word| UnknownWord::decode(word)) {
+            Some(unknown) => Binding::Unknown(unknown.why),
+            None => Binding::Known(vec![words.join(" ")]),
+        }
+    }
+
+    /// Records the values a `for` loop's variable takes
+    fn for_loop<N: Syntax>(&mut self, node: N, source: &str) {
+        let Some(variable) = node.field("variable").next() else {
+            return;
+        };
+        let name = text(variable, source).to_owned();
+        let mut values = Vec::new();
+        let mut listed = false;
+        for value in node.field("value") {
+            listed = true;
+            expand::word(text(value, source), &self.env(), &mut values);
+        }
+        let binding = match values.iter().find_map(|word| UnknownWord::decode(word)) {
+            _ if !listed => {
+                Binding::Unknown(format!("`${name}` takes the arguments given at run time"))
+            }
+            Some(unknown) => Binding::Unknown(unknown.why),
+            None => Binding::Known(values),
+        };
+        self.vars.push((name, binding));
+    }
+
+    /// What words are expanded against
+    fn env(&self) -> Env<'_> {
+        Env {
+            vars: &self.vars,
+            context: &self.context,
         }
     }
 
@@ -257,7 +343,15 @@ impl Reader {
             let start = redirect.byte_range().start;
             let gap = previous_end.and_then(|end| at.source.get(end..start));
             if gap.is_some_and(|gap| gap.trim_matches(is_blank) == "-") {
-                return Err(Unreadable::DroppedWord);
+                // The `-` is the last word of the command: it is given back to it.
+                let body_is_command = node
+                    .field("body")
+                    .next()
+                    .is_some_and(|body| body.kind() == "command");
+                if !body_is_command || self.owed_dash {
+                    return Err(Unreadable::DroppedWord);
+                }
+                self.owed_dash = true;
             }
             previous_end = Some(redirect.byte_range().end);
         }
@@ -326,17 +420,25 @@ impl Reader {
                 _ if !child.is_named() => operator.push_str(child.kind()),
                 "process_substitution" | "number" => return Ok(None),
                 _ if target.is_some() => return Err(Unreadable::JoinedWord),
-                _ => target = Some(unquote(text(child, source))),
+                _ => target = Some(text(child, source)),
             }
         }
-        let Some(target) = target else {
+        let Some(raw) = target else {
             return Ok(None);
         };
+        let mut words = Vec::with_capacity(1);
+        expand::word(raw, &self.env(), &mut words);
+        let target = match words.as_slice() {
+            [one] => one.clone(),
+            _ => unquote(raw),
+        };
         let output = operator.contains('>') && !(operator.ends_with('&') && target == "-");
-        Ok(output.then(|| Redirect {
-            operator,
-            target: normalise(&target, &self.context),
-        }))
+        let target = if expand::is_unknown(&target) {
+            target
+        } else {
+            normalise(&target, &self.context)
+        };
+        Ok(output.then_some(Redirect { operator, target }))
     }
 
     /// A simple command: its words, the commands its substitutions run, and what it wraps
@@ -367,11 +469,14 @@ impl Reader {
                 "variable_assignment" | "comment" => {}
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
                 "file_redirect" => redirects.extend(self.file_redirect(child, at.source)?),
-                _ => words.push(unquote(text(child, at.source))),
+                _ => expand::word(text(child, at.source), &self.env(), &mut words),
             }
             if may_substitute(text(child, at.source)) {
                 parts.push(child);
             }
+        }
+        if std::mem::take(&mut self.owed_dash) {
+            words.push("-".to_owned());
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
             reader.simple(words, At { upstream, ..at }, script)
@@ -394,8 +499,21 @@ impl Reader {
         let start = self.commands.len();
         walk(self, &upstream)?;
         let created = start..self.commands.len();
+        for redirect in redirects {
+            if !expand::is_unknown(&redirect.target) {
+                self.written.push(redirect.target.clone());
+            }
+        }
         for command in self.commands.get_mut(created.clone()).into_iter().flatten() {
-            command.redirects.extend(redirects.iter().cloned());
+            for redirect in redirects {
+                match UnknownWord::decode(&redirect.target) {
+                    Some(unknown) => command.unknown.push(Unknown {
+                        part: Part::Redirect,
+                        why: unknown.why,
+                    }),
+                    None => command.redirects.push(redirect.clone()),
+                }
+            }
         }
         self.outputs(&outputs, &upstream, created.clone(), at)?;
         Ok((upstream, created))
@@ -454,54 +572,574 @@ impl Reader {
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
+        // `env -C DIR` moves the program it runs, and only that one.
+        let cwd = self.context.cwd.clone();
+        let result = self.simple_commands(words, at, stdin);
+        if self.context.cwd != cwd && !result.as_ref().is_ok_and(|moved| *moved) {
+            self.context.cwd = cwd;
+        }
+        result.map(|_| ())
+    }
+
+    /// [`Reader::simple`]; whether a `cd` moved the directory for the commands after it
+    fn simple_commands(
+        &mut self,
+        words: Vec<String>,
+        at: At<'_, '_>,
+        stdin: Option<String>,
+    ) -> Result<bool, Unreadable> {
         let mut args = words;
         let mut stdin = stdin;
+        let mut aliased = false;
+        let mut moved = false;
         loop {
             // The words after the program stay in the vector they came in.
             if args.is_empty() {
-                return Ok(());
+                return Ok(moved);
             }
             let first = args.remove(0);
-            let program = match basename(&first) {
-                name if name.len() == first.len() => first,
-                name => name.to_owned(),
-            };
+            // An alias defined on the line is replaced by its value, once.
+            if let Some((_, value)) = self.aliases.iter().rev().find(|(name, _)| *name == first) {
+                if !aliased {
+                    aliased = true;
+                    let mut replaced = Vec::new();
+                    for raw in value.split_whitespace() {
+                        expand::word(raw, &self.env(), &mut replaced);
+                    }
+                    replaced.append(&mut args);
+                    args = replaced;
+                    continue;
+                }
+            }
+            let (program, unknown_program) = program_of(first);
+            if program == "git" {
+                if let Some(rewritten) = git_alias(&args) {
+                    match rewritten {
+                        GitAlias::Words(words) => args = words,
+                        GitAlias::Script(script) => self.nested(&script, at)?,
+                    }
+                }
+            }
+            if program == "alias" {
+                self.define_aliases(&args);
+            }
+            if program == "env" {
+                if let Some(split) = env_split_string(&args) {
+                    args = split;
+                    continue;
+                }
+                if let Some(dir) = option_value(&args, 'C', "--chdir") {
+                    self.context.cwd = Some(normalise(&dir, &self.context));
+                }
+            }
             let wrapped = wrapper::wrapped(&program, &args);
+            // `xargs` hands the words of its input to the program it runs.
+            if program == "xargs" {
+                if let Some(at_program) = wrapped {
+                    if at_program < args.len() {
+                        let words = self.xargs_input(stdin.as_deref(), at.upstream);
+                        args.extend(words);
+                    }
+                }
+            }
             // Read all of `args` before the command takes its own words: the scripts it
             // runs, where a `cd` leads and what `find` executes look past a wrapped program.
-            let scripts = nested_scripts(&program, &args, stdin.take());
+            let runs = self.runs(&program, &args, stdin.take(), at.upstream);
             let cwd = is_cd(&program).then(|| directory_after(&program, &args, &self.context));
             let execs = if program == "find" {
                 find_exec(&args)
             } else {
                 Vec::new()
             };
+            self.note_written(&program, &args);
             let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
-            let command = simple_command(program, args, at.upstream, &self.context);
-            self.links += command.stdin_from.len();
-            if self.commands.len() >= MAX_COMMANDS || self.links > MAX_LINKS {
-                return Err(Unreadable::TooManyCommands);
+            let mut command = simple_command(program, args, at.upstream, &self.context);
+            if let Some(why) = unknown_program {
+                command.unknown.push(Unknown {
+                    part: Part::Program,
+                    why,
+                });
             }
-            self.commands.push(command);
-            for script in scripts {
-                let depth = Depth {
-                    scripts: at.depth.scripts + 1,
-                    ..at.depth
+            self.push(command)?;
+            for why in runs.opaque {
+                let opaque = SimpleCommand {
+                    unknown: vec![Unknown {
+                        part: Part::Command,
+                        why,
+                    }],
+                    stdin_from: sorted(at.upstream),
+                    ..SimpleCommand::default()
                 };
-                self.script(&script, at.upstream, depth)?;
+                self.push(opaque)?;
+            }
+            for script in runs.scripts {
+                self.nested(&script, at)?;
             }
             if let Some(cwd) = cwd {
                 self.context.cwd = cwd;
+                moved = true;
             }
             for exec in execs {
                 self.simple(exec, at, None)?;
             }
             match next {
                 Some(rest) => args = rest,
-                None => return Ok(()),
+                None => return Ok(moved),
             }
         }
     }
+
+    /// Records one command, within the bounds on commands and links
+    fn push(&mut self, command: SimpleCommand) -> Result<(), Unreadable> {
+        self.links += command.stdin_from.len();
+        if self.commands.len() >= MAX_COMMANDS || self.links > MAX_LINKS {
+            return Err(Unreadable::TooManyCommands);
+        }
+        self.commands.push(command);
+        Ok(())
+    }
+
+    /// Reads a script a command runs, one level deeper
+    fn nested(&mut self, script: &str, at: At<'_, '_>) -> Result<(), Unreadable> {
+        let depth = Depth {
+            scripts: at.depth.scripts + 1,
+            ..at.depth
+        };
+        self.script(script, at.upstream, depth)
+    }
+
+    /// `alias NAME=VALUE ...`
+    fn define_aliases(&mut self, args: &[String]) {
+        for arg in args {
+            if let Some((name, value)) = arg.split_once('=') {
+                if !expand::is_unknown(arg) {
+                    self.aliases.push((name.to_owned(), value.to_owned()));
+                }
+            }
+        }
+    }
+
+    /// The words `xargs` reads from its input: a literal's words, the roots of a `find` it
+    /// reads (filtered or not), or a word only known at run time
+    fn xargs_input(&self, stdin: Option<&str>, upstream: &[usize]) -> Vec<String> {
+        if let Some(literal) = stdin {
+            return literal.split_whitespace().map(str::to_owned).collect();
+        }
+        let feeding: Vec<&SimpleCommand> = upstream
+            .iter()
+            .filter_map(|index| self.commands.get(*index))
+            .collect();
+        let filters = ["grep", "egrep", "fgrep", "sort", "uniq", "head", "tail"];
+        let from_find = feeding.iter().any(|command| command.program == "find")
+            && feeding.iter().all(|command| {
+                command.unknown.is_empty()
+                    && (command.program == "find" || filters.contains(&command.program.as_str()))
+            });
+        if from_find {
+            return feeding
+                .iter()
+                .filter(|command| command.program == "find")
+                .flat_map(|command| find_roots(&command.args))
+                .collect();
+        }
+        vec![UnknownWord {
+            prefix: String::new(),
+            split: true,
+            name: false,
+            own_code: false,
+            why: "the words `xargs` reads from its input are known only at run time".to_owned(),
+        }
+        .encode()]
+    }
+
+    /// Records the files a command writes (`curl -o`, `wget -O`, `tee`), for a later
+    /// command that runs one
+    fn note_written(&mut self, program: &str, args: &[String]) {
+        let written: Vec<String> = match program {
+            "curl" => option_value(args, 'o', "--output").into_iter().collect(),
+            "wget" => option_value(args, 'O', "--output-document")
+                .into_iter()
+                .collect(),
+            "tee" => args
+                .iter()
+                .filter(|arg| !arg.starts_with('-'))
+                .cloned()
+                .collect(),
+            _ => return,
+        };
+        for file in written {
+            if !expand::is_unknown(&file) && file != "-" {
+                let path = normalise(&file, &self.context);
+                self.written.push(path);
+            }
+        }
+    }
+
+    /// Whether `word`, as a path, is a file written earlier on the line
+    fn was_written(&self, word: &str) -> bool {
+        !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
+    }
+
+    /// The scripts a command runs that can be read, and why the ones that cannot are not
+    fn runs(
+        &self,
+        program: &str,
+        args: &[String],
+        stdin: Option<String>,
+        upstream: &[usize],
+    ) -> Runs {
+        let mut runs = Runs::default();
+        let first_operand = || args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+        match program {
+            "eval" => {
+                let unknown = args
+                    .iter()
+                    .filter_map(|arg| UnknownWord::decode(arg))
+                    .find(|word| !word.own_code);
+                match unknown {
+                    Some(word) => runs.opaque(program, &word.why),
+                    None => runs.script(
+                        args.iter()
+                            .filter(|arg| !expand::is_unknown(arg))
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
+                }
+            }
+            "su" | "runuser" => {
+                if let Some(script) = option_value(args, 'c', "--command") {
+                    runs.word(program, script);
+                }
+            }
+            "trap" => {
+                if let Some(script) = args.first().filter(|arg| !arg.starts_with('-')) {
+                    runs.word(program, script.clone());
+                }
+            }
+            "sg" => {
+                let mut operands = args.iter().filter(|arg| !arg.starts_with('-'));
+                if let Some(script) = operands.nth(1) {
+                    runs.word(program, script.clone());
+                }
+            }
+            "tmux" => {
+                let runs_command = [
+                    "new-session",
+                    "new",
+                    "new-window",
+                    "neww",
+                    "split-window",
+                    "splitw",
+                    "respawn-pane",
+                    "respawnp",
+                    "respawn-window",
+                    "respawnw",
+                    "run-shell",
+                    "run",
+                    "display-popup",
+                    "popup",
+                ];
+                let sub = args
+                    .iter()
+                    .position(|arg| runs_command.contains(&arg.as_str()));
+                let last = args.last().filter(|arg| !arg.starts_with('-'));
+                if let (Some(sub), Some(last)) = (sub, last) {
+                    if args.len() > sub + 1 {
+                        runs.word(program, last.clone());
+                    }
+                }
+            }
+            "source" | "." => {
+                if let Some(file) = first_operand() {
+                    self.script_file(program, file, &mut runs);
+                }
+            }
+            _ => {}
+        }
+        for script in knowledge::option_scripts(program, args) {
+            runs.word(program, script);
+        }
+        if SHELLS.contains(&program) {
+            self.shell_runs(program, args, stdin, upstream, &mut runs);
+        } else if STDIN_RUNNERS.contains(&program) && !args.iter().any(|arg| arg == "-f") {
+            match stdin {
+                Some(script) => runs.script(script),
+                None => self.runs_input(program, upstream, &mut runs),
+            }
+        } else if let Some(row) = knowledge::interpreter(program) {
+            match knowledge::inline_code(row, args) {
+                Some(code)
+                    if expand::is_unknown(code) || knowledge::code_is_dangerous(row, code) =>
+                {
+                    runs.opaque.push(format!(
+                        "the code `{program}` is given on its command line may delete files or run commands, and is not read"
+                    ));
+                }
+                Some(_) => {}
+                None => match (stdin, first_operand()) {
+                    (Some(code), None) => self.judge_input(row, program, &code, &mut runs),
+                    (Some(code), Some(file)) if file == "-" => {
+                        self.judge_input(row, program, &code, &mut runs)
+                    }
+                    (_, Some(file)) if self.was_written(file) => runs.opaque.push(format!(
+                        "`{file}` is written on this line, and what it runs is only known then"
+                    )),
+                    _ => {}
+                },
+            }
+        }
+        if self.was_written(program) {
+            runs.opaque.push(format!(
+                "`{program}` is written on this line, and what it runs is only known then"
+            ));
+        }
+        runs
+    }
+
+    /// Code an interpreter reads from a literal input (a here-document)
+    fn judge_input(
+        &self,
+        row: &knowledge::Interpreter,
+        program: &str,
+        code: &str,
+        runs: &mut Runs,
+    ) {
+        if knowledge::code_is_dangerous(row, code) {
+            runs.opaque.push(format!(
+                "the code `{program}` reads from its input may delete files or run commands, and is not read"
+            ));
+        }
+    }
+
+    /// What a shell runs: `-c SCRIPT`, a script file, or its input
+    fn shell_runs(
+        &self,
+        program: &str,
+        args: &[String],
+        stdin: Option<String>,
+        upstream: &[usize],
+        runs: &mut Runs,
+    ) {
+        let mut saw_c = false;
+        for arg in args {
+            match arg.strip_prefix('-') {
+                Some(cluster) if !cluster.starts_with('-') && cluster.contains('c') => saw_c = true,
+                Some(_) if arg != "-" => {}
+                _ if saw_c => {
+                    runs.word(program, arg.clone());
+                    return;
+                }
+                _ if STDIN_PATHS.contains(&arg.as_str()) => break,
+                _ => {
+                    self.script_file(program, arg, runs);
+                    return;
+                }
+            }
+        }
+        if saw_c {
+            return;
+        }
+        match stdin {
+            Some(script) => runs.script(script),
+            None => self.runs_input(program, upstream, runs),
+        }
+    }
+
+    /// A script file a shell or `source` runs: a process substitution's output, a file
+    /// written on the line, or a word known only at run time
+    fn script_file(&self, program: &str, file: &str, runs: &mut Runs) {
+        if let Some(inner) = file
+            .strip_prefix("<(")
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
+            match expand::literal_output(inner, &self.env()) {
+                Some(script) => runs.script(script),
+                None if prints_own_code(inner) => {}
+                None => runs.opaque.push(format!(
+                    "the script `{program}` reads from `<({})` is produced at run time",
+                    inner.chars().take(40).collect::<String>()
+                )),
+            }
+        } else if let Some(word) = UnknownWord::decode(file) {
+            runs.opaque(program, &word.why);
+        } else if self.was_written(file) {
+            runs.opaque.push(format!(
+                "`{file}` is written on this line, and what it runs is only known then"
+            ));
+        }
+    }
+
+    /// A program that runs its input as a script, fed by `upstream`: what it runs is only
+    /// known at run time unless every command feeding it prints its own output
+    fn runs_input(&self, program: &str, upstream: &[usize], runs: &mut Runs) {
+        let feeding = upstream
+            .iter()
+            .filter_map(|index| self.commands.get(*index));
+        let mut carriers = feeding.filter(|command| {
+            !command.unknown.is_empty() || CARRIERS.contains(&command.program.as_str())
+        });
+        if let Some(carrier) = carriers.next_back() {
+            let name = if carrier.program.is_empty() {
+                "a command known only at run time".to_owned()
+            } else {
+                format!("`{}`", carrier.program)
+            };
+            runs.opaque.push(format!(
+                "the script `{program}` reads from its input comes through {name}, and is only known at run time"
+            ));
+        }
+    }
+}
+
+/// The scripts a command runs that can be read, and why those that cannot are not
+#[derive(Default)]
+struct Runs {
+    scripts: Vec<String>,
+    opaque: Vec<String>,
+}
+
+impl Runs {
+    fn script(&mut self, script: String) {
+        self.scripts.push(script);
+    }
+
+    /// A script given as a word: read when known, else unknown (unless a program printed
+    /// its own code into it)
+    fn word(&mut self, program: &str, word: String) {
+        match UnknownWord::decode(&word) {
+            Some(unknown) if unknown.own_code => {}
+            Some(unknown) => self.opaque(program, &unknown.why),
+            None => self.scripts.push(word),
+        }
+    }
+
+    fn opaque(&mut self, program: &str, why: &str) {
+        self.opaque.push(format!(
+            "the script `{program}` runs is built at run time: {why}"
+        ));
+    }
+}
+
+/// Whether a substitution's script only runs programs that print their own output
+/// (`kubectl completion bash`), not text handed to them
+fn prints_own_code(inner: &str) -> bool {
+    let mut any = false;
+    for part in inner.split(['|', ';', '&', '\n']) {
+        let Some(program) = part.split_whitespace().next() else {
+            continue;
+        };
+        any = true;
+        let program = program.rsplit('/').next().unwrap_or(program);
+        if CARRIERS.contains(&program) || program.contains(['$', '`', '\'', '"']) {
+            return false;
+        }
+    }
+    any
+}
+
+/// The program a word names, and why it is unknown when it is: an expansion (`$cmd`) or a
+/// pattern (`/???/???/sud?`)
+fn program_of(word: String) -> (String, Option<String>) {
+    if let Some(unknown) = UnknownWord::decode(&word) {
+        return (String::new(), Some(unknown.why));
+    }
+    if word.contains(['*', '?', '[']) {
+        let why = format!("the program `{word}` is a pattern, matched at run time");
+        return (String::new(), Some(why));
+    }
+    let program = match basename(&word) {
+        name if name.len() == word.len() => word,
+        name => name.to_owned(),
+    };
+    (program, None)
+}
+
+/// What `git -c alias.NAME=VALUE ... NAME` runs instead of `NAME`
+enum GitAlias {
+    /// The words of `git` with the alias replaced
+    Words(Vec<String>),
+    /// `!command`: a shell script
+    Script(String),
+}
+
+/// The alias a `git` command's subcommand names among its own `-c alias.*` settings
+fn git_alias(args: &[String]) -> Option<GitAlias> {
+    let mut aliases = Vec::new();
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        match arg.as_str() {
+            "-c" => {
+                let setting = args.get(index + 1)?;
+                if let Some((key, value)) = setting.split_once('=') {
+                    if let Some(name) = key.strip_prefix("alias.") {
+                        aliases.push((name, value));
+                    }
+                }
+                index += 2;
+            }
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" => index += 2,
+            other if other.starts_with('-') => index += 1,
+            sub => {
+                let (_, value) = aliases.iter().rev().find(|(name, _)| *name == sub)?;
+                if let Some(script) = value.strip_prefix('!') {
+                    return Some(GitAlias::Script(script.to_owned()));
+                }
+                let mut words: Vec<String> = args.get(..index)?.to_vec();
+                words.extend(value.split_whitespace().map(str::to_owned));
+                words.extend(args.get(index + 1..)?.iter().cloned());
+                return Some(GitAlias::Words(words));
+            }
+        }
+    }
+    None
+}
+
+/// The words `env -S STRING` (`--split-string`) runs: the string split, then the rest
+fn env_split_string(args: &[String]) -> Option<Vec<String>> {
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        let value = if arg == "-S" || arg == "--split-string" {
+            index += 1;
+            args.get(index).cloned()
+        } else if let Some(value) = arg.strip_prefix("--split-string=") {
+            Some(value.to_owned())
+        } else if let Some(value) = arg.strip_prefix("-S").filter(|value| !value.is_empty()) {
+            Some(value.to_owned())
+        } else if arg.starts_with('-') || wrapper::is_assignment(arg) {
+            index += 1;
+            continue;
+        } else {
+            return None;
+        };
+        let mut words: Vec<String> = value?.split_whitespace().map(str::to_owned).collect();
+        words.extend(args.get(index + 1..).unwrap_or_default().iter().cloned());
+        return Some(words);
+    }
+    None
+}
+
+/// The roots a `find` searches: its operands before the first test or action
+fn find_roots(args: &[String]) -> Vec<String> {
+    let roots: Vec<String> = args
+        .iter()
+        .skip_while(|arg| matches!(arg.as_str(), "-H" | "-L" | "-P"))
+        .take_while(|arg| !arg.starts_with('-') && *arg != "(" && *arg != "!")
+        .cloned()
+        .collect();
+    if roots.is_empty() {
+        vec![".".to_owned()]
+    } else {
+        roots
+    }
+}
+
+/// `upstream`, sorted and without duplicates
+fn sorted(upstream: &[usize]) -> Vec<usize> {
+    let mut sorted = upstream.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted
 }
 
 /// Whether `program` changes the working directory of the commands after it
@@ -516,7 +1154,13 @@ fn directory_after(program: &str, args: &[String], context: &Context) -> Option<
     match (program, target) {
         ("popd", _) => None,
         (_, None) => Some(normalise("~", context)),
-        (_, Some(dir)) if dir == "-" || (dir.contains('$') && !dir.starts_with("$HOME")) => None,
+        (_, Some(dir))
+            if dir == "-"
+                || expand::is_unknown(dir)
+                || (dir.contains('$') && !dir.starts_with("$HOME")) =>
+        {
+            None
+        }
         (_, Some(dir)) => Some(normalise(dir, context)),
     }
 }
@@ -528,9 +1172,32 @@ fn simple_command(
     upstream: &[usize],
     context: &Context,
 ) -> SimpleCommand {
+    let subcommand = subcommand_of(&program, &args);
     let mut flags = Vec::new();
     let mut operands = Vec::with_capacity(args.len());
+    let mut unknown = Vec::new();
     let mut flags_ended = false;
+    // Words only known at run time are kept apart, with what is known of them.
+    let args: Vec<String> = if args.iter().any(|arg| expand::is_unknown(arg)) {
+        args.into_iter()
+            .filter(|arg| match UnknownWord::decode(arg) {
+                Some(word) => {
+                    unknown.push(Unknown {
+                        part: Part::Word {
+                            prefix: word.prefix,
+                            split: word.split,
+                            name: word.name,
+                        },
+                        why: word.why,
+                    });
+                    false
+                }
+                None => true,
+            })
+            .collect()
+    } else {
+        args
+    };
     for arg in &args {
         if flags_ended || arg == "-" || !arg.starts_with('-') {
             operands.push(arg.clone());
@@ -538,7 +1205,7 @@ fn simple_command(
             flags_ended = true;
         } else if let Some(long) = arg.strip_prefix("--") {
             let name = long.split_once('=').map_or(long, |(name, _)| name);
-            flags.push(flag("--", name));
+            flags.push(flag("--", knowledge::full_option(&program, name)));
         } else {
             flags.extend(arg.chars().skip(1).map(|short| {
                 let mut buffer = [0; 4];
@@ -559,9 +1226,54 @@ fn simple_command(
         flags,
         operands,
         paths,
+        subcommand,
         redirects: Vec::new(),
         stdin_from,
+        unknown,
     }
+}
+
+/// What `printf FORMAT` prints when the format is all it is given and converts nothing:
+/// the format with its escapes (`\\n`, `\\x72`, `\\162`) decoded
+fn printf_literal(operands: &[String]) -> Option<String> {
+    let [format] = operands else {
+        return None;
+    };
+    if format.contains(['%', '\'']) {
+        return None;
+    }
+    let mut printed = String::with_capacity(format.len());
+    let mut quoted = String::with_capacity(format.len() + 1);
+    quoted.push_str(format);
+    quoted.push('\'');
+    crate::word::ansi_c(&mut quoted.chars().peekable(), &mut printed);
+    Some(printed)
+}
+
+/// The first operand of `args` after the program's global options and their values;
+/// `None` when a word before it is only known at run time
+fn subcommand_of(program: &str, args: &[String]) -> Option<String> {
+    let valued = knowledge::global_valued_options(program);
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if expand::is_unknown(arg) {
+            return None;
+        }
+        if arg == "--" {
+            return words
+                .next()
+                .filter(|word| !expand::is_unknown(word))
+                .cloned();
+        }
+        if arg.starts_with('-') && arg != "-" {
+            if valued.contains(&arg.as_str()) {
+                words.next();
+            }
+            continue;
+        }
+        return Some(arg.clone());
+    }
+    None
 }
 
 /// A flag as listed: its dashes, then its name
@@ -570,37 +1282,6 @@ fn flag(dashes: &str, name: &str) -> String {
     flag.push_str(dashes);
     flag.push_str(name);
     flag
-}
-
-/// The scripts a command runs from words or input: `sh -c SCRIPT`, `su -c SCRIPT`,
-/// `eval WORDS`, and a literal script fed to a shell that reads its input
-fn nested_scripts(program: &str, args: &[String], stdin: Option<String>) -> Vec<String> {
-    if program == "eval" {
-        return vec![args.join(" ")];
-    }
-    if program == "su" || program == "runuser" {
-        return option_value(args, 'c', "--command").into_iter().collect();
-    }
-    if !SHELLS.contains(&program) {
-        return Vec::new();
-    }
-    let mut saw_c = false;
-    let mut script_file = false;
-    for arg in args {
-        match arg.strip_prefix('-') {
-            Some(cluster) if !cluster.starts_with('-') && cluster.contains('c') => saw_c = true,
-            Some(_) if arg != "-" => {}
-            _ if saw_c => return vec![arg.clone()],
-            _ => {
-                script_file = arg != "-";
-                break;
-            }
-        }
-    }
-    match stdin {
-        Some(script) if !saw_c && !script_file => vec![script],
-        _ => Vec::new(),
-    }
 }
 
 /// The value of a short option (`-c VALUE`) or a long one (`--command=VALUE`, `--command VALUE`)
@@ -731,4 +1412,26 @@ fn basename(program: &str) -> &str {
 /// `limits` has already vetted)
 fn is_blank(ch: char) -> bool {
     matches!(ch, ' ' | '\t' | '\\' | '\n' | '\r')
+}
+
+/// Where the first syntax error of a tree lies
+fn first_error(root: tree_sitter::Node<'_>) -> Unreadable {
+    let mut cursor = root.walk();
+    let mut node = root;
+    loop {
+        let erroneous = node
+            .children(&mut cursor)
+            .find(|child| child.is_error() || child.is_missing() || child.has_error());
+        match erroneous {
+            Some(child) if !child.is_error() && !child.is_missing() => node = child,
+            Some(child) => {
+                let point = child.start_position();
+                return Unreadable::SyntaxAt {
+                    line: point.row + 1,
+                    column: point.column + 1,
+                };
+            }
+            None => return Unreadable::Syntax,
+        }
+    }
 }

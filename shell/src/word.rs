@@ -35,7 +35,7 @@ pub(crate) fn unquote(raw: &str) -> String {
     out
 }
 
-type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
+pub(crate) type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
 
 /// The inside of `"..."`: a backslash escapes only `$`, `` ` ``, `"`, `\` and a newline
 fn double_quoted(chars: &mut Chars<'_>, out: &mut String) {
@@ -80,7 +80,7 @@ fn verbatim_group(chars: &mut Chars<'_>, out: &mut String) {
 }
 
 /// The inside of `$'...'`: C escapes (`\n`, `\x6d`, `\155`, `\u006d`)
-fn ansi_c(chars: &mut Chars<'_>, out: &mut String) {
+pub(crate) fn ansi_c(chars: &mut Chars<'_>, out: &mut String) {
     while let Some(ch) = chars.next() {
         match ch {
             '\'' => return,

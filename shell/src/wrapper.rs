@@ -106,6 +106,99 @@ const WRAPPERS: &[Wrapper] = &[
         long_valued: &["class", "classdata", "pid", "pgid", "uid"],
         ..wrapper("ionice", "cnpPu")
     },
+    Wrapper {
+        long_valued: &["user", "machine", "host"],
+        ..wrapper("run0", "uM")
+    },
+    Wrapper {
+        long_valued: &["sched-runtime", "sched-period", "sched-deadline"],
+        positionals: 1,
+        ..wrapper("chrt", "TPD")
+    },
+    Wrapper {
+        positionals: 1,
+        ..wrapper("taskset", "")
+    },
+    Wrapper {
+        long_valued: &["timeout", "wait", "conflict-exit-code"],
+        positionals: 1,
+        ..wrapper("flock", "wE")
+    },
+    Wrapper {
+        long_valued: &[
+            "output",
+            "trace",
+            "signal",
+            "string-limit",
+            "user",
+            "env",
+            "attach",
+        ],
+        ..wrapper("strace", "abeEIoOpPsSuUX")
+    },
+    Wrapper {
+        long_valued: &["output", "library", "user"],
+        ..wrapper("ltrace", "aAeEnopsSuXxF")
+    },
+    Wrapper {
+        long_valued: &["lib", "faked", "unknown-is-real", "fd-base"],
+        ..wrapper("fakeroot", "lsib")
+    },
+    Wrapper {
+        long_valued: &[
+            "jobs",
+            "sshlogin",
+            "arg-file",
+            "delimiter",
+            "results",
+            "joblog",
+            "timeout",
+            "env",
+        ],
+        ..wrapper("parallel", "jSadI")
+    },
+    wrapper("screen", "Sctphe"),
+    wrapper("busybox", ""),
+    wrapper("coproc", ""),
+    wrapper("proxychains", "f"),
+    wrapper("proxychains4", "f"),
+    wrapper("torsocks", "uaP"),
+    wrapper("torify", ""),
+    wrapper("unbuffer", ""),
+    Wrapper {
+        long_valued: &["interval"],
+        ..wrapper("watch", "n")
+    },
+    Wrapper {
+        long_valued: &[
+            "unit",
+            "property",
+            "description",
+            "slice",
+            "uid",
+            "gid",
+            "nice",
+            "working-directory",
+            "setenv",
+            "on-calendar",
+            "on-active",
+            "host",
+            "machine",
+            "service-type",
+        ],
+        ..wrapper("systemd-run", "pEMH")
+    },
+    Wrapper {
+        long_valued: &[
+            "target", "mount", "uts", "ipc", "net", "pid", "user", "setuid", "setgid", "root", "wd",
+        ],
+        ..wrapper("nsenter", "tSGrw")
+    },
+    Wrapper {
+        long_valued: &["userspec", "groups"],
+        positionals: 1,
+        ..wrapper("chroot", "")
+    },
 ];
 
 /// Where the program a wrapper runs begins in its arguments (`args` excludes the wrapper's
@@ -189,6 +282,34 @@ mod tests {
             ("command", "-p rm", Some(1)),
             ("stdbuf", "-oL sh", Some(1)),
             ("ls", "-la", None),
+            ("chrt", "-f 99 rm", Some(2)),
+            ("taskset", "-c 0 rm", Some(2)),
+            ("flock", "-w 5 /tmp/l rm", Some(3)),
+            ("strace", "-f -o log rm", Some(3)),
+            ("ltrace", "-o log rm", Some(2)),
+            ("fakeroot", "-- rm", Some(1)),
+            ("parallel", "-j 4 rm ::: a", Some(2)),
+            ("screen", "-S s -dm rm", Some(3)),
+            ("busybox", "rm -rf /", Some(0)),
+            ("coproc", "rm", Some(0)),
+            ("proxychains", "-f conf rm", Some(2)),
+            ("proxychains4", "-q rm", Some(1)),
+            ("torsocks", "-u me rm", Some(2)),
+            ("torify", "rm", Some(0)),
+            ("unbuffer", "rm", Some(0)),
+            ("watch", "-n 1 rm", Some(2)),
+            ("systemd-run", "--unit x -p A=b rm", Some(4)),
+            ("nsenter", "-t 1 -m rm", Some(3)),
+            ("chroot", "/ rm", Some(1)),
+            ("run0", "-u root rm", Some(2)),
+            ("pkexec", "--user root rm", Some(2)),
+            ("doas", "-u root rm", Some(2)),
+            ("setsid", "rm", Some(0)),
+            ("nohup", "rm", Some(0)),
+            ("builtin", "exec rm", Some(0)),
+            ("exec", "-a name rm", Some(2)),
+            ("time", "-f %e rm", Some(2)),
+            ("ionice", "-c 3 rm", Some(2)),
         ];
         for (program, args, expected) in cases {
             assert_eq!(wrapped(program, &words(args)), expected, "{program} {args}");

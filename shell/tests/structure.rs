@@ -2,10 +2,11 @@
 //! commands a shell would run for it, written by hand from bash's own reading.
 //!
 //! Each entry is a `$ ` line (the command line; `\n` stands for a newline), then one line
-//! per simple command: `program flags -- paths`, then `> target` per redirect and
-//! `< i,j` when commands feed its input; or `unreadable`. Entries end at a blank line.
+//! per simple command: `program flags -- paths`, then `> target` per redirect, `?part` per
+//! part only known at run time (`command`, `program`, `word`, `redirect`) and `< i,j` when
+//! commands feed its input; or `unreadable`. Entries end at a blank line.
 
-use rulesc_shell::{read, Context, Reading, Script};
+use rulesc_shell::{read, Context, Part, Reading, Script};
 
 const CORPUS: &str = include_str!("../../tests/shell/structure.txt");
 
@@ -33,6 +34,14 @@ fn render(script: &Script) -> Vec<String> {
             }
             for redirect in &command.redirects {
                 line.push_str(&format!(" {} {}", redirect.operator, redirect.target));
+            }
+            for unknown in &command.unknown {
+                line.push_str(match unknown.part {
+                    Part::Command => " ?command",
+                    Part::Program => " ?program",
+                    Part::Word { .. } => " ?word",
+                    Part::Redirect => " ?redirect",
+                });
             }
             if !command.stdin_from.is_empty() {
                 let from: Vec<String> = command.stdin_from.iter().map(usize::to_string).collect();

@@ -25,9 +25,29 @@ fn hostile_lines_are_unreadable_within_the_bound() {
     let nested = format!("{}ls{}", "(".repeat(10_000), ")".repeat(10_000));
     let huge = format!("echo {}", "a".repeat(1 << 20));
     let cases = [
-        ("echo 'unterminated", Unreadable::Syntax),
-        ("echo \"unterminated", Unreadable::Syntax),
-        ("rm -rf / )", Unreadable::Syntax),
+        (
+            "echo 'unterminated",
+            Unreadable::Unterminated {
+                quote: '\'',
+                line: 1,
+                column: 6,
+            },
+        ),
+        (
+            "ls\necho x \"unterminated",
+            Unreadable::Unterminated {
+                quote: '"',
+                line: 2,
+                column: 8,
+            },
+        ),
+        (
+            "rm -rf / )",
+            Unreadable::SyntaxAt {
+                line: 1,
+                column: 10,
+            },
+        ),
         (nested.as_str(), Unreadable::TooDeep),
         (huge.as_str(), Unreadable::TooLong),
         ("rm -rf /\0tmp", Unreadable::Nul),
@@ -41,12 +61,30 @@ fn hostile_lines_are_unreadable_within_the_bound() {
         ("X='a'\\b rm -rf /", Unreadable::JoinedWord),
         ("echo x > '/etc/pass'\\wd", Unreadable::JoinedWord),
         ("sh -c \"'r'\\\\m -rf /\"", Unreadable::JoinedWord),
-        ("cat - 2>&1", Unreadable::DroppedWord),
-        ("rm -rf - 2>/dev/null", Unreadable::DroppedWord),
     ];
     for (line, expected) in cases {
         let head: String = line.chars().take(20).collect();
         assert_eq!(reason(line), Some(expected), "{head}");
+    }
+}
+
+#[test]
+fn a_lone_dash_before_a_redirect_is_given_back_to_its_command() {
+    let lines = [
+        "cat - 2>&1",
+        "rm -rf - 2>/dev/null",
+        "kubectl apply -f - <<'EOF'\nkind: Namespace\nEOF",
+        "python3 - <<'EOF'\nprint(1)\nEOF",
+    ];
+    for line in lines {
+        let Reading::Read(script) = read(line, &Context::default()) else {
+            panic!("{line:?} is unreadable");
+        };
+        let last = script
+            .commands
+            .first()
+            .and_then(|command| command.args.last());
+        assert_eq!(last.map(String::as_str), Some("-"), "{line:?}");
     }
 }
 

@@ -6,7 +6,7 @@ use super::expression::{Arith, ListQuantifier};
 use super::field::Field;
 use super::literal::Literal;
 use super::matcher::{GlobPattern, RegexPattern};
-use super::shell::{Quantifier, ShellCondition};
+use super::shell::{OnUndecidable, Quantifier, ShellCondition};
 use super::trace::TraceTest;
 
 /// A checked condition (LANGUAGE.md §4.4)
@@ -75,6 +75,10 @@ pub enum Condition {
         quantifier: Quantifier,
         /// The condition on one simple command
         condition: ShellCondition,
+        /// What the rule does on a command line where the condition cannot be decided
+        /// before it runs; `None` is the default (docs/shell.md)
+        #[serde(default)]
+        on_undecidable: Option<OnUndecidable>,
     },
     /// `count(...) > 20`, `seen(...)`, `same_call_count >= 3`: a test on the run so far
     /// (docs/trace.md); its own condition is read on past events, so it is no leaf's part

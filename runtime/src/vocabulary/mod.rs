@@ -36,7 +36,7 @@ pub use mode::Mode;
 pub use rule::{Action, Origin, Rule, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT};
 pub use schema::{Enumeration, EventField, JsonType, EVENT_FIELDS};
 pub use settings::{Defaults, Limits};
-pub use shell::{Quantifier, ShellCondition, ShellWord, WordTest};
+pub use shell::{OnUndecidable, Quantifier, ShellCondition, ShellWord, WordTest};
 pub(crate) use sorted_json::sorted_map;
 pub use sorted_json::SortedJson;
 pub use trace::{TraceTerm, TraceTest, Window, MAX_TRACE_BOUND};

@@ -15,6 +15,25 @@ pub enum Quantifier {
     All,
 }
 
+/// What a guard does on a command line its shell condition cannot decide before it runs
+/// (`@undecidable(...)`, docs/shell.md)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnUndecidable {
+    /// Ask the approver, whatever the rule's verb
+    Ask,
+    /// Fire as the rule is written, with its own verb
+    Block,
+    /// Do not fire: the rule only acts on what it can decide
+    Pass,
+}
+
+super::spelled!(OnUndecidable {
+    Ask => "ask",
+    Block => "block",
+    Pass => "pass",
+});
+
 /// A condition on one simple command
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -46,6 +65,8 @@ pub enum ShellCondition {
 pub enum ShellWord {
     /// The program's basename
     Program,
+    /// The first operand, after the program's own global options (`git -C repo push`)
+    Subcommand,
     /// Any word after the program
     Arg,
     /// Any operand (a word that is not a flag)
@@ -58,6 +79,7 @@ pub enum ShellWord {
 
 super::spelled!(ShellWord {
     Program => "program",
+    Subcommand => "subcommand",
     Arg => "arg",
     Operand => "operand",
     Path => "path",

@@ -1,0 +1,757 @@
+//! Expansion of a word as bash does before a command runs: braces, `~`, `~+`, `~user`,
+//! parameters set earlier on the line (`D=~; rm -rf "$D"`, `for d in a b`), `$PWD`, `$(pwd)`,
+//! `$IFS`, `$(echo ...)` and `$(cat <<EOF ...)` of literal text, quote removal and field
+//! splitting. What is only known at run time (a variable set elsewhere, the output of a
+//! program) leaves the word unknown: it is kept apart, with the text known before it and
+//! why it is unknown, so that a condition that tests it is undecidable rather than false.
+
+use crate::knowledge::{prints_a_name, CARRIERS, NAME_VARIABLES};
+use crate::word::ansi_c;
+use crate::Context;
+
+/// The most words brace expansion and loop variables may make of one word
+const MAX_WORDS: usize = 64;
+
+/// What a parameter set on the line holds
+#[derive(Debug, Clone)]
+pub(crate) enum Binding {
+    /// Its values: one, or one per pass of a `for` loop
+    Known(Vec<String>),
+    /// Only known at run time, and why
+    Unknown(String),
+}
+
+/// The parameters set so far on the line, latest last
+pub(crate) type Vars = Vec<(String, Binding)>;
+
+/// A word whose value is only known at run time
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UnknownWord {
+    /// The text the word is known to start with
+    pub(crate) prefix: String,
+    /// Whether an unquoted expansion may split it into several words (flags among them)
+    pub(crate) split: bool,
+    /// Whether every unknown part is a name: no `/`, no leading `-` or `+`
+    pub(crate) name: bool,
+    /// Whether every unknown part is the output of a program printing its own code
+    /// (`eval "$(ssh-agent -s)"`), not text handed to it
+    pub(crate) own_code: bool,
+    /// Why it is unknown, as a message names it
+    pub(crate) why: String,
+}
+
+/// Marks an unknown word among the words of a command: no command line holds a NUL byte
+const MARK: char = '\0';
+
+impl UnknownWord {
+    /// The word as it travels among known words
+    pub(crate) fn encode(&self) -> String {
+        let mut text = String::with_capacity(self.prefix.len() + self.why.len() + 8);
+        text.push(MARK);
+        for (flag, on) in [('s', self.split), ('n', self.name), ('c', self.own_code)] {
+            if on {
+                text.push(flag);
+            }
+        }
+        text.push(MARK);
+        text.push_str(&self.prefix);
+        text.push(MARK);
+        text.push_str(&self.why);
+        text
+    }
+
+    /// The unknown word `text` encodes, if it is one
+    pub(crate) fn decode(text: &str) -> Option<UnknownWord> {
+        let rest = text.strip_prefix(MARK)?;
+        let mut parts = rest.splitn(3, MARK);
+        let flags = parts.next()?;
+        let prefix = parts.next()?;
+        let why = parts.next()?;
+        Some(UnknownWord {
+            prefix: prefix.to_owned(),
+            split: flags.contains('s'),
+            name: flags.contains('n'),
+            own_code: flags.contains('c'),
+            why: why.to_owned(),
+        })
+    }
+}
+
+/// Whether `word` is an unknown word
+pub(crate) fn is_unknown(word: &str) -> bool {
+    word.starts_with(MARK)
+}
+
+/// What a word is expanded against
+pub(crate) struct Env<'a> {
+    pub(crate) vars: &'a Vars,
+    pub(crate) context: &'a Context,
+}
+
+/// Expands the word `raw` (its source text) into the words bash would pass, pushed on `out`
+pub(crate) fn word(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
+    // Most words quote and expand nothing: they are themselves.
+    if !raw.bytes().any(|byte| {
+        matches!(
+            byte,
+            b'\\' | b'\'' | b'"' | b'$' | b'`' | b'{' | b'~' | b'<' | b'>'
+        )
+    }) {
+        out.push(raw.to_owned());
+        return;
+    }
+    // A process substitution is a path to a pipe; the walk reads what runs in it.
+    if raw.starts_with("<(") || raw.starts_with(">(") {
+        out.push(raw.to_owned());
+        return;
+    }
+    let mut alternatives = Vec::new();
+    braces(raw, &mut alternatives);
+    for alternative in alternatives {
+        let mut choice = 0;
+        loop {
+            let mut expansion = Expansion::new(env, choice);
+            expansion.run(&alternative);
+            let passes = expansion.passes;
+            expansion.finish(out);
+            choice += 1;
+            if choice >= passes || out.len() >= MAX_WORDS {
+                break;
+            }
+        }
+    }
+}
+
+/// Brace expansion of `raw` (`{a,b}`, `{,/}etc`), outside quotes; words without braces
+/// stay whole
+fn braces(raw: &str, out: &mut Vec<String>) {
+    let Some((open, close, parts)) = first_brace(raw) else {
+        out.push(raw.to_owned());
+        return;
+    };
+    let head = raw.get(..open).unwrap_or_default();
+    let tail = raw.get(close + 1..).unwrap_or_default();
+    for part in parts {
+        if out.len() >= MAX_WORDS {
+            return;
+        }
+        braces(&format!("{head}{part}{tail}"), out);
+    }
+}
+
+/// The first unquoted `{...}` holding a top-level comma: where it opens and closes, and its
+/// alternatives
+fn first_brace(raw: &str) -> Option<(usize, usize, Vec<&str>)> {
+    let bytes = raw.as_bytes();
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'\\' => at += 1,
+            b'\'' => at += raw.get(at + 1..)?.find('\'')? + 1,
+            b'"' => at += raw.get(at + 1..)?.find('"')? + 1,
+            b'$' if bytes.get(at + 1) == Some(&b'{') => {
+                at += raw.get(at..)?.find('}')?;
+            }
+            b'{' => {
+                let mut depth = 0usize;
+                let mut commas = Vec::new();
+                let mut inner = at;
+                while let Some(&next) = bytes.get(inner) {
+                    match next {
+                        b'{' => depth += 1,
+                        b'}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        b',' if depth == 1 => commas.push(inner),
+                        b'\\' | b'\'' | b'"' | b'$' => return None,
+                        _ => {}
+                    }
+                    inner += 1;
+                }
+                if depth == 0 && !commas.is_empty() {
+                    let mut parts = Vec::with_capacity(commas.len() + 1);
+                    let mut start = at + 1;
+                    for comma in commas {
+                        parts.push(raw.get(start..comma)?);
+                        start = comma + 1;
+                    }
+                    parts.push(raw.get(start..inner)?);
+                    return Some((at, inner, parts));
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// One expansion of one word
+struct Expansion<'e, 'a> {
+    env: &'e Env<'a>,
+    /// Which value a parameter with several (a loop variable) takes in this pass
+    choice: usize,
+    /// How many passes the word needs: the most values a parameter in it has
+    passes: usize,
+    current: String,
+    /// Whether the word being built exists even if empty (`""`)
+    quoted_empty: bool,
+    words: Vec<String>,
+    unknown: Option<UnknownWord>,
+}
+
+type Chars<'a> = std::iter::Peekable<std::str::CharIndices<'a>>;
+
+impl<'e, 'a> Expansion<'e, 'a> {
+    fn new(env: &'e Env<'a>, choice: usize) -> Self {
+        Expansion {
+            env,
+            choice,
+            passes: 1,
+            current: String::new(),
+            quoted_empty: false,
+            words: Vec::new(),
+            unknown: None,
+        }
+    }
+
+    fn run(&mut self, raw: &str) {
+        let mut chars = raw.char_indices().peekable();
+        let mut first = true;
+        while let Some((at, ch)) = chars.next() {
+            match ch {
+                '\\' => match chars.next() {
+                    Some((_, '\n')) | None => {}
+                    Some((_, escaped)) => self.current.push(escaped),
+                },
+                '\'' => {
+                    self.quoted_empty = true;
+                    for (_, inner) in chars.by_ref() {
+                        if inner == '\'' {
+                            break;
+                        }
+                        self.current.push(inner);
+                    }
+                }
+                '"' => {
+                    self.quoted_empty = true;
+                    self.double_quoted(raw, &mut chars);
+                }
+                '$' if chars.peek().is_some_and(|(_, next)| *next == '\'') => {
+                    chars.next();
+                    let rest = raw.get(at + 2..).unwrap_or_default();
+                    let mut inner = rest.chars().peekable();
+                    let before = inner.clone().count();
+                    ansi_c(&mut inner, &mut self.current);
+                    let used = before - inner.count();
+                    for _ in 0..used {
+                        chars.next();
+                    }
+                }
+                '$' => self.dollar(raw, at, &mut chars, false),
+                '`' => self.backtick(raw, at, &mut chars, false),
+                '~' if first => self.tilde(raw, &mut chars),
+                other => self.current.push(other),
+            }
+            first = false;
+        }
+    }
+
+    /// The inside of `"..."`: a backslash escapes only `$`, `` ` ``, `"`, `\` and a newline
+    fn double_quoted(&mut self, raw: &str, chars: &mut Chars<'_>) {
+        while let Some((at, ch)) = chars.next() {
+            match ch {
+                '"' => return,
+                '\\' => match chars.peek().map(|(_, next)| *next) {
+                    Some('\n') => {
+                        chars.next();
+                    }
+                    Some(next @ ('$' | '`' | '"' | '\\')) => {
+                        chars.next();
+                        self.current.push(next);
+                    }
+                    _ => self.current.push('\\'),
+                },
+                '$' => self.dollar(raw, at, chars, true),
+                '`' => self.backtick(raw, at, chars, true),
+                other => self.current.push(other),
+            }
+        }
+    }
+
+    /// `~`, `~/x`, `~+`, `~-`, `~user` at the start of a word
+    fn tilde(&mut self, raw: &str, chars: &mut Chars<'_>) {
+        let rest = raw.get(1..).unwrap_or_default();
+        let end = rest.find('/').unwrap_or(rest.len());
+        let user = rest.get(..end).unwrap_or_default();
+        let plain = |ch: char| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.' | '+');
+        if !user.chars().all(plain) {
+            self.current.push('~');
+            return;
+        }
+        for _ in 0..user.chars().count() {
+            chars.next();
+        }
+        match user {
+            "" => self.current.push('~'),
+            "+" => match &self.env.context.cwd {
+                Some(cwd) => self.current.push_str(cwd),
+                None => self.unknown_part(
+                    "`~+` is the directory the command runs in".to_owned(),
+                    false,
+                    false,
+                    false,
+                ),
+            },
+            "-" => self.unknown_part(
+                "`~-` is the previous directory, known only at run time".to_owned(),
+                false,
+                false,
+                false,
+            ),
+            "root" => self.current.push_str("/root"),
+            user => {
+                self.current.push_str("/home/");
+                self.current.push_str(user);
+            }
+        }
+    }
+
+    /// A `$` expansion: `$NAME`, `${NAME}`, `${...}`, `$(...)`, `$((...))`, `$1`, `$@`
+    fn dollar(&mut self, raw: &str, at: usize, chars: &mut Chars<'_>, quoted: bool) {
+        let Some(&(next_at, next)) = chars.peek() else {
+            self.current.push('$');
+            return;
+        };
+        match next {
+            '(' => {
+                let end = group_end(raw, next_at, '(', ')');
+                let inner = raw
+                    .get(next_at + 1..end.saturating_sub(1))
+                    .unwrap_or_default();
+                skip_to(chars, end);
+                if inner.starts_with('(') {
+                    let why = format!("`$({inner})` is computed at run time");
+                    self.unknown_part(why, !quoted, true, false);
+                } else {
+                    self.substitution(inner, quoted);
+                }
+            }
+            '{' => {
+                let end = group_end(raw, next_at, '{', '}');
+                let inner = raw
+                    .get(next_at + 1..end.saturating_sub(1))
+                    .unwrap_or_default();
+                skip_to(chars, end);
+                if is_name(inner) || is_special(inner) {
+                    self.parameter(inner, quoted);
+                } else {
+                    let why = format!("`${{{inner}}}` is known only at run time");
+                    self.unknown_part(why, !quoted, false, false);
+                }
+            }
+            _ if is_special_char(next) => {
+                chars.next();
+                let mut buffer = [0; 4];
+                self.parameter(next.encode_utf8(&mut buffer), quoted);
+            }
+            _ if next.is_ascii_alphabetic() || next == '_' => {
+                let mut end = next_at;
+                while let Some(&(index, ch)) = chars.peek() {
+                    if !(ch.is_ascii_alphanumeric() || ch == '_') {
+                        break;
+                    }
+                    end = index + ch.len_utf8();
+                    chars.next();
+                }
+                let name = raw.get(next_at..end).unwrap_or_default();
+                self.parameter(name, quoted);
+            }
+            _ => {
+                let _ = at;
+                self.current.push('$');
+            }
+        }
+    }
+
+    /// `` `...` ``
+    fn backtick(&mut self, raw: &str, at: usize, chars: &mut Chars<'_>, quoted: bool) {
+        let rest = raw.get(at + 1..).unwrap_or_default();
+        let end = rest.find('`').unwrap_or(rest.len());
+        let inner = rest.get(..end).unwrap_or_default();
+        skip_to(chars, at + 1 + end + 1);
+        self.substitution(inner, quoted);
+    }
+
+    /// The value of a parameter
+    fn parameter(&mut self, name: &str, quoted: bool) {
+        match name {
+            "HOME" => return self.current.push_str("$HOME"),
+            "PWD" => {
+                if let Some(cwd) = &self.env.context.cwd {
+                    return self.current.push_str(cwd);
+                }
+            }
+            "IFS" if !quoted => return self.split(" "),
+            "IFS" => return self.current.push(' '),
+            _ => {}
+        }
+        let bound = self.env.vars.iter().rev().find(|(bound, _)| bound == name);
+        match bound.map(|(_, binding)| binding) {
+            Some(Binding::Known(values)) => {
+                self.passes = self.passes.max(values.len());
+                let value = values
+                    .get(self.choice % values.len().max(1))
+                    .cloned()
+                    .unwrap_or_default();
+                if quoted {
+                    self.current.push_str(&value);
+                } else {
+                    self.split(&value);
+                }
+            }
+            Some(Binding::Unknown(why)) => {
+                let why = why.clone();
+                self.unknown_part(why, !quoted, false, false);
+            }
+            None => {
+                let name_shape = NAME_VARIABLES.contains(&name);
+                let why = if name.chars().all(|ch| ch.is_ascii_digit()) || matches!(name, "@" | "*")
+                {
+                    format!("`${name}` is an argument given at run time")
+                } else {
+                    format!("`${name}` is set at run time")
+                };
+                self.unknown_part(why, !quoted, name_shape, false);
+            }
+        }
+    }
+
+    /// The output of `$(inner)`: known for `pwd` and for `echo` or `cat <<EOF` of literal
+    /// text; otherwise unknown
+    fn substitution(&mut self, inner: &str, quoted: bool) {
+        match literal_output(inner, self.env) {
+            Some(value) if quoted => self.current.push_str(&value),
+            Some(value) => self.split(&value),
+            None => {
+                let programs = programs_of(inner);
+                let name = programs.first().is_some_and(|(program, args)| {
+                    programs.len() == 1 && prints_a_name(program, args)
+                });
+                let own_code = !programs.is_empty()
+                    && programs.iter().all(|(program, _)| {
+                        !CARRIERS.contains(&program.as_str()) && !program.contains('$')
+                    });
+                let shown: String = inner.trim().chars().take(40).collect();
+                let why = format!("the output of `$({shown})` is known only at run time");
+                self.unknown_part(why, !quoted, name, own_code);
+            }
+        }
+    }
+
+    /// Appends the unquoted value `value`, split into words at blanks
+    fn split(&mut self, value: &str) {
+        let mut pieces = value.split([' ', '\t', '\n']);
+        if let Some(first) = pieces.next() {
+            self.current.push_str(first);
+        }
+        for piece in pieces {
+            self.end_word();
+            self.current.push_str(piece);
+        }
+    }
+
+    /// Ends the word being built, if it holds anything
+    fn end_word(&mut self) {
+        let word = std::mem::take(&mut self.current);
+        match self.unknown.take() {
+            Some(unknown) => self.words.push(unknown.encode()),
+            None if !word.is_empty() || self.quoted_empty => self.words.push(word),
+            None => {}
+        }
+        self.quoted_empty = false;
+    }
+
+    /// Records that the word being built has a part only known at run time
+    fn unknown_part(&mut self, why: String, split: bool, name: bool, own_code: bool) {
+        match &mut self.unknown {
+            Some(unknown) => {
+                unknown.split |= split;
+                unknown.name &= name;
+                unknown.own_code &= own_code;
+            }
+            None => {
+                self.unknown = Some(UnknownWord {
+                    prefix: self.current.clone(),
+                    split,
+                    name,
+                    own_code,
+                    why,
+                })
+            }
+        }
+    }
+
+    fn finish(mut self, out: &mut Vec<String>) {
+        self.end_word();
+        out.append(&mut self.words);
+    }
+}
+
+/// Skips `chars` up to byte offset `end`
+fn skip_to(chars: &mut Chars<'_>, end: usize) {
+    while chars.peek().is_some_and(|(index, _)| *index < end) {
+        chars.next();
+    }
+}
+
+/// The byte offset just past the group opening at `open` (quotes inside are skipped)
+fn group_end(raw: &str, open: usize, opening: char, closing: char) -> usize {
+    let mut depth = 0usize;
+    let mut quote = None;
+    for (index, ch) in raw.char_indices().skip_while(|(index, _)| *index < open) {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, c) if c == opening => depth += 1,
+            (None, c) if c == closing => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return index + ch.len_utf8();
+                }
+            }
+            _ => {}
+        }
+    }
+    raw.len()
+}
+
+fn is_name(text: &str) -> bool {
+    !text.is_empty()
+        && !text.starts_with(|ch: char| ch.is_ascii_digit())
+        && text
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+}
+
+fn is_special(text: &str) -> bool {
+    text.chars().all(|ch| ch.is_ascii_digit()) && !text.is_empty()
+        || matches!(text, "@" | "*" | "#" | "?" | "$" | "!" | "-")
+}
+
+fn is_special_char(ch: char) -> bool {
+    ch.is_ascii_digit() || matches!(ch, '@' | '*' | '#' | '?' | '$' | '!' | '-')
+}
+
+/// What `inner`, the script of a substitution, prints when it is literal: `pwd`, `echo` of
+/// plain words, `printf` of a plain format, or `cat` of a here-document
+pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
+    let text = inner.trim();
+    if text == "pwd" {
+        return env.context.cwd.clone();
+    }
+    if let Some(body) = heredoc_of_cat(text) {
+        return Some(body.trim_end_matches('\n').to_owned());
+    }
+    let (program, rest) = text.split_once([' ', '\t']).unwrap_or((text, ""));
+    if !matches!(program, "echo" | "printf")
+        || rest.contains(['|', ';', '&', '<', '>', '(', ')', '`', '\n'])
+    {
+        return None;
+    }
+    let mut words = Vec::new();
+    for raw in shell_words(rest) {
+        word(raw, env, &mut words);
+    }
+    if words.iter().any(|word| is_unknown(word)) {
+        return None;
+    }
+    if program == "echo" {
+        if words.first().is_some_and(|first| first.starts_with('-')) {
+            return None;
+        }
+        return Some(words.join(" "));
+    }
+    let format = words.first()?;
+    (words.len() == 1 && !format.contains('%')).then(|| format.replace("\\n", "\n"))
+}
+
+/// `text` split at blanks outside quotes
+fn shell_words(text: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut quote = None;
+    let mut start = None;
+    let mut escaped = false;
+    for (index, ch) in text.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, ch) {
+            (_, '\\') if quote != Some('\'') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, ' ' | '\t') => {
+                if let Some(begin) = start.take() {
+                    words.extend(text.get(begin..index));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        start.get_or_insert(index);
+    }
+    if let Some(begin) = start {
+        words.extend(text.get(begin..));
+    }
+    words
+}
+
+/// The body of `cat <<DELIM` (the delimiter quoted or not, `<<-` too) when that is all the
+/// script holds and the body expands nothing
+fn heredoc_of_cat(text: &str) -> Option<&str> {
+    let (head, body) = text.split_once('\n')?;
+    let redirect = head
+        .trim()
+        .strip_prefix("cat")?
+        .trim_start()
+        .strip_prefix("<<")?;
+    let strip_tabs = redirect.starts_with('-');
+    let delimiter = redirect.trim_start_matches('-').trim();
+    let quoted = delimiter.starts_with(['\'', '"']);
+    let delimiter = delimiter.trim_matches(['\'', '"']);
+    if delimiter.is_empty() || delimiter.contains(char::is_whitespace) {
+        return None;
+    }
+    let mut end = 0;
+    for line in body.split_inclusive('\n') {
+        let bare = line.trim_end_matches('\n');
+        let bare = if strip_tabs {
+            bare.trim_start_matches('\t')
+        } else {
+            bare
+        };
+        if bare == delimiter {
+            let rest = body.get(end + line.len()..).unwrap_or_default();
+            let content = body.get(..end)?;
+            let expands = !quoted && content.contains(['$', '`', '\\']);
+            return (rest.trim().is_empty() && !expands).then_some(content);
+        }
+        end += line.len();
+    }
+    None
+}
+
+/// The programs of the simple commands of a short script and their words, split at `|`,
+/// `;` and `&` (for judging a substitution's output, not for reading it)
+fn programs_of(inner: &str) -> Vec<(String, Vec<String>)> {
+    inner
+        .split(['|', ';', '&', '\n'])
+        .filter_map(|part| {
+            let mut words = part.split_whitespace().map(crate::word::unquote);
+            let program = words.next()?;
+            let program = program.rsplit('/').next().unwrap_or(&program).to_owned();
+            Some((program, words.collect()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{word, Binding, Env, UnknownWord, Vars};
+    use crate::Context;
+
+    fn expand(raw: &str, vars: &Vars) -> Vec<String> {
+        let context = Context {
+            cwd: Some("/p".to_owned()),
+            home: None,
+        };
+        let env = Env {
+            vars,
+            context: &context,
+        };
+        let mut out = Vec::new();
+        word(raw, &env, &mut out);
+        out.iter()
+            .map(|word| match UnknownWord::decode(word) {
+                Some(unknown) => format!(
+                    "?{}{}{}[{}]",
+                    if unknown.split { "s" } else { "" },
+                    if unknown.name { "n" } else { "" },
+                    if unknown.own_code { "c" } else { "" },
+                    unknown.prefix
+                ),
+                None => word.clone(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn expands_what_bash_expands_before_running() {
+        let vars: Vars = vec![
+            ("D".to_owned(), Binding::Known(vec!["~".to_owned()])),
+            ("F".to_owned(), Binding::Known(vec!["-r -f".to_owned()])),
+            (
+                "L".to_owned(),
+                Binding::Known(vec!["~".to_owned(), "/etc".to_owned()]),
+            ),
+        ];
+        let cases: &[(&str, &[&str])] = &[
+            ("plain", &["plain"]),
+            ("\"$D\"", &["~"]),
+            ("$F", &["-r", "-f"]),
+            ("\"$F\"", &["-r -f"]),
+            ("\"$L\"/x", &["~/x", "/etc/x"]),
+            ("{,/}etc", &["etc", "/etc"]),
+            ("a{b,c}d", &["abd", "acd"]),
+            ("'{a,b}'", &["{a,b}"]),
+            ("~root/x", &["/root/x"]),
+            ("~+/..", &["/p/.."]),
+            ("~bob", &["/home/bob"]),
+            ("~", &["~"]),
+            ("$HOME/x", &["$HOME/x"]),
+            ("$PWD/b", &["/p/b"]),
+            ("rm${IFS}-rf", &["rm", "-rf"]),
+            ("$(pwd)", &["/p"]),
+            ("$(echo /etc)", &["/etc"]),
+            ("\"$(printf 'a b')\"", &["a b"]),
+            ("\"$(cat <<'EOF'\nmsg $x\nEOF\n)\"", &["msg $x"]),
+            ("'$D'", &["$D"]),
+            ("\"$X\"", &["?[]"]),
+            ("$X", &["?s[]"]),
+            ("pre$X", &["?s[pre]"]),
+            ("\"$USER\"", &["?n[]"]),
+            ("\"$(date +%s)\"", &["?nc[]"]),
+            ("\"$(ssh-agent -s)\"", &["?c[]"]),
+            ("\"$(echo $X | base64 -d)\"", &["?[]"]),
+            ("${X:-/etc}", &["?s[]"]),
+            ("$1", &["?s[]"]),
+            ("\"\"", &[""]),
+            ("$EMPTY_UNKNOWN\"\"", &["?s[]"]),
+            ("<(curl x)", &["<(curl x)"]),
+            ("$'r\\x6d'", &["rm"]),
+            ("`pwd`", &["/p"]),
+        ];
+        for (raw, expected) in cases {
+            assert_eq!(expand(raw, &vars), *expected, "{raw}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_word_survives_its_encoding() {
+        let unknown = UnknownWord {
+            prefix: "a/".to_owned(),
+            split: true,
+            name: false,
+            own_code: true,
+            why: "`$X` is set at run time".to_owned(),
+        };
+        assert_eq!(UnknownWord::decode(&unknown.encode()), Some(unknown));
+        assert_eq!(UnknownWord::decode("plain"), None);
+    }
+}

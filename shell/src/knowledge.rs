@@ -1,0 +1,645 @@
+//! What the reader knows about programs, as data: the shells and how they take a script,
+//! the interpreters and how they take code, the programs that pass text along, the long
+//! options each guarded program has, and the options through which a program runs a command.
+//! Wrappers are in [`crate::wrapper`]. Each row has a test below.
+
+/// Programs that are shells: `-c` hands them a script, and without a script file they run
+/// their input
+pub(crate) const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "tcsh", "csh", "fish",
+    "rbash", "lksh", "pdksh", "oksh", "loksh",
+];
+
+/// Programs that run a script read from their input when given no file (`echo cmd | at now`)
+pub(crate) const STDIN_RUNNERS: &[&str] = &["at", "batch"];
+
+/// Paths that name a program's own input, read as a script file: the script is its input
+pub(crate) const STDIN_PATHS: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+
+/// How an interpreter takes code on its command line
+pub(crate) struct Interpreter {
+    /// The program's name, or its name's start (`python` covers `python3.12`)
+    pub(crate) name: &'static str,
+    /// Whether `name` is a prefix of the program's name rather than all of it
+    pub(crate) prefix: bool,
+    /// The options whose value (the next word, or glued) is code: `-c`, `-e`
+    pub(crate) code_options: &'static [&'static str],
+    /// Whether, with no code option, the first operand is the code (`awk`)
+    pub(crate) first_operand: bool,
+    /// Words in the code that may delete files or run commands; code holding none of them
+    /// (compared without case) is harmless
+    pub(crate) dangerous: &'static [&'static str],
+}
+
+/// Words of Python code that reach files, processes or more code
+const PYTHON_DANGER: &[&str] = &[
+    "rmtree",
+    "remove",
+    "unlink",
+    "rmdir",
+    "system",
+    "subprocess",
+    "popen",
+    "exec",
+    "eval",
+    "__import__",
+    "import_module",
+    "spawn",
+    "pty",
+    "socket",
+    "compile",
+    "getattr",
+    "b64",
+    "decode",
+    "codecs",
+    "chmod",
+    "chown",
+    "rename",
+    "replace",
+    "truncate",
+    "write",
+    "kill",
+    "shutil",
+    "os.",
+    "pathlib",
+    "path(",
+    "open(",
+];
+
+/// Words of Perl and Ruby code that reach files, processes or more code
+const SCRIPT_DANGER: &[&str] = &[
+    "system",
+    "exec",
+    "`",
+    "qx",
+    "%x",
+    "unlink",
+    "rmtree",
+    "remove_tree",
+    "rm_",
+    "rmdir",
+    "fileutils",
+    "delete",
+    "fork",
+    "open",
+    "eval",
+    "spawn",
+    "syscall",
+    "popen",
+    "open3",
+    "pack",
+    "decode",
+    "require",
+    "load",
+    "send",
+    "instance_eval",
+    "write",
+    "rename",
+    "chmod",
+    "kill",
+];
+
+/// Words of JavaScript code that reach files, processes or more code
+const NODE_DANGER: &[&str] = &[
+    "child_process",
+    "exec",
+    "spawn",
+    "fork",
+    "rmsync",
+    ".rm(",
+    "rmdir",
+    "unlink",
+    "eval",
+    "function",
+    "require",
+    "import",
+    "process.binding",
+    "write",
+    "rename",
+    "chmod",
+    "fs.",
+    "fs/",
+    "deno.",
+    "bun.",
+];
+
+/// Words of PHP code that reach files, processes or more code
+const PHP_DANGER: &[&str] = &[
+    "system",
+    "exec",
+    "passthru",
+    "shell_exec",
+    "popen",
+    "proc_open",
+    "unlink",
+    "rmdir",
+    "`",
+    "eval",
+    "assert",
+    "base64",
+    "create_function",
+    "include",
+    "require",
+    "file_put",
+    "fopen",
+    "rename",
+    "chmod",
+    "call_user_func",
+    "$_",
+    "preg_replace",
+];
+
+/// Words of awk code that reach processes or files
+const AWK_DANGER: &[&str] = &["system", "|", "getline", ">"];
+
+/// The interpreters whose command-line code is read for danger
+pub(crate) const INTERPRETERS: &[Interpreter] = &[
+    Interpreter {
+        name: "python",
+        prefix: true,
+        code_options: &["-c"],
+        first_operand: false,
+        dangerous: PYTHON_DANGER,
+    },
+    Interpreter {
+        name: "pypy",
+        prefix: true,
+        code_options: &["-c"],
+        first_operand: false,
+        dangerous: PYTHON_DANGER,
+    },
+    Interpreter {
+        name: "node",
+        prefix: false,
+        code_options: &["-e", "-p", "--eval", "--print"],
+        first_operand: false,
+        dangerous: NODE_DANGER,
+    },
+    Interpreter {
+        name: "deno",
+        prefix: false,
+        code_options: &["eval"],
+        first_operand: false,
+        dangerous: NODE_DANGER,
+    },
+    Interpreter {
+        name: "bun",
+        prefix: false,
+        code_options: &["-e", "--eval", "-p", "--print"],
+        first_operand: false,
+        dangerous: NODE_DANGER,
+    },
+    Interpreter {
+        name: "perl",
+        prefix: true,
+        code_options: &["-e", "-E"],
+        first_operand: false,
+        dangerous: SCRIPT_DANGER,
+    },
+    Interpreter {
+        name: "ruby",
+        prefix: true,
+        code_options: &["-e"],
+        first_operand: false,
+        dangerous: SCRIPT_DANGER,
+    },
+    Interpreter {
+        name: "php",
+        prefix: true,
+        code_options: &["-r"],
+        first_operand: false,
+        dangerous: PHP_DANGER,
+    },
+    Interpreter {
+        name: "lua",
+        prefix: true,
+        code_options: &["-e"],
+        first_operand: false,
+        dangerous: SCRIPT_DANGER,
+    },
+    Interpreter {
+        name: "awk",
+        prefix: false,
+        code_options: &[],
+        first_operand: true,
+        dangerous: AWK_DANGER,
+    },
+    Interpreter {
+        name: "gawk",
+        prefix: false,
+        code_options: &[],
+        first_operand: true,
+        dangerous: AWK_DANGER,
+    },
+    Interpreter {
+        name: "mawk",
+        prefix: false,
+        code_options: &[],
+        first_operand: true,
+        dangerous: AWK_DANGER,
+    },
+    Interpreter {
+        name: "nawk",
+        prefix: false,
+        code_options: &[],
+        first_operand: true,
+        dangerous: AWK_DANGER,
+    },
+];
+
+/// The interpreter `program` is, if any
+pub(crate) fn interpreter(program: &str) -> Option<&'static Interpreter> {
+    INTERPRETERS.iter().find(|row| {
+        if row.prefix {
+            program
+                .strip_prefix(row.name)
+                .is_some_and(|rest| rest.chars().all(|ch| ch.is_ascii_digit() || ch == '.'))
+        } else {
+            program == row.name
+        }
+    })
+}
+
+/// The code an interpreter is given on its command line: the value of a code option, or
+/// (for `awk`) its first operand when no `-f` names a program file
+pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Option<&'a str> {
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        for option in row.code_options {
+            if arg == option {
+                return words.next().map(String::as_str);
+            }
+            // `-c'code'` and `-e'code'` glue the code to a short option.
+            if option.len() == 2 && !option.starts_with("--") {
+                if let Some(glued) = arg.strip_prefix(option).filter(|rest| !rest.is_empty()) {
+                    return Some(glued);
+                }
+            }
+        }
+        if row.first_operand {
+            match arg.as_str() {
+                "-f" | "--file" => return None,
+                "-F" | "-v" => {
+                    words.next();
+                }
+                other if other.starts_with('-') => {}
+                code => return Some(code),
+            }
+        }
+    }
+    None
+}
+
+/// Whether code given to `row` may delete files or run commands (see [`Interpreter::dangerous`])
+pub(crate) fn code_is_dangerous(row: &Interpreter, code: &str) -> bool {
+    let lower = code.to_ascii_lowercase();
+    row.dangerous.iter().any(|word| lower.contains(word))
+}
+
+/// Programs that pass along text they are given or fetch (decoders, filters, printers,
+/// downloads): a script they produce is whatever their input was, so it is unknown. The
+/// output of any other program is its own (`ssh-agent -s`, `kubectl completion bash`).
+pub(crate) const CARRIERS: &[&str] = &[
+    "echo", "printf", "cat", "tac", "base64", "base32", "basenc", "xxd", "od", "rev", "tr", "sed",
+    "awk", "gawk", "mawk", "perl", "python", "python2", "python3", "ruby", "node", "php",
+    "openssl", "gzip", "gunzip", "zcat", "bzip2", "bunzip2", "bzcat", "xz", "unxz", "xzcat",
+    "zstd", "unzstd", "zstdcat", "tee", "head", "tail", "cut", "sort", "uniq", "fold", "paste",
+    "column", "nc", "ncat", "netcat", "socat", "curl", "wget", "fetch", "aria2c", "http", "https",
+    "dd", "iconv", "printenv", "envsubst", "jq", "yq", "xargs", "dirname", "basename", "realpath",
+    "readlink", "eval", "source", ".", "tr", "uudecode", "gpg", "strings", "sh", "bash",
+];
+
+/// Programs whose output is a name (no `/`, no leading `-` or `+`): a date, a count, a user,
+/// a branch, a container id. A word built from one is unknown, but neither a flag nor a path
+/// that leaves the directory it is in.
+pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
+    match program {
+        "date" | "nproc" | "uname" | "whoami" | "id" | "hostname" | "arch" | "getconf"
+        | "uuidgen" | "wc" | "expr" | "seq" | "logname" | "tty" => true,
+        "docker" | "podman" => args.iter().any(|arg| arg == "-q" || arg == "-aq"),
+        "git" => {
+            let sub = args.iter().find(|arg| !arg.starts_with('-'));
+            let named = matches!(
+                sub.map(String::as_str),
+                Some("branch" | "describe" | "rev-parse" | "rev-list")
+            );
+            named
+                && (sub.map(String::as_str) != Some("rev-parse")
+                    || !args.iter().any(|arg| {
+                        arg.starts_with("--show")
+                            || arg.starts_with("--git")
+                            || arg.starts_with("--absolute")
+                            || arg.starts_with("--path")
+                    }))
+        }
+        _ => false,
+    }
+}
+
+/// Environment variables whose value is a name or a number, never a flag or a path
+pub(crate) const NAME_VARIABLES: &[&str] = &[
+    "USER", "LOGNAME", "HOSTNAME", "SHLVL", "UID", "EUID", "PPID", "RANDOM", "SECONDS", "LINENO",
+    "BASHPID", "HOSTTYPE", "OSTYPE", "MACHTYPE", "LANG", "TERM", "COLUMNS", "LINES", "#", "?", "$",
+    "!",
+];
+
+/// The long options of the programs the shipped policies guard, so that an option shortened
+/// to a unique prefix (`rm --rec`, `git reset --ha`) reads as the option the program takes
+pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
+    match program {
+        "rm" => &[
+            "force",
+            "interactive",
+            "one-file-system",
+            "no-preserve-root",
+            "preserve-root",
+            "recursive",
+            "dir",
+            "verbose",
+            "help",
+            "version",
+        ],
+        "chmod" | "chown" | "chgrp" => &[
+            "changes",
+            "silent",
+            "quiet",
+            "verbose",
+            "dereference",
+            "no-dereference",
+            "from",
+            "no-preserve-root",
+            "preserve-root",
+            "reference",
+            "recursive",
+            "help",
+            "version",
+        ],
+        // The options of `git push`, `reset` and `clean` together: an abbreviation git
+        // itself finds ambiguous is ambiguous here too.
+        "git" => &[
+            "force",
+            "force-with-lease",
+            "force-if-includes",
+            "hard",
+            "soft",
+            "mixed",
+            "merge",
+            "keep",
+            "quiet",
+            "no-quiet",
+            "patch",
+            "dry-run",
+            "interactive",
+            "exclude",
+            "all",
+            "mirror",
+            "tags",
+            "follow-tags",
+            "delete",
+            "prune",
+            "verbose",
+            "atomic",
+            "set-upstream",
+            "no-verify",
+            "verify",
+            "porcelain",
+            "progress",
+            "repo",
+            "recurse-submodules",
+            "no-recurse-submodules",
+            "signed",
+            "no-signed",
+            "thin",
+            "no-thin",
+            "push-option",
+            "receive-pack",
+            "exec",
+            "ipv4",
+            "ipv6",
+            "intent-to-add",
+            "pathspec-from-file",
+            "pathspec-file-nul",
+            "refresh",
+            "no-refresh",
+        ],
+        "find" => &[],
+        "shred" => &[
+            "force",
+            "iterations",
+            "random-source",
+            "size",
+            "remove",
+            "verbose",
+            "exact",
+            "zero",
+            "help",
+            "version",
+        ],
+        _ => &[],
+    }
+}
+
+/// The options before a program's subcommand that take the next word as their value
+/// (`git -C repo push`)
+pub(crate) fn global_valued_options(program: &str) -> &'static [&'static str] {
+    match program {
+        "git" => &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--exec-path",
+            "--config-env",
+            "--super-prefix",
+            "--list-cmds",
+        ],
+        "docker" | "podman" => &[
+            "-H",
+            "--host",
+            "-c",
+            "--context",
+            "--config",
+            "-l",
+            "--log-level",
+        ],
+        "kubectl" => &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "-s",
+            "--server",
+        ],
+        "npm" | "yarn" | "pnpm" => &["-C", "--prefix", "--dir", "-w", "--workspace", "--filter"],
+        "cargo" => &["-C", "--config", "-Z"],
+        _ => &[],
+    }
+}
+
+/// The long option `name` stands for in `program`: itself when known or unknown to the
+/// table, or the one option it is a unique prefix of
+pub(crate) fn full_option<'n>(program: &str, name: &'n str) -> &'n str
+where
+    'static: 'n,
+{
+    let options = long_options(program);
+    if name.is_empty() || options.contains(&name) {
+        return name;
+    }
+    let mut matches = options.iter().filter(|option| option.starts_with(name));
+    match (matches.next(), matches.next()) {
+        (Some(only), None) => only,
+        _ => name,
+    }
+}
+
+/// The scripts a program runs from its options (`tar --checkpoint-action=exec=CMD`,
+/// `ssh -o ProxyCommand=CMD`, `rsync -e CMD`, `script -c CMD`, `flock -c CMD`)
+pub(crate) fn option_scripts(program: &str, args: &[String]) -> Vec<String> {
+    let mut scripts = Vec::new();
+    let mut words = args.iter().peekable();
+    while let Some(arg) = words.next() {
+        let value = |prefix: &str| arg.strip_prefix(prefix).map(str::to_owned);
+        let found = match program {
+            "tar" | "gtar" | "bsdtar" => value("--checkpoint-action=exec=")
+                .or_else(|| value("--to-command="))
+                .or_else(|| value("--use-compress-program="))
+                .or_else(|| value("--info-script="))
+                .or_else(|| value("--new-volume-script="))
+                .or_else(|| {
+                    (arg == "-I" || arg == "--use-compress-program")
+                        .then(|| words.next().cloned())
+                        .flatten()
+                }),
+            "ssh" | "scp" | "sftp" => {
+                let option = if arg == "-o" {
+                    words.next().cloned()
+                } else {
+                    value("-o")
+                };
+                option.and_then(|option| {
+                    let (key, value) = option.split_once(['=', ' '])?;
+                    let key = key.to_ascii_lowercase();
+                    (key == "proxycommand" || key == "localcommand" || key == "remotecommand")
+                        .then(|| value.to_owned())
+                })
+            }
+            "rsync" => value("--rsh=")
+                .or_else(|| value("--rsync-path="))
+                .or_else(|| {
+                    (arg == "-e" || arg == "--rsh")
+                        .then(|| words.next().cloned())
+                        .flatten()
+                }),
+            "script" | "flock" | "sg" => value("--command=").or_else(|| {
+                (arg == "-c" || arg == "--command")
+                    .then(|| words.next().cloned())
+                    .flatten()
+            }),
+            "zip" => (arg == "-TT" || arg == "--unzip-command")
+                .then(|| words.next().cloned())
+                .flatten(),
+            _ => None,
+        };
+        scripts.extend(found);
+    }
+    scripts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn every_interpreter_row_finds_its_code_and_judges_it() {
+        // One line per row: the program, its words, the code it runs, and whether bash would
+        // have it run something it cannot see.
+        let cases = [
+            ("python3", "-c import_shutil;shutil.rmtree('/')", Some(true)),
+            ("python3.12", "-c print(1)", Some(false)),
+            ("pypy3", "-c __import__('os').system('id')", Some(true)),
+            ("node", "-e require('fs').rmSync('/')", Some(true)),
+            ("node", "-e console.log(process.version)", Some(false)),
+            ("deno", "eval Deno.removeSync('/')", Some(true)),
+            ("bun", "--eval console.log(1)", Some(false)),
+            ("perl", "-e system('id')", Some(true)),
+            ("perl", "-ne print", None),
+            ("ruby", "-e FileUtils.rm_rf('/')", Some(true)),
+            ("php", "-r echo(1);", Some(false)),
+            ("lua", "-e os.execute('id')", Some(true)),
+            ("awk", "BEGIN{system(\"id\")}", Some(true)),
+            ("gawk", "-F: {print}", Some(false)),
+            ("mawk", "{print|\"sh\"}", Some(true)),
+            ("nawk", "-f prog.awk", None),
+        ];
+        for (program, line, expected) in cases {
+            let row = interpreter(program).unwrap_or_else(|| panic!("{program} is no interpreter"));
+            let args = words(line);
+            let judged = inline_code(row, &args).map(|code| code_is_dangerous(row, code));
+            assert_eq!(judged, expected, "{program} {line}");
+        }
+        assert!(INTERPRETERS
+            .iter()
+            .all(|row| interpreter(row.name).is_some()));
+        assert!(interpreter("pythonista").is_none());
+    }
+
+    #[test]
+    fn a_unique_prefix_is_the_option_it_abbreviates() {
+        assert_eq!(full_option("rm", "rec"), "recursive");
+        assert_eq!(full_option("rm", "f"), "force");
+        assert_eq!(full_option("rm", "no-p"), "no-preserve-root");
+        assert_eq!(full_option("rm", "p"), "preserve-root");
+        assert_eq!(full_option("rm", "ver"), "ver");
+        assert_eq!(full_option("chmod", "rec"), "recursive");
+        assert_eq!(full_option("git", "ha"), "hard");
+        assert_eq!(full_option("git", "forc"), "forc");
+        assert_eq!(full_option("git", "force"), "force");
+        assert_eq!(full_option("shred", "rem"), "remove");
+        assert_eq!(full_option("ls", "rec"), "rec");
+    }
+
+    #[test]
+    fn programs_run_the_scripts_their_options_name() {
+        let cases = [
+            ("tar", "-cf a --checkpoint-action=exec=id", vec!["id"]),
+            ("tar", "--to-command=id -xf a", vec!["id"]),
+            ("tar", "-I zstd -cf a", vec!["zstd"]),
+            ("ssh", "-o ProxyCommand=id host", vec!["id"]),
+            ("scp", "-oLocalCommand=id a b", vec!["id"]),
+            ("ssh", "-o Port=22 host", vec![]),
+            ("rsync", "-e ssh a b", vec!["ssh"]),
+            ("rsync", "--rsync-path=id a b", vec!["id"]),
+            ("script", "-c id /dev/null", vec!["id"]),
+            ("flock", "/tmp/l -c id", vec!["id"]),
+            ("sg", "wheel -c id", vec!["id"]),
+            ("zip", "-T -TT id a.zip x", vec!["id"]),
+            ("ls", "-c x", vec![]),
+        ];
+        for (program, line, expected) in cases {
+            assert_eq!(
+                option_scripts(program, &words(line)),
+                expected,
+                "{program} {line}"
+            );
+        }
+    }
+
+    #[test]
+    fn name_printers_print_names() {
+        assert!(prints_a_name("date", &[]));
+        assert!(prints_a_name("docker", &words("ps -aq")));
+        assert!(!prints_a_name("docker", &words("ps")));
+        assert!(prints_a_name("git", &words("branch --show-current")));
+        assert!(!prints_a_name("git", &words("rev-parse --show-toplevel")));
+        assert!(!prints_a_name("echo", &[]));
+        assert!(CARRIERS.contains(&"base64") && SHELLS.contains(&"fish"));
+        assert!(STDIN_RUNNERS.contains(&"at") && STDIN_PATHS.contains(&"/dev/stdin"));
+        assert!(NAME_VARIABLES.contains(&"USER"));
+    }
+}
