@@ -283,9 +283,14 @@ fn the_comparison_finds_a_program_the_reader_did_not_see() {
     };
     assert_eq!(missed("echo rm -rf /", &["rm", "-rf", "/"]), ["rm -rf /"]);
     assert_eq!(missed("rm -rf build", &["rm", "-rf", "/"]), ["rm -rf /"]);
-    assert_eq!(missed("X=rm; $X -rf /", &["rm", "-rf", "/"]), ["rm -rf /"]);
+    assert_eq!(missed("X=ls; $X -l", &["rm", "-rf", "/"]), ["rm -rf /"]);
     assert_eq!(missed("sudo ls", &["sudo", "rm", "x"]), ["sudo rm x"]);
-    // A line the reader refuses is no disagreement: the guard fails closed on it.
+    // A line the reader refuses, or whose program it reports as known only at run time, is
+    // no disagreement: the guard fails closed on it, or asks.
+    assert_eq!(
+        compare::compare("$(cat name) -rf /", &ran(&["rm", "-rf", "/"])),
+        Verdict::Refused
+    );
     assert_eq!(
         compare::compare("ls 'open", &ran(&["rm"])),
         Verdict::Refused

@@ -640,6 +640,11 @@ impl Policy {
         let mut effects = Vec::new();
         let rules = self.heads();
         let entries = self.index_entries();
+        // A tool's output that could not be read is undecidable as a shell line can be.
+        let output_unknown = event
+            .result
+            .as_ref()
+            .is_some_and(crate::event::ToolOutput::is_unreadable);
         self.shared
             .index
             .for_each_candidate(rules, entries, event, |candidate| {
@@ -656,7 +661,7 @@ impl Policy {
                             // `@undecidable(...)` says (docs/shell.md); nothing else does.
                             holds(condition, event, line, false, trace)
                                 || (rule.action.fails_closed()
-                                    && line.may_be_undecidable()
+                                    && (line.may_be_undecidable() || output_unknown)
                                     && holds(condition, event, line, true, trace)
                                     && {
                                         undecided = line

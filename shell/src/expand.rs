@@ -388,6 +388,13 @@ impl<'e, 'a> Expansion<'e, 'a> {
 
     /// The value of a parameter
     fn parameter(&mut self, name: &str, quoted: bool) {
+        // Field splitting follows `$IFS`: once the line sets it, how any unquoted
+        // expansion splits (and `$IFS` itself) is known only when it runs.
+        let ifs_set = self.env.vars.iter().any(|(bound, _)| bound == "IFS");
+        if ifs_set && (!quoted || name == "IFS") {
+            let why = format!("`${name}` is split on an `IFS` the line sets");
+            return self.unknown_part(why, !quoted, false, false);
+        }
         match name {
             "HOME" => return self.current.push_str("$HOME"),
             "PWD" => {
@@ -570,14 +577,21 @@ pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
     if words.iter().any(|word| is_unknown(word)) {
         return None;
     }
+    // An escape is read by `printf`, and by the `echo` of some shells (dash's): its output
+    // is not what the line spells, so it is left unknown.
     if program == "echo" {
-        if words.first().is_some_and(|first| first.starts_with('-')) {
+        if words
+            .iter()
+            .enumerate()
+            .any(|(n, word)| (n == 0 && word.starts_with('-')) || word.contains('\\'))
+        {
             return None;
         }
         return Some(words.join(" "));
     }
     let format = words.first()?;
-    (words.len() == 1 && !format.contains('%')).then(|| format.replace("\\n", "\n"))
+    let printed = format.replace("\\n", "\n");
+    (words.len() == 1 && !format.contains('%') && !printed.contains('\\')).then_some(printed)
 }
 
 /// `text` split at blanks outside quotes

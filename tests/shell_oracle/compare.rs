@@ -11,7 +11,7 @@
 //! wildcards; every other word must be equal. Under `xargs` the words it appends from its
 //! input are unknown, so a command of a line with `xargs` may have more words at its end.
 
-use rulesc_shell::{Context, Reading, SimpleCommand};
+use rulesc_shell::{Context, Part, Reading, SimpleCommand};
 
 use super::sandbox::{HOME, PROJECT};
 
@@ -69,14 +69,27 @@ pub(crate) fn compare(line: &str, ran: &[Vec<String>]) -> Verdict {
     let Some(seen) = reading(line) else {
         return Verdict::Refused;
     };
+    // A command whose program or whole code the reader reports as known only at run time
+    // is undecidable: a guard asks or refuses, as for a line it cannot read.
+    let undecidable = seen.iter().any(|command| {
+        command
+            .unknown
+            .iter()
+            .any(|unknown| matches!(unknown.part, Part::Command | Part::Program))
+    });
+    if undecidable {
+        return Verdict::Refused;
+    }
     let open_end = seen.iter().any(|command| command.program == "xargs");
-    let patterns: Vec<(String, Vec<Word>)> = seen
+    let patterns: Vec<Pattern> = seen
         .iter()
-        .map(|command| {
-            (
-                command.program.clone(),
-                command.args.iter().map(|arg| Word::new(arg)).collect(),
-            )
+        .map(|command| Pattern {
+            program: command.program.clone(),
+            words: command.args.iter().map(|arg| Word::new(arg)).collect(),
+            // Words known only at run time are in no list of the reading, and words read
+            // from the input of `xargs` (a `find`'s roots) are what the stubs never print:
+            // any of the reading's words may be missing from bash's, and more may follow.
+            open: open_end || !command.unknown.is_empty(),
         })
         .collect();
     let missed: Vec<Miss> = ran
@@ -85,7 +98,7 @@ pub(crate) fn compare(line: &str, ran: &[Vec<String>]) -> Verdict {
             let (name, args) = command.split_first()?;
             (!seen_as(&patterns, name, args, open_end, 0)).then(|| Miss {
                 command: command.clone(),
-                program_seen: patterns.iter().any(|(program, _)| program == name),
+                program_seen: patterns.iter().any(|pattern| pattern.program == *name),
             })
         })
         .collect();
@@ -94,6 +107,14 @@ pub(crate) fn compare(line: &str, ran: &[Vec<String>]) -> Verdict {
     } else {
         Verdict::Missed(missed)
     }
+}
+
+/// One command of the reading, as bash's commands are held to it
+struct Pattern {
+    program: String,
+    words: Vec<Word>,
+    /// Whether bash's command may lack any of `words` and hold more after them
+    open: bool,
 }
 
 /// One word of the reading: literal, or a pattern for what is known only at run time
@@ -190,7 +211,7 @@ fn skip_expansion(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
 /// its own words only, and the command it runs is a command of its own, so the words after
 /// a command's own may be another command of the reading (`sudo -u root` then `rm -rf /`).
 fn seen_as(
-    patterns: &[(String, Vec<Word>)],
+    patterns: &[Pattern],
     name: &str,
     args: &[String],
     open_end: bool,
@@ -198,9 +219,9 @@ fn seen_as(
 ) -> bool {
     patterns
         .iter()
-        .filter(|(program, _)| program == name)
-        .any(|(_, words)| {
-            let reachable = reach(words, args);
+        .filter(|pattern| pattern.program == name)
+        .any(|pattern| {
+            let reachable = reach(&pattern.words, args, pattern.open);
             reachable.iter().enumerate().any(|(end, reached)| {
                 if !*reached {
                     return false;
@@ -209,14 +230,16 @@ fn seen_as(
                     return true;
                 };
                 let next = next.rsplit('/').next().unwrap_or(next);
-                open_end || (depth < 8 && seen_as(patterns, next, rest, open_end, depth + 1))
+                open_end
+                    || pattern.open
+                    || (depth < 8 && seen_as(patterns, next, rest, open_end, depth + 1))
             })
         })
 }
 
 /// Which prefixes of bash's `args` the reading's `words` can give: a literal gives itself,
-/// a pattern any number of words it matches
-fn reach(words: &[Word], args: &[String]) -> Vec<bool> {
+/// a pattern any number of words it matches, and with `optional` any word may give none
+fn reach(words: &[Word], args: &[String], optional: bool) -> Vec<bool> {
     // reachable[j]: the words so far can give args[..j]
     let mut reachable = vec![false; args.len() + 1];
     if let Some(first) = reachable.first_mut() {
@@ -227,6 +250,11 @@ fn reach(words: &[Word], args: &[String]) -> Vec<bool> {
         for start in 0..=args.len() {
             if !reachable.get(start).copied().unwrap_or(false) {
                 continue;
+            }
+            if optional {
+                if let Some(slot) = next.get_mut(start) {
+                    *slot = true;
+                }
             }
             match word {
                 Word::Literal(text) => {
