@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rulesc_compiler::{check, Checked, SourceFile};
 
 /// The smaller size of each shape; the larger is four times as many rules
-const RULES: usize = 2_000;
+const RULES: usize = 4_000;
 
 /// Runs of each size; the fastest counts
 const RUNS: usize = 3;
@@ -96,39 +96,42 @@ fn identical_rules_that_allow_their_warning() {
 }
 
 #[test]
-fn rules_with_alternating_verbs() {
-    // Half the rules block what the other half asks about: every rule but the first has an
-    // earlier one of the other verb (W004).
+fn rules_that_set_one_key_alike() {
+    // Equal `set`s never conflict (W001).
     assert_linear(
-        "alternating verbs",
+        "equal sets",
         |idx, _| {
-            let verb = if idx % 2 == 0 { "block" } else { "ask" };
-            format!("on pre_tool_use when tool == \"Bash\" {verb}")
+            if idx == 0 {
+                "on pre_tool_use when metadata.trust == \"low\" block".to_owned()
+            } else {
+                "on post_tool_use when tool == \"web_fetch\" set metadata.trust = \"low\""
+                    .to_owned()
+            }
         },
-        |count, checked| {
+        |_, checked| {
             assert!(checked.policy.is_some());
-            assert_eq!(with_code(checked, "W004"), count - 1);
+            assert_eq!(with_code(checked, "W001"), 0);
         },
     );
 }
 
 #[test]
-fn rules_that_set_and_read_one_key() {
-    // Equal `set`s never conflict (W001), and each key set is read (W006) and each read set
-    // (W007).
+fn rules_that_set_and_read_their_own_keys() {
+    // Each key is set by one rule and read by another: none is never read (W006) or never
+    // set (W007).
     assert_linear(
         "set and read",
         |idx, _| {
+            let key = idx / 2;
             if idx % 2 == 0 {
-                "on post_tool_use when tool == \"web_fetch\" set metadata.trust = \"low\""
-                    .to_owned()
+                format!("on post_tool_use set metadata.k{key} = 1")
             } else {
-                "on pre_tool_use when metadata.trust == \"low\" block".to_owned()
+                format!("on pre_tool_use when metadata.k{key} == 1 block")
             }
         },
         |_, checked| {
             assert!(checked.policy.is_some());
-            for code in ["W001", "W006", "W007"] {
+            for code in ["W006", "W007"] {
                 assert_eq!(with_code(checked, code), 0, "{code}");
             }
         },
