@@ -4,7 +4,7 @@
 //! Invariant: every error of every file is reported, sorted by (file, offset, code), and
 //! [`Checked::policy`] is `Some` exactly when there is no error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use rulesc_grammar::{
     Annotation, DefaultDecl, Item, Lit, LitKind, ParseError, Parsed, RuleDecl, Span,
@@ -411,9 +411,11 @@ impl<'ast> SetCheck<'ast> {
             .map(|declared| declared.id.as_str())
             .chain(runtime_ids)
             .collect();
+        // Looked up by hash, and searched in order for a suggestion.
+        let known_set: HashSet<&str> = known.iter().copied().collect();
         for (test, file) in self.tests.iter().zip(&self.test_files) {
             for (id, span) in &test.by_ids {
-                if known.contains(&id.as_str()) {
+                if known_set.contains(id.as_str()) {
                     continue;
                 }
                 let suggestion = resolve::suggest(id, known.iter().copied());

@@ -15,7 +15,7 @@ mod provenance;
 mod same_call;
 mod window;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -258,13 +258,23 @@ impl TermState {
 /// once, in slot order
 pub(crate) fn assign_slots(rules: &mut [Rule]) -> Vec<TraceSpec> {
     let mut specs: Vec<TraceSpec> = Vec::new();
+    // The slots of the terms with each key: equal terms have equal keys, so a term is
+    // compared only with the few that share its key, not with every term so far.
+    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
     for condition in rules.iter_mut().filter_map(|rule| rule.condition.as_mut()) {
         for_each_test(condition, |test| {
-            let slot = match specs.iter().position(|spec| spec.term == test.term) {
+            let key = key_of(&test.term);
+            let slots = by_key.entry(key.clone()).or_default();
+            let known = slots
+                .iter()
+                .copied()
+                .find(|slot| specs.get(*slot).is_some_and(|spec| spec.term == test.term));
+            let slot = match known {
                 Some(slot) => slot,
                 None => {
+                    slots.push(specs.len());
                     specs.push(TraceSpec {
-                        key: key_of(&test.term),
+                        key,
                         term: test.term.clone(),
                         horizon: 0,
                     });

@@ -4,10 +4,10 @@
 //! Two rules whose conditions exclude each other (`tool == "a"` and `tool == "b"`) never
 //! match one event, so their values never meet and they are not in conflict.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rulesc_grammar::{ActionNode, Span};
-use rulesc_runtime::{Action, FieldPath, Literal, Operand};
+use rulesc_runtime::{Action, EventKind, FieldPath, Literal, Operand};
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
@@ -27,6 +27,72 @@ struct Effect<'r, 'ast> {
 enum Value<'r> {
     Literal(&'r Literal),
     Computed(&'r Operand),
+}
+
+/// The earlier effects on one key, each the first of those with its events, condition and
+/// value: whether a later effect conflicts depends on nothing else, so the first conflicting
+/// earlier effect is always a representative, and many equal rules are compared once
+#[derive(Default)]
+struct Representatives<'e, 'r, 'ast> {
+    /// In file and source order
+    effects: Vec<&'e Effect<'r, 'ast>>,
+    /// The positions in `effects` of the representatives of each canonical text
+    by_text: HashMap<String, Vec<usize>>,
+}
+
+impl<'e, 'r, 'ast> Representatives<'e, 'r, 'ast> {
+    /// The first earlier effect `later` conflicts with, with their common events: one
+    /// warning per later rule is enough to point at the conflict
+    fn first_conflict(
+        &self,
+        later: &Effect<'_, '_>,
+    ) -> Option<(&'e Effect<'r, 'ast>, Vec<EventKind>)> {
+        self.effects.iter().find_map(|first| {
+            if first.value == later.value
+                || domain::exclusive(
+                    first.lowered.rule.condition.as_ref(),
+                    later.lowered.rule.condition.as_ref(),
+                )
+            {
+                return None;
+            }
+            let common: Vec<EventKind> = later
+                .lowered
+                .rule
+                .events
+                .iter()
+                .filter(|event| first.lowered.rule.events.contains(event))
+                .copied()
+                .collect();
+            (!common.is_empty()).then_some((*first, common))
+        })
+    }
+
+    /// Keeps `effect` unless an earlier one has its events, condition and value
+    fn add(&mut self, effect: &'e Effect<'r, 'ast>) {
+        let rule = &effect.lowered.rule;
+        // Equal effects have equal texts; a text shared by unequal ones only puts them in
+        // one bucket, where they are told apart.
+        let value = match effect.value {
+            Value::Literal(literal) => serde_json::to_string(literal),
+            Value::Computed(operand) => serde_json::to_string(operand),
+        };
+        let text = serde_json::to_string(&(&rule.events, &rule.condition))
+            .and_then(|head| Ok(head + &value?))
+            .unwrap_or_default();
+        let positions = self.by_text.entry(text).or_default();
+        let known = positions.iter().any(|position| {
+            self.effects.get(*position).is_some_and(|other| {
+                other.value == effect.value
+                    && other.lowered.rule.events == rule.events
+                    && other.lowered.rule.condition == rule.condition
+            })
+        });
+        if !known {
+            positions.push(self.effects.len());
+            self.effects.push(effect);
+        }
+    }
 }
 
 /// Warns on each `set` rule that conflicts with an earlier one (in file and source order):
@@ -49,30 +115,9 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
     }
     let mut diags = Vec::new();
     for (key, effects) in &by_key {
-        for (later_idx, later) in effects.iter().enumerate() {
-            let Some(earlier) = effects.get(..later_idx) else {
-                continue;
-            };
-            for first in earlier {
-                if first.value == later.value
-                    || domain::exclusive(
-                        first.lowered.rule.condition.as_ref(),
-                        later.lowered.rule.condition.as_ref(),
-                    )
-                {
-                    continue;
-                }
-                let common: Vec<_> = later
-                    .lowered
-                    .rule
-                    .events
-                    .iter()
-                    .filter(|event| first.lowered.rule.events.contains(event))
-                    .copied()
-                    .collect();
-                if common.is_empty() {
-                    continue;
-                }
+        let mut earlier = Representatives::default();
+        for later in effects {
+            if let Some((first, common)) = earlier.first_conflict(later) {
                 diags.push(codes::conflicting_effects(
                     later.lowered.file,
                     later.value_span,
@@ -81,9 +126,8 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
                     &common,
                     (first.lowered.file, first.value_span),
                 ));
-                // One warning per later rule is enough to point at the conflict.
-                break;
             }
+            earlier.add(later);
         }
     }
     diags

@@ -32,16 +32,30 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
     }
     let mut diags = Vec::new();
     for group in groups.values() {
-        for (later_idx, (later, verb)) in group.iter().enumerate() {
-            let earlier = group.iter().take(later_idx);
-            if let Some((first, first_verb)) = earlier.into_iter().find(|(_, other)| other != verb)
-            {
+        let Some(head) = group.first() else {
+            continue;
+        };
+        // The first earlier rule with another verb is the head when the verbs differ, and
+        // otherwise the first rule whose verb differs from the head's: two rules to keep,
+        // not every earlier rule to search.
+        let mut first_other: Option<&(&LoweredRule<'_>, Verb)> = None;
+        for entry in group {
+            let (later, verb) = entry;
+            let earlier = if *verb == head.1 {
+                first_other
+            } else {
+                Some(head)
+            };
+            if let Some((first, first_verb)) = earlier {
                 diags.push(codes::conflicting_verbs(
                     (later.file, verb_span(later)),
                     (first.file, verb_span(first)),
                     (&first.rule.id, &later.rule.id),
                     (*first_verb, *verb),
                 ));
+            }
+            if first_other.is_none() && *verb != head.1 {
+                first_other = Some(entry);
             }
         }
     }

@@ -14,6 +14,9 @@
 //!
 //! "Always matches" means no condition, or one that `constant-condition` finds always true.
 
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
 use rulesc_runtime::{Action, EventKind, Verb};
 
 use crate::codes;
@@ -24,11 +27,7 @@ use crate::lower::LoweredRule;
 
 /// Warns on each rule that is dead on every event it fires on
 pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
-    let always: Vec<&LoweredRule<'_>> = ctx
-        .rules
-        .iter()
-        .filter(|lowered| domain::is_unconditional(lowered.rule.condition.as_ref()))
-        .collect();
+    let always = Always::new(ctx.rules);
     let mut diags = Vec::new();
     for lowered in ctx.rules {
         // A rule that never matches is `constant-condition`'s to report.
@@ -44,7 +43,7 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
             .rule
             .events
             .iter()
-            .map(|event| killer(lowered, *event, &always));
+            .map(|event| always.killer(lowered, *event));
         let Some(Some(first)) = killers.next() else {
             continue;
         };
@@ -61,47 +60,195 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
     diags
 }
 
-/// The rule that keeps `lowered` from mattering on `event`, with what it does there
-fn killer<'r, 'ast>(
-    lowered: &LoweredRule<'ast>,
-    event: EventKind,
-    always: &[&'r LoweredRule<'ast>],
-) -> Option<(&'r LoweredRule<'ast>, String)> {
+/// The rules that always match, in file and source order, indexed by event so that the
+/// first of them to keep a rule from mattering is found in a few look-ups: asking each of
+/// them about each rule costs the square of the rules
+struct Always<'r, 'ast> {
+    rules: Vec<&'r LoweredRule<'ast>>,
+    /// By event, the first two positions of the rules that forbid there (one may be the rule
+    /// asked about)
+    forbids: BTreeMap<EventKind, Vec<usize>>,
+    /// By event and verb, the rules that decide so there
+    deciders: BTreeMap<(EventKind, Verb), Deciders>,
+}
+
+/// The rules that always match and decide one verb on one event
+struct Deciders {
+    /// The position of the first
+    first: usize,
+    /// Its events and the shape of its condition: the rules `conflicting-verbs` pairs it with
+    first_shape: String,
+    /// The position of the first whose events or shape differ from the first's
+    other: Option<usize>,
+    /// Each rule's rank among rules of one verb, (priority, reversed id), with its position,
+    /// sorted by rank
+    ranked: Vec<((i64, Reverse<String>), usize)>,
+    /// For each entry of `ranked`, the smallest position from it to the end
+    first_from: Vec<usize>,
+}
+
+impl<'r, 'ast> Always<'r, 'ast> {
+    fn new(rules: &'r [LoweredRule<'ast>]) -> Self {
+        let rules: Vec<&LoweredRule<'_>> = rules
+            .iter()
+            .filter(|lowered| domain::is_unconditional(lowered.rule.condition.as_ref()))
+            .collect();
+        let mut forbids: BTreeMap<EventKind, Vec<usize>> = BTreeMap::new();
+        let mut deciders: BTreeMap<(EventKind, Verb), Deciders> = BTreeMap::new();
+        for (position, lowered) in rules.iter().enumerate() {
+            let Action::Decide { verb, .. } = &lowered.rule.action else {
+                continue;
+            };
+            let shape = events_and_shape(lowered);
+            let rank = (lowered.rule.priority, Reverse(lowered.rule.id.clone()));
+            for event in &lowered.rule.events {
+                if *verb == Verb::Forbid {
+                    let first_two = forbids.entry(*event).or_default();
+                    if first_two.len() < 2 && first_two.last() != Some(&position) {
+                        first_two.push(position);
+                    }
+                }
+                let entry = deciders.entry((*event, *verb)).or_insert_with(|| Deciders {
+                    first: position,
+                    first_shape: shape.clone(),
+                    other: None,
+                    ranked: Vec::new(),
+                    first_from: Vec::new(),
+                });
+                if entry.other.is_none() && entry.first_shape != shape {
+                    entry.other = Some(position);
+                }
+                entry.ranked.push((rank.clone(), position));
+            }
+        }
+        for entry in deciders.values_mut() {
+            entry.ranked.sort();
+            entry.first_from = entry
+                .ranked
+                .iter()
+                .rev()
+                .scan(usize::MAX, |first, (_, position)| {
+                    *first = (*first).min(*position);
+                    Some(*first)
+                })
+                .collect();
+            entry.first_from.reverse();
+        }
+        Always {
+            rules,
+            forbids,
+            deciders,
+        }
+    }
+
+    /// The rule that keeps `lowered` from mattering on `event`, with what it does there: the
+    /// first rule [`kills`] says so of, found as the smallest of the positions where each of
+    /// its reasons first holds
+    fn killer(
+        &self,
+        lowered: &LoweredRule<'ast>,
+        event: EventKind,
+    ) -> Option<(&'r LoweredRule<'ast>, String)> {
+        let verb = match &lowered.rule.action {
+            Action::Decide { verb, .. } => Some(*verb),
+            Action::Set { .. } | Action::Compute { .. } | Action::Label { .. } => None,
+        };
+        let mut candidates: Vec<usize> = Vec::new();
+        candidates.extend(self.first_forbid(lowered, always_before(event)));
+        if verb == Some(Verb::Request) && event.is_stop() {
+            candidates.extend(self.first_forbid(lowered, &FINAL_STOPS));
+        }
+        if let Some(verb) = verb {
+            let mut shape = None;
+            for other_verb in Verb::ALL {
+                let Some(deciders) = self.deciders.get(&(event, other_verb)) else {
+                    continue;
+                };
+                if other_verb == verb {
+                    let mine = (lowered.rule.priority, Reverse(lowered.rule.id.clone()));
+                    let above = deciders.ranked.partition_point(|(rank, _)| *rank <= mine);
+                    candidates.extend(deciders.first_from.get(above));
+                } else if rank(event, other_verb) > rank(event, verb) {
+                    let shape = shape.get_or_insert_with(|| events_and_shape(lowered));
+                    if *shape == deciders.first_shape {
+                        candidates.extend(deciders.other);
+                    } else {
+                        candidates.push(deciders.first);
+                    }
+                }
+            }
+        }
+        let first = candidates.into_iter().min()?;
+        let other = self.rules.get(first)?;
+        kills(lowered, event, other).map(|why| (*other, why))
+    }
+
+    /// The position of the first rule other than `lowered` that forbids on one of `events`
+    fn first_forbid(&self, lowered: &LoweredRule<'_>, events: &[EventKind]) -> Option<usize> {
+        events
+            .iter()
+            .filter_map(|event| self.forbids.get(event))
+            .filter_map(|first_two| {
+                first_two.iter().copied().find(|position| {
+                    self.rules
+                        .get(*position)
+                        .is_some_and(|other| !std::ptr::eq(*other, lowered))
+                })
+            })
+            .min()
+    }
+}
+
+/// A rule's events and the shape of its condition, as one text: what makes two rules of
+/// other verbs a pair for `conflicting-verbs`
+fn events_and_shape(lowered: &LoweredRule<'_>) -> String {
+    let events: Vec<&str> = lowered
+        .rule
+        .events
+        .iter()
+        .map(|event| event.name())
+        .collect();
+    format!(
+        "{}\n{}",
+        events.join(","),
+        domain::shape(lowered.rule.condition.as_ref())
+    )
+}
+
+/// What `other`, a rule that always matches, does that keeps `lowered` from mattering on
+/// `event`, if anything
+fn kills(lowered: &LoweredRule<'_>, event: EventKind, other: &LoweredRule<'_>) -> Option<String> {
     let verb = match &lowered.rule.action {
         Action::Decide { verb, .. } => Some(*verb),
         Action::Set { .. } | Action::Compute { .. } | Action::Label { .. } => None,
     };
-    always.iter().copied().find_map(|other| {
-        if std::ptr::eq(other, lowered) {
-            return None;
-        }
-        let Action::Decide {
-            verb: other_verb, ..
-        } = &other.rule.action
-        else {
-            return None;
-        };
-        let forbids = |events: &[EventKind]| {
-            *other_verb == Verb::Forbid
-                && other.rule.events.iter().any(|fired| events.contains(fired))
-        };
-        if forbids(always_before(event)) {
-            return Some((other, format!("always ends the run before `{event}`")));
-        }
-        if verb == Some(Verb::Request) && event.is_stop() && forbids(&FINAL_STOPS) {
-            return Some((other, "makes every stop final".to_owned()));
-        }
-        let verb = verb?;
-        if !other.rule.events.contains(&event) || conflicting(lowered, other, verb, *other_verb) {
-            return None;
-        }
-        let stronger = rank(event, *other_verb) > rank(event, verb);
-        let first_among_equals = *other_verb == verb
-            && (other.rule.priority, std::cmp::Reverse(&other.rule.id))
-                > (lowered.rule.priority, std::cmp::Reverse(&lowered.rule.id));
-        (stronger || first_among_equals)
-            .then(|| (other, format!("always matches and wins on `{event}`")))
-    })
+    if std::ptr::eq(other, lowered) {
+        return None;
+    }
+    let Action::Decide {
+        verb: other_verb, ..
+    } = &other.rule.action
+    else {
+        return None;
+    };
+    let forbids = |events: &[EventKind]| {
+        *other_verb == Verb::Forbid && other.rule.events.iter().any(|fired| events.contains(fired))
+    };
+    if forbids(always_before(event)) {
+        return Some(format!("always ends the run before `{event}`"));
+    }
+    if verb == Some(Verb::Request) && event.is_stop() && forbids(&FINAL_STOPS) {
+        return Some("makes every stop final".to_owned());
+    }
+    let verb = verb?;
+    if !other.rule.events.contains(&event) || conflicting(lowered, other, verb, *other_verb) {
+        return None;
+    }
+    let stronger = rank(event, *other_verb) > rank(event, verb);
+    let first_among_equals = *other_verb == verb
+        && (other.rule.priority, std::cmp::Reverse(&other.rule.id))
+            > (lowered.rule.priority, std::cmp::Reverse(&lowered.rule.id));
+    (stronger || first_among_equals).then(|| format!("always matches and wins on `{event}`"))
 }
 
 /// Events where an unconditional `forbid` leaves no step ending with `allow_stop`

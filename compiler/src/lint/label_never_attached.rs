@@ -1,6 +1,8 @@
 //! W020 `label-never-attached`: `X from "L"` where no rule of the policy set attaches L
 //! (docs/trace.md), so the test never holds.
 
+use std::collections::HashSet;
+
 use rulesc_grammar::{Compare, Expr, Lit, LitKind, Op, Operand};
 use rulesc_runtime::Action;
 
@@ -10,7 +12,7 @@ use crate::lint::Context;
 use crate::types::decode_str;
 
 pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
-    let attached: Vec<&str> = ctx
+    let attached: HashSet<&str> = ctx
         .rules
         .iter()
         .filter_map(|lowered| match &lowered.rule.action {
@@ -30,7 +32,7 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
             let Ok(label) = decode_str(raw, lit.span) else {
                 return;
             };
-            if !attached.contains(&label.as_str()) {
+            if !attached.contains(label.as_str()) {
                 diags.push(codes::label_never_attached(lowered.file, lit.span, &label));
             }
         });

@@ -6,6 +6,8 @@
 //! the test documents what the host provides. Paths match when one is a prefix of the
 //! other, so setting `metadata.a` serves a read of `metadata.a.b`, and the other way round.
 
+use std::collections::HashSet;
+
 use rulesc_grammar::{
     ActionNode, Compare, Expr, Operand, Path, PathSegment as Segment, Span, TraceCall,
 };
@@ -58,13 +60,36 @@ impl Access {
             }
         })
     }
+}
 
-    /// Whether this path and `other` name the same value or one holds the other
-    pub(super) fn overlaps(&self, other: &[PathSegment]) -> bool {
-        self.path
-            .iter()
-            .zip(other)
-            .all(|(mine, theirs)| mine == theirs)
+/// A set of paths, asked whether any of them overlaps a path in one look-up per prefix of
+/// that path, rather than one comparison per path of the set
+pub(super) struct Overlapping<'p> {
+    /// The paths
+    whole: HashSet<&'p [PathSegment]>,
+    /// Every prefix of every path, the path itself and the empty one included
+    prefixes: HashSet<&'p [PathSegment]>,
+}
+
+impl<'p> Overlapping<'p> {
+    /// The set of `paths`
+    pub(super) fn new(paths: impl IntoIterator<Item = &'p [PathSegment]>) -> Self {
+        let mut whole = HashSet::new();
+        let mut prefixes = HashSet::new();
+        for path in paths {
+            whole.insert(path);
+            prefixes.extend((0..=path.len()).filter_map(|len| path.get(..len)));
+        }
+        Overlapping { whole, prefixes }
+    }
+
+    /// Whether a path of the set and `path` name the same value or one holds the other:
+    /// `path` is a prefix of one, or one is a prefix of `path`
+    pub(super) fn any(&self, path: &[PathSegment]) -> bool {
+        self.prefixes.contains(path)
+            || (0..=path.len())
+                .filter_map(|len| path.get(..len))
+                .any(|prefix| self.whole.contains(prefix))
     }
 }
 

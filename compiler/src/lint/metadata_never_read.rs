@@ -8,9 +8,10 @@ use crate::lint::{metadata, Context};
 /// Warns on each `set` whose key no condition reads
 pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
     let reads = metadata::reads(ctx);
+    let read = metadata::Overlapping::new(reads.iter().map(|read| read.path.as_slice()));
     metadata::sets(ctx)
         .iter()
-        .filter(|set| !reads.iter().any(|read| set.overlaps(&read.path)))
+        .filter(|set| !read.any(&set.path))
         .map(|set| codes::metadata_never_read(set.file, set.span, &set.key()))
         .collect()
 }

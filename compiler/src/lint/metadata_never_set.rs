@@ -15,10 +15,13 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
     let sets = metadata::sets(ctx);
     let declared = metadata::declared(ctx);
     let mut unset: BTreeMap<String, Vec<metadata::Access>> = BTreeMap::new();
+    let given = metadata::Overlapping::new(
+        sets.iter()
+            .map(|set| set.path.as_slice())
+            .chain(declared.iter().map(Vec::as_slice)),
+    );
     for read in metadata::reads(ctx) {
-        let is_set = sets.iter().any(|set| read.overlaps(&set.path))
-            || declared.iter().any(|path| read.overlaps(path));
-        if !is_set {
+        if !given.any(&read.path) {
             unset.entry(read.key()).or_default().push(read);
         }
     }

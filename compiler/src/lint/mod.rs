@@ -66,20 +66,46 @@ const LINTS: &[Lint] = &[
 
 /// Runs every lint and keeps the warnings no rule's `@allow` silences
 pub(crate) fn run(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+    let allowing = Allowing::new(ctx.rules);
     LINTS
         .iter()
         .flat_map(|lint| lint(ctx))
-        .filter(|diag| !allowed_where_reported(ctx.rules, diag))
+        .filter(|diag| !allowing.silences(diag))
         .collect()
 }
 
-/// Whether the rule the warning points at allows its lint
-fn allowed_where_reported(rules: &[LoweredRule<'_>], diag: &Diagnostic) -> bool {
-    let at = &diag.primary;
-    rules.iter().any(|lowered| {
-        lowered.file == at.file
-            && lowered.decl.span.start <= at.span.start
-            && at.span.end <= lowered.decl.span.end
-            && lowered.allows(diag.code)
-    })
+/// The rules with an `@allow`, sorted by file and start, so the rules that may hold a
+/// warning's place are found by a binary search rather than by asking every rule of the set
+/// for every warning
+struct Allowing<'r, 'ast> {
+    rules: Vec<&'r LoweredRule<'ast>>,
+}
+
+impl<'r, 'ast> Allowing<'r, 'ast> {
+    fn new(rules: &'r [LoweredRule<'ast>]) -> Self {
+        let mut rules: Vec<&LoweredRule<'_>> = rules
+            .iter()
+            .filter(|lowered| !lowered.allowed.is_empty())
+            .collect();
+        rules.sort_by_key(|lowered| (lowered.file, lowered.decl.span.start));
+        Allowing { rules }
+    }
+
+    /// Whether the rule the warning points at allows its lint
+    ///
+    /// Rules are items of their file, so their spans never overlap: walking back from the
+    /// last rule to start at or before the warning, the rules that end before it starts
+    /// cannot hold it, nor can any rule before them.
+    fn silences(&self, diag: &Diagnostic) -> bool {
+        let at = &diag.primary;
+        let after = self.rules.partition_point(|lowered| {
+            (lowered.file, lowered.decl.span.start) <= (at.file, at.span.start)
+        });
+        self.rules
+            .iter()
+            .take(after)
+            .rev()
+            .take_while(|lowered| lowered.file == at.file && lowered.decl.span.end >= at.span.start)
+            .any(|lowered| at.span.end <= lowered.decl.span.end && lowered.allows(diag.code))
+    }
 }
