@@ -347,7 +347,9 @@ fn command_truth(
             ),
             ShellWord::Path => Truth::or_unknown(
                 command.paths.iter().any(|path| test.is_match(path)),
-                opaque || unknown_words(command).any(|word| !word.is_flag()),
+                opaque
+                    || unknown_words(command)
+                        .any(|word| !word.is_flag() && word.may_be_path_matching(test)),
             ),
             ShellWord::Redirect => Truth::or_unknown(
                 command
@@ -384,6 +386,8 @@ struct UnknownWord<'c> {
     prefix: &'c str,
     split: bool,
     name: bool,
+    /// The folder the command runs in, when the line tells it
+    dir: Option<&'c str>,
 }
 
 /// The words of `command` only known at run time
@@ -396,10 +400,12 @@ fn unknown_words(command: &SimpleCommand) -> impl Iterator<Item = UnknownWord<'_
                 prefix,
                 split,
                 name,
+                dir,
             } => Some(UnknownWord {
                 prefix,
                 split: *split,
                 name: *name,
+                dir: dir.as_deref(),
             }),
             _ => None,
         })
@@ -437,6 +443,41 @@ impl UnknownWord<'_> {
             }
             WordTest::Regex(_) | WordTest::Contains(_) => true,
         }
+    }
+
+    /// Whether the word, as a path made absolute against the folder its command runs in,
+    /// may pass `test`: a regular expression anchored at a literal start (`^/dev/`) cannot
+    /// match a path whose known start leads elsewhere (`logs/$(date).log` in a project);
+    /// every other test may
+    fn may_be_path_matching(&self, test: &WordTest) -> bool {
+        let WordTest::Regex(pattern) = test else {
+            return true;
+        };
+        let Some(literal) = pattern.anchored_prefix() else {
+            return true;
+        };
+        let prefix = self.prefix;
+        if self.split || prefix.is_empty() || prefix.starts_with('~') || prefix.contains("..") {
+            return true;
+        }
+        let start = if prefix.starts_with('/') {
+            prefix.to_owned()
+        } else {
+            match self.dir {
+                Some(cwd) if cwd.starts_with('/') => format!(
+                    "{}/{}",
+                    cwd.trim_end_matches('/'),
+                    prefix.trim_start_matches("./")
+                ),
+                _ => return true,
+            }
+        };
+        // Lexical folding (`//`, `/./`) could bring the two together: only a plain start
+        // is compared.
+        if start.contains("//") || start.contains("/./") {
+            return true;
+        }
+        start.starts_with(&literal) || literal.starts_with(&start)
     }
 
     /// Whether the word, as a path, may lie outside the working directory: a name after a

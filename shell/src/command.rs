@@ -61,6 +61,9 @@ pub enum Part {
         split: bool,
         /// Whether it is a name: no `/`, not starting with `-` or `+` (`$(date +%s)`)
         name: bool,
+        /// The folder the command runs in, as far as the line tells (after a `cd`): where a
+        /// relative word would lead; `None` when that is known only at run time
+        dir: Option<String>,
     },
     /// The target of an output redirect
     Redirect,

@@ -1187,6 +1187,7 @@ fn simple_command(
                             prefix: word.prefix,
                             split: word.split,
                             name: word.name,
+                            dir: context.cwd.clone(),
                         },
                         why: word.why,
                     });

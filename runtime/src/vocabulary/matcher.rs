@@ -325,6 +325,25 @@ impl RegexPattern {
         })
     }
 
+    /// The text every match starts with, when the pattern is anchored at the start (`^`)
+    /// and begins with literal characters: `/dev/` of `^/dev/(sd|hd)`; `None` otherwise
+    pub fn anchored_prefix(&self) -> Option<String> {
+        let rest = self.source.strip_prefix('^')?;
+        let mut literal = String::new();
+        let mut chars = rest.chars().peekable();
+        while let Some(ch) = chars.next() {
+            if ".[]()*+?{}|\\^$".contains(ch) {
+                break;
+            }
+            // A quantifier after a character makes that character optional.
+            if chars.peek().is_some_and(|next| "*?{".contains(*next)) {
+                break;
+            }
+            literal.push(ch);
+        }
+        (!literal.is_empty()).then_some(literal)
+    }
+
     /// Compiles the pattern if that was deferred, or says why it is not valid
     pub fn check(&self) -> Result<(), PatternError> {
         self.compiled().map(|_| ())
