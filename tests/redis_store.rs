@@ -41,6 +41,23 @@ struct Fixture {
 }
 
 impl Fixture {
+    /// Resets the session as the latch's message says, and holds that its next call is
+    /// answered afresh
+    fn reset_and_start_afresh(&self) {
+        let (code, said, _) = self.reset_on(self.machine.path(), &["--session", SESSION]);
+        assert_eq!(
+            (code, said.as_str()),
+            (
+                Some(0),
+                "session `s1` reset: its next hook call starts afresh"
+            )
+        );
+        assert_eq!(
+            self.call(&tool("ls")),
+            (Some(0), "{}".to_owned(), String::new())
+        );
+    }
+
     fn new() -> Option<Fixture> {
         let server = RedisServer::start()?;
         let policies = tempfile::tempdir().unwrap();
@@ -217,18 +234,7 @@ fn the_latch_names_the_store_to_reset_it_in() {
         ))
     );
     // Following the message clears the latch.
-    let (code, said, _) = fixture.reset_on(fixture.machine.path(), &["--session", SESSION]);
-    assert_eq!(
-        (code, said.as_str()),
-        (
-            Some(0),
-            "session `s1` reset: its next hook call starts afresh"
-        )
-    );
-    assert_eq!(
-        fixture.call(&tool("ls")),
-        (Some(0), "{}".to_owned(), String::new())
-    );
+    fixture.reset_and_start_afresh();
 }
 
 #[test]
@@ -350,18 +356,7 @@ fn an_evicted_session_key_denies_that_session_until_it_is_reset() {
     );
     refused(&fixture.call(&tool("ls")), &reason);
     assert!(!fixture.exists("rulesc:session:s1"), "nothing written");
-    let (code, said, _) = fixture.reset_on(fixture.machine.path(), &["--session", SESSION]);
-    assert_eq!(
-        (code, said.as_str()),
-        (
-            Some(0),
-            "session `s1` reset: its next hook call starts afresh"
-        )
-    );
-    assert_eq!(
-        fixture.call(&tool("ls")),
-        (Some(0), "{}".to_owned(), String::new())
-    );
+    fixture.reset_and_start_afresh();
 }
 
 #[test]
