@@ -11,7 +11,7 @@ Usage: driver.py --hosts-dir DIR --rulesc BIN --out DIR [--host H ...] [--scenar
        [--docs docs/hosts.md] [--benchmarks BENCHMARKS.md]
 tests/hosts/run.sh installs the hosts and calls this; see docs/hosts.md.
 Cells: `pass` (the guard held, or the host behaved as documented), `finding` (a documented
-gap of the host or of init on this branch, observed as documented), `fail` (anything else).
+gap of the host, observed as documented), `fail` (anything else).
 """
 
 from __future__ import annotations
@@ -253,8 +253,9 @@ class Host:
 
     def setup(self, project: Path, home: Path, port: int, trust: str, mcp: list[str] | None) -> list[str]:
         """The user-level setup a real user has (credentials, telemetry off, the MCP server
-        `mcp` when given) and, marked WORKAROUND, the trust `rulesc init` on this branch does
-        not grant (Scenario.trust). Returns arguments to add to the command line."""
+        `mcp` when given) and, marked WORKAROUND, the trust a user grants by hand instead of
+        `rulesc init --trust` (Scenario.trust; the `init-trust` scenario grants none of it).
+        Returns arguments to add to the command line."""
         return []
 
     def argv(self, exe: Path, trust: str) -> list[str]:
@@ -298,8 +299,8 @@ class Codex(Host):
         codex_home = home / ".codex"
         codex_home.mkdir(parents=True, exist_ok=True)
         # WORKAROUND(codex-project-trust): Codex loads a project's `.codex/` only for a trusted
-        # project; `rulesc init --host codex` leaves that to the user, so the scenario trusts
-        # it here. Switch to init's own behaviour once init (or `rulesc doctor`) offers it.
+        # project; `rulesc init --host codex` without `--trust` leaves that to the user, as
+        # these scenarios do, so the suite trusts it here as the user would by hand.
         trusted = (
             f"[projects.{json.dumps(str(project))}]\ntrust_level = \"trusted\"\n"
             if trust in ("all", "project")
@@ -326,9 +327,9 @@ class Codex(Host):
 
     def argv(self, exe: Path, trust: str) -> list[str]:
         # WORKAROUND(codex-hook-trust): Codex runs a non-managed hook only once its hash is
-        # trusted in `[hooks.state]` of config.toml (the `/hooks` review screen writes it);
-        # `rulesc init` does not record that trust on this branch, so the suite passes
-        # `--dangerously-bypass-hook-trust`. Drop the flag once init records the trust.
+        # trusted in `[hooks.state]` of config.toml (the `/hooks` review screen, or `rulesc
+        # init --trust` as in the `init-trust` scenario, writes it); scenarios without
+        # `--trust` pass `--dangerously-bypass-hook-trust` instead.
         bypass = ["--dangerously-bypass-hook-trust"] if trust == "all" else []
         return [
             str(exe),
@@ -471,9 +472,9 @@ def check_quoted(run: Run) -> Outcome:
         (run.result_with(RM_REASON), "the rule's reason did not reach the model"),
     )
     if problems and run.host == "gemini" and run.canary_intact():
-        # Known on this branch: Gemini CLI substitutes `$GEMINI_PROJECT_DIR` with a
-        # shell-quoted path, so init's `"$GEMINI_PROJECT_DIR"/.rulesc` holds literal quotes.
-        # Switch this cell to a plain pass once init writes a command Gemini CLI keeps whole.
+        # Gemini CLI substitutes `$GEMINI_PROJECT_DIR` with a shell-quoted path, so a command
+        # written `"$GEMINI_PROJECT_DIR"/.rulesc` (init's old form) holds literal quotes; the
+        # first two findings tell that apart from Gemini CLI's own refusal below.
         if not run.requests and run.host_said("unexpected EOF"):
             return Outcome(
                 "finding",
