@@ -370,7 +370,7 @@ class Gemini(Host):
         user_settings.write_text(json.dumps(settings, indent=2))
         # WORKAROUND(gemini-trusted-folder): Gemini CLI runs a project's hooks only in a
         # trusted folder; `rulesc init --host gemini` leaves that to the user, so the scenario
-        # trusts the project here. Switch to init's own behaviour once init offers it.
+        # trusts the project here, as a user would by hand (`init --trust` does it in `init-trust`).
         if trust in ("all", "project"):
             (gemini_home / "trustedFolders.json").write_text(json.dumps({str(project): "TRUST_FOLDER"}))
         return []
