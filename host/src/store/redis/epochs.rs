@@ -7,14 +7,17 @@
 //! written only when a server is first seen or a loss is acknowledged, under the state
 //! folder's lock.
 
-use std::fs;
 use std::io::{self, ErrorKind};
 use std::path::PathBuf;
 
+use crate::private;
 use crate::state::{with_path, write_atomically, StateDir};
 
 /// The file's name in the state folder
 const FILE_NAME: &str = "redis-epochs";
+
+/// The largest record read: a line per server, a few dozen bytes each
+const MAX_BYTES: u64 = 64 * 1024;
 
 /// The epochs this machine last saw, by server
 pub(super) struct Epochs {
@@ -32,13 +35,19 @@ impl Epochs {
         self.dir.sessions().with_file_name(FILE_NAME)
     }
 
+    /// The record, read as every file of the state folder is: the user's own, private, no
+    /// link and no fifo, within [`MAX_BYTES`]; empty when there is none
     fn read(&self) -> io::Result<String> {
         let path = self.path();
-        match fs::read_to_string(&path) {
-            Ok(text) => Ok(text),
-            Err(err) if err.kind() == ErrorKind::NotFound => Ok(String::new()),
-            Err(err) => Err(with_path(err, &path)),
-        }
+        let Some(bytes) = private::read(&path, MAX_BYTES)? else {
+            return Ok(String::new());
+        };
+        String::from_utf8(bytes).map_err(|_| {
+            with_path(
+                io::Error::new(ErrorKind::InvalidData, "it is not UTF-8 text"),
+                &path,
+            )
+        })
     }
 
     /// The epoch of `server` when this machine last saw it, if it ever did
@@ -75,6 +84,8 @@ fn epoch_of<'a>(text: &'a str, server: &str) -> Option<&'a str> {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]
@@ -90,6 +101,27 @@ mod tests {
         assert_eq!(
             fs::read_to_string(root.path().join("redis-epochs")).unwrap(),
             "h:1/1 b\nh:1/0 c\n"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_or_fifo_record_is_refused_not_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let epochs = Epochs::new(StateDir::open(root.path()).unwrap());
+        let record = root.path().join("redis-epochs");
+        std::os::unix::fs::symlink("/dev/zero", &record).unwrap();
+        let err = epochs.known("h:1/0").unwrap_err().to_string();
+        assert!(err.contains("redis-epochs"), "{err}");
+        fs::remove_file(&record).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&record)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert!(
+            epochs.known("h:1/0").is_err(),
+            "a fifo is no record, and no wait"
         );
     }
 }
