@@ -120,3 +120,34 @@ fn every_benign_command_is_left_alone() {
         touched.join("\n")
     );
 }
+
+#[test]
+fn a_path_known_only_at_run_time_is_decided_by_where_its_known_start_leads() {
+    let policy = rulesc::compile_str(
+        "devices.rules",
+        "on pre_tool_use when shell(path ~ \"/dev/sd*\") block \"writing to a disk\"\n\
+         on pre_tool_use when shell(path =~ \"^/dev/sd\") block \"writing to a disk\"\n",
+    )
+    .unwrap();
+    let decide = |line: &str| {
+        let mut event = rulesc::Event::new(rulesc::EventKind::PreToolUse);
+        event.tool = Some("Bash".to_owned());
+        event.cwd = Some("/home/user/project".to_owned());
+        event.arg = Some(json!({ "command": line }));
+        policy.evaluate(&event).resolution.decision
+    };
+    // Inside the project, whatever the run-time end: no disk.
+    assert_eq!(
+        decide("tee \"logs/diff $(date +%s).log\""),
+        rulesc::Decision::None
+    );
+    // A start that may lead to a disk cannot be decided: the guard asks.
+    for line in [
+        "tee \"/dev/sd$X\"",
+        "cd / && tee \"dev/sd$X\"",
+        "cd \"$Y\" && tee \"x$Z\"",
+        "tee $W",
+    ] {
+        assert_eq!(decide(line), rulesc::Decision::Ask, "{line}");
+    }
+}

@@ -12,7 +12,7 @@ use rulesc_shell::{Context, Part, Reading, Script, SimpleCommand};
 use serde_json::Value as Json;
 
 use crate::event::Event;
-use crate::vocabulary::{Quantifier, ShellCondition, ShellWord, WordTest};
+use crate::vocabulary::{GlobShape, Quantifier, ShellCondition, ShellWord, WordTest};
 
 /// The tools whose `command` argument is a shell command line when the embedding
 /// application declares none: Claude Code's and Codex's `Bash`, Gemini CLI's
@@ -446,14 +446,22 @@ impl UnknownWord<'_> {
     }
 
     /// Whether the word, as a path made absolute against the folder its command runs in,
-    /// may pass `test`: a regular expression anchored at a literal start (`^/dev/`) cannot
+    /// may pass `test`: a regular expression anchored at a literal start (`^/dev/`), or a
+    /// glob that starts with literal text (`/dev/sd*`), cannot
     /// match a path whose known start leads elsewhere (`logs/$(date).log` in a project);
     /// every other test may
     fn may_be_path_matching(&self, test: &WordTest) -> bool {
-        let WordTest::Regex(pattern) = test else {
-            return true;
+        let literal = match test {
+            WordTest::Regex(pattern) => pattern.anchored_prefix(),
+            WordTest::Glob(pattern) => match pattern.shape() {
+                GlobShape::Literal(text) | GlobShape::Prefix(text) if !text.is_empty() => {
+                    Some(text.clone())
+                }
+                _ => None,
+            },
+            WordTest::Equals(_) | WordTest::In(_) | WordTest::Contains(_) => None,
         };
-        let Some(literal) = pattern.anchored_prefix() else {
+        let Some(literal) = literal else {
             return true;
         };
         let prefix = self.prefix;
