@@ -250,6 +250,13 @@ impl Session<'_> {
         if matches!(kind, EventKind::PreToolUse | EventKind::PostToolUse) {
             event.tool.clone_from(&self.call.tool);
             event.arg.clone_from(&self.call.arg);
+            // Only after the tool ran is a call with an unreadable input answered at all
+            // (`payload::check_unread`); its rules then fail closed on what they read of it.
+            event.arg_unreadable = self
+                .call
+                .unread
+                .iter()
+                .any(|(field, _)| field == "tool_input");
         }
         event
     }

@@ -58,13 +58,8 @@ pub(crate) fn holds(
     unreadable: bool,
     trace: &Reading<'_>,
 ) -> bool {
-    if event
-        .result
-        .as_ref()
-        .is_some_and(crate::event::ToolOutput::is_unreadable)
-        && reads_result(condition)
-    {
-        // Nothing is known of the output: the leaf fails closed, as an unreadable command
+    if reads_unknown(condition, event) {
+        // Nothing is known of what the leaf reads: it fails closed, as an unreadable command
         // does.
         return unreadable;
     }
@@ -111,20 +106,37 @@ pub(crate) fn holds(
     }
 }
 
-/// Whether the leaf `condition` reads the tool's output (`result`, `result.<path>`)
-fn reads_result(condition: &Condition) -> bool {
-    let is_result = |field: &Field| matches!(field, Field::Result | Field::ResultPath(_));
+/// Whether the leaf `condition` reads a part of `event` that reached rulesc but could not
+/// be read: the tool's output (`result`, `result.<path>`) or its input (`arg.<path>`, and the
+/// command line a shell condition reads from it)
+fn reads_unknown(condition: &Condition, event: &Event) -> bool {
+    let output_unknown = event
+        .result
+        .as_ref()
+        .is_some_and(crate::event::ToolOutput::is_unreadable);
+    let unknown = |field: &Field| match field {
+        Field::Result | Field::ResultPath(_) => output_unknown,
+        Field::Arg(_) => event.arg_unreadable,
+        _ => false,
+    };
+    // A shell condition reads the command line, a part of the tool's input.
+    (event.arg_unreadable && matches!(condition, Condition::Shell { .. }))
+        || ((output_unknown || event.arg_unreadable) && reads_field(condition, &unknown))
+}
+
+/// Whether the leaf `condition` reads a field for which `is` holds
+fn reads_field(condition: &Condition, is: &dyn Fn(&Field) -> bool) -> bool {
     match condition {
         Condition::Compare { left, right, .. } => {
-            operand_reads_result(left) || operand_reads_result(right)
+            operand_reads(left, is) || operand_reads(right, is)
         }
         Condition::Glob { field, .. }
         | Condition::Regex { field, .. }
         | Condition::In { field, .. }
         | Condition::Contains { field, .. }
         | Condition::Flag(field)
-        | Condition::From { field, .. } => is_result(field),
-        Condition::Quantified { condition, .. } => reads_result(condition),
+        | Condition::From { field, .. } => is(field),
+        Condition::Quantified { condition, .. } => reads_field(condition, is),
         Condition::All(_)
         | Condition::Any(_)
         | Condition::Not(_)
@@ -133,12 +145,12 @@ fn reads_result(condition: &Condition) -> bool {
     }
 }
 
-/// Whether `operand` reads the tool's output, in arithmetic too
-fn operand_reads_result(operand: &Operand) -> bool {
+/// Whether `operand` reads a field for which `is` holds, in arithmetic too
+fn operand_reads(operand: &Operand, is: &dyn Fn(&Field) -> bool) -> bool {
     let mut pending = vec![operand];
     while let Some(operand) = pending.pop() {
         match operand {
-            Operand::Field(Field::Result | Field::ResultPath(_)) => return true,
+            Operand::Field(field) if is(field) => return true,
             Operand::Arith(arith) => pending.extend([&arith.left, &arith.right]),
             Operand::Field(_) | Operand::Literal(_) => {}
         }

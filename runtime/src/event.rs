@@ -113,6 +113,12 @@ pub struct Event {
     /// The user's prompt that starts a turn (`before_step`)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// The tool's input reached rulesc after the tool ran but could not be read (a lone
+    /// surrogate, nesting deeper than JSON is read): nothing is known of `arg`, so every
+    /// condition that reads it takes the value that makes its rule fail closed, as an
+    /// unreadable output does ([`ToolOutput::unreadable`]). Never part of event JSON.
+    #[serde(skip)]
+    pub arg_unreadable: bool,
 }
 
 impl Event {
@@ -148,6 +154,7 @@ impl Event {
             permission_mode: None,
             session_id: None,
             prompt: None,
+            arg_unreadable: false,
         }
     }
 

@@ -294,12 +294,13 @@ impl EventIndex {
             let keyed = match entries.get(rule_idx) {
                 Some(IndexEntry::Always) => Keyed::Always,
                 Some(IndexEntry::Unkeyed) => Keyed::Unkeyed,
-                Some(IndexEntry::Keyed { conjunct, whole }) => {
-                    key_of(conjunct).map_or(Keyed::Unkeyed, |key| Keyed::By(key, *whole))
-                }
+                Some(IndexEntry::Keyed { conjunct, whole }) => key_of(conjunct)
+                    .filter(|key| key.holds_on(kind))
+                    .map_or(Keyed::Unkeyed, |key| Keyed::By(key, *whole)),
                 None => match &rule.condition {
                     None => Keyed::Always,
                     Some(condition) => best_key(condition, &mut pending)
+                        .filter(|(_, key, _)| key.holds_on(kind))
                         .map_or(Keyed::Unkeyed, |(_, key, whole)| Keyed::By(key, whole)),
                 },
             };
@@ -403,6 +404,26 @@ enum Bound {
 }
 
 impl Key<'_> {
+    /// The field the key is looked up in
+    fn field(&self) -> &Field {
+        match self {
+            Key::Exact(field, _)
+            | Key::AnyText(field)
+            | Key::Prefix(field, _)
+            | Key::Suffix(field, _)
+            | Key::Infix(field, _)
+            | Key::Glob(field, _)
+            | Key::Counter(field, _) => field,
+        }
+    }
+
+    /// Whether the key can be looked up on every event of `kind`: after a tool ran, its
+    /// input may have been unreadable (`Event::arg_unreadable`), and a test of it must then
+    /// fail closed, which a key looked up in the input cannot do
+    fn holds_on(&self, kind: EventKind) -> bool {
+        !(kind == EventKind::PostToolUse && matches!(self.field(), Field::Arg(_)))
+    }
+
     /// Lower is more selective; the best key of a rule has the lowest rank
     fn rank(&self) -> u8 {
         match self {
@@ -456,16 +477,7 @@ fn best_key<'r>(
 /// in the output's text, cannot.
 fn key_of(conjunct: &Condition) -> Option<Key<'_>> {
     let key = key_of_any_field(conjunct)?;
-    let field = match &key {
-        Key::Exact(field, _)
-        | Key::AnyText(field)
-        | Key::Prefix(field, _)
-        | Key::Suffix(field, _)
-        | Key::Infix(field, _)
-        | Key::Glob(field, _)
-        | Key::Counter(field, _) => *field,
-    };
-    (!matches!(field, Field::Result | Field::ResultPath(_))).then_some(key)
+    (!matches!(key.field(), Field::Result | Field::ResultPath(_))).then_some(key)
 }
 
 /// The key a single conjunct gives, whatever its field

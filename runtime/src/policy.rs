@@ -640,11 +640,13 @@ impl Policy {
         let mut effects = Vec::new();
         let rules = self.heads();
         let entries = self.index_entries();
-        // A tool's output that could not be read is undecidable as a shell line can be.
-        let output_unknown = event
-            .result
-            .as_ref()
-            .is_some_and(crate::event::ToolOutput::is_unreadable);
+        // A tool's output or input that could not be read is undecidable as a shell line
+        // can be.
+        let output_unknown = event.arg_unreadable
+            || event
+                .result
+                .as_ref()
+                .is_some_and(crate::event::ToolOutput::is_unreadable);
         self.shared
             .index
             .for_each_candidate(rules, entries, event, |candidate| {
