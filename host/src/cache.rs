@@ -158,7 +158,7 @@ fn load_at(
     now: SystemTime,
     limit: u64,
 ) -> Result<Cached, String> {
-    let arguments = arguments_key(loader.arguments());
+    let arguments = arguments_key(loader.arguments(), loader.user_folder().as_deref());
     let path = folder.join(format!("{arguments}.bin"));
     let entry = read_entry(&path, &arguments, limit).map_err(crate::state_error)?;
     if let Some(entry) = &entry {
@@ -239,21 +239,26 @@ fn cannot_cache(err: &dyn std::fmt::Display) -> String {
     format!("the compiled policy could not be cached: {err}")
 }
 
-/// The digest that names the entry of the POLICY arguments `arguments`, for this rulesc
+/// The digest that names the entry of the POLICY arguments `arguments` whose user's layer
+/// is `user_folder`, for this rulesc
 ///
 /// Relative arguments are taken from the working folder, so that hooks of two projects
 /// that name their policies alike (`.rulesc/`) keep an entry each; without a working folder
 /// they are taken as they are, and the stamps (inodes) of what they name still tell the
-/// projects apart.
-fn arguments_key(arguments: &[PathBuf]) -> String {
+/// projects apart. The user's folder comes last, after a byte no path holds, so no list of
+/// arguments can spell it.
+fn arguments_key(arguments: &[PathBuf], user_folder: Option<&Path>) -> String {
     let working = std::env::current_dir().unwrap_or_default();
     let absolute: Vec<PathBuf> = arguments.iter().map(|path| working.join(path)).collect();
+    let user_folder = user_folder.map_or(&[][..], |folder| folder.as_os_str().as_encoded_bytes());
     digest(
-        std::iter::once(env!("CARGO_PKG_VERSION").as_bytes()).chain(
-            absolute
-                .iter()
-                .map(|path| path.as_os_str().as_encoded_bytes()),
-        ),
+        std::iter::once(env!("CARGO_PKG_VERSION").as_bytes())
+            .chain(
+                absolute
+                    .iter()
+                    .map(|path| path.as_os_str().as_encoded_bytes()),
+            )
+            .chain([&b"\0"[..], user_folder]),
     )
 }
 
@@ -414,6 +419,7 @@ mod tests {
     /// are not UTF-8, or that say `broken`, do not compile
     struct Folder {
         arguments: Vec<PathBuf>,
+        user_folder: Option<PathBuf>,
         lists: Cell<u32>,
         reads: Cell<u32>,
         compiles: Cell<u32>,
@@ -423,6 +429,7 @@ mod tests {
         fn new(path: &Path) -> Folder {
             Folder {
                 arguments: vec![path.to_path_buf()],
+                user_folder: None,
                 lists: Cell::new(0),
                 reads: Cell::new(0),
                 compiles: Cell::new(0),
@@ -438,6 +445,10 @@ mod tests {
     impl Loader for Folder {
         fn arguments(&self) -> &[PathBuf] {
             &self.arguments
+        }
+
+        fn user_folder(&self) -> Option<PathBuf> {
+            self.user_folder.clone()
         }
 
         fn list(&self) -> Result<Files, String> {
@@ -548,6 +559,28 @@ mod tests {
     /// A moment long after every file of the test was written
     fn later() -> SystemTime {
         SystemTime::now() + Duration::from_secs(60)
+    }
+
+    #[test]
+    fn another_users_folder_compiles_the_same_files_anew() {
+        // Which files are the user's layer decides what the same files compile to.
+        let fixture = Fixture::new();
+        fixture.write("a.rules", b"a");
+        let loader = fixture.loader();
+        fixture.load(&loader, later());
+        fixture.load(&loader, later());
+        assert_eq!(loader.counts(), (1, 1, 1));
+        let mut moved = fixture.loader();
+        moved.user_folder = Some(fixture.files.path().to_owned());
+        fixture.load(&moved, later());
+        assert_eq!(
+            moved.counts(),
+            (1, 1, 1),
+            "a moved user folder is compiled anew"
+        );
+        fixture.load(&moved, later());
+        assert_eq!(moved.counts(), (1, 1, 1), "and then kept");
+        assert_eq!(fixture.entries().len(), 2);
     }
 
     #[test]

@@ -105,6 +105,11 @@ pub trait Loader {
     /// The POLICY arguments as given, which name the policy's cache entry
     fn arguments(&self) -> &[PathBuf];
 
+    /// The folder whose files are the user's layer (docs/layers.md), `None` when no folder
+    /// is: the one thing beside the files that decides what they compile to, so it names
+    /// the cache entry too, and moving it (`XDG_CONFIG_HOME`) compiles the policy anew
+    fn user_folder(&self) -> Option<PathBuf>;
+
     /// Finds the files the POLICY arguments name (`.rules` files, or one compiled JSON
     /// policy), without reading them: the cache asks only when it cannot vouch for what it
     /// found before, and reads the files only then; the error is one line for stderr
@@ -422,6 +427,10 @@ mod tests {
     impl Loader for Crashing {
         fn arguments(&self) -> &[PathBuf] {
             &[]
+        }
+
+        fn user_folder(&self) -> Option<PathBuf> {
+            None
         }
 
         fn list(&self) -> Result<Files, String> {

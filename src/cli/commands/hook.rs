@@ -187,6 +187,10 @@ impl Loader for PolicyFiles<'_> {
         self.arguments
     }
 
+    fn user_folder(&self) -> Option<PathBuf> {
+        load::user_folder()
+    }
+
     fn list(&self) -> Result<Files, String> {
         match load::list_sources(self.arguments).map_err(|err| err.to_string())? {
             // Cached as `.rules` files are: checked when first read, then kept compact.
