@@ -17,7 +17,6 @@
 )]
 
 use std::fs;
-use std::io::Write;
 use std::os::unix::fs::{symlink, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -25,6 +24,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{json, Value as Json};
+
+mod common;
 
 /// A policy that blocks `rm -rf /` and remembers each Bash call, so that a tool call reads
 /// and writes the session's state
@@ -68,25 +69,16 @@ impl Fixture {
             &["--timeout", "60s"][..]
         };
         let started = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-            .arg("hook")
-            .arg(&self.policy)
-            .args(["--host", "claude", "--state-dir"])
-            .arg(&self.state)
-            .args(timeout)
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.to_string().as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
+        let output = common::output(
+            Command::new(env!("CARGO_BIN_EXE_rulesc"))
+                .arg("hook")
+                .arg(&self.policy)
+                .args(["--host", "claude", "--state-dir"])
+                .arg(&self.state)
+                .args(timeout)
+                .args(extra),
+            input.to_string().as_bytes(),
+        );
         (output, started.elapsed())
     }
 
@@ -407,21 +399,11 @@ fn the_default_folder_is_the_users_own_state_folder() {
             .arg(&policy)
             .args(["--host", "claude", "--timeout", "60s"])
             .env("HOME", home.path())
-            .env_remove("XDG_STATE_HOME")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .env_remove("XDG_STATE_HOME");
         if let Some(state_home) = state_home {
             command.env("XDG_STATE_HOME", state_home);
         }
-        let mut child = command.spawn().unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(bash("ls").to_string().as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
+        let output = common::output(&mut command, bash("ls").to_string().as_bytes());
         assert_eq!(
             output.status.code(),
             Some(0),

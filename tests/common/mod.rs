@@ -12,7 +12,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 /// `rulesc args...`, to be run in `dir`; the environment is the test's own
 pub(crate) fn command(dir: impl AsRef<Path>, args: &[&str]) -> Command {
@@ -21,21 +21,21 @@ pub(crate) fn command(dir: impl AsRef<Path>, args: &[&str]) -> Command {
     command
 }
 
-/// Runs `command` to its end with `stdin` as its input: exit code, stdout, stderr
-pub(crate) fn run(command: &mut Command, stdin: &str) -> (i32, String, String) {
+/// Runs `command` to its end with `stdin` as its input, and returns what it left
+pub(crate) fn output(command: &mut Command, stdin: &[u8]) -> Output {
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `command` to its end with `stdin` as its input: exit code, stdout, stderr
+pub(crate) fn run(command: &mut Command, stdin: &str) -> (i32, String, String) {
+    let output = output(command, stdin.as_bytes());
     (
         output.status.code().unwrap(),
         String::from_utf8(output.stdout).unwrap(),
