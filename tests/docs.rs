@@ -567,8 +567,8 @@ fn the_transcript_matcher_takes_dots_for_lines_and_text() {
     assert!(!matches_transcript(&["a"], &["a", "b"]));
 }
 
-/// Each command of a ```` ```console ```` block (`$ ` lines, `\` continuing them) with the
-/// lines it prints
+/// Each command of a ```` ```console ```` block with the lines it prints: a `$ ` line, and
+/// the lines after it while it ends with `\` or leaves a `'` open
 fn console_commands(text: &str) -> Vec<(String, Vec<&str>)> {
     let mut commands: Vec<(String, Vec<&str>)> = Vec::new();
     let mut continued = false;
@@ -578,15 +578,66 @@ fn console_commands(text: &str) -> Vec<(String, Vec<&str>)> {
                 command.push('\n');
                 command.push_str(line);
             }
-            continued = line.ends_with('\\');
         } else if let Some(command) = line.strip_prefix("$ ") {
             commands.push((command.to_owned(), Vec::new()));
-            continued = line.ends_with('\\');
         } else if let Some((_, output)) = commands.last_mut() {
             output.push(line);
         }
+        continued = commands.last().is_some_and(|(command, output)| {
+            output.is_empty() && (command.ends_with('\\') || command.matches('\'').count() % 2 == 1)
+        });
     }
     commands
+}
+
+#[test]
+fn the_command_finder_joins_continued_lines() {
+    let text = "$ echo '{\"a\":\n  1}' \\\n  | cat\n{\"a\":\n  1}\n$ ls\n";
+    assert_eq!(
+        console_commands(text),
+        [
+            (
+                "echo '{\"a\":\n  1}' \\\n  | cat".to_owned(),
+                vec!["{\"a\":", "  1}"]
+            ),
+            ("ls".to_owned(), vec![])
+        ]
+    );
+}
+
+/// Runs each command of a ```` ```console ```` block of `page` in `dir` with `sh`, the
+/// `rulesc` under test first on the `PATH` and `home` as `HOME`, and compares what it prints
+/// (stdout and stderr) with the block; the number of commands run
+fn run_console(page: &str, block: &str, dir: &Path, home: &Path) -> usize {
+    let bin = Path::new(env!("CARGO_BIN_EXE_rulesc")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let commands = console_commands(block);
+    for (command, expected) in &commands {
+        let output = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{command} 2>&1"))
+            .current_dir(dir)
+            .env("PATH", &path)
+            .env("HOME", home)
+            .env("NO_COLOR", "1")
+            .env_remove("XDG_STATE_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .output()
+            .unwrap();
+        let actual = String::from_utf8(output.stdout).unwrap();
+        let actual: Vec<&str> = actual.lines().collect();
+        assert!(
+            matches_transcript(expected, &actual),
+            "{page}: `{command}` printed\n{}\nnot\n{}",
+            actual.join("\n"),
+            expected.join("\n")
+        );
+    }
+    commands.len()
 }
 
 #[test]
@@ -595,48 +646,54 @@ fn the_tutorial_runs_as_written() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     std::fs::create_dir(&home).unwrap();
-    let bin = Path::new(env!("CARGO_BIN_EXE_rulesc")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let (mut n_files, mut n_commands) = (0, 0);
     for block in code_blocks(&text) {
         if let Some(file) = block.attr("file") {
             std::fs::write(dir.path().join(file), &block.text).unwrap();
             n_files += 1;
         }
-        if block.lang != "console" {
-            continue;
-        }
-        for (command, expected) in console_commands(&block.text) {
-            n_commands += 1;
-            let output = std::process::Command::new("sh")
-                .arg("-c")
-                .arg(format!("{command} 2>&1"))
-                .current_dir(dir.path())
-                .env("PATH", &path)
-                .env("HOME", &home)
-                .env("NO_COLOR", "1")
-                .env_remove("XDG_STATE_HOME")
-                .env_remove("XDG_CONFIG_HOME")
-                .output()
-                .unwrap();
-            let actual = String::from_utf8(output.stdout).unwrap();
-            let actual: Vec<&str> = actual.lines().collect();
-            assert!(
-                matches_transcript(&expected, &actual),
-                "docs/tutorial.md: `{command}` printed\n{}\nnot\n{}",
-                actual.join("\n"),
-                expected.join("\n")
-            );
+        if block.lang == "console" {
+            n_commands += run_console("docs/tutorial.md", &block.text, dir.path(), &home);
         }
     }
     assert!(
         n_files >= 3 && n_commands >= 5,
         "too little of the tutorial ran: {n_files} files, {n_commands} commands"
     );
+}
+
+/// The ```` ```console run ```` blocks of `page`
+fn runnable_consoles(page: &str) -> Vec<String> {
+    code_blocks(&read(page))
+        .into_iter()
+        .filter(|block| block.lang == "console" && block.has("run"))
+        .map(|block| block.text)
+        .collect()
+}
+
+#[test]
+fn the_console_examples_marked_run_print_what_they_show() {
+    let home = tempfile::tempdir().unwrap();
+    let mut n_commands = 0;
+    // README.md's run in the repository, on the shipped policies
+    for block in runnable_consoles("README.md") {
+        n_commands += run_console("README.md", &block, Path::new(ROOT), home.path());
+    }
+    // Each host's example runs in a project whose `.rulesc/` holds that example's policy
+    for host in ["claude-code", "codex", "gemini-cli"] {
+        let page = format!("examples/{host}/README.md");
+        let project = tempfile::tempdir().unwrap();
+        std::fs::create_dir(project.path().join(".rulesc")).unwrap();
+        std::fs::copy(
+            Path::new(ROOT).join(format!("examples/{host}/guard.rules")),
+            project.path().join(".rulesc/guard.rules"),
+        )
+        .unwrap();
+        for block in runnable_consoles(&page) {
+            n_commands += run_console(&page, &block, project.path(), home.path());
+        }
+    }
+    assert!(n_commands >= 4, "only {n_commands} commands ran");
 }
 
 #[test]
