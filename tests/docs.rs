@@ -14,7 +14,7 @@ mod common;
 
 use std::path::Path;
 
-use rulesc::{EventKind, Field, FieldPath, StopReason, Verb, EVENT_FIELDS};
+use rulesc::{EventKind, Field, FieldPath, Host, StopReason, Verb, EVENT_FIELDS};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -418,7 +418,7 @@ fn names(text: &str, word: &str) -> bool {
 /// or above
 fn section<'a>(text: &'a str, heading: &str) -> &'a str {
     let start = text.find(&format!("\n{heading}\n"));
-    assert!(start.is_some(), "docs/cli.md has no heading {heading:?}");
+    assert!(start.is_some(), "no heading {heading:?}");
     let start = start.unwrap();
     let level = heading.split(' ').next().unwrap_or_default();
     let body = &text[start + heading.len() + 2..];
@@ -771,4 +771,46 @@ fn anchors_are_made_as_github_makes_them() {
         anchors(text),
         ["a-rulesc-hook-page", "42-verbs-decisions-and---user"]
     );
+}
+
+/// The backticked words of `text` that start with a capital letter: a host's event names
+fn host_event_names(text: &str) -> std::collections::BTreeSet<&str> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|word| word.starts_with(|ch: char| ch.is_ascii_uppercase()))
+        .collect()
+}
+
+#[test]
+fn the_hook_protocol_lists_each_host_s_events() {
+    let text = read("docs/hosts.md");
+    let rows = table(
+        &text,
+        &[
+            "rulesc event",
+            "Claude Code",
+            "Codex",
+            "Gemini CLI",
+            "what the policy sees",
+        ],
+    );
+    let protocol = section(&text, "## The hook protocol per host");
+    for (host, column) in [(Host::Claude, 1), (Host::Codex, 2), (Host::Gemini, 3)] {
+        let documented: std::collections::BTreeSet<&str> = rows
+            .iter()
+            .flat_map(|row| host_event_names(&row[column]))
+            .collect();
+        let mapped: std::collections::BTreeSet<&str> = host.hook_events().collect();
+        assert_eq!(
+            documented, mapped,
+            "{host:?}: the events docs/hosts.md maps"
+        );
+        for name in host.event_names() {
+            assert!(
+                names(protocol, &format!("`{name}`")),
+                "{host:?}: docs/hosts.md does not say what becomes of `{name}`"
+            );
+        }
+    }
 }
