@@ -1,5 +1,5 @@
 //! Diagnostics with the files they point into, rendered for people (miette reports) and for
-//! programs (the JSON of CLI.md).
+//! programs (the JSON of docs/cli.md).
 //!
 //! Invariant: both forms come from the same [`Diagnostic`] values, and every line and column
 //! of the JSON comes from [`LineIndex::line_column`] (1-based lines, 1-based byte columns, as
@@ -65,7 +65,7 @@ impl Diagnostics {
         render_human(&self.diagnostics, &self.files, options)
     }
 
-    /// The JSON form of `rulesc check --format json` (CLI.md), pretty-printed
+    /// The JSON form of `rulesc check --format json` (docs/cli.md), pretty-printed
     pub fn to_json(&self) -> String {
         to_json(&self.diagnostics, &self.files)
     }
@@ -201,8 +201,8 @@ fn plain_line(diagnostic: &Diagnostic, files: &[SourceFile]) -> String {
     format!("{place}{} {}\n", diagnostic.code.id, diagnostic.message)
 }
 
-/// The JSON document of `rulesc check --format json` (CLI.md), pretty-printed, keys in the
-/// order CLI.md lists them
+/// The JSON document of `rulesc check --format json` (docs/cli.md), pretty-printed, keys in the
+/// order docs/cli.md lists them
 fn to_json(diagnostics: &[Diagnostic], files: &[SourceFile]) -> String {
     let summary = Summary::of(diagnostics);
     let lines: Vec<LineIndex> = files

@@ -1,4 +1,4 @@
-//! Event JSON as `rulesc eval` reads it (CLI.md "Event input"): one event or a stream of
+//! Event JSON as `rulesc eval` reads it (docs/cli.md "Event input"): one event or a stream of
 //! them, read whole before any is evaluated, and evaluated as successive events of one
 //! execution (a [`Session`]).
 //!

@@ -1,4 +1,4 @@
-//! Running the inline `test` blocks of a policy (LANGUAGE.md §7), for `rulesc test` and the
+//! Running the inline `test` blocks of a policy (docs/language.md §7), for `rulesc test` and the
 //! Python bindings' `Policy.test()`.
 //!
 //! A test's events run in order as one execution ([`crate::events::Session`]), as `rulesc

@@ -119,7 +119,7 @@ fn nearest(key: &str, known: impl Iterator<Item = &'static str>) -> Option<&'sta
         .map(|(_, name)| name)
 }
 
-/// The keys of event JSON (CLI.md "Event input"): `event` and the runtime's schema
+/// The keys of event JSON (docs/cli.md "Event input"): `event` and the runtime's schema
 pub fn event_keys() -> Keys {
     let mut known = vec![("event", Keys::Free)];
     known.extend(EVENT_FIELDS.iter().map(|field| {
@@ -133,7 +133,7 @@ pub fn event_keys() -> Keys {
     Keys::Object(known)
 }
 
-/// The keys of a `rulesc run` script (CLI.md `run`)
+/// The keys of a `rulesc run` script (docs/cli.md `run`)
 pub fn script_keys() -> Keys {
     Keys::Object(script_entries())
 }

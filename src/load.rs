@@ -1,4 +1,4 @@
-//! Loading the POLICY arguments every command takes (CLI.md): `.rules` files, directories
+//! Loading the POLICY arguments every command takes (docs/cli.md): `.rules` files, directories
 //! searched recursively for `*.rules`, or one compiled JSON policy.
 //!
 //! Two halves, so each caller reports in its own way: [`read_sources`] reads (a path that

@@ -1,4 +1,4 @@
-//! `rulesc check` and `rulesc explain` as CLI.md specifies them: exit code, stdout and stderr,
+//! `rulesc check` and `rulesc explain` as docs/cli.md specifies them: exit code, stdout and stderr,
 //! snapshotted. The commands run in `tests/ui/` so that paths stay relative and the fixtures
 //! of `tests/ui.rs` serve again.
 

@@ -1,5 +1,5 @@
 //! `rulesc completions SHELL`: each shell's script offers every subcommand, by the names
-//! CLI.md gives them, every document `rulesc schema --list` prints and every diagnostic code
+//! docs/cli.md gives them, every document `rulesc schema --list` prints and every diagnostic code
 //! of the compiler's table; bash, run on its script, completes them.
 
 #![expect(
@@ -9,7 +9,7 @@
 
 mod common;
 
-/// CLI.md's commands and the ones added since (README.md lists them all)
+/// docs/cli.md's commands and the ones added since (README.md lists them all)
 const SUBCOMMANDS: [&str; 11] = [
     "check",
     "explain",

@@ -1,4 +1,4 @@
-//! `rulesc compile` and `rulesc eval` as CLI.md specifies them: exit code, stdout and stderr
+//! `rulesc compile` and `rulesc eval` as docs/cli.md specifies them: exit code, stdout and stderr
 //! per command, snapshotted. Fixtures live in `tests/eval/`; the commands run there so that
 //! paths and rule ids stay relative.
 

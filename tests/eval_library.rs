@@ -1,5 +1,5 @@
-//! The library surface of CLI.md, line for line: compile, read an event, evaluate, write the
-//! outcome; the JSON is the outcome example of CLI.md's `rulesc eval`.
+//! The library surface of docs/cli.md, line for line: compile, read an event, evaluate, write the
+//! outcome; the JSON is the outcome example of docs/cli.md's `rulesc eval`.
 
 use serde_json::json;
 
@@ -31,7 +31,7 @@ fn the_embedding_example_of_cli_md_runs_as_written() -> Result<(), Box<dyn std::
                "evaluations": [{"rule": "no-rm", "verb": "block", "stop_reason": null,
                                 "message": "destructive command", "file": "p.rules", "line": 3,
                                 "priority": 0},
-                               // CLI.md: "every rule that matched", `set` rules too.
+                               // docs/cli.md: "every rule that matched", `set` rules too.
                                {"rule": "taint", "verb": "set", "stop_reason": null,
                                 "message": null, "file": "p.rules", "line": 6,
                                 "priority": 0}],

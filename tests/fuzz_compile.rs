@@ -61,7 +61,7 @@ fn check(input: Vec<u8>) -> Result<(), TestCaseError> {
         let loaded = Policy::from_json(&compiled)
             .map_err(|err| TestCaseError::fail(format!("compiled JSON does not load: {err}")))?;
         prop_assert_eq!(loaded.to_json(), compiled);
-        // Loaded back, it decides as the source did (CLI.md: "exactly the same behaviour"),
+        // Loaded back, it decides as the source did (docs/cli.md: "exactly the same behaviour"),
         // on every event of its inline tests and on one plain event of each kind.
         let plain = rulesc::EventKind::ALL.into_iter().map(|kind| {
             let mut event = rulesc::Event::new(kind);

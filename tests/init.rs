@@ -19,7 +19,7 @@ use serde_json::{json, Value as Json};
 /// The commands each event of a configuration runs, by event
 type Commands = BTreeMap<String, Vec<String>>;
 
-/// What each host calls the events CLI.md's mapping table maps, and the file it reads hooks
+/// What each host calls the events the event table of docs/hosts.md maps, and the file it reads hooks
 /// from
 struct HostFacts {
     flag: &'static str,
@@ -29,7 +29,7 @@ struct HostFacts {
     read: fn(&str) -> Result<Commands, String>,
 }
 
-/// CLI.md's mapping table, with PermissionRequest (judged as the tool call it approves) and
+/// the event table of docs/hosts.md, with PermissionRequest (judged as the tool call it approves) and
 /// the events each host names in its own sources (tests/host_protocol)
 const HOSTS: [HostFacts; 3] = [
     HostFacts {

@@ -4,7 +4,7 @@
 //! Expected values come from outside the server: diagnostics from `rulesc check --format
 //! json` (1-based lines and byte columns, turned into the protocol's 0-based UTF-16
 //! positions here, by counting), formatting from what `rulesc fmt` writes, hover texts from
-//! `rulesc explain` and LANGUAGE.md's tables, symbols from the ids `rulesc compile` gives.
+//! `rulesc explain` and docs/language.md's tables, symbols from the ids `rulesc compile` gives.
 
 #![expect(
     clippy::unwrap_used,
@@ -432,7 +432,7 @@ fn hover_explains_events_verbs_fields_and_codes() {
             .unwrap_or_default()
             .to_owned()
     };
-    // LANGUAGE.md §4.1 and §4.2.
+    // docs/language.md §4.1 and §4.2.
     let event = hover(&mut editor, "pre_tool_use when");
     assert!(event.contains("before each tool call"), "{event}");
     for visible in ["`tool`", "`arg.*`", "`steps`"] {
@@ -485,13 +485,13 @@ fn completion_offers_events_then_visible_fields_then_allowed_verbs() {
     let events = completion_labels(&mut editor, uri, "on ");
     assert_eq!(events.len(), 11, "{events:?}");
     assert!(events.contains(&"subagent_stop".to_owned()));
-    // LANGUAGE.md §4.1: `tool` and `arg.*` on pre_tool_use, `result` only after the call.
+    // docs/language.md §4.1: `tool` and `arg.*` on pre_tool_use, `result` only after the call.
     let fields = completion_labels(&mut editor, uri, "on pre_tool_use when ");
     for field in ["tool", "arg.", "steps", "metadata."] {
         assert!(fields.contains(&field.to_owned()), "{field}: {fields:?}");
     }
     assert!(!fields.contains(&"result".to_owned()), "{fields:?}");
-    // LANGUAGE.md §4.2: the verbs allowed on pre_tool_use.
+    // docs/language.md §4.2: the verbs allowed on pre_tool_use.
     let verbs = completion_labels(&mut editor, uri, "on pre_tool_use when tool == \"rm\" ");
     let mut verbs: Vec<&str> = verbs
         .iter()

@@ -9,7 +9,7 @@
 //! before, `retries` the retries granted earlier in the step, `steps` at `before_step` the
 //! steps before it; after a `forbid` only the stop hook and `execution_end` fire; a blocked
 //! call shows `blocked` and then `on_error` of kind `tool_blocked`; the status follows the
-//! stop reason (LANGUAGE.md §8).
+//! stop reason (docs/language.md §8).
 //!
 //! `RULESC_MODEL_CASES` sets the number of cases (10,000 by default, shared with
 //! `tests/model_eval.rs`); `RULESC_MODEL_SEED=<seed>` replays one.
@@ -42,7 +42,7 @@ impl NativeHook for Recorder {
     }
 }
 
-/// A random script of CLI.md's shape
+/// A random script of docs/cli.md's shape
 fn script(rng: &mut Rng) -> Json {
     let turns: Vec<Json> = (0..rng.below(6))
         .map(|_| {

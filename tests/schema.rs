@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value as Json};
 
-/// The documents CLI.md names, with the kind each has in `rulesc schema`
+/// The documents docs/cli.md names, with the kind each has in `rulesc schema`
 const KINDS: [&str; 10] = [
     "event",
     "outcome",

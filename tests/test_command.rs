@@ -1,5 +1,5 @@
 //! `rulesc test`: inline test blocks and scenario files, passing and failing, in both output
-//! formats, and the exit codes of CLI.md. Fixtures live in `tests/test_command/`; the
+//! formats, and the exit codes of docs/cli.md. Fixtures live in `tests/test_command/`; the
 //! command runs in `tests/` so that paths stay relative.
 
 mod common;

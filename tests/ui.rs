@@ -7,7 +7,7 @@
 //! - `ui/warnings/W001-slug.rules`: lints; the announced codes must be among its warnings
 //!   (lints overlap), with no error; `W001-slug-near-miss.rules` must produce no error and
 //!   not its code.
-//! - `ui/valid/*.rules`: no error (the copies of LANGUAGE.md's examples, `spec-*.rules`, no
+//! - `ui/valid/*.rules`: no error (the copies of docs/language.md's examples, `spec-*.rules`, no
 //!   diagnostic at all); the snapshot is the checked policy in a stable text form, the
 //!   result of each inline test (which must pass), and any warning.
 //!

@@ -299,7 +299,7 @@ pub const UNKNOWN_FIELD: Code = Code {
     name: "unknown-field",
     severity: Severity::Error,
     summary: "the field does not exist",
-    what: "A name in a condition that is not a field of any event (LANGUAGE.md §4.1), a \
+    what: "A name in a condition that is not a field of any event (docs/language.md §4.1), a \
            field written with a path it does not have (`tool.name`), or `arg` and \
            `metadata` without a key.",
     why: "A condition on a field that does not exist could never be evaluated.",
@@ -412,7 +412,8 @@ pub const VERB_NOT_ALLOWED: Code = Code {
     name: "verb-not-allowed",
     severity: Severity::Error,
     summary: "the verb is not allowed on the rule's event",
-    what: "A verb used on an event where it means nothing (LANGUAGE.md §4.2): `block` outside \
+    what:
+        "A verb used on an event where it means nothing (docs/language.md §4.2): `block` outside \
            `pre_tool_use`, `retry` outside `on_error`, any verb on `execution_end`. On a rule \
            with several events the verb must be allowed on every one of them.",
     why: "The decision could never take effect there; the rule would silently do nothing.",
@@ -1124,7 +1125,7 @@ pub const CONFLICTING_EFFECTS: Code = Code {
     summary: "two rules set the same metadata key to different values on one event",
     what: "Two `set` rules that fire on a common event, write the same metadata key and write \
            different values. When both match, they are applied in `@priority` order (higher \
-           first, then rule id) and the last one wins (LANGUAGE.md §4.3).",
+           first, then rule id) and the last one wins (docs/language.md §4.3).",
     why: "The value kept depends on priorities and ids rather than on what the rules say. \
           Rules whose conditions exclude each other (`tool == \"a\"` and `tool == \"b\"`, \
           `steps < 5` and `steps >= 5`) never match one event and are not flagged; when the \
@@ -1171,7 +1172,7 @@ pub const DEAD_RULE: Code = Code {
            always matches and always wins over it (a stronger verb, or the same verb with a \
            higher `@priority`), or an unconditional `forbid` on an earlier event ends every \
            run before it is reached. A `request` on `stop` is also dead when every stop comes \
-           from a `forbid`, since such a stop is final (LANGUAGE.md §5.6).",
+           from a `forbid`, since such a stop is final (docs/language.md §5.6).",
     why: "The rule reads as if it mattered, but removing it changes nothing; usually the rule \
           that wins lacks a condition.",
     wrong: "on pre_tool_use forbid \"no tools at all\"\n\
@@ -1238,7 +1239,7 @@ pub const CONFLICTING_VERBS: Code = Code {
     summary: "two rules with the same events and the same condition but different verbs",
     what: "Two rules that fire on the same events under the same condition (the order of the \
            parts of an `and` or an `or` does not matter) and decide different things. Both \
-           always match together, so the precedence of LANGUAGE.md §5 picks one verb every \
+           always match together, so the precedence of docs/language.md §5 picks one verb every \
            time and the other never takes effect.",
     why: "The policy says two things at once; which one wins is decided by precedence, not by \
           what its author meant.",
@@ -1285,7 +1286,7 @@ pub const UNBOUNDED_REQUEST: Code = Code {
            `stop_requests < 2` on `stop` (the count of prevented stops, never reset) or \
            `steps < 20`.",
     why: "A request that keeps matching keeps the run going until the host's own limits end \
-          it, spending tokens all the way (LANGUAGE.md §8).",
+          it, spending tokens all the way (docs/language.md §8).",
     wrong: "on stop when response ~ \"*TODO*\" request \"finish the TODOs\"",
     right: "on stop when response ~ \"*TODO*\" request \"finish the TODOs\"\n\
             on before_step when steps >= 50 forbid steps_limit_reached",
@@ -1322,7 +1323,7 @@ pub const METADATA_NEVER_READ: Code = Code {
     what: "A `set metadata.<key> = ...` rule whose key no condition of the policy set tests \
            (a read of `metadata.a.b` counts as a read of `metadata.a`, and the other way \
            round).",
-    why: "Metadata exists so that later events can test what happened (LANGUAGE.md §5.7); a \
+    why: "Metadata exists so that later events can test what happened (docs/language.md §5.7); a \
           key nobody reads is usually a misspelling of the key a condition tests.",
     wrong: "on post_tool_use when tool == \"web_fetch\" set metadata.tainted = true\n\
             on pre_tool_use when metadata.taint and tool == \"send_email\" block",
@@ -1352,7 +1353,7 @@ pub const METADATA_NEVER_SET: Code = Code {
            and no test event gives it. A key the host application sets is declared by giving \
            it in a test event (`event before_step { metadata: { role: \"admin\" } }`), which \
            also documents what the host must provide.",
-    why: "A missing key makes every test of it false (LANGUAGE.md §4.4), so the rule never \
+    why: "A missing key makes every test of it false (docs/language.md §4.4), so the rule never \
           fires; usually the key is misspelled.",
     wrong: "on pre_tool_use when metadata.taint and tool == \"send_email\" block",
     right: "on post_tool_use when tool == \"web_fetch\" set metadata.taint = true\n\
@@ -1496,7 +1497,7 @@ pub const LITERAL_BRACES_IN_GLOB: Code = Code {
     severity: Severity::Warning,
     summary: "a glob with `{a,b}`, which matches the braces and the comma literally",
     what: "A `~` pattern holds `{` ... `,` ... `}`, which a shell or an editor reads as \
-           \"either a or b\", but a rulesc glob (LANGUAGE.md §4.4) has no alternation: it \
+           \"either a or b\", but a rulesc glob (docs/language.md §4.4) has no alternation: it \
            matches the text `{a,b}` itself.",
     why: "A guard written as `tool ~ \"{Bash,Shell}\"` matches neither tool, so the rule \
           never fires.",

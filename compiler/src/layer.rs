@@ -102,7 +102,7 @@ pub(crate) fn check(
     diags
 }
 
-/// What happens on `event` when no rule decided and no default is declared (LANGUAGE.md
+/// What happens on `event` when no rule decided and no default is declared (docs/language.md
 /// §5.2, §5.3)
 fn fallback(event: EventKind) -> Verb {
     match event {

@@ -1,4 +1,4 @@
-//! Inline `test` blocks (LANGUAGE.md §7): from syntax to runtime events and expectations.
+//! Inline `test` blocks (docs/language.md §7): from syntax to runtime events and expectations.
 //!
 //! Invariant: a [`TestCase`] holds only checked values. Its events are what `rulesc eval`
 //! would read from JSON (unset fields empty), so running a test is evaluating its events in

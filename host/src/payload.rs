@@ -26,7 +26,7 @@ use serde_json::Value as Json;
 
 use super::Host;
 
-/// A host event `rulesc hook` maps to rulesc events (CLI.md's mapping table)
+/// A host event `rulesc hook` maps to rulesc events (the event table of docs/hosts.md)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HostEvent {
     /// `SessionStart`: `execution_start`
@@ -144,7 +144,7 @@ impl Host {
     }
 
     /// The names of the events of this host that `rulesc hook` maps to rulesc events, in
-    /// the order of CLI.md's mapping table: the events a hook configuration should send it
+    /// the order of the event table of docs/hosts.md: the events a hook configuration should send it
     pub fn hook_events(self) -> impl Iterator<Item = &'static str> {
         self.events()
             .iter()

@@ -44,7 +44,7 @@ impl Word {
                 "`{kind}` (event): fires {}\n\nfields: {}\n\nverbs: {}",
                 kind.doc(),
                 quoted(fields_visible_on(&[*kind]).into_iter().map(|(name, _)| {
-                    // A path prefix (`arg.`) reads any path: `arg.*`, as LANGUAGE.md writes it.
+                    // A path prefix (`arg.`) reads any path: `arg.*`, as docs/language.md writes it.
                     if name.ends_with('.') {
                         format!("{name}*")
                     } else {

@@ -1,5 +1,5 @@
 //! The agent loop: runs a model and its tools step by step, firing every lifecycle event of
-//! LANGUAGE.md §4.1 and doing what the policy resolves.
+//! docs/language.md §4.1 and doing what the policy resolves.
 //!
 //! One execution goes
 //!
@@ -181,7 +181,7 @@ impl AgentLoop {
         &self.policy
     }
 
-    /// Runs one execution to its end and reports what happened (CLI.md `run` output)
+    /// Runs one execution to its end and reports what happened (docs/cli.md `run` output)
     pub fn run(
         &mut self,
         model: &mut dyn Model,
@@ -423,7 +423,7 @@ impl Run<'_> {
         let _entered = span.enter();
         let mut current = CurrentExecution::default();
         if let Err(stop) = self.step_work(&mut current) {
-            // The step still counts when its model call succeeded (LANGUAGE.md §5.1).
+            // The step still counts when its model call succeeded (docs/language.md §5.1).
             self.end_step(current.response.is_some());
             self.state.resolve_step(stop.resolution().clone());
             return Some(stop);
@@ -563,7 +563,7 @@ impl Run<'_> {
                     };
                     (Decision::Ask, result)
                 }
-                // No decision lets the call through, as `allow` does (LANGUAGE.md §5.2).
+                // No decision lets the call through, as `allow` does (docs/language.md §5.2).
                 _ => (Decision::Allow, self.run_tool(call)),
             };
             let error = match &result {
@@ -641,7 +641,7 @@ impl Run<'_> {
             // An explicit `allow` permits the error, as `ignore` does.
             Decision::Ignore | Decision::Allow => Ok(AfterError::GoOn),
             Decision::Forbid => Err(forbidden(resolution)),
-            // An unhandled error stops the run, fail-safe (LANGUAGE.md §5.1).
+            // An unhandled error stops the run, fail-safe (docs/language.md §5.1).
             _ => Err(PendingStop::forbid(StopReason::ErrorForbade, None)),
         }
     }

@@ -1,4 +1,4 @@
-//! Condition evaluation: whether a rule's `when` holds for one event (LANGUAGE.md §4.4).
+//! Condition evaluation: whether a rule's `when` holds for one event (docs/language.md §4.4).
 //!
 //! Invariant: evaluation is total. A field the event does not carry, a missing `arg.*` or
 //! `metadata.*` path and a comparison between values of different types are all simply
@@ -29,7 +29,7 @@ use crate::vocabulary::{
 };
 
 impl Condition {
-    /// Whether this condition holds for `event` (LANGUAGE.md §4.4)
+    /// Whether this condition holds for `event` (docs/language.md §4.4)
     ///
     /// The plain, rule-by-rule semantics: `Policy::evaluate` gives the same answers through
     /// its index, and tests compare the two. Shell conditions read the command of the tools
@@ -424,7 +424,7 @@ fn contains(value: &Value<'_>, needle: &Literal) -> bool {
 /// Reads `field` from `event`; `None` when the event does not carry it
 ///
 /// On `stop` and `subagent_stop` the pending stop's fields take the same defaults
-/// resolution uses (LANGUAGE.md §5.6, [`Event::pending_stop_decision`]), and
+/// resolution uses (docs/language.md §5.6, [`Event::pending_stop_decision`]), and
 /// `stop_requests` is 0 when absent.
 fn read<'a>(field: &'a Field, event: &'a Event) -> Option<Value<'a>> {
     let int = |value: u64| Some(Value::Num(Num::Int(i128::from(value))));

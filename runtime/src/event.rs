@@ -1,6 +1,6 @@
 //! One occurrence of a lifecycle event: the data every condition reads.
 //!
-//! `Event` is the JSON contract of `rulesc eval` (CLI.md): only `event` is required and every
+//! `Event` is the JSON contract of `rulesc eval` (docs/cli.md): only `event` is required and every
 //! other field defaults to zero or empty. Unknown keys are tolerated so hosts may add fields.
 //! Its keys are the schema's (`vocabulary/schema.rs`).
 
@@ -22,7 +22,7 @@ pub struct ErrorInfo {
 
 /// One occurrence of a lifecycle event with everything a condition can see
 ///
-/// Fields an event kind cannot see (LANGUAGE.md §4.1) are simply left empty.
+/// Fields an event kind cannot see (docs/language.md §4.1) are simply left empty.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     /// Which lifecycle point this is
@@ -159,7 +159,7 @@ impl Event {
     }
 
     /// The pending stop's decision: the event's own, else `allow_stop` on stop hooks
-    /// (LANGUAGE.md §5.6); `None` on events that judge no stop
+    /// (docs/language.md §5.6); `None` on events that judge no stop
     ///
     /// Conditions and resolution both read the pending stop through this and
     /// [`Event::pending_stop_reason`], so they agree on what it is.
@@ -184,7 +184,7 @@ impl Event {
     }
 
     /// `error.kind` as conditions read it: an error given without a kind, or an `on_error`
-    /// event with no error at all, is of kind `unknown` (LANGUAGE.md §4.1 lists it for
+    /// event with no error at all, is of kind `unknown` (docs/language.md §4.1 lists it for
     /// failures no other kind names); `None` on events that report no error
     pub fn error_kind(&self) -> Option<&str> {
         match &self.error {

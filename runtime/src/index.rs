@@ -469,7 +469,7 @@ fn best_key<'r>(
 
 /// The key a single conjunct gives, if the index can look it up
 ///
-/// Each key is exactly the conjunct's own meaning (LANGUAGE.md §4.4), as `evaluate.rs`
+/// Each key is exactly the conjunct's own meaning (docs/language.md §4.4), as `evaluate.rs`
 /// reads it: a field that holds no string fails every string key, and integer keys are
 /// taken only on fields that always hold integers, never on `arg.*` or `metadata.*`, whose
 /// JSON numbers may be floats. A tool's output keys nothing: output that could not be read

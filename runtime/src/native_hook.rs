@@ -47,7 +47,7 @@ pub trait NativeHook: Send + Sync {
 /// What a native hook decided
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookDecision {
-    /// The verb; it must be allowed on the event (LANGUAGE.md §4.2)
+    /// The verb; it must be allowed on the event (docs/language.md §4.2)
     pub verb: Verb,
     /// The stop reason of a `forbid` or `allow_stop`; their default when `None`, and
     /// dropped for other verbs

@@ -1,6 +1,6 @@
 //! The result of evaluating one event: the decision, who made it, and everything that fired.
 //!
-//! `Outcome` is the JSON contract of `rulesc eval` (CLI.md). A decision and who made it is
+//! `Outcome` is the JSON contract of `rulesc eval` (docs/cli.md). A decision and who made it is
 //! one [`Resolution`]; whatever else records a decision (a step, a run's end, a pending
 //! stop, an event of a run) holds one.
 
@@ -11,7 +11,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::vocabulary::{spelled, EventKind, StopDecision, StopReason, Verb};
 
-/// The resolved decision of one event (CLI.md `decision`)
+/// The resolved decision of one event (docs/cli.md `decision`)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Decision {

@@ -62,7 +62,7 @@ pub enum PolicyError {
         /// The verb
         verb: Verb,
     },
-    /// A default names a verb its event does not take (LANGUAGE.md §5.4)
+    /// A default names a verb its event does not take (docs/language.md §5.4)
     DefaultNotAllowed {
         /// `pre_tool_use` or `on_error`
         event: EventKind,
@@ -251,7 +251,7 @@ struct Encoded {
 }
 
 impl Policy {
-    /// Checks `rules`, adds the prelude (LANGUAGE.md §8) and indexes them
+    /// Checks `rules`, adds the prelude (docs/language.md §8) and indexes them
     ///
     /// Each rule's events are sorted and deduplicated, and a `forbid` or `allow_stop`
     /// without a stop reason gets its default, so equal policies compare and serialize
@@ -535,7 +535,7 @@ impl Policy {
             .unwrap_or_default()
     }
 
-    /// The policy's defaults (LANGUAGE.md §5.4)
+    /// The policy's defaults (docs/language.md §5.4)
     pub fn defaults(&self) -> &Defaults {
         &self.shared.defaults
     }
@@ -705,7 +705,7 @@ impl Policy {
                     }
                     Action::Compute { key, value } => {
                         // Computed now, from the event as it came: effects of the same event
-                        // never see each other (LANGUAGE.md §4.3). No value, no effect.
+                        // never see each other (docs/language.md §4.3). No value, no effect.
                         let computed = arith::number(value, event).filter(|_| !shadowed);
                         if let Some(value) = computed {
                             effects.push((rule, key, Json::from(value)));
@@ -726,7 +726,7 @@ impl Policy {
                 } else {
                     &mut evaluations
                 };
-                // A `set` rule matched too: CLI.md lists every rule that matched.
+                // A `set` rule matched too: docs/cli.md lists every rule that matched.
                 recorded.push(Evaluation {
                     rule: rule.id.clone(),
                     verb,
@@ -757,7 +757,7 @@ impl Policy {
         };
         let resolution = resolve_event(event, &evaluations, defaults, limits);
 
-        // Effects apply after every condition was evaluated (LANGUAGE.md §4.3).
+        // Effects apply after every condition was evaluated (docs/language.md §4.3).
         order_effects(&mut effects, |(rule, _, _)| {
             (rule.priority, rule.id.as_str())
         });
@@ -977,7 +977,7 @@ fn exceeds_depth(condition: &Condition, limit: usize) -> bool {
     false
 }
 
-/// Checks that each default is a verb its event allows (LANGUAGE.md §5.4)
+/// Checks that each default is a verb its event allows (docs/language.md §5.4)
 fn check_defaults(defaults: &Defaults) -> Result<(), PolicyError> {
     for (event, verb) in defaults.declared() {
         let allowed = Defaults::verbs_for(event).unwrap_or_default();

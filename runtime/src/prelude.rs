@@ -1,4 +1,4 @@
-//! The two built-in rules every policy includes (LANGUAGE.md §8).
+//! The two built-in rules every policy includes (docs/language.md §8).
 //!
 //! Invariant: the prelude is added by `Policy::new` and never written to compiled JSON, so
 //! a loaded policy gets exactly the prelude of the runtime that loads it.

@@ -1,7 +1,7 @@
 //! The run report: what one execution of the agent loop did, as `rulesc run` prints it.
 //!
 //! Invariant: the report is a pure function of the execution's state. Its JSON is the
-//! contract of CLI.md `run` (keys and order exactly as written there), and its text form
+//! contract of docs/cli.md `run` (keys and order exactly as written there), and its text form
 //! ([`RunReport::render`]) holds no time, path or hash order, so both can be snapshot.
 
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ use crate::outcome::Decision;
 use crate::state::{ExecutionState, RunEnd};
 use crate::vocabulary::{EventKind, SortedJson, Status, StopReason};
 
-/// What one execution did (CLI.md `run` output)
+/// What one execution did (docs/cli.md `run` output)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
     /// `completed`, `stopped` or `failed`, following `stop_reason`

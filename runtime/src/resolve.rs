@@ -1,4 +1,4 @@
-//! The lattices of LANGUAGE.md §5: how the decisions of every matching rule and native hook
+//! The lattices of docs/language.md §5: how the decisions of every matching rule and native hook
 //! become one outcome, and in which order `set` effects apply.
 //!
 //! Invariant: order independence lives here and only here. Every function takes its input

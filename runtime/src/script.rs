@@ -1,4 +1,4 @@
-//! The run script of CLI.md `rulesc run`: a scripted model, scripted tools and a scripted
+//! The run script of docs/cli.md `rulesc run`: a scripted model, scripted tools and a scripted
 //! approver that drive the real agent loop, so policies can be tried and tested end to end.
 //!
 //! Invariant: a script is plain data, read once and checked as a whole; the drivers built
@@ -29,7 +29,7 @@ use crate::vocabulary::{ErrorKind, FinishReason, Limits};
 /// `--max-retries` or [`Limits::max_retries`] itself is not bound by it.)
 pub const MAX_SCRIPT_RETRIES: u64 = 1_000;
 
-/// A run script (CLI.md `run`)
+/// A run script (docs/cli.md `run`)
 ///
 /// ```
 /// use rulesc_runtime::{Defaults, Limits, Policy, Script, Status};

@@ -203,7 +203,7 @@ impl ExecutionState {
         self.step_records.last().map_or(0, |record| record.step)
     }
 
-    /// Steps completed so far (LANGUAGE.md §4.1 `steps`)
+    /// Steps completed so far (docs/language.md §4.1 `steps`)
     pub fn steps(&self) -> u64 {
         self.totals().steps
     }
@@ -435,7 +435,7 @@ pub(crate) enum ToolResult {
     Blocked(String),
 }
 
-/// A stop the loop is about to make, before stop hooks judge it (LANGUAGE.md §5.6): a
+/// A stop the loop is about to make, before stop hooks judge it (docs/language.md §5.6): a
 /// resolution whose decision is `allow_stop` (work finished: stop hooks may overturn it) or
 /// `forbid` (final), always with a stop reason
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -515,7 +515,7 @@ pub(crate) struct CurrentExecution {
 }
 
 impl CurrentExecution {
-    /// Fills the fields of `kind` (LANGUAGE.md §4.1) from the data in flight
+    /// Fills the fields of `kind` (docs/language.md §4.1) from the data in flight
     fn describe(&self, kind: EventKind, state: &ExecutionState, event: &mut Event) {
         match kind {
             EventKind::ExecutionStart | EventKind::BeforeStep => {}

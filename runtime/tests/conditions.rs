@@ -1,4 +1,4 @@
-//! Condition evaluation (LANGUAGE.md §4.4): typed fields, run-time typed `arg.*` and
+//! Condition evaluation (docs/language.md §4.4): typed fields, run-time typed `arg.*` and
 //! `metadata.*`, and the rule that a missing value or a type mismatch is always false.
 
 mod common;
@@ -451,7 +451,7 @@ fn status_and_finish_reason_read_as_strings() {
 #[test]
 fn only_stop_hooks_lend_a_missing_stop_reason_its_default() {
     let completed = || cmp(Field::StopReason, CompareOp::Eq, s("completed"));
-    // LANGUAGE.md §5.6: a stop hook's pending stop is `allow_stop`, for `completed`.
+    // docs/language.md §5.6: a stop hook's pending stop is `allow_stop`, for `completed`.
     assert!(fires(completed(), EventKind::Stop, json!({})));
     // `execution_end` cannot see `stop_decision` (§4.1), so a stray one lends no reason.
     // No verb is allowed there; a `set` rule shows whether its condition held.

@@ -53,7 +53,7 @@ fn policy_of(outcome: &Outcome) -> &'static str {
     };
     assert_eq!(outcome.resolution.decision, decision);
     assert_eq!(outcome.resolution.message.as_deref(), Some(name));
-    // The decisions and the `set` of the mark (CLI.md lists every rule that matched).
+    // The decisions and the `set` of the mark (docs/cli.md lists every rule that matched).
     assert_eq!(outcome.evaluations.len(), N_RULES + 1, "{outcome:?}");
     for evaluation in &outcome.evaluations {
         assert!(

@@ -1,4 +1,4 @@
-//! The core claim of LANGUAGE.md §1 and §5, as properties over random policies and events:
+//! The core claim of docs/language.md §1 and §5, as properties over random policies and events:
 //! the outcome never depends on the order of rules, of files or of native hooks; a policy
 //! saved as compiled JSON decides exactly as before; a `forbid` always wins.
 //!

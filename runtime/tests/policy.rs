@@ -25,7 +25,7 @@ fn duplicate_ids_are_rejected() {
 
 #[test]
 fn ids_that_name_the_runtimes_own_decisions_are_reserved() {
-    // LANGUAGE.md §5.5 and §8: `default`, the prelude's rules and the host's limits appear
+    // docs/language.md §5.5 and §8: `default`, the prelude's rules and the host's limits appear
     // in `resolved_by`; a rule of the same name would make an outcome ambiguous.
     for id in [
         "default",

@@ -1,4 +1,4 @@
-//! Resolution (LANGUAGE.md §5): every lattice, the defaults, the host caps, the choice of
+//! Resolution (docs/language.md §5): every lattice, the defaults, the host caps, the choice of
 //! the deciding rule, effects, the prelude and native hooks.
 
 mod common;
@@ -433,7 +433,7 @@ fn evaluations_list_every_matching_rule_sorted_by_id() {
     assert_eq!(
         ids,
         ["alpha", "mid", "zeta"],
-        "CLI.md: every rule that matched, set rules too"
+        "docs/cli.md: every rule that matched, set rules too"
     );
     assert_eq!(outcome.evaluations[1].verb, Act::Set);
     assert_eq!(outcome.evaluations[1].stop_reason, None);

@@ -80,7 +80,7 @@ fn the_reader_refuses_a_value_of_another_type() {
 
 #[test]
 fn the_keys_of_the_contract_are_the_schemas() {
-    // CLI.md "Event input" names these keys (besides `event`).
+    // docs/cli.md "Event input" names these keys (besides `event`).
     let contract = [
         "step",
         "steps",
@@ -124,7 +124,7 @@ fn the_keys_of_the_contract_are_the_schemas() {
 
 #[test]
 fn a_key_is_visible_where_its_field_is() {
-    // LANGUAGE.md §4.1: `tool` on the tool events and `on_error`, `error` on `on_error`.
+    // docs/language.md §4.1: `tool` on the tool events and `on_error`, `error` on `on_error`.
     let tool = EventField::by_key("tool").unwrap().field().unwrap();
     assert_eq!(
         tool.visible_events(),
@@ -143,7 +143,7 @@ fn a_key_is_visible_where_its_field_is() {
 
 #[test]
 fn every_condition_field_of_the_contract_has_a_spelling_and_a_meaning() {
-    // LANGUAGE.md §4.1, both tables.
+    // docs/language.md §4.1, both tables.
     let contract = [
         "step",
         "steps",
@@ -188,7 +188,7 @@ fn every_condition_field_of_the_contract_has_a_spelling_and_a_meaning() {
 
 #[test]
 fn the_enumerated_values_are_the_contracts() {
-    // LANGUAGE.md §4.1 and §4.2, word for word.
+    // docs/language.md §4.1 and §4.2, word for word.
     let names = |field: &str| {
         Field::from_name(field)
             .and_then(|field| field.values())

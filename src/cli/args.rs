@@ -1,4 +1,4 @@
-//! The command line, as clap reads it (CLI.md).
+//! The command line, as clap reads it (docs/cli.md).
 
 use std::ffi::OsStr;
 use std::path::PathBuf;

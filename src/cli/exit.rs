@@ -1,4 +1,4 @@
-//! Exit statuses shared by every command (CLI.md).
+//! Exit statuses shared by every command (docs/cli.md).
 
 use std::process::ExitCode;
 

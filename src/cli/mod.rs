@@ -18,7 +18,7 @@ pub(crate) use exit::ExitStatus;
 
 /// Writes `error: <reason>` on stderr, on one line whatever `reason` holds: input echoed in
 /// a reason (a name, a serde message quoting a string) has its control characters escaped,
-/// as CLI.md promises exit 2 "with a one-line reason"; nothing is left to tell if stderr
+/// as docs/cli.md promises exit 2 "with a one-line reason"; nothing is left to tell if stderr
 /// itself is gone
 pub(crate) fn print_error(reason: &str) {
     use std::io::Write;

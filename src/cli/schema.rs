@@ -9,7 +9,7 @@
 //! runtime's own tables (`EventKind::ALL`, ...). `tests/schema.rs` validates real output of
 //! every command against all of them, so a schema that drifts from the code fails a test.
 //!
-//! CLI.md lets keys be added to every document, so objects allow keys they do not name;
+//! docs/cli.md lets keys be added to every document, so objects allow keys they do not name;
 //! the keys they name are held to their types, and the required ones to being there.
 
 use std::collections::BTreeMap;
@@ -145,7 +145,7 @@ words! {
 /// Any JSON value
 type AnyJson = Json;
 
-/// The event JSON `rulesc eval` reads (CLI.md `eval`): `event`, and every key of the
+/// The event JSON `rulesc eval` reads (docs/cli.md `eval`): `event`, and every key of the
 /// runtime's event schema with its JSON type
 fn event_schema() -> Schema {
     let mut generator = SchemaGenerator::default();
@@ -189,7 +189,7 @@ fn json_type_schema(json: JsonType) -> Schema {
     }
 }
 
-/// The outcome of one event (CLI.md `eval`)
+/// The outcome of one event (docs/cli.md `eval`)
 #[derive(JsonSchema)]
 #[expect(dead_code, reason = "a description for schemars, never built")]
 struct Outcome {
@@ -232,7 +232,7 @@ struct Effect {
     value: AnyJson,
 }
 
-/// A run script (CLI.md `run`)
+/// A run script (docs/cli.md `run`)
 #[derive(JsonSchema)]
 #[expect(dead_code, reason = "a description for schemars, never built")]
 struct Script {
@@ -300,7 +300,7 @@ struct Tool {
     error: Option<String>,
 }
 
-/// The report of a run (CLI.md `run`)
+/// The report of a run (docs/cli.md `run`)
 #[derive(JsonSchema)]
 #[expect(dead_code, reason = "a description for schemars, never built")]
 struct RunReport {

@@ -1,7 +1,7 @@
 //! Random policies (as `.rules` source) and random events, from one seed, so a failing
 //! case is reproduced by its seed and printed whole.
 //!
-//! The policies use every verb where LANGUAGE.md §4.2 allows it, conditions on the fields
+//! The policies use every verb where docs/language.md §4.2 allows it, conditions on the fields
 //! each event can see (§4.1), priorities, `@id`s, defaults and `set` effects; the strings
 //! and globs are full of characters outside ASCII, several bytes long in UTF-8.
 
@@ -118,7 +118,7 @@ pub const KINDS: [EventKind; 11] = [
     EventKind::ExecutionEnd,
 ];
 
-/// The verbs LANGUAGE.md §4.2 allows on `kind`, as its table says
+/// The verbs docs/language.md §4.2 allows on `kind`, as its table says
 pub fn verbs_on(kind: EventKind) -> Vec<&'static str> {
     use EventKind::*;
     let mut verbs = Vec::new();
@@ -143,7 +143,7 @@ pub fn verbs_on(kind: EventKind) -> Vec<&'static str> {
     verbs
 }
 
-/// `text` as a `.rules` string literal, with the escapes of LANGUAGE.md §2
+/// `text` as a `.rules` string literal, with the escapes of docs/language.md §2
 pub fn quote(text: &str) -> String {
     let mut out = String::from("\"");
     for ch in text.chars() {
@@ -550,7 +550,7 @@ pub fn policy(rng: &mut Rng) -> (String, Setting) {
             events.push_str(second.name());
         }
         if shadow {
-            // LANGUAGE.md §3: without `@id`, a rule is named by the line of its `on`.
+            // docs/language.md §3: without `@id`, a rule is named by the line of its `on`.
             let line = source.matches('\n').count() + 1;
             setting
                 .shadow

@@ -1,4 +1,4 @@
-//! Globs as LANGUAGE.md §4.4 defines them, over characters (docs/semantics.md): `*` any
+//! Globs as docs/language.md §4.4 defines them, over characters (docs/semantics.md): `*` any
 //! run of characters, `?` one character, `[abc]`, `[a-z]` and `[!a]` one character of a
 //! class, `\` the next character literally; the whole text must match.
 

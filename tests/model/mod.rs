@@ -1,5 +1,5 @@
 //! A reference model of one event's evaluation, written from the contract alone
-//! (LANGUAGE.md §4.4, §5 and §8, CLI.md "Outcome output", and the readings of
+//! (docs/language.md §4.4, §5 and §8, docs/cli.md "Outcome output", and the readings of
 //! docs/semantics.md), to hold the runtime to it.
 //!
 //! It shares the runtime's data (rules, conditions, events) but none of its evaluation:
@@ -7,7 +7,7 @@
 //! effects its own naive way, rule by rule, with no index. Where the two disagree, the
 //! contract decides which one is wrong.
 //!
-//! Its output is the outcome's JSON as CLI.md shows it, so a test compares everything a
+//! Its output is the outcome's JSON as docs/cli.md shows it, so a test compares everything a
 //! user of `rulesc eval` sees.
 
 #![allow(
@@ -35,16 +35,16 @@ pub struct Setting {
     pub default_tool: Option<Verb>,
     /// `default on_error <verb>`
     pub default_error: Option<Verb>,
-    /// `max_retries` (CLI.md: 3 unless set)
+    /// `max_retries` (docs/cli.md: 3 unless set)
     pub max_retries: u64,
-    /// `max_stop_requests` (LANGUAGE.md §5.6: 8 unless set)
+    /// `max_stop_requests` (docs/language.md §5.6: 8 unless set)
     pub max_stop_requests: u64,
     /// The ids of the rules in shadow mode (`@mode(shadow)`, docs/shadow.md)
     pub shadow: Vec<String>,
 }
 
 impl Setting {
-    /// No defaults, the host limits of CLI.md
+    /// No defaults, the host limits of docs/cli.md
     pub fn contract() -> Setting {
         Setting {
             default_tool: None,
@@ -69,7 +69,7 @@ impl Setting {
     }
 }
 
-/// The two built-in rules of LANGUAGE.md §8, written from its text
+/// The two built-in rules of docs/language.md §8, written from its text
 pub fn prelude() -> Vec<Rule> {
     let rule = |id: &str, event, condition, verb, stop_reason| Rule {
         id: id.to_owned(),
@@ -270,7 +270,7 @@ pub fn execution(rules: &[Rule], setting: &Setting, events: &[Event]) -> Vec<Jso
     outcomes
 }
 
-/// One entry of `evaluations` (CLI.md), a `set` rule as `"verb": "set"`
+/// One entry of `evaluations` (docs/cli.md), a `set` rule as `"verb": "set"`
 fn evaluation(rule: &Rule) -> Json {
     let (verb, stop_reason, message) = match &rule.action {
         Action::Decide {

@@ -1,5 +1,5 @@
 //! W001 `conflicting-effects`: two rules set one metadata key to different values on a
-//! common event (LANGUAGE.md §4.3: "the compiler warns").
+//! common event (docs/language.md §4.3: "the compiler warns").
 //!
 //! Two rules whose conditions exclude each other (`tool == "a"` and `tool == "b"`) never
 //! match one event, so their values never meet and they are not in conflict.

@@ -1,5 +1,5 @@
 //! W003 `constant-condition`: a condition, or a part of one, that is always true or always
-//! false (LANGUAGE.md §6: `steps < 0`, `steps >= 5 and steps < 3`,
+//! false (docs/language.md §6: `steps < 0`, `steps >= 5 and steps < 3`,
 //! `tool == "a" and tool == "b"`).
 //!
 //! The largest constant part is reported, once: a constant condition is not reported again

@@ -1,4 +1,4 @@
-//! W002 `dead-rule`: a rule that can never change an outcome (LANGUAGE.md §6).
+//! W002 `dead-rule`: a rule that can never change an outcome (docs/language.md §6).
 //!
 //! A rule is dead when, on every event it fires on, one of these holds:
 //!
@@ -286,7 +286,7 @@ fn always_before(event: EventKind) -> &'static [EventKind] {
     }
 }
 
-/// How strongly `verb` wins on `event` (LANGUAGE.md §5.1 to §5.3, §5.6): higher wins
+/// How strongly `verb` wins on `event` (docs/language.md §5.1 to §5.3, §5.6): higher wins
 fn rank(event: EventKind, verb: Verb) -> u8 {
     match (event, verb) {
         (_, Verb::Forbid) => 4,

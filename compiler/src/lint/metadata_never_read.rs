@@ -1,5 +1,5 @@
 //! W006 `metadata-never-read`: a `set` of a metadata key that no condition reads
-//! (LANGUAGE.md §6).
+//! (docs/language.md §6).
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;

@@ -1,5 +1,5 @@
 //! W007 `metadata-never-set`: a condition reads a metadata key that no rule sets and no test
-//! event gives (LANGUAGE.md §6: "unless the host declares it"; a test event giving the key
+//! event gives (docs/language.md §6: "unless the host declares it"; a test event giving the key
 //! is how a policy declares what the host provides).
 //!
 //! One warning per key, at its first read; the other reads of the key are labelled.

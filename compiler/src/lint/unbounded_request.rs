@@ -1,6 +1,6 @@
 //! W005 `unbounded-request`: a policy that can ask for more steps (`request` on `stop`,
 //! `subagent_stop` or `after_step`) but has no `forbid` guard on steps, tokens or time, so it
-//! may never end (LANGUAGE.md §6, §8).
+//! may never end (docs/language.md §6, §8).
 //!
 //! A guard is a `forbid` rule, on any event, whose condition tests `step`, `steps`, `tokens`,
 //! `input_tokens`, `output_tokens` or `elapsed` from below (`steps >= 50`, `elapsed > 30min`,

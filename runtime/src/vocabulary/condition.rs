@@ -9,7 +9,7 @@ use super::matcher::{GlobPattern, RegexPattern};
 use super::shell::{OnUndecidable, Quantifier, ShellCondition};
 use super::trace::TraceTest;
 
-/// A checked condition (LANGUAGE.md §4.4)
+/// A checked condition (docs/language.md §4.4)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Condition {

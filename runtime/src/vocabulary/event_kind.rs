@@ -1,11 +1,11 @@
-//! The lifecycle points of an agent loop at which rules fire (LANGUAGE.md §4.1), and which
+//! The lifecycle points of an agent loop at which rules fire (docs/language.md §4.1), and which
 //! verbs each allows (§4.2).
 
 use serde::{Deserialize, Serialize};
 
 use super::{spelled, Verb};
 
-/// The lifecycle points of an agent loop at which rules fire (LANGUAGE.md §4.1)
+/// The lifecycle points of an agent loop at which rules fire (docs/language.md §4.1)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -54,7 +54,7 @@ impl EventKind {
         self as usize
     }
 
-    /// Whether `verb` may be used on this event (LANGUAGE.md §4.2)
+    /// Whether `verb` may be used on this event (docs/language.md §4.2)
     pub fn allows(self, verb: Verb) -> bool {
         use EventKind as E;
         match verb {
@@ -69,7 +69,7 @@ impl EventKind {
         }
     }
 
-    /// When the event fires, in one line (LANGUAGE.md §4.1): what editors show on hover
+    /// When the event fires, in one line (docs/language.md §4.1): what editors show on hover
     pub fn doc(self) -> &'static str {
         use EventKind as E;
         match self {

@@ -5,7 +5,7 @@
 //! [`RegexPattern`]), and serialized as its source text, so a loaded policy matches exactly
 //! as the source policy did.
 //!
-//! A glob matches characters, not bytes (LANGUAGE.md §4.4: `?` is one character): it is
+//! A glob matches characters, not bytes (docs/language.md §4.4: `?` is one character): it is
 //! translated into a whole-string regular expression of the `regex` crate with Unicode on
 //! ([`GlobPattern::regex_source`]), the same one the rule index matches many globs with.
 //! (globset, which this once used, matches bytes: `r?ad` did not match `réad`.)
@@ -42,7 +42,7 @@ impl fmt::Display for PatternError {
 
 impl std::error::Error for PatternError {}
 
-/// A whole-string glob (LANGUAGE.md §4.4): `*` any run, `?` one character, classes, `\*`
+/// A whole-string glob (docs/language.md §4.4): `*` any run, `?` one character, classes, `\*`
 ///
 /// Globs that plain string tests decide (a literal, `prefix*`, `*suffix`) are matched with
 /// those tests, and no regular expression is built for them: most policies' globs are of
@@ -503,7 +503,7 @@ mod tests {
         assert_eq!(shape("[ab]*"), GlobShape::Other);
     }
 
-    /// LANGUAGE.md §4.4 read naively, character by character with backtracking: the oracle
+    /// docs/language.md §4.4 read naively, character by character with backtracking: the oracle
     /// the compiled globs are held to
     fn naive_match(pattern: &[char], text: &[char]) -> bool {
         match pattern.split_first() {

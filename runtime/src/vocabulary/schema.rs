@@ -1,4 +1,4 @@
-//! The one schema of events (LANGUAGE.md §4.1, CLI.md "Event input"): every field a
+//! The one schema of events (docs/language.md §4.1, docs/cli.md "Event input"): every field a
 //! condition reads, with its spelling, type, values and the events that see it; and every
 //! key of event JSON, with its JSON type and the inline-test key that sets it.
 //!
@@ -105,7 +105,7 @@ const NAMED: [(&str, Field, &str); 27] = [
     ),
 ];
 
-/// A field whose string values are a closed set (LANGUAGE.md §4.1)
+/// A field whose string values are a closed set (docs/language.md §4.1)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Enumeration {
     /// `finish_reason`
@@ -208,7 +208,7 @@ impl Field {
         }
     }
 
-    /// Whether an event of `kind` can see this field (LANGUAGE.md §4.1)
+    /// Whether an event of `kind` can see this field (docs/language.md §4.1)
     pub fn visible_on(&self, kind: EventKind) -> bool {
         use EventKind as E;
         use Field as F;
@@ -318,7 +318,7 @@ fn one_of(names: &[&str]) -> String {
     }
 }
 
-/// A key of event JSON (CLI.md "Event input"), as `rulesc eval`, run scripts and host
+/// A key of event JSON (docs/cli.md "Event input"), as `rulesc eval`, run scripts and host
 /// mappings write it
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EventField {
@@ -330,7 +330,7 @@ pub struct EventField {
     pub json: JsonType,
 }
 
-/// Every key of event JSON but `event` itself: CLI.md's, in its order, then what hosts add
+/// Every key of event JSON but `event` itself: docs/cli.md's, in its order, then what hosts add
 pub const EVENT_FIELDS: [EventField; 28] = [
     field("step", JsonType::Count),
     field("steps", JsonType::Count),

@@ -1,5 +1,5 @@
-//! What a policy set declares beside its rules (defaults, LANGUAGE.md §5.4) and what the
-//! host imposes on every run (limits, CLI.md).
+//! What a policy set declares beside its rules (defaults, docs/language.md §5.4) and what the
+//! host imposes on every run (limits, docs/cli.md).
 //!
 //! Invariant: [`Defaults::verbs_for`] is the one table of which verbs a `default` may
 //! name; the compiler's check and `Policy::new` both read it.
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{EventKind, Verb};
 
-/// What happens when no rule decided (LANGUAGE.md §5.4)
+/// What happens when no rule decided (docs/language.md §5.4)
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Defaults {
     /// `default pre_tool_use allow|ask|block`
@@ -60,7 +60,7 @@ impl Defaults {
     }
 }
 
-/// The host's hard limits (CLI.md)
+/// The host's hard limits (docs/cli.md)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     /// Steps a run may take at most (`host:max_steps`)

@@ -1,4 +1,4 @@
-//! The enumerated values of event fields (LANGUAGE.md §4.1): `finish_reason`, `error.kind`
+//! The enumerated values of event fields (docs/language.md §4.1): `finish_reason`, `error.kind`
 //! and `status`.
 //!
 //! Invariant: these enums are the only list of each field's values; the schema, the lints
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::spelled;
 
-/// Why the model stopped generating (LANGUAGE.md §4.1 `finish_reason`)
+/// Why the model stopped generating (docs/language.md §4.1 `finish_reason`)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FinishReason {
@@ -35,7 +35,7 @@ spelled!(FinishReason {
     Other => "other",
 });
 
-/// The kind of a failure, as `on_error` rules see it in `error.kind` (LANGUAGE.md §4.1)
+/// The kind of a failure, as `on_error` rules see it in `error.kind` (docs/language.md §4.1)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
@@ -65,7 +65,7 @@ spelled!(ErrorKind {
     Unknown => "unknown",
 });
 
-/// How a finished run ended (LANGUAGE.md §8)
+/// How a finished run ended (docs/language.md §8)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {

@@ -1,10 +1,10 @@
-//! The decisions a rule can make (LANGUAGE.md §4.2) and the reasons a run stops.
+//! The decisions a rule can make (docs/language.md §4.2) and the reasons a run stops.
 
 use serde::{Deserialize, Serialize};
 
 use super::{spelled, EventKind, Status};
 
-/// A decision a rule can make (LANGUAGE.md §4.2)
+/// A decision a rule can make (docs/language.md §4.2)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verb {
@@ -46,7 +46,7 @@ impl Verb {
             .collect()
     }
 
-    /// What the verb decides, in one line (LANGUAGE.md §4.2): what editors show on hover
+    /// What the verb decides, in one line (docs/language.md §4.2): what editors show on hover
     pub fn doc(self) -> &'static str {
         match self {
             Verb::Forbid => "stop the run; nothing can override it",
@@ -66,7 +66,7 @@ impl Verb {
     }
 }
 
-/// Why a run stops (LANGUAGE.md §4.2)
+/// Why a run stops (docs/language.md §4.2)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
@@ -106,7 +106,7 @@ spelled!(StopReason {
 });
 
 impl StopReason {
-    /// The status of a run that stopped for this reason (LANGUAGE.md §8)
+    /// The status of a run that stopped for this reason (docs/language.md §8)
     pub fn status(self) -> Status {
         match self {
             StopReason::Completed
@@ -132,7 +132,7 @@ impl StopReason {
     }
 }
 
-/// The decision behind a pending stop (LANGUAGE.md §5.6)
+/// The decision behind a pending stop (docs/language.md §5.6)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopDecision {
