@@ -13,12 +13,19 @@ pub(crate) enum ExitStatus {
     Error,
 }
 
+impl ExitStatus {
+    /// The process's exit code
+    pub(crate) fn code(self) -> u8 {
+        match self {
+            ExitStatus::Success => 0,
+            ExitStatus::Failure => 1,
+            ExitStatus::Error => 2,
+        }
+    }
+}
+
 impl From<ExitStatus> for ExitCode {
     fn from(status: ExitStatus) -> ExitCode {
-        match status {
-            ExitStatus::Success => ExitCode::from(0),
-            ExitStatus::Failure => ExitCode::from(1),
-            ExitStatus::Error => ExitCode::from(2),
-        }
+        ExitCode::from(status.code())
     }
 }

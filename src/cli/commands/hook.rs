@@ -2,10 +2,10 @@
 //! within `--timeout`.
 
 use std::io::Write;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
 
 use rulesc::load::{self, Listing, Sources};
 use rulesc::{input, Policy, SourceBytes};
@@ -37,9 +37,114 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         limits: super::eval::limits(&args.limits),
         shadow: args.shadow,
     };
-    let deadline = Instant::now() + args.timeout;
-    let (reply, pruned) =
-        answer_in_time(options, args.policies.clone(), args.discover, args.timeout);
+    let answer = Answer::new(args.timeout, options.clone());
+    // Whatever fails while answering fails closed; `handle` catches its own panics, this
+    // catches the rest (reading stdin, discovering the policies).
+    let reply = std::panic::catch_unwind(AssertUnwindSafe(|| reply(&answer, args, &options)))
+        .unwrap_or_else(|_| {
+            rulesc_host::unreadable_input("rulesc hook failed internally", &options)
+        });
+    let status = answer.give(&reply);
+    // Pruning comes after the answer, and ends with the time (the watchdog ends the
+    // process): what it did not reach, a later call prunes.
+    if options.prune_older_than.is_some() {
+        let notes = rulesc_host::prune(&options);
+        let mut stderr = std::io::stderr().lock();
+        for line in notes {
+            let _ = writeln!(stderr, "{}", rulesc::one_line(&line));
+        }
+    }
+    status
+}
+
+/// The reply to the call on stdin, which `answer` keeps for its watchdog
+fn reply(answer: &Answer, args: &HookArgs, options: &Options) -> Reply {
+    let input = match input::read_stdin() {
+        Ok(call) => answer.input.get_or_init(|| call),
+        // The event is unknown, so this is refused as input that is not JSON is.
+        Err(err) => {
+            let reason = format!("stdin is unreadable: {err}");
+            return rulesc_host::unreadable_input(&reason, options);
+        }
+    };
+    let arguments = if args.discover {
+        super::hook_discover::policies(&args.policies, input)
+    } else {
+        args.policies.clone()
+    };
+    let files = PolicyFiles {
+        arguments: &arguments,
+        drop_repeated: args.discover,
+    };
+    rulesc_host::handle(input, options, &files)
+}
+
+/// The one answer of a hook call, given within `--timeout`
+///
+/// The call is answered on the main thread, while a watchdog thread waits out the budget:
+/// past it, unless the answer was given, the watchdog gives the answer of a call that could
+/// not be checked (denied, for a tool call), saying what it was waiting on, and ends the
+/// process, whatever the main thread is still waiting on (a lock, a disk or a server; a
+/// lock dies with its process, and every write is a rename). Answered on the main thread, a
+/// call crosses no thread on its way, so no core has to be woken for it.
+struct Answer {
+    /// The call as read from stdin, once it was read
+    input: Arc<OnceLock<Vec<u8>>>,
+    /// Who answered, and how the process exits: `None` until one of the two answers
+    given: Arc<Mutex<Option<ExitStatus>>>,
+}
+
+impl Answer {
+    /// Starts the watchdog of a call under `options` with `budget` to answer in
+    fn new(budget: Duration, options: Options) -> Answer {
+        let answer = Answer {
+            input: Arc::default(),
+            given: Arc::default(),
+        };
+        let (input, given) = (Arc::clone(&answer.input), Arc::clone(&answer.given));
+        let fallback = options.clone();
+        let watchdog = move || {
+            std::thread::sleep(budget);
+            let mut given = given.lock().unwrap_or_else(PoisonError::into_inner);
+            let status = match *given {
+                // Answered: what is left (pruning) ends here.
+                Some(status) => status,
+                None => {
+                    let reply =
+                        rulesc_host::out_of_time(input.get().map(Vec::as_slice), &options, budget);
+                    let status = write(&reply);
+                    *given = Some(status);
+                    status
+                }
+            };
+            std::process::exit(i32::from(status.code()));
+        };
+        if let Err(err) = std::thread::Builder::new().spawn(watchdog) {
+            // Without a watchdog, nothing keeps the call within its time.
+            let reason = format!("rulesc hook could not start its timer: {err}");
+            let status = write(&rulesc_host::unreadable_input(&reason, &fallback));
+            std::process::exit(i32::from(status.code()));
+        }
+        answer
+    }
+
+    /// Gives `reply` as the call's answer, unless the watchdog gave one first (it then ends
+    /// the process while this waits)
+    fn give(&self, reply: &Reply) -> ExitStatus {
+        let mut given = self.given.lock().unwrap_or_else(PoisonError::into_inner);
+        match *given {
+            Some(status) => status,
+            None => {
+                let status = write(reply);
+                *given = Some(status);
+                status
+            }
+        }
+    }
+}
+
+/// Writes `reply`: its lines on stderr, its answer on stdout; how the process exits
+fn write(reply: &Reply) -> ExitStatus {
     let mut stderr = std::io::stderr().lock();
     for line in &reply.stderr {
         // Nothing is left to tell if stderr itself is gone.
@@ -50,81 +155,9 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     }
-    // Pruning, answered or not, ends with the time: what it did not reach, a later call
-    // prunes.
-    if let Some(pruned) = pruned {
-        let left = deadline.saturating_duration_since(Instant::now());
-        for line in pruned.recv_timeout(left).unwrap_or_default() {
-            let _ = writeln!(stderr, "{}", rulesc::one_line(&line));
-        }
-    }
     match reply.exit {
         Exit::Answer => ExitStatus::Success,
         Exit::Deny => ExitStatus::Error,
-    }
-}
-
-/// Reads the call on stdin and answers it on a thread of its own, waiting at most `budget`
-/// for the answer: past it, the call fails as one that cannot be checked (denied, for a
-/// tool call), saying what it was waiting on. With `--prune-older-than`, the thread prunes
-/// after answering, and what it has to say comes on the second value.
-///
-/// The process ends when its main thread does: a thread still waiting on a lock, a disk or
-/// a server ends with it, and holds nothing a later call needs (a lock dies with its
-/// process; every write is a rename).
-fn answer_in_time(
-    options: Options,
-    policies: Vec<PathBuf>,
-    discover: bool,
-    budget: Duration,
-) -> (Reply, Option<Receiver<Vec<String>>>) {
-    let input: Arc<OnceLock<Vec<u8>>> = Arc::default();
-    let (answered, answer) = mpsc::channel();
-    let (pruned, prune_notes) = mpsc::channel();
-    let prunes = options.prune_older_than.is_some();
-    let worker = {
-        let (input, options) = (Arc::clone(&input), options.clone());
-        move || {
-            let reply = match input::read_stdin() {
-                Ok(call) => {
-                    let call = input.get_or_init(|| call);
-                    let arguments = if discover {
-                        super::hook_discover::policies(&policies, call)
-                    } else {
-                        policies
-                    };
-                    let files = PolicyFiles {
-                        arguments: &arguments,
-                        drop_repeated: discover,
-                    };
-                    rulesc_host::handle(call, &options, &files)
-                }
-                // The event is unknown, so this is refused as input that is not JSON is.
-                Err(err) => {
-                    rulesc_host::unreadable_input(&format!("stdin is unreadable: {err}"), &options)
-                }
-            };
-            // The main thread may have given up on the answer: nothing is left to do.
-            if answered.send(reply).is_ok() && prunes {
-                let _ = pruned.send(rulesc_host::prune(&options));
-            }
-        }
-    };
-    if let Err(err) = std::thread::Builder::new().spawn(worker) {
-        let reason = format!("rulesc hook could not start: {err}");
-        return (rulesc_host::unreadable_input(&reason, &options), None);
-    }
-    match answer.recv_timeout(budget) {
-        Ok(reply) => (reply, prunes.then_some(prune_notes)),
-        Err(RecvTimeoutError::Timeout) => (
-            rulesc_host::out_of_time(input.get().map(Vec::as_slice), &options, budget),
-            None,
-        ),
-        // The thread ended without answering, which `handle` (catching panics) rules out.
-        Err(RecvTimeoutError::Disconnected) => (
-            rulesc_host::unreadable_input("rulesc hook failed internally", &options),
-            None,
-        ),
     }
 }
 
