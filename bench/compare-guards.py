@@ -8,8 +8,8 @@ DCG is the path of a built destructive_command_guard binary (`dcg`); this script
 downloads or builds anything. Every line is sent to each guard as one Claude Code
 `PreToolUse` call of the `Bash` tool, one session per line:
 
-- rulesc: `rulesc hook rules/ --host claude` with a fresh state folder (BIN defaults to
-  target/release/rulesc);
+- rulesc: `rulesc hook rules/ --host claude`, each line a session of its own in one state
+  folder (BIN defaults to target/release/rulesc);
 - DCG: the binary run as the hook its README installs (`"command": "dcg"` under
   `PreToolUse`), with HOME and the XDG folders pointed at an empty temporary folder, so it
   reads no user configuration and writes nothing outside it. It runs twice: with its
@@ -91,10 +91,10 @@ def dcg_cases(folder):
     return cases
 
 
-def payload(command, cwd):
+def payload(command, cwd, session="compare"):
     return json.dumps(
         {
-            "session_id": "compare",
+            "session_id": session,
             "transcript_path": "/tmp/transcript.jsonl",
             "cwd": cwd,
             "permission_mode": "default",
@@ -131,11 +131,15 @@ class Rulesc:
 
     def __init__(self, binary):
         self.binary = binary
+        # One state folder, so the compiled policy is cached once; a session per line.
+        self.state = tempfile.mkdtemp(prefix="rulesc-state-")
+        self.sessions = 0
 
     def decide(self, command, cwd):
-        with tempfile.TemporaryDirectory() as state:
-            args = [self.binary, "hook", str(ROOT / "rules"), "--host", "claude", "--state-dir", state]
-            run = subprocess.run(args, input=payload(command, cwd), capture_output=True, text=True, timeout=60)
+        self.sessions += 1
+        args = [self.binary, "hook", str(ROOT / "rules"), "--host", "claude", "--state-dir", self.state]
+        session = f"compare-{self.sessions}"
+        run = subprocess.run(args, input=payload(command, cwd, session), capture_output=True, text=True, timeout=60)
         if run.returncode != 0:
             return "error"
         return decision(run.stdout)
