@@ -17,8 +17,8 @@ downloads or builds anything. Every line is sent to each guard as one Claude Cod
   `~/.config/dcg/config.toml` (by default the packs that match rulesc's shipped packs).
 
 A line is stopped when the answer denies or asks, and passes when it does neither.
-The lines: tests/shell/evasions.txt, undecidable.txt and root.txt (each line must be
-stopped), tests/shell/benign.txt (each must pass), and every `[[case]]` of the other
+The lines: tests/shell/evasions.txt, undecidable.txt, root.txt and packs-stopped.txt (each
+line must be stopped), tests/shell/benign.txt and packs-everyday.txt (each must pass), and every `[[case]]` of the other
 guard's corpus (DCG-CORPUS, default: tests/corpus beside the binary's repository), which
 says per line whether it must be denied or allowed. The Markdown table goes to stdout;
 --details writes every line whose outcome differs from what its corpus expects, per guard.
@@ -196,7 +196,15 @@ def main():
     guards = [Rulesc(args.rulesc), Dcg(str(dcg), [], "DCG (defaults)"), Dcg(str(dcg), packs, "DCG (matching packs)")]
 
     sets = []
-    for name, expected in (("evasions.txt", "stop"), ("undecidable.txt", "stop"), ("root.txt", "stop"), ("benign.txt", "pass")):
+    ours = (
+        ("evasions.txt", "stop"),
+        ("undecidable.txt", "stop"),
+        ("root.txt", "stop"),
+        ("packs-stopped.txt", "stop"),
+        ("benign.txt", "pass"),
+        ("packs-everyday.txt", "pass"),
+    )
+    for name, expected in ours:
         sets.append((f"rulesc `tests/shell/{name}`", [(name, "", cwd, line, expected) for cwd, line in corpus_lines(name)]))
     cases = dcg_cases(corpus)
     sets.append(("DCG `tests/corpus`, expected deny", [(f, d, CWD, c, "stop") for f, d, c, e in cases if e == "deny"]))
@@ -217,7 +225,7 @@ def main():
             counts.append(right)
         rows.append((title, len(lines), counts))
 
-    verb = lambda title: "passing with no ask" if "allow" in title or "benign" in title else "stopped (deny or ask)"
+    verb = lambda title: "passing with no ask" if any(word in title for word in ("allow", "benign", "everyday")) else "stopped (deny or ask)"
     print("| lines | count | what counts | " + " | ".join(guard.name for guard in guards) + " |")
     print("| --- | ---: | --- |" + " ---: |" * len(guards))
     for title, total, counts in rows:
