@@ -464,13 +464,16 @@ def reproduce_section() -> list[str]:
 # Sections other commands write into the same file, between these markers; a run of this
 # report keeps them as they are (`bench/agentdojo/run.py` writes the AgentDojo table; the
 # comparison with an earlier commit on the same machine and the shell oracle's figures, from
-# `bench/shell-oracle.sh`, are written by hand; `tests/hosts/run.sh --docs` writes the hook's
-# cost inside the real hosts).
+# `bench/shell-oracle.sh`, are written by hand, as are the table of `bench/compare-guards.py`
+# and a shell latency measured alone; `tests/hosts/run.sh --docs` writes the hook's cost
+# inside the real hosts).
 KEPT_SECTIONS = [
     ("<!-- hosts:begin -->", "<!-- hosts:end -->"),
     ("<!-- comparison:begin -->", "<!-- comparison:end -->"),
     ("<!-- agentdojo:begin -->", "<!-- agentdojo:end -->"),
     ("<!-- shell-oracle:begin -->", "<!-- shell-oracle:end -->"),
+    ("<!-- shell-latency:begin -->", "<!-- shell-latency:end -->"),
+    ("<!-- guards:begin -->", "<!-- guards:end -->"),
 ]
 
 

@@ -3,7 +3,8 @@
 //! every command of `tests/shell/benign.txt` left alone by `rules/safe-shell.rules`, each run
 //! as Claude Code runs the hook (`rulesc hook --host claude`) for a `Bash` call in
 //! /home/user/project (or, for `root.txt`, the directory each line names). The threats and
-//! benign classes are those the policy's header lists.
+//! benign classes are those the policy's header lists. The lines of the shell packs
+//! (`tests/shell/packs-stopped.txt`, `packs-everyday.txt`) run with every policy of `rules/`.
 
 #![expect(
     clippy::unwrap_used,
@@ -35,6 +36,12 @@ fn denied(state: &Path, command: &str) -> (bool, Json) {
 
 /// Whether the hook denies `command` run in `cwd`, and its answer
 fn decided(state: &Path, command: &str, cwd: &str) -> (bool, Json) {
+    decided_by(state, command, cwd, "rules/safe-shell.rules")
+}
+
+/// Whether the hook running `policy` (a path under the repository) denies `command` run in
+/// `cwd`, and its answer
+fn decided_by(state: &Path, command: &str, cwd: &str, policy: &str) -> (bool, Json) {
     let payload = json!({
         "session_id": "corpus",
         "transcript_path": "/tmp/transcript.jsonl",
@@ -45,7 +52,7 @@ fn decided(state: &Path, command: &str, cwd: &str) -> (bool, Json) {
         "tool_input": {"command": command},
         "tool_use_id": "t1",
     });
-    let policy = format!("{ROOT}/rules/safe-shell.rules");
+    let policy = format!("{ROOT}/{policy}");
     let state = state.display().to_string();
     let args = ["hook", &policy, "--host", "claude", "--state-dir", &state];
     let (code, stdout, stderr) =
@@ -150,4 +157,27 @@ fn a_path_known_only_at_run_time_is_decided_by_where_its_known_start_leads() {
     ] {
         assert_eq!(decide(line), rulesc::Decision::Ask, "{line}");
     }
+}
+
+#[test]
+fn the_packs_stop_their_lines_and_let_everyday_lines_pass() {
+    // One session per line: a session of many denials is stopped by `rules/error-policy.rules`.
+    let run = |command: &String| {
+        let state = tempfile::tempdir().unwrap();
+        decided_by(state.path(), command, "/home/user/project", "rules/").1
+    };
+    let missed: Vec<String> = commands("packs-stopped.txt")
+        .iter()
+        .filter(|command| !stops(&run(command)))
+        .map(|command| format!("{command:?}"))
+        .collect();
+    assert!(missed.is_empty(), "not stopped:\n{}", missed.join("\n"));
+    let touched: Vec<String> = commands("packs-everyday.txt")
+        .iter()
+        .filter_map(|command| {
+            let answer = run(command);
+            stops(&answer).then(|| format!("{command:?} => {answer}"))
+        })
+        .collect();
+    assert!(touched.is_empty(), "stopped:\n{}", touched.join("\n"));
 }

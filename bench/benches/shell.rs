@@ -4,7 +4,8 @@
 //! beside seven guards written as plain globs on the same text (`glob_guards`); and the
 //! safe-shell policy on a tool that is no shell (`other_tool`), which reads nothing.
 //! `shell_latency` times single decisions and prints their p50, p99 and maximum, which
-//! criterion's means do not show.
+//! criterion's means do not show, for safe-shell and for every policy of `rules/` at once
+//! (safe-shell and the shell packs).
 
 #![expect(
     clippy::expect_used,
@@ -20,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rulesc_bench::shell_lines::{bash_event, glob_guards, line_1kb, other_tool_event, safe_shell};
+use rulesc_bench::shipped::policy as shipped;
 use rulesc_shell::{read, read_with_tree_sitter, Context};
 
 fn shell_1kb(c: &mut Criterion) {
@@ -52,14 +54,12 @@ fn shell_1kb(c: &mut Criterion) {
 /// Decisions timed one by one
 const SAMPLES: usize = 20_000;
 
-fn shell_latency(_: &mut Criterion) {
-    let line = line_1kb();
-    let safe_shell = safe_shell().expect("safe-shell compiles");
-    let event = bash_event(&line);
+/// The p50, p99 and maximum of `SAMPLES` decisions of `policy` on `event`, timed one by one
+fn percentiles(policy: &rulesc::Policy, event: &rulesc::Event) -> (Duration, Duration, Duration) {
     let mut times: Vec<Duration> = (0..SAMPLES)
         .map(|_| {
             let started = Instant::now();
-            black_box(safe_shell.evaluate(black_box(&event)));
+            black_box(policy.evaluate(black_box(event)));
             started.elapsed()
         })
         .collect();
@@ -69,10 +69,23 @@ fn shell_latency(_: &mut Criterion) {
         let index = (SAMPLES * per_mille / 1000).min(SAMPLES - 1);
         times.get(index).copied().unwrap_or_default()
     };
-    let (p50, p99, max) = (at(500), at(990), at(1000));
+    (at(500), at(990), at(1000))
+}
+
+fn shell_latency(_: &mut Criterion) {
+    let line = line_1kb();
+    let safe_shell = safe_shell().expect("safe-shell compiles");
+    let event = bash_event(&line);
+    let (p50, p99, max) = percentiles(&safe_shell, &event);
     println!(
         "shell_latency: safe-shell on a {}-byte line, {SAMPLES} decisions: p50 {p50:?}, p99 {p99:?}, max {max:?}",
         line.len(),
+    );
+    // Every shipped policy at once: safe-shell and the packs read the line once between them.
+    let shipped = shipped().expect("the shipped policies compile");
+    let (all_p50, all_p99, all_max) = percentiles(&shipped, &event);
+    println!(
+        "shell_latency: every policy of rules/ on the same line, {SAMPLES} decisions: p50 {all_p50:?}, p99 {all_p99:?}, max {all_max:?}",
     );
     // `bench/run.sh` names the file `bench/report.py` reads the percentiles from.
     if let Some(path) = std::env::var_os("RULESC_SHELL_LATENCY") {
