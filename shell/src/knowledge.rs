@@ -3,6 +3,8 @@
 //! options each guarded program has, and the options through which a program runs a command.
 //! Wrappers are in [`crate::wrapper`]. Each row has a test below.
 
+use crate::inline::Lang;
+
 /// Programs that are shells: `-c` hands them a script, and without a script file they run
 /// their input
 pub(crate) const SHELLS: &[&str] = &[
@@ -26,12 +28,11 @@ pub(crate) struct Interpreter {
     pub(crate) code_options: &'static [&'static str],
     /// Whether, with no code option, the first operand is the code (`awk`)
     pub(crate) first_operand: bool,
-    /// Words in the code that may delete files or run commands; code holding none of them
-    /// (compared without case) is harmless
-    pub(crate) dangerous: &'static [&'static str],
+    /// The language of the code, which says how it is read
+    pub(crate) lang: Lang,
 }
 
-/// Words of Python code that reach files, processes or more code
+/// Words of Python code that reach files, processes or more code (when it cannot be parsed)
 const PYTHON_DANGER: &[&str] = &[
     "rmtree",
     "remove",
@@ -99,7 +100,7 @@ const SCRIPT_DANGER: &[&str] = &[
     "kill",
 ];
 
-/// Words of JavaScript code that reach files, processes or more code
+/// Words of JavaScript code that reach files, processes or more code (when it cannot be parsed)
 const NODE_DANGER: &[&str] = &[
     "child_process",
     "exec",
@@ -123,7 +124,7 @@ const NODE_DANGER: &[&str] = &[
     "bun.",
 ];
 
-/// Words of PHP code that reach files, processes or more code
+/// Words of PHP code that reach files, processes or more code (when it cannot be parsed)
 const PHP_DANGER: &[&str] = &[
     "system",
     "exec",
@@ -159,91 +160,91 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         prefix: true,
         code_options: &["-c"],
         first_operand: false,
-        dangerous: PYTHON_DANGER,
+        lang: Lang::Python,
     },
     Interpreter {
         name: "pypy",
         prefix: true,
         code_options: &["-c"],
         first_operand: false,
-        dangerous: PYTHON_DANGER,
+        lang: Lang::Python,
     },
     Interpreter {
         name: "node",
         prefix: false,
         code_options: &["-e", "-p", "--eval", "--print"],
         first_operand: false,
-        dangerous: NODE_DANGER,
+        lang: Lang::JavaScript,
     },
     Interpreter {
         name: "deno",
         prefix: false,
         code_options: &["eval"],
         first_operand: false,
-        dangerous: NODE_DANGER,
+        lang: Lang::JavaScript,
     },
     Interpreter {
         name: "bun",
         prefix: false,
         code_options: &["-e", "--eval", "-p", "--print"],
         first_operand: false,
-        dangerous: NODE_DANGER,
+        lang: Lang::JavaScript,
     },
     Interpreter {
         name: "perl",
         prefix: true,
         code_options: &["-e", "-E"],
         first_operand: false,
-        dangerous: SCRIPT_DANGER,
+        lang: Lang::Perl,
     },
     Interpreter {
         name: "ruby",
         prefix: true,
         code_options: &["-e"],
         first_operand: false,
-        dangerous: SCRIPT_DANGER,
+        lang: Lang::Ruby,
     },
     Interpreter {
         name: "php",
         prefix: true,
         code_options: &["-r"],
         first_operand: false,
-        dangerous: PHP_DANGER,
+        lang: Lang::Php,
     },
     Interpreter {
         name: "lua",
         prefix: true,
         code_options: &["-e"],
         first_operand: false,
-        dangerous: SCRIPT_DANGER,
+        lang: Lang::Lua,
     },
     Interpreter {
         name: "awk",
         prefix: false,
         code_options: &[],
         first_operand: true,
-        dangerous: AWK_DANGER,
+        lang: Lang::Awk,
     },
     Interpreter {
         name: "gawk",
         prefix: false,
         code_options: &[],
         first_operand: true,
-        dangerous: AWK_DANGER,
+        lang: Lang::Awk,
     },
     Interpreter {
         name: "mawk",
         prefix: false,
         code_options: &[],
         first_operand: true,
-        dangerous: AWK_DANGER,
+        lang: Lang::Awk,
     },
     Interpreter {
         name: "nawk",
         prefix: false,
         code_options: &[],
         first_operand: true,
-        dangerous: AWK_DANGER,
+        lang: Lang::Awk,
     },
 ];
 
@@ -290,10 +291,17 @@ pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Option<&
     None
 }
 
-/// Whether code given to `row` may delete files or run commands (see [`Interpreter::dangerous`])
-pub(crate) fn code_is_dangerous(row: &Interpreter, code: &str) -> bool {
-    let lower = code.to_ascii_lowercase();
-    row.dangerous.iter().any(|word| lower.contains(word))
+/// Words in code of `lang` that may delete files, run commands or evaluate more code: code
+/// that is not parsed (Perl, awk and Lua, or code a grammar stumbles on) and holds none of
+/// them (compared without case) is harmless
+pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
+    match lang {
+        Lang::Python => PYTHON_DANGER,
+        Lang::JavaScript => NODE_DANGER,
+        Lang::Php => PHP_DANGER,
+        Lang::Awk => AWK_DANGER,
+        Lang::Perl | Lang::Ruby | Lang::Lua => SCRIPT_DANGER,
+    }
 }
 
 /// Programs that pass along text they are given or fetch (decoders, filters, printers,
@@ -561,6 +569,7 @@ mod tests {
         // have it run something it cannot see.
         let cases = [
             ("python3", "-c import_shutil;shutil.rmtree('/')", Some(true)),
+            ("python3", "-c import(", Some(false)),
             ("python3.12", "-c print(1)", Some(false)),
             ("pypy3", "-c __import__('os').system('id')", Some(true)),
             ("node", "-e require('fs').rmSync('/')", Some(true)),
@@ -580,7 +589,9 @@ mod tests {
         for (program, line, expected) in cases {
             let row = interpreter(program).unwrap_or_else(|| panic!("{program} is no interpreter"));
             let args = words(line);
-            let judged = inline_code(row, &args).map(|code| code_is_dangerous(row, code));
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            let judged = inline_code(row, &args)
+                .map(|code| !crate::inline::effects(row.lang, program, code, deadline).is_empty());
             assert_eq!(judged, expected, "{program} {line}");
         }
         assert!(INTERPRETERS

@@ -20,6 +20,7 @@
 mod command;
 mod expand;
 mod fast;
+mod inline;
 mod knowledge;
 mod limits;
 mod path;

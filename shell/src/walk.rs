@@ -12,6 +12,7 @@ use tree_sitter::{ParseOptions, ParseState, Parser};
 
 use crate::command::{Part, Redirect, Script, SimpleCommand, Unknown};
 use crate::expand::{self, Binding, Env, UnknownWord, Vars};
+use crate::inline::{self, Effect, Value};
 use crate::knowledge::{self, CARRIERS, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::path::normalise;
@@ -653,6 +654,7 @@ impl Reader {
             };
             self.note_written(&program, &args);
             let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
+            let program_name = program.clone();
             let mut command = simple_command(program, args, at.upstream, &self.context);
             if let Some(why) = unknown_program {
                 command.unknown.push(Unknown {
@@ -672,8 +674,14 @@ impl Reader {
                 };
                 self.push(opaque)?;
             }
+            if !runs.writes.is_empty() {
+                self.push(inline_writes(&program_name, runs.writes, at.upstream))?;
+            }
             for script in runs.scripts {
                 self.nested(&script, at)?;
+            }
+            for exec in runs.execs {
+                self.simple(exec, at, None)?;
             }
             if let Some(cwd) = cwd {
                 self.context.cwd = cwd;
@@ -869,18 +877,14 @@ impl Reader {
             }
         } else if let Some(row) = knowledge::interpreter(program) {
             match knowledge::inline_code(row, args) {
-                Some(code)
-                    if expand::is_unknown(code) || knowledge::code_is_dangerous(row, code) =>
-                {
-                    runs.opaque.push(format!(
-                        "the code `{program}` is given on its command line may delete files or run commands, and is not read"
-                    ));
-                }
-                Some(_) => {}
+                Some(code) if expand::is_unknown(code) => runs.opaque.push(format!(
+                    "the code `{program}` is given on its command line is built at run time"
+                )),
+                Some(code) => self.inline(row, program, code, &mut runs),
                 None => match (stdin, first_operand()) {
-                    (Some(code), None) => self.judge_input(row, program, &code, &mut runs),
+                    (Some(code), None) => self.inline(row, program, &code, &mut runs),
                     (Some(code), Some(file)) if file == "-" => {
-                        self.judge_input(row, program, &code, &mut runs)
+                        self.inline(row, program, &code, &mut runs)
                     }
                     (_, Some(file)) if self.was_written(file) => runs.opaque.push(format!(
                         "`{file}` is written on this line, and what it runs is only known then"
@@ -897,18 +901,54 @@ impl Reader {
         runs
     }
 
-    /// Code an interpreter reads from a literal input (a here-document)
-    fn judge_input(
-        &self,
-        row: &knowledge::Interpreter,
-        program: &str,
-        code: &str,
-        runs: &mut Runs,
-    ) {
-        if knowledge::code_is_dangerous(row, code) {
-            runs.opaque.push(format!(
-                "the code `{program}` reads from its input may delete files or run commands, and is not read"
-            ));
+    /// What code given to an interpreter (on its command line, or as a literal input such
+    /// as a here-document) does, as the commands the shell reader knows: the command lines
+    /// it hands to a shell, the programs it runs, its deletes as `rm` and `rmdir`, its
+    /// writes as redirects of the interpreter's output
+    fn inline(&self, row: &knowledge::Interpreter, program: &str, code: &str, runs: &mut Runs) {
+        let unknown = |why: String| {
+            UnknownWord {
+                prefix: String::new(),
+                split: false,
+                name: false,
+                own_code: false,
+                why,
+            }
+            .encode()
+        };
+        let word = |value: Value| match value {
+            Value::Known(word) => word,
+            Value::Unknown(why) => unknown(why),
+        };
+        for effect in inline::effects(row.lang, program, code, self.deadline) {
+            match effect {
+                Effect::Script(Value::Known(script)) => runs.script(script),
+                Effect::Script(Value::Unknown(why)) => runs.opaque.push(format!(
+                    "the command line the code of `{program}` runs is built at run time: {why}"
+                )),
+                Effect::Exec(words) if words.is_empty() => {}
+                Effect::Exec(words) => runs.execs.push(words.into_iter().map(word).collect()),
+                Effect::Delete {
+                    tree,
+                    empty_folder,
+                    path,
+                } => {
+                    let how: &[&str] = match (tree, empty_folder) {
+                        (_, true) => &["rmdir", "--"],
+                        (true, false) => &["rm", "-r", "-f", "--"],
+                        (false, false) => &["rm", "-f", "--"],
+                    };
+                    let mut words: Vec<String> =
+                        how.iter().map(|word| (*word).to_owned()).collect();
+                    words.push(word(path));
+                    runs.execs.push(words);
+                }
+                Effect::Write(path) => runs.writes.push(match path {
+                    Value::Known(path) => Ok(normalise(&path, &self.context)),
+                    Value::Unknown(why) => Err(why),
+                }),
+                Effect::Opaque(why) => runs.opaque.push(why),
+            }
         }
     }
 
@@ -997,6 +1037,10 @@ impl Reader {
 struct Runs {
     scripts: Vec<String>,
     opaque: Vec<String>,
+    /// Programs run with their words, no shell between (from an interpreter's code)
+    execs: Vec<Vec<String>>,
+    /// Files an interpreter's code writes: the path, normalised, or why it is unknown
+    writes: Vec<Result<String, String>>,
 }
 
 impl Runs {
@@ -1019,6 +1063,32 @@ impl Runs {
             "the script `{program}` runs is built at run time: {why}"
         ));
     }
+}
+
+/// The files an interpreter's code writes, as redirects of the interpreter's output
+fn inline_writes(
+    program: &str,
+    writes: Vec<Result<String, String>>,
+    upstream: &[usize],
+) -> SimpleCommand {
+    let mut command = SimpleCommand {
+        program: program.to_owned(),
+        stdin_from: sorted(upstream),
+        ..SimpleCommand::default()
+    };
+    for write in writes {
+        match write {
+            Ok(target) => command.redirects.push(Redirect {
+                operator: ">".to_owned(),
+                target,
+            }),
+            Err(why) => command.unknown.push(Unknown {
+                part: Part::Redirect,
+                why,
+            }),
+        }
+    }
+    command
 }
 
 /// Whether a substitution's script only runs programs that print their own output
