@@ -13,7 +13,7 @@ use tree_sitter::{ParseOptions, ParseState, Parser};
 use crate::command::{Part, Redirect, Script, SimpleCommand, Unknown};
 use crate::expand::{self, Binding, Env, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
-use crate::knowledge::{self, CARRIERS, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
+use crate::knowledge::{self, carries_text, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::path::normalise;
 use crate::syntax::Syntax;
@@ -1016,9 +1016,8 @@ impl Reader {
         let feeding = upstream
             .iter()
             .filter_map(|index| self.commands.get(*index));
-        let mut carriers = feeding.filter(|command| {
-            !command.unknown.is_empty() || CARRIERS.contains(&command.program.as_str())
-        });
+        let mut carriers =
+            feeding.filter(|command| !command.unknown.is_empty() || carries_text(&command.program));
         if let Some(carrier) = carriers.next_back() {
             let name = if carrier.program.is_empty() {
                 "a command known only at run time".to_owned()
@@ -1101,7 +1100,7 @@ fn prints_own_code(inner: &str) -> bool {
         };
         any = true;
         let program = program.rsplit('/').next().unwrap_or(program);
-        if CARRIERS.contains(&program) || program.contains(['$', '`', '\'', '"']) {
+        if carries_text(program) || program.contains(['$', '`', '\'', '"']) {
             return false;
         }
     }
