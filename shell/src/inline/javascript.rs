@@ -69,6 +69,8 @@ fn table(name: &str) -> Option<Does> {
         | ("Deno", "run" | "Command" | "dlopen")
         | ("Bun", "spawn" | "spawnSync" | "$") => Does::Evaluates,
         ("", "require" | "import") | ("module" | "process.mainModule", "require") => Does::Requires,
+        // `import("child_process").then(cp => ...)` hands the module to a function.
+        (module, "then") if MODULES.contains(&module) => Does::Evaluates,
         _ => return None,
     };
     Some(does)
@@ -286,6 +288,8 @@ impl Scope<'_> {
             return None;
         }
         match node.kind() {
+            // `import("fs")`, the dynamic import, is called as a function named `import`.
+            "import" => Some("import".to_owned()),
             "identifier" => {
                 let name = text(node, self.source);
                 match self.names.get(name) {
@@ -459,6 +463,19 @@ impl Scope<'_> {
     /// A dangerous module or function used other than by a direct call: handed on, it may
     /// be called with anything
     fn reference(&self, node: Node<'_>, found: &mut Vec<Effect>) {
+        let Some(name) = self.qualify(node, 0) else {
+            return;
+        };
+        // `await` and parentheses pass a value on unchanged.
+        let mut node = node;
+        while let Some(parent) = node.parent().filter(|parent| {
+            matches!(
+                parent.kind(),
+                "await_expression" | "parenthesized_expression"
+            )
+        }) {
+            node = parent;
+        }
         let Some(parent) = node.parent() else { return };
         let is = |field: &str| {
             parent
@@ -495,9 +512,6 @@ impl Scope<'_> {
         if called || part_of_name || bound_once || binds {
             return;
         }
-        let Some(name) = self.qualify(node, 0) else {
-            return;
-        };
         let dangerous = match table(&name) {
             Some(Does::Requires) => false,
             Some(_) => true,

@@ -77,6 +77,9 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
         None => unknown("argument", node, source),
     };
     let kernel = matches!(receiver, "" | "Kernel" | "Process");
+    // `include FileUtils` makes its methods callable bare; a `Pathname` deletes itself.
+    let file_utils = matches!(receiver, "" | "FileUtils");
+    let pathname = receiver.starts_with("Pathname");
     let delete = |tree, empty_folder| {
         let paths: Vec<Value> = match args.first() {
             Some(list) if list.kind() == "array" => named_children(*list)
@@ -94,8 +97,18 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     match (receiver, method) {
         (_, "system" | "exec" | "spawn" | "`") if kernel => found.push(run(values())),
         ("IO", "popen") | ("Open3", _) => found.push(run(values())),
+        (_, "rmtree") if pathname => found.push(Effect::Delete {
+            tree: true,
+            empty_folder: false,
+            path: unknown("path", node, source),
+        }),
+        (_, "delete" | "unlink" | "rmdir") if pathname => found.push(Effect::Delete {
+            tree: false,
+            empty_folder: method == "rmdir",
+            path: unknown("path", node, source),
+        }),
         (
-            "FileUtils",
+            _,
             "rm_rf"
             | "rm_r"
             | "rmtree"
@@ -103,13 +116,13 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
             | "remove_entry"
             | "remove_entry_secure"
             | "remove_dir_all",
-        ) => found.extend(delete(true, false)),
-        ("FileUtils", "rm" | "rm_f" | "remove" | "safe_unlink") | ("File", "delete" | "unlink") => {
+        ) if file_utils => found.extend(delete(true, false)),
+        (_, "rm" | "rm_f" | "remove" | "safe_unlink") if file_utils => {
             found.extend(delete(false, false))
         }
-        ("FileUtils", "rmdir") | ("Dir", "rmdir" | "delete" | "unlink") => {
-            found.extend(delete(false, true))
-        }
+        ("File", "delete" | "unlink") => found.extend(delete(false, false)),
+        (_, "rmdir") if file_utils => found.extend(delete(false, true)),
+        ("Dir", "rmdir" | "delete" | "unlink") => found.extend(delete(false, true)),
         ("File" | "IO", "write" | "binwrite") => found.push(Effect::Write(first())),
         ("File", "open" | "new")
             if args

@@ -258,6 +258,8 @@ fn javascript() {
             ),
             ("require('child_process')[process.argv[2]]('id')", Opaque),
             ("require('vm').runInThisContext('1')", Opaque),
+            ("import('child_process').then(cp => cp.execSync('id'))", Opaque),
+            ("(async () => { const cp = await import('node:child_process'); cp.execSync('id') })()", Exactly(vec![script("id")])),
         ],
     );
 }
@@ -290,6 +292,14 @@ fn ruby() {
             ),
             ("Kernel.exec(\"rm -rf #{ARGV[0]}\")", UnknownValue),
             ("eval(STDIN.read)", Opaque),
+            (
+                "require 'fileutils'; include FileUtils; rm_rf '/etc'",
+                Exactly(vec![delete(true, false, "/etc")]),
+            ),
+            (
+                "require 'pathname'; Pathname.new(ARGV[0]).rmtree",
+                UnknownValue,
+            ),
             ("Kernel.send(:system, 'id')", Opaque),
         ],
     );
