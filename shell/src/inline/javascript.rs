@@ -250,9 +250,7 @@ impl Scope<'_> {
                     .filter(|name| name.kind() == "identifier")
                 {
                     let name = text(name, self.source).to_owned();
-                    let value = Binding::Value(unknown("value", node, self.source));
-                    self.set(&name, value.clone());
-                    self.set(&name, value);
+                    self.set(&name, Binding::Value(unknown("value", node, self.source)));
                 }
             }
             _ => {}

@@ -272,7 +272,6 @@ impl Scope<'_> {
                 if let Some(target) = target.filter(|target| target.kind() == "identifier") {
                     let name = text(target, self.source).to_owned();
                     self.set(&name, Binding::Value(unknown("value", node, self.source)));
-                    self.set(&name, Binding::Value(unknown("value", node, self.source)));
                 }
             }
             _ => {}
@@ -664,11 +663,16 @@ impl Scope<'_> {
         let Some(name) = self.qualify(node, 0) else {
             return;
         };
-        let dangerous = match table(&name) {
-            Some(Does::Open | Does::Imports | Does::GetAttr) => false,
-            Some(_) => true,
-            None => MODULES.contains(&name.as_str()),
-        };
+        // `os.__dict__["system"]` reaches a function by a name the table cannot see.
+        let dunder = name.rsplit_once('.').is_some_and(|(module, attribute)| {
+            attribute.starts_with("__") && MODULES.contains(&module)
+        });
+        let dangerous = dunder
+            || match table(&name) {
+                Some(Does::Open | Does::Imports | Does::GetAttr) => false,
+                Some(_) => true,
+                None => MODULES.contains(&name.as_str()),
+            };
         if !dangerous {
             return;
         }

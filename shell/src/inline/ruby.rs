@@ -97,6 +97,17 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     match (receiver, method) {
         (_, "system" | "exec" | "spawn" | "`") if kernel => found.push(run(values())),
         ("IO", "popen") | ("Open3", _) => found.push(run(values())),
+        // `open("| cmd")` and `IO.read("| cmd")` run the command after the bar.
+        ("" | "Kernel", "open") | ("IO", "read" | "readlines" | "foreach" | "write")
+            if !matches!(first(), Value::Known(path) if !path.starts_with('|')) =>
+        {
+            found.push(match first() {
+                Value::Known(piped) => Effect::Script(Value::Known(piped.trim_start_matches('|').to_owned())),
+                Value::Unknown(why) => Effect::Opaque(format!(
+                    "the code opens a path known only at run time, which may be a command after `|`: {why}"
+                )),
+            })
+        }
         (_, "rmtree") if pathname => found.push(Effect::Delete {
             tree: true,
             empty_folder: false,

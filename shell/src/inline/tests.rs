@@ -187,6 +187,7 @@ fn python() {
             ("import os; getattr(os, 'sys' + 'tem')('id')", Opaque),
             ("import os; print(getattr(os, 'sep'))", Exactly(vec![])),
             ("import os as o; o = o; o.system('id')", Opaque),
+            ("import os; os.__dict__['system']('id')", Opaque),
         ],
     );
 }
@@ -292,6 +293,12 @@ fn ruby() {
             ),
             ("Kernel.exec(\"rm -rf #{ARGV[0]}\")", UnknownValue),
             ("eval(STDIN.read)", Opaque),
+            (
+                "open('|rm -rf ~') { |f| puts f.read }",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            ("puts File.read('Gemfile')", Exactly(vec![])),
+            ("puts IO.read(ARGV[0])", Opaque),
             (
                 "require 'fileutils'; include FileUtils; rm_rf '/etc'",
                 Exactly(vec![delete(true, false, "/etc")]),
