@@ -383,3 +383,17 @@ fn deep_code_is_read_without_overflowing() {
     );
     assert!(!read(Lang::Python, &nested).is_empty());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Any text, in any language, gives an answer within the deadline: never a panic
+    #[test]
+    fn any_code_gets_an_answer(code in "[ -~\n]{0,200}|(os|system|require|eval|\\(|\\)|\\[|\\]|\"|'|`|\\.|,|;|=|\\+| ){0,60}") {
+        for lang in [Lang::Python, Lang::JavaScript, Lang::Ruby, Lang::Php, Lang::Perl, Lang::Awk] {
+            let started = Instant::now();
+            let _ = read(lang, &code);
+            proptest::prop_assert!(started.elapsed() < Duration::from_secs(2));
+        }
+    }
+}
