@@ -680,8 +680,11 @@ impl Reader {
             for script in runs.scripts {
                 self.nested(&script, at)?;
             }
-            for exec in runs.execs {
-                self.simple(exec, at, None)?;
+            for run in runs.inline {
+                match run {
+                    InlineRun::Script(script) => self.nested(&script, at)?,
+                    InlineRun::Exec(words) => self.simple(words, at, None)?,
+                }
             }
             if let Some(cwd) = cwd {
                 self.context.cwd = cwd;
@@ -922,12 +925,14 @@ impl Reader {
         };
         for effect in inline::effects(row.lang, program, code, self.deadline) {
             match effect {
-                Effect::Script(Value::Known(script)) => runs.script(script),
+                Effect::Script(Value::Known(script)) => runs.inline.push(InlineRun::Script(script)),
                 Effect::Script(Value::Unknown(why)) => runs.opaque.push(format!(
                     "the command line the code of `{program}` runs is built at run time: {why}"
                 )),
                 Effect::Exec(words) if words.is_empty() => {}
-                Effect::Exec(words) => runs.execs.push(words.into_iter().map(word).collect()),
+                Effect::Exec(words) => runs
+                    .inline
+                    .push(InlineRun::Exec(words.into_iter().map(word).collect())),
                 Effect::Delete {
                     tree,
                     empty_folder,
@@ -941,7 +946,7 @@ impl Reader {
                     let mut words: Vec<String> =
                         how.iter().map(|word| (*word).to_owned()).collect();
                     words.push(word(path));
-                    runs.execs.push(words);
+                    runs.inline.push(InlineRun::Exec(words));
                 }
                 Effect::Write(path) => runs.writes.push(match path {
                     Value::Known(path) => Ok(normalise(&path, &self.context)),
@@ -1036,8 +1041,8 @@ impl Reader {
 struct Runs {
     scripts: Vec<String>,
     opaque: Vec<String>,
-    /// Programs run with their words, no shell between (from an interpreter's code)
-    execs: Vec<Vec<String>>,
+    /// What an interpreter's code runs, in the order the code says
+    inline: Vec<InlineRun>,
     /// Files an interpreter's code writes: the path, normalised, or why it is unknown
     writes: Vec<Result<String, String>>,
 }
@@ -1062,6 +1067,13 @@ impl Runs {
             "the script `{program}` runs is built at run time: {why}"
         ));
     }
+}
+
+/// What an interpreter's code runs: a command line handed to a shell, or a program with
+/// its words and no shell between
+enum InlineRun {
+    Script(String),
+    Exec(Vec<String>),
 }
 
 /// The files an interpreter's code writes, as redirects of the interpreter's output
