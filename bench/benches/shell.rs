@@ -3,6 +3,8 @@
 //! deciding it with the shipped safe-shell policy, which reads it once (`safe_shell`),
 //! beside seven guards written as plain globs on the same text (`glob_guards`); and the
 //! safe-shell policy on a tool that is no shell (`other_tool`), which reads nothing.
+//! `inline_code` reads a `python3 -c` line, whose code is parsed, beside the same text given
+//! to `echo`, and decides it with safe-shell.
 //! `shell_latency` times single decisions and prints their p50, p99 and maximum, which
 //! criterion's means do not show, for safe-shell and for every policy of `rules/` at once
 //! (safe-shell and the shell packs).
@@ -20,7 +22,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rulesc_bench::shell_lines::{bash_event, glob_guards, line_1kb, other_tool_event, safe_shell};
+use rulesc_bench::shell_lines::{
+    bash_event, glob_guards, inline_python_lines, line_1kb, other_tool_event, safe_shell,
+};
 use rulesc_bench::shipped::policy as shipped;
 use rulesc_shell::{read, read_with_tree_sitter, Context};
 
@@ -47,6 +51,26 @@ fn shell_1kb(c: &mut Criterion) {
     });
     group.bench_function("other_tool", |b| {
         b.iter(|| safe_shell.evaluate(black_box(&other)))
+    });
+    group.finish();
+}
+
+/// A `python3 -c` line, whose code is parsed, beside the same line given to `echo`
+fn inline_code(c: &mut Criterion) {
+    let (python, echo) = inline_python_lines();
+    let context = Context {
+        cwd: Some("/home/user/project".to_owned()),
+        home: None,
+    };
+    let safe_shell = safe_shell().expect("safe-shell compiles");
+    let event = bash_event(&python);
+    let mut group = c.benchmark_group("inline_code");
+    group.bench_function("read_python", |b| {
+        b.iter(|| read(black_box(&python), &context))
+    });
+    group.bench_function("read_echo", |b| b.iter(|| read(black_box(&echo), &context)));
+    group.bench_function("safe_shell_python", |b| {
+        b.iter(|| safe_shell.evaluate(black_box(&event)))
     });
     group.finish();
 }
@@ -99,5 +123,5 @@ fn shell_latency(_: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, shell_1kb, shell_latency);
+criterion_group!(benches, shell_1kb, inline_code, shell_latency);
 criterion_main!(benches);

@@ -20,6 +20,15 @@ pub fn line_1kb() -> String {
     line
 }
 
+/// An agent's inline Python one-liner (reads JSON, calls a command, deletes a build folder),
+/// and the same line with `echo` in place of the interpreter, which parses no code
+pub fn inline_python_lines() -> (String, String) {
+    let code = "import json, os, shutil, subprocess; data = json.load(open('package.json')); \
+                print(data['name'], subprocess.check_output(['git', 'rev-parse', 'HEAD']).decode()); \
+                shutil.rmtree('build', ignore_errors=True)";
+    (format!("python3 -c \"{code}\""), format!("echo \"{code}\""))
+}
+
 /// `line` as a Claude Code `Bash` call in the project
 pub fn bash_event(line: &str) -> Event {
     let mut event = Event::new(rulesc::EventKind::PreToolUse);

@@ -1090,8 +1090,11 @@ pub const INVALID_SHELL_CONDITION: Code = Code {
     what: "Inside `shell(...)` or `shell.all(...)`: a word that is not `program`, `arg`, \
            `operand`, `path` or `redirect`; a comparison with something else than a string \
            (or a list of strings for `in`); an ordering (`<`, `>`); `flag(...)` without a \
-           flag written with its dashes; a call other than `flag(...)` and `stdin_from(...)`; \
-           or a call such as `shell.any(...)` that does not exist.",
+           flag written with its dashes; `program_is(...)` without the name of a kind of \
+           program the reader knows (`\"shell\"`, `\"interpreter\"`, `\"download\"`, \
+           `\"stdin_runner\"`, `\"privilege\"`, `\"disk_formatter\"`); a call other than \
+           `flag(...)`, `program_is(...)` and `stdin_from(...)`; or a call such as \
+           `shell.any(...)` that does not exist.",
     why: "A shell condition tests the words of one simple command; anything else would \
           never hold, and a guard that never holds lets every command through.",
     wrong: "on pre_tool_use when shell(program == \"rm\" and flag(\"rf\")) block",

@@ -122,6 +122,7 @@ impl ShellLowering<'_> {
     fn call(&mut self, call: &Call) -> Option<ShellCondition> {
         match dotted(&call.name).as_str() {
             "flag" => self.flag(&call.argument),
+            "program_is" => self.program_kind(&call.argument),
             "stdin_from" => self
                 .condition(&call.argument)
                 .map(|inner| ShellCondition::StdinFrom(Box::new(inner))),
@@ -139,7 +140,8 @@ impl ShellLowering<'_> {
                     call.name.span,
                     format!("there is no shell condition `{other}(...)`"),
                     "unknown name",
-                    "inside `shell(...)` the calls are `flag(...)` and `stdin_from(...)`",
+                    "inside `shell(...)` the calls are `flag(...)`, `program_is(...)` and \
+                     `stdin_from(...)`",
                 );
                 None
             }
@@ -160,6 +162,35 @@ impl ShellLowering<'_> {
                     "`flag(...)` takes one flag as a string, with its dashes".to_owned(),
                     "not a flag",
                     "write a short flag as `flag(\"-r\")` and a long one as `flag(\"--force\")`",
+                );
+                None
+            }
+        }
+    }
+
+    /// `program_is("shell")`: the program is of a kind the shell reader's table knows
+    fn program_kind(&mut self, argument: &Expr) -> Option<ShellCondition> {
+        let name = match argument {
+            Expr::Lit(lit) => self.string(lit),
+            _ => None,
+        };
+        match name {
+            Some(name) if rulesc_runtime::shell_program_kind(&name).is_some() => {
+                Some(ShellCondition::Word {
+                    word: ShellWord::Program,
+                    test: WordTest::Kind(name),
+                })
+            }
+            _ => {
+                let kinds: Vec<String> = rulesc_runtime::SHELL_PROGRAM_KINDS
+                    .iter()
+                    .map(|kind| format!("`\"{}\"`", kind.name))
+                    .collect();
+                self.error(
+                    argument.span(),
+                    "`program_is(...)` takes the name of a kind of program as a string".to_owned(),
+                    "not a kind of program",
+                    &format!("the kinds are {}", kinds.join(", ")),
                 );
                 None
             }

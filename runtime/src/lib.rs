@@ -62,6 +62,7 @@ pub use resolve::{
     resolve_continuation, RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS,
     RESOLVED_BY_MAX_STOP_REQUESTS,
 };
+pub use rulesc_shell::{program_kind as shell_program_kind, PROGRAM_KINDS as SHELL_PROGRAM_KINDS};
 pub use script::{
     Script, ScriptError, ScriptedApprover, ScriptedModel, ScriptedTool, ScriptedTools, Turn,
     MAX_SCRIPT_RETRIES,

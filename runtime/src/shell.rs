@@ -441,7 +441,7 @@ impl UnknownWord<'_> {
                 let literal = pattern.as_str();
                 !(self.name && self.prefix.is_empty() && literal.starts_with(['-', '+', '/']))
             }
-            WordTest::Regex(_) | WordTest::Contains(_) => true,
+            WordTest::Regex(_) | WordTest::Contains(_) | WordTest::Kind(_) => true,
         }
     }
 
@@ -459,7 +459,9 @@ impl UnknownWord<'_> {
                 }
                 _ => None,
             },
-            WordTest::Equals(_) | WordTest::In(_) | WordTest::Contains(_) => None,
+            WordTest::Equals(_) | WordTest::In(_) | WordTest::Contains(_) | WordTest::Kind(_) => {
+                None
+            }
         };
         let Some(literal) = literal else {
             return true;

@@ -48,8 +48,9 @@ pub struct Unknown {
 /// Which part of a command is only known when it runs
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
-    /// All of it: code made at run time (`eval "$x"`, `base64 -d | sh`), or code in another
-    /// language that may delete files or run commands (`python3 -c '...'`)
+    /// All of it: code made at run time (`eval "$x"`, `base64 -d | sh`), or interpreter code
+    /// that evaluates code, runs a command built at run time, or cannot be seen through
+    /// (`python3 -c 'exec(...)'`)
     Command,
     /// The program (`$cmd -rf /`, `/???/???/sud?`)
     Program,

@@ -5,7 +5,7 @@
 //! program) leaves the word unknown: it is kept apart, with the text known before it and
 //! why it is unknown, so that a condition that tests it is undecidable rather than false.
 
-use crate::knowledge::{prints_a_name, CARRIERS, NAME_VARIABLES};
+use crate::knowledge::{carries_text, prints_a_name, NAME_VARIABLES};
 use crate::word::ansi_c;
 use crate::Context;
 
@@ -450,7 +450,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 });
                 let own_code = !programs.is_empty()
                     && programs.iter().all(|(program, _)| {
-                        !CARRIERS.contains(&program.as_str()) && !program.contains('$')
+                        !carries_text(program.as_str()) && !program.contains('$')
                     });
                 let shown: String = inner.trim().chars().take(40).collect();
                 let why = format!("the output of `$({shown})` is known only at run time");

@@ -3,6 +3,8 @@
 //! options each guarded program has, and the options through which a program runs a command.
 //! Wrappers are in [`crate::wrapper`]. Each row has a test below.
 
+use crate::inline::Lang;
+
 /// Programs that are shells: `-c` hands them a script, and without a script file they run
 /// their input
 pub(crate) const SHELLS: &[&str] = &[
@@ -17,6 +19,7 @@ pub(crate) const STDIN_RUNNERS: &[&str] = &["at", "batch"];
 pub(crate) const STDIN_PATHS: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
 
 /// How an interpreter takes code on its command line
+#[derive(Debug)]
 pub(crate) struct Interpreter {
     /// The program's name, or its name's start (`python` covers `python3.12`)
     pub(crate) name: &'static str,
@@ -26,12 +29,11 @@ pub(crate) struct Interpreter {
     pub(crate) code_options: &'static [&'static str],
     /// Whether, with no code option, the first operand is the code (`awk`)
     pub(crate) first_operand: bool,
-    /// Words in the code that may delete files or run commands; code holding none of them
-    /// (compared without case) is harmless
-    pub(crate) dangerous: &'static [&'static str],
+    /// The language of the code, which says how it is read
+    pub(crate) lang: Lang,
 }
 
-/// Words of Python code that reach files, processes or more code
+/// Words of Python code that reach files, processes or more code (when it cannot be parsed)
 const PYTHON_DANGER: &[&str] = &[
     "rmtree",
     "remove",
@@ -99,7 +101,7 @@ const SCRIPT_DANGER: &[&str] = &[
     "kill",
 ];
 
-/// Words of JavaScript code that reach files, processes or more code
+/// Words of JavaScript code that reach files, processes or more code (when it cannot be parsed)
 const NODE_DANGER: &[&str] = &[
     "child_process",
     "exec",
@@ -123,7 +125,7 @@ const NODE_DANGER: &[&str] = &[
     "bun.",
 ];
 
-/// Words of PHP code that reach files, processes or more code
+/// Words of PHP code that reach files, processes or more code (when it cannot be parsed)
 const PHP_DANGER: &[&str] = &[
     "system",
     "exec",
@@ -159,91 +161,91 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         prefix: true,
         code_options: &["-c"],
         first_operand: false,
-        dangerous: PYTHON_DANGER,
+        lang: Lang::Python,
     },
     Interpreter {
         name: "pypy",
         prefix: true,
         code_options: &["-c"],
         first_operand: false,
-        dangerous: PYTHON_DANGER,
+        lang: Lang::Python,
     },
     Interpreter {
         name: "node",
         prefix: false,
         code_options: &["-e", "-p", "--eval", "--print"],
         first_operand: false,
-        dangerous: NODE_DANGER,
+        lang: Lang::JavaScript,
     },
     Interpreter {
         name: "deno",
         prefix: false,
         code_options: &["eval"],
         first_operand: false,
-        dangerous: NODE_DANGER,
+        lang: Lang::JavaScript,
     },
     Interpreter {
         name: "bun",
         prefix: false,
         code_options: &["-e", "--eval", "-p", "--print"],
         first_operand: false,
-        dangerous: NODE_DANGER,
+        lang: Lang::JavaScript,
     },
     Interpreter {
         name: "perl",
         prefix: true,
         code_options: &["-e", "-E"],
         first_operand: false,
-        dangerous: SCRIPT_DANGER,
+        lang: Lang::Perl,
     },
     Interpreter {
         name: "ruby",
         prefix: true,
         code_options: &["-e"],
         first_operand: false,
-        dangerous: SCRIPT_DANGER,
+        lang: Lang::Ruby,
     },
     Interpreter {
         name: "php",
         prefix: true,
         code_options: &["-r"],
         first_operand: false,
-        dangerous: PHP_DANGER,
+        lang: Lang::Php,
     },
     Interpreter {
         name: "lua",
         prefix: true,
         code_options: &["-e"],
         first_operand: false,
-        dangerous: SCRIPT_DANGER,
+        lang: Lang::Lua,
     },
     Interpreter {
         name: "awk",
         prefix: false,
         code_options: &[],
         first_operand: true,
-        dangerous: AWK_DANGER,
+        lang: Lang::Awk,
     },
     Interpreter {
         name: "gawk",
         prefix: false,
         code_options: &[],
         first_operand: true,
-        dangerous: AWK_DANGER,
+        lang: Lang::Awk,
     },
     Interpreter {
         name: "mawk",
         prefix: false,
         code_options: &[],
         first_operand: true,
-        dangerous: AWK_DANGER,
+        lang: Lang::Awk,
     },
     Interpreter {
         name: "nawk",
         prefix: false,
         code_options: &[],
         first_operand: true,
-        dangerous: AWK_DANGER,
+        lang: Lang::Awk,
     },
 ];
 
@@ -290,25 +292,135 @@ pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Option<&
     None
 }
 
-/// Whether code given to `row` may delete files or run commands (see [`Interpreter::dangerous`])
-pub(crate) fn code_is_dangerous(row: &Interpreter, code: &str) -> bool {
-    let lower = code.to_ascii_lowercase();
-    row.dangerous.iter().any(|word| lower.contains(word))
+/// Words in code of `lang` that may delete files, run commands or evaluate more code: code
+/// that is not parsed (Perl, awk and Lua, or code a grammar stumbles on) and holds none of
+/// them (compared without case) is harmless
+pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
+    match lang {
+        Lang::Python => PYTHON_DANGER,
+        Lang::JavaScript => NODE_DANGER,
+        Lang::Php => PHP_DANGER,
+        Lang::Awk => AWK_DANGER,
+        Lang::Perl | Lang::Ruby | Lang::Lua => SCRIPT_DANGER,
+    }
 }
 
-/// Programs that pass along text they are given or fetch (decoders, filters, printers,
-/// downloads): a script they produce is whatever their input was, so it is unknown. The
-/// output of any other program is its own (`ssh-agent -s`, `kubectl completion bash`).
-pub(crate) const CARRIERS: &[&str] = &[
+/// Programs that fetch text from elsewhere: downloads and sockets
+pub(crate) const DOWNLOADS: &[&str] = &[
+    "curl", "wget", "fetch", "aria2c", "http", "https", "nc", "ncat", "netcat", "socat",
+];
+
+/// Programs that pass along text they are given (decoders, filters, printers); with
+/// [`DOWNLOADS`], the programs a script they produce comes through is unknown. The output of
+/// any other program is its own (`ssh-agent -s`, `kubectl completion bash`).
+const FILTERS: &[&str] = &[
     "echo", "printf", "cat", "tac", "base64", "base32", "basenc", "xxd", "od", "rev", "tr", "sed",
     "awk", "gawk", "mawk", "perl", "python", "python2", "python3", "ruby", "node", "php",
     "openssl", "gzip", "gunzip", "zcat", "bzip2", "bunzip2", "bzcat", "xz", "unxz", "xzcat",
     "zstd", "unzstd", "zstdcat", "tee", "head", "tail", "cut", "sort", "uniq", "fold", "paste",
-    "column", "nc", "ncat", "netcat", "socat", "curl", "wget", "fetch", "aria2c", "http", "https",
-    "dd", "iconv", "printenv", "envsubst", "jq", "yq", "xargs", "dirname", "basename", "realpath",
-    "readlink", "eval", "source", ".", "tr", "uudecode", "gpg", "strings", "sh", "bash",
+    "column", "dd", "iconv", "printenv", "envsubst", "jq", "yq", "xargs", "dirname", "basename",
+    "realpath", "readlink", "eval", "source", ".", "uudecode", "gpg", "strings", "sh", "bash",
 ];
 
+/// Whether a script `program` produces is text it was given or fetched (see [`FILTERS`])
+pub(crate) fn carries_text(program: &str) -> bool {
+    FILTERS.contains(&program) || DOWNLOADS.contains(&program)
+}
+
+/// Programs that run another as a different user
+const PRIVILEGE: &[&str] = &["sudo", "su", "doas", "pkexec", "run0", "sudoedit"];
+
+/// Programs that make a file system or wipe a device whatever their words
+const DISK_FORMATTERS: &[&str] = &[
+    "mke2fs",
+    "mkswap",
+    "wipefs",
+    "mkdosfs",
+    "mkntfs",
+    "mkexfatfs",
+    "blkdiscard",
+];
+
+/// A kind of program the reader knows, which a policy names with `program_is("NAME")`
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProgramKind {
+    /// The name a policy uses
+    pub name: &'static str,
+    /// What the programs of the kind do, for the docs and messages
+    pub about: &'static str,
+    /// The programs, by exact name
+    pub programs: &'static [&'static str],
+    /// Name starts that make a program of the kind when followed by a file system
+    /// (`mkfs` covers `mkfs.ext4`)
+    pub prefixes: &'static [&'static str],
+    /// Whether the kind is the interpreters of [`INTERPRETERS`], whose names may carry a
+    /// version (`python3.12`)
+    pub interpreters: bool,
+}
+
+/// Every kind of program a policy can name, one row each
+pub const PROGRAM_KINDS: &[ProgramKind] = &[
+    ProgramKind {
+        name: "shell",
+        about: "shells: `-c` hands them a script, and without a script file they run their input",
+        programs: SHELLS,
+        prefixes: &[],
+        interpreters: false,
+    },
+    ProgramKind {
+        name: "interpreter",
+        about: "interpreters that take code on their command line or their input",
+        programs: &[],
+        prefixes: &[],
+        interpreters: true,
+    },
+    ProgramKind {
+        name: "download",
+        about: "programs that fetch text from elsewhere: downloads and sockets",
+        programs: DOWNLOADS,
+        prefixes: &[],
+        interpreters: false,
+    },
+    ProgramKind {
+        name: "stdin_runner",
+        about: "programs that run a script read from their input when given no file",
+        programs: STDIN_RUNNERS,
+        prefixes: &[],
+        interpreters: false,
+    },
+    ProgramKind {
+        name: "privilege",
+        about: "programs that run another as a different user",
+        programs: PRIVILEGE,
+        prefixes: &[],
+        interpreters: false,
+    },
+    ProgramKind {
+        name: "disk_formatter",
+        about: "programs that make a file system or wipe a device whatever their words",
+        programs: DISK_FORMATTERS,
+        prefixes: &["mkfs"],
+        interpreters: false,
+    },
+];
+
+impl ProgramKind {
+    /// Whether `program` is of this kind
+    pub fn holds(&self, program: &str) -> bool {
+        self.programs.contains(&program)
+            || (self.interpreters && interpreter(program).is_some())
+            || self.prefixes.iter().any(|prefix| {
+                program
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            })
+    }
+}
+
+/// The kind of program a policy names, if there is one of that name
+pub fn program_kind(name: &str) -> Option<&'static ProgramKind> {
+    PROGRAM_KINDS.iter().find(|kind| kind.name == name)
+}
 /// Programs whose output is a name (no `/`, no leading `-` or `+`): a date, a count, a user,
 /// a branch, a container id. A word built from one is unknown, but neither a flag nor a path
 /// that leaves the directory it is in.
@@ -561,6 +673,7 @@ mod tests {
         // have it run something it cannot see.
         let cases = [
             ("python3", "-c import_shutil;shutil.rmtree('/')", Some(true)),
+            ("python3", "-c import(", Some(false)),
             ("python3.12", "-c print(1)", Some(false)),
             ("pypy3", "-c __import__('os').system('id')", Some(true)),
             ("node", "-e require('fs').rmSync('/')", Some(true)),
@@ -580,13 +693,80 @@ mod tests {
         for (program, line, expected) in cases {
             let row = interpreter(program).unwrap_or_else(|| panic!("{program} is no interpreter"));
             let args = words(line);
-            let judged = inline_code(row, &args).map(|code| code_is_dangerous(row, code));
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            let judged = inline_code(row, &args)
+                .map(|code| !crate::inline::effects(row.lang, program, code, deadline).is_empty());
             assert_eq!(judged, expected, "{program} {line}");
         }
         assert!(INTERPRETERS
             .iter()
             .all(|row| interpreter(row.name).is_some()));
         assert!(interpreter("pythonista").is_none());
+    }
+
+    #[test]
+    fn every_program_kind_holds_for_its_programs_and_no_other() {
+        // One line per row: programs of the kind, and programs that are not, from what each
+        // program does (its manual), not from the table.
+        let rows: [(&str, &[&str], &[&str]); 6] = [
+            (
+                "shell",
+                &["sh", "bash", "zsh", "dash", "fish", "ksh"],
+                &["python3", "ssh", "shellcheck"],
+            ),
+            (
+                "interpreter",
+                &[
+                    "python3",
+                    "python3.12",
+                    "pypy3",
+                    "node",
+                    "perl",
+                    "ruby",
+                    "php8.2",
+                    "lua5.4",
+                    "awk",
+                    "deno",
+                    "bun",
+                ],
+                &["bash", "pythonista", "nodemon", "git"],
+            ),
+            (
+                "download",
+                &["curl", "wget", "nc", "socat", "aria2c"],
+                &["git", "ssh", "scp"],
+            ),
+            ("stdin_runner", &["at", "batch"], &["cron", "atq"]),
+            (
+                "privilege",
+                &["sudo", "su", "doas", "pkexec", "run0", "sudoedit"],
+                &["sudoku", "env"],
+            ),
+            (
+                "disk_formatter",
+                &[
+                    "mkfs",
+                    "mkfs.ext4",
+                    "mkfs.vfat",
+                    "mke2fs",
+                    "mkswap",
+                    "wipefs",
+                    "blkdiscard",
+                ],
+                &["mkfsx", "mkdir", "fdisk"],
+            ),
+        ];
+        for (name, members, others) in rows {
+            let kind = program_kind(name).unwrap_or_else(|| panic!("no kind {name}"));
+            for program in members {
+                assert!(kind.holds(program), "{program} is a {name}");
+            }
+            for program in others {
+                assert!(!kind.holds(program), "{program} is no {name}");
+            }
+        }
+        assert_eq!(PROGRAM_KINDS.len(), rows.len());
+        assert!(program_kind("editor").is_none());
     }
 
     #[test]
@@ -638,7 +818,7 @@ mod tests {
         assert!(prints_a_name("git", &words("branch --show-current")));
         assert!(!prints_a_name("git", &words("rev-parse --show-toplevel")));
         assert!(!prints_a_name("echo", &[]));
-        assert!(CARRIERS.contains(&"base64") && SHELLS.contains(&"fish"));
+        assert!(carries_text("base64") && carries_text("curl") && SHELLS.contains(&"fish"));
         assert!(STDIN_RUNNERS.contains(&"at") && STDIN_PATHS.contains(&"/dev/stdin"));
         assert!(NAME_VARIABLES.contains(&"USER"));
     }

@@ -20,6 +20,7 @@
 mod command;
 mod expand;
 mod fast;
+mod inline;
 mod knowledge;
 mod limits;
 mod path;
@@ -29,6 +30,7 @@ mod word;
 mod wrapper;
 
 pub use command::{Part, Redirect, Script, SimpleCommand, Unknown};
+pub use knowledge::{program_kind, ProgramKind, PROGRAM_KINDS};
 pub use limits::{
     Unreadable, MAX_BYTES, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH, MAX_TIME,
 };

@@ -12,7 +12,8 @@ use tree_sitter::{ParseOptions, ParseState, Parser};
 
 use crate::command::{Part, Redirect, Script, SimpleCommand, Unknown};
 use crate::expand::{self, Binding, Env, UnknownWord, Vars};
-use crate::knowledge::{self, CARRIERS, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
+use crate::inline::{self, Effect, Value};
+use crate::knowledge::{self, carries_text, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::path::normalise;
 use crate::syntax::Syntax;
@@ -653,6 +654,7 @@ impl Reader {
             };
             self.note_written(&program, &args);
             let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
+            let program_name = program.clone();
             let mut command = simple_command(program, args, at.upstream, &self.context);
             if let Some(why) = unknown_program {
                 command.unknown.push(Unknown {
@@ -672,8 +674,17 @@ impl Reader {
                 };
                 self.push(opaque)?;
             }
+            if !runs.writes.is_empty() {
+                self.push(inline_writes(&program_name, runs.writes, at.upstream))?;
+            }
             for script in runs.scripts {
                 self.nested(&script, at)?;
+            }
+            for run in runs.inline {
+                match run {
+                    InlineRun::Script(script) => self.nested(&script, at)?,
+                    InlineRun::Exec(words) => self.simple(words, at, None)?,
+                }
             }
             if let Some(cwd) = cwd {
                 self.context.cwd = cwd;
@@ -869,18 +880,14 @@ impl Reader {
             }
         } else if let Some(row) = knowledge::interpreter(program) {
             match knowledge::inline_code(row, args) {
-                Some(code)
-                    if expand::is_unknown(code) || knowledge::code_is_dangerous(row, code) =>
-                {
-                    runs.opaque.push(format!(
-                        "the code `{program}` is given on its command line may delete files or run commands, and is not read"
-                    ));
-                }
-                Some(_) => {}
+                Some(code) if expand::is_unknown(code) => runs.opaque.push(format!(
+                    "the code `{program}` is given on its command line is built at run time"
+                )),
+                Some(code) => self.inline(row, program, code, &mut runs),
                 None => match (stdin, first_operand()) {
-                    (Some(code), None) => self.judge_input(row, program, &code, &mut runs),
+                    (Some(code), None) => self.inline(row, program, &code, &mut runs),
                     (Some(code), Some(file)) if file == "-" => {
-                        self.judge_input(row, program, &code, &mut runs)
+                        self.inline(row, program, &code, &mut runs)
                     }
                     (_, Some(file)) if self.was_written(file) => runs.opaque.push(format!(
                         "`{file}` is written on this line, and what it runs is only known then"
@@ -897,18 +904,56 @@ impl Reader {
         runs
     }
 
-    /// Code an interpreter reads from a literal input (a here-document)
-    fn judge_input(
-        &self,
-        row: &knowledge::Interpreter,
-        program: &str,
-        code: &str,
-        runs: &mut Runs,
-    ) {
-        if knowledge::code_is_dangerous(row, code) {
-            runs.opaque.push(format!(
-                "the code `{program}` reads from its input may delete files or run commands, and is not read"
-            ));
+    /// What code given to an interpreter (on its command line, or as a literal input such
+    /// as a here-document) does, as the commands the shell reader knows: the command lines
+    /// it hands to a shell, the programs it runs, its deletes as `rm` and `rmdir`, its
+    /// writes as redirects of the interpreter's output
+    fn inline(&self, row: &knowledge::Interpreter, program: &str, code: &str, runs: &mut Runs) {
+        let unknown = |why: String| {
+            UnknownWord {
+                prefix: String::new(),
+                split: false,
+                name: false,
+                own_code: false,
+                why,
+            }
+            .encode()
+        };
+        let word = |value: Value| match value {
+            Value::Known(word) => word,
+            Value::Unknown(why) => unknown(why),
+        };
+        for effect in inline::effects(row.lang, program, code, self.deadline) {
+            match effect {
+                Effect::Script(Value::Known(script)) => runs.inline.push(InlineRun::Script(script)),
+                Effect::Script(Value::Unknown(why)) => runs.opaque.push(format!(
+                    "the command line the code of `{program}` runs is built at run time: {why}"
+                )),
+                Effect::Exec(words) if words.is_empty() => {}
+                Effect::Exec(words) => runs
+                    .inline
+                    .push(InlineRun::Exec(words.into_iter().map(word).collect())),
+                Effect::Delete {
+                    tree,
+                    empty_folder,
+                    path,
+                } => {
+                    let how: &[&str] = match (tree, empty_folder) {
+                        (_, true) => &["rmdir", "--"],
+                        (true, false) => &["rm", "-r", "-f", "--"],
+                        (false, false) => &["rm", "-f", "--"],
+                    };
+                    let mut words: Vec<String> =
+                        how.iter().map(|word| (*word).to_owned()).collect();
+                    words.push(word(path));
+                    runs.inline.push(InlineRun::Exec(words));
+                }
+                Effect::Write(path) => runs.writes.push(match path {
+                    Value::Known(path) => Ok(normalise(&path, &self.context)),
+                    Value::Unknown(why) => Err(why),
+                }),
+                Effect::Opaque(why) => runs.opaque.push(why),
+            }
         }
     }
 
@@ -976,9 +1021,8 @@ impl Reader {
         let feeding = upstream
             .iter()
             .filter_map(|index| self.commands.get(*index));
-        let mut carriers = feeding.filter(|command| {
-            !command.unknown.is_empty() || CARRIERS.contains(&command.program.as_str())
-        });
+        let mut carriers =
+            feeding.filter(|command| !command.unknown.is_empty() || carries_text(&command.program));
         if let Some(carrier) = carriers.next_back() {
             let name = if carrier.program.is_empty() {
                 "a command known only at run time".to_owned()
@@ -997,6 +1041,10 @@ impl Reader {
 struct Runs {
     scripts: Vec<String>,
     opaque: Vec<String>,
+    /// What an interpreter's code runs, in the order the code says
+    inline: Vec<InlineRun>,
+    /// Files an interpreter's code writes: the path, normalised, or why it is unknown
+    writes: Vec<Result<String, String>>,
 }
 
 impl Runs {
@@ -1021,6 +1069,39 @@ impl Runs {
     }
 }
 
+/// What an interpreter's code runs: a command line handed to a shell, or a program with
+/// its words and no shell between
+enum InlineRun {
+    Script(String),
+    Exec(Vec<String>),
+}
+
+/// The files an interpreter's code writes, as redirects of the interpreter's output
+fn inline_writes(
+    program: &str,
+    writes: Vec<Result<String, String>>,
+    upstream: &[usize],
+) -> SimpleCommand {
+    let mut command = SimpleCommand {
+        program: program.to_owned(),
+        stdin_from: sorted(upstream),
+        ..SimpleCommand::default()
+    };
+    for write in writes {
+        match write {
+            Ok(target) => command.redirects.push(Redirect {
+                operator: ">".to_owned(),
+                target,
+            }),
+            Err(why) => command.unknown.push(Unknown {
+                part: Part::Redirect,
+                why,
+            }),
+        }
+    }
+    command
+}
+
 /// Whether a substitution's script only runs programs that print their own output
 /// (`kubectl completion bash`), not text handed to them
 fn prints_own_code(inner: &str) -> bool {
@@ -1031,7 +1112,7 @@ fn prints_own_code(inner: &str) -> bool {
         };
         any = true;
         let program = program.rsplit('/').next().unwrap_or(program);
-        if CARRIERS.contains(&program) || program.contains(['$', '`', '\'', '"']) {
+        if carries_text(program) || program.contains(['$', '`', '\'', '"']) {
             return false;
         }
     }

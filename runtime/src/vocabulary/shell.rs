@@ -100,6 +100,9 @@ pub enum WordTest {
     In(Vec<String>),
     /// `contains "x"`
     Contains(String),
+    /// `program_is("shell")`: the word is a program of a kind the shell reader knows
+    /// ([`rulesc_shell::PROGRAM_KINDS`])
+    Kind(String),
 }
 
 impl WordTest {
@@ -111,6 +114,9 @@ impl WordTest {
             WordTest::Regex(pattern) => pattern.is_match(text),
             WordTest::In(members) => members.iter().any(|member| same_word(text, member)),
             WordTest::Contains(needle) => text.contains(needle.as_str()),
+            WordTest::Kind(kind) => {
+                rulesc_shell::program_kind(kind).is_some_and(|kind| kind.holds(text))
+            }
         }
     }
 }

@@ -1,0 +1,524 @@
+//! JavaScript code (`node -e`, `deno eval`, `bun -e`), read with tree-sitter-javascript.
+//!
+//! A call is known by the dotted name of what it calls, with `require("child_process")`,
+//! `const cp = require(...)`, `const { execSync: run } = require(...)` and `import ... from`
+//! resolved (`node:` prefixes dropped, `fs/promises` is `fs.promises`). A dangerous module
+//! or function used other than by a direct call is opaque, as is code evaluated at run time.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::tree::{every_node, join, named_children, text, unescape, unknown};
+use super::{Effect, Value};
+
+/// How deep a dotted name or a literal expression is followed
+const MAX_DEPTH: usize = 32;
+
+/// What a function of the table does with its arguments
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Does {
+    /// Hands its first argument to a shell (`child_process.execSync`)
+    Shell,
+    /// Runs a program with a list of words (`spawn`, `execFile`); without the list the
+    /// first argument is read as a command line
+    Spawn,
+    /// Deletes what it is given: a tree when its options say `recursive`
+    Remove,
+    /// Deletes a folder only when empty, a tree when its options say `recursive`
+    RemoveFolder,
+    /// Deletes a file
+    Unlink,
+    /// Writes a file
+    Write,
+    /// Evaluates code, or reaches what the reader cannot follow
+    Evaluates,
+    /// Loads a module by name: opaque unless the name is a literal
+    Requires,
+}
+
+/// The functions whose calls matter, by dotted name
+fn table(name: &str) -> Option<Does> {
+    let name = name
+        .strip_prefix("globalThis.")
+        .or_else(|| name.strip_prefix("global."))
+        .unwrap_or(name);
+    let (module, function) = name.rsplit_once('.').unwrap_or(("", name));
+    let fs = matches!(module, "fs" | "fs.promises");
+    let does = match (module, function) {
+        ("child_process", "exec" | "execSync") => Does::Shell,
+        ("child_process", "spawn" | "spawnSync" | "execFile" | "execFileSync" | "fork") => {
+            Does::Spawn
+        }
+        (_, "rm" | "rmSync") if fs => Does::Remove,
+        ("Deno", "remove" | "removeSync") => Does::Remove,
+        (_, "rmdir" | "rmdirSync") if fs => Does::RemoveFolder,
+        (_, "unlink" | "unlinkSync") if fs => Does::Unlink,
+        (
+            _,
+            "writeFile" | "writeFileSync" | "appendFile" | "appendFileSync" | "createWriteStream",
+        ) if fs => Does::Write,
+        ("Deno", "writeTextFile" | "writeTextFileSync" | "writeFile" | "writeFileSync") => {
+            Does::Write
+        }
+        ("", "eval" | "Function" | "setTimeout" | "setInterval")
+        | ("vm", _)
+        | ("worker_threads", "Worker")
+        | ("process", "binding" | "dlopen" | "_linkedBinding")
+        | ("module", "_compile" | "_load")
+        | ("Deno", "run" | "Command" | "dlopen")
+        | ("Bun", "spawn" | "spawnSync" | "$") => Does::Evaluates,
+        ("", "require" | "import") | ("module" | "process.mainModule", "require") => Does::Requires,
+        // `import("child_process").then(cp => ...)` hands the module to a function.
+        (module, "then") if MODULES.contains(&module) => Does::Evaluates,
+        _ => return None,
+    };
+    Some(does)
+}
+
+/// The modules holding functions of the table: handed on, a module may be used for any
+const MODULES: &[&str] = &[
+    "child_process",
+    "fs",
+    "fs.promises",
+    "vm",
+    "worker_threads",
+    "module",
+    "Deno",
+    "Bun",
+];
+
+/// A module's name as the table knows it: `node:fs/promises` is `fs.promises`
+fn module_name(name: &str) -> String {
+    name.strip_prefix("node:").unwrap_or(name).replace('/', ".")
+}
+
+/// Whether a dotted name is a function of the table or a module holding some
+fn reaches(name: &str) -> bool {
+    table(name).is_some()
+        || MODULES.iter().any(|module| {
+            name.strip_prefix(module)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        })
+}
+
+/// A name the code binds
+#[derive(Debug, Clone)]
+enum Binding {
+    /// A module or function, by dotted name
+    Name(String),
+    /// A value (`const c = "rm -rf ~"`)
+    Value(Value),
+}
+
+/// The names bound in the code: bound once, or (`None`) more than once
+struct Scope<'t> {
+    names: HashMap<String, Option<Binding>>,
+    /// The names bound more than once, one of them to a dangerous module or function: what
+    /// they hold where they are used is only known at run time
+    shadowed: Vec<String>,
+    source: &'t str,
+}
+
+/// Reads `root` into `found`
+pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
+    let nodes = every_node(root);
+    let mut scope = Scope {
+        names: HashMap::new(),
+        shadowed: Vec::new(),
+        source,
+    };
+    for node in &nodes {
+        scope.bind(*node);
+    }
+    scope.shadowed.sort_unstable();
+    scope.shadowed.dedup();
+    for name in &scope.shadowed {
+        found.push(Effect::Opaque(format!(
+            "`{name}` is bound more than once, once to a function that runs commands or deletes files, and which one it holds is only known at run time"
+        )));
+    }
+    for node in &nodes {
+        match node.kind() {
+            "call_expression" | "new_expression" => {
+                scope.call(*node, found);
+                // `require("child_process")` handed on is the module handed on.
+                scope.reference(*node, found);
+            }
+            "identifier" | "member_expression" | "subscript_expression" => {
+                scope.reference(*node, found)
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Scope<'_> {
+    fn set(&mut self, name: &str, binding: Binding) {
+        let reaches = |binding: &Binding| match binding {
+            Binding::Name(full) => reaches(full),
+            Binding::Value(_) => false,
+        };
+        if let Some(old) = self.names.get(name) {
+            if old.as_ref().is_some_and(reaches) || reaches(&binding) {
+                self.shadowed.push(name.to_owned());
+            }
+        }
+        self.names
+            .entry(name.to_owned())
+            .and_modify(|old| *old = None)
+            .or_insert(Some(binding));
+    }
+
+    /// Records the names a declaration, an assignment or an import binds
+    fn bind(&mut self, node: Node<'_>) {
+        match node.kind() {
+            "variable_declarator" | "assignment_expression" => {
+                let (left, right) = match node.kind() {
+                    "variable_declarator" => (
+                        node.child_by_field_name("name"),
+                        node.child_by_field_name("value"),
+                    ),
+                    _ => (
+                        node.child_by_field_name("left"),
+                        node.child_by_field_name("right"),
+                    ),
+                };
+                let Some(left) = left else { return };
+                let qualified = right.and_then(|right| self.qualify(right, 0));
+                match left.kind() {
+                    "identifier" => {
+                        let binding = match (qualified, right) {
+                            (Some(name), _) => Binding::Name(name),
+                            (None, Some(right)) => Binding::Value(self.value(right, 0)),
+                            (None, None) => Binding::Value(unknown("value", node, self.source)),
+                        };
+                        let name = text(left, self.source).to_owned();
+                        self.set(&name, binding);
+                    }
+                    "object_pattern" => self.destructure(left, qualified.as_deref()),
+                    _ => {}
+                }
+            }
+            "import_statement" => {
+                let Some(from) = node.child_by_field_name("source") else {
+                    return;
+                };
+                let module = match self.value(from, 0) {
+                    Value::Known(module) => module_name(&module),
+                    Value::Unknown(_) => return,
+                };
+                for clause in every_node(node) {
+                    match clause.kind() {
+                        "namespace_import" => {
+                            if let Some(name) = named_children(clause).first() {
+                                let name = text(*name, self.source).to_owned();
+                                self.set(&name, Binding::Name(module.clone()));
+                            }
+                        }
+                        "import_specifier" => {
+                            let Some(imported) = clause.child_by_field_name("name") else {
+                                continue;
+                            };
+                            let local = clause.child_by_field_name("alias").unwrap_or(imported);
+                            let full = format!("{module}.{}", text(imported, self.source));
+                            let local = text(local, self.source).to_owned();
+                            self.set(&local, Binding::Name(full));
+                        }
+                        "import_clause" => {
+                            if let Some(default) = named_children(clause)
+                                .into_iter()
+                                .find(|child| child.kind() == "identifier")
+                            {
+                                let name = text(default, self.source).to_owned();
+                                self.set(&name, Binding::Name(module.clone()));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            // Every other way of binding a name makes its value unknown.
+            "formal_parameters"
+            | "for_in_statement"
+            | "function_declaration"
+            | "class_declaration"
+            | "catch_clause" => {
+                for name in named_children(node)
+                    .into_iter()
+                    .chain(node.child_by_field_name("left"))
+                    .filter(|name| name.kind() == "identifier")
+                {
+                    let name = text(name, self.source).to_owned();
+                    self.set(&name, Binding::Value(unknown("value", node, self.source)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `const { execSync, rmSync: rm } = require(...)`
+    fn destructure(&mut self, pattern: Node<'_>, module: Option<&str>) {
+        for item in named_children(pattern) {
+            let (key, local) = match item.kind() {
+                "shorthand_property_identifier_pattern" => (item, item),
+                "pair_pattern" => match (
+                    item.child_by_field_name("key"),
+                    item.child_by_field_name("value"),
+                ) {
+                    (Some(key), Some(value)) => (key, value),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let name = text(local, self.source).to_owned();
+            let binding = match module {
+                Some(module) => Binding::Name(format!("{module}.{}", text(key, self.source))),
+                None => Binding::Value(unknown("value", item, self.source)),
+            };
+            self.set(&name, binding);
+        }
+    }
+
+    /// The dotted name an expression refers to (`child_process.exec`, `fs`), if it is one
+    fn qualify(&self, node: Node<'_>, depth: usize) -> Option<String> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match node.kind() {
+            // `import("fs")`, the dynamic import, is called as a function named `import`.
+            "import" => Some("import".to_owned()),
+            "identifier" => {
+                let name = text(node, self.source);
+                match self.names.get(name) {
+                    Some(Some(Binding::Name(full))) => Some(full.clone()),
+                    Some(_) => None,
+                    None => Some(name.to_owned()),
+                }
+            }
+            "member_expression" => {
+                let object = self.qualify(node.child_by_field_name("object")?, depth + 1)?;
+                let property = text(node.child_by_field_name("property")?, self.source);
+                Some(format!("{object}.{property}"))
+            }
+            "subscript_expression" => {
+                let object = self.qualify(node.child_by_field_name("object")?, depth + 1)?;
+                match self.value(node.child_by_field_name("index")?, depth + 1) {
+                    Value::Known(property) => Some(format!("{object}.{property}")),
+                    Value::Unknown(_) => None,
+                }
+            }
+            "parenthesized_expression" | "await_expression" => {
+                self.qualify(*named_children(node).first()?, depth + 1)
+            }
+            "call_expression" => {
+                let function = self.qualify(node.child_by_field_name("function")?, depth + 1)?;
+                if table(&function) != Some(Does::Requires) {
+                    return None;
+                }
+                match self.argument(node, 0).map(|arg| self.value(arg, depth + 1)) {
+                    Some(Value::Known(module)) => Some(module_name(&module)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The value an expression computes, as far as its literals tell
+    fn value(&self, node: Node<'_>, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            return unknown("value", node, self.source);
+        }
+        match node.kind() {
+            "string" => {
+                let mut value = String::new();
+                for part in named_children(node) {
+                    match part.kind() {
+                        "escape_sequence" => value.push_str(&unescape(text(part, self.source))),
+                        _ => value.push_str(text(part, self.source)),
+                    }
+                }
+                Value::Known(value)
+            }
+            "template_string" => {
+                if named_children(node)
+                    .iter()
+                    .any(|part| part.kind() == "template_substitution")
+                {
+                    return unknown("string", node, self.source);
+                }
+                let whole = text(node, self.source);
+                let inner = whole
+                    .strip_prefix('`')
+                    .and_then(|rest| rest.strip_suffix('`'))
+                    .unwrap_or(whole);
+                Value::Known(inner.to_owned())
+            }
+            "binary_expression"
+                if node
+                    .child_by_field_name("operator")
+                    .is_some_and(|operator| operator.kind() == "+") =>
+            {
+                let parts = [
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ];
+                join(
+                    parts
+                        .into_iter()
+                        .map(|part| match part {
+                            Some(part) => self.value(part, depth + 1),
+                            None => unknown("value", node, self.source),
+                        })
+                        .collect(),
+                )
+            }
+            "parenthesized_expression" => match named_children(node).first() {
+                Some(inner) => self.value(*inner, depth + 1),
+                None => unknown("value", node, self.source),
+            },
+            "identifier" => match self.names.get(text(node, self.source)) {
+                Some(Some(Binding::Value(value))) => value.clone(),
+                _ => unknown("variable", node, self.source),
+            },
+            _ => unknown("value", node, self.source),
+        }
+    }
+
+    /// The argument at `position`
+    fn argument<'n>(&self, call: Node<'n>, position: usize) -> Option<Node<'n>> {
+        call.child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .get(position)
+            .copied()
+    }
+
+    /// What one call (or `new`) does
+    fn call(&self, node: Node<'_>, found: &mut Vec<Effect>) {
+        let function = node
+            .child_by_field_name("function")
+            .or_else(|| node.child_by_field_name("constructor"));
+        let Some(function) = function else { return };
+        let Some(name) = self.qualify(function, 0) else {
+            return;
+        };
+        let Some(does) = table(&name) else { return };
+        let first = || match self.argument(node, 0) {
+            Some(arg) => self.value(arg, 0),
+            None => unknown("argument", node, self.source),
+        };
+        let recursive = self
+            .argument(node, 1)
+            .is_some_and(|options| text(options, self.source).contains("recursive"));
+        let effect = match does {
+            Does::Shell => Effect::Script(first()),
+            Does::Spawn => match self.argument(node, 1) {
+                Some(list) if list.kind() == "array" => {
+                    let mut words = vec![first()];
+                    words.extend(
+                        named_children(list)
+                            .into_iter()
+                            .map(|word| self.value(word, 0)),
+                    );
+                    Effect::Exec(words)
+                }
+                Some(list) if list.kind() != "object" => {
+                    Effect::Exec(vec![first(), unknown("list of words", list, self.source)])
+                }
+                _ => Effect::Script(first()),
+            },
+            Does::Remove => Effect::Delete {
+                tree: recursive,
+                empty_folder: false,
+                path: first(),
+            },
+            Does::RemoveFolder => Effect::Delete {
+                tree: recursive,
+                empty_folder: !recursive,
+                path: first(),
+            },
+            Does::Unlink => Effect::Delete {
+                tree: false,
+                empty_folder: false,
+                path: first(),
+            },
+            Does::Write => Effect::Write(first()),
+            Does::Evaluates => Effect::Opaque(format!(
+                "the code calls `{name}`, which runs what is only known at run time"
+            )),
+            Does::Requires => match self.argument(node, 0).map(|arg| self.value(arg, 0)) {
+                Some(Value::Known(_)) => return,
+                _ => Effect::Opaque(format!(
+                    "the code loads a module named at run time with `{name}`"
+                )),
+            },
+        };
+        found.push(effect);
+    }
+
+    /// A dangerous module or function used other than by a direct call: handed on, it may
+    /// be called with anything
+    fn reference(&self, node: Node<'_>, found: &mut Vec<Effect>) {
+        let Some(name) = self.qualify(node, 0) else {
+            return;
+        };
+        // `await` and parentheses pass a value on unchanged.
+        let mut node = node;
+        while let Some(parent) = node.parent().filter(|parent| {
+            matches!(
+                parent.kind(),
+                "await_expression" | "parenthesized_expression"
+            )
+        }) {
+            node = parent;
+        }
+        let Some(parent) = node.parent() else { return };
+        let is = |field: &str| {
+            parent
+                .child_by_field_name(field)
+                .is_some_and(|child| child.id() == node.id())
+        };
+        let called = matches!(parent.kind(), "call_expression") && is("function")
+            || parent.kind() == "new_expression" && is("constructor");
+        let part_of_name = parent.kind() == "member_expression" && is("object")
+            || parent.kind() == "subscript_expression"
+                && is("object")
+                && self.qualify(parent, 0).is_some();
+        let bound_once = matches!(
+            parent.kind(),
+            "variable_declarator" | "assignment_expression"
+        ) && (is("value") || is("right"))
+            && parent
+                .child_by_field_name("name")
+                .or_else(|| parent.child_by_field_name("left"))
+                .is_some_and(|left| {
+                    left.kind() == "object_pattern"
+                        || self
+                            .names
+                            .get(text(left, self.source))
+                            .is_some_and(Option::is_some)
+                });
+        let binds = parent.kind() == "variable_declarator" && is("name")
+            || parent.kind() == "pair_pattern" && is("value")
+            || matches!(
+                parent.kind(),
+                "import_specifier" | "namespace_import" | "import_clause"
+            )
+            || parent.kind() == "assignment_expression" && is("left");
+        if called || part_of_name || bound_once || binds {
+            return;
+        }
+        let dangerous = match table(&name) {
+            Some(Does::Requires) => false,
+            Some(_) => true,
+            None => MODULES.contains(&name.as_str()),
+        };
+        if dangerous {
+            found.push(Effect::Opaque(format!(
+                "the code hands `{name}` on rather than calling it, and what it runs then is only known at run time"
+            )));
+        }
+    }
+}

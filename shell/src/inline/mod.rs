@@ -1,0 +1,141 @@
+//! Code given to an interpreter on its command line or as a literal input (`python3 -c`,
+//! `node -e`, `ruby -e`, `php -r`, `python3 - <<EOF`), read with a parser of its language.
+//!
+//! What the code does to the machine is turned into what the shell reader already knows:
+//! the command lines it hands to a shell (`os.system("rm -rf ~")` runs the script
+//! `rm -rf ~`), the programs it runs with their words (`subprocess.run(["rm", "-rf", p])`),
+//! the files it deletes (`shutil.rmtree(p)` deletes as `rm -r -f -- p` does) and writes
+//! (`open("/dev/sda", "wb")` writes as `> /dev/sda` does), and what cannot be known before
+//! it runs (code it evaluates, a command it builds). Code that does none of these is
+//! harmless. Perl, awk and Lua have no grammar here: their code is judged by its words.
+
+mod javascript;
+mod php;
+mod python;
+mod ruby;
+mod tree;
+
+use std::time::Instant;
+
+use tree_sitter::{Language, ParseOptions, ParseState, Parser};
+
+/// A value the code computes: known from its literals, or only when it runs
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// The text the literals spell
+    Known(String),
+    /// Only known at run time, and why, as a message names it
+    Unknown(String),
+}
+
+/// What inline code does that a guard must see
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Effect {
+    /// A command line handed to a shell (`os.system`, `child_process.exec`, backticks)
+    Script(Value),
+    /// A program run with these words, no shell between (`subprocess.run([...])`, `execvp`);
+    /// the first is the program
+    Exec(Vec<Value>),
+    /// A file deleted, or a whole tree (`shutil.rmtree`, `FileUtils.rm_rf`)
+    Delete {
+        /// Whether everything under the path goes too
+        tree: bool,
+        /// Whether the path is a folder removed only when empty (`os.rmdir`)
+        empty_folder: bool,
+        /// What is deleted
+        path: Value,
+    },
+    /// A file written (`open(p, "w")`, `fs.writeFileSync`)
+    Write(Value),
+    /// Something the reader cannot see through: code evaluated (`eval`, `exec`,
+    /// `Function`), a module named at run time, a dangerous function handed around
+    Opaque(String),
+}
+
+/// The language of an interpreter's code, and how it is read
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lang {
+    /// Python, read with tree-sitter-python
+    Python,
+    /// JavaScript (`node`, `deno`, `bun`), read with tree-sitter-javascript
+    JavaScript,
+    /// Ruby, read with tree-sitter-ruby
+    Ruby,
+    /// PHP (`php -r` code, without `<?php`), read with tree-sitter-php
+    Php,
+    /// Perl: no grammar for the workspace's tree-sitter; judged by its words
+    Perl,
+    /// awk: no grammar on crates.io; judged by its words
+    Awk,
+    /// Lua: judged by its words
+    Lua,
+}
+
+/// What `code`, given to `program`, does; `deadline` bounds the parsing
+pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) -> Vec<Effect> {
+    let language: Language = match lang {
+        Lang::Python => tree_sitter_python::LANGUAGE.into(),
+        Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+        Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+        // `php -r` code has no `<?php` tag: the grammar for code alone reads it.
+        Lang::Php => tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
+        Lang::Perl | Lang::Awk | Lang::Lua => return by_words(lang, program, code),
+    };
+    let source = code;
+    let Some(tree) = parse(language, source, deadline) else {
+        return by_words(lang, program, code);
+    };
+    let root = tree.root_node();
+    // The interpreter refuses code with a syntax error and runs none of it, but a grammar
+    // may also stumble on valid code: the words decide then, as for a language without one.
+    if root.has_error() {
+        return by_words(lang, program, code);
+    }
+    let mut found = Vec::new();
+    match lang {
+        Lang::Python => python::read(root, source, &mut found),
+        Lang::JavaScript => javascript::read(root, source, &mut found),
+        Lang::Ruby => ruby::read(root, source, &mut found),
+        Lang::Php => php::read(root, source, &mut found),
+        Lang::Perl | Lang::Awk | Lang::Lua => {}
+    }
+    found
+}
+
+/// A program run with these words: with one word, a command line handed to a shell (Ruby's
+/// and Perl's `system "cmd"`), with more, the program and its arguments
+fn run(mut words: Vec<Value>) -> Effect {
+    if words.len() == 1 {
+        if let Some(line) = words.pop() {
+            return Effect::Script(line);
+        }
+    }
+    Effect::Exec(words)
+}
+
+/// Parses `source`, or `None` when the grammar cannot be loaded or the deadline passes
+fn parse(language: Language, source: &str, deadline: Instant) -> Option<tree_sitter::Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&language).ok()?;
+    let bytes = source.as_bytes();
+    let mut chunk = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+    let mut too_slow = |_: &ParseState| Instant::now() > deadline;
+    let options = ParseOptions::new().progress_callback(&mut too_slow);
+    parser.parse_with_options(&mut chunk, None, Some(options))
+}
+
+/// Judges code that is not parsed by its words: code holding a word through which it may
+/// delete files, run commands or evaluate more code is opaque, any other is harmless
+fn by_words(lang: Lang, program: &str, code: &str) -> Vec<Effect> {
+    let lower = code.to_ascii_lowercase();
+    let words = crate::knowledge::dangerous_words(lang);
+    match words.iter().find(|word| lower.contains(**word)) {
+        Some(word) => vec![Effect::Opaque(format!(
+            "the code `{program}` is given holds `{word}`, through which it may delete files or run commands, and it is not parsed"
+        ))],
+        None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,695 @@
+//! Python code, read with tree-sitter-python.
+//!
+//! A call is known by the dotted name of what it calls, with `import ... as`, `from ...
+//! import` and `__import__("os")` resolved (`from os import system as s; s(...)` calls
+//! `os.system`). A dangerous function used other than by a direct call (`f = os.system`
+//! assigned twice, handed to `map`) is opaque, as is code evaluated at run time.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::tree::{every_node, join, named_children, text, unescape, unknown};
+use super::{Effect, Value};
+
+/// How deep a dotted name or a literal expression is followed
+const MAX_DEPTH: usize = 32;
+
+/// What a function of the table does with its arguments
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Does {
+    /// Hands its first argument to a shell (`os.system`)
+    Shell,
+    /// Runs its first argument: a list of words, or a string read as a command line
+    /// (`subprocess.run`; without `shell=True` the string is the program, which reading it as
+    /// a command line covers)
+    Command,
+    /// `os.exec*`, `os.spawn*`, `os.posix_spawn*`: a program and its words
+    Exec,
+    /// Deletes a tree
+    DeleteTree,
+    /// Deletes a file
+    DeleteFile,
+    /// Deletes an empty folder
+    DeleteFolder,
+    /// Opens a file, writing when its mode says so
+    Open,
+    /// Evaluates code, or reaches what the reader cannot follow
+    Evaluates,
+    /// Imports a module by name: opaque unless the name is a literal
+    Imports,
+    /// `getattr(obj, name)`: opaque unless the name is a literal naming nothing in the table
+    GetAttr,
+}
+
+/// The functions whose calls matter, by dotted name
+fn table(name: &str) -> Option<Does> {
+    let does = match name {
+        "os.system"
+        | "os.popen"
+        | "subprocess.getoutput"
+        | "subprocess.getstatusoutput"
+        | "commands.getoutput"
+        | "commands.getstatusoutput"
+        | "asyncio.create_subprocess_shell"
+        | "platform.popen" => Does::Shell,
+        "subprocess.run"
+        | "subprocess.call"
+        | "subprocess.check_call"
+        | "subprocess.check_output"
+        | "subprocess.Popen"
+        | "pty.spawn" => Does::Command,
+        "shutil.rmtree" => Does::DeleteTree,
+        "os.remove" | "os.unlink" => Does::DeleteFile,
+        "os.rmdir" | "os.removedirs" => Does::DeleteFolder,
+        "open" | "io.open" | "builtins.open" => Does::Open,
+        "eval"
+        | "exec"
+        | "compile"
+        | "execfile"
+        | "globals"
+        | "setattr"
+        | "os.dup2"
+        | "os.fdopen"
+        | "marshal.loads"
+        | "pickle.loads"
+        | "runpy.run_path"
+        | "runpy.run_module"
+        | "code.interact"
+        | "os.posix_spawn_file_actions" => Does::Evaluates,
+        "__import__" | "importlib.import_module" => Does::Imports,
+        "getattr" => Does::GetAttr,
+        "asyncio.create_subprocess_exec" | "os.posix_spawn" | "os.posix_spawnp" => Does::Exec,
+        _ if name.starts_with("os.exec") || name.starts_with("os.spawn") => Does::Exec,
+        _ if name.starts_with("ctypes.")
+            || name.starts_with("cffi.")
+            || name.starts_with("__builtins__")
+            || name.starts_with("builtins.")
+            || name == "ctypes"
+            || name == "builtins" =>
+        {
+            Does::Evaluates
+        }
+        _ => return None,
+    };
+    Some(does)
+}
+
+/// The modules holding functions of the table: handed on, a module may be used for any
+const MODULES: &[&str] = &[
+    "os",
+    "subprocess",
+    "shutil",
+    "pty",
+    "importlib",
+    "builtins",
+    "__builtins__",
+    "ctypes",
+    "asyncio",
+    "commands",
+    "platform",
+    "runpy",
+    "marshal",
+    "pickle",
+    "io",
+    "cffi",
+    "code",
+];
+
+/// Whether a dotted name is a function of the table or a module holding some
+fn reaches(name: &str) -> bool {
+    table(name).is_some()
+        || MODULES.iter().any(|module| {
+            name.strip_prefix(module)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        })
+}
+
+/// A name the code binds
+#[derive(Debug, Clone)]
+enum Binding {
+    /// A module or function, by dotted name (`import os as o`, `s = os.system`)
+    Name(String),
+    /// A value (`c = "rm -rf ~"`)
+    Value(Value),
+}
+
+/// The names bound in the code: bound once, or (`None`) more than once
+struct Scope<'t> {
+    names: HashMap<String, Option<Binding>>,
+    /// The names bound more than once, one of them to a dangerous module or function: what
+    /// they hold where they are used is only known at run time
+    shadowed: Vec<String>,
+    /// The modules imported with `*`
+    stars: Vec<String>,
+    source: &'t str,
+}
+
+/// Reads `root` into `found`
+pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
+    let nodes = every_node(root);
+    let mut scope = Scope {
+        names: HashMap::new(),
+        shadowed: Vec::new(),
+        stars: Vec::new(),
+        source,
+    };
+    for node in &nodes {
+        scope.bind(*node);
+    }
+    scope.shadowed.sort_unstable();
+    scope.shadowed.dedup();
+    for name in &scope.shadowed {
+        found.push(Effect::Opaque(format!(
+            "`{name}` is bound more than once, once to a function that runs commands or deletes files, and which one it holds is only known at run time"
+        )));
+    }
+    for node in &nodes {
+        match node.kind() {
+            "call" => {
+                scope.call(*node, found);
+                // `__import__("os")` handed on is the module handed on.
+                scope.reference(*node, found);
+            }
+            "identifier" | "attribute" => scope.reference(*node, found),
+            _ => {}
+        }
+    }
+}
+
+impl Scope<'_> {
+    fn set(&mut self, name: &str, binding: Binding) {
+        let reaches = |binding: &Binding| match binding {
+            Binding::Name(full) => reaches(full),
+            Binding::Value(_) => false,
+        };
+        if let Some(old) = self.names.get(name) {
+            if old.as_ref().is_some_and(reaches) || reaches(&binding) {
+                self.shadowed.push(name.to_owned());
+            }
+        }
+        self.names
+            .entry(name.to_owned())
+            .and_modify(|old| *old = None)
+            .or_insert(Some(binding));
+    }
+
+    /// Records the names an import or an assignment binds
+    fn bind(&mut self, node: Node<'_>) {
+        match node.kind() {
+            "import_statement" => {
+                for name in named_children(node) {
+                    match name.kind() {
+                        "dotted_name" => {
+                            let full = text(name, self.source);
+                            let first = full.split('.').next().unwrap_or(full);
+                            self.set(first, Binding::Name(first.to_owned()));
+                        }
+                        "aliased_import" => self.aliased(name, ""),
+                        _ => {}
+                    }
+                }
+            }
+            "import_from_statement" => {
+                let module = node
+                    .child_by_field_name("module_name")
+                    .map(|module| text(module, self.source).to_owned())
+                    .unwrap_or_default();
+                for name in named_children(node) {
+                    if node
+                        .child_by_field_name("module_name")
+                        .is_some_and(|module| module.id() == name.id())
+                    {
+                        continue;
+                    }
+                    match name.kind() {
+                        "dotted_name" => {
+                            let short = text(name, self.source);
+                            self.set(short, Binding::Name(format!("{module}.{short}")));
+                        }
+                        "aliased_import" => self.aliased(name, &module),
+                        "wildcard_import" => self.stars.push(module.clone()),
+                        _ => {}
+                    }
+                }
+            }
+            "assignment" | "named_expression" => {
+                let (left, right) = match node.kind() {
+                    "assignment" => (
+                        node.child_by_field_name("left"),
+                        node.child_by_field_name("right"),
+                    ),
+                    _ => (
+                        node.child_by_field_name("name"),
+                        node.child_by_field_name("value"),
+                    ),
+                };
+                let Some(left) = left else { return };
+                let name = text(left, self.source).to_owned();
+                if left.kind() != "identifier" {
+                    return;
+                }
+                let binding = match right {
+                    Some(right) => match self.qualify(right, 0) {
+                        Some(qualified) => Binding::Name(qualified),
+                        None => Binding::Value(self.value(right, 0)),
+                    },
+                    None => Binding::Value(unknown("value", node, self.source)),
+                };
+                self.set(&name, binding);
+            }
+            // Every other way of binding a name makes its value unknown.
+            "for_statement"
+            | "with_item"
+            | "function_definition"
+            | "class_definition"
+            | "augmented_assignment"
+            | "for_in_clause"
+            | "global_statement" => {
+                let target = node
+                    .child_by_field_name("left")
+                    .or_else(|| node.child_by_field_name("name"));
+                if let Some(target) = target.filter(|target| target.kind() == "identifier") {
+                    let name = text(target, self.source).to_owned();
+                    self.set(&name, Binding::Value(unknown("value", node, self.source)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `import a.b as c`, `from m import a as c`
+    fn aliased(&mut self, node: Node<'_>, module: &str) {
+        let (Some(name), Some(alias)) = (
+            node.child_by_field_name("name"),
+            node.child_by_field_name("alias"),
+        ) else {
+            return;
+        };
+        let name = text(name, self.source);
+        let full = if module.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{module}.{name}")
+        };
+        let alias = text(alias, self.source).to_owned();
+        self.set(&alias, Binding::Name(full));
+    }
+
+    /// The dotted name an expression refers to (`os.system`, `subprocess`), if it is one
+    fn qualify(&self, node: Node<'_>, depth: usize) -> Option<String> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match node.kind() {
+            "identifier" => {
+                let name = text(node, self.source);
+                match self.names.get(name) {
+                    Some(Some(Binding::Name(full))) => Some(full.clone()),
+                    Some(_) => None,
+                    None => Some(
+                        self.stars
+                            .iter()
+                            .map(|module| format!("{module}.{name}"))
+                            .find(|full| table(full).is_some())
+                            .unwrap_or_else(|| name.to_owned()),
+                    ),
+                }
+            }
+            "attribute" => {
+                let object = self.qualify(node.child_by_field_name("object")?, depth + 1)?;
+                let attribute = text(node.child_by_field_name("attribute")?, self.source);
+                Some(format!("{object}.{attribute}"))
+            }
+            "parenthesized_expression" => self.qualify(*named_children(node).first()?, depth + 1),
+            "call" => {
+                // `__import__("os")` and `importlib.import_module("os")` are the module.
+                let function = self.qualify(node.child_by_field_name("function")?, depth + 1)?;
+                if table(&function) != Some(Does::Imports) {
+                    return None;
+                }
+                match self
+                    .argument(node, 0, "name")
+                    .map(|arg| self.value(arg, depth + 1))
+                {
+                    Some(Value::Known(module)) => Some(module),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The value an expression computes, as far as its literals tell
+    fn value(&self, node: Node<'_>, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            return unknown("value", node, self.source);
+        }
+        match node.kind() {
+            "string" => self.string(node),
+            "concatenated_string" => join(
+                named_children(node)
+                    .into_iter()
+                    .map(|part| self.value(part, depth + 1))
+                    .collect(),
+            ),
+            "binary_operator"
+                if node
+                    .child_by_field_name("operator")
+                    .is_some_and(|operator| operator.kind() == "+") =>
+            {
+                let parts = [
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ];
+                join(
+                    parts
+                        .into_iter()
+                        .map(|part| match part {
+                            Some(part) => self.value(part, depth + 1),
+                            None => unknown("value", node, self.source),
+                        })
+                        .collect(),
+                )
+            }
+            "parenthesized_expression" => match named_children(node).first() {
+                Some(inner) => self.value(*inner, depth + 1),
+                None => unknown("value", node, self.source),
+            },
+            "identifier" => match self.names.get(text(node, self.source)) {
+                Some(Some(Binding::Value(value))) => value.clone(),
+                _ => unknown("variable", node, self.source),
+            },
+            _ => unknown("value", node, self.source),
+        }
+    }
+
+    /// A string literal's text; unknown with an interpolation (`f"{x}"`)
+    fn string(&self, node: Node<'_>) -> Value {
+        let whole = text(node, self.source);
+        let prefix: String = whole
+            .chars()
+            .take_while(|ch| ch.is_ascii_alphabetic())
+            .collect();
+        let raw = prefix.contains(['r', 'R']);
+        let mut value = String::new();
+        for part in named_children(node) {
+            match part.kind() {
+                "interpolation" => return unknown("string", node, self.source),
+                "string_content" => {
+                    let mut at = part.start_byte();
+                    for escape in named_children(part) {
+                        value.push_str(self.source.get(at..escape.start_byte()).unwrap_or(""));
+                        let written = text(escape, self.source);
+                        if raw || escape.kind() != "escape_sequence" {
+                            value.push_str(written);
+                        } else {
+                            value.push_str(&unescape(written));
+                        }
+                        at = escape.end_byte();
+                    }
+                    value.push_str(self.source.get(at..part.end_byte()).unwrap_or(""));
+                }
+                _ => {}
+            }
+        }
+        Value::Known(value)
+    }
+
+    /// The argument at `position`, or given by `keyword`
+    fn argument<'n>(&self, call: Node<'n>, position: usize, keyword: &str) -> Option<Node<'n>> {
+        let arguments = named_children(call.child_by_field_name("arguments")?);
+        let by_keyword = arguments.iter().find_map(|arg| {
+            (arg.kind() == "keyword_argument"
+                && arg
+                    .child_by_field_name("name")
+                    .is_some_and(|name| text(name, self.source) == keyword))
+            .then(|| arg.child_by_field_name("value"))
+            .flatten()
+        });
+        by_keyword.or_else(|| self.positional(call).get(position).copied())
+    }
+
+    /// The positional arguments of a call
+    fn positional<'n>(&self, call: Node<'n>) -> Vec<Node<'n>> {
+        call.child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|arg| !matches!(arg.kind(), "keyword_argument" | "dictionary_splat"))
+            .collect()
+    }
+
+    /// The words of a list or tuple of strings; one unknown word for anything else
+    fn words(&self, node: Node<'_>) -> Vec<Value> {
+        match node.kind() {
+            "list" | "tuple" => named_children(node)
+                .into_iter()
+                .map(|item| self.value(item, 0))
+                .collect(),
+            _ => vec![unknown("list of words", node, self.source)],
+        }
+    }
+
+    /// What one call does
+    fn call(&self, node: Node<'_>, found: &mut Vec<Effect>) {
+        let Some(function) = node.child_by_field_name("function") else {
+            return;
+        };
+        if let Some(effect) = self.method(function) {
+            found.push(effect);
+            return;
+        }
+        let Some(name) = self.qualify(function, 0) else {
+            return;
+        };
+        let Some(does) = table(&name) else { return };
+        let first = |keyword| match self.argument(node, 0, keyword) {
+            Some(arg) => self.value(arg, 0),
+            None => unknown("argument", node, self.source),
+        };
+        let effect = match does {
+            Does::Shell => Effect::Script(first("cmd")),
+            Does::Command => match self.argument(node, 0, "args") {
+                Some(arg) if matches!(arg.kind(), "list" | "tuple") => {
+                    Effect::Exec(self.words(arg))
+                }
+                Some(arg) => Effect::Script(self.value(arg, 0)),
+                None => Effect::Script(unknown("command", node, self.source)),
+            },
+            Does::Exec => Effect::Exec(self.exec_words(&name, node)),
+            Does::DeleteTree => Effect::Delete {
+                tree: true,
+                empty_folder: false,
+                path: first("path"),
+            },
+            Does::DeleteFile => Effect::Delete {
+                tree: false,
+                empty_folder: false,
+                path: first("path"),
+            },
+            Does::DeleteFolder => Effect::Delete {
+                tree: false,
+                empty_folder: true,
+                path: first("path"),
+            },
+            Does::Open => {
+                let writes = match self.argument(node, 1, "mode").map(|arg| self.value(arg, 0)) {
+                    None => false,
+                    Some(Value::Known(mode)) => mode.contains(['w', 'a', 'x', '+']),
+                    Some(Value::Unknown(_)) => true,
+                };
+                if !writes {
+                    return;
+                }
+                Effect::Write(first("file"))
+            }
+            Does::Evaluates => Effect::Opaque(format!(
+                "the code calls `{name}`, which runs what is only known at run time"
+            )),
+            Does::GetAttr => {
+                let object = self
+                    .argument(node, 0, "object")
+                    .and_then(|object| self.qualify(object, 0));
+                let attribute = self.argument(node, 1, "name").map(|arg| self.value(arg, 0));
+                match (object, attribute) {
+                    (Some(object), Some(Value::Known(attribute)))
+                        if table(&format!("{object}.{attribute}")).is_none() =>
+                    {
+                        return
+                    }
+                    _ => Effect::Opaque(
+                        "the code reaches a function through `getattr`, which may run commands"
+                            .to_owned(),
+                    ),
+                }
+            }
+            Does::Imports => match self.argument(node, 0, "name").map(|arg| self.value(arg, 0)) {
+                Some(Value::Known(_)) => return,
+                _ => Effect::Opaque(format!(
+                    "the code imports a module named at run time with `{name}`"
+                )),
+            },
+        };
+        found.push(effect);
+    }
+
+    /// The program and words of `os.exec*`, `os.spawn*` and `os.posix_spawn*`
+    fn exec_words(&self, name: &str, node: Node<'_>) -> Vec<Value> {
+        let mut positional = self.positional(node);
+        let short = name.rsplit('.').next().unwrap_or(name);
+        if short.starts_with("spawn") && !positional.is_empty() {
+            // The mode (`os.P_WAIT`) comes first.
+            positional.remove(0);
+        }
+        if short.starts_with("create_subprocess") {
+            return positional
+                .into_iter()
+                .map(|arg| self.value(arg, 0))
+                .collect();
+        }
+        let Some(program) = positional.first() else {
+            return vec![unknown("program", node, self.source)];
+        };
+        let mut words = vec![self.value(*program, 0)];
+        let listed = short.contains('v') || short.starts_with("posix_spawn");
+        let rest: Vec<Value> = if listed {
+            match positional.get(1) {
+                Some(list) => self.words(*list),
+                None => Vec::new(),
+            }
+        } else {
+            let mut listed: Vec<Value> = positional
+                .iter()
+                .skip(1)
+                .map(|arg| self.value(*arg, 0))
+                .collect();
+            if short.ends_with('e') {
+                listed.pop();
+            }
+            listed
+        };
+        // The first word of the list is the program's own name, not an argument.
+        words.extend(rest.into_iter().skip(1));
+        words
+    }
+
+    /// `Path(p).unlink()`, `.rmdir()`, `.write_text(...)`: methods of a path object
+    fn method(&self, function: Node<'_>) -> Option<Effect> {
+        if function.kind() != "attribute" {
+            return None;
+        }
+        let method = text(function.child_by_field_name("attribute")?, self.source);
+        let object = function.child_by_field_name("object")?;
+        let path = || match object.kind() {
+            "call"
+                if object
+                    .child_by_field_name("function")
+                    .and_then(|made| self.qualify(made, 0))
+                    .is_some_and(|made| made.ends_with("Path")) =>
+            {
+                let parts: Vec<Value> = self
+                    .positional(object)
+                    .into_iter()
+                    .map(|part| self.value(part, 0))
+                    .collect();
+                match parts.len() {
+                    0 => Value::Known(".".to_owned()),
+                    _ => join(separated(parts, "/")),
+                }
+            }
+            _ => unknown("path", object, self.source),
+        };
+        // A method of a module (`os.unlink`) is in the table, not here.
+        if self
+            .qualify(object, 0)
+            .is_some_and(|module| table(&format!("{module}.{method}")).is_some())
+        {
+            return None;
+        }
+        match method {
+            "unlink" => Some(Effect::Delete {
+                tree: false,
+                empty_folder: false,
+                path: path(),
+            }),
+            "rmdir" => Some(Effect::Delete {
+                tree: false,
+                empty_folder: true,
+                path: path(),
+            }),
+            "rmtree" => Some(Effect::Delete {
+                tree: true,
+                empty_folder: false,
+                path: path(),
+            }),
+            "write_text" | "write_bytes" => Some(Effect::Write(path())),
+            _ => None,
+        }
+    }
+
+    /// A dangerous function used other than by a direct call: handed on, it may be called
+    /// with anything
+    fn reference(&self, node: Node<'_>, found: &mut Vec<Effect>) {
+        let Some(parent) = node.parent() else { return };
+        let is = |field: &str| {
+            parent
+                .child_by_field_name(field)
+                .is_some_and(|child| child.id() == node.id())
+        };
+        let called = parent.kind() == "call" && is("function");
+        let part_of_name = matches!(
+            parent.kind(),
+            "attribute" | "dotted_name" | "aliased_import"
+        ) || matches!(parent.kind(), "keyword_argument") && is("name");
+        let bound_once = parent.kind() == "assignment"
+            && is("right")
+            && parent
+                .child_by_field_name("left")
+                .and_then(|left| self.names.get(text(left, self.source)))
+                .is_some_and(Option::is_some);
+        let binds = matches!(parent.kind(), "assignment" | "named_expression")
+            && (is("left") || is("name"));
+        // `getattr(os, "sep")` is judged as a call by what it reaches.
+        let through_getattr = parent.kind() == "argument_list"
+            && parent
+                .parent()
+                .and_then(|call| call.child_by_field_name("function"))
+                .and_then(|function| self.qualify(function, 0))
+                .is_some_and(|function| table(&function) == Some(Does::GetAttr));
+        if called || part_of_name || bound_once || binds || through_getattr {
+            return;
+        }
+        let Some(name) = self.qualify(node, 0) else {
+            return;
+        };
+        // `os.__dict__["system"]` reaches a function by a name the table cannot see.
+        let dunder = name.rsplit_once('.').is_some_and(|(module, attribute)| {
+            attribute.starts_with("__") && MODULES.contains(&module)
+        });
+        let dangerous = dunder
+            || match table(&name) {
+                Some(Does::Open | Does::Imports | Does::GetAttr) => false,
+                Some(_) => true,
+                None => MODULES.contains(&name.as_str()),
+            };
+        if !dangerous {
+            return;
+        }
+        found.push(Effect::Opaque(format!(
+            "the code hands `{name}` on rather than calling it, and what it runs then is only known at run time"
+        )));
+    }
+}
+
+/// Values with a separator between each two
+fn separated(parts: Vec<Value>, separator: &str) -> Vec<Value> {
+    let mut joined = Vec::with_capacity(parts.len() * 2);
+    for (index, part) in parts.into_iter().enumerate() {
+        if index > 0 {
+            joined.push(Value::Known(separator.to_owned()));
+        }
+        joined.push(part);
+    }
+    joined
+}

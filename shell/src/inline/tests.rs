@@ -1,0 +1,399 @@
+//! Each language's reader against what the interpreter would do with the code.
+
+use std::time::{Duration, Instant};
+
+use super::{effects, Effect, Lang, Value};
+
+fn read(lang: Lang, code: &str) -> Vec<Effect> {
+    effects(
+        lang,
+        "interpreter",
+        code,
+        Instant::now() + Duration::from_secs(5),
+    )
+}
+
+fn known(text: &str) -> Value {
+    Value::Known(text.to_owned())
+}
+
+fn script(text: &str) -> Effect {
+    Effect::Script(known(text))
+}
+
+fn exec(words: &[&str]) -> Effect {
+    Effect::Exec(words.iter().map(|word| known(word)).collect())
+}
+
+fn delete(tree: bool, empty_folder: bool, path: &str) -> Effect {
+    Effect::Delete {
+        tree,
+        empty_folder,
+        path: known(path),
+    }
+}
+
+fn write(path: &str) -> Effect {
+    Effect::Write(known(path))
+}
+
+/// What a case expects: these effects exactly, or some opaque effect, or some effect whose
+/// value is unknown
+enum Expect {
+    Exactly(Vec<Effect>),
+    Opaque,
+    UnknownValue,
+}
+
+fn check(lang: Lang, cases: Vec<(&str, Expect)>) {
+    for (code, expected) in cases {
+        let found = read(lang, code);
+        match expected {
+            Expect::Exactly(effects) => assert_eq!(found, effects, "{lang:?}: {code}"),
+            Expect::Opaque => assert!(
+                found
+                    .iter()
+                    .any(|effect| matches!(effect, Effect::Opaque(_))),
+                "{lang:?}: {code} gave {found:?}"
+            ),
+            Expect::UnknownValue => assert!(
+                found.iter().any(|effect| match effect {
+                    Effect::Script(Value::Unknown(_))
+                    | Effect::Write(Value::Unknown(_))
+                    | Effect::Delete {
+                        path: Value::Unknown(_),
+                        ..
+                    } => true,
+                    Effect::Exec(words) =>
+                        words.iter().any(|word| matches!(word, Value::Unknown(_))),
+                    _ => false,
+                }),
+                "{lang:?}: {code} gave {found:?}"
+            ),
+        }
+    }
+}
+
+use Expect::{Exactly, Opaque, UnknownValue};
+
+#[test]
+fn python() {
+    check(
+        Lang::Python,
+        vec![
+            ("print(1+1)", Exactly(vec![])),
+            (
+                "import json,sys; print(json.load(sys.stdin)[\"x\"])",
+                Exactly(vec![]),
+            ),
+            (
+                "import os; os.system(\"rm -rf ~\")",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "import os as o; o.popen('id').read()",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "from os import system as s; s('rm -rf /')",
+                Exactly(vec![script("rm -rf /")]),
+            ),
+            (
+                "from os import *; system('id')",
+                Exactly(vec![script("id")]),
+            ),
+            ("__import__('os').system('id')", Exactly(vec![script("id")])),
+            (
+                "import importlib; importlib.import_module('os').system('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "import os; c = 'rm ' + \"-rf /etc\"; os.system(c)",
+                Exactly(vec![script("rm -rf /etc")]),
+            ),
+            (
+                "import os; os.system('r\\x6d -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "import subprocess; subprocess.run(['rm', '-rf', '/'])",
+                Exactly(vec![exec(&["rm", "-rf", "/"])]),
+            ),
+            (
+                "import subprocess as sp; sp.check_output('ls -la', shell=True)",
+                Exactly(vec![script("ls -la")]),
+            ),
+            (
+                "import subprocess; subprocess.Popen(args=('git', 'push', '-f'))",
+                Exactly(vec![exec(&["git", "push", "-f"])]),
+            ),
+            (
+                "import os; os.execvp('rm', ['rm', '-rf', '/'])",
+                Exactly(vec![exec(&["rm", "-rf", "/"])]),
+            ),
+            (
+                "import os; os.execl('/bin/rm', 'rm', '-rf', '/')",
+                Exactly(vec![exec(&["/bin/rm", "-rf", "/"])]),
+            ),
+            (
+                "import os; os.spawnlp(os.P_WAIT, 'rm', 'rm', '-rf', '/')",
+                Exactly(vec![exec(&["rm", "-rf", "/"])]),
+            ),
+            (
+                "import pty; pty.spawn('/bin/sh')",
+                Exactly(vec![script("/bin/sh")]),
+            ),
+            (
+                "import shutil; shutil.rmtree('/etc')",
+                Exactly(vec![delete(true, false, "/etc")]),
+            ),
+            (
+                "import os; os.remove('/etc/passwd'); os.rmdir('x')",
+                Exactly(vec![
+                    delete(false, false, "/etc/passwd"),
+                    delete(false, true, "x"),
+                ]),
+            ),
+            (
+                "from pathlib import Path; Path('/etc', 'hosts').unlink()",
+                Exactly(vec![delete(false, false, "/etc/hosts")]),
+            ),
+            (
+                "open('/dev/sda', 'wb').write(b'0')",
+                Exactly(vec![write("/dev/sda")]),
+            ),
+            ("print(open('/etc/hosts').read())", Exactly(vec![])),
+            ("import os; os.system(f'rm -rf {d}')", UnknownValue),
+            ("import os,sys; os.system(sys.argv[1])", UnknownValue),
+            (
+                "import shutil,sys; shutil.rmtree(sys.argv[1])",
+                UnknownValue,
+            ),
+            (
+                "import subprocess,sys; subprocess.run(sys.argv[1:])",
+                UnknownValue,
+            ),
+            ("exec('import os')", Opaque),
+            ("eval(input())", Opaque),
+            ("import base64; exec(base64.b64decode('aWQ='))", Opaque),
+            (
+                "m = 'os'; __import__(m).system('id')",
+                Exactly(vec![script("id")]),
+            ),
+            ("import sys; __import__(sys.argv[1])", Opaque),
+            ("print(vars(__import__('os')))", Opaque),
+            ("import os; f = os.system; f = print; f('id')", Opaque),
+            ("import os; list(map(os.system, ['id']))", Opaque),
+            ("import os; getattr(os, 'sys' + 'tem')('id')", Opaque),
+            ("import os; print(getattr(os, 'sep'))", Exactly(vec![])),
+            ("import os as o; o = o; o.system('id')", Opaque),
+            ("import os; os.__dict__['system']('id')", Opaque),
+        ],
+    );
+}
+
+#[test]
+fn javascript() {
+    check(
+        Lang::JavaScript,
+        vec![
+            ("console.log(process.version)", Exactly(vec![])),
+            (
+                "console.log(require('fs').readFileSync('package.json', 'utf8'))",
+                Exactly(vec![]),
+            ),
+            (
+                "require('child_process').execSync('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "const cp = require('node:child_process'); cp.exec(\"id\")",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "const { execSync: run } = require('child_process'); run(`ls`)",
+                Exactly(vec![script("ls")]),
+            ),
+            (
+                "require('child_process').spawnSync('rm', ['-rf', '/'])",
+                Exactly(vec![exec(&["rm", "-rf", "/"])]),
+            ),
+            (
+                "require('fs').rmSync('/etc', { recursive: true, force: true })",
+                Exactly(vec![delete(true, false, "/etc")]),
+            ),
+            (
+                "const fs = require('fs'); fs.unlinkSync('/etc/passwd')",
+                Exactly(vec![delete(false, false, "/etc/passwd")]),
+            ),
+            (
+                "require('fs/promises').rm('x')",
+                Exactly(vec![delete(false, false, "x")]),
+            ),
+            (
+                "require('fs').writeFileSync('/dev/sda', 'x')",
+                Exactly(vec![write("/dev/sda")]),
+            ),
+            (
+                "import { rmSync } from 'fs'; rmSync('/', { recursive: true })",
+                Exactly(vec![delete(true, false, "/")]),
+            ),
+            (
+                "require('child_process').exec('rm -rf ' + process.argv[1])",
+                UnknownValue,
+            ),
+            (
+                "require('child_process').execSync(`rm -rf ${dir}`)",
+                UnknownValue,
+            ),
+            ("eval('1+1')", Opaque),
+            ("new Function('return 1')()", Opaque),
+            ("require(process.argv[1])", Opaque),
+            (
+                "const m = require('child_process'); [1].forEach(m.execSync)",
+                Opaque,
+            ),
+            (
+                "require('child_process')['exe' + 'c']('id')",
+                Exactly(vec![script("id")]),
+            ),
+            ("require('child_process')[process.argv[2]]('id')", Opaque),
+            ("require('vm').runInThisContext('1')", Opaque),
+            ("import('child_process').then(cp => cp.execSync('id'))", Opaque),
+            ("(async () => { const cp = await import('node:child_process'); cp.execSync('id') })()", Exactly(vec![script("id")])),
+        ],
+    );
+}
+
+#[test]
+fn ruby() {
+    check(
+        Lang::Ruby,
+        vec![
+            ("puts 1 + 1", Exactly(vec![])),
+            ("puts RUBY_VERSION", Exactly(vec![])),
+            ("system('rm -rf ~')", Exactly(vec![script("rm -rf ~")])),
+            (
+                "system 'rm', '-rf', '/'",
+                Exactly(vec![exec(&["rm", "-rf", "/"])]),
+            ),
+            ("puts `id`", Exactly(vec![script("id")])),
+            ("puts %x(rm -rf ~)", Exactly(vec![script("rm -rf ~")])),
+            (
+                "require 'fileutils'; FileUtils.rm_rf('/etc')",
+                Exactly(vec![delete(true, false, "/etc")]),
+            ),
+            (
+                "FileUtils.rm_rf(['/a', '/b'])",
+                Exactly(vec![delete(true, false, "/a"), delete(true, false, "/b")]),
+            ),
+            (
+                "File.delete(\"/etc/passwd\")",
+                Exactly(vec![delete(false, false, "/etc/passwd")]),
+            ),
+            ("Kernel.exec(\"rm -rf #{ARGV[0]}\")", UnknownValue),
+            ("eval(STDIN.read)", Opaque),
+            (
+                "open('|rm -rf ~') { |f| puts f.read }",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            ("puts File.read('Gemfile')", Exactly(vec![])),
+            ("puts IO.read(ARGV[0])", Opaque),
+            (
+                "require 'fileutils'; include FileUtils; rm_rf '/etc'",
+                Exactly(vec![delete(true, false, "/etc")]),
+            ),
+            (
+                "require 'pathname'; Pathname.new(ARGV[0]).rmtree",
+                UnknownValue,
+            ),
+            ("Kernel.send(:system, 'id')", Opaque),
+        ],
+    );
+}
+
+#[test]
+fn php() {
+    check(
+        Lang::Php,
+        vec![
+            ("echo 1+1;", Exactly(vec![])),
+            ("echo PHP_VERSION;", Exactly(vec![])),
+            ("system('rm -rf ~');", Exactly(vec![script("rm -rf ~")])),
+            ("echo shell_exec(\"id\");", Exactly(vec![script("id")])),
+            ("echo `rm -rf /`;", Exactly(vec![script("rm -rf /")])),
+            (
+                "unlink('/etc/passwd');",
+                Exactly(vec![delete(false, false, "/etc/passwd")]),
+            ),
+            (
+                "file_put_contents('/dev/sda', 'x');",
+                Exactly(vec![write("/dev/sda")]),
+            ),
+            ("passthru('rm -rf ' . $argv[1]);", UnknownValue),
+            ("eval($argv[1]);", Opaque),
+            ("$f = 'system'; $f('id');", Opaque),
+            ("array_map('system', ['id']);", Opaque),
+        ],
+    );
+}
+
+#[test]
+fn languages_without_a_grammar_are_judged_by_their_words() {
+    check(
+        Lang::Perl,
+        vec![
+            ("print 1+1", Exactly(vec![])),
+            ("system('rm -rf ~')", Opaque),
+            ("print `id`", Opaque),
+        ],
+    );
+    check(
+        Lang::Awk,
+        vec![
+            ("{print $1}", Exactly(vec![])),
+            ("BEGIN{system(\"id\")}", Opaque),
+            ("{print | \"sh\"}", Opaque),
+        ],
+    );
+}
+
+#[test]
+fn code_a_grammar_cannot_read_is_judged_by_its_words() {
+    check(
+        Lang::Python,
+        vec![
+            ("print(1", Exactly(vec![])),
+            ("import os; os.system('id'", Opaque),
+        ],
+    );
+}
+
+#[test]
+fn deep_code_is_read_without_overflowing() {
+    let deep = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+    for lang in [Lang::Python, Lang::JavaScript, Lang::Ruby, Lang::Php] {
+        // An answer, whatever it is: the walk does not recurse.
+        let _ = read(lang, &deep);
+    }
+    let nested = format!(
+        "import os; os.system({}'id'{})",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    assert!(!read(Lang::Python, &nested).is_empty());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Any text, in any language, gives an answer within the deadline: never a panic
+    #[test]
+    fn any_code_gets_an_answer(code in "[ -~\n]{0,200}|(os|system|require|eval|\\(|\\)|\\[|\\]|\"|'|`|\\.|,|;|=|\\+| ){0,60}") {
+        for lang in [Lang::Python, Lang::JavaScript, Lang::Ruby, Lang::Php, Lang::Perl, Lang::Awk] {
+            let started = Instant::now();
+            let _ = read(lang, &code);
+            proptest::prop_assert!(started.elapsed() < Duration::from_secs(2));
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! What the readers of every language share: a walk over every node without recursion (code
+//! may nest deeper than a stack), the text of a node, escapes, and the values of words.
+
+use tree_sitter::Node;
+
+use super::Value;
+
+/// Every node under `root`, itself included, in source order, walked without recursion
+pub(super) fn every_node(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut nodes = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        nodes.push(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return nodes;
+            }
+        }
+    }
+}
+
+/// The source text of a node
+pub(super) fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+    source.get(node.byte_range()).unwrap_or_default()
+}
+
+/// The named children of a node
+pub(super) fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
+}
+
+/// The text of an escape sequence (`\n`, `\x72`, `\u0072`, `\\`) as it reads in a string
+/// literal of the C family; an escape it does not know stands for itself without the `\`
+pub(super) fn unescape(escape: &str) -> String {
+    let body = escape.strip_prefix('\\').unwrap_or(escape);
+    let mut chars = body.chars();
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    let rest: String = chars.collect();
+    let code = |digits: &str, radix| {
+        u32::from_str_radix(digits.trim_matches(['{', '}']), radix)
+            .ok()
+            .and_then(char::from_u32)
+    };
+    let decoded = match first {
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        'r' => Some('\r'),
+        '0' if rest.is_empty() => Some('\0'),
+        'x' | 'u' | 'U' => code(&rest, 16),
+        digit if digit.is_digit(8) => code(body, 8),
+        _ => None,
+    };
+    match decoded {
+        Some(ch) => ch.to_string(),
+        None if first == '\n' => String::new(),
+        None => body.to_owned(),
+    }
+}
+
+/// A value that is only known at run time, because of the node that computes it
+pub(super) fn unknown(what: &str, node: Node<'_>, source: &str) -> Value {
+    let shown: String = text(node, source).chars().take(40).collect();
+    Value::Unknown(format!("the {what} `{shown}` is computed at run time"))
+}
+
+/// Joins values into one: known when all are
+pub(super) fn join(values: Vec<Value>) -> Value {
+    let mut joined = String::new();
+    for value in values {
+        match value {
+            Value::Known(text) => joined.push_str(&text),
+            unknown @ Value::Unknown(_) => return unknown,
+        }
+    }
+    Value::Known(joined)
+}
