@@ -244,17 +244,29 @@ pub fn outcome_in(rules: &[Rule], setting: &Setting, event: &Event, run: &Run<'_
 }
 
 /// The outcomes of `events` as successive events of one execution: each starts from the
-/// metadata the previous one left, its own keys laid over it (docs/semantics.md)
+/// metadata the previous one left, its own keys laid over it, and an event without a prompt
+/// has the last prompt given, each prompt being content of the source `from prompt` reads
+/// (docs/semantics.md, docs/trace.md)
 pub fn execution(rules: &[Rule], setting: &Setting, events: &[Event]) -> Vec<Json> {
     let mut carried = Map::new();
     let mut outcomes = Vec::new();
     let mut history = Vec::new();
     let mut labels = Vec::new();
+    let mut prompt: Option<String> = None;
     for event in events {
         let mut event = event.clone();
         let mut metadata = carried.clone();
         metadata.extend(std::mem::take(&mut event.metadata));
         event.metadata = metadata;
+        match &event.prompt {
+            Some(given) => {
+                if prompt.as_ref() != Some(given) {
+                    labels.push((rulesc_runtime::PROMPT_SOURCE.to_owned(), given.clone()));
+                }
+                prompt = Some(given.clone());
+            }
+            None => event.prompt.clone_from(&prompt),
+        }
         history.push(event.clone());
         let run = Run {
             history: &history,
