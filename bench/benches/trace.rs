@@ -52,12 +52,12 @@ fn provenance(c: &mut Criterion) {
     call.tool = Some("send_email".to_owned());
     call.arg = Some(serde_json::json!({ "body": trace_rules::words(10 << 10, 2) }));
     // The label is not full (a full one holds at once): the whole argument is read.
-    assert_eq!(
+    assert_ne!(
         policy
             .evaluate_in_run(&call, &mut state.clone())
             .resolution
             .decision,
-        rulesc::Decision::Allow
+        rulesc::Decision::Block
     );
     let mut group = c.benchmark_group("provenance");
     group.bench_function("from_10kb_against_1mb", |b| {

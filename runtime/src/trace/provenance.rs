@@ -283,29 +283,38 @@ fn for_each_word(text: &str, mut each: impl FnMut(&WordRead<'_>) -> bool) {
             gap_tight &= matches!(separator, b' ' | b'-' | b'.');
             continue;
         }
-        let done = std::mem::take(&mut word);
-        // `https://` and `www.` say nothing of which site an URL names.
-        let rest = bytes.get(at..).unwrap_or_default();
-        let scheme = matches!(done.bytes(), Some(b"http" | b"https"))
-            && separator == b':'
-            && rest.starts_with(b"//");
-        let www = done.bytes() == Some(b"www") && separator == b'.';
+        // `https://` and `www.` say nothing of which site an URL names; only a word of 3 to
+        // 5 bytes can be one.
+        let (scheme, www) = if (3..=5).contains(&word.bytes) {
+            let rest = bytes.get(at..).unwrap_or_default();
+            (
+                matches!(word.bytes(), Some(b"http" | b"https"))
+                    && separator == b':'
+                    && rest.starts_with(b"//"),
+                word.bytes() == Some(b"www") && separator == b'.',
+            )
+        } else {
+            (false, false)
+        };
         let glued = gap == 1 && gap_tight;
         gap = 1;
         gap_tight = matches!(separator, b' ' | b'-' | b'.');
         if scheme || www {
             gap = 0;
             gap_tight = true;
+            word.clear();
             continue;
         }
         let read = WordRead {
-            hash: done.hash,
-            len: done.len,
-            digit: done.digit,
-            group: done.bytes().filter(|_| done.len <= MAX_GROUP_CHARS),
+            hash: word.hash,
+            len: word.len,
+            digit: word.digit,
+            group: word.bytes().filter(|_| word.len <= MAX_GROUP_CHARS),
             glued,
         };
-        if !each(&read) {
+        let more = each(&read);
+        word.clear();
+        if !more {
             return;
         }
     }
@@ -472,6 +481,9 @@ const ASCII_WORD: [u8; 128] = {
 /// The FNV-1a prime
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
+/// The FNV-1a offset basis: the hash of no byte
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
 /// Bytes of a word kept as they are read, enough for any group of an identifier
 const WORD_BUFFER: usize = 32;
 
@@ -489,7 +501,7 @@ struct Word {
 impl Default for Word {
     fn default() -> Word {
         Word {
-            hash: 0xcbf2_9ce4_8422_2325,
+            hash: FNV_OFFSET,
             len: 0,
             digit: false,
             buffer: [0; WORD_BUFFER],
@@ -530,6 +542,15 @@ impl Word {
             }
         }
         self.digit |= ch.is_numeric();
+    }
+
+    /// Makes it the empty word again; the buffer's old bytes are never read
+    #[inline]
+    fn clear(&mut self) {
+        self.hash = FNV_OFFSET;
+        self.len = 0;
+        self.digit = false;
+        self.bytes = 0;
     }
 
     /// Its folded bytes, when the buffer holds them all
