@@ -22,9 +22,10 @@ use serde::{Deserialize, Serialize};
 use crate::evaluate::holds;
 use crate::event::Event;
 use crate::shell::CommandLine;
-use crate::vocabulary::{Condition, EventKind, Rule, TraceTerm, TraceTest, Window};
+use crate::vocabulary::{Condition, EventKind, LabelStep, Rule, TraceTerm, TraceTest, Window};
 use provenance::Fragments;
 use same_call::call_hash;
+use serde_json::Value as Json;
 use window::WindowCount;
 
 /// What the trace terms of a policy remember of one run (serialized with the execution's
@@ -43,10 +44,18 @@ pub struct TraceState {
     /// Each term's memory, by the term's canonical JSON
     #[serde(default)]
     terms: BTreeMap<String, TermState>,
-    /// The fragments of content each label was attached to (`label result "L"`)
+    /// The fragments of content each label was attached to (`label result "L"`), and of the
+    /// run's prompts under [`PROMPT_SOURCE`]
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     labels: BTreeMap<String, Fragments>,
+    /// The prompt of the turn under way: every event of the turn sees it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prompt: Option<String>,
 }
+
+/// The label `from prompt` reads: the prompts of the run, attached as each turn starts
+/// (labels starting with `rulesc:` are the runtime's own; a policy cannot write one)
+pub const PROMPT_SOURCE: &str = "rulesc:prompt";
 
 /// One term's memory
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,6 +165,20 @@ impl TraceState {
 }
 
 impl TraceState {
+    /// Gives `event` the prompt of the turn it belongs to: an event that carries a prompt
+    /// starts a turn (its prompt is remembered, and attached to [`PROMPT_SOURCE`] for
+    /// `from prompt`); one that carries none gets the prompt of the turn under way
+    pub fn carry_prompt(&mut self, event: &mut Event) {
+        match &event.prompt {
+            Some(prompt) if self.prompt.as_ref() != Some(prompt) => {
+                self.attach(PROMPT_SOURCE, prompt);
+                self.prompt = Some(prompt.clone());
+            }
+            Some(_) => {}
+            None => event.prompt.clone_from(&self.prompt),
+        }
+    }
+
     /// Attaches `label` to content that could not be read: it may have held any string, so
     /// from now on every string counts as from `label` (fail closed for provenance)
     pub(crate) fn attach_unknown(&mut self, label: &str) {
@@ -163,6 +186,39 @@ impl TraceState {
             .entry(label.to_owned())
             .or_default()
             .hold_everything();
+    }
+}
+
+/// Calls `each` with every value of `json` at `path` (`label result.items[*].body`): a key
+/// of an object, an element of a list, or every element; a step that finds nothing ends
+/// its branch, so a missing field labels nothing
+///
+/// Without recursion, and in order; the values are at most the nodes of `json`, which a
+/// readable output holds to a bounded depth.
+pub(crate) fn each_labelled<'j>(
+    json: &'j Json,
+    path: &[LabelStep],
+    mut each: impl FnMut(&'j Json),
+) {
+    let mut pending: Vec<(&'j Json, usize)> = vec![(json, 0)];
+    while let Some((value, step)) = pending.pop() {
+        let Some(next) = path.get(step) else {
+            each(value);
+            continue;
+        };
+        match (next, value) {
+            (LabelStep::Key(key), Json::Object(object)) => {
+                pending.extend(object.get(key).map(|found| (found, step + 1)));
+            }
+            (LabelStep::Index(index), Json::Array(items)) => {
+                let found = usize::try_from(*index).ok().and_then(|at| items.get(at));
+                pending.extend(found.map(|found| (found, step + 1)));
+            }
+            (LabelStep::Each, Json::Array(items)) => {
+                pending.extend(items.iter().rev().map(|item| (item, step + 1)));
+            }
+            _ => {}
+        }
     }
 }
 

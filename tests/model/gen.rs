@@ -316,7 +316,11 @@ fn atom(rng: &mut Rng, kind: EventKind) -> String {
         } else {
             "metadata.k"
         };
-        format!("{field} from {}", quote(rng.pick(&["u", "v"])))
+        if rng.chance(25) {
+            format!("{field} from prompt")
+        } else {
+            format!("{field} from {}", quote(rng.pick(&["u", "v"])))
+        }
     } else {
         plain_atom(rng, kind)
     }
@@ -644,6 +648,11 @@ pub fn event(rng: &mut Rng) -> Event {
         json!(rng.pick(&[0, 1999, 2000, 2001, 60_000])),
     );
     object.insert("metadata".into(), Json::Object(metadata(rng)));
+    // A prompt now and then, on any event: it starts a turn that the events after it see.
+    if rng.chance(10) {
+        let prompt = json!(rng.pick(&PROSE));
+        object.insert("prompt".to_owned(), prompt);
+    }
     let mut maybe = |rng: &mut Rng, key: &str, value: Json| {
         if rng.chance(80) {
             object.insert(key.to_owned(), value);

@@ -150,7 +150,9 @@ pub fn labelled(rules: &[Rule], outcome: &Json, event: &Event) -> Vec<(String, S
                 .find(|rule| evaluation["rule"] == rule.id.as_str())
         })
         .filter_map(|rule| match &rule.action {
-            Action::Label { label } => Some((label.clone(), result.text().to_owned())),
+            Action::Label { label, path } if path.is_empty() => {
+                Some((label.clone(), result.text().to_owned()))
+            }
             _ => None,
         })
         .collect()
@@ -242,17 +244,29 @@ pub fn outcome_in(rules: &[Rule], setting: &Setting, event: &Event, run: &Run<'_
 }
 
 /// The outcomes of `events` as successive events of one execution: each starts from the
-/// metadata the previous one left, its own keys laid over it (docs/semantics.md)
+/// metadata the previous one left, its own keys laid over it, and an event without a prompt
+/// has the last prompt given, each prompt being content of the source `from prompt` reads
+/// (docs/semantics.md, docs/trace.md)
 pub fn execution(rules: &[Rule], setting: &Setting, events: &[Event]) -> Vec<Json> {
     let mut carried = Map::new();
     let mut outcomes = Vec::new();
     let mut history = Vec::new();
     let mut labels = Vec::new();
+    let mut prompt: Option<String> = None;
     for event in events {
         let mut event = event.clone();
         let mut metadata = carried.clone();
         metadata.extend(std::mem::take(&mut event.metadata));
         event.metadata = metadata;
+        match &event.prompt {
+            Some(given) => {
+                if prompt.as_ref() != Some(given) {
+                    labels.push((rulesc_runtime::PROMPT_SOURCE.to_owned(), given.clone()));
+                }
+                prompt = Some(given.clone());
+            }
+            None => event.prompt.clone_from(&prompt),
+        }
         history.push(event.clone());
         let run = Run {
             history: &history,
@@ -491,6 +505,15 @@ impl Val {
     }
 }
 
+/// A string case folded (docs/semantics.md: each character's uppercase, then its
+/// lowercase); other values as they are
+fn folded(value: &Val) -> Val {
+    match value {
+        Val::Str(text) => Val::Str(glob::fold(text)),
+        other => other.clone(),
+    }
+}
+
 /// Whether two values are equal; `None` when their types do not meet, which makes both
 /// `==` and `!=` false (docs/semantics.md)
 fn equal(left: &Val, right: &Val) -> Option<bool> {
@@ -558,16 +581,19 @@ pub fn holds_in(condition: &Condition, event: &Event, run: &Run<'_>) -> bool {
                 Some(Val::Float(float)) => float.to_string(),
                 Some(Val::Bool(_) | Val::List(_)) | None => return false,
             };
-            run.labels
+            let contents: Vec<&str> = run
+                .labels
                 .iter()
                 .filter(|(attached, _)| attached == label)
-                .any(|(_, content)| trace::shares_a_fragment(content, &text))
+                .map(|(_, content)| content.as_str())
+                .collect();
+            trace::is_from(&contents, &text)
         }
         Condition::Trace(test) => {
             let value = trace::value(&test.term, run.history);
             match test.op {
-                CompareOp::Eq => value == test.bound,
-                CompareOp::Ne => value != test.bound,
+                CompareOp::Eq | CompareOp::EqIgnoringCase => value == test.bound,
+                CompareOp::Ne | CompareOp::NeIgnoringCase => value != test.bound,
                 CompareOp::Lt => value < test.bound,
                 CompareOp::Le => value <= test.bound,
                 CompareOp::Gt => value > test.bound,
@@ -629,6 +655,8 @@ fn compare(left: &Val, op: CompareOp, right: &Val) -> bool {
     match op {
         CompareOp::Eq => equal(left, right) == Some(true),
         CompareOp::Ne => equal(left, right) == Some(false),
+        CompareOp::EqIgnoringCase => equal(&folded(left), &folded(right)) == Some(true),
+        CompareOp::NeIgnoringCase => equal(&folded(left), &folded(right)) == Some(false),
         // Only numbers are ordered: E020 refuses `<` on strings, and at run time
         // it is false, like every other mismatch (docs/semantics.md).
         _ => match (left.number(), right.number()) {
@@ -650,6 +678,9 @@ fn holds_on(condition: &Condition, value: Val, event: &Event) -> bool {
             side(right, event).is_some_and(|right| compare(&value, *op, &right))
         }
         Condition::Glob { pattern, .. } => match value {
+            Val::Str(text) if pattern.folds_case() => {
+                glob::matches_ignoring_case(pattern.as_str(), &text)
+            }
             Val::Str(text) => glob::matches(pattern.as_str(), &text),
             _ => false,
         },
