@@ -145,7 +145,7 @@ fn compile_writes_versioned_json_that_evaluates_identically() {
         serde_json::from_str(&std::fs::read_to_string(compiled).unwrap()).unwrap();
     assert_eq!(
         (json["format"].as_str(), json["version"].as_u64()),
-        (Some("rulesc-policy"), Some(1))
+        (Some("rulesc-policy"), Some(2))
     );
     for events in ["carry-over.jsonl", "limits.jsonl", "cli-example.json"] {
         let from_source = rulesc(&["eval", "p.rules", "errors.rules", "--event", events], "");

@@ -312,7 +312,7 @@ fn documents_of_the_wrong_shape_are_refused() {
         ("run", json!({"status": "done", "stop_reason": "completed"})),
         (
             "policy",
-            json!({"format": "rulesc-policy", "version": 2, "rules": []}),
+            json!({"format": "rulesc-policy", "version": 3, "rules": []}),
         ),
         (
             "hook-input",

@@ -91,6 +91,7 @@ pub const ALL: &[Code] = &[
     VERB_NOT_HONOURED_BY_HOST,
     FIELD_NOT_FILLED_BY_HOST,
     LITERAL_BRACES_IN_GLOB,
+    GLOB_SPELLS_BOTH_CASES,
     FIELD_NEVER_FILLED,
     LABEL_NEVER_ATTACHED,
     QUANTIFIER_OVER_SCALAR,
@@ -1515,6 +1516,33 @@ pub(crate) fn literal_braces_in_glob(file: FileId, span: Span, glob: &str) -> Di
         "to match one of several values, use `in [\"a\", \"b\"]` or one rule each; to match \
          the braces, escape them: `\\\\{`",
     )
+}
+
+/// W026: a `~` glob with `[Ii]`-style classes, where `~*` ignores case
+pub const GLOB_SPELLS_BOTH_CASES: Code = Code {
+    id: "W026",
+    name: "glob-spells-both-cases",
+    severity: Severity::Warning,
+    summary: "a glob spells letters in both cases by hand where `~*` ignores case",
+    what: "A `~` pattern holds a class of one letter in both cases, such as `[Ii]`: it is \
+           written to match a word whatever its case.",
+    why: "Only the letters spelt so ignore case: `*[Ii]nvite*` misses `INVITE` and \
+          `InViTe`. `~*` compares the whole glob and text case folded (`==*` and `!=*` do \
+          the same for equality).",
+    wrong: "on pre_tool_use when arg.subject ~ \"*[Ii]nvite*\" ask \"an invitation\"",
+    right: "on pre_tool_use when arg.subject ~* \"*invite*\" ask \"an invitation\"",
+};
+
+/// Builds W026: the glob at `span` spells both cases by hand; `~* "suggested"` ignores case
+pub(crate) fn glob_spells_both_cases(file: FileId, span: Span, suggested: &str) -> Diagnostic {
+    Diagnostic::new(
+        GLOB_SPELLS_BOTH_CASES,
+        "this glob spells letters in both cases by hand, and only those ignore case".to_owned(),
+        Label::new(file, span, "cases spelt by hand"),
+    )
+    .with_help(format!(
+        "write `~* \"{suggested}\"`: it ignores the case of every letter"
+    ))
 }
 
 /// W012: a field its event sees, but never has under the rest of the condition

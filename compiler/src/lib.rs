@@ -34,6 +34,7 @@ pub mod codes;
 mod diagnostic;
 mod expression;
 mod fmt;
+mod glob_case;
 mod hint;
 mod layer;
 mod lint;

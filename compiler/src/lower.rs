@@ -16,6 +16,7 @@ use rulesc_runtime::{
 
 use crate::codes;
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::glob_case::spelt_both_cases;
 use crate::resolve;
 use crate::source::{FileId, LineIndex, SourceFile};
 use crate::types::{self, LiteralError, Type};
@@ -598,15 +599,46 @@ impl Lowering<'_> {
             Op::Le => self.ordered_or_equal(left, CompareOp::Le, right),
             Op::Gt => self.ordered_or_equal(left, CompareOp::Gt, right),
             Op::Ge => self.ordered_or_equal(left, CompareOp::Ge, right),
-            Op::Glob | Op::Regex => self.pattern(compare.op, left, right),
+            Op::EqIgnoringCase => self.equal_ignoring_case(left, CompareOp::EqIgnoringCase, right),
+            Op::NeIgnoringCase => self.equal_ignoring_case(left, CompareOp::NeIgnoringCase, right),
+            Op::Glob | Op::Regex | Op::GlobIgnoringCase => self.pattern(compare.op, left, right),
             Op::In => self.membership(left, right, &compare.right),
             Op::Contains => self.contains(left, right),
             Op::From => self.from(left, right),
         }
     }
 
+    /// `==*` and `!=*`, which compare strings
+    fn equal_ignoring_case(
+        &mut self,
+        left: Typed,
+        op: CompareOp,
+        right: Typed,
+    ) -> Option<Condition> {
+        for side in [&left, &right] {
+            if !matches!(side.ty, Type::Str | Type::Any) {
+                self.mismatch(
+                    side.span,
+                    format!(
+                        "`{}` compares strings ignoring case, not {}",
+                        op.symbol(),
+                        plural(side.ty)
+                    ),
+                    side.describe(),
+                    None,
+                    Some("compare other values with `==` or `!=`".to_owned()),
+                );
+                return None;
+            }
+        }
+        self.ordered_or_equal(left, op, right)
+    }
+
     fn ordered_or_equal(&mut self, left: Typed, op: CompareOp, right: Typed) -> Option<Condition> {
-        let ordering = !matches!(op, CompareOp::Eq | CompareOp::Ne);
+        let ordering = !matches!(
+            op,
+            CompareOp::Eq | CompareOp::Ne | CompareOp::EqIgnoringCase | CompareOp::NeIgnoringCase
+        );
         if ordering {
             for side in [&left, &right] {
                 if !side.ty.is_ordered() {
@@ -694,6 +726,8 @@ impl Lowering<'_> {
         let symbol = op.symbol();
         let example = if op == Op::Glob {
             "tool ~ \"rm*\""
+        } else if op == Op::GlobIgnoringCase {
+            "arg.subject ~* \"*invite*\""
         } else {
             "arg.command =~ \"^rm \""
         };
@@ -725,12 +759,22 @@ impl Lowering<'_> {
             );
             return None;
         };
-        if op == Op::Glob {
+        if matches!(op, Op::Glob | Op::GlobIgnoringCase) {
             if has_brace_alternation(source) {
                 self.diags
                     .push(codes::literal_braces_in_glob(self.file, right.span, source));
             }
-            match GlobPattern::new(source) {
+            if let Some(suggested) = spelt_both_cases(source).filter(|_| op == Op::Glob) {
+                self.diags.push(codes::glob_spells_both_cases(
+                    self.file, right.span, &suggested,
+                ));
+            }
+            let pattern = if op == Op::Glob {
+                GlobPattern::new(source)
+            } else {
+                GlobPattern::ignoring_case(source)
+            };
+            match pattern {
                 Ok(pattern) => Some(Condition::Glob { field, pattern }),
                 Err(err) => {
                     self.diags

@@ -12,6 +12,7 @@ use rulesc_runtime::{
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::glob_case::spelt_both_cases;
 use crate::lower::has_brace_alternation;
 use crate::resolve;
 use crate::source::FileId;
@@ -197,7 +198,7 @@ impl ShellLowering<'_> {
         };
         let test = self.test(compare)?;
         let condition = ShellCondition::Word { word, test };
-        Some(if compare.op == Op::Ne {
+        Some(if matches!(compare.op, Op::Ne | Op::NeIgnoringCase) {
             ShellCondition::Not(Box::new(condition))
         } else {
             condition
@@ -241,12 +242,34 @@ impl ShellLowering<'_> {
         match compare.op {
             Op::Eq | Op::Ne => Some(WordTest::Equals(text)),
             Op::Contains => Some(WordTest::Contains(text)),
-            Op::Glob => {
+            // A word equal to a text ignoring case is a word the text, escaped, matches as
+            // a glob that ignores case.
+            Op::EqIgnoringCase | Op::NeIgnoringCase => {
+                match GlobPattern::ignoring_case(&escape_glob(&text)) {
+                    Ok(pattern) => Some(WordTest::Glob(pattern)),
+                    Err(err) => {
+                        self.diags
+                            .push(codes::invalid_glob(self.file, span, &err.message));
+                        None
+                    }
+                }
+            }
+            Op::Glob | Op::GlobIgnoringCase => {
                 if has_brace_alternation(&text) {
                     self.diags
                         .push(codes::literal_braces_in_glob(self.file, span, &text));
                 }
-                match GlobPattern::new(&text) {
+                if let Some(suggested) = spelt_both_cases(&text).filter(|_| compare.op == Op::Glob)
+                {
+                    self.diags
+                        .push(codes::glob_spells_both_cases(self.file, span, &suggested));
+                }
+                let pattern = if compare.op == Op::Glob {
+                    GlobPattern::new(&text)
+                } else {
+                    GlobPattern::ignoring_case(&text)
+                };
+                match pattern {
                     Ok(pattern) => Some(WordTest::Glob(pattern)),
                     Err(err) => {
                         self.diags
@@ -280,7 +303,7 @@ impl ShellLowering<'_> {
                         compare.op.symbol()
                     ),
                     "no order",
-                    "use `==`, `!=`, `~`, `=~`, `in` or `contains`",
+                    "use `==`, `!=`, `~`, `=~`, `in`, `contains` or the tests that ignore case, `==*`, `!=*` and `~*`",
                 );
                 None
             }
@@ -296,4 +319,16 @@ fn is_flag(text: &str) -> bool {
             .strip_prefix('-')
             .is_some_and(|short| short.chars().count() == 1),
     }
+}
+
+/// `text` as a glob that matches it alone: every character of a glob's syntax escaped
+fn escape_glob(text: &str) -> String {
+    let mut glob = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if matches!(ch, '*' | '?' | '[' | ']' | '\\') {
+            glob.push('\\');
+        }
+        glob.push(ch);
+    }
+    glob
 }

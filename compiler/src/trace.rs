@@ -362,6 +362,13 @@ fn compare_op(op: Op) -> Option<CompareOp> {
         Op::Le => CompareOp::Le,
         Op::Gt => CompareOp::Gt,
         Op::Ge => CompareOp::Ge,
-        Op::Glob | Op::Regex | Op::In | Op::Contains | Op::From => return None,
+        Op::Glob
+        | Op::Regex
+        | Op::In
+        | Op::Contains
+        | Op::From
+        | Op::EqIgnoringCase
+        | Op::NeIgnoringCase
+        | Op::GlobIgnoringCase => return None,
     })
 }

@@ -238,6 +238,12 @@ pub enum Op {
     Ge,
     /// `~` (glob)
     Glob,
+    /// `==*` (equal, ignoring case)
+    EqIgnoringCase,
+    /// `!=*` (not equal, ignoring case)
+    NeIgnoringCase,
+    /// `~*` (glob, ignoring case)
+    GlobIgnoringCase,
     /// `=~` (regular expression)
     Regex,
     /// `in`
@@ -259,6 +265,9 @@ impl Op {
             Op::Gt => ">",
             Op::Ge => ">=",
             Op::Glob => "~",
+            Op::EqIgnoringCase => "==*",
+            Op::NeIgnoringCase => "!=*",
+            Op::GlobIgnoringCase => "~*",
             Op::Regex => "=~",
             Op::In => "in",
             Op::Contains => "contains",

@@ -29,7 +29,7 @@ use crate::vocabulary::{Action, Condition, Defaults, EventKind, Mode, Origin, Ru
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 2;
+const COMPACT_VERSION: u64 = 3;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]

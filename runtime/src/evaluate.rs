@@ -24,8 +24,8 @@ use crate::event::Event;
 use crate::shell::{self, CommandLine};
 use crate::trace::Reading;
 use crate::vocabulary::{
-    CompareOp, Condition, Field, FieldPath, ListQuantifier, Literal, Operand, PathSegment,
-    StopDecision,
+    fold_case, CompareOp, Condition, Field, FieldPath, ListQuantifier, Literal, Operand,
+    PathSegment, StopDecision,
 };
 
 impl Condition {
@@ -315,9 +315,19 @@ fn compare(left: &Value<'_>, op: CompareOp, right: &Value<'_>) -> bool {
     match op {
         CompareOp::Eq => equal(left, right) == Some(true),
         CompareOp::Ne => equal(left, right) == Some(false),
+        CompareOp::EqIgnoringCase => equal_ignoring_case(left, right) == Some(true),
+        CompareOp::NeIgnoringCase => equal_ignoring_case(left, right) == Some(false),
         CompareOp::Lt | CompareOp::Le | CompareOp::Gt | CompareOp::Ge => {
             order(left, right).is_some_and(|ordering| op.holds(ordering))
         }
+    }
+}
+
+/// [`equal`], two strings compared case folded
+fn equal_ignoring_case(left: &Value<'_>, right: &Value<'_>) -> Option<bool> {
+    match (left, right) {
+        (Value::Str(left), Value::Str(right)) => Some(fold_case(left) == fold_case(right)),
+        _ => equal(left, right),
     }
 }
 

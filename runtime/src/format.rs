@@ -2,7 +2,7 @@
 //! policy is accepted.
 //!
 //! ```json
-//! {"format": "rulesc-policy", "version": 1, "defaults": {...}, "rules": [...]}
+//! {"format": "rulesc-policy", "version": 2, "defaults": {...}, "rules": [...]}
 //! ```
 //!
 //! Invariant: loading goes through `Policy::new`, so a loaded policy is checked exactly as a
@@ -38,8 +38,16 @@ use crate::vocabulary::{Action, Condition, Defaults, EventKind, Mode, Origin, Ru
 
 /// The `format` key of compiled policies
 pub const FORMAT_NAME: &str = "rulesc-policy";
-/// The `version` this runtime writes and reads
-pub const FORMAT_VERSION: u64 = 1;
+/// The `version` this runtime writes; it reads this one and every earlier one
+/// ([`OLDEST_FORMAT_VERSION`]), whose policies mean what they meant
+///
+/// Version 2 added the tests that ignore case (`==*`, `!=*`, a glob written
+/// `{"ignoring_case": "..."}`), and labels on fields of a result.
+pub const FORMAT_VERSION: u64 = 2;
+
+/// The oldest `version` this runtime reads: a policy of version 1 is one of version 2
+/// that uses none of its additions
+const OLDEST_FORMAT_VERSION: u64 = 1;
 
 /// Why a compiled policy could not be loaded
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +79,7 @@ impl fmt::Display for LoadError {
             }
             LoadError::Version(Some(found)) => write!(
                 f,
-                "compiled policy version {found} is not supported (this rulesc reads version {FORMAT_VERSION})"
+                "compiled policy version {found} is not supported (this rulesc reads versions {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION})"
             ),
             LoadError::Policy(err) => write!(f, "invalid compiled policy: {err}"),
         }
@@ -292,7 +300,7 @@ fn check_envelope(format: Option<String>, version: Option<u64>) -> Result<(), Lo
         other => return Err(LoadError::Format(other)),
     }
     match version {
-        Some(FORMAT_VERSION) => Ok(()),
+        Some(OLDEST_FORMAT_VERSION..=FORMAT_VERSION) => Ok(()),
         other => Err(LoadError::Version(other)),
     }
 }

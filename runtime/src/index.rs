@@ -31,6 +31,7 @@
 //! number of rules. Nothing is allocated, unless an infix or a glob of the general kind (4)
 //! matches.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
@@ -41,7 +42,7 @@ use tracing::warn;
 use crate::evaluate::{read_int, read_str};
 use crate::event::Event;
 use crate::vocabulary::{
-    CompareOp, Condition, EventKind, Field, FieldType, GlobShape, Literal, Operand, Rule,
+    fold_case, CompareOp, Condition, EventKind, Field, FieldType, GlobShape, Literal, Operand, Rule,
 };
 
 mod infix;
@@ -116,7 +117,11 @@ impl RuleIndex {
         index.unkeyed.iter().copied().for_each(&mut visit);
         for texts in &index.texts {
             if let Some(text) = read_str(&texts.field, event) {
-                texts.visit(text, &mut visit);
+                if texts.fold {
+                    texts.visit(&fold_case(text), &mut visit);
+                } else {
+                    texts.visit(text, &mut visit);
+                }
             }
         }
         for counters in &index.counters {
@@ -138,10 +143,12 @@ struct EventIndex {
     counters: Vec<CounterIndex>,
 }
 
-/// Rules keyed by the string one field holds
+/// Rules keyed by the string one field holds, or by that string case folded
 #[derive(Debug, Clone)]
 struct TextIndex {
     field: Field,
+    /// Keys of `==*` and `~*`: the keys are case folded, and so is the text looked up
+    fold: bool,
     /// `~ "*"`: any string at all
     any: Vec<Candidate>,
     /// Whole-string keys: `==`, `in`, literal globs
@@ -353,21 +360,28 @@ enum Keyed<'r> {
     By(Key<'r>, bool),
 }
 
+/// The string a text key looks at: a field's, case folded when `fold`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Subject<'r> {
+    field: &'r Field,
+    fold: bool,
+}
+
 /// A necessary condition of a rule that the index can look up, borrowed from the rule
 #[derive(Debug)]
 enum Key<'r> {
-    /// The field holds one of these strings
-    Exact(&'r Field, Texts<'r>),
+    /// The subject is one of these strings (case folded first when the subject is)
+    Exact(Subject<'r>, Texts<'r>),
     /// The field holds a string, any string
     AnyText(&'r Field),
-    /// The field holds a string that starts with this text (never empty)
-    Prefix(&'r Field, &'r str),
-    /// The field holds a string that ends with this text (never empty)
-    Suffix(&'r Field, &'r str),
-    /// The field holds a string that contains this text (never empty)
-    Infix(&'r Field, &'r str),
-    /// The field holds a string this glob matches (its regular expression)
-    Glob(&'r Field, &'r str),
+    /// The subject starts with this text (never empty)
+    Prefix(Subject<'r>, &'r str),
+    /// The subject ends with this text (never empty)
+    Suffix(Subject<'r>, &'r str),
+    /// The subject contains this text (never empty)
+    Infix(Subject<'r>, &'r str),
+    /// The subject is a string this glob matches (its regular expression)
+    Glob(Subject<'r>, &'r str),
     /// The integer field is within this bound
     Counter(&'r Field, Bound),
 }
@@ -457,13 +471,12 @@ fn best_key<'r>(
 fn key_of(conjunct: &Condition) -> Option<Key<'_>> {
     let key = key_of_any_field(conjunct)?;
     let field = match &key {
-        Key::Exact(field, _)
-        | Key::AnyText(field)
-        | Key::Prefix(field, _)
-        | Key::Suffix(field, _)
-        | Key::Infix(field, _)
-        | Key::Glob(field, _)
-        | Key::Counter(field, _) => *field,
+        Key::Exact(subject, _)
+        | Key::Prefix(subject, _)
+        | Key::Suffix(subject, _)
+        | Key::Infix(subject, _)
+        | Key::Glob(subject, _) => subject.field,
+        Key::AnyText(field) | Key::Counter(field, _) => *field,
     };
     (!matches!(field, Field::Result | Field::ResultPath(_))).then_some(key)
 }
@@ -484,16 +497,27 @@ fn key_of_any_field(conjunct: &Condition) -> Option<Key<'_>> {
         Condition::In { field, list } => list
             .iter()
             .all(|member| matches!(member, Literal::Str(_)))
-            .then_some(Key::Exact(field, Texts::Members(list))),
-        Condition::Glob { field, pattern } => Some(match pattern.shape() {
-            GlobShape::Literal(text) => Key::Exact(field, Texts::One(text)),
-            GlobShape::Prefix(text) if text.is_empty() => Key::AnyText(field),
-            GlobShape::Prefix(text) => Key::Prefix(field, text),
-            GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field),
-            GlobShape::Suffix(text) => Key::Suffix(field, text),
-            GlobShape::Contains(text) => Key::Infix(field, text),
-            GlobShape::Other => Key::Glob(field, pattern.regex_source()),
-        }),
+            .then_some(Key::Exact(
+                Subject { field, fold: false },
+                Texts::Members(list),
+            )),
+        Condition::Glob { field, pattern } => {
+            // The shape and the regular expression of a glob that ignores case are those of
+            // the folded glob, to be matched against the folded text.
+            let subject = Subject {
+                field,
+                fold: pattern.folds_case(),
+            };
+            Some(match pattern.shape() {
+                GlobShape::Literal(text) => Key::Exact(subject, Texts::One(text)),
+                GlobShape::Prefix(text) if text.is_empty() => Key::AnyText(field),
+                GlobShape::Prefix(text) => Key::Prefix(subject, text),
+                GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field),
+                GlobShape::Suffix(text) => Key::Suffix(subject, text),
+                GlobShape::Contains(text) => Key::Infix(subject, text),
+                GlobShape::Other => Key::Glob(subject, pattern.regex_source()),
+            })
+        }
         Condition::Any(_)
         | Condition::All(_)
         | Condition::Not(_)
@@ -509,8 +533,14 @@ fn key_of_any_field(conjunct: &Condition) -> Option<Key<'_>> {
 
 /// The key of `field op literal`
 fn compare_key<'r>(field: &'r Field, op: CompareOp, literal: &'r Literal) -> Option<Key<'r>> {
-    if let (CompareOp::Eq, Literal::Str(text)) = (op, literal) {
-        return Some(Key::Exact(field, Texts::One(text)));
+    match (op, literal) {
+        (CompareOp::Eq, Literal::Str(text)) => {
+            return Some(Key::Exact(Subject { field, fold: false }, Texts::One(text)))
+        }
+        (CompareOp::EqIgnoringCase, Literal::Str(text)) => {
+            return Some(Key::Exact(Subject { field, fold: true }, Texts::One(text)))
+        }
+        _ => {}
     }
     if !matches!(field.ty(), FieldType::Int | FieldType::Duration) {
         return None;
@@ -526,7 +556,8 @@ fn compare_key<'r>(field: &'r Field, op: CompareOp, literal: &'r Literal) -> Opt
         CompareOp::Gt => Bound::AtLeast(value + 1),
         CompareOp::Le => Bound::AtMost(value),
         CompareOp::Lt => Bound::AtMost(value - 1),
-        CompareOp::Ne => return None,
+        CompareOp::EqIgnoringCase => Bound::Equal(value),
+        CompareOp::Ne | CompareOp::NeIgnoringCase => return None,
     };
     Some(Key::Counter(field, bound))
 }
@@ -535,7 +566,7 @@ fn compare_key<'r>(field: &'r Field, op: CompareOp, literal: &'r Literal) -> Opt
 #[derive(Debug, Default)]
 struct EventBuilder<'r> {
     unkeyed: Vec<Candidate>,
-    texts: BTreeMap<&'r Field, TextBuilder<'r>>,
+    texts: BTreeMap<Subject<'r>, TextBuilder<'r>>,
     counters: BTreeMap<&'r Field, CounterIndex>,
 }
 
@@ -560,9 +591,16 @@ impl<'r> EventBuilder<'r> {
             Keyed::By(key, proven) => (key, Candidate { rule, proven }),
         };
         match key {
-            Key::Exact(field, texts) => {
-                let exact = &mut self.texts.entry(field).or_default().exact;
+            Key::Exact(subject, texts) => {
+                let exact = &mut self.texts.entry(subject).or_default().exact;
                 for text in texts.each() {
+                    // Glob shapes are folded already; `==*` literals are folded here.
+                    let text = if subject.fold {
+                        fold_case(text)
+                    } else {
+                        Cow::Borrowed(text)
+                    };
+                    let text = text.as_ref();
                     match exact.get_mut(text) {
                         // A text the list repeats: the rule is already found by it.
                         Some(rules) if rules.last() == Some(&candidate) => {}
@@ -573,21 +611,24 @@ impl<'r> EventBuilder<'r> {
                     }
                 }
             }
-            Key::AnyText(field) => self.texts.entry(field).or_default().any.push(candidate),
-            Key::Prefix(field, text) => {
-                let texts = self.texts.entry(field).or_default();
+            Key::AnyText(field) => {
+                let subject = Subject { field, fold: false };
+                self.texts.entry(subject).or_default().any.push(candidate);
+            }
+            Key::Prefix(subject, text) => {
+                let texts = self.texts.entry(subject).or_default();
                 texts.prefixes.entry(text).or_default().push(candidate);
             }
-            Key::Suffix(field, text) => {
-                let texts = self.texts.entry(field).or_default();
+            Key::Suffix(subject, text) => {
+                let texts = self.texts.entry(subject).or_default();
                 texts.suffixes.entry(text).or_default().push(candidate);
             }
-            Key::Infix(field, text) => {
-                let texts = self.texts.entry(field).or_default();
+            Key::Infix(subject, text) => {
+                let texts = self.texts.entry(subject).or_default();
                 texts.infixes.entry(text).or_default().push(candidate);
             }
-            Key::Glob(field, glob) => {
-                let texts = self.texts.entry(field).or_default();
+            Key::Glob(subject, glob) => {
+                let texts = self.texts.entry(subject).or_default();
                 texts.globs.push((glob, candidate));
             }
             Key::Counter(field, bound) => {
@@ -610,7 +651,7 @@ impl<'r> EventBuilder<'r> {
     fn build(self) -> EventIndex {
         let mut unkeyed = self.unkeyed;
         let mut texts = Vec::with_capacity(self.texts.len());
-        for (field, builder) in self.texts {
+        for (subject, builder) in self.texts {
             // Patterns the tries or the regex set refuse leave their rules unkeyed: slower, never
             // wrong.
             let prefixes = or_unkeyed(trie(&builder.prefixes, Anchor::Start), &mut unkeyed);
@@ -618,7 +659,8 @@ impl<'r> EventBuilder<'r> {
             let infixes = InfixGroup::new(builder.infixes);
             let globs = GlobGroup::new(builder.globs);
             texts.push(TextIndex {
-                field: field.clone(),
+                field: subject.field.clone(),
+                fold: subject.fold,
                 any: builder.any,
                 exact: builder.exact,
                 prefixes,

@@ -70,10 +70,11 @@ pub use shell::DEFAULT_SHELL_TOOLS;
 pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, ToolCallRecord};
 pub use trace::TraceState;
 pub use vocabulary::{
-    parse_duration, Action, Arith, ArithOp, CompareOp, Condition, Defaults, DurationError,
-    Enumeration, ErrorKind, EventField, EventKind, Field, FieldPath, FieldType, FinishReason,
-    GlobPattern, JsonType, Limits, ListQuantifier, Literal, Mode, OnUndecidable, Operand, Origin,
-    PathSegment, PatternError, Quantifier, RegexPattern, Rule, ShellCondition, ShellWord,
-    SortedJson, Status, StopDecision, StopReason, TraceTerm, TraceTest, Verb, Window, WordTest,
-    EVENT_FIELDS, MAX_PATTERN_LEN, MAX_TRACE_BOUND, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT,
+    fold_case, parse_duration, Action, Arith, ArithOp, CompareOp, Condition, Defaults,
+    DurationError, Enumeration, ErrorKind, EventField, EventKind, Field, FieldPath, FieldType,
+    FinishReason, GlobPattern, JsonType, Limits, ListQuantifier, Literal, Mode, OnUndecidable,
+    Operand, Origin, PathSegment, PatternError, Quantifier, RegexPattern, Rule, ShellCondition,
+    ShellWord, SortedJson, Status, StopDecision, StopReason, TraceTerm, TraceTest, Verb, Window,
+    WordTest, EVENT_FIELDS, MAX_PATTERN_LEN, MAX_TRACE_BOUND, RESERVED_ID_PREFIXES,
+    RESOLVED_BY_DEFAULT,
 };

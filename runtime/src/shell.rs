@@ -453,6 +453,9 @@ impl UnknownWord<'_> {
     fn may_be_path_matching(&self, test: &WordTest) -> bool {
         let literal = match test {
             WordTest::Regex(pattern) => pattern.anchored_prefix(),
+            // A glob that ignores case has the shape of the folded glob: its start says
+            // nothing of the path as written.
+            WordTest::Glob(pattern) if pattern.folds_case() => None,
             WordTest::Glob(pattern) => match pattern.shape() {
                 GlobShape::Literal(text) | GlobShape::Prefix(text) if !text.is_empty() => {
                     Some(text.clone())

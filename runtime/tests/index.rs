@@ -43,9 +43,12 @@ fn assert_agrees(policy: &Policy, event: &Event) {
     assert_eq!(actual, expected, "{event:?}");
 }
 
-const TEXTS: [&str; 12] = [
+const TEXTS: [&str; 15] = [
     "",
     "bash",
+    "BASH",
+    "Mcp__FS__Read",
+    "É.ENV",
     "bash_x",
     "rm -rf /",
     "rm\n-rf",
@@ -58,8 +61,11 @@ const TEXTS: [&str; 12] = [
     "tool7_run",
 ];
 
-const GLOBS: [&str; 22] = [
+const GLOBS: [&str; 25] = [
     "bash",
+    "Bash*",
+    "*.ENV",
+    "[A-C]ash",
     "bash*",
     "rm*",
     "rm**",
@@ -125,7 +131,7 @@ fn compare(field: Field, op: CompareOp, literal: Literal, flipped: bool) -> Cond
 
 fn leaf() -> impl Strategy<Value = Condition> {
     prop_oneof![
-        3 => (text_field(), select(vec![CompareOp::Eq, CompareOp::Ne]), text(), any::<bool>())
+        3 => (text_field(), select(vec![CompareOp::Eq, CompareOp::Ne, CompareOp::EqIgnoringCase, CompareOp::NeIgnoringCase]), text(), any::<bool>())
             .prop_map(|(field, op, literal, flipped)| compare(field, op, literal, flipped)),
         3 => (counter_field(), op(), number(), any::<bool>())
             .prop_map(|(field, op, literal, flipped)| compare(field, op, literal, flipped)),
@@ -137,6 +143,12 @@ fn leaf() -> impl Strategy<Value = Condition> {
             Condition::Glob {
                 field,
                 pattern: GlobPattern::new(pattern).expect("test glob is valid"),
+            }
+        }),
+        2 => (text_field(), select(GLOBS.to_vec())).prop_map(|(field, pattern)| {
+            Condition::Glob {
+                field,
+                pattern: GlobPattern::ignoring_case(pattern).expect("test glob is valid"),
             }
         }),
         1 => (text_field(), select(vec!["sh", "^rm", "env$"])).prop_map(|(field, pattern)| {

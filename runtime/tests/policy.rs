@@ -179,7 +179,7 @@ fn sample() -> Policy {
 fn compiled_json_is_versioned_and_holds_the_user_rules_only() {
     let json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
     assert_eq!(json["format"], "rulesc-policy");
-    assert_eq!(json["version"], 1);
+    assert_eq!(json["version"], 2);
     assert_eq!(
         json["defaults"],
         json!({"pre_tool_use": "ask", "on_error": "retry"})
@@ -219,9 +219,11 @@ fn loading_rejects_other_formats_and_versions() {
         "not a compiled policy: `format` is `opa`, expected `rulesc-policy`"
     );
     assert_eq!(
-        reject(r#"{"format": "rulesc-policy", "version": 2, "rules": []}"#).to_string(),
-        "compiled policy version 2 is not supported (this rulesc reads version 1)"
+        reject(r#"{"format": "rulesc-policy", "version": 3, "rules": []}"#).to_string(),
+        "compiled policy version 3 is not supported (this rulesc reads versions 1 to 2)"
     );
+    // A policy of version 1 is one of version 2 that uses none of its additions.
+    assert!(Policy::from_json(r#"{"format": "rulesc-policy", "version": 1, "rules": []}"#).is_ok());
     assert_eq!(
         reject(r#"{"format": "rulesc-policy", "rules": []}"#),
         LoadError::Version(None)
@@ -232,8 +234,8 @@ fn loading_rejects_other_formats_and_versions() {
         LoadError::Format(Some("opa".to_owned()))
     );
     assert_eq!(
-        reject(r#"{"format": "rulesc-policy", "version": 2, "rules": {}}"#),
-        LoadError::Version(Some(2))
+        reject(r#"{"format": "rulesc-policy", "version": 3, "rules": {}}"#),
+        LoadError::Version(Some(3))
     );
     assert!(matches!(reject("[1, 2"), LoadError::Json(_)));
     assert!(matches!(

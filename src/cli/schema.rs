@@ -337,7 +337,7 @@ struct EventReport {
     resolved_by: Option<String>,
 }
 
-/// The compiled policy (`{"format": "rulesc-policy", "version": 1}`); conditions are the
+/// The compiled policy (`{"format": "rulesc-policy", "version": 2}`); conditions are the
 /// runtime's own postfix form, described only as JSON
 #[derive(JsonSchema)]
 #[expect(dead_code, reason = "a description for schemars, never built")]

@@ -86,3 +86,52 @@ fn one(piece: &Piece, ch: char) -> bool {
         }
     }
 }
+
+/// `text` case folded: each character's uppercase, then that lowercase
+pub fn fold(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_uppercase)
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether `text` matches `pattern` ignoring case (`~*`): the characters the pattern
+/// matches as themselves and the text compare case folded, and a class holds a character
+/// when it holds the character or one of its other cases
+pub fn matches_ignoring_case(pattern: &str, text: &str) -> bool {
+    let pieces: Vec<Piece> = pieces(pattern)
+        .into_iter()
+        .flat_map(|piece| match piece {
+            Piece::Char(c) => fold(&c.to_string()).chars().map(Piece::Char).collect(),
+            other => vec![other],
+        })
+        .collect();
+    let text: Vec<char> = fold(text).chars().collect();
+    let mut can = vec![vec![false; text.len() + 1]; pieces.len() + 1];
+    can[pieces.len()][text.len()] = true;
+    for i in (0..pieces.len()).rev() {
+        for j in (0..=text.len()).rev() {
+            can[i][j] = match &pieces[i] {
+                Piece::Star => can[i + 1][j] || (j < text.len() && can[i][j + 1]),
+                piece => j < text.len() && one_any_case(piece, text[j]) && can[i + 1][j + 1],
+            };
+        }
+    }
+    can[0][0]
+}
+
+fn one_any_case(piece: &Piece, ch: char) -> bool {
+    match piece {
+        Piece::Class { negated, ranges } => {
+            let cases: Vec<char> = std::iter::once(ch)
+                .chain(ch.to_uppercase())
+                .chain(ch.to_lowercase())
+                .collect();
+            cases
+                .iter()
+                .any(|c| ranges.iter().any(|(low, high)| low <= c && c <= high))
+                != *negated
+        }
+        other => one(other, ch),
+    }
+}

@@ -491,6 +491,15 @@ impl Val {
     }
 }
 
+/// A string case folded (docs/semantics.md: each character's uppercase, then its
+/// lowercase); other values as they are
+fn folded(value: &Val) -> Val {
+    match value {
+        Val::Str(text) => Val::Str(glob::fold(text)),
+        other => other.clone(),
+    }
+}
+
 /// Whether two values are equal; `None` when their types do not meet, which makes both
 /// `==` and `!=` false (docs/semantics.md)
 fn equal(left: &Val, right: &Val) -> Option<bool> {
@@ -566,8 +575,8 @@ pub fn holds_in(condition: &Condition, event: &Event, run: &Run<'_>) -> bool {
         Condition::Trace(test) => {
             let value = trace::value(&test.term, run.history);
             match test.op {
-                CompareOp::Eq => value == test.bound,
-                CompareOp::Ne => value != test.bound,
+                CompareOp::Eq | CompareOp::EqIgnoringCase => value == test.bound,
+                CompareOp::Ne | CompareOp::NeIgnoringCase => value != test.bound,
                 CompareOp::Lt => value < test.bound,
                 CompareOp::Le => value <= test.bound,
                 CompareOp::Gt => value > test.bound,
@@ -629,6 +638,8 @@ fn compare(left: &Val, op: CompareOp, right: &Val) -> bool {
     match op {
         CompareOp::Eq => equal(left, right) == Some(true),
         CompareOp::Ne => equal(left, right) == Some(false),
+        CompareOp::EqIgnoringCase => equal(&folded(left), &folded(right)) == Some(true),
+        CompareOp::NeIgnoringCase => equal(&folded(left), &folded(right)) == Some(false),
         // Only numbers are ordered: E020 refuses `<` on strings, and at run time
         // it is false, like every other mismatch (docs/semantics.md).
         _ => match (left.number(), right.number()) {
@@ -650,6 +661,9 @@ fn holds_on(condition: &Condition, value: Val, event: &Event) -> bool {
             side(right, event).is_some_and(|right| compare(&value, *op, &right))
         }
         Condition::Glob { pattern, .. } => match value {
+            Val::Str(text) if pattern.folds_case() => {
+                glob::matches_ignoring_case(pattern.as_str(), &text)
+            }
             Val::Str(text) => glob::matches(pattern.as_str(), &text),
             _ => false,
         },

@@ -454,8 +454,10 @@ fn comparison<'c>(
     let op = if positive { op } else { negated(op) };
     if let Value::Number(number) = value {
         let range = match op {
-            CompareOp::Eq => Restriction::Range(number, number),
-            CompareOp::Ne => Restriction::Except([Value::Number(number)].into()),
+            CompareOp::Eq | CompareOp::EqIgnoringCase => Restriction::Range(number, number),
+            CompareOp::Ne | CompareOp::NeIgnoringCase => {
+                Restriction::Except([Value::Number(number)].into())
+            }
             CompareOp::Lt => Restriction::Range(i128::MIN, number - 1),
             CompareOp::Le => Restriction::Range(i128::MIN, number),
             CompareOp::Gt => Restriction::Range(number + 1, i128::MAX),
@@ -479,6 +481,8 @@ pub(super) fn negated(op: CompareOp) -> CompareOp {
         CompareOp::Le => CompareOp::Gt,
         CompareOp::Gt => CompareOp::Le,
         CompareOp::Ge => CompareOp::Lt,
+        CompareOp::EqIgnoringCase => CompareOp::NeIgnoringCase,
+        CompareOp::NeIgnoringCase => CompareOp::EqIgnoringCase,
     }
 }
 

@@ -142,6 +142,12 @@ pub enum CompareOp {
     /// `>=`
     #[serde(rename = ">=")]
     Ge,
+    /// `==*`: equal, strings compared case folded ([`crate::fold_case`])
+    #[serde(rename = "==*")]
+    EqIgnoringCase,
+    /// `!=*`: not equal, strings compared case folded
+    #[serde(rename = "!=*")]
+    NeIgnoringCase,
 }
 
 impl CompareOp {
@@ -154,6 +160,8 @@ impl CompareOp {
             CompareOp::Le => "<=",
             CompareOp::Gt => ">",
             CompareOp::Ge => ">=",
+            CompareOp::EqIgnoringCase => "==*",
+            CompareOp::NeIgnoringCase => "!=*",
         }
     }
 
@@ -171,7 +179,10 @@ impl CompareOp {
             CompareOp::Le => CompareOp::Ge,
             CompareOp::Gt => CompareOp::Lt,
             CompareOp::Ge => CompareOp::Le,
-            CompareOp::Eq | CompareOp::Ne => self,
+            CompareOp::Eq
+            | CompareOp::Ne
+            | CompareOp::EqIgnoringCase
+            | CompareOp::NeIgnoringCase => self,
         }
     }
 
@@ -179,8 +190,8 @@ impl CompareOp {
     pub fn holds(self, ordering: std::cmp::Ordering) -> bool {
         use std::cmp::Ordering as O;
         match self {
-            CompareOp::Eq => ordering == O::Equal,
-            CompareOp::Ne => ordering != O::Equal,
+            CompareOp::Eq | CompareOp::EqIgnoringCase => ordering == O::Equal,
+            CompareOp::Ne | CompareOp::NeIgnoringCase => ordering != O::Equal,
             CompareOp::Lt => ordering == O::Less,
             CompareOp::Le => ordering != O::Greater,
             CompareOp::Gt => ordering == O::Greater,

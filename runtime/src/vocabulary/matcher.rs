@@ -10,6 +10,7 @@
 //! ([`GlobPattern::regex_source`]), the same one the rule index matches many globs with.
 //! (globset, which this once used, matches bytes: `r?ad` did not match `réad`.)
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -50,6 +51,8 @@ impl std::error::Error for PatternError {}
 #[derive(Debug, Clone)]
 pub struct GlobPattern {
     source: String,
+    /// `~*`: the glob's letters and the text are compared case folded ([`fold_case`])
+    fold: bool,
     /// The translation into a regular expression (see [`GlobPattern::regex_source`])
     regex_source: String,
     matcher: Matcher,
@@ -67,25 +70,49 @@ enum Matcher {
 impl GlobPattern {
     /// Compiles `source`, or says why it is not a valid glob
     pub fn new(source: &str) -> Result<GlobPattern, PatternError> {
-        let pattern = GlobPattern::deferred(source)?;
+        let pattern = GlobPattern::deferred(source, false)?;
+        pattern.check()?;
+        Ok(pattern)
+    }
+
+    /// Compiles `source` as a glob that ignores case (`~*`): it matches a text when the glob
+    /// with its letters case folded matches the text case folded ([`fold_case`]); a class
+    /// (`[A-Z]`) matches a character of either case
+    pub fn ignoring_case(source: &str) -> Result<GlobPattern, PatternError> {
+        let pattern = GlobPattern::deferred(source, true)?;
         pattern.check()?;
         Ok(pattern)
     }
 
     /// `source` translated, its regular expression (if it needs one) to be compiled on first
     /// use, as [`RegexPattern`]s are when read from compiled JSON
-    pub(crate) fn deferred(source: &str) -> Result<GlobPattern, PatternError> {
+    pub(crate) fn deferred(source: &str, fold: bool) -> Result<GlobPattern, PatternError> {
         check_length(source)?;
-        let regex_source = glob_regex(source)?;
-        let matcher = match glob_shape(source) {
+        let (regex_source, shape) = if fold {
+            let folded = fold_glob(source);
+            // The text is folded before it is matched; the classes, which `fold_glob` leaves
+            // as written, are matched without case.
+            let regex = glob_regex(&folded)?.replacen("^(?s:", "^(?si:", 1);
+            (regex, glob_shape(&folded))
+        } else {
+            (glob_regex(source)?, glob_shape(source))
+        };
+        let matcher = match shape {
             GlobShape::Other => Matcher::Compiled(OnceLock::new()),
             plain => Matcher::Plain(plain),
         };
         Ok(GlobPattern {
             source: source.to_owned(),
+            fold,
             regex_source,
             matcher,
         })
+    }
+
+    /// Whether the glob ignores case (`~*`): its shape and regular expression are then
+    /// those of the folded glob, to be matched against the folded text ([`fold_case`])
+    pub fn folds_case(&self) -> bool {
+        self.fold
     }
 
     /// Compiles the glob's regular expression if that was deferred, or says why it does
@@ -108,6 +135,15 @@ impl GlobPattern {
 
     /// Whether the whole of `text` matches
     pub fn is_match(&self, text: &str) -> bool {
+        if self.fold {
+            self.is_match_folded(&fold_case(text))
+        } else {
+            self.is_match_folded(text)
+        }
+    }
+
+    /// Whether the whole of `text`, already case folded if the glob ignores case, matches
+    pub(crate) fn is_match_folded(&self, text: &str) -> bool {
         match &self.matcher {
             Matcher::Plain(GlobShape::Literal(literal)) => text == literal,
             Matcher::Plain(GlobShape::Prefix(prefix)) => text.starts_with(prefix.as_str()),
@@ -151,6 +187,81 @@ pub(crate) enum GlobShape {
     Contains(String),
     /// Anything else (`?`, classes, stars inside): only the glob decides
     Other,
+}
+
+/// `text` case folded: each character's uppercase, then that lowercase, so the letters
+/// Unicode's case folding makes one compare equal (`Ä` and `ä`, `ß` and `SS`, `ς` and `Σ`,
+/// `K` and the Kelvin sign); ASCII text without capitals is returned as it is
+pub fn fold_case(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        if text.bytes().any(|byte| byte.is_ascii_uppercase()) {
+            return Cow::Owned(text.to_ascii_lowercase());
+        }
+        return Cow::Borrowed(text);
+    }
+    let mut folded = String::with_capacity(text.len());
+    for ch in text.chars() {
+        for upper in ch.to_uppercase() {
+            folded.extend(upper.to_lowercase());
+        }
+    }
+    Cow::Owned(folded)
+}
+
+/// A glob with the characters it matches as themselves case folded: escapes stay escapes,
+/// and classes stay as written (folding `[Z-a]` would make an invalid range), to be matched
+/// without case
+fn fold_glob(source: &str) -> String {
+    let mut folded = String::with_capacity(source.len());
+    let mut in_class = false;
+    let mut chars = source.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                folded.push(ch);
+                if let Some(escaped) = chars.next() {
+                    if in_class {
+                        folded.push(escaped);
+                    } else {
+                        // Escaped already; a letter may fold to several, none of them syntax.
+                        let mut buffer = [0; 4];
+                        folded.push_str(&fold_case(escaped.encode_utf8(&mut buffer)));
+                    }
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                folded.push(ch);
+                // `!` and a `]` first are members' syntax, not the class's end.
+                if chars.peek() == Some(&'!') {
+                    folded.extend(chars.next());
+                }
+                if chars.peek() == Some(&']') {
+                    folded.extend(chars.next());
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                folded.push(ch);
+            }
+            _ if in_class => folded.push(ch),
+            '*' | '?' => folded.push(ch),
+            _ => push_folded(&mut folded, ch),
+        }
+    }
+    folded
+}
+
+/// `ch` case folded, each character it folds to written escaped where it would be a
+/// glob's syntax
+fn push_folded(folded: &mut String, ch: char) {
+    let mut buffer = [0; 4];
+    for each in fold_case(ch.encode_utf8(&mut buffer)).chars() {
+        if matches!(each, '*' | '?' | '[' | '\\') {
+            folded.push('\\');
+        }
+        folded.push(each);
+    }
 }
 
 /// The shape of a glob written in the language's syntax (see [`glob_regex`]):
@@ -403,7 +514,7 @@ fn check_length(source: &str) -> Result<(), PatternError> {
 
 impl PartialEq for GlobPattern {
     fn eq(&self, other: &Self) -> bool {
-        self.source == other.source
+        self.source == other.source && self.fold == other.fold
     }
 }
 
@@ -417,16 +528,55 @@ impl PartialEq for RegexPattern {
 
 impl Eq for RegexPattern {}
 
+/// A glob as compiled JSON writes it: its source, or `{"ignoring_case": source}` for `~*`;
+/// a binary form (the hook cache's postcard), which cannot tell the two by their shape,
+/// writes the tagged enum
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum GlobForm<'a> {
+    Plain(Cow<'a, str>),
+    IgnoringCase(Cow<'a, str>),
+}
+
+/// The JSON of a glob: a string, or an object with the key `ignoring_case`
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum GlobJson {
+    Plain(String),
+    IgnoringCase { ignoring_case: String },
+}
+
 impl Serialize for GlobPattern {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.source)
+        let source = Cow::Borrowed(self.source.as_str());
+        match (serializer.is_human_readable(), self.fold) {
+            (true, false) => serializer.serialize_str(&self.source),
+            (true, true) => {
+                use serde::ser::SerializeMap;
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("ignoring_case", &self.source)?;
+                map.end()
+            }
+            (false, false) => GlobForm::Plain(source).serialize(serializer),
+            (false, true) => GlobForm::IgnoringCase(source).serialize(serializer),
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for GlobPattern {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let source = String::deserialize(deserializer)?;
-        GlobPattern::deferred(&source).map_err(serde::de::Error::custom)
+        let (source, fold) = if deserializer.is_human_readable() {
+            match GlobJson::deserialize(deserializer)? {
+                GlobJson::Plain(source) => (Cow::Owned(source), false),
+                GlobJson::IgnoringCase { ignoring_case } => (Cow::Owned(ignoring_case), true),
+            }
+        } else {
+            match GlobForm::deserialize(deserializer)? {
+                GlobForm::Plain(source) => (source, false),
+                GlobForm::IgnoringCase(source) => (source, true),
+            }
+        };
+        GlobPattern::deferred(&source, fold).map_err(serde::de::Error::custom)
     }
 }
 
@@ -477,6 +627,63 @@ mod tests {
     fn glob_is_case_sensitive_and_whole_string() {
         assert!(!glob("RM*", "rm -rf"));
         assert!(!glob("rm", "rm -rf"));
+    }
+
+    fn glob_ignoring_case(pattern: &str, text: &str) -> bool {
+        GlobPattern::ignoring_case(pattern).unwrap().is_match(text)
+    }
+
+    #[test]
+    fn a_glob_ignoring_case_matches_every_case_of_its_letters() {
+        assert!(glob_ignoring_case("*invite*", "An INVITE for you"));
+        assert!(glob_ignoring_case("*INVITE*", "an invite"));
+        assert!(glob_ignoring_case("straße*", "STRASSE 1"));
+        assert!(glob_ignoring_case("*σ", "ΟΔΟΣ"));
+        assert!(glob_ignoring_case("[a-c]x", "BX"));
+        assert!(glob_ignoring_case("[Z-a]", "z"));
+        assert!(glob_ignoring_case(r"\*A?", "*ab"));
+        assert!(glob_ignoring_case("*invite*", "an InViTe to tea"));
+        assert!(!glob_ignoring_case("rm", "rm -rf"));
+        assert!(!glob_ignoring_case("[!a]b", "AB"));
+    }
+
+    #[test]
+    fn a_glob_ignoring_case_reads_back_as_one_from_json_and_from_binary() {
+        for pattern in [
+            GlobPattern::ignoring_case("*Invite*").unwrap(),
+            GlobPattern::new("*Invite*").unwrap(),
+        ] {
+            let json = serde_json::to_string(&pattern).unwrap();
+            let back: GlobPattern = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, pattern);
+            assert_eq!(back.is_match("an INVITE"), pattern.folds_case(), "{json}");
+            let bytes = postcard::to_allocvec(&pattern).unwrap();
+            let back: GlobPattern = postcard::from_bytes(&bytes).unwrap();
+            assert_eq!(back, pattern);
+        }
+        assert_eq!(
+            serde_json::to_string(&GlobPattern::ignoring_case("a*").unwrap()).unwrap(),
+            r#"{"ignoring_case":"a*"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&GlobPattern::new("a*").unwrap()).unwrap(),
+            r#""a*""#
+        );
+    }
+
+    #[test]
+    fn case_folding_makes_the_cases_of_a_letter_one() {
+        for (one, other) in [
+            ("Ä", "ä"),
+            ("ß", "SS"),
+            ("ς", "Σ"),
+            ("\u{212a}", "k"),
+            ("İ", "i\u{307}"),
+        ] {
+            assert_eq!(fold_case(one), fold_case(other), "{one} {other}");
+        }
+        assert!(matches!(fold_case("plain ascii"), Cow::Borrowed(_)));
+        assert_ne!(fold_case("a"), fold_case("b"));
     }
 
     fn shape(pattern: &str) -> GlobShape {

@@ -31,7 +31,7 @@ pub use expression::{Arith, ArithOp, ListQuantifier};
 pub use field::{Field, FieldPath, FieldType, PathSegment};
 pub use literal::{parse_duration, DurationError, Literal};
 pub(crate) use matcher::GlobShape;
-pub use matcher::{GlobPattern, PatternError, RegexPattern, MAX_PATTERN_LEN};
+pub use matcher::{fold_case, GlobPattern, PatternError, RegexPattern, MAX_PATTERN_LEN};
 pub use mode::Mode;
 pub use rule::{Action, Origin, Rule, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT};
 pub use schema::{Enumeration, EventField, JsonType, EVENT_FIELDS};
