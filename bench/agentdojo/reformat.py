@@ -47,16 +47,16 @@ def strings(value):
         yield value
 
 
+PIECES = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:/[\w./-]*)?")
+
+
 def attacker_values(goal, calls):
-    """The values of the calls that the goal names, longest first (so a value inside
-    another is rewritten after it)."""
+    """The values of the calls that the goal names, and the addresses and sites inside
+    them (a link in a message's body), longest first (so a value inside another is
+    rewritten after it)."""
     folded = goal.casefold()
-    found = {
-        text
-        for call in calls
-        for text in strings(call)
-        if len(text) >= 4 and text.casefold() in folded
-    }
+    candidates = {piece for call in calls for text in strings(call) for piece in [text, *PIECES.findall(text)]}
+    found = {text for text in candidates if len(text) >= 4 and text.casefold() in folded}
     return sorted(found, key=len, reverse=True)
 
 
