@@ -478,7 +478,9 @@ fn render_rule(out: &mut String, rule: &Rule, mode: Mode) {
         Action::Compute { key, value } => {
             writeln!(out, "  then set metadata{key} = {}", render_operand(value)).unwrap();
         }
-        Action::Label { label } => writeln!(out, "  then label result {label:?}").unwrap(),
+        Action::Label { label, path } => {
+            writeln!(out, "  then label result{path:?} {label:?}").unwrap()
+        }
     }
 }
 

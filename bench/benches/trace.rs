@@ -51,6 +51,14 @@ fn provenance(c: &mut Criterion) {
     let mut call = rulesc::Event::new(rulesc::EventKind::PreToolUse);
     call.tool = Some("send_email".to_owned());
     call.arg = Some(serde_json::json!({ "body": trace_rules::words(10 << 10, 2) }));
+    // The label is not full (a full one holds at once): the whole argument is read.
+    assert_eq!(
+        policy
+            .evaluate_in_run(&call, &mut state.clone())
+            .resolution
+            .decision,
+        rulesc::Decision::Allow
+    );
     let mut group = c.benchmark_group("provenance");
     group.bench_function("from_10kb_against_1mb", |b| {
         b.iter(|| policy.evaluate_in_run(black_box(&call), &mut state));

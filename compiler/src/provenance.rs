@@ -2,11 +2,14 @@
 //! `X from "L"`.
 //!
 //! Invariant: `from` reads a field that can hold text and names its label as a string, and
-//! `label` labels the `result` of `post_tool_use` alone (E055, E056), so the runtime never
-//! meets a provenance test it cannot read.
+//! `label` labels the `result` of `post_tool_use` alone, or values at a path into it
+//! (E055, E056), so the runtime never meets a provenance test it cannot read.
 
 use rulesc_grammar::{Path, PathSegment, Span, StrLit};
-use rulesc_runtime::{Action, Condition, EventKind, Literal};
+use rulesc_runtime::{
+    Action, Condition, EventKind, LabelStep, Literal, PathSegment as FieldSegment,
+    MAX_PATH_SEGMENTS,
+};
 
 use crate::codes;
 use crate::lower::{string, Lowering, Side, Typed};
@@ -50,22 +53,25 @@ impl Lowering<'_> {
         })
     }
 
-    /// `label result "L"`
+    /// `label result "L"`, `label result.sender "L"`, `label result.items[*].body "L"`
     pub(crate) fn label(
         &mut self,
         target: &Path,
         label: &StrLit,
         events: &[(EventKind, Span)],
     ) -> Option<Action> {
-        let is_result = matches!(target.segments.as_slice(), [PathSegment::Name(name)] if name.name == "result");
-        if !is_result {
-            self.diags.push(codes::invalid_label(
-                self.file,
-                target.span,
-                "only a tool's `result` can be labelled".to_owned(),
-                "write `label result \"untrusted\"`",
-            ));
-        }
+        let path = match target.segments.split_first() {
+            Some((PathSegment::Name(name), rest)) if name.name == "result" => self.label_path(rest),
+            _ => {
+                self.diags.push(codes::invalid_label(
+                    self.file,
+                    target.span,
+                    "only a tool's `result`, or a field of it, can be labelled".to_owned(),
+                    "write `label result \"untrusted\"` or `label result.body \"untrusted\"`",
+                ));
+                None
+            }
+        };
         if let Some((kind, span)) = events
             .iter()
             .find(|(kind, _)| *kind != EventKind::PostToolUse)
@@ -79,6 +85,39 @@ impl Lowering<'_> {
             return None;
         }
         let label = string(self.file, &label.raw, label.span, self.diags)?;
-        is_result.then_some(Action::Label { label })
+        Some(Action::Label { label, path: path? })
+    }
+
+    /// The steps of a label's path after `result`: keys, indexes and `[*]`
+    fn label_path(&mut self, segments: &[PathSegment]) -> Option<Vec<LabelStep>> {
+        if segments.len() > MAX_PATH_SEGMENTS {
+            let start = segments.first().map_or(Span::default(), PathSegment::span);
+            let end = segments.last().map_or(Span::default(), PathSegment::span);
+            self.diags.push(codes::path_too_long(
+                self.file,
+                Span::new(start.start, end.end),
+                segments.len(),
+                MAX_PATH_SEGMENTS,
+            ));
+            return None;
+        }
+        let mut steps = Vec::with_capacity(segments.len());
+        for segment in segments {
+            steps.push(match segment {
+                PathSegment::Index { text, .. } if text == "*" => LabelStep::Each,
+                other => match crate::resolve::json_path(
+                    self.file,
+                    std::slice::from_ref(other),
+                    self.diags,
+                )?
+                .segments
+                .pop()?
+                {
+                    FieldSegment::Key(key) => LabelStep::Key(key),
+                    FieldSegment::Index(index) => LabelStep::Index(index),
+                },
+            });
+        }
+        Some(steps)
     }
 }

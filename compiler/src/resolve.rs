@@ -175,6 +175,19 @@ pub(crate) fn json_path(
             AstSegment::Quoted { key, .. } => {
                 PathSegment::Key(crate::lower::string(file, &key.name, key.span, diags)?)
             }
+            AstSegment::Index { text, span } if text == "*" => {
+                diags.push(codes::invalid_literal(
+                    file,
+                    *span,
+                    "`[*]` stands for every element of a list only in the path of a `label`"
+                        .to_owned(),
+                    Some(
+                        "test the elements of a list with `any` or `all`: `any arg.to ~ \"*@example.com\"`"
+                            .to_owned(),
+                    ),
+                ));
+                return None;
+            }
             AstSegment::Index { text, span } => {
                 let index = crate::types::decode_int(text, *span)
                     .ok()

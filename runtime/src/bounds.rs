@@ -14,8 +14,8 @@
 
 use crate::policy::PolicyError;
 use crate::vocabulary::{
-    Action, Condition, Field, FieldPath, Literal, Operand, Rule, TraceTerm, TraceTest, Window,
-    MAX_TRACE_BOUND,
+    Action, Condition, Field, FieldPath, LabelStep, Literal, Operand, Rule, TraceTerm, TraceTest,
+    Window, MAX_TRACE_BOUND,
 };
 
 /// The most rules a policy may have, the prelude's not counted
@@ -93,9 +93,22 @@ pub(crate) fn check_rule(rule: &Rule) -> Result<(), PolicyError> {
             }
             check_operand(value)?;
         }
-        Action::Label { label } => {
+        Action::Label { label, path } => {
             if label.len() > MAX_STRING_LEN {
                 return Err(string_too_long(label.len()));
+            }
+            if path.len() > MAX_PATH_SEGMENTS {
+                return Err(PolicyError::PathTooLong {
+                    rule: rule.id.clone(),
+                    segments: path.len(),
+                    limit: MAX_PATH_SEGMENTS,
+                });
+            }
+            if let Some(long) = path.iter().find_map(|step| match step {
+                LabelStep::Key(key) if key.len() > MAX_STRING_LEN => Some(key.len()),
+                _ => None,
+            }) {
+                return Err(string_too_long(long));
             }
         }
     }

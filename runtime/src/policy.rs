@@ -30,8 +30,8 @@ use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason
 use crate::shell::{CommandLine, Undecided, DEFAULT_SHELL_TOOLS};
 use crate::trace::{self, Reading, TraceSpec, TraceState};
 use crate::vocabulary::{
-    Action, Condition, Defaults, EventKind, FieldPath, Limits, Mode, OnUndecidable, Operand,
-    PathSegment, Rule, StopReason, Verb,
+    Action, Condition, Defaults, EventKind, FieldPath, LabelStep, Limits, Mode, OnUndecidable,
+    Operand, PathSegment, Rule, StopReason, Verb,
 };
 
 /// Why a set of rules cannot form a policy
@@ -612,11 +612,16 @@ impl Policy {
         let outcome = self.evaluate_reading(limits, event, hooks, &line, &reading, &mut labels);
         // Labels attach after the event: its own `from` tests read the run before it.
         if let Some(result) = &event.result {
-            for label in labels {
+            for (label, path) in labels {
                 if result.is_unreadable() {
                     trace.attach_unknown(label);
-                } else {
+                } else if path.is_empty() {
                     trace.attach(label, result.text());
+                } else if let Some(json) = result.json() {
+                    crate::trace::each_labelled(json, path, |value| match value {
+                        Json::String(text) => trace.attach(label, text),
+                        other => trace.attach(label, &other.to_string()),
+                    });
                 }
             }
         }
@@ -631,7 +636,7 @@ impl Policy {
         hooks: &[&dyn NativeHook],
         line: &CommandLine<'_>,
         trace: &Reading<'_>,
-        labels: &mut Vec<&'p str>,
+        labels: &mut Vec<(&'p str, &'p [LabelStep])>,
     ) -> Outcome {
         // Invariant: when no rule matches, nothing below allocates (empty vectors, an empty
         // metadata map cloned); `runtime/tests/index_alloc.rs` holds it to that.
@@ -710,10 +715,10 @@ impl Policy {
                         }
                         (Act::Set, None, None)
                     }
-                    Action::Label { label } => {
+                    Action::Label { label, path } => {
                         // A shadow label would change what a later `from` decides.
                         if !shadowed {
-                            labels.push(label.as_str());
+                            labels.push((label.as_str(), path.as_slice()));
                         }
                         (Act::Label, None, None)
                     }

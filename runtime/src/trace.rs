@@ -22,9 +22,10 @@ use serde::{Deserialize, Serialize};
 use crate::evaluate::holds;
 use crate::event::Event;
 use crate::shell::CommandLine;
-use crate::vocabulary::{Condition, EventKind, Rule, TraceTerm, TraceTest, Window};
+use crate::vocabulary::{Condition, EventKind, LabelStep, Rule, TraceTerm, TraceTest, Window};
 use provenance::Fragments;
 use same_call::call_hash;
+use serde_json::Value as Json;
 use window::WindowCount;
 
 /// What the trace terms of a policy remember of one run (serialized with the execution's
@@ -163,6 +164,39 @@ impl TraceState {
             .entry(label.to_owned())
             .or_default()
             .hold_everything();
+    }
+}
+
+/// Calls `each` with every value of `json` at `path` (`label result.items[*].body`): a key
+/// of an object, an element of a list, or every element; a step that finds nothing ends
+/// its branch, so a missing field labels nothing
+///
+/// Without recursion, and in order; the values are at most the nodes of `json`, which a
+/// readable output holds to a bounded depth.
+pub(crate) fn each_labelled<'j>(
+    json: &'j Json,
+    path: &[LabelStep],
+    mut each: impl FnMut(&'j Json),
+) {
+    let mut pending: Vec<(&'j Json, usize)> = vec![(json, 0)];
+    while let Some((value, step)) = pending.pop() {
+        let Some(next) = path.get(step) else {
+            each(value);
+            continue;
+        };
+        match (next, value) {
+            (LabelStep::Key(key), Json::Object(object)) => {
+                pending.extend(object.get(key).map(|found| (found, step + 1)));
+            }
+            (LabelStep::Index(index), Json::Array(items)) => {
+                let found = usize::try_from(*index).ok().and_then(|at| items.get(at));
+                pending.extend(found.map(|found| (found, step + 1)));
+            }
+            (LabelStep::Each, Json::Array(items)) => {
+                pending.extend(items.iter().rev().map(|item| (item, step + 1)));
+            }
+            _ => {}
+        }
     }
 }
 

@@ -81,6 +81,7 @@ fn policy() -> Policy {
     let mut label = common::decide("label", &[EventKind::PostToolUse], Verb::Allow);
     label.action = Action::Label {
         label: "docs".to_owned(),
+        path: Vec::new(),
     };
     let guard = common::when(
         common::decide("guard", &[EventKind::PreToolUse], Verb::Block),
@@ -137,4 +138,103 @@ fn docs_excerpts_are_found_and_unrelated_readmes_are_not() {
     assert!(excerpts.len() >= 100 && paragraphs.len() >= 1000);
     assert!(recall >= 0.95, "recall {recall}");
     assert!(false_rate <= 0.005, "false positive rate {false_rate}");
+}
+
+/// The URLs and e-mail addresses of `text`, without the punctuation around them
+fn addresses(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = text
+        .split_whitespace()
+        .map(|token| token.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '/'))
+        .filter(|token| {
+            (token.starts_with("http") && token.contains("://"))
+                || token
+                    .split_once('@')
+                    .is_some_and(|(user, host)| !user.is_empty() && host.contains('.'))
+        })
+        .map(str::to_owned)
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// Every 97th run of three words in a row of `text`: values such as a name or a title
+fn triples(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    words
+        .windows(3)
+        .step_by(97)
+        .map(|triple| triple.join(" "))
+        .collect()
+}
+
+/// Only the letters and digits of `text`, lowercase: where a value occurs in it as text
+fn squeezed(text: &str) -> String {
+    text.chars()
+        .filter(|ch| ch.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[test]
+fn values_of_the_docs_are_found_in_any_spelling_and_values_elsewhere_are_not() {
+    let policy = policy();
+    let labelled = docs();
+    let mut trace = TraceState::default();
+    let mut post = Event::new(EventKind::PostToolUse);
+    post.result = Some(ToolOutput::from_text(&labelled));
+    policy.evaluate_in_run(&post, &mut trace);
+    let is_from = |value: &str| {
+        let mut call = Event::new(EventKind::PreToolUse);
+        call.tool = Some("send_email".to_owned());
+        call.arg = Some(json!({ "body": value }));
+        let outcome = policy.evaluate_in_run(&call, &mut trace.clone());
+        outcome.resolution.decision == Decision::Block
+    };
+
+    // Each value of the docs, respelt as an attacker would: upper case, and an URL without
+    // its scheme or with `www.`.
+    let mut respelt = Vec::new();
+    for value in addresses(&labelled).into_iter().chain(triples(&labelled)) {
+        respelt.push(value.to_uppercase());
+        if let Some((_, rest)) = value.split_once("://") {
+            respelt.push(rest.trim_start_matches("www.").to_owned());
+            respelt.push(format!("www.{}/", rest.trim_start_matches("www.")));
+        }
+    }
+    let found = respelt.iter().filter(|value| is_from(value)).count();
+
+    // Values of unrelated READMEs that the docs do not hold as text (their letters and
+    // digits are not in a row in the docs' letters and digits), which must not be found.
+    let docs_squeezed = squeezed(&labelled);
+    let paragraphs = unrelated_paragraphs();
+    let mut elsewhere: Vec<String> = paragraphs
+        .iter()
+        .flat_map(|paragraph| addresses(paragraph).into_iter().chain(triples(paragraph)))
+        .filter(|value| {
+            let squeezed = squeezed(value);
+            squeezed.len() >= 4 && !docs_squeezed.contains(&squeezed)
+        })
+        .collect();
+    elsewhere.sort();
+    elsewhere.dedup();
+    let flagged: Vec<&String> = elsewhere.iter().filter(|value| is_from(value)).collect();
+
+    let recall = found as f64 / respelt.len() as f64;
+    let false_rate = flagged.len() as f64 / elsewhere.len() as f64;
+    println!(
+        "values of the docs respelt found {found}/{} ({:.1}%); values elsewhere flagged {}/{} ({:.2}%), such as {:?}",
+        respelt.len(),
+        recall * 100.0,
+        flagged.len(),
+        elsewhere.len(),
+        false_rate * 100.0,
+        flagged.iter().take(8).collect::<Vec<_>>(),
+    );
+    assert!(respelt.len() >= 100 && elsewhere.len() >= 1000);
+    assert!(recall >= 0.99, "recall {recall}");
+    assert!(false_rate <= 0.02, "false positive rate {false_rate}");
 }

@@ -150,7 +150,9 @@ pub fn labelled(rules: &[Rule], outcome: &Json, event: &Event) -> Vec<(String, S
                 .find(|rule| evaluation["rule"] == rule.id.as_str())
         })
         .filter_map(|rule| match &rule.action {
-            Action::Label { label } => Some((label.clone(), result.text().to_owned())),
+            Action::Label { label, path } if path.is_empty() => {
+                Some((label.clone(), result.text().to_owned()))
+            }
             _ => None,
         })
         .collect()
@@ -567,10 +569,13 @@ pub fn holds_in(condition: &Condition, event: &Event, run: &Run<'_>) -> bool {
                 Some(Val::Float(float)) => float.to_string(),
                 Some(Val::Bool(_) | Val::List(_)) | None => return false,
             };
-            run.labels
+            let contents: Vec<&str> = run
+                .labels
                 .iter()
                 .filter(|(attached, _)| attached == label)
-                .any(|(_, content)| trace::shares_a_fragment(content, &text))
+                .map(|(_, content)| content.as_str())
+                .collect();
+            trace::is_from(&contents, &text)
         }
         Condition::Trace(test) => {
             let value = trace::value(&test.term, run.history);

@@ -182,8 +182,9 @@ pub const INVALID_LABEL: Code = Code {
     name: "invalid-label",
     severity: Severity::Error,
     summary: "`label` attaches a label to a tool's result on `post_tool_use`",
-    what: "`label X \"L\"` where X is not `result`, or in a rule that fires on another event \
-           than `post_tool_use`.",
+    what: "`label X \"L\"` where X is not `result` or a path into it (`result.sender`, \
+           `result.items[*].body`), or in a rule that fires on another event than \
+           `post_tool_use`.",
     why: "Labels mark content that came into the run from a tool; only `post_tool_use` has a \
           tool's result.",
     wrong: "on pre_tool_use when tool ~ \"web_*\" label result \"untrusted\"",

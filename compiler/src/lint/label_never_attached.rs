@@ -16,7 +16,7 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
         .rules
         .iter()
         .filter_map(|lowered| match &lowered.rule.action {
-            Action::Label { label } => Some(label.as_str()),
+            Action::Label { label, .. } => Some(label.as_str()),
             _ => None,
         })
         .collect();

@@ -33,7 +33,7 @@ pub use literal::{parse_duration, DurationError, Literal};
 pub(crate) use matcher::GlobShape;
 pub use matcher::{fold_case, GlobPattern, PatternError, RegexPattern, MAX_PATTERN_LEN};
 pub use mode::Mode;
-pub use rule::{Action, Origin, Rule, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT};
+pub use rule::{Action, LabelStep, Origin, Rule, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT};
 pub use schema::{Enumeration, EventField, JsonType, EVENT_FIELDS};
 pub use settings::{Defaults, Limits};
 pub use shell::{OnUndecidable, Quantifier, ShellCondition, ShellWord, WordTest};

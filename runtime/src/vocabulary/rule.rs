@@ -55,11 +55,27 @@ pub enum Action {
         value: Operand,
     },
     /// `label result "L"` on `post_tool_use`: the tool's output is labelled L for the rest
-    /// of the run, for `from` (docs/trace.md)
+    /// of the run, for `from` (docs/trace.md); `label result.items[*].body "L"` labels only
+    /// the values at that path of structured output
     Label {
         /// The label
         label: String,
+        /// The path under `result` to the values labelled; empty for the whole output
+        #[serde(default)]
+        path: Vec<LabelStep>,
     },
+}
+
+/// A step of the path of a `label` into a tool's structured output
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LabelStep {
+    /// `.name` or `["name"]`: a key of an object
+    Key(String),
+    /// `[0]`: an element of a list
+    Index(u64),
+    /// `[*]`: every element of a list
+    Each,
 }
 
 impl Action {
