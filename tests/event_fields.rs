@@ -100,9 +100,33 @@ fn host_session_fields_are_seen_on_every_event_and_the_prompt_on_a_turns_start()
 }
 
 #[test]
-fn the_prompt_is_a_field_of_before_step_only() {
-    let err = compile_str("p.rules", r#"on pre_tool_use when prompt ~ "*x*" block"#).unwrap_err();
-    assert_eq!(err.codes(), ["E012"]);
+fn the_prompt_is_seen_on_every_event_of_its_turn() {
+    let policy = compile_str(
+        "p.rules",
+        r#"on pre_tool_use when prompt ~* "*deploy*" block
+on stop when prompt ~* "*deploy*" forbid"#,
+    )
+    .unwrap();
+    let events: Vec<rulesc::Event> = [
+        json!({"event": "pre_tool_use", "tool": "x"}),
+        json!({"event": "before_step", "prompt": "Deploy it"}),
+        json!({"event": "pre_tool_use", "tool": "x"}),
+        json!({"event": "stop"}),
+        json!({"event": "before_step", "prompt": "now the docs"}),
+        json!({"event": "pre_tool_use", "tool": "x"}),
+    ]
+    .into_iter()
+    .map(|event| rulesc::events::read_event(event).unwrap())
+    .collect();
+    let decisions: Vec<String> = rulesc::events::evaluate_execution(&policy, events)
+        .iter()
+        .map(|outcome| outcome.resolution.decision.to_string())
+        .collect();
+    assert_eq!(
+        decisions,
+        ["none", "none", "block", "forbid", "none", "none"],
+        "before a prompt there is none; the turn's events see its prompt, until the next"
+    );
     let err = compile_str("p.rules", r#"on pre_tool_use when result.x == 1 block"#).unwrap_err();
     assert_eq!(err.codes(), ["E012"]);
 }

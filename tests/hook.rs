@@ -287,6 +287,56 @@ fn a_turn_budget_stops_the_session_at_the_next_prompt() {
 }
 
 #[test]
+fn the_turns_prompt_is_remembered_for_the_tool_calls_of_the_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("prompt.rules");
+    std::fs::write(
+        &rules,
+        "on pre_tool_use when tool == \"mcp__bank__send_money\" and not (arg.iban from prompt) block \"not the user's IBAN\"\n\
+         on pre_tool_use when tool == \"Bash\" and prompt ~* \"*read only*\" block \"the user asked for no changes\"\n",
+    )
+    .unwrap();
+    let hook = Hook::new("claude", &[rules]);
+    let pay = |iban: &str| {
+        claude(
+            "PreToolUse",
+            json!({"tool_name": "mcp__bank__send_money", "tool_input": {"iban": iban}}),
+        )
+    };
+    let bash = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    let deny = |answer: Json| answer["hookSpecificOutput"]["permissionDecision"] == json!("deny");
+    assert!(
+        deny(hook.answer(&pay("GB29NWBK60161331926819"))),
+        "no prompt yet"
+    );
+    assert_eq!(hook.answer(&bash), json!({}));
+    hook.answer(&claude(
+        "UserPromptSubmit",
+        json!({"prompt": "Pay GB29 NWBK 6016 1331 9268 19, Read Only otherwise"}),
+    ));
+    assert_eq!(hook.answer(&pay("gb29nwbk60161331926819")), json!({}));
+    assert!(deny(hook.answer(&pay("GB11222233334444555566"))));
+    assert!(
+        deny(hook.answer(&bash)),
+        "a later process sees the turn's prompt"
+    );
+    hook.answer(&claude("UserPromptSubmit", json!({"prompt": "now fix it"})));
+    assert_eq!(
+        hook.answer(&bash),
+        json!({}),
+        "the next turn has its own prompt"
+    );
+    assert_eq!(
+        hook.answer(&pay("GB29NWBK60161331926819")),
+        json!({}),
+        "the prompts of the run stay the user's words"
+    );
+}
+
+#[test]
 fn effects_carry_over_between_hook_processes() {
     let hook = Hook::new("claude", &[shipped("exfiltration.rules")]);
     let send = claude(

@@ -7,9 +7,12 @@
 
 use rulesc_grammar::{Path, PathSegment, Span, StrLit};
 use rulesc_runtime::{
-    Action, Condition, EventKind, LabelStep, Literal, PathSegment as FieldSegment,
-    MAX_PATH_SEGMENTS,
+    Action, Condition, EventKind, Field, LabelStep, Literal, PathSegment as FieldSegment,
+    MAX_PATH_SEGMENTS, PROMPT_SOURCE,
 };
+
+/// The start of the labels the runtime keeps for itself ([`PROMPT_SOURCE`])
+const RESERVED_LABEL_PREFIX: &str = "rulesc:";
 
 use crate::codes;
 use crate::lower::{string, Lowering, Side, Typed};
@@ -35,14 +38,22 @@ impl Lowering<'_> {
             }
         };
         let label = match right.side {
-            Side::Lit(Literal::Str(label)) => Some(label),
+            // `from prompt`: the user's own words in this run
+            Side::Field(Field::Prompt) => Some(PROMPT_SOURCE.to_owned()),
+            Side::Lit(Literal::Str(label)) if !label.starts_with(RESERVED_LABEL_PREFIX) => {
+                Some(label)
+            }
+            Side::Lit(Literal::Str(label)) => {
+                self.reserved_label(right.span, &label);
+                None
+            }
             _ => {
                 self.diags.push(codes::invalid_from(
                     self.file,
                     right.span,
-                    "`from` names a label as a string".to_owned(),
+                    "`from` names a label as a string, or `prompt`".to_owned(),
                     right.describe(),
-                    "write the label in quotes: `arg.body from \"untrusted\"`",
+                    "write the label in quotes: `arg.body from \"untrusted\"`, or `arg.iban from prompt`",
                 ));
                 None
             }
@@ -84,8 +95,24 @@ impl Lowering<'_> {
             ));
             return None;
         }
+        let label_span = label.span;
         let label = string(self.file, &label.raw, label.span, self.diags)?;
+        if label.starts_with(RESERVED_LABEL_PREFIX) {
+            self.reserved_label(label_span, &label);
+            return None;
+        }
         Some(Action::Label { label, path: path? })
+    }
+
+    /// E055 for a label the runtime keeps for itself
+    fn reserved_label(&mut self, span: Span, label: &str) {
+        self.diags.push(codes::invalid_from(
+            self.file,
+            span,
+            format!("labels starting with `{RESERVED_LABEL_PREFIX}` are rulesc's own, so `{label}` cannot be used"),
+            "a reserved label".to_owned(),
+            "choose another name; the prompts of the run are `from prompt`",
+        ));
     }
 
     /// The steps of a label's path after `result`: keys, indexes and `[*]`

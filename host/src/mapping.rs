@@ -146,8 +146,9 @@ impl Session<'_> {
     /// answer, but the call was already judged (and counted, and its effects kept) at
     /// `PreToolUse`, so this evaluation keeps nothing
     fn permission_request(&mut self, step: u64) {
-        let event = self.event(EventKind::PreToolUse, step);
+        let mut event = self.event(EventKind::PreToolUse, step);
         let mut trace = self.run.trace.clone();
+        trace.carry_prompt(&mut event);
         let outcome = self.policy.evaluate_in_run(&event, &mut trace);
         self.verdict.absorb(&outcome);
         if let Some(record) = self.record.as_deref_mut() {
@@ -219,6 +220,8 @@ impl Session<'_> {
     fn fire(&mut self, kind: EventKind, step: u64, describe: impl FnOnce(&mut Event)) -> Outcome {
         let mut event = self.event(kind, step);
         describe(&mut event);
+        // The session's trace remembers the turn's prompt, so every event of the turn has it.
+        self.run.trace.carry_prompt(&mut event);
         let outcome = self.policy.evaluate_in_run(&event, &mut self.run.trace);
         self.run.metadata.clone_from(&outcome.metadata);
         if outcome.resolution.decision == Decision::Forbid {

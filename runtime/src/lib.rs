@@ -68,7 +68,7 @@ pub use script::{
 };
 pub use shell::DEFAULT_SHELL_TOOLS;
 pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, ToolCallRecord};
-pub use trace::TraceState;
+pub use trace::{TraceState, PROMPT_SOURCE};
 pub use vocabulary::{
     fold_case, parse_duration, Action, Arith, ArithOp, CompareOp, Condition, Defaults,
     DurationError, Enumeration, ErrorKind, EventField, EventKind, Field, FieldPath, FieldType,

@@ -581,6 +581,7 @@ impl Policy {
         let own = std::mem::take(&mut event.metadata);
         event.metadata = std::mem::take(metadata);
         event.metadata.extend(own);
+        trace.carry_prompt(&mut event);
         let outcome = self.evaluate_in_run(&event, trace);
         metadata.clone_from(&outcome.metadata);
         outcome

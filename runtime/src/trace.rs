@@ -44,10 +44,18 @@ pub struct TraceState {
     /// Each term's memory, by the term's canonical JSON
     #[serde(default)]
     terms: BTreeMap<String, TermState>,
-    /// The fragments of content each label was attached to (`label result "L"`)
+    /// The fragments of content each label was attached to (`label result "L"`), and of the
+    /// run's prompts under [`PROMPT_SOURCE`]
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     labels: BTreeMap<String, Fragments>,
+    /// The prompt of the turn under way: every event of the turn sees it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prompt: Option<String>,
 }
+
+/// The label `from prompt` reads: the prompts of the run, attached as each turn starts
+/// (labels starting with `rulesc:` are the runtime's own; a policy cannot write one)
+pub const PROMPT_SOURCE: &str = "rulesc:prompt";
 
 /// One term's memory
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -157,6 +165,20 @@ impl TraceState {
 }
 
 impl TraceState {
+    /// Gives `event` the prompt of the turn it belongs to: an event that carries a prompt
+    /// starts a turn (its prompt is remembered, and attached to [`PROMPT_SOURCE`] for
+    /// `from prompt`); one that carries none gets the prompt of the turn under way
+    pub fn carry_prompt(&mut self, event: &mut Event) {
+        match &event.prompt {
+            Some(prompt) if self.prompt.as_ref() != Some(prompt) => {
+                self.attach(PROMPT_SOURCE, prompt);
+                self.prompt = Some(prompt.clone());
+            }
+            Some(_) => {}
+            None => event.prompt.clone_from(&self.prompt),
+        }
+    }
+
     /// Attaches `label` to content that could not be read: it may have held any string, so
     /// from now on every string counts as from `label` (fail closed for provenance)
     pub(crate) fn attach_unknown(&mut self, label: &str) {

@@ -101,7 +101,7 @@ const NAMED: [(&str, Field, &str); 27] = [
     (
         "prompt",
         Field::Prompt,
-        "the user's prompt that starts a turn",
+        "the user's prompt of the turn: every event of the turn sees it",
     ),
 ];
 
@@ -225,8 +225,8 @@ impl Field {
             | F::Metadata(_)
             | F::Cwd
             | F::PermissionMode
-            | F::SessionId => true,
-            F::Prompt => kind == E::BeforeStep,
+            | F::SessionId
+            | F::Prompt => true,
             F::Messages => kind == E::BeforeInference,
             F::Response => matches!(
                 kind,
