@@ -7,4 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 python3 -c "import agentdojo" 2>/dev/null || pip install --quiet agentdojo==0.1.35
 cargo build --release --locked --quiet
-python3 bench/agentdojo/run.py "$@"
+# A fixed hash seed keeps the order of the sets some tools return, so the traces are the
+# same on every run.
+PYTHONHASHSEED=0 python3 bench/agentdojo/run.py "$@"
