@@ -38,7 +38,10 @@ NUMBER_DIGITS = 3
 
 EMAIL = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)+)")
 SITE = re.compile(r"(?:https?://)?(?:www\.)?((?:[\w-]+\.)+[a-z]{2,})(/[^\s\"'<>)\]]*)?", re.I)
-GROUPS = re.compile(r"[^\W_]+(?:[ .-][^\W_]+)*")
+# A group of an identifier: letters and digits with a digit, or a few capitals (an IBAN's
+# bank code); a run of them, one separator apart, is one identifier however it is grouped.
+GROUP = r"(?:[A-Za-z]*\d[A-Za-z\d]*|[A-Z]{2,6})"
+GROUPS = re.compile(rf"(?<![^\W_]){GROUP}(?:[ .-]{GROUP})*(?![^\W_])")
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]|\.\d)")
 LITERAL = re.compile(r'(\blabel\s+\S+\s+|\bfrom\s+)?"((?:[^"\\]|\\.)*)"')
 LITERAL_FLOOR = 2
