@@ -1,7 +1,9 @@
 //! A sample of the AgentDojo benchmark's converted traces (`tests/agentdojo/`, written by
-//! `bench/agentdojo/run.py --sample`), replayed with the shipped `rules/agentdojo/`
-//! policies: each benign trace runs unblocked and each attack is stopped at a call of its
-//! injection task, as the benchmark's expectations, recorded beside each trace, say.
+//! `bench/agentdojo/run.py --sample`), replayed with the generic `rules/agentdojo/`
+//! policies: each trace, benign, attacked or attacked with reformatted values, gets the
+//! outcome the benchmark measured and recorded beside it (a benign trace kept or lost, an
+//! attack stopped at a call of its injection task or missed), so a change of the runtime or
+//! of a policy that moves a number of BENCHMARKS.md fails here first.
 
 #![expect(clippy::unwrap_used, reason = "tests: a bad fixture fails the test")]
 
@@ -18,7 +20,7 @@ fn read_json(relative: &str) -> Json {
 }
 
 #[test]
-fn benign_traces_run_unblocked_and_attacks_are_stopped() {
+fn each_sample_trace_gets_the_outcome_the_benchmark_measured() {
     for suite in ["banking", "slack", "travel", "workspace"] {
         let policy = format!("rules/agentdojo/{suite}.rules");
         let traces = format!("tests/agentdojo/{suite}.jsonl");
@@ -29,6 +31,13 @@ fn benign_traces_run_unblocked_and_attacks_are_stopped() {
         let expectations = read_json(&format!("tests/agentdojo/{suite}.expect.json"));
         let expectations = expectations.as_array().unwrap();
         assert!(expectations.len() >= 4, "{suite}: too small a sample");
+        assert!(
+            expectations.iter().any(|expect| expect["session"]
+                .as_str()
+                .unwrap()
+                .ends_with("/reformatted")),
+            "{suite}: no reformatted attack in the sample"
+        );
         for expect in expectations {
             let session = &expect["session"];
             let found = report["sessions"]
@@ -47,11 +56,12 @@ fn benign_traces_run_unblocked_and_attacks_are_stopped() {
                 })
                 .map(|finding| finding["line"].as_u64().unwrap())
                 .collect();
-            if expect["kind"] == "benign" {
-                assert!(
-                    blocked.is_empty(),
-                    "{session}: a benign trace was blocked at {blocked:?}"
-                );
+            let outcome = if expect["kind"] == "benign" {
+                if blocked.is_empty() {
+                    "kept"
+                } else {
+                    "lost"
+                }
             } else {
                 let goal: Vec<u64> = expect["goal_lines"]
                     .as_array()
@@ -59,11 +69,16 @@ fn benign_traces_run_unblocked_and_attacks_are_stopped() {
                     .iter()
                     .map(|line| line.as_u64().unwrap())
                     .collect();
-                assert!(
-                    blocked.iter().any(|line| goal.contains(line)),
-                    "{session}: no call of the attack ({goal:?}) was blocked: {blocked:?}"
-                );
-            }
+                if blocked.iter().any(|line| goal.contains(line)) {
+                    "stopped"
+                } else {
+                    "missed"
+                }
+            };
+            assert_eq!(
+                outcome, expect["outcome"],
+                "{session}: the benchmark measured another outcome (blocked at {blocked:?})"
+            );
         }
     }
 }
