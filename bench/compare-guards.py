@@ -132,7 +132,8 @@ class Rulesc:
     def __init__(self, binary):
         self.binary = binary
         # One state folder, so the compiled policy is cached once; a session per line.
-        self.state = tempfile.mkdtemp(prefix="rulesc-state-")
+        self.folder = tempfile.TemporaryDirectory(prefix="rulesc-state-")
+        self.state = self.folder.name
         self.sessions = 0
 
     def decide(self, command, cwd):
@@ -149,13 +150,15 @@ class Dcg:
     def __init__(self, binary, packs, name):
         self.binary = binary
         self.name = name
-        self.home = tempfile.mkdtemp(prefix="dcg-home-")
+        # Removed with the object, at the end of the run.
+        self.folders = [tempfile.TemporaryDirectory(prefix="dcg-home-"), tempfile.TemporaryDirectory(prefix="dcg-cwd-")]
+        self.home = self.folders[0].name
         config = Path(self.home) / ".config" / "dcg"
         config.mkdir(parents=True)
         if packs:
             listed = ", ".join(json.dumps(pack) for pack in packs)
             (config / "config.toml").write_text(f"[packs]\nenabled = [{listed}]\n")
-        self.cwd = tempfile.mkdtemp(prefix="dcg-cwd-")
+        self.cwd = self.folders[1].name
 
     def decide(self, command, cwd):
         env = {
