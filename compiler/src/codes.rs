@@ -91,10 +91,10 @@ pub const ALL: &[Code] = &[
     VERB_NOT_HONOURED_BY_HOST,
     FIELD_NOT_FILLED_BY_HOST,
     LITERAL_BRACES_IN_GLOB,
-    GLOB_SPELLS_BOTH_CASES,
     FIELD_NEVER_FILLED,
     LABEL_NEVER_ATTACHED,
     QUANTIFIER_OVER_SCALAR,
+    GLOB_SPELLS_BOTH_CASES,
 ];
 
 /// The code spelled `id` (`E012`, case-insensitive) or named `name` (`field-not-visible`)

@@ -1,5 +1,5 @@
 //! The codes of arithmetic and list quantifiers (docs/expressions.md): `E06x` errors and
-//! `W025`–`W029` lints, each row with its constructor right below it.
+//! `W025` lint, each row with its constructor right below it.
 
 use rulesc_grammar::Span;
 

@@ -142,7 +142,7 @@ pub enum CompareOp {
     /// `>=`
     #[serde(rename = ">=")]
     Ge,
-    /// `==*`: equal, strings compared case folded ([`crate::fold_case`])
+    /// `==*`: equal, strings compared case folded ([`super::fold_case`])
     #[serde(rename = "==*")]
     EqIgnoringCase,
     /// `!=*`: not equal, strings compared case folded
