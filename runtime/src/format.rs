@@ -39,7 +39,7 @@ use crate::vocabulary::{Action, Condition, Defaults, EventKind, Mode, Origin, Ru
 /// The `format` key of compiled policies
 pub const FORMAT_NAME: &str = "rulesc-policy";
 /// The `version` this runtime writes; it reads this one and every earlier one
-/// ([`OLDEST_FORMAT_VERSION`]), whose policies mean what they meant
+/// (from version 1), whose policies mean what they meant
 ///
 /// Version 2 added the tests that ignore case (`==*`, `!=*`, a glob written
 /// `{"ignoring_case": "..."}`), and labels on fields of a result.

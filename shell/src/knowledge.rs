@@ -353,7 +353,7 @@ pub struct ProgramKind {
     /// Name starts that make a program of the kind when followed by a file system
     /// (`mkfs` covers `mkfs.ext4`)
     pub prefixes: &'static [&'static str],
-    /// Whether the kind is the interpreters of [`INTERPRETERS`], whose names may carry a
+    /// Whether the kind is the programs of the interpreter table, whose names may carry a
     /// version (`python3.12`)
     pub interpreters: bool,
 }
