@@ -188,6 +188,7 @@ fn script_entries() -> Vec<(&'static str, Keys)> {
         ("metadata", Keys::Free),
         ("clock_ms_per_step", Keys::Free),
         ("subagent", Keys::Free),
+        ("prompt", Keys::Free),
     ]
 }
 

@@ -751,7 +751,11 @@ impl Run<'_> {
             .elapsed_base_ms
             .saturating_add(self.clock.now_ms().saturating_sub(self.origin_ms));
         self.state.set_elapsed_ms(elapsed_ms);
-        let event = self.state.event(kind, current);
+        let mut event = self.state.event(kind, current);
+        // The user's words of the run: the transcript's last user message, which every
+        // event sees as `prompt` and `from prompt` reads (docs/language.md §4.1).
+        event.prompt = self.state.prompt().map(str::to_owned);
+        self.state.trace_mut().carry_prompt(&mut event);
         let guarded: Vec<GuardedHook<'_>> = if with_hooks {
             self.hooks
                 .iter()

@@ -72,6 +72,10 @@ pub struct Script {
     /// Run as a sub-agent: stop hooks fire `subagent_stop` instead of `stop`
     #[serde(default)]
     pub subagent: bool,
+    /// The user's prompt that starts the run: the transcript's opening message, and the
+    /// `prompt` every event of the run sees (`X from prompt` reads it)
+    #[serde(default)]
+    pub prompt: Option<String>,
 }
 
 fn deny() -> Approval {
@@ -155,6 +159,11 @@ impl Script {
         let mut agent_loop = AgentLoop::new(policy)
             .with_limits(limits)
             .with_metadata(self.metadata.clone());
+        if let Some(prompt) = &self.prompt {
+            agent_loop = agent_loop.with_messages(vec![Message::User {
+                text: prompt.clone(),
+            }]);
+        }
         if let Some(ms_per_step) = self.clock_ms_per_step {
             agent_loop = agent_loop.with_clock(StepClock::new(ms_per_step));
         }

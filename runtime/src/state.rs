@@ -282,6 +282,17 @@ impl ExecutionState {
         self.end.as_ref()
     }
 
+    /// The text of the transcript's last user message: the prompt of the turn under way
+    pub fn prompt(&self) -> Option<&str> {
+        self.messages
+            .iter()
+            .rev()
+            .find_map(|message| match message {
+                Message::User { text } => Some(text.as_str()),
+                _ => None,
+            })
+    }
+
     /// The text of the last successful model call
     pub fn last_response(&self) -> Option<&str> {
         self.step_records

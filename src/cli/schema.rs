@@ -244,6 +244,8 @@ struct Script {
     clock_ms_per_step: Option<u64>,
     /// Run as a sub-agent: stop hooks fire `subagent_stop`
     subagent: Option<bool>,
+    /// The user's prompt that starts the run; every event sees it as `prompt`
+    prompt: Option<String>,
 }
 
 /// A scenario file: a run script and what its run must report
