@@ -29,7 +29,9 @@ from rulesc.openai_agents import PolicyGuardrails  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 import guarded_agent  # noqa: E402
 
-NO_SEND = "this run has read untrusted web content, so it may not send data out"
+# The recipient comes from the fetched page, so the rule that names where the address came
+# from decides (it sorts before `no-send-when-tainted`, which blocks the call too).
+NO_SEND = "this recipient comes from content the agent read, not from your request"
 
 
 @pytest.fixture(autouse=True)
