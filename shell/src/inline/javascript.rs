@@ -5,11 +5,12 @@
 //! resolved (`node:` prefixes dropped, `fs/promises` is `fs.promises`). A dangerous module
 //! or function used other than by a direct call is opaque, as is code evaluated at run time.
 
-use std::collections::HashMap;
-
 use tree_sitter::Node;
 
-use super::tree::{every_node, join, named_children, text, unescape, unknown};
+use super::bindings::{within, Binding, Bindings};
+use super::tree::{
+    every_node, has_operator, join_operands, named_children, parenthesized, text, unescape, unknown,
+};
 use super::{Effect, Value};
 
 /// How deep a dotted name or a literal expression is followed
@@ -95,28 +96,12 @@ fn module_name(name: &str) -> String {
 
 /// Whether a dotted name is a function of the table or a module holding some
 fn reaches(name: &str) -> bool {
-    table(name).is_some()
-        || MODULES.iter().any(|module| {
-            name.strip_prefix(module)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-        })
+    table(name).is_some() || within(name, MODULES)
 }
 
-/// A name the code binds
-#[derive(Debug, Clone)]
-enum Binding {
-    /// A module or function, by dotted name
-    Name(String),
-    /// A value (`const c = "rm -rf ~"`)
-    Value(Value),
-}
-
-/// The names bound in the code: bound once, or (`None`) more than once
+/// What the code binds, and the source it is read from
 struct Scope<'t> {
-    names: HashMap<String, Option<Binding>>,
-    /// The names bound more than once, one of them to a dangerous module or function: what
-    /// they hold where they are used is only known at run time
-    shadowed: Vec<String>,
+    bindings: Bindings,
     source: &'t str,
 }
 
@@ -124,20 +109,13 @@ struct Scope<'t> {
 pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let nodes = every_node(root);
     let mut scope = Scope {
-        names: HashMap::new(),
-        shadowed: Vec::new(),
+        bindings: Bindings::new(reaches),
         source,
     };
     for node in &nodes {
         scope.bind(*node);
     }
-    scope.shadowed.sort_unstable();
-    scope.shadowed.dedup();
-    for name in &scope.shadowed {
-        found.push(Effect::Opaque(format!(
-            "`{name}` is bound more than once, once to a function that runs commands or deletes files, and which one it holds is only known at run time"
-        )));
-    }
+    scope.bindings.report_shadowed(found);
     for node in &nodes {
         match node.kind() {
             "call_expression" | "new_expression" => {
@@ -154,22 +132,6 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
 }
 
 impl Scope<'_> {
-    fn set(&mut self, name: &str, binding: Binding) {
-        let reaches = |binding: &Binding| match binding {
-            Binding::Name(full) => reaches(full),
-            Binding::Value(_) => false,
-        };
-        if let Some(old) = self.names.get(name) {
-            if old.as_ref().is_some_and(reaches) || reaches(&binding) {
-                self.shadowed.push(name.to_owned());
-            }
-        }
-        self.names
-            .entry(name.to_owned())
-            .and_modify(|old| *old = None)
-            .or_insert(Some(binding));
-    }
-
     /// Records the names a declaration, an assignment or an import binds
     fn bind(&mut self, node: Node<'_>) {
         match node.kind() {
@@ -194,7 +156,7 @@ impl Scope<'_> {
                             (None, None) => Binding::Value(unknown("value", node, self.source)),
                         };
                         let name = text(left, self.source).to_owned();
-                        self.set(&name, binding);
+                        self.bindings.set(&name, binding);
                     }
                     "object_pattern" => self.destructure(left, qualified.as_deref()),
                     _ => {}
@@ -213,7 +175,7 @@ impl Scope<'_> {
                         "namespace_import" => {
                             if let Some(name) = named_children(clause).first() {
                                 let name = text(*name, self.source).to_owned();
-                                self.set(&name, Binding::Name(module.clone()));
+                                self.bindings.set(&name, Binding::Name(module.clone()));
                             }
                         }
                         "import_specifier" => {
@@ -223,7 +185,7 @@ impl Scope<'_> {
                             let local = clause.child_by_field_name("alias").unwrap_or(imported);
                             let full = format!("{module}.{}", text(imported, self.source));
                             let local = text(local, self.source).to_owned();
-                            self.set(&local, Binding::Name(full));
+                            self.bindings.set(&local, Binding::Name(full));
                         }
                         "import_clause" => {
                             if let Some(default) = named_children(clause)
@@ -231,7 +193,7 @@ impl Scope<'_> {
                                 .find(|child| child.kind() == "identifier")
                             {
                                 let name = text(default, self.source).to_owned();
-                                self.set(&name, Binding::Name(module.clone()));
+                                self.bindings.set(&name, Binding::Name(module.clone()));
                             }
                         }
                         _ => {}
@@ -250,7 +212,8 @@ impl Scope<'_> {
                     .filter(|name| name.kind() == "identifier")
                 {
                     let name = text(name, self.source).to_owned();
-                    self.set(&name, Binding::Value(unknown("value", node, self.source)));
+                    self.bindings
+                        .set(&name, Binding::Value(unknown("value", node, self.source)));
                 }
             }
             _ => {}
@@ -276,7 +239,7 @@ impl Scope<'_> {
                 Some(module) => Binding::Name(format!("{module}.{}", text(key, self.source))),
                 None => Binding::Value(unknown("value", item, self.source)),
             };
-            self.set(&name, binding);
+            self.bindings.set(&name, binding);
         }
     }
 
@@ -290,7 +253,7 @@ impl Scope<'_> {
             "import" => Some("import".to_owned()),
             "identifier" => {
                 let name = text(node, self.source);
-                match self.names.get(name) {
+                match self.bindings.get(name) {
                     Some(Some(Binding::Name(full))) => Some(full.clone()),
                     Some(_) => None,
                     None => Some(name.to_owned()),
@@ -355,33 +318,13 @@ impl Scope<'_> {
                     .unwrap_or(whole);
                 Value::Known(inner.to_owned())
             }
-            "binary_expression"
-                if node
-                    .child_by_field_name("operator")
-                    .is_some_and(|operator| operator.kind() == "+") =>
-            {
-                let parts = [
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ];
-                join(
-                    parts
-                        .into_iter()
-                        .map(|part| match part {
-                            Some(part) => self.value(part, depth + 1),
-                            None => unknown("value", node, self.source),
-                        })
-                        .collect(),
-                )
+            "binary_expression" if has_operator(node, "+", self.source) => {
+                join_operands(node, self.source, |part| self.value(part, depth + 1))
             }
-            "parenthesized_expression" => match named_children(node).first() {
-                Some(inner) => self.value(*inner, depth + 1),
-                None => unknown("value", node, self.source),
-            },
-            "identifier" => match self.names.get(text(node, self.source)) {
-                Some(Some(Binding::Value(value))) => value.clone(),
-                _ => unknown("variable", node, self.source),
-            },
+            "parenthesized_expression" => {
+                parenthesized(node, self.source, |inner| self.value(inner, depth + 1))
+            }
+            "identifier" => self.bindings.value(node, self.source),
             _ => unknown("value", node, self.source),
         }
     }
@@ -496,7 +439,7 @@ impl Scope<'_> {
                 .is_some_and(|left| {
                     left.kind() == "object_pattern"
                         || self
-                            .names
+                            .bindings
                             .get(text(left, self.source))
                             .is_some_and(Option::is_some)
                 });

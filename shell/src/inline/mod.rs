@@ -9,6 +9,7 @@
 //! it runs (code it evaluates, a command it builds). Code that does none of these is
 //! harmless. Perl, awk and Lua have no grammar here: their code is judged by its words.
 
+mod bindings;
 mod javascript;
 mod php;
 mod python;

@@ -6,7 +6,9 @@
 
 use tree_sitter::Node;
 
-use super::tree::{every_node, join, named_children, text, unescape, unknown};
+use super::tree::{
+    every_node, has_operator, join_operands, named_children, text, unescape, unknown,
+};
 use super::{run, Effect, Value};
 
 /// Reads `root` into `found`
@@ -145,24 +147,8 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
 fn value(node: Node<'_>, source: &str) -> Value {
     match node.kind() {
         "string" | "encapsed_string" => string(node, source),
-        "binary_expression"
-            if node
-                .child_by_field_name("operator")
-                .is_some_and(|operator| text(operator, source) == ".") =>
-        {
-            let parts = [
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ];
-            join(
-                parts
-                    .into_iter()
-                    .map(|part| match part {
-                        Some(part) => value(part, source),
-                        None => unknown("value", node, source),
-                    })
-                    .collect(),
-            )
+        "binary_expression" if has_operator(node, ".", source) => {
+            join_operands(node, source, |part| value(part, source))
         }
         _ => unknown("value", node, source),
     }

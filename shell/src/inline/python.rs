@@ -5,11 +5,13 @@
 //! `os.system`). A dangerous function used other than by a direct call (`f = os.system`
 //! assigned twice, handed to `map`) is opaque, as is code evaluated at run time.
 
-use std::collections::HashMap;
-
 use tree_sitter::Node;
 
-use super::tree::{every_node, join, named_children, text, unescape, unknown};
+use super::bindings::{within, Binding, Bindings};
+use super::tree::{
+    every_node, has_operator, join, join_operands, named_children, parenthesized, text, unescape,
+    unknown,
+};
 use super::{Effect, Value};
 
 /// How deep a dotted name or a literal expression is followed
@@ -118,28 +120,12 @@ const MODULES: &[&str] = &[
 
 /// Whether a dotted name is a function of the table or a module holding some
 fn reaches(name: &str) -> bool {
-    table(name).is_some()
-        || MODULES.iter().any(|module| {
-            name.strip_prefix(module)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-        })
+    table(name).is_some() || within(name, MODULES)
 }
 
-/// A name the code binds
-#[derive(Debug, Clone)]
-enum Binding {
-    /// A module or function, by dotted name (`import os as o`, `s = os.system`)
-    Name(String),
-    /// A value (`c = "rm -rf ~"`)
-    Value(Value),
-}
-
-/// The names bound in the code: bound once, or (`None`) more than once
+/// What the code binds, and the source it is read from
 struct Scope<'t> {
-    names: HashMap<String, Option<Binding>>,
-    /// The names bound more than once, one of them to a dangerous module or function: what
-    /// they hold where they are used is only known at run time
-    shadowed: Vec<String>,
+    bindings: Bindings,
     /// The modules imported with `*`
     stars: Vec<String>,
     source: &'t str,
@@ -149,21 +135,14 @@ struct Scope<'t> {
 pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let nodes = every_node(root);
     let mut scope = Scope {
-        names: HashMap::new(),
-        shadowed: Vec::new(),
+        bindings: Bindings::new(reaches),
         stars: Vec::new(),
         source,
     };
     for node in &nodes {
         scope.bind(*node);
     }
-    scope.shadowed.sort_unstable();
-    scope.shadowed.dedup();
-    for name in &scope.shadowed {
-        found.push(Effect::Opaque(format!(
-            "`{name}` is bound more than once, once to a function that runs commands or deletes files, and which one it holds is only known at run time"
-        )));
-    }
+    scope.bindings.report_shadowed(found);
     for node in &nodes {
         match node.kind() {
             "call" => {
@@ -178,22 +157,6 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
 }
 
 impl Scope<'_> {
-    fn set(&mut self, name: &str, binding: Binding) {
-        let reaches = |binding: &Binding| match binding {
-            Binding::Name(full) => reaches(full),
-            Binding::Value(_) => false,
-        };
-        if let Some(old) = self.names.get(name) {
-            if old.as_ref().is_some_and(reaches) || reaches(&binding) {
-                self.shadowed.push(name.to_owned());
-            }
-        }
-        self.names
-            .entry(name.to_owned())
-            .and_modify(|old| *old = None)
-            .or_insert(Some(binding));
-    }
-
     /// Records the names an import or an assignment binds
     fn bind(&mut self, node: Node<'_>) {
         match node.kind() {
@@ -203,7 +166,7 @@ impl Scope<'_> {
                         "dotted_name" => {
                             let full = text(name, self.source);
                             let first = full.split('.').next().unwrap_or(full);
-                            self.set(first, Binding::Name(first.to_owned()));
+                            self.bindings.set(first, Binding::Name(first.to_owned()));
                         }
                         "aliased_import" => self.aliased(name, ""),
                         _ => {}
@@ -225,7 +188,8 @@ impl Scope<'_> {
                     match name.kind() {
                         "dotted_name" => {
                             let short = text(name, self.source);
-                            self.set(short, Binding::Name(format!("{module}.{short}")));
+                            self.bindings
+                                .set(short, Binding::Name(format!("{module}.{short}")));
                         }
                         "aliased_import" => self.aliased(name, &module),
                         "wildcard_import" => self.stars.push(module.clone()),
@@ -256,7 +220,7 @@ impl Scope<'_> {
                     },
                     None => Binding::Value(unknown("value", node, self.source)),
                 };
-                self.set(&name, binding);
+                self.bindings.set(&name, binding);
             }
             // Every other way of binding a name makes its value unknown.
             "for_statement"
@@ -271,7 +235,8 @@ impl Scope<'_> {
                     .or_else(|| node.child_by_field_name("name"));
                 if let Some(target) = target.filter(|target| target.kind() == "identifier") {
                     let name = text(target, self.source).to_owned();
-                    self.set(&name, Binding::Value(unknown("value", node, self.source)));
+                    self.bindings
+                        .set(&name, Binding::Value(unknown("value", node, self.source)));
                 }
             }
             _ => {}
@@ -293,7 +258,7 @@ impl Scope<'_> {
             format!("{module}.{name}")
         };
         let alias = text(alias, self.source).to_owned();
-        self.set(&alias, Binding::Name(full));
+        self.bindings.set(&alias, Binding::Name(full));
     }
 
     /// The dotted name an expression refers to (`os.system`, `subprocess`), if it is one
@@ -304,7 +269,7 @@ impl Scope<'_> {
         match node.kind() {
             "identifier" => {
                 let name = text(node, self.source);
-                match self.names.get(name) {
+                match self.bindings.get(name) {
                     Some(Some(Binding::Name(full))) => Some(full.clone()),
                     Some(_) => None,
                     None => Some(
@@ -353,33 +318,13 @@ impl Scope<'_> {
                     .map(|part| self.value(part, depth + 1))
                     .collect(),
             ),
-            "binary_operator"
-                if node
-                    .child_by_field_name("operator")
-                    .is_some_and(|operator| operator.kind() == "+") =>
-            {
-                let parts = [
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ];
-                join(
-                    parts
-                        .into_iter()
-                        .map(|part| match part {
-                            Some(part) => self.value(part, depth + 1),
-                            None => unknown("value", node, self.source),
-                        })
-                        .collect(),
-                )
+            "binary_operator" if has_operator(node, "+", self.source) => {
+                join_operands(node, self.source, |part| self.value(part, depth + 1))
             }
-            "parenthesized_expression" => match named_children(node).first() {
-                Some(inner) => self.value(*inner, depth + 1),
-                None => unknown("value", node, self.source),
-            },
-            "identifier" => match self.names.get(text(node, self.source)) {
-                Some(Some(Binding::Value(value))) => value.clone(),
-                _ => unknown("variable", node, self.source),
-            },
+            "parenthesized_expression" => {
+                parenthesized(node, self.source, |inner| self.value(inner, depth + 1))
+            }
+            "identifier" => self.bindings.value(node, self.source),
             _ => unknown("value", node, self.source),
         }
     }
@@ -646,7 +591,7 @@ impl Scope<'_> {
             && is("right")
             && parent
                 .child_by_field_name("left")
-                .and_then(|left| self.names.get(text(left, self.source)))
+                .and_then(|left| self.bindings.get(text(left, self.source)))
                 .is_some_and(Option::is_some);
         let binds = matches!(parent.kind(), "assignment" | "named_expression")
             && (is("left") || is("name"));

@@ -112,6 +112,10 @@ fn python() {
                 Exactly(vec![script("rm -rf /etc")]),
             ),
             (
+                "import os; os.system(('rm ' + '-rf ') + ('~'))",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
                 "import os; os.system('r\\x6d -rf ~')",
                 Exactly(vec![script("rm -rf ~")]),
             ),
@@ -183,6 +187,10 @@ fn python() {
             ("import sys; __import__(sys.argv[1])", Opaque),
             ("print(vars(__import__('os')))", Opaque),
             ("import os; f = os.system; f = print; f('id')", Opaque),
+            (
+                "import os; c = 'id'; c = 'rm -rf ~'; os.system(c)",
+                UnknownValue,
+            ),
             ("import os; list(map(os.system, ['id']))", Opaque),
             ("import os; getattr(os, 'sys' + 'tem')('id')", Opaque),
             ("import os; print(getattr(os, 'sep'))", Exactly(vec![])),
@@ -259,6 +267,14 @@ fn javascript() {
             ),
             ("require('child_process')[process.argv[2]]('id')", Opaque),
             ("require('vm').runInThisContext('1')", Opaque),
+            (
+                "const c = 'rm ' + ('-rf ' + '~'); require('child_process').execSync((c))",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "const cp = require('child_process'); let f = cp.execSync; f = console.log; f('id')",
+                Opaque,
+            ),
             ("import('child_process').then(cp => cp.execSync('id'))", Opaque),
             ("(async () => { const cp = await import('node:child_process'); cp.execSync('id') })()", Exactly(vec![script("id")])),
         ],
@@ -308,6 +324,9 @@ fn ruby() {
                 UnknownValue,
             ),
             ("Kernel.send(:system, 'id')", Opaque),
+            ("system('rm ' + '-rf ~')", Exactly(vec![script("rm -rf ~")])),
+            // Only literal operands are read: a longer chain is not followed.
+            ("system('rm ' + '-rf ' + '~')", UnknownValue),
         ],
     );
 }
@@ -334,6 +353,10 @@ fn php() {
             ("eval($argv[1]);", Opaque),
             ("$f = 'system'; $f('id');", Opaque),
             ("array_map('system', ['id']);", Opaque),
+            (
+                "system('rm ' . '-rf ' . '~');",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
         ],
     );
 }

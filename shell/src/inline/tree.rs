@@ -1,5 +1,6 @@
 //! What the readers of every language share: a walk over every node without recursion (code
-//! may nest deeper than a stack), the text of a node, escapes, and the values of words.
+//! may nest deeper than a stack), the text of a node, escapes, and the values of words, of
+//! two joined operands and of an expression in parentheses.
 
 use tree_sitter::Node;
 
@@ -82,4 +83,44 @@ pub(super) fn join(values: Vec<Value>) -> Value {
         }
     }
     Value::Known(joined)
+}
+
+/// Whether `node`'s operator is `symbol` (`+` joining two strings, PHP's `.`)
+pub(super) fn has_operator(node: Node<'_>, symbol: &str, source: &str) -> bool {
+    node.child_by_field_name("operator")
+        .is_some_and(|operator| text(operator, source) == symbol)
+}
+
+/// The values of `node`'s left and right operands, read with `value`, joined into one; an
+/// operand missing from the tree is unknown
+pub(super) fn join_operands(
+    node: Node<'_>,
+    source: &str,
+    mut value: impl FnMut(Node<'_>) -> Value,
+) -> Value {
+    let parts = [
+        node.child_by_field_name("left"),
+        node.child_by_field_name("right"),
+    ];
+    join(
+        parts
+            .into_iter()
+            .map(|part| match part {
+                Some(part) => value(part),
+                None => unknown("value", node, source),
+            })
+            .collect(),
+    )
+}
+
+/// The value of the expression in parentheses `node`, read with `value`
+pub(super) fn parenthesized(
+    node: Node<'_>,
+    source: &str,
+    value: impl FnOnce(Node<'_>) -> Value,
+) -> Value {
+    match named_children(node).first() {
+        Some(inner) => value(*inner),
+        None => unknown("value", node, source),
+    }
 }
