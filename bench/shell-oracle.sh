@@ -7,4 +7,4 @@
 # Needs bubblewrap (`apt-get install bubblewrap`) and a C compiler; takes minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --locked --test shell_oracle full_run_figures -- --ignored --nocapture --test-threads 1
+cargo test --locked --test integration shell_oracle::full_run_figures -- --ignored --nocapture --test-threads 1

@@ -7,7 +7,7 @@
 
 #![expect(clippy::unwrap_used, reason = "tests: a bad fixture fails the test")]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

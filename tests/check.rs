@@ -2,7 +2,7 @@
 //! snapshotted. The commands run in `tests/ui/` so that paths stay relative and the fixtures
 //! of `tests/ui.rs` serve again.
 
-mod common;
+use crate::common;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ui");
 

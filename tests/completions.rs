@@ -7,7 +7,7 @@
     reason = "a script that cannot be written or run should fail the test"
 )]
 
-mod common;
+use crate::common;
 
 /// docs/cli.md's commands and the ones added since (README.md lists them all)
 const SUBCOMMANDS: [&str; 11] = [

@@ -10,7 +10,7 @@
     reason = "a test helper that cannot read the docs should fail the test"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

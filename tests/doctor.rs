@@ -9,7 +9,7 @@
     reason = "helpers of tests: a fixture that cannot be read or run should fail the test"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! per command, snapshotted. Fixtures live in `tests/eval/`; the commands run there so that
 //! paths and rule ids stay relative.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -6,11 +6,11 @@
     reason = "a fixture that cannot be read or a command that cannot run should stop the test"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-use common::rulesc;
+use crate::common::rulesc;
 use rulesc_compiler::FormatError;
 
 /// Exit code, stdout and stderr of `rulesc args...` run in `dir`, under headers

@@ -10,8 +10,7 @@
     reason = "a policy that cannot be read or an outcome that cannot be written should stop the test"
 )]
 
-#[path = "../compiler/tests/policy_gen/mod.rs"]
-mod policy_gen;
+use crate::policy_gen;
 
 use std::fmt::Write as _;
 use std::path::Path;

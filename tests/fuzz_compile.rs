@@ -7,10 +7,8 @@
 //! repository, typed rule files, token soup, raw bytes, and mutations of the seeds.
 //! See `tests/fuzz/harness.rs` for how to run it longer.
 
-#[path = "fuzz/gen.rs"]
-mod gen;
-#[path = "fuzz/harness.rs"]
-mod harness;
+use crate::gen;
+use crate::harness;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

@@ -8,10 +8,8 @@
 //! decided verb; outcomes and events survive their JSON. Events follow each other as one
 //! execution, metadata carried over.
 
-#[path = "fuzz/gen.rs"]
-mod gen;
-#[path = "fuzz/harness.rs"]
-mod harness;
+use crate::gen;
+use crate::harness;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

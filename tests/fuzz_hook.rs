@@ -13,11 +13,9 @@
 //! mutated structurally or byte by byte, and arbitrary JSON and bytes. A case starts three
 //! processes, so it runs fewer cases than the other targets for the same budget.
 
-#[path = "fuzz/gen.rs"]
-mod gen;
-#[path = "fuzz/harness.rs"]
-mod harness;
-mod host_protocol;
+use crate::gen;
+use crate::harness;
+use crate::host_protocol;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -15,10 +15,8 @@
     reason = "the target's fixed policy and script must build"
 )]
 
-#[path = "fuzz/gen.rs"]
-mod gen;
-#[path = "fuzz/harness.rs"]
-mod harness;
+use crate::gen;
+use crate::harness;
 
 use std::sync::OnceLock;
 

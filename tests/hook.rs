@@ -15,7 +15,7 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value as Json};
 
-mod common;
+use crate::common;
 
 /// A file or folder under `tests/hook/` (or anywhere in the repository with `..`)
 fn fixture(relative: &str) -> PathBuf {

@@ -2,7 +2,7 @@
 //! kept in the session's metadata grows by one per call and holds a budget across processes
 //! (docs/expressions.md), and `any` reads a tool input's list as Claude Code sends it.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

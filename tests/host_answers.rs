@@ -10,13 +10,11 @@
     reason = "test helpers: a hook that cannot run fails the test"
 )]
 
-mod host_protocol;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use host_protocol::{claude, codex, gemini, Answer, Effect, Rejected, Tool};
+use crate::host_protocol::{claude, codex, gemini, Answer, Effect, Rejected, Tool};
 use serde_json::{json, Value};
 
 /// The policies of the table: each makes one decision on the events it names

@@ -2,9 +2,7 @@
 //! hosts' own sources and docs, so a validator that accepts too much (and would let a wrong answer of rulesc pass) fails here.
 //! Each case names where it comes from.
 
-mod host_protocol;
-
-use host_protocol::{claude, codex, gemini, Answer, Effect, Tool};
+use crate::host_protocol::{claude, codex, gemini, Answer, Effect, Tool};
 
 fn answer(exit_code: i32, stdout: &str, stderr: &str) -> Answer {
     Answer {

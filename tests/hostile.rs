@@ -11,7 +11,7 @@
     reason = "helpers of tests: a fixture that cannot be made fails the test"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -7,7 +7,7 @@
     reason = "a library file that cannot be read or compiled should stop the test"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -13,7 +13,7 @@
     reason = "helpers of tests: a server that cannot be driven, or a message not of the shape expected, fails the test"
 )]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

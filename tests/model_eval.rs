@@ -6,9 +6,9 @@
 //! `RULESC_MODEL_CASES` sets the number of cases (10,000 by default); a failure prints the
 //! seed, the policy and the events, and `RULESC_MODEL_SEED=<seed>` replays that one case.
 
-mod model;
+use crate::model;
 
-use model::gen::{self, Rng};
+use crate::model::gen::{self, Rng};
 use rulesc::events::evaluate_execution;
 use rulesc::{compile_str, Limits};
 

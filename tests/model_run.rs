@@ -14,11 +14,11 @@
 //! `RULESC_MODEL_CASES` sets the number of cases (10,000 by default, shared with
 //! `tests/model_eval.rs`); `RULESC_MODEL_SEED=<seed>` replays one.
 
-mod model;
+use crate::model;
 
 use std::sync::{Arc, Mutex};
 
-use model::gen::{self, Rng};
+use crate::model::gen::{self, Rng};
 use rulesc::{compile_str, Event, EventKind, HookDecision, Limits, NativeHook, Script};
 use serde_json::{json, Value as Json};
 

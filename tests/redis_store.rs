@@ -9,20 +9,16 @@
 
 #![expect(
     clippy::unwrap_used,
-    clippy::panic,
     clippy::indexing_slicing,
     reason = "helpers of tests: a server or a hook that cannot run fails the test"
 )]
-
-#[path = "common/redis_server.rs"]
-mod redis_server;
 
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use redis_server::RedisServer;
+use crate::redis_server::RedisServer;
 use serde_json::{json, Value as Json};
 
 /// The session every test uses, unless it needs a second one

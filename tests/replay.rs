@@ -8,7 +8,7 @@
     reason = "tests: a failed spawn or a bad fixture fails the test"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,14 +2,14 @@
 //! (run on the shipped rules and the test fixtures) validate against it, a document of the
 //! wrong shape does not, and docs/schemas/ holds exactly what the command prints.
 //!
-//! `RULESC_BLESS=1 cargo test --test schema` rewrites docs/schemas/ from the command.
+//! `RULESC_BLESS=1 cargo test --test integration schema::` rewrites docs/schemas/ from the command.
 
 #![expect(
     clippy::unwrap_used,
     reason = "helpers of tests: a fixture that cannot be read or run should fail the test"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
@@ -101,7 +101,7 @@ fn the_list_names_every_document_and_docs_hold_each_schema() {
         let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             checked_in == printed,
-            "`{}` differs from `rulesc schema {kind}`; run `RULESC_BLESS=1 cargo test --test schema`",
+            "`{}` differs from `rulesc schema {kind}`; run `RULESC_BLESS=1 cargo test --test integration schema::`",
             path.display()
         );
     }

@@ -11,7 +11,7 @@
     reason = "a test that cannot run the hook should fail"
 )]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

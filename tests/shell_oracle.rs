@@ -18,14 +18,12 @@
     reason = "a test whose sandbox, corpus or policy cannot be had should fail"
 )]
 
-/// The oracle's parts, one file each in `tests/shell_oracle/`
-mod shell_oracle {
-    pub(crate) mod compare;
-    pub(crate) mod decision;
-    pub(crate) mod expected;
-    pub(crate) mod rewrite;
-    pub(crate) mod sandbox;
-}
+// The oracle's parts, one file each in `tests/shell_oracle/`.
+mod compare;
+mod decision;
+mod expected;
+mod rewrite;
+mod sandbox;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -33,10 +31,9 @@ use std::sync::Mutex;
 
 use proptest::prelude::*;
 
-use shell_oracle::compare::{self, Verdict};
-use shell_oracle::expected::{self, Entry};
-use shell_oracle::sandbox::{self, Sandbox, Stubs};
-use shell_oracle::{decision, rewrite};
+use compare::Verdict;
+use expected::Entry;
+use sandbox::{Sandbox, Stubs};
 
 /// One command line to hold bash and the reader to
 #[derive(Debug, Clone)]

@@ -13,13 +13,9 @@
 
 #![expect(
     clippy::unwrap_used,
-    clippy::panic,
     clippy::indexing_slicing,
     reason = "helpers of tests: a server or a hook that cannot run fails the test"
 )]
-
-#[path = "common/redis_server.rs"]
-mod redis_server;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -28,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use redis_server::{free_port, RedisServer};
+use crate::redis_server::{free_port, RedisServer};
 use serde_json::{json, Value as Json};
 
 /// How many hook processes run at once in the test of lost updates

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{json, Value as Json};
 
-mod common;
+use crate::common;
 
 /// A policy that blocks `rm -rf /` and remembers each Bash call, so that a tool call reads
 /// and writes the session's state

@@ -2,7 +2,7 @@
 //! formats, and the exit codes of docs/cli.md. Fixtures live in `tests/test_command/`; the
 //! command runs in `tests/` so that paths stay relative.
 
-mod common;
+use crate::common;
 
 const TESTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
 

@@ -3,7 +3,7 @@
 //! under `--strict` each is an error and the command exits 2 with no output. The expected
 //! lines are written from the inputs in `tests/unknown_keys/`, not read off the program.
 
-mod common;
+use crate::common;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/unknown_keys");
 

@@ -3,9 +3,7 @@
 //! Policies come from `policy_gen`: token sequences joined by random blanks, line breaks and
 //! comments, so the formatter sees every kind of messy input the grammar accepts.
 
-mod policy_gen;
-
-use policy_gen::any_policy;
+use crate::policy_gen::any_policy;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rulesc_compiler::{format_source, FormatError};

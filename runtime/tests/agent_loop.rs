@@ -2,11 +2,11 @@
 //! the lifecycle, every verb's effect on the run, the host limits, and one regression test
 //! per defect of the system the seeds describe.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{
+use crate::common::{
     busy_model, cmp, decide, decide_msg, metadata, ok_tool, policy, prio, reason, s, set, when,
 };
 use rulesc_runtime::{

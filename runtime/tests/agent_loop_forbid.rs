@@ -2,9 +2,7 @@
 //! always stops the loop at the end of its event, no stop rule overturns it, and the
 //! report never depends on the order of the rules.
 
-mod common;
-
-use common::{busy_model, cmp, decide, ok_tool, policy, prio, reason, when};
+use crate::common::{busy_model, cmp, decide, ok_tool, policy, prio, reason, when};
 use proptest::prelude::*;
 use rulesc_runtime::{
     AgentLoop, Approval, CompareOp, Decision, EventKind, ExecutionState, Field, Limits, Literal,

@@ -1,9 +1,7 @@
 //! Arithmetic and list quantifiers at run time (docs/expressions.md): the values each
 //! expression must take, worked out by hand from the document, and what a `set` of one stores.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use rulesc_runtime::{
     Action, Arith, ArithOp, CompareOp, Condition, Defaults, EventKind, Field, GlobPattern,
     ListQuantifier, Literal, Operand, Policy, PolicyError, Verb,

@@ -1,9 +1,7 @@
 //! The size bounds of a policy, each at its limit (accepted) and just past it (refused with
 //! a clear reason), through `Policy::new` and through compiled JSON.
 
-mod common;
-
-use common::{arg, cmp, decide, decide_msg, policy, s, set, when};
+use crate::common::{arg, cmp, decide, decide_msg, policy, s, set, when};
 use rulesc_runtime::{
     CompareOp, Defaults, EventKind, GlobPattern, Literal, Policy, PolicyError, RegexPattern, Rule,
     Verb, MAX_PATH_SEGMENTS, MAX_PATTERN_LEN, MAX_RULES, MAX_STRING_LEN,

@@ -1,9 +1,7 @@
 //! Condition evaluation (docs/language.md §4.4): typed fields, run-time typed `arg.*` and
 //! `metadata.*`, and the rule that a missing value or a type mismatch is always false.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use rulesc_runtime::{
     CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Operand, RegexPattern, Verb,
 };

@@ -3,12 +3,10 @@
 //! force when the evaluation ran (never one a finished reload replaced); an [`AgentLoop`] on
 //! a handle sees a reload at its next event, and each of its events on one policy.
 
-mod common;
-
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 
-use common::{busy_model, decide_msg, ok_tool, policy, s, set};
+use crate::common::{busy_model, decide_msg, ok_tool, policy, s, set};
 use rulesc_runtime::{
     AgentLoop, Approval, Decision, Event, EventKind, EventRecord, Limits, Outcome, Policy,
     PolicyHandle, ToolCall, ToolError, Verb,

@@ -15,9 +15,7 @@
     reason = "helpers of tests: a bad fixture fails the test"
 )]
 
-mod common;
-#[path = "../../tests/model/mod.rs"]
-mod model;
+use crate::model;
 
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -27,7 +25,7 @@ use rulesc_runtime::{
 };
 use serde_json::{json, Map};
 
-use common::{arg, cmp, decide, event, op, path, policy, s, when};
+use crate::common::{arg, cmp, decide, event, op, path, policy, s, when};
 
 /// What the reference model (`tests/model/`, written from the contract, no index) says
 /// `policy` gives for `event`, and what the runtime gives, as outcome JSON

@@ -10,9 +10,7 @@
 //! match, tie and conflict often. A case's events are one run, so its trace functions
 //! (counts, windows, streaks) see the events before each one. Cases default to 256; `PROPTEST_CASES=10000` runs more.
 
-mod common;
-#[path = "../../tests/model/mod.rs"]
-mod model;
+use crate::model;
 
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -24,7 +22,7 @@ use rulesc_runtime::{
 };
 use serde_json::{json, Map, Value as Json};
 
-use common::{arg, metadata, op, path};
+use crate::common::{arg, metadata, op, path};
 
 fn literal() -> impl Strategy<Value = Literal> {
     prop_oneof![

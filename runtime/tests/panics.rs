@@ -2,11 +2,9 @@
 //! approver or native hook becomes the failure it stands for, the policy resolves it like
 //! any error, and the run's state is kept.
 
-mod common;
-
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::{cmp, decide, decide_msg, policy, s, set, when};
+use crate::common::{cmp, decide, decide_msg, policy, s, set, when};
 use rulesc_runtime::{
     AgentLoop, Approval, CompareOp, Decision, ErrorKind, Event, EventKind, ExecutionState, Field,
     FinishReason, HookDecision, InferenceResponse, Literal, Message, ModelError, NativeHook,

@@ -1,8 +1,6 @@
 //! `Policy::new` checks and canonical forms, and the versioned compiled JSON of `format.rs`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use rulesc_runtime::{
     Action, CompareOp, Condition, Decision, Defaults, Event, EventKind, Field, FieldPath,
     GlobPattern, Literal, LoadError, PathSegment, Policy, PolicyError, StopReason, Verb,

@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 use rulesc_runtime::{
     Action, Condition, Decision, Event, EventKind, Policy, ToolOutput, TraceState, Verb,

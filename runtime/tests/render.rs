@@ -1,8 +1,6 @@
 //! `Outcome::render`: the stable text of `rulesc eval --format human`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use rulesc_runtime::{EventKind, Literal, StopReason, Verb};
 use serde_json::json;
 

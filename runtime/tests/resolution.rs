@@ -1,9 +1,7 @@
 //! Resolution (docs/language.md §5): every lattice, the defaults, the host caps, the choice of
 //! the deciding rule, effects, the prelude and native hooks.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use rulesc_runtime::{
     resolve_continuation, Act, CompareOp, Decision, Defaults, Evaluation, Event, EventKind, Field,
     HookDecision, Limits, Literal, NativeHook, Policy, StopReason, Verb,

@@ -4,6 +4,11 @@
 //! The Redis tests need `redis-server` (Debian package `redis-server`): without it they
 //! fail and say how to install it. `RULESC_SKIP_REDIS=1` skips them (CI never sets it).
 
+#![expect(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a helper of tests: a server that cannot start should stop the test"
+)]
 #![allow(
     dead_code,
     reason = "each test binary uses its own subset of the helpers"

@@ -4,12 +4,10 @@
 //! `stop_reason`, `rule_message` (not `message`, which tracing keeps for the event's own
 //! text), and on resolution `decision` and `resolved_by`; absent values are left out.
 
-mod common;
-
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
-use common::*;
+use crate::common::*;
 use rulesc_runtime::{Event, EventKind, HookDecision, NativeHook, Verb};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};

@@ -1,0 +1,5 @@
+//! The shell reader's integration tests, one test binary with a module per subject.
+
+mod fast;
+mod structure;
+mod unreadable;
