@@ -177,3 +177,16 @@ fn compile_reports_policy_errors_and_unwritable_output() {
         "{stderr}"
     );
 }
+
+#[test]
+fn all_over_an_empty_list_does_not_hold() {
+    let args = ["eval", "quantifiers.rules", "--event", "quantifiers.jsonl"];
+    let (code, stdout, _) = rulesc(&args, "");
+    assert_eq!(code, 0);
+    let decisions: Vec<_> = outcomes(&stdout)
+        .iter()
+        .map(|outcome| outcome["decision"].clone())
+        .collect();
+    assert_eq!(decisions, ["allow", "ask", "block"]);
+    snapshot!("eval-empty-list", args);
+}

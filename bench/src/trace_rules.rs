@@ -16,7 +16,7 @@ pub fn sources() -> (String, String) {
         let test = match idx % 5 {
             0 => format!("count(pre_tool_use when tool == \"{tool}\") > 1000"),
             1 => format!("count(pre_tool_use when tool == \"{tool}\" within 10 steps) >= 30"),
-            2 => format!("count(post_tool_use when tool == \"{tool}\" within 1m) > 40"),
+            2 => format!("count(post_tool_use when tool == \"{tool}\" within 1min) > 40"),
             3 => format!("streak(post_tool_use when tool == \"{tool}\" and tool_error) >= 3"),
             _ => format!("seen(on_error when tool == \"{tool}\" within 5 steps)"),
         };

@@ -95,6 +95,12 @@ pub(crate) fn syntax_help(src: &str, error: &SyntaxError) -> Option<String> {
     if let Some(help) = arithmetic_help(src, error, found) {
         return Some(help);
     }
+    if found.starts_with('"') && error.expected == ["`\"`"] {
+        return Some(
+            "this string is never closed: a string ends with `\"` on the line it starts on"
+                .to_owned(),
+        );
+    }
     if found.starts_with('\'') {
         let rest = src.get(error.span.start as usize + 1..).unwrap_or_default();
         let line = rest.lines().next().unwrap_or_default();
@@ -124,6 +130,13 @@ pub(crate) fn syntax_help(src: &str, error: &SyntaxError) -> Option<String> {
     }
     if expects("a field name") {
         return quoted_key_help(src, error.span.start as usize, found, &word);
+    }
+    if expects("a value") && word.len() == found.len() {
+        // A field is a lowercase word, so a word that is none where a value may stand is
+        // text the author meant: `tool == Read`.
+        return Some(format!(
+            "did you mean `\"{word}\"`? text is written in double quotes"
+        ));
     }
     if expects("a key") && word.len() == found.len() {
         return Some(format!(

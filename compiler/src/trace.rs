@@ -242,19 +242,29 @@ impl Lowering<'_> {
         })
     }
 
-    /// A window's width: steps, or milliseconds (`10m` is ten minutes here)
+    /// A window's width: steps, or milliseconds
+    ///
+    /// `m` is a million everywhere in the language, so a window of `10m` is refused rather
+    /// than read as minutes (which it once was): the author says `min` or `steps`.
     fn window(&mut self, amount: &Lit, steps: bool) -> Option<Window> {
         let window = match &amount.kind {
             LitKind::Int(text) if steps => types::decode_int(text, amount.span)
                 .map(|count| Window::Steps(u64::try_from(count).unwrap_or_default())),
+            LitKind::Duration(text) if text.ends_with('m') && !text.ends_with("ms") => {
+                let number = text.trim_end_matches('m');
+                self.diags.push(codes::invalid_window(
+                    self.file,
+                    amount.span,
+                    format!("`{text}` is no duration: `m` means a million, not minutes"),
+                    &format!(
+                        "write `within {number}min` for minutes, or `within {text} steps` for \
+                         steps"
+                    ),
+                ));
+                return None;
+            }
             LitKind::Duration(text) => {
-                let minutes = text.ends_with('m') && !text.ends_with("ms");
-                let text = if minutes {
-                    format!("{text}in")
-                } else {
-                    text.clone()
-                };
-                types::decode_duration(&text, amount.span).map(Window::Millis)
+                types::decode_duration(text, amount.span).map(Window::Millis)
             }
             _ => return None,
         };
@@ -266,7 +276,7 @@ impl Lowering<'_> {
                 self.file,
                 amount.span,
                 "a window of 0 holds no event".to_owned(),
-                "give the window a width, such as `within 5 steps` or `within 10m`",
+                "give the window a width, such as `within 5 steps` or `within 10min`",
             ));
             return None;
         }

@@ -167,10 +167,10 @@ pub struct TraceCall {
     pub span: Span,
 }
 
-/// `within 5 steps`, `within 10m`
+/// `within 5 steps`, `within 10min`
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WindowNode {
-    /// The number of steps (an integer) or the duration, as written (`10m` is minutes here)
+    /// The number of steps (an integer) or the duration, as written (`10m` is refused: `m` is a million)
     pub amount: Lit,
     /// Whether the window counts steps
     pub steps: bool,

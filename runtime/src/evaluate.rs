@@ -159,7 +159,9 @@ fn operand_reads(operand: &Operand, is: &dyn Fn(&Field) -> bool) -> bool {
 }
 
 /// `any` / `all`: the leaf `condition` tested on each element of the list its field holds,
-/// or on the value itself when it is no list; a missing field makes both false
+/// or on the value itself when it is no list; a missing field and an empty list make both
+/// false, as `shell.all(...)` is false on a line that runs no command: an allow-list of
+/// elements allows nothing it saw none of
 fn quantified(quantifier: ListQuantifier, condition: &Condition, event: &Event) -> bool {
     let field = match condition {
         Condition::Compare {
@@ -178,7 +180,9 @@ fn quantified(quantifier: ListQuantifier, condition: &Condition, event: &Event) 
     let element_holds = |element: &Json| holds_for(condition, Value::from_json(element), event);
     match (quantifier, value) {
         (ListQuantifier::Any, Value::Json(Json::Array(items))) => items.iter().any(element_holds),
-        (ListQuantifier::All, Value::Json(Json::Array(items))) => items.iter().all(element_holds),
+        (ListQuantifier::All, Value::Json(Json::Array(items))) => {
+            !items.is_empty() && items.iter().all(element_holds)
+        }
         (_, value) => holds_for(condition, value, event),
     }
 }

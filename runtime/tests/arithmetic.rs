@@ -221,7 +221,8 @@ fn any_and_all_go_over_lists_and_apply_to_other_values_themselves() {
         (json!(["a@corp.example", "b@corp.example"]), false, true),
         (json!("x@evil.example"), true, false),
         (json!("x@corp.example"), false, true),
-        (json!([]), false, true),
+        // As `shell.all(...)` on a line with no command: no element, no allow.
+        (json!([]), false, false),
         (json!([1, true, null]), false, false),
         (json!([["b@evil.example"]]), false, false),
     ];

@@ -337,7 +337,7 @@ fn trace(rng: &mut Rng, kind: EventKind) -> String {
     let window = match rng.below(5) {
         0 => format!(" within {} steps", 1 + rng.below(3)),
         1 => " within 2s".to_owned(),
-        2 => " within 1m".to_owned(),
+        2 => " within 1min".to_owned(),
         _ => String::new(),
     };
     let op = rng.pick(&["==", "!=", "<", "<=", ">", ">="]);

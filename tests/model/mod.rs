@@ -638,7 +638,7 @@ pub fn holds_in(condition: &Condition, event: &Event, run: &Run<'_>) -> bool {
                         .map(|item| holds_on(condition, Val::of_json(item), event));
                     match quantifier {
                         ListQuantifier::Any => results.any(|held| held),
-                        ListQuantifier::All => results.all(|held| held),
+                        ListQuantifier::All => !items.is_empty() && results.all(|held| held),
                     }
                 }
                 Some(value) => holds_on(condition, value, event),

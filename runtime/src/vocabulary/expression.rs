@@ -75,7 +75,7 @@ impl ArithOp {
 pub enum ListQuantifier {
     /// `any`: at least one element (none of an empty list)
     Any,
-    /// `all`: every element (every one of an empty list, so it holds)
+    /// `all`: every element, and at least one (an empty list fails it)
     All,
 }
 
