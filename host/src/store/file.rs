@@ -206,4 +206,32 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn a_call_ahead_of_tool_calls_makes_the_spare_its_first_write_took() {
+        for ahead in [false, true] {
+            let root = tempfile::tempdir().unwrap();
+            let spare = root.path().join("sessions").join(SPARE);
+            let mut store = FileStore::new(StateDir::open(root.path()).unwrap());
+            // Another session's write leaves a spare; a new session's first write takes it.
+            for session in ["earlier", "new"] {
+                store
+                    .update(session, 7, &mut |state| state.run_of("p", 0).errors = 1)
+                    .unwrap();
+                store
+                    .update(session, 8, &mut |state| state.run_of("p", 0).errors = 2)
+                    .unwrap();
+            }
+            assert!(spare.exists());
+            let mut store = FileStore::new(StateDir::open(root.path()).unwrap());
+            if ahead {
+                store.ahead_of_tool_calls();
+            }
+            store
+                .update("third", 9, &mut |state| state.run_of("p", 0).errors = 1)
+                .unwrap();
+            assert_eq!(spare.exists(), ahead, "ahead of tool calls: {ahead}");
+            assert!(root.path().join("sessions/s-third.json").exists());
+        }
+    }
 }
