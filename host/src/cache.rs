@@ -4,8 +4,8 @@
 //!
 //! An entry is named by the SHA-256 digest of the rulesc version and the POLICY arguments,
 //! made absolute. Its first line is JSON: that digest, the rulesc version, the digest of the
-//! files' names and bytes it was compiled from, what was found (below) and the SHA-256 of
-//! the rest; the compiled policy follows in its compact binary form ([`Policy::to_compact`]),
+//! files' names and bytes it was compiled from, what was found (below) and a checksum of
+//! the rest (XXH3-128: it finds damage; the private folder keeps others' entries out); the compiled policy follows in its compact binary form ([`Policy::to_compact`]),
 //! which a hook call, reading one on every call, loads many times faster than the policy's
 //! JSON: it decodes the conditions of the rules an event makes candidates, and no other.
 //!
@@ -43,7 +43,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rulesc_runtime::Policy;
 use serde::{Deserialize, Serialize};
 
-use crate::digest::digest;
+use crate::digest::{checksum, digest};
 use crate::private::{self, MAX_ENTRY_BYTES};
 use crate::state::write_atomically;
 use crate::{waiting, Loader};
@@ -103,7 +103,7 @@ struct Header {
     /// What the walk found when the files were read; none when something had changed too
     /// recently to be known by its stamp
     found: Option<Walk>,
-    /// The SHA-256 of the compiled policy after the line
+    /// The checksum of the compiled policy after the line (`digest::checksum`)
     checksum: String,
 }
 
@@ -215,7 +215,7 @@ fn load_at(
         arguments,
         sources: content,
         found,
-        checksum: digest([compact.as_slice()]),
+        checksum: checksum(&compact),
     };
     let warning = write(&path, &header, &compact);
     Ok(Cached { policy, warning })
@@ -378,7 +378,7 @@ fn read_entry(path: &Path, arguments: &str, limit: u64) -> std::io::Result<Optio
     let compact = bytes.split_off(line_end + 1);
     let whole = header.rulesc == env!("CARGO_PKG_VERSION")
         && header.arguments == arguments
-        && header.checksum == digest([compact.as_slice()]);
+        && header.checksum == checksum(&compact);
     Ok(whole.then_some(Entry { header, compact }))
 }
 

@@ -103,8 +103,9 @@ fn replace(
 /// one costs on ext4 (about 60 µs here, and the removal of the old one as much again),
 /// while writing a file that exists and exchanging two names cost a few microseconds; so a
 /// hook call reuses one spare, and creates it only when a new session's first write took
-/// it, or a file system that cannot exchange names consumed it.
-pub(crate) fn replace_through_spare(path: &Path, spare: &Path, bytes: &[u8]) -> io::Result<()> {
+/// it, or a file system that cannot exchange names consumed it. `Ok(true)` when the spare
+/// is left in place for the next write, `Ok(false)` when it was consumed.
+pub(crate) fn replace_through_spare(path: &Path, spare: &Path, bytes: &[u8]) -> io::Result<bool> {
     // Only a private regular file of the user's is written (`private.rs`): a link planted
     // as the spare would send the state to the file it leads to.
     let mut file = match private::open(spare, Access::Write)? {
@@ -118,7 +119,16 @@ pub(crate) fn replace_through_spare(path: &Path, spare: &Path, bytes: &[u8]) -> 
     // Written over the old contents from the start, then cut to the new length: a
     // truncation to nothing first would make ext4 flush the file at once.
     file.set_len(u64::try_from(bytes.len()).unwrap_or(u64::MAX))?;
-    exchange(spare, path).map(|_exchanged| ())
+    exchange(spare, path)
+}
+
+/// Makes the spare file at `spare` when there is none, so that the next write through it
+/// ([`replace_through_spare`]) need not: for a caller with time to spare
+pub(crate) fn make_spare(spare: &Path) -> io::Result<()> {
+    match private::open(spare, Access::Write)? {
+        Some((file, metadata)) => private::make_private(&file, &metadata, spare),
+        None => private::create(spare).map(|_file| ()),
+    }
 }
 
 /// Puts the file at `new` in the place of `path` in one atomic step: exchanges the two
@@ -209,11 +219,11 @@ mod tests {
         let path = folder.path().join("s.json");
         let spare = folder.path().join(".spare");
         // No file yet: the spare is renamed into place.
-        replace_through_spare(&path, &spare, b"first, the longest").unwrap();
+        assert!(!replace_through_spare(&path, &spare, b"first, the longest").unwrap());
         assert_eq!(fs::read_to_string(&path).unwrap(), "first, the longest");
         assert_eq!(names(folder.path()), ["s.json"]);
         // Then the spare is made, written and exchanged, and keeps what the file held.
-        replace_through_spare(&path, &spare, b"second").unwrap();
+        assert!(replace_through_spare(&path, &spare, b"second").unwrap());
         assert_eq!(fs::read_to_string(&path).unwrap(), "second");
         assert_eq!(fs::read_to_string(&spare).unwrap(), "first, the longest");
         // A longer spare is cut to the new contents.
@@ -304,5 +314,20 @@ mod tests {
             last.len()
         );
         assert_eq!(names(folder.path()), ["s.json"]);
+    }
+
+    #[test]
+    fn a_spare_is_made_once_and_only_as_a_private_file() {
+        let folder = tempfile::tempdir().unwrap();
+        let spare = folder.path().join(".spare");
+        make_spare(&spare).unwrap();
+        assert_eq!(names(folder.path()), [".spare"]);
+        fs::write(&spare, "kept").unwrap();
+        // A spare that is there is left as it is.
+        make_spare(&spare).unwrap();
+        assert_eq!(fs::read_to_string(&spare).unwrap(), "kept");
+        let not_a_file = folder.path().join(".other");
+        fs::create_dir(&not_a_file).unwrap();
+        assert!(make_spare(&not_a_file).is_err());
     }
 }

@@ -338,6 +338,9 @@ fn respond(
     });
     let mut store =
         store::open(&options.sessions, dir, options.prune_older_than).map_err(state_error)?;
+    if !call.event.gates_tool_call() {
+        store.ahead_of_tool_calls();
+    }
     let reset_flags = store.reset_flags();
     let mut verdict = None;
     let mut outcomes = Vec::new();

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use super::Store;
 use crate::digest::digest;
-use crate::durable::replace_through_spare;
+use crate::durable::{make_spare, replace_through_spare};
 use crate::private::{self, MAX_SESSION_BYTES};
 use crate::session::SessionState;
 use crate::state::{prune_folder, with_path, StateDir};
@@ -33,12 +33,17 @@ const SPARE: &str = ".spare";
 #[derive(Debug)]
 pub(crate) struct FileStore {
     dir: StateDir,
+    /// Whether a write that consumes the spare makes the next one (`ahead_of_tool_calls`)
+    remake_spare: bool,
 }
 
 impl FileStore {
     /// The file store of the state folder `dir`
     pub(crate) fn new(dir: StateDir) -> FileStore {
-        FileStore { dir }
+        FileStore {
+            dir,
+            remake_spare: false,
+        }
     }
 
     fn session_path(&self, session_id: &str) -> PathBuf {
@@ -81,10 +86,25 @@ impl Store for FileStore {
                     )));
                 }
                 let spare = self.dir.sessions().join(SPARE);
-                replace_through_spare(&path, &spare, &bytes).map_err(|err| with_path(err, &path))
+                let kept = replace_through_spare(&path, &spare, &bytes)
+                    .map_err(|err| with_path(err, &path))?;
+                if !kept && self.remake_spare {
+                    // Best effort: a later write makes it if this cannot.
+                    let _ = make_spare(&spare);
+                }
+                Ok(())
             }
             None => Ok(()),
         }
+    }
+
+    /// A new session's first write takes the spare, and making a file can cost as much as
+    /// the rest of a hook call (a millisecond on one machine's ext4, where writing one that
+    /// exists takes microseconds): a call that gates no tool call makes the next spare, so
+    /// the session's tool calls find one. Hosts start a session with such calls
+    /// (`SessionStart`, a prompt).
+    fn ahead_of_tool_calls(&mut self) {
+        self.remake_spare = true;
     }
 
     fn reset(&mut self, session_id: &str) -> io::Result<bool> {
@@ -185,5 +205,33 @@ mod tests {
             )),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_call_ahead_of_tool_calls_makes_the_spare_its_first_write_took() {
+        for ahead in [false, true] {
+            let root = tempfile::tempdir().unwrap();
+            let spare = root.path().join("sessions").join(SPARE);
+            let mut store = FileStore::new(StateDir::open(root.path()).unwrap());
+            // Another session's write leaves a spare; a new session's first write takes it.
+            for session in ["earlier", "new"] {
+                store
+                    .update(session, 7, &mut |state| state.run_of("p", 0).errors = 1)
+                    .unwrap();
+                store
+                    .update(session, 8, &mut |state| state.run_of("p", 0).errors = 2)
+                    .unwrap();
+            }
+            assert!(spare.exists());
+            let mut store = FileStore::new(StateDir::open(root.path()).unwrap());
+            if ahead {
+                store.ahead_of_tool_calls();
+            }
+            store
+                .update("third", 9, &mut |state| state.run_of("p", 0).errors = 1)
+                .unwrap();
+            assert_eq!(spare.exists(), ahead, "ahead of tool calls: {ahead}");
+            assert!(root.path().join("sessions/s-third.json").exists());
+        }
     }
 }

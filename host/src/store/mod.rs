@@ -32,6 +32,11 @@ pub(crate) trait Store {
         change: &mut dyn FnMut(&mut SessionState),
     ) -> io::Result<()>;
 
+    /// Says that this call gates no tool call (a session's start, a prompt, a stop), so its
+    /// update may also do what would otherwise slow a later call, which may; nothing for
+    /// most stores
+    fn ahead_of_tool_calls(&mut self) {}
+
     /// Removes `session_id`'s state, if there is one; `Ok(false)` when there was none
     fn reset(&mut self, session_id: &str) -> io::Result<bool>;
 
