@@ -27,10 +27,15 @@ const MIN_SHINGLE_CHARS: usize = 16;
 /// The fewest characters of a word with a digit that is a fragment on its own
 const MIN_DIGIT_WORD_CHARS: usize = 6;
 
-/// Bits in the filter in front of a label's hash set (128 KB): small enough to stay in a
-/// processor's cache where the set does not, so most lookups of text that holds no
-/// labelled fragment end there
-const FILTER_BITS: usize = 1 << 20;
+/// Bits in the filter in front of a label's hash set per hash the set holds, at least: the
+/// filter stays in a processor's cache where the set does not, and with three bits of one
+/// 64-bit word per hash, about one lookup in fifty of text that holds no labelled fragment
+/// passes it (a filter of fixed size, 128 KB with two bits anywhere, let most of them pass
+/// once a label held 1 MB of content, and each then missed the cache in the set)
+const FILTER_BITS_PER_HASH: usize = 8;
+
+/// The fewest 64-bit words of a filter
+const MIN_FILTER_WORDS: usize = 16;
 
 /// The hashes are already uniform: the set uses them as they are
 #[derive(Debug, Default, Clone, Copy)]
@@ -55,42 +60,72 @@ impl Hasher for Identity {
 type HashSetOf = HashSet<u64, BuildHasherDefault<Identity>>;
 
 /// The fragments attached to one label
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Fragments {
     hashes: HashSetOf,
-    /// Two bits per hash in `hashes` (a Bloom filter), empty until the first fragment: a
-    /// hash whose bits are not both set is not in `hashes`
+    /// Three bits of one word per hash in `hashes` (a blocked Bloom filter), a power of two
+    /// of words, empty until the first fragment, grown with the set: a hash whose bits are
+    /// not all set is not in `hashes`
     filter: Vec<u64>,
     /// Content was attached past [`MAX_FRAGMENTS`]: every string counts as from this label
     full: bool,
 }
 
-/// The filter's two bits of `hash`, as (word, mask) pairs
-fn filter_bits(hash: u64) -> [(usize, u64); 2] {
-    let bit = |value: u64| {
-        let idx = usize::try_from(value).unwrap_or_default() & (FILTER_BITS - 1);
-        (idx / 64, 1_u64 << (idx % 64))
-    };
-    [bit(hash), bit(hash >> 40)]
+/// Equal when they hold the same fragments: the filter follows from them, and its size
+/// from how the set grew
+impl PartialEq for Fragments {
+    fn eq(&self, other: &Fragments) -> bool {
+        self.full == other.full && self.hashes == other.hashes
+    }
+}
+
+impl Eq for Fragments {}
+
+/// The word of a filter of `words` words (a power of two) that `hash` sets bits of, and
+/// those three bits: the word from its low bits, the bits from its high ones
+fn filter_bits(hash: u64, words: usize) -> (usize, u64) {
+    let word = usize::try_from(hash).unwrap_or_default() & words.wrapping_sub(1);
+    let bit = |shift: u32| 1_u64 << ((hash >> shift) & 63);
+    (word, bit(40) | bit(46) | bit(52))
 }
 
 impl Fragments {
     fn remember(&mut self, hash: u64) {
-        if self.filter.is_empty() {
-            self.filter = vec![0; FILTER_BITS / 64];
+        if !self.hashes.insert(hash) {
+            return;
         }
-        for (word, mask) in filter_bits(hash) {
-            if let Some(bits) = self.filter.get_mut(word) {
-                *bits |= mask;
-            }
+        if self.hashes.len().saturating_mul(FILTER_BITS_PER_HASH) > self.filter.len() * 64 {
+            self.rebuild_filter();
+        } else {
+            self.set_filter_bits(hash);
         }
-        self.hashes.insert(hash);
+    }
+
+    /// Sizes the filter for the set as it is (a power of two of words, at least
+    /// [`FILTER_BITS_PER_HASH`] bits per hash, so it doubles as the set grows and each hash
+    /// is set again a bounded number of times) and sets the bits of every hash
+    fn rebuild_filter(&mut self) {
+        let needed = self.hashes.len().saturating_mul(FILTER_BITS_PER_HASH * 2) / 64;
+        let words = needed.max(MIN_FILTER_WORDS).next_power_of_two();
+        self.filter = vec![0; words];
+        let hashes: Vec<u64> = self.hashes.iter().copied().collect();
+        for hash in hashes {
+            self.set_filter_bits(hash);
+        }
+    }
+
+    fn set_filter_bits(&mut self, hash: u64) {
+        let (word, mask) = filter_bits(hash, self.filter.len());
+        if let Some(bits) = self.filter.get_mut(word) {
+            *bits |= mask;
+        }
     }
 
     fn holds(&self, hash: u64) -> bool {
-        filter_bits(hash)
-            .iter()
-            .all(|(word, mask)| self.filter.get(*word).is_some_and(|bits| bits & mask != 0))
+        let (word, mask) = filter_bits(hash, self.filter.len());
+        self.filter
+            .get(word)
+            .is_some_and(|bits| bits & mask == mask)
             && self.hashes.contains(&hash)
     }
 }
@@ -144,18 +179,26 @@ impl Fragments {
         if self.hashes.is_empty() {
             return false;
         }
+        let mut lookups = Lookups {
+            fragments: self,
+            batch: [0; LOOKUP_BATCH],
+            len: 0,
+        };
         let mut found = false;
         let mut shingles = Shingles::default();
         let mut value = Value::default();
         let mut whole = true;
         for_each_word(text, |word| {
             whole = whole && value.push(word);
-            found = (word.len >= MIN_DIGIT_WORD_CHARS
-                && word.digit
-                && self.holds(mix(word.hash, tag::DIGIT_WORD)))
-                || shingles.push(word).is_some_and(|hash| self.holds(hash));
+            if word.len >= MIN_DIGIT_WORD_CHARS && word.digit {
+                found = lookups.push(mix(word.hash, tag::DIGIT_WORD));
+            }
+            if let Some(hash) = shingles.push(word) {
+                found = found || lookups.push(hash);
+            }
             !found
         });
+        found = found || lookups.flush();
         found || (whole && self.holds_value(&value))
     }
 
@@ -178,6 +221,52 @@ impl Fragments {
                 .take(value.words)
                 .skip(1)
                 .all(|pair| self.holds(*pair))
+    }
+}
+
+/// Hashes looked up together in a label's filter ([`Lookups`])
+const LOOKUP_BATCH: usize = 16;
+
+/// Hashes to look up in a label, checked a batch at a time
+///
+/// A large label's filter does not stay in a processor's cache, so each lookup waits on
+/// memory; the lookups of one batch do not depend on each other, so their loads overlap
+/// instead of following one another. A text found in a batch is found whatever else the
+/// batch holds.
+struct Lookups<'f> {
+    fragments: &'f Fragments,
+    batch: [u64; LOOKUP_BATCH],
+    len: usize,
+}
+
+impl Lookups<'_> {
+    /// Adds `hash`; whether a full batch held one of the label's fragments
+    fn push(&mut self, hash: u64) -> bool {
+        if let Some(slot) = self.batch.get_mut(self.len) {
+            *slot = hash;
+            self.len += 1;
+        }
+        self.len == LOOKUP_BATCH && self.flush()
+    }
+
+    /// Whether a hash of the batch is one of the label's fragments; empties the batch
+    fn flush(&mut self) -> bool {
+        let batch = self.batch.get(..self.len).unwrap_or_default();
+        let filter = &self.fragments.filter;
+        // Every filter word is read before any is tested, with no branch between them.
+        let mut passed = 0_u32;
+        for (idx, hash) in batch.iter().enumerate() {
+            let (word, mask) = filter_bits(*hash, filter.len());
+            let bits = filter.get(word).copied().unwrap_or_default();
+            passed |= u32::from(bits & mask == mask) << idx;
+        }
+        let found = passed != 0
+            && batch
+                .iter()
+                .enumerate()
+                .any(|(idx, hash)| passed & (1 << idx) != 0 && self.fragments.hashes.contains(hash));
+        self.len = 0;
+        found
     }
 }
 
@@ -236,6 +325,8 @@ fn for_each_word(text: &str, mut each: impl FnMut(&WordRead<'_>) -> bool) {
     // Bytes, not chars: an ASCII byte is read as it is, and only a byte past ASCII starts
     // the decoding of a char. The end of the text ends the last word.
     while at <= bytes.len() {
+        // Most of a text is runs of ASCII letters and digits: read each run in one loop.
+        at += word.push_ascii_run(bytes.get(at..).unwrap_or_default());
         let separator = match bytes.get(at) {
             Some(b'%') => match percent_decoded(bytes, at) {
                 Some(decoded) => {
@@ -520,6 +611,35 @@ impl Word {
         self.digit |= lower <= b'9';
     }
 
+    /// Adds the ASCII letters and digits that `bytes` starts with, as [`Word::push_ascii`]
+    /// does one by one; how many bytes it read
+    ///
+    /// The hash goes from byte to byte in a register here, where a call per byte kept it
+    /// in memory: this loop is most of the time of a `from` test.
+    #[inline]
+    fn push_ascii_run(&mut self, bytes: &[u8]) -> usize {
+        let (mut hash, mut n_bytes, mut digit) = (self.hash, self.bytes, self.digit);
+        let mut read = 0;
+        for byte in bytes {
+            let lower = ASCII_WORD.get(usize::from(*byte)).copied().unwrap_or(0);
+            if lower == 0 {
+                break;
+            }
+            hash = (hash ^ u64::from(lower)).wrapping_mul(FNV_PRIME);
+            if let Some(slot) = self.buffer.get_mut(n_bytes) {
+                *slot = lower;
+            }
+            n_bytes = n_bytes.saturating_add(1);
+            digit |= lower <= b'9';
+            read += 1;
+        }
+        self.hash = hash;
+        self.bytes = n_bytes;
+        self.digit = digit;
+        self.len += read;
+        read
+    }
+
     #[inline]
     fn push_byte(&mut self, byte: u8) {
         self.hash ^= u64::from(byte);
@@ -596,8 +716,9 @@ impl<'de> Deserialize<'de> for Fragments {
         if json.full || json.hashes.len() > MAX_FRAGMENTS {
             fragments.full = true;
         } else {
-            for hash in json.hashes {
-                fragments.remember(hash);
+            fragments.hashes.extend(json.hashes);
+            if !fragments.hashes.is_empty() {
+                fragments.rebuild_filter();
             }
         }
         Ok(fragments)
