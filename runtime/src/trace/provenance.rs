@@ -261,10 +261,9 @@ impl Lookups<'_> {
             passed |= u32::from(bits & mask == mask) << idx;
         }
         let found = passed != 0
-            && batch
-                .iter()
-                .enumerate()
-                .any(|(idx, hash)| passed & (1 << idx) != 0 && self.fragments.hashes.contains(hash));
+            && batch.iter().enumerate().any(|(idx, hash)| {
+                passed & (1 << idx) != 0 && self.fragments.hashes.contains(hash)
+            });
         self.len = 0;
         found
     }
