@@ -89,6 +89,14 @@ fn filter_bits(hash: u64, words: usize) -> (usize, u64) {
     (word, bit(40) | bit(46) | bit(52))
 }
 
+/// Sets the bits of `hash` in `filter`
+fn set_filter_bits(filter: &mut [u64], hash: u64) {
+    let (word, mask) = filter_bits(hash, filter.len());
+    if let Some(bits) = filter.get_mut(word) {
+        *bits |= mask;
+    }
+}
+
 impl Fragments {
     fn remember(&mut self, hash: u64) {
         if !self.hashes.insert(hash) {
@@ -97,7 +105,7 @@ impl Fragments {
         if self.hashes.len().saturating_mul(FILTER_BITS_PER_HASH) > self.filter.len() * 64 {
             self.rebuild_filter();
         } else {
-            self.set_filter_bits(hash);
+            set_filter_bits(&mut self.filter, hash);
         }
     }
 
@@ -107,18 +115,11 @@ impl Fragments {
     fn rebuild_filter(&mut self) {
         let needed = self.hashes.len().saturating_mul(FILTER_BITS_PER_HASH * 2) / 64;
         let words = needed.max(MIN_FILTER_WORDS).next_power_of_two();
-        self.filter = vec![0; words];
-        let hashes: Vec<u64> = self.hashes.iter().copied().collect();
-        for hash in hashes {
-            self.set_filter_bits(hash);
+        let mut filter = vec![0; words];
+        for hash in &self.hashes {
+            set_filter_bits(&mut filter, *hash);
         }
-    }
-
-    fn set_filter_bits(&mut self, hash: u64) {
-        let (word, mask) = filter_bits(hash, self.filter.len());
-        if let Some(bits) = self.filter.get_mut(word) {
-            *bits |= mask;
-        }
+        self.filter = filter;
     }
 
     fn holds(&self, hash: u64) -> bool {
@@ -819,6 +820,24 @@ mod tests {
         assert_eq!(back, page);
         assert!(back.found_in("use sk9f3k2m1"));
         assert!(!back.found_in("use sk9f3k2m2"));
+    }
+
+    #[test]
+    fn a_label_whose_filter_grew_finds_every_value_before_and_after_json() {
+        // Thousands of distinct words: the filter is rebuilt at each doubling of the set,
+        // and rebuilt once more, at another size, when read back.
+        let words: Vec<String> = (0..5_000).map(|idx| format!("w{idx:05}x9q")).collect();
+        let page = fragments(&words.join(" "));
+        assert!(page.hashes.len() > 5_000 && !page.full);
+        let back: Fragments = serde_json::from_str(&serde_json::to_string(&page).unwrap()).unwrap();
+        assert_eq!(back, page);
+        assert_ne!(back.filter.len(), 0);
+        for label in [&page, &back] {
+            for word in words.iter().step_by(97) {
+                assert!(label.found_in(&format!("pay {word} now")), "{word}");
+            }
+            assert!(!label.found_in("pay w05001x9q now"));
+        }
     }
 
     #[test]
