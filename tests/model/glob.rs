@@ -60,8 +60,13 @@ fn pieces(pattern: &str) -> Vec<Piece> {
 
 /// Whether `text` matches `pattern` as a whole
 pub fn matches(pattern: &str, text: &str) -> bool {
-    let pieces = pieces(pattern);
     let text: Vec<char> = text.chars().collect();
+    matches_pieces(&pieces(pattern), &text, one)
+}
+
+/// Whether `pieces` match `text` as a whole, `one` telling whether a piece other than a
+/// star matches one character
+fn matches_pieces(pieces: &[Piece], text: &[char], one: fn(&Piece, char) -> bool) -> bool {
     // can[i][j]: pieces[i..] match text[j..]; filled from the end, no backtracking blowup.
     let mut can = vec![vec![false; text.len() + 1]; pieces.len() + 1];
     can[pieces.len()][text.len()] = true;
@@ -107,17 +112,7 @@ pub fn matches_ignoring_case(pattern: &str, text: &str) -> bool {
         })
         .collect();
     let text: Vec<char> = fold(text).chars().collect();
-    let mut can = vec![vec![false; text.len() + 1]; pieces.len() + 1];
-    can[pieces.len()][text.len()] = true;
-    for i in (0..pieces.len()).rev() {
-        for j in (0..=text.len()).rev() {
-            can[i][j] = match &pieces[i] {
-                Piece::Star => can[i + 1][j] || (j < text.len() && can[i][j + 1]),
-                piece => j < text.len() && one_any_case(piece, text[j]) && can[i + 1][j + 1],
-            };
-        }
-    }
-    can[0][0]
+    matches_pieces(&pieces, &text, one_any_case)
 }
 
 fn one_any_case(piece: &Piece, ch: char) -> bool {
