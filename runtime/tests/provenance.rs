@@ -93,22 +93,31 @@ fn policy() -> Policy {
     common::policy(vec![label, guard])
 }
 
+/// The run after a tool read `labelled`, which the policy labels
+fn after_reading(policy: &Policy, labelled: &str) -> TraceState {
+    let mut trace = TraceState::default();
+    let mut post = Event::new(EventKind::PostToolUse);
+    post.result = Some(ToolOutput::from_text(labelled));
+    policy.evaluate_in_run(&post, &mut trace);
+    trace
+}
+
+/// Whether the policy blocks a mail whose body is `body` in the run `trace`, as from the
+/// label; a clone of the run, so each question is asked of the same run
+fn blocks_mail(policy: &Policy, trace: &TraceState, body: &str) -> bool {
+    let mut call = Event::new(EventKind::PreToolUse);
+    call.tool = Some("send_email".to_owned());
+    call.arg = Some(json!({ "body": body }));
+    let outcome = policy.evaluate_in_run(&call, &mut trace.clone());
+    outcome.resolution.decision == Decision::Block
+}
+
 #[test]
 fn docs_excerpts_are_found_and_unrelated_readmes_are_not() {
     let policy = policy();
     let labelled = docs();
-    let mut trace = TraceState::default();
-    let mut post = Event::new(EventKind::PostToolUse);
-    post.result = Some(ToolOutput::from_text(&labelled));
-    policy.evaluate_in_run(&post, &mut trace);
-    let is_from = |body: &str, trace: &mut TraceState| {
-        let mut call = Event::new(EventKind::PreToolUse);
-        call.tool = Some("send_email".to_owned());
-        call.arg = Some(json!({ "body": body }));
-        // A clone: the test asks each question of the same run.
-        let outcome = policy.evaluate_in_run(&call, &mut trace.clone());
-        outcome.resolution.decision == Decision::Block
-    };
+    let trace = after_reading(&policy, &labelled);
+    let is_from = |body: &str| blocks_mail(&policy, &trace, body);
 
     // Excerpts of 80 characters, every 500 bytes, quoted inside text of their own.
     let chars: Vec<char> = labelled.chars().collect();
@@ -118,12 +127,12 @@ fn docs_excerpts_are_found_and_unrelated_readmes_are_not() {
         .collect();
     let found = excerpts
         .iter()
-        .filter(|excerpt| is_from(&format!("As the page said: {excerpt} Regards."), &mut trace))
+        .filter(|excerpt| is_from(&format!("As the page said: {excerpt} Regards.")))
         .count();
     let paragraphs = unrelated_paragraphs();
     let false_positives = paragraphs
         .iter()
-        .filter(|paragraph| is_from(paragraph, &mut trace))
+        .filter(|paragraph| is_from(paragraph))
         .count();
     let recall = found as f64 / excerpts.len() as f64;
     let false_rate = false_positives as f64 / paragraphs.len() as f64;
@@ -183,17 +192,8 @@ fn squeezed(text: &str) -> String {
 fn values_of_the_docs_are_found_in_any_spelling_and_values_elsewhere_are_not() {
     let policy = policy();
     let labelled = docs();
-    let mut trace = TraceState::default();
-    let mut post = Event::new(EventKind::PostToolUse);
-    post.result = Some(ToolOutput::from_text(&labelled));
-    policy.evaluate_in_run(&post, &mut trace);
-    let is_from = |value: &str| {
-        let mut call = Event::new(EventKind::PreToolUse);
-        call.tool = Some("send_email".to_owned());
-        call.arg = Some(json!({ "body": value }));
-        let outcome = policy.evaluate_in_run(&call, &mut trace.clone());
-        outcome.resolution.decision == Decision::Block
-    };
+    let trace = after_reading(&policy, &labelled);
+    let is_from = |value: &str| blocks_mail(&policy, &trace, value);
 
     // Each value of the docs, respelt as an attacker would: upper case, and an URL without
     // its scheme or with `www.`.
