@@ -191,7 +191,8 @@ impl Fragments {
         let mut whole = true;
         for_each_word(text, |word| {
             whole = whole && value.push(word);
-            if word.len >= MIN_DIGIT_WORD_CHARS && word.digit {
+            // Most words hold no digit: that test first, so the branch is foreseen.
+            if word.digit && word.len >= MIN_DIGIT_WORD_CHARS {
                 found = lookups.push(mix(word.hash, tag::DIGIT_WORD));
             }
             if let Some(hash) = shingles.push(word) {
@@ -376,7 +377,7 @@ fn for_each_word(text: &str, mut each: impl FnMut(&WordRead<'_>) -> bool) {
         }
         // `https://` and `www.` say nothing of which site an URL names; only a word of 3 to
         // 5 bytes can be one.
-        let (scheme, www) = if (3..=5).contains(&word.bytes) {
+        let (scheme, www) = if matches!(separator, b':' | b'.') && (3..=5).contains(&word.bytes) {
             let rest = bytes.get(at..).unwrap_or_default();
             (
                 matches!(word.bytes(), Some(b"http" | b"https"))
