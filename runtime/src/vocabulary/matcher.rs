@@ -12,10 +12,10 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::OnceLock;
 
-use regex::{Regex, RegexBuilder};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::lazy_regex::LazyRegex;
 
 /// Longest pattern text accepted, in bytes
 pub const MAX_PATTERN_LEN: usize = 4096;
@@ -64,7 +64,7 @@ enum Matcher {
     /// By a plain string test
     Plain(GlobShape),
     /// By its regular expression, compiled once (see [`GlobPattern::deferred`])
-    Compiled(OnceLock<Result<Regex, PatternError>>),
+    Compiled(LazyRegex),
 }
 
 impl GlobPattern {
@@ -98,7 +98,7 @@ impl GlobPattern {
             (glob_regex(source)?, glob_shape(source))
         };
         let matcher = match shape {
-            GlobShape::Other => Matcher::Compiled(OnceLock::new()),
+            GlobShape::Other => Matcher::Compiled(LazyRegex::default()),
             plain => Matcher::Plain(plain),
         };
         Ok(GlobPattern {
@@ -120,11 +120,7 @@ impl GlobPattern {
     pub fn check(&self) -> Result<(), PatternError> {
         match &self.matcher {
             Matcher::Plain(_) => Ok(()),
-            Matcher::Compiled(compiled) => compiled
-                .get_or_init(|| build_regex(&self.regex_source))
-                .as_ref()
-                .map(|_| ())
-                .map_err(Clone::clone),
+            Matcher::Compiled(compiled) => compiled.check(&self.regex_source, GLOB_SIZE_LIMIT),
         }
     }
 
@@ -149,10 +145,9 @@ impl GlobPattern {
             Matcher::Plain(GlobShape::Prefix(prefix)) => text.starts_with(prefix.as_str()),
             Matcher::Plain(GlobShape::Suffix(suffix)) => text.ends_with(suffix.as_str()),
             Matcher::Plain(GlobShape::Contains(needle)) => text.contains(needle.as_str()),
-            Matcher::Compiled(compiled) => compiled
-                .get_or_init(|| build_regex(&self.regex_source))
-                .as_ref()
-                .is_ok_and(|regex| regex.is_match(text)),
+            Matcher::Compiled(compiled) => {
+                compiled.is_match(&self.regex_source, GLOB_SIZE_LIMIT, text)
+            }
             // Invariant: `new` compiles every glob of another shape.
             Matcher::Plain(GlobShape::Other) => false,
         }
@@ -395,16 +390,6 @@ fn pattern_error(message: &str) -> PatternError {
     }
 }
 
-/// Compiles a glob's regular expression within the size limit of globs
-fn build_regex(source: &str) -> Result<Regex, PatternError> {
-    RegexBuilder::new(source)
-        .size_limit(GLOB_SIZE_LIMIT)
-        .build()
-        .map_err(|err| PatternError {
-            message: regex_message(&err),
-        })
-}
-
 /// A regular expression for `=~` (Rust `regex` syntax, unanchored)
 ///
 /// Compiling a regular expression is the costliest part of loading a policy (most of a
@@ -416,7 +401,7 @@ fn build_regex(source: &str) -> Result<Regex, PatternError> {
 #[derive(Debug, Clone)]
 pub struct RegexPattern {
     source: Box<str>,
-    compiled: OnceLock<Result<Regex, PatternError>>,
+    compiled: LazyRegex,
 }
 
 impl RegexPattern {
@@ -432,7 +417,7 @@ impl RegexPattern {
         check_length(source)?;
         Ok(RegexPattern {
             source: source.into(),
-            compiled: OnceLock::new(),
+            compiled: LazyRegex::default(),
         })
     }
 
@@ -457,21 +442,7 @@ impl RegexPattern {
 
     /// Compiles the pattern if that was deferred, or says why it is not valid
     pub fn check(&self) -> Result<(), PatternError> {
-        self.compiled().map(|_| ())
-    }
-
-    fn compiled(&self) -> Result<&Regex, PatternError> {
-        self.compiled
-            .get_or_init(|| {
-                RegexBuilder::new(&self.source)
-                    .size_limit(REGEX_SIZE_LIMIT)
-                    .build()
-                    .map_err(|err| PatternError {
-                        message: regex_message(&err),
-                    })
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+        self.compiled.check(&self.source, REGEX_SIZE_LIMIT)
     }
 
     /// The pattern as written
@@ -482,7 +453,16 @@ impl RegexPattern {
     /// Whether `text` contains a match; a pattern that does not compile matches nothing
     /// (never the case in a policy, whose patterns `Policy::new` checked)
     pub fn is_match(&self, text: &str) -> bool {
-        self.compiled().is_ok_and(|regex| regex.is_match(text))
+        self.compiled.is_match(&self.source, REGEX_SIZE_LIMIT, text)
+    }
+}
+
+impl PatternError {
+    /// The `regex` crate's refusal of a pattern, in one line
+    pub(crate) fn from_regex(err: &regex::Error) -> PatternError {
+        PatternError {
+            message: regex_message(err),
+        }
     }
 }
 

@@ -13,6 +13,7 @@ mod condition;
 mod event_kind;
 mod expression;
 mod field;
+mod lazy_regex;
 mod literal;
 mod matcher;
 mod mode;

@@ -1,0 +1,337 @@
+//! A pattern's regular expression, compiled on the first question and in the form the text
+//! asked about needs.
+//!
+//! A hook is a process per call, so every regular expression an event reaches is compiled
+//! again in each call: compiling took more of a denied call's time than everything else
+//! (`(?i)\bdrop\s+…` about 1.7 ms, with Unicode's word and space classes and case folding).
+//! Policies ask one question of a pattern, whether it matches, and most texts they ask it of
+//! are ASCII. So a pattern written in ASCII alone is compiled without Unicode for an ASCII
+//! text (about a fifth of the time), and with Unicode only when a text past ASCII comes;
+//! either is compiled for matching alone (no engine built for spans or captures).
+//!
+//! Invariant: for every ASCII text, the pattern compiled without Unicode matches exactly
+//! when the pattern compiled with it does. That form is used only for a pattern whose every
+//! character, written or escaped, is ASCII, with no `\p{…}` class ([`names_ascii_alone`]).
+//! On ASCII text, Unicode's `\w`, `\d`, `\s`, `\b`, `.` and negated classes accept exactly
+//! the ASCII characters their ASCII forms accept, and case folding relates ASCII letters to
+//! each other and to `K` (U+212A) and `ſ` (U+017F) alone, which such a pattern cannot name
+//! (`(?i)\x{212A}` matches `k`: it is compiled with Unicode). `tests` hold both forms to the
+//! `regex` crate's own answers.
+//!
+//! Packs repeat a pattern in several rules (a list of secret paths, of system folders): a
+//! process compiles each pattern text once per form ([`MEMO`]), whichever rule asks first.
+
+use std::collections::hash_map::{Entry, HashMap};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use regex_automata::meta::{self, Regex};
+use regex_automata::nfa::thompson::WhichCaptures;
+use regex_automata::util::syntax;
+use regex_syntax::ast::{self, Ast, ClassSetItem};
+
+use super::matcher::PatternError;
+
+/// A regular expression compiled on first use, once per form
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LazyRegex {
+    /// For ASCII texts: the pattern compiled without Unicode; `None` when the pattern is not
+    /// ASCII or does not compile so
+    ascii: OnceLock<Option<Regex>>,
+    /// For any text: the pattern compiled with Unicode
+    unicode: OnceLock<Result<Regex, PatternError>>,
+}
+
+impl LazyRegex {
+    /// Compiles the pattern with Unicode if that was not done, or says why it does not compile
+    pub(crate) fn check(&self, source: &str, size_limit: usize) -> Result<(), PatternError> {
+        self.unicode(source, size_limit).map(|_| ())
+    }
+
+    /// Whether `text` holds a match of `source`; a pattern that does not compile matches
+    /// nothing
+    pub(crate) fn is_match(&self, source: &str, size_limit: usize, text: &str) -> bool {
+        if text.is_ascii() {
+            if let Some(ascii) = self.ascii.get_or_init(|| compile_ascii(source, size_limit)) {
+                return ascii.is_match(text.as_bytes());
+            }
+        }
+        self.unicode(source, size_limit)
+            .is_ok_and(|regex| regex.is_match(text))
+    }
+
+    fn unicode(&self, source: &str, size_limit: usize) -> Result<&Regex, PatternError> {
+        self.unicode
+            .get_or_init(|| {
+                compile(source, size_limit, syntax::Config::new())
+                    .map_err(|_| explain(source, size_limit))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// `source` compiled without Unicode, to match ASCII texts; `None` when it names a
+/// character past ASCII or does not compile so (it is then matched with Unicode)
+fn compile_ascii(source: &str, size_limit: usize) -> Option<Regex> {
+    if !names_ascii_alone(source) {
+        return None;
+    }
+    // Without Unicode, `[^/]` and `.` match any byte: allowed here, as the text is ASCII.
+    let syntax = syntax::Config::new().unicode(false).utf8(false);
+    compile(source, size_limit, syntax).ok()
+}
+
+/// Whether every character `source` names, as itself or by an escape, alone or in a class,
+/// is ASCII, and it uses no Unicode class
+fn names_ascii_alone(source: &str) -> bool {
+    source.is_ascii()
+        && ast::parse::Parser::new()
+            .parse(source)
+            .is_ok_and(|ast| ast::visit(&ast, AsciiAlone).is_ok())
+}
+
+/// Refuses, on the first character past ASCII or Unicode class ([`names_ascii_alone`])
+struct AsciiAlone;
+
+impl ast::Visitor for AsciiAlone {
+    type Output = ();
+    type Err = ();
+
+    fn finish(self) -> Result<(), ()> {
+        Ok(())
+    }
+
+    fn visit_pre(&mut self, ast: &Ast) -> Result<(), ()> {
+        match ast {
+            Ast::Literal(literal) if !literal.c.is_ascii() => Err(()),
+            Ast::ClassUnicode(_) => Err(()),
+            _ => Ok(()),
+        }
+    }
+
+    fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), ()> {
+        match item {
+            ClassSetItem::Literal(literal) if !literal.c.is_ascii() => Err(()),
+            ClassSetItem::Range(range) if !(range.start.c.is_ascii() && range.end.c.is_ascii()) => {
+                Err(())
+            }
+            ClassSetItem::Unicode(_) => Err(()),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The most memory the compiled forms kept for reuse hold in all, in bytes: past it, a form
+/// is compiled for its pattern alone (a process that checks many policies, such as the
+/// language server, must not keep every pattern it ever saw)
+const MEMO_BYTES: usize = 16 << 20;
+
+/// The forms compiled so far in this process, by pattern text, form and size limit, and the
+/// bytes they hold
+static MEMO: Mutex<Option<(HashMap<MemoKey, Regex>, usize)>> = Mutex::new(None);
+
+/// A compiled form's key in [`MEMO`]: the pattern, whether it is the Unicode form, the size
+/// limit it was compiled within
+type MemoKey = (Box<str>, bool, usize);
+
+/// `source` compiled with `syntax`, reused when this process compiled it before
+fn compile(
+    source: &str,
+    size_limit: usize,
+    syntax: syntax::Config,
+) -> Result<Regex, Box<meta::BuildError>> {
+    let key: MemoKey = (source.into(), syntax.get_unicode(), size_limit);
+    if let Some((memo, _)) = MEMO.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+        if let Some(regex) = memo.get(&key) {
+            return Ok(regex.clone());
+        }
+    }
+    let regex = compile_new(source, size_limit, syntax)?;
+    let mut memo = MEMO.lock().unwrap_or_else(PoisonError::into_inner);
+    let (forms, bytes) = memo.get_or_insert_with(Default::default);
+    let size = regex.memory_usage();
+    if bytes.saturating_add(size) <= MEMO_BYTES {
+        // Another thread may have compiled it meanwhile: it is counted once.
+        if let Entry::Vacant(slot) = forms.entry(key) {
+            *bytes += size;
+            slot.insert(regex.clone());
+        }
+    }
+    Ok(regex)
+}
+
+/// `source` compiled with `syntax` for `is_match` alone: a lazy DFA and the PikeVM, no
+/// literal prefilter, no engine that only pays for itself in reporting spans
+fn compile_new(
+    source: &str,
+    size_limit: usize,
+    syntax: syntax::Config,
+) -> Result<Regex, Box<meta::BuildError>> {
+    let unicode = syntax.get_unicode();
+    meta::Builder::new()
+        .syntax(syntax)
+        .configure(
+            meta::Config::new()
+                .nfa_size_limit(Some(size_limit))
+                .which_captures(WhichCaptures::Implicit)
+                .utf8_empty(unicode)
+                .auto_prefilter(false)
+                .onepass(false)
+                .backtrack(false)
+                .dfa(false),
+        )
+        .build(source)
+        .map_err(Box::new)
+}
+
+/// Why `source` does not compile, in the words the `regex` crate gives (this path is taken
+/// only for a pattern that is refused, so compiling it twice costs nothing that matters)
+fn explain(source: &str, size_limit: usize) -> PatternError {
+    match regex::RegexBuilder::new(source)
+        .size_limit(size_limit)
+        .build()
+    {
+        Err(err) => PatternError::from_regex(&err),
+        Ok(_) => PatternError {
+            message: "regular expression is too large once compiled".to_owned(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const LIMIT: usize = 1 << 20;
+
+    /// Pieces of ASCII patterns, with what Unicode and ASCII forms could read differently
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "a",
+            "k",
+            "s",
+            "K",
+            "S",
+            "é",
+            "\\w",
+            "\\W",
+            "\\d",
+            "\\D",
+            "\\s",
+            "\\S",
+            "\\b",
+            "\\B",
+            ".",
+            "[^/]",
+            "[a-z]",
+            "[^a-z]",
+            "[[:alpha:]]",
+            "\\x{212A}",
+            "\\x{17F}",
+            "\\xE9",
+            "[\\x80-\\xFF]",
+            "\\pL",
+            "(?i)",
+            "(?-i)",
+            "(?s)",
+            "(?u)",
+            "(?-u:\\w)",
+            "^",
+            "$",
+            "*",
+            "+",
+            "?",
+            "|",
+            "(",
+            ")",
+            " ",
+            "/",
+            "-",
+        ])
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop::sample::select(vec![
+                "a", "k", "K", "s", "S", "é", "É", "K", "ſ", " ", "\t", "\n", "/", "_", "1", "-",
+                "z", "\u{85}", "\u{a0}",
+            ]),
+            0..8,
+        )
+        .prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn matches_as_the_regex_crate_does(
+            pieces in prop::collection::vec(piece(), 1..6),
+            texts in prop::collection::vec(text(), 1..8),
+        ) {
+            let source = pieces.concat();
+            let Ok(reference) = regex::Regex::new(&source) else {
+                prop_assert!(LazyRegex::default().check(&source, LIMIT).is_err());
+                return Ok(());
+            };
+            let lazy = LazyRegex::default();
+            for text in texts {
+                prop_assert_eq!(
+                    lazy.is_match(&source, LIMIT, &text),
+                    reference.is_match(&text),
+                    "{:?} on {:?}", source, text
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_ascii_text_is_matched_without_compiling_unicode() {
+        let lazy = LazyRegex::default();
+        assert!(lazy.is_match(r"(?i)\bdrop\s+table\b", LIMIT, "psql -c 'DROP  TABLE x'"));
+        assert!(lazy.unicode.get().is_none());
+        // Past ASCII, the Unicode form decides: `\s` holds a no-break space there.
+        assert!(lazy.is_match(r"(?i)\bdrop\s+table\b", LIMIT, "DROP\u{a0}TABLE"));
+        assert!(lazy.unicode.get().is_some());
+    }
+
+    #[test]
+    fn folding_past_ascii_is_kept_for_ascii_texts() {
+        // `\x{212A}` (KELVIN SIGN) folds to `k`: not an ASCII pattern's form.
+        let kelvin = LazyRegex::default();
+        assert!(kelvin.is_match(r"(?i)\x{212A}", LIMIT, "k"));
+        let long_s = LazyRegex::default();
+        assert!(long_s.is_match(r"(?i)\x{17F}", LIMIT, "S"));
+        for source in [r"(?i)[\x{200}-\x{2200}]", r"(?i)[\u212A]", r"(?i)\u{212A}"] {
+            assert!(
+                LazyRegex::default().is_match(source, LIMIT, "k"),
+                "{source}"
+            );
+            assert!(!names_ascii_alone(source), "{source}");
+        }
+        assert!(names_ascii_alone(r"(?i)\bdrop\s+[^/]\x41[a-z]"));
+    }
+
+    #[test]
+    fn a_pattern_is_compiled_once_per_form_in_a_process() {
+        let source = r"^/(memo|test)/\w+$";
+        let first = LazyRegex::default();
+        assert!(first.is_match(source, LIMIT, "/memo/x"));
+        let second = LazyRegex::default();
+        assert!(!second.is_match(source, LIMIT, "/other/x"));
+        let memo = MEMO.lock().unwrap();
+        let (forms, bytes) = memo.as_ref().unwrap();
+        assert!(forms.contains_key(&(source.into(), false, LIMIT)));
+        assert!(!forms.contains_key(&(source.into(), true, LIMIT)));
+        assert!(*bytes <= MEMO_BYTES);
+    }
+
+    #[test]
+    fn a_refusal_is_worded_as_the_regex_crate_words_it() {
+        let err = LazyRegex::default().check("(a", LIMIT).unwrap_err();
+        assert_eq!(err.message, "unclosed group");
+        let big = LazyRegex::default()
+            .check(r"\w{1000}", 1 << 10)
+            .unwrap_err();
+        assert!(big.message.contains("too large"), "{}", big.message);
+    }
+}
