@@ -99,6 +99,9 @@ impl ShellLowering<'_> {
             Expr::Paren(inner, _) => self.condition(inner),
             Expr::Compare(compare) => self.compare(compare),
             Expr::Path(path) if dotted(path) == "outside_cwd" => Some(ShellCondition::OutsideCwd),
+            Expr::Path(path) if dotted(path) == "outside_cwd_and_tmp" => {
+                Some(ShellCondition::OutsideCwdAndTmp)
+            }
             Expr::Call(call) => self.call(call),
             Expr::Path(_) | Expr::Lit(_) | Expr::Quantified(_) | Expr::Trace(_) => {
                 self.error(
@@ -106,7 +109,7 @@ impl ShellLowering<'_> {
                     "this is not a condition on a shell command".to_owned(),
                     "not a shell condition",
                     "test `program`, `arg`, `operand`, `path` or `redirect`, or use `flag(...)`, \
-                     `stdin_from(...)` or `outside_cwd`",
+                     `stdin_from(...)`, `outside_cwd` or `outside_cwd_and_tmp`",
                 );
                 None
             }

@@ -315,7 +315,14 @@ fn command_truth(
         ),
         ShellCondition::OutsideCwd => Truth::or_unknown(
             command.paths.iter().any(|path| outside(path, cwd)),
-            opaque || unknown_words(command).any(|word| word.may_be_outside(cwd)),
+            opaque || unknown_words(command).any(|word| word.may_be_outside(cwd, false)),
+        ),
+        ShellCondition::OutsideCwdAndTmp => Truth::or_unknown(
+            command
+                .paths
+                .iter()
+                .any(|path| outside(path, cwd) && !in_tmp(path)),
+            opaque || unknown_words(command).any(|word| word.may_be_outside(cwd, true)),
         ),
         ShellCondition::Word { word, test } => match word {
             ShellWord::Program => {
@@ -495,19 +502,38 @@ impl UnknownWord<'_> {
 
     /// Whether the word, as a path, may lie outside the working directory: a name after a
     /// prefix inside it cannot
-    fn may_be_outside(&self, cwd: Option<&str>) -> bool {
+    fn may_be_outside(&self, cwd: Option<&str>, tmp_inside: bool) -> bool {
         if !self.name {
             return true;
         }
         let base = self.prefix;
         let folder = base.is_empty() || base.ends_with('/');
         let inside = if base.starts_with('/') {
-            cwd.is_some_and(|cwd| !outside(base.trim_end_matches('/'), Some(cwd)))
+            let known = base.trim_end_matches('/');
+            // `/tmp/$X` is in a temporary folder, as `./$X` is in the project: what is
+            // known of it already names a folder inside, and the rest is taken to stay in it.
+            (tmp_inside && in_tmp(base)) || cwd.is_some_and(|cwd| !outside(known, Some(cwd)))
         } else {
             !base.starts_with('~') && !base.split('/').any(|part| part == "..")
         };
         !(folder && inside)
     }
+}
+
+/// The temporary folders that `outside_cwd_and_tmp` counts as inside (macOS's `/tmp` is
+/// `/private/tmp`); `$TMPDIR` is known at run time only
+const TMP_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"];
+
+/// Whether `path` (normalised) lies in a temporary folder, below it: `/tmp/build` and
+/// `/tmp/build/x` do, `/tmp` itself does not, nor a glob over all it holds (`/tmp/*`), nor
+/// `/tmp/` written as a prefix that a word known only at run time goes on from
+fn in_tmp(path: &str) -> bool {
+    TMP_FOLDERS.iter().any(|folder| {
+        path.strip_prefix(folder)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .and_then(|rest| rest.split('/').next())
+            .is_some_and(|first| !first.is_empty() && !first.contains(['*', '?', '[']))
+    })
 }
 
 /// The folders at the root that belong to the system or to all users
@@ -597,7 +623,7 @@ fn protected(path: &str, cwd: Option<&str>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{outside, program_test};
+    use super::{in_tmp, outside, program_test};
     use crate::vocabulary::{ShellCondition, ShellWord, WordTest};
 
     #[test]
@@ -630,6 +656,31 @@ mod tests {
             test: WordTest::Equals("rm".to_owned()),
         };
         assert_eq!(program_test(&operand), None);
+    }
+
+    #[test]
+    fn a_temporary_folder_holds_what_is_below_it_only() {
+        for path in [
+            "/tmp/build",
+            "/tmp/build/x",
+            "/var/tmp/cache",
+            "/private/tmp/a.b",
+        ] {
+            assert!(in_tmp(path), "{path}");
+        }
+        for path in [
+            "/tmp",
+            "/tmp/",
+            "/tmp/*",
+            "/tmp/[ab]",
+            "/tmpx/a",
+            "/var/tmpx",
+            "/etc",
+            "~/tmp/x",
+            "tmp/x",
+        ] {
+            assert!(!in_tmp(path), "{path}");
+        }
     }
 
     #[test]

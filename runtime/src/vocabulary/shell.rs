@@ -48,6 +48,9 @@ pub enum ShellCondition {
     Flag(String),
     /// `outside_cwd`: some operand, as a path, lies outside the working directory
     OutsideCwd,
+    /// `outside_cwd_and_tmp`: some operand, as a path, lies outside the working directory
+    /// and outside the temporary folders (`/tmp/...`, `/var/tmp/...`)
+    OutsideCwdAndTmp,
     /// `program == "rm"`, `arg ~ "of=/dev/*"`: the word (any of them, for a list) matches
     Word {
         /// Which word is tested
