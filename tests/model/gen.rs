@@ -514,6 +514,16 @@ pub fn policy(rng: &mut Rng) -> (String, Setting) {
             "on pre_tool_use when arg.command from \"u\" {verb}\n"
         ));
     }
+    if rng.chance(30) {
+        // A field of each result labelled, and a guard on it: what the field beside it holds
+        // (the sender beside the bodies) is not from the label.
+        let path = rng.pick(&["items[*].body", "sender", "items[0]"]);
+        source.push_str(&format!("on post_tool_use label result.{path} \"v\"\n"));
+        let verb = rng.pick(&["block", "ask"]);
+        source.push_str(&format!(
+            "on pre_tool_use when arg.command from \"v\" {verb}\n"
+        ));
+    }
     let ids = ["a", "b", "é", "z-1", "日", "🦀", "B"];
     let mut used = Vec::new();
     for _ in 0..=rng.below(8) {
@@ -575,7 +585,19 @@ pub fn policy(rng: &mut Rng) -> (String, Setting) {
         }
         if label {
             let label = rng.pick(&["u", "v"]);
-            source.push_str(&format!(" label result {}\n", quote(label)));
+            // A field of a structured result, or the whole of it (docs/trace.md).
+            let path = if rng.chance(40) {
+                rng.pick(&[
+                    ".sender",
+                    ".items[*].body",
+                    ".items[1].body",
+                    ".n",
+                    ".items",
+                ])
+            } else {
+                ""
+            };
+            source.push_str(&format!(" label result{path} {}\n", quote(label)));
             continue;
         }
         if set {
@@ -677,7 +699,14 @@ pub fn event(rng: &mut Rng) -> Event {
                 }
             }
             maybe(rng, "arg", Json::Object(arg));
-            let result = if rng.chance(50) {
+            let result = if rng.chance(30) {
+                // Structured: what one field holds is not what the one beside it holds.
+                json!({
+                    "sender": rng.pick(&PROSE),
+                    "items": [{"body": rng.pick(&TEXTS)}, {"body": rng.pick(&PROSE)}],
+                    "n": rng.below(1_000_000),
+                })
+            } else if rng.chance(50) {
                 json!(rng.pick(&PROSE))
             } else {
                 json!(rng.pick(&TEXTS))

@@ -23,8 +23,8 @@ pub mod trace;
 use std::cmp::Ordering;
 
 use rulesc_runtime::{
-    Action, ArithOp, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, Limits,
-    ListQuantifier, Literal, Operand, PathSegment, Rule, StopReason, Verb,
+    Action, ArithOp, CompareOp, Condition, Defaults, Event, EventKind, Field, FieldPath, LabelStep,
+    Limits, ListQuantifier, Literal, Operand, PathSegment, Rule, StopReason, Verb,
 };
 use serde_json::{json, Map, Value as Json};
 
@@ -131,8 +131,10 @@ pub fn outcome(rules: &[Rule], setting: &Setting, event: &Event) -> Json {
     outcome_in(rules, setting, event, &run)
 }
 
-/// What `event`'s outcome labels: the tool's result text under each label of a matched
-/// `label result` rule
+/// What `event`'s outcome labels: under each label of a matched `label result` rule, the
+/// tool's result text, or for `label result.<path>` each value the path finds in the result's
+/// JSON (a string as it is, other JSON as its compact text; a missing key, a key of a list
+/// or an element of an object finds nothing) (docs/trace.md)
 pub fn labelled(rules: &[Rule], outcome: &Json, event: &Event) -> Vec<(String, String)> {
     let Some(result) = &event.result else {
         return Vec::new();
@@ -149,13 +151,52 @@ pub fn labelled(rules: &[Rule], outcome: &Json, event: &Event) -> Vec<(String, S
                 .iter()
                 .find(|rule| evaluation["rule"] == rule.id.as_str())
         })
-        .filter_map(|rule| match &rule.action {
+        .flat_map(|rule| match &rule.action {
             Action::Label { label, path } if path.is_empty() => {
-                Some((label.clone(), result.text().to_owned()))
+                vec![(label.clone(), result.text().to_owned())]
             }
-            _ => None,
+            Action::Label { label, path } => {
+                let mut found = Vec::new();
+                if let Some(json) = result.json() {
+                    values_at(json, path, &mut found);
+                }
+                found
+                    .into_iter()
+                    .map(|value| match value {
+                        Json::String(text) => (label.clone(), text.clone()),
+                        other => (label.clone(), other.to_string()),
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
         })
         .collect()
+}
+
+/// The values at `path` in `json`, in document order
+fn values_at<'j>(json: &'j Json, path: &[LabelStep], found: &mut Vec<&'j Json>) {
+    let Some((step, rest)) = path.split_first() else {
+        found.push(json);
+        return;
+    };
+    match (step, json) {
+        (LabelStep::Key(key), Json::Object(fields)) => {
+            if let Some(value) = fields.get(key) {
+                values_at(value, rest, found);
+            }
+        }
+        (LabelStep::Index(index), Json::Array(items)) => {
+            if let Some(item) = usize::try_from(*index).ok().and_then(|at| items.get(at)) {
+                values_at(item, rest, found);
+            }
+        }
+        (LabelStep::Each, Json::Array(items)) => {
+            for item in items {
+                values_at(item, rest, found);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The outcome JSON of `event`, the last of `run`'s history
