@@ -510,8 +510,9 @@ impl UnknownWord<'_> {
         let folder = base.is_empty() || base.ends_with('/');
         let inside = if base.starts_with('/') {
             let known = base.trim_end_matches('/');
-            // `/tmp/$X` is in a temporary folder, as `./$X` is in the project: what is
-            // known of it already names a folder inside, and the rest is taken to stay in it.
+            // `/tmp/build/$(date +%s)` is in a temporary folder, as `./$(date +%s)` is in the
+            // project: what is known of it names a folder inside, and the rest is a name
+            // (`/tmp/$(date +%s)` names no folder below `/tmp`, so it may be outside).
             (tmp_inside && in_tmp(base)) || cwd.is_some_and(|cwd| !outside(known, Some(cwd)))
         } else {
             !base.starts_with('~') && !base.split('/').any(|part| part == "..")
