@@ -313,17 +313,16 @@ fn command_truth(
             command.has_flag(flag),
             opaque || unknown_words(command).any(|word| word.may_be_flag()),
         ),
-        ShellCondition::OutsideCwd => Truth::or_unknown(
-            command.paths.iter().any(|path| outside(path, cwd)),
-            opaque || unknown_words(command).any(|word| word.may_be_outside(cwd, false)),
-        ),
-        ShellCondition::OutsideCwdAndTmp => Truth::or_unknown(
-            command
-                .paths
-                .iter()
-                .any(|path| outside(path, cwd) && !in_tmp(path)),
-            opaque || unknown_words(command).any(|word| word.may_be_outside(cwd, true)),
-        ),
+        ShellCondition::OutsideCwd | ShellCondition::OutsideCwdAndTmp => {
+            let tmp_inside = matches!(condition, ShellCondition::OutsideCwdAndTmp);
+            Truth::or_unknown(
+                command
+                    .paths
+                    .iter()
+                    .any(|path| outside(path, cwd) && !(tmp_inside && in_tmp(path))),
+                opaque || unknown_words(command).any(|word| word.may_be_outside(cwd, tmp_inside)),
+            )
+        }
         ShellCondition::Word { word, test } => match word {
             ShellWord::Program => {
                 let unknown = command
