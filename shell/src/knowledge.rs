@@ -421,6 +421,79 @@ impl ProgramKind {
 pub fn program_kind(name: &str) -> Option<&'static ProgramKind> {
     PROGRAM_KINDS.iter().find(|kind| kind.name == name)
 }
+/// A program that makes one path lead to another (a symbolic link, a bind mount): what a
+/// later command on the line does through the new path, it does to the old one
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LinkMaker {
+    /// The program's name
+    pub(crate) program: &'static str,
+    /// Options any of which make it link (`-s`); `OPTION VALUE` names an option whose
+    /// comma-separated value holds VALUE (`-o bind`)
+    pub(crate) linking: &'static [&'static str],
+    /// Options that take a value, the next word or after `=` (`-S SUFFIX`)
+    pub(crate) valued: &'static [&'static str],
+    /// Options whose value is the folder every link is made in (`-t DIR`)
+    pub(crate) into: &'static [&'static str],
+    /// Options saying the last operand is the link itself, never a folder (`-T`)
+    pub(crate) exact: &'static [&'static str],
+    /// Whether the last of two operands may be a folder the link is made in
+    pub(crate) may_go_inside: bool,
+    /// Where a relative target starts: the link's folder (`ln -s`) unless one of these
+    /// options is given, or always the working directory when `None`
+    pub(crate) from_link_folder_unless: Option<&'static [&'static str]>,
+}
+
+/// Every program that makes a path lead to another, one row each
+pub(crate) const LINK_MAKERS: &[LinkMaker] = &[
+    LinkMaker {
+        program: "ln",
+        linking: &["-s", "--symbolic"],
+        valued: &["-S", "--suffix", "-t", "--target-directory"],
+        into: &["-t", "--target-directory"],
+        exact: &["-T", "--no-target-directory"],
+        may_go_inside: true,
+        from_link_folder_unless: Some(&["-r", "--relative"]),
+    },
+    LinkMaker {
+        program: "cp",
+        linking: &["-s", "--symbolic-link"],
+        valued: &["-S", "--suffix", "-t", "--target-directory"],
+        into: &["-t", "--target-directory"],
+        exact: &["-T", "--no-target-directory"],
+        may_go_inside: true,
+        from_link_folder_unless: None,
+    },
+    LinkMaker {
+        program: "mount",
+        linking: &["--bind", "-B", "--rbind", "-R", "-o bind", "-o rbind"],
+        valued: &[
+            "-o",
+            "--options",
+            "-t",
+            "--types",
+            "-L",
+            "--label",
+            "-U",
+            "--uuid",
+            "-O",
+            "--test-opts",
+            "-T",
+            "--fstab",
+            "-N",
+            "--namespace",
+        ],
+        into: &[],
+        exact: &[],
+        may_go_inside: false,
+        from_link_folder_unless: None,
+    },
+];
+
+/// The row of `program` in [`LINK_MAKERS`]
+pub(crate) fn link_maker(program: &str) -> Option<&'static LinkMaker> {
+    LINK_MAKERS.iter().find(|row| row.program == program)
+}
+
 /// Programs whose output is a name (no `/`, no leading `-` or `+`): a date, a count, a user,
 /// a branch, a container id. A word built from one is unknown, but neither a flag nor a path
 /// that leaves the directory it is in.

@@ -23,6 +23,7 @@ mod fast;
 mod inline;
 mod knowledge;
 mod limits;
+mod links;
 mod path;
 mod syntax;
 mod walk;

@@ -15,6 +15,7 @@ use crate::expand::{self, Binding, Env, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
 use crate::knowledge::{self, carries_text, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
+use crate::links::Links;
 use crate::path::normalise;
 use crate::syntax::Syntax;
 use crate::word::unquote;
@@ -34,6 +35,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         vars: Vars::new(),
         aliases: Vec::new(),
         written: Vec::new(),
+        made_links: Links::default(),
         owed_dash: false,
     };
     reader.script(line, &[], Depth::default())?;
@@ -70,6 +72,9 @@ struct Reader {
     aliases: Vec<(String, String)>,
     /// The files written on the line so far (redirects, `curl -o`, `tee`), normalised
     written: Vec<String>,
+    /// The links made on the line so far (`ln -s`, `mount --bind`): a path through one is
+    /// read as the path it leads to
+    made_links: Links,
     /// A lone `-` the parser left out before a redirect (`kubectl apply -f - <<EOF`), owed
     /// to the command it belongs to
     owed_dash: bool,
@@ -437,7 +442,7 @@ impl Reader {
         let target = if expand::is_unknown(&target) {
             target
         } else {
-            normalise(&target, &self.context)
+            self.follow(&normalise(&target, &self.context))
         };
         Ok(output.then_some(Redirect { operator, target }))
     }
@@ -500,6 +505,21 @@ impl Reader {
         let start = self.commands.len();
         walk(self, &upstream)?;
         let created = start..self.commands.len();
+        // A redirect of a list (`ln -s ~ x && echo > x/f`) is read before the list; a link
+        // the list made on its way is followed now.
+        let followed: Vec<Redirect>;
+        let redirects = if self.made_links.is_empty() {
+            redirects
+        } else {
+            followed = redirects
+                .iter()
+                .map(|redirect| Redirect {
+                    operator: redirect.operator.clone(),
+                    target: self.follow(&redirect.target),
+                })
+                .collect();
+            &followed
+        };
         for redirect in redirects {
             if !expand::is_unknown(&redirect.target) {
                 self.written.push(redirect.target.clone());
@@ -630,7 +650,7 @@ impl Reader {
                     continue;
                 }
                 if let Some(dir) = option_value(&args, 'C', "--chdir") {
-                    self.context.cwd = Some(normalise(&dir, &self.context));
+                    self.context.cwd = self.path(&dir, false).ok();
                 }
             }
             let wrapped = wrapper::wrapped(&program, &args);
@@ -646,16 +666,22 @@ impl Reader {
             // Read all of `args` before the command takes its own words: the scripts it
             // runs, where a `cd` leads and what `find` executes look past a wrapped program.
             let runs = self.runs(&program, &args, stdin.take(), at.upstream);
-            let cwd = is_cd(&program).then(|| directory_after(&program, &args, &self.context));
+            let cwd = is_cd(&program).then(|| self.directory_after(&program, &args));
             let execs = if program == "find" {
                 find_exec(&args)
             } else {
                 Vec::new()
             };
             self.note_written(&program, &args);
+            let link_args = knowledge::link_maker(&program).map(|_| args.clone());
             let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
             let program_name = program.clone();
-            let mut command = simple_command(program, args, at.upstream, &self.context);
+            let mut command =
+                simple_command(program, args, at.upstream, &self.context, &self.made_links);
+            if let Some(link_args) = link_args {
+                self.made_links
+                    .note(&program_name, &link_args, &self.context);
+            }
             if let Some(why) = unknown_program {
                 command.unknown.push(Unknown {
                     part: Part::Program,
@@ -786,6 +812,46 @@ impl Reader {
         }
     }
 
+    /// `word` as a normalised path, through the links made on the line so far; or why
+    /// where it leads is only known at run time (see [`Links::resolve`])
+    fn path(&self, word: &str, itself_is_link: bool) -> Result<String, String> {
+        self.made_links
+            .resolve(normalise(word, &self.context), itself_is_link)
+    }
+
+    /// The target of a redirect (normalised, or a word only known at run time) through the
+    /// links made on the line so far
+    fn follow(&self, target: &str) -> String {
+        if expand::is_unknown(target) {
+            return target.to_owned();
+        }
+        self.made_links
+            .resolve(target.to_owned(), false)
+            .unwrap_or_else(|why| {
+                unknown_path(format!(
+                    "`{target}` goes through a link made on this line, and {why}"
+                ))
+                .encode()
+            })
+    }
+
+    /// Where `cd` (or `pushd`, `popd`) with `args` leads; `None` when only known at run time
+    fn directory_after(&self, program: &str, args: &[String]) -> Option<String> {
+        let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+        match (program, target) {
+            ("popd", _) => None,
+            (_, None) => self.path("~", false).ok(),
+            (_, Some(dir))
+                if dir == "-"
+                    || expand::is_unknown(dir)
+                    || (dir.contains('$') && !dir.starts_with("$HOME")) =>
+            {
+                None
+            }
+            (_, Some(dir)) => self.path(dir, false).ok(),
+        }
+    }
+
     /// Whether `word`, as a path, is a file written earlier on the line
     fn was_written(&self, word: &str) -> bool {
         !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
@@ -909,19 +975,9 @@ impl Reader {
     /// it hands to a shell, the programs it runs, its deletes as `rm` and `rmdir`, its
     /// writes as redirects of the interpreter's output
     fn inline(&self, row: &knowledge::Interpreter, program: &str, code: &str, runs: &mut Runs) {
-        let unknown = |why: String| {
-            UnknownWord {
-                prefix: String::new(),
-                split: false,
-                name: false,
-                own_code: false,
-                why,
-            }
-            .encode()
-        };
         let word = |value: Value| match value {
             Value::Known(word) => word,
-            Value::Unknown(why) => unknown(why),
+            Value::Unknown(why) => unknown_path(why).encode(),
         };
         for effect in inline::effects(row.lang, program, code, self.deadline) {
             match effect {
@@ -949,7 +1005,7 @@ impl Reader {
                     runs.inline.push(InlineRun::Exec(words));
                 }
                 Effect::Write(path) => runs.writes.push(match path {
-                    Value::Known(path) => Ok(normalise(&path, &self.context)),
+                    Value::Known(path) => self.path(&path, false),
                     Value::Unknown(why) => Err(why),
                 }),
                 Effect::Opaque(why) => runs.opaque.push(why),
@@ -1230,28 +1286,13 @@ fn is_cd(program: &str) -> bool {
 
 /// Where `cd DIR` leads, for the commands after it; a directory only known at run time
 /// (`cd "$X"`, `cd -`, `popd`) leaves relative paths unresolved
-fn directory_after(program: &str, args: &[String], context: &Context) -> Option<String> {
-    let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
-    match (program, target) {
-        ("popd", _) => None,
-        (_, None) => Some(normalise("~", context)),
-        (_, Some(dir))
-            if dir == "-"
-                || expand::is_unknown(dir)
-                || (dir.contains('$') && !dir.starts_with("$HOME")) =>
-        {
-            None
-        }
-        (_, Some(dir)) => Some(normalise(dir, context)),
-    }
-}
-
 /// A command's record from its program and the words after it
 fn simple_command(
     program: String,
     args: Vec<String>,
     upstream: &[usize],
     context: &Context,
+    links: &Links,
 ) -> SimpleCommand {
     let subcommand = subcommand_of(&program, &args);
     let mut flags = Vec::new();
@@ -1263,11 +1304,12 @@ fn simple_command(
         args.into_iter()
             .filter(|arg| match UnknownWord::decode(arg) {
                 Some(word) => {
+                    let (prefix, name) = through_links(word.prefix, word.name, context, links);
                     unknown.push(Unknown {
                         part: Part::Word {
-                            prefix: word.prefix,
+                            prefix,
                             split: word.split,
-                            name: word.name,
+                            name,
                             dir: context.cwd.clone(),
                         },
                         why: word.why,
@@ -1295,10 +1337,24 @@ fn simple_command(
             }));
         }
     }
-    let paths = operands
-        .iter()
-        .map(|operand| normalise(operand, context))
-        .collect();
+    // `rm x` removes a link `x`, not what it leads to; `rm x/` goes through it.
+    let removes = matches!(program.as_str(), "rm" | "unlink");
+    let mut paths = Vec::with_capacity(operands.len());
+    for operand in &operands {
+        let itself_is_link = removes && !operand.ends_with('/');
+        match links.resolve(normalise(operand, context), itself_is_link) {
+            Ok(path) => paths.push(path),
+            Err(why) => unknown.push(Unknown {
+                part: Part::Word {
+                    prefix: String::new(),
+                    split: false,
+                    name: false,
+                    dir: context.cwd.clone(),
+                },
+                why: format!("`{operand}` goes through a link made on this line, and {why}"),
+            }),
+        }
+    }
     let mut stdin_from = upstream.to_vec();
     stdin_from.sort_unstable();
     stdin_from.dedup();
@@ -1312,6 +1368,35 @@ fn simple_command(
         redirects: Vec::new(),
         stdin_from,
         unknown,
+    }
+}
+
+/// A word only known at run time, of which nothing is known, and why
+fn unknown_path(why: String) -> UnknownWord {
+    UnknownWord {
+        prefix: String::new(),
+        split: false,
+        name: false,
+        own_code: false,
+        why,
+    }
+}
+
+/// The known start of a word only known at run time, and whether it is a name, through
+/// the links made on the line: after `ln -s ~ x`, `x/$Y` starts with the home, not `x/`
+fn through_links(prefix: String, name: bool, context: &Context, links: &Links) -> (String, bool) {
+    let Some(slash) = prefix.rfind('/').filter(|_| !links.is_empty()) else {
+        return (prefix, name);
+    };
+    let (folder, rest) = prefix.split_at(slash + 1);
+    let written = normalise(folder, context);
+    match links.resolve(written.clone(), false) {
+        Ok(path) if path == written => (prefix, name),
+        Ok(path) => {
+            let start = path.strip_suffix('/').unwrap_or(&path);
+            (format!("{start}/{rest}"), false)
+        }
+        Err(_) => (String::new(), false),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The shell reader's integration tests, one test binary with a module per subject.
 
 mod fast;
+mod links;
 mod structure;
 mod unreadable;
