@@ -28,11 +28,11 @@ const CASES: &[(&str, &str)] = &[
 
 #[test]
 fn a_path_through_a_link_made_on_the_line_is_where_the_file_system_leads() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new().expect("a scratch folder");
     let mut failures = Vec::new();
     for (index, (setup, operand)) in CASES.iter().enumerate() {
-        let home = scratch.folder(index, "h");
-        let project = scratch.folder(index, "w/p");
+        let home = scratch.folder(index, "h").expect("a home");
+        let project = scratch.folder(index, "w/p").expect("a project");
         let script = format!("{setup}; realpath -m -- {operand}");
         let output = Command::new("bash")
             .args(["--norc", "--noprofile", "-c", &script])
@@ -65,17 +65,17 @@ fn a_path_through_a_link_made_on_the_line_is_where_the_file_system_leads() {
 struct Scratch(PathBuf);
 
 impl Scratch {
-    fn new() -> Self {
+    fn new() -> std::io::Result<Self> {
         let root = std::env::temp_dir().join(format!("rulesc-links-{}", std::process::id()));
-        std::fs::create_dir_all(&root).expect("scratch folder");
+        std::fs::create_dir_all(&root)?;
         // The reader knows no link made before the line: the scratch's own path must have none.
-        Scratch(root.canonicalize().expect("scratch folder"))
+        Ok(Scratch(root.canonicalize()?))
     }
 
-    fn folder(&self, case: usize, path: &str) -> PathBuf {
+    fn folder(&self, case: usize, path: &str) -> std::io::Result<PathBuf> {
         let folder = self.0.join(case.to_string()).join(path);
-        std::fs::create_dir_all(&folder).expect("case folder");
-        folder
+        std::fs::create_dir_all(&folder)?;
+        Ok(folder)
     }
 }
 
