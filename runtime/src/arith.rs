@@ -7,8 +7,8 @@
 //! stores nothing. A `metadata.*` key that is absent counts as 0, so a counter needs no
 //! initial `set`.
 
-use crate::evaluate::{is_present, read_int};
 use crate::event::Event;
+use crate::read::{is_present, read_int};
 use crate::vocabulary::{Field, Literal, Operand};
 
 /// The integer `operand` is worth on `event` under arithmetic's reading, durations in

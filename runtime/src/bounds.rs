@@ -12,7 +12,7 @@
 //!
 //! Invariant: checking is iterative and linear in the size of the rules.
 
-use crate::policy::PolicyError;
+use crate::policy_error::PolicyError;
 use crate::vocabulary::{
     Action, Condition, Field, FieldPath, LabelStep, Literal, Operand, Rule, TraceTerm, TraceTest,
     Window, MAX_TRACE_BOUND,

@@ -16,15 +16,17 @@
 //! envelope names its own format and version, so bytes of another layout are refused whole.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::bounds;
-use crate::format::{flatten, unflatten, LoadError, Node};
+use crate::encoded::Conditions;
+use crate::format::LoadError;
 use crate::index::IndexEntry;
-use crate::trace::{self, TraceSpec};
-use crate::vocabulary::{Action, Condition, Defaults, EventKind, Mode, Origin, Rule};
+use crate::policy::Policy;
+use crate::postfix::flatten;
+use crate::trace::TraceSpec;
+use crate::vocabulary::{Action, Defaults, EventKind, Mode, Origin, Rule};
 
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
@@ -87,57 +89,6 @@ pub(crate) struct Parts {
     pub(crate) conditions: Conditions,
 }
 
-/// The conditions of a policy's user rules, encoded, each decoded on first use
-#[derive(Debug)]
-pub(crate) struct Conditions {
-    /// Every condition's bytes, one after the other
-    bytes: Vec<u8>,
-    /// Where each rule's condition is in `bytes`; none for a rule without a condition
-    spans: Vec<Option<(usize, usize)>>,
-    /// Each rule's condition once decoded: `None` when its bytes do not decode
-    decoded: Vec<OnceLock<Option<Condition>>>,
-}
-
-#[cfg(test)]
-impl Conditions {
-    /// How many conditions were decoded so far
-    pub(crate) fn decoded(&self) -> usize {
-        self.decoded
-            .iter()
-            .filter(|decoded| decoded.get().is_some())
-            .count()
-    }
-}
-
-/// A condition whose bytes do not decode
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Undecodable;
-
-impl Conditions {
-    /// The condition of user rule `index`, decoded now if it was not yet, its trace tests
-    /// pointed at the slots of `trace`; `Ok(None)` for a rule without a condition
-    pub(crate) fn get(
-        &self,
-        index: usize,
-        trace: &[TraceSpec],
-    ) -> Result<Option<&Condition>, Undecodable> {
-        let Some(span) = self.spans.get(index).ok_or(Undecodable)? else {
-            return Ok(None);
-        };
-        let decoded = self.decoded.get(index).ok_or(Undecodable)?;
-        decoded
-            .get_or_init(|| {
-                let bytes = self.bytes.get(span.0..span.1)?;
-                let nodes: Vec<Node<Condition>> = postcard::from_bytes(bytes).ok()?;
-                let mut condition = unflatten(nodes, &mut Vec::new())?;
-                trace::point_at_slots(&mut condition, trace).then_some(condition)
-            })
-            .as_ref()
-            .map(Some)
-            .ok_or(Undecodable)
-    }
-}
-
 /// The compact form of a policy's defaults, trace terms and user rules (`rules`, each with
 /// its condition, mode and index entry)
 pub(crate) fn write(
@@ -195,24 +146,16 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         trace: compact.trace.into_owned(),
         shadow: Vec::new(),
         index: Vec::with_capacity(n_rules),
-        conditions: Conditions {
-            bytes: Vec::new(),
-            spans: Vec::with_capacity(n_rules),
-            decoded: Vec::with_capacity(n_rules),
-        },
+        conditions: Conditions::with_capacity(n_rules),
     };
     for head in compact.rules {
         let id = head.id.into_owned();
         if head.mode == Mode::Shadow {
             parts.shadow.push(id.clone());
         }
-        let conditions = &mut parts.conditions;
-        conditions.spans.push(head.condition.map(|Encoded(bytes)| {
-            let start = conditions.bytes.len();
-            conditions.bytes.extend_from_slice(bytes);
-            (start, conditions.bytes.len())
-        }));
-        conditions.decoded.push(OnceLock::new());
+        parts
+            .conditions
+            .push(head.condition.map(|Encoded(bytes)| bytes));
         parts.index.push(head.index);
         parts.rules.push(Rule {
             id,
@@ -226,13 +169,54 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
     Ok(parts)
 }
 
+impl Policy {
+    /// The compact form of this policy (`compact.rs`): what the hook's cache keeps, read
+    /// back by [`Policy::from_checked_compact`]
+    ///
+    /// Host limits, shell tools and `--shadow` are not part of a policy and are not written.
+    pub fn to_compact(&self) -> Vec<u8> {
+        let rules: Vec<(&Rule, Mode, IndexEntry)> = self
+            .user_rules()
+            .iter()
+            .map(|rule| (rule, self.written_mode(&rule.id), IndexEntry::of(rule)))
+            .collect();
+        // Invariant: every type written is plain data, which postcard always serializes; were
+        // it to fail, the empty form read back is refused, and the policy compiled again.
+        write(self.defaults(), self.trace_specs(), &rules).unwrap_or_default()
+    }
+
+    /// The policy [`Policy::to_compact`] wrote, read back
+    ///
+    /// For bytes this runtime wrote of a policy it built, kept where only rulesc writes and
+    /// proven unchanged (the hook's cache checks a checksum): the checks its rules passed
+    /// then are not made again but for their number, and each rule's condition is decoded
+    /// when an event first makes the rule a candidate, so a call that evaluates one event
+    /// decodes few of them. A condition that does not decode, which that proof rules out,
+    /// decides as a command line that cannot be read: a guard (`block`, `ask`, `forbid`)
+    /// fires, any other rule does not.
+    pub fn from_checked_compact(bytes: &[u8]) -> Result<Policy, LoadError> {
+        let Parts {
+            rules,
+            defaults,
+            trace,
+            shadow,
+            index,
+            conditions,
+        } = read(bytes)?;
+        Ok(Policy::from_encoded(
+            rules, defaults, trace, shadow, index, conditions,
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::event::Event;
     use crate::outcome::Decision;
-    use crate::policy::Policy;
-    use crate::vocabulary::{CompareOp, Field, FieldPath, Literal, Operand, PathSegment, Verb};
+    use crate::vocabulary::{
+        CompareOp, Condition, Field, FieldPath, Literal, Operand, PathSegment, Verb,
+    };
 
     fn rule(id: &str, verb: Verb, command: &str) -> Rule {
         Rule {

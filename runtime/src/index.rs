@@ -39,8 +39,8 @@ use regex::{RegexSet, RegexSetBuilder};
 use serde::{Deserialize, Serialize};
 use tracing::warn;
 
-use crate::evaluate::{read_int, read_str};
 use crate::event::Event;
+use crate::read::{read_int, read_str};
 use crate::vocabulary::{
     fold_case, CompareOp, Condition, EventKind, Field, FieldType, GlobShape, Literal, Operand, Rule,
 };

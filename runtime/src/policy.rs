@@ -10,7 +10,6 @@
 //! decoded from the compact form) is built once, whichever thread asks first.
 
 use std::collections::{BTreeSet, HashSet};
-use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value as Json};
@@ -18,13 +17,13 @@ use tracing::{debug, warn};
 
 use crate::arith;
 use crate::bounds;
-use crate::compact;
+use crate::encoded::{Conditions, Undecodable};
 use crate::evaluate::holds;
 use crate::event::Event;
-use crate::format::LoadError;
 use crate::index::{IndexEntry, RuleIndex};
 use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
+use crate::policy_error::{PolicyError, MAX_CONDITION_DEPTH};
 use crate::prelude;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::shell::{CommandLine, Undecided, DEFAULT_SHELL_TOOLS};
@@ -33,156 +32,6 @@ use crate::vocabulary::{
     Action, Condition, Defaults, EventKind, FieldPath, LabelStep, Limits, Mode, OnUndecidable,
     Operand, PathSegment, Rule, StopReason, Verb,
 };
-
-/// Why a set of rules cannot form a policy
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PolicyError {
-    /// Two rules share an id
-    DuplicateId(String),
-    /// A rule takes an id that names one of the runtime's own decisions (`default`,
-    /// `prelude:*`, `host:*`)
-    ReservedId(String),
-    /// A rule uses a verb on an event that does not allow it
-    VerbNotAllowed {
-        /// The rule
-        rule: String,
-        /// The verb
-        verb: Verb,
-        /// The event
-        event: EventKind,
-    },
-    /// A rule fires on no event
-    NoEvents(String),
-    /// A rule gives a stop reason to a verb that takes none (only `forbid` and
-    /// `allow_stop` do)
-    StopReasonNotAllowed {
-        /// The rule
-        rule: String,
-        /// The verb
-        verb: Verb,
-    },
-    /// A default names a verb its event does not take (docs/language.md §5.4)
-    DefaultNotAllowed {
-        /// `pre_tool_use` or `on_error`
-        event: EventKind,
-        /// The verb
-        verb: Verb,
-    },
-    /// A rule's condition nests deeper than [`MAX_CONDITION_DEPTH`]
-    TooDeep(String),
-    /// A rule's trace test cannot be kept: a window of 0, a bound over
-    /// [`MAX_TRACE_BOUND`](crate::MAX_TRACE_BOUND), or a trace test inside another
-    InvalidTrace {
-        /// The rule
-        rule: String,
-        /// What is wrong, in words
-        message: String,
-    },
-    /// More rules than [`MAX_RULES`](crate::MAX_RULES)
-    TooManyRules {
-        /// How many were given
-        count: usize,
-        /// The bound
-        limit: usize,
-    },
-    /// A string of a rule (its id, message or a literal) is longer than
-    /// [`MAX_STRING_LEN`](crate::MAX_STRING_LEN) bytes
-    StringTooLong {
-        /// The rule
-        rule: String,
-        /// The string's length in bytes
-        len: usize,
-        /// The bound
-        limit: usize,
-    },
-    /// A field path of a rule has more parts than
-    /// [`MAX_PATH_SEGMENTS`](crate::MAX_PATH_SEGMENTS)
-    PathTooLong {
-        /// The rule
-        rule: String,
-        /// How many parts it has
-        segments: usize,
-        /// The bound
-        limit: usize,
-    },
-    /// A `set` rule's key is empty or indexes into an array (`metadata.a[0]`)
-    InvalidSetKey {
-        /// The rule
-        rule: String,
-        /// The key as written, without `metadata`
-        key: String,
-    },
-    /// An `any`/`all` whose test is not a comparison that starts with a field
-    InvalidQuantifier(String),
-    /// A rule's regular expression does not compile
-    InvalidPattern {
-        /// The rule
-        rule: String,
-        /// Why, in the regex crate's words
-        message: String,
-    },
-}
-
-impl fmt::Display for PolicyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PolicyError::DuplicateId(id) => write!(f, "rule id `{id}` is used twice"),
-            PolicyError::ReservedId(id) => write!(f, "rule id `{id}` is reserved"),
-            PolicyError::VerbNotAllowed { rule, verb, event } => {
-                write!(f, "rule `{rule}`: `{verb}` is not allowed on `{event}`")
-            }
-            PolicyError::NoEvents(rule) => write!(f, "rule `{rule}` fires on no event"),
-            PolicyError::StopReasonNotAllowed { rule, verb } => {
-                write!(f, "rule `{rule}`: `{verb}` takes no stop reason")
-            }
-            PolicyError::DefaultNotAllowed { event, verb } => {
-                write!(f, "`default {event} {verb}` is not allowed")
-            }
-            PolicyError::TooManyRules { count, limit } => {
-                write!(f, "the policy has {count} rules, more than the limit of {limit}")
-            }
-            PolicyError::StringTooLong { rule, len, limit } => write!(
-                f,
-                "rule `{rule}`: a string of {len} bytes is longer than the limit of {limit}"
-            ),
-            PolicyError::PathTooLong {
-                rule,
-                segments,
-                limit,
-            } => write!(
-                f,
-                "rule `{rule}`: a field path of {segments} parts is longer than the limit of {limit}"
-            ),
-            PolicyError::TooDeep(rule) => write!(
-                f,
-                "rule `{rule}`: the condition nests deeper than {MAX_CONDITION_DEPTH} levels"
-            ),
-            PolicyError::InvalidTrace { rule, message } => write!(f, "rule `{rule}`: {message}"),
-            PolicyError::InvalidPattern { rule, message } => {
-                write!(f, "rule `{rule}`: {message}")
-            }
-            PolicyError::InvalidQuantifier(rule) => write!(
-                f,
-                "rule `{rule}`: `any` and `all` test one comparison that starts with a field"
-            ),
-            PolicyError::InvalidSetKey { rule, key } => {
-                write!(
-                    f,
-                    "rule `{rule}`: `metadata{key}` cannot be set, name an object key"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for PolicyError {}
-
-/// The deepest condition a policy accepts, in nested `and`/`or`/`not` levels
-///
-/// Far above what the language's own nesting limit lets a source file express, and far
-/// below what would strain the evaluator's stack.
-pub const MAX_CONDITION_DEPTH: usize = 1024;
 
 /// A checked, indexed policy set, ready to evaluate events
 ///
@@ -245,7 +94,7 @@ struct Encoded {
     /// How each user rule enters the index
     entries: Vec<IndexEntry>,
     /// Each user rule's condition, decoded when an event first needs it
-    conditions: compact::Conditions,
+    conditions: Conditions,
     /// Every rule whole, made when [`Policy::rules`] is first asked
     whole: OnceLock<Vec<Rule>>,
 }
@@ -293,39 +142,17 @@ impl Policy {
         })
     }
 
-    /// The compact form of this policy (`compact.rs`): what the hook's cache keeps, read
-    /// back by [`Policy::from_checked_compact`]
-    ///
-    /// Host limits, shell tools and `--shadow` are not part of a policy and are not written.
-    pub fn to_compact(&self) -> Vec<u8> {
-        let rules: Vec<(&Rule, Mode, IndexEntry)> = self
-            .user_rules()
-            .iter()
-            .map(|rule| (rule, self.written_mode(&rule.id), IndexEntry::of(rule)))
-            .collect();
-        // Invariant: every type written is plain data, which postcard always serializes; were
-        // it to fail, the empty form read back is refused, and the policy compiled again.
-        compact::write(self.defaults(), &self.shared.trace, &rules).unwrap_or_default()
-    }
-
-    /// The policy [`Policy::to_compact`] wrote, read back
-    ///
-    /// For bytes this runtime wrote of a policy it built, kept where only rulesc writes and
-    /// proven unchanged (the hook's cache checks a checksum): the checks its rules passed
-    /// then are not made again but for their number, and each rule's condition is decoded
-    /// when an event first makes the rule a candidate, so a call that evaluates one event
-    /// decodes few of them. A condition that does not decode, which that proof rules out,
-    /// decides as a command line that cannot be read: a guard (`block`, `ask`, `forbid`)
-    /// fires, any other rule does not.
-    pub fn from_checked_compact(bytes: &[u8]) -> Result<Policy, LoadError> {
-        let compact::Parts {
-            mut rules,
-            defaults,
-            trace,
-            shadow,
-            index: entries,
-            conditions,
-        } = compact::read(bytes)?;
+    /// The policy of user rules read from a stored form, their conditions kept encoded
+    /// (`conditions`, with the index entries `entries`): assembled as it was built, its
+    /// checks not made again (see [`Policy::from_checked_compact`])
+    pub(crate) fn from_encoded(
+        mut rules: Vec<Rule>,
+        defaults: Defaults,
+        trace: Vec<TraceSpec>,
+        shadow: Vec<String>,
+        entries: Vec<IndexEntry>,
+        conditions: Conditions,
+    ) -> Policy {
         let n_user_rules = rules.len();
         rules.extend(prelude::rules());
         let shadow = if shadow.is_empty() {
@@ -333,7 +160,7 @@ impl Policy {
         } else {
             Shadow::Rules(Arc::new(shadow.into_iter().collect()))
         };
-        Ok(Policy {
+        Policy {
             shared: Arc::new(Shared {
                 rules,
                 n_user_rules,
@@ -349,7 +176,12 @@ impl Policy {
             limits: Limits::default(),
             shell_tools: None,
             shadow,
-        })
+        }
+    }
+
+    /// The trace terms of the policy's rules, each once, by slot
+    pub(crate) fn trace_specs(&self) -> &[TraceSpec] {
+        &self.shared.trace
     }
 
     /// The condition of the rule at `index` of [`Policy::rules`], whose head (any field but
@@ -359,7 +191,7 @@ impl Policy {
         &'p self,
         index: usize,
         rule: &'p Rule,
-    ) -> Result<Option<&'p Condition>, compact::Undecodable> {
+    ) -> Result<Option<&'p Condition>, Undecodable> {
         match &self.shared.encoded {
             Some(encoded) if index < self.shared.n_user_rules => {
                 encoded.conditions.get(index, &self.shared.trace)
@@ -501,10 +333,10 @@ impl Policy {
                     let condition = match self.condition_of(index, head) {
                         Ok(condition) => condition.cloned(),
                         // Shown as it decides: a guard fires, anything else does not.
-                        Err(compact::Undecodable) if head.action.fails_closed() => {
+                        Err(Undecodable) if head.action.fails_closed() => {
                             Some(Condition::All(Vec::new()))
                         }
-                        Err(compact::Undecodable) => Some(Condition::Any(Vec::new())),
+                        Err(Undecodable) => Some(Condition::Any(Vec::new())),
                     };
                     Rule {
                         condition,
@@ -608,7 +440,9 @@ impl Policy {
         trace: &mut TraceState,
     ) -> Outcome {
         let line = CommandLine::new(event, self.shell_tools.as_deref());
-        let reading = trace.observe(&self.shared.trace, event, &line);
+        let reading = trace.observe(&self.shared.trace, event, &|when| {
+            holds(when, event, &line, false, &Reading::default())
+        });
         let mut labels = Vec::new();
         let outcome = self.evaluate_reading(limits, event, hooks, &line, &reading, &mut labels);
         // Labels attach after the event: its own `from` tests read the run before it.
@@ -684,7 +518,7 @@ impl Policy {
                                         )
                                     })
                         }
-                        Err(compact::Undecodable) => rule.action.fails_closed(),
+                        Err(Undecodable) => rule.action.fails_closed(),
                     };
                 if !matches {
                     return;

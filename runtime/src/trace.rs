@@ -19,9 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use crate::evaluate::holds;
 use crate::event::Event;
-use crate::shell::CommandLine;
 use crate::vocabulary::{Condition, EventKind, LabelStep, Rule, TraceTerm, TraceTest, Window};
 use provenance::Fragments;
 use same_call::call_hash;
@@ -108,12 +106,14 @@ impl Reading<'_> {
 }
 
 impl TraceState {
-    /// Adds `event` to the run and reads every term of `specs` with it included
+    /// Adds `event` to the run and reads every term of `specs` with it included; `holds`
+    /// says whether a term's `when` condition holds for the event (the engine evaluates it:
+    /// a trace term is a condition's input, never its evaluator)
     pub(crate) fn observe(
         &mut self,
         specs: &[TraceSpec],
         event: &Event,
-        line: &CommandLine<'_>,
+        holds: &dyn Fn(&Condition) -> bool,
     ) -> Reading<'_> {
         if specs.is_empty() {
             return Reading {
@@ -129,11 +129,11 @@ impl TraceState {
             // One lookup per term and event: keys are terms' JSON, long and alike at the start.
             let value = match self.terms.get_mut(&spec.key) {
                 Some(state) if state.fits(&spec.term) => {
-                    state.observe(spec, event, line, steps, elapsed_ms)
+                    state.observe(spec, event, holds, steps, elapsed_ms)
                 }
                 _ => {
                     let mut state = TermState::new(&spec.term);
-                    let value = state.observe(spec, event, line, steps, elapsed_ms);
+                    let value = state.observe(spec, event, holds, steps, elapsed_ms);
                     self.terms.insert(spec.key.clone(), state);
                     value
                 }
@@ -245,13 +245,12 @@ impl TermState {
         &mut self,
         spec: &TraceSpec,
         event: &Event,
-        line: &CommandLine<'_>,
+        holds: &dyn Fn(&Condition) -> bool,
         steps: u64,
         elapsed_ms: u64,
     ) -> u64 {
         let counted = |kind: EventKind, when: Option<&Condition>| {
-            event.kind == kind
-                && when.is_none_or(|when| holds(when, event, line, false, &Reading::default()))
+            event.kind == kind && when.is_none_or(holds)
         };
         match (self, &spec.term) {
             (

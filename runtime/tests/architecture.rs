@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 30] = [
+const FLOORS: [(&str, u8); 34] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
@@ -28,6 +28,10 @@ const FLOORS: [(&str, u8); 30] = [
     ("native_hook", 2),
     ("policy", 2),
     ("prelude", 2),
+    ("read", 2),
+    ("policy_error", 2),
+    ("postfix", 2),
+    ("encoded", 2),
     ("render", 2),
     ("resolve", 2),
     ("shell", 2),

@@ -1,13 +1,18 @@
-//! Conditions of rules as the evaluator runs them: typed, with patterns compiled.
+//! Conditions of rules as the evaluator runs them: typed, with patterns compiled; among
+//! them trace conditions, tests on what happened earlier in the run (docs/trace.md), whose
+//! state lives in the engine's `trace` module (here they are only named, so a compiled
+//! policy can hold them). A trace term counts the events where a condition holds, so the
+//! two are one recursive type and live in one module.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStructVariant;
+use serde::{Deserialize, Serialize, Serializer};
 
-use super::expression::{Arith, ListQuantifier};
+use super::event_kind::EventKind;
+use super::expression::{CompareOp, ListQuantifier, Operand};
 use super::field::Field;
 use super::literal::Literal;
 use super::matcher::{GlobPattern, RegexPattern};
 use super::shell::{OnUndecidable, Quantifier, ShellCondition};
-use super::trace::TraceTest;
 
 /// A checked condition (docs/language.md §4.4)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,93 +114,136 @@ impl Condition {
     }
 }
 
-/// One side of a comparison
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The most a trace count is compared with: windowed counts keep one entry per counted
+/// event up to the largest bound they are compared with, so this bounds their memory
+pub const MAX_TRACE_BOUND: u64 = 100_000;
+
+/// A quantity measured over the run's events so far, the current one included
+///
+/// Its JSON leaves out a `when` or `within` it does not have; it is also the term's key in
+/// the trace state, so those bytes are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Operand {
-    /// A field of the event
-    Field(Field),
-    /// A constant
-    Literal(Literal),
-    /// Arithmetic: `metadata.fetched * 2`; a missing `metadata.*` key counts as 0 in it
-    Arith(Box<Arith>),
+pub enum TraceTerm {
+    /// `count(E when C within W)`: events of kind `event` for which `when` held
+    Count {
+        /// The kind of event counted
+        event: EventKind,
+        /// What the counted event must satisfy, read on that event as it was
+        #[serde(default)]
+        when: Option<Box<Condition>>,
+        /// Only events this recent count
+        #[serde(default)]
+        within: Option<Window>,
+    },
+    /// `streak(E when C)`: the events of kind `event` in a row, ending now, for which `when`
+    /// held; an event of that kind for which it did not hold starts again from 0
+    Streak {
+        /// The kind of event counted
+        event: EventKind,
+        /// What each event of the run must satisfy
+        #[serde(default)]
+        when: Option<Box<Condition>>,
+    },
+    /// `same_call_count`: how many `pre_tool_use` events in a row, ending now, call the same
+    /// tool with the same arguments
+    SameCall,
 }
 
-/// An ordering or equality test
+impl Serialize for TraceTerm {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // A binary format reads fields by position: it gets all of them.
+        let every = !serializer.is_human_readable();
+        let (index, name, event, when, within) = match self {
+            TraceTerm::Count {
+                event,
+                when,
+                within,
+            } => (0, "count", event, when, Some(within)),
+            TraceTerm::Streak { event, when } => (1, "streak", event, when, None),
+            TraceTerm::SameCall => {
+                return serializer.serialize_unit_variant("TraceTerm", 2, "same_call");
+            }
+        };
+        let written = |present: bool| usize::from(every || present);
+        let len =
+            1 + written(when.is_some()) + within.map_or(0, |within| written(within.is_some()));
+        let mut term = serializer.serialize_struct_variant("TraceTerm", index, name, len)?;
+        term.serialize_field("event", event)?;
+        if every || when.is_some() {
+            term.serialize_field("when", when)?;
+        } else {
+            term.skip_field("when")?;
+        }
+        if let Some(within) = within {
+            if every || within.is_some() {
+                term.serialize_field("within", within)?;
+            } else {
+                term.skip_field("within")?;
+            }
+        }
+        term.end()
+    }
+}
+
+/// How recent a counted event must be
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum CompareOp {
-    /// `==`
-    #[serde(rename = "==")]
-    Eq,
-    /// `!=`
-    #[serde(rename = "!=")]
-    Ne,
-    /// `<`
-    #[serde(rename = "<")]
-    Lt,
-    /// `<=`
-    #[serde(rename = "<=")]
-    Le,
-    /// `>`
-    #[serde(rename = ">")]
-    Gt,
-    /// `>=`
-    #[serde(rename = ">=")]
-    Ge,
-    /// `==*`: equal, strings compared case folded ([`super::fold_case`])
-    #[serde(rename = "==*")]
-    EqIgnoringCase,
-    /// `!=*`: not equal, strings compared case folded
-    #[serde(rename = "!=*")]
-    NeIgnoringCase,
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// `within N steps`: the event's `steps` is less than N behind the current one
+    Steps(u64),
+    /// `within 10min`: the event's `elapsed` is less than this many milliseconds behind
+    Millis(u64),
 }
 
-impl CompareOp {
-    /// The operator as written in source
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CompareOp::Eq => "==",
-            CompareOp::Ne => "!=",
-            CompareOp::Lt => "<",
-            CompareOp::Le => "<=",
-            CompareOp::Gt => ">",
-            CompareOp::Ge => ">=",
-            CompareOp::EqIgnoringCase => "==*",
-            CompareOp::NeIgnoringCase => "!=*",
+/// `term op bound`: a trace term compared with a constant
+///
+/// The runtime finds the term's value for the current event by its slot, which `Policy::new`
+/// assigns; the slot is not part of the condition's meaning, so it
+/// is neither compared nor serialized.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TraceTest {
+    /// What is measured
+    pub term: TraceTerm,
+    /// The comparison, the term on its left
+    pub op: CompareOp,
+    /// The constant on the right
+    pub bound: u64,
+    #[serde(skip)]
+    slot: usize,
+}
+
+impl TraceTest {
+    /// `term op bound`
+    pub fn new(term: TraceTerm, op: CompareOp, bound: u64) -> TraceTest {
+        TraceTest {
+            term,
+            op,
+            bound,
+            slot: 0,
         }
     }
 
-    /// The operator with its operands swapped: `3 < steps` is `steps > 3`
-    ///
-    /// ```
-    /// use rulesc_runtime::CompareOp;
-    ///
-    /// assert_eq!(CompareOp::Lt.flipped(), CompareOp::Gt);
-    /// assert_eq!(CompareOp::Ne.flipped(), CompareOp::Ne);
-    /// ```
-    pub fn flipped(self) -> CompareOp {
-        match self {
-            CompareOp::Lt => CompareOp::Gt,
-            CompareOp::Le => CompareOp::Ge,
-            CompareOp::Gt => CompareOp::Lt,
-            CompareOp::Ge => CompareOp::Le,
-            CompareOp::Eq
-            | CompareOp::Ne
-            | CompareOp::EqIgnoringCase
-            | CompareOp::NeIgnoringCase => self,
-        }
+    /// Where the policy keeps this term's value
+    pub(crate) fn slot(&self) -> usize {
+        self.slot
     }
 
-    /// Whether `ordering` (left compared to right) satisfies this operator
-    pub fn holds(self, ordering: std::cmp::Ordering) -> bool {
-        use std::cmp::Ordering as O;
-        match self {
-            CompareOp::Eq | CompareOp::EqIgnoringCase => ordering == O::Equal,
-            CompareOp::Ne | CompareOp::NeIgnoringCase => ordering != O::Equal,
-            CompareOp::Lt => ordering == O::Less,
-            CompareOp::Le => ordering != O::Greater,
-            CompareOp::Gt => ordering == O::Greater,
-            CompareOp::Ge => ordering != O::Less,
-        }
+    /// Points this test at the policy's slot for its term
+    pub(crate) fn set_slot(&mut self, slot: usize) {
+        self.slot = slot;
+    }
+
+    /// The largest count this test can tell apart: a count above it compares the same
+    pub(crate) fn horizon(&self) -> u64 {
+        self.bound.saturating_add(1)
     }
 }
+
+impl PartialEq for TraceTest {
+    fn eq(&self, other: &TraceTest) -> bool {
+        self.term == other.term && self.op == other.op && self.bound == other.bound
+    }
+}
+
+impl Eq for TraceTest {}

@@ -1,5 +1,6 @@
-//! Arithmetic over numbers and durations, and quantifiers over lists, as conditions and
-//! `set` effects hold them (docs/expressions.md).
+//! The parts of comparisons: operands, arithmetic over numbers and durations, comparison
+//! operators, and quantifiers over lists, as conditions and `set` effects hold them
+//! (docs/expressions.md).
 //!
 //! Invariant: plain data. What an expression is worth on an event is computed by the
 //! engine (`runtime/src/arith.rs`), which never panics: it saturates and has no value where
@@ -7,7 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::condition::Operand;
+use super::field::Field;
+use super::literal::Literal;
 
 /// `left op right` with an arithmetic operator; both sides are numbers or durations
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,6 +87,97 @@ impl ListQuantifier {
         match self {
             ListQuantifier::Any => "any",
             ListQuantifier::All => "all",
+        }
+    }
+}
+
+/// One side of a comparison
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operand {
+    /// A field of the event
+    Field(Field),
+    /// A constant
+    Literal(Literal),
+    /// Arithmetic: `metadata.fetched * 2`; a missing `metadata.*` key counts as 0 in it
+    Arith(Box<Arith>),
+}
+
+/// An ordering or equality test
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CompareOp {
+    /// `==`
+    #[serde(rename = "==")]
+    Eq,
+    /// `!=`
+    #[serde(rename = "!=")]
+    Ne,
+    /// `<`
+    #[serde(rename = "<")]
+    Lt,
+    /// `<=`
+    #[serde(rename = "<=")]
+    Le,
+    /// `>`
+    #[serde(rename = ">")]
+    Gt,
+    /// `>=`
+    #[serde(rename = ">=")]
+    Ge,
+    /// `==*`: equal, strings compared case folded ([`super::fold_case`])
+    #[serde(rename = "==*")]
+    EqIgnoringCase,
+    /// `!=*`: not equal, strings compared case folded
+    #[serde(rename = "!=*")]
+    NeIgnoringCase,
+}
+
+impl CompareOp {
+    /// The operator as written in source
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "==",
+            CompareOp::Ne => "!=",
+            CompareOp::Lt => "<",
+            CompareOp::Le => "<=",
+            CompareOp::Gt => ">",
+            CompareOp::Ge => ">=",
+            CompareOp::EqIgnoringCase => "==*",
+            CompareOp::NeIgnoringCase => "!=*",
+        }
+    }
+
+    /// The operator with its operands swapped: `3 < steps` is `steps > 3`
+    ///
+    /// ```
+    /// use rulesc_runtime::CompareOp;
+    ///
+    /// assert_eq!(CompareOp::Lt.flipped(), CompareOp::Gt);
+    /// assert_eq!(CompareOp::Ne.flipped(), CompareOp::Ne);
+    /// ```
+    pub fn flipped(self) -> CompareOp {
+        match self {
+            CompareOp::Lt => CompareOp::Gt,
+            CompareOp::Le => CompareOp::Ge,
+            CompareOp::Gt => CompareOp::Lt,
+            CompareOp::Ge => CompareOp::Le,
+            CompareOp::Eq
+            | CompareOp::Ne
+            | CompareOp::EqIgnoringCase
+            | CompareOp::NeIgnoringCase => self,
+        }
+    }
+
+    /// Whether `ordering` (left compared to right) satisfies this operator
+    pub fn holds(self, ordering: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering as O;
+        match self {
+            CompareOp::Eq | CompareOp::EqIgnoringCase => ordering == O::Equal,
+            CompareOp::Ne | CompareOp::NeIgnoringCase => ordering != O::Equal,
+            CompareOp::Lt => ordering == O::Less,
+            CompareOp::Le => ordering != O::Greater,
+            CompareOp::Gt => ordering == O::Greater,
+            CompareOp::Ge => ordering != O::Less,
         }
     }
 }

@@ -22,14 +22,13 @@
 //! process compiles each pattern text once per form ([`MEMO`]), whichever rule asks first.
 
 use std::collections::hash_map::{Entry, HashMap};
+use std::fmt;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson::WhichCaptures;
 use regex_automata::util::syntax;
 use regex_syntax::ast::{self, Ast, ClassSetItem};
-
-use super::matcher::PatternError;
 
 /// A regular expression compiled on first use, once per form
 #[derive(Debug, Clone, Default)]
@@ -195,6 +194,47 @@ fn explain(source: &str, size_limit: usize) -> PatternError {
         Ok(_) => PatternError {
             message: "regular expression is too large once compiled".to_owned(),
         },
+    }
+}
+
+/// Why a pattern could not be compiled
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternError {
+    /// What is wrong, in one lowercase line
+    pub message: String,
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+impl PatternError {
+    /// The `regex` crate's refusal of a pattern, in one line
+    pub(crate) fn from_regex(err: &regex::Error) -> PatternError {
+        PatternError {
+            message: regex_message(err),
+        }
+    }
+}
+
+fn regex_message(err: &regex::Error) -> String {
+    match err {
+        regex::Error::CompiledTooBig(limit) => {
+            format!("regular expression is too large once compiled (limit {limit} bytes)")
+        }
+        // The syntax error's own text spans several lines with a caret diagram; keep its
+        // last line, which says what is wrong.
+        other => other
+            .to_string()
+            .lines()
+            .rev()
+            .find(|line| line.starts_with("error:"))
+            .map(|line| line.trim_start_matches("error:").trim().to_owned())
+            .unwrap_or_else(|| "invalid regular expression".to_owned()),
     }
 }
 

@@ -11,11 +11,10 @@
 //! (globset, which this once used, matches bytes: `r?ad` did not match `réad`.)
 
 use std::borrow::Cow;
-use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::lazy_regex::LazyRegex;
+use super::lazy_regex::{LazyRegex, PatternError};
 
 /// Longest pattern text accepted, in bytes
 pub const MAX_PATTERN_LEN: usize = 4096;
@@ -27,21 +26,6 @@ const REGEX_SIZE_LIMIT: usize = 1 << 20;
 /// [`MAX_PATTERN_LEN`] bytes that is all `*a*a...` takes about 2 MiB, so every glob the
 /// length bound admits compiles (`tests/hostile.rs` holds it)
 const GLOB_SIZE_LIMIT: usize = 8 << 20;
-
-/// Why a pattern could not be compiled
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PatternError {
-    /// What is wrong, in one lowercase line
-    pub message: String,
-}
-
-impl fmt::Display for PatternError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for PatternError {}
 
 /// A whole-string glob (docs/language.md §4.4): `*` any run, `?` one character, classes, `\*`
 ///
@@ -454,32 +438,6 @@ impl RegexPattern {
     /// (never the case in a policy, whose patterns `Policy::new` checked)
     pub fn is_match(&self, text: &str) -> bool {
         self.compiled.is_match(&self.source, REGEX_SIZE_LIMIT, text)
-    }
-}
-
-impl PatternError {
-    /// The `regex` crate's refusal of a pattern, in one line
-    pub(crate) fn from_regex(err: &regex::Error) -> PatternError {
-        PatternError {
-            message: regex_message(err),
-        }
-    }
-}
-
-fn regex_message(err: &regex::Error) -> String {
-    match err {
-        regex::Error::CompiledTooBig(limit) => {
-            format!("regular expression is too large once compiled (limit {limit} bytes)")
-        }
-        // The syntax error's own text spans several lines with a caret diagram; keep its
-        // last line, which says what is wrong.
-        other => other
-            .to_string()
-            .lines()
-            .rev()
-            .find(|line| line.starts_with("error:"))
-            .map(|line| line.trim_start_matches("error:").trim().to_owned())
-            .unwrap_or_else(|| "invalid regular expression".to_owned()),
     }
 }
 
