@@ -40,6 +40,7 @@ mod library;
 mod lsp;
 mod model_eval;
 mod model_run;
+mod module_circles;
 mod progress;
 mod redis_store;
 mod reload;

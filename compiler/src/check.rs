@@ -270,7 +270,12 @@ impl<'ast> SetCheck<'ast> {
                             .push(codes::header_not_first(file, header.span, first_item));
                     }
                     first_header.get_or_insert(header.span);
-                    lower::string(file, &header.name.raw, header.name.span, &mut self.diags);
+                    crate::literal::string(
+                        file,
+                        &header.name.raw,
+                        header.name.span,
+                        &mut self.diags,
+                    );
                 }
                 Item::Default(default) => self.default_decl(file, default),
                 Item::Rule(decl) => {

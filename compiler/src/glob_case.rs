@@ -37,6 +37,26 @@ pub(crate) fn spelt_both_cases(glob: &str) -> Option<String> {
     found.then_some(rewritten)
 }
 
+/// Whether a glob holds what reads as shell-style alternation, `{a,b}`: an unescaped `{`
+/// with an unescaped `,` and then `}` after it, which a rulesc glob matches literally
+pub(crate) fn has_brace_alternation(glob: &str) -> bool {
+    let mut chars = glob.chars();
+    let mut open = false;
+    let mut comma = false;
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                chars.next();
+            }
+            '{' => (open, comma) = (true, false),
+            ',' if open => comma = true,
+            '}' if open && comma => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::spelt_both_cases;

@@ -32,20 +32,17 @@
 mod check;
 pub mod codes;
 mod diagnostic;
-mod expression;
 mod fmt;
 mod glob_case;
 mod hint;
 mod layer;
 mod lint;
+mod literal;
 mod lower;
 mod outline;
-mod provenance;
 mod resolve;
-mod shell;
 mod source;
 mod test_block;
-mod trace;
 mod types;
 
 pub use check::{check, check_bytes, check_bytes_for, check_for_host, Checked, SourceBytes};

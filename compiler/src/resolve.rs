@@ -173,7 +173,7 @@ pub(crate) fn json_path(
         path.segments.push(match segment {
             AstSegment::Name(ident) => PathSegment::Key(ident.name.clone()),
             AstSegment::Quoted { key, .. } => {
-                PathSegment::Key(crate::lower::string(file, &key.name, key.span, diags)?)
+                PathSegment::Key(crate::literal::string(file, &key.name, key.span, diags)?)
             }
             AstSegment::Index { text, span } if text == "*" => {
                 diags.push(codes::invalid_literal(

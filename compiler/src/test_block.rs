@@ -12,7 +12,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::codes;
 use crate::diagnostic::{Diagnostic, Label};
-use crate::lower::{literal, string};
+use crate::literal::{literal, string};
 use crate::resolve;
 use crate::source::{FileId, LineIndex, SourceFile};
 

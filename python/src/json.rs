@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value as Json;
 
-use crate::errors::EventError;
+use crate::exceptions::EventError;
 
 /// `value` as JSON; a value `json.dumps` refuses is an `EventError` naming why
 pub(crate) fn from_python(value: &Bound<'_, PyAny>) -> PyResult<Json> {

@@ -9,6 +9,7 @@
 //! event, evaluating, running tests); it is held only to move JSON between Python and Rust.
 
 mod errors;
+mod exceptions;
 mod json;
 mod policy;
 mod session;
@@ -21,11 +22,11 @@ fn _rulesc(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add_class::<policy::PyPolicy>()?;
     module.add_class::<session::PySession>()?;
-    module.add("PolicyError", py.get_type::<errors::PolicyError>())?;
-    module.add("EventError", py.get_type::<errors::EventError>())?;
+    module.add("PolicyError", py.get_type::<exceptions::PolicyError>())?;
+    module.add("EventError", py.get_type::<exceptions::EventError>())?;
     module.add(
         "UnknownKeyWarning",
-        py.get_type::<errors::UnknownKeyWarning>(),
+        py.get_type::<exceptions::UnknownKeyWarning>(),
     )?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

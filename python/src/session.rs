@@ -13,7 +13,7 @@ use rulesc::events::{self, Session};
 use rulesc::keys;
 use rulesc::{Event, Policy};
 
-use crate::errors::{EventError, UnknownKeyWarning};
+use crate::exceptions::{EventError, UnknownKeyWarning};
 use crate::json;
 
 /// One execution of a policy: `observe` each of its events in turn

@@ -3,8 +3,6 @@
 //! options each guarded program has, and the options through which a program runs a command.
 //! Wrappers are in [`crate::wrapper`]. Each row has a test below.
 
-use crate::inline::Lang;
-
 /// Programs that are shells: `-c` hands them a script, and without a script file they run
 /// their input
 pub(crate) const SHELLS: &[&str] = &[
@@ -17,6 +15,25 @@ pub(crate) const STDIN_RUNNERS: &[&str] = &["at", "batch"];
 
 /// Paths that name a program's own input, read as a script file: the script is its input
 pub(crate) const STDIN_PATHS: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+
+/// The language of an interpreter's code, and how it is read
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lang {
+    /// Python, read with tree-sitter-python
+    Python,
+    /// JavaScript (`node`, `deno`, `bun`), read with tree-sitter-javascript
+    JavaScript,
+    /// Ruby, read with tree-sitter-ruby
+    Ruby,
+    /// PHP (`php -r` code, without `<?php`), read with tree-sitter-php
+    Php,
+    /// Perl: no grammar for the workspace's tree-sitter; judged by its words
+    Perl,
+    /// awk: no grammar on crates.io; judged by its words
+    Awk,
+    /// Lua: judged by its words
+    Lua,
+}
 
 /// How an interpreter takes code on its command line
 #[derive(Debug)]

@@ -6,8 +6,8 @@ use rulesc_runtime::FieldType;
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use crate::expression::without_groups;
 use crate::lint::Context;
+use crate::lower::without_groups;
 use crate::resolve;
 
 /// Warns on each quantifier whose field is never a list

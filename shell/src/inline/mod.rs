@@ -20,6 +20,8 @@ use std::time::Instant;
 
 use tree_sitter::{Language, ParseOptions, ParseState, Parser};
 
+use crate::knowledge::Lang;
+
 /// A value the code computes: known from its literals, or only when it runs
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Value {
@@ -51,25 +53,6 @@ pub(crate) enum Effect {
     /// Something the reader cannot see through: code evaluated (`eval`, `exec`,
     /// `Function`), a module named at run time, a dangerous function handed around
     Opaque(String),
-}
-
-/// The language of an interpreter's code, and how it is read
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Lang {
-    /// Python, read with tree-sitter-python
-    Python,
-    /// JavaScript (`node`, `deno`, `bun`), read with tree-sitter-javascript
-    JavaScript,
-    /// Ruby, read with tree-sitter-ruby
-    Ruby,
-    /// PHP (`php -r` code, without `<?php`), read with tree-sitter-php
-    Php,
-    /// Perl: no grammar for the workspace's tree-sitter; judged by its words
-    Perl,
-    /// awk: no grammar on crates.io; judged by its words
-    Awk,
-    /// Lua: judged by its words
-    Lua,
 }
 
 /// What `code`, given to `program`, does; `deadline` bounds the parsing

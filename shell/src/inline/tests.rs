@@ -2,7 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::{effects, Effect, Lang, Value};
+use super::{effects, Effect, Value};
+use crate::knowledge::Lang;
 
 fn read(lang: Lang, code: &str) -> Vec<Effect> {
     effects(

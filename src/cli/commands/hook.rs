@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
-use rulesc::load::{self, Listing, Sources};
+use rulesc::load::{self, Listing};
 use rulesc::{input, Policy, SourceBytes};
 use rulesc_host::{Exit, Files, Input, Loader, Options, Reply, Source, StateLocation};
 
@@ -283,7 +283,7 @@ impl Loader for PolicyFiles<'_> {
                 layer: load::layer_of(Path::new(&input.path)),
             })
             .collect();
-        compile(files)
+        crate::cli::policy::compile_one_line(files)
     }
 }
 
@@ -303,37 +303,4 @@ fn drop_repeated(files: Vec<load::Listed>) -> Vec<load::Listed> {
         }
     }
     kept
-}
-
-/// Compiles `.rules` files; a policy with errors is one line: the first error with its
-/// place, and how many follow
-pub(crate) fn compile(files: Vec<SourceBytes>) -> Result<Policy, String> {
-    let diagnostics = match load::compile(Sources::Rules(files)) {
-        Ok(loaded) => return Ok(loaded.policy),
-        Err(diagnostics) => diagnostics,
-    };
-    let mut errors = diagnostics
-        .diagnostics()
-        .iter()
-        .filter(|diag| diag.is_error());
-    let Some(first) = errors.next() else {
-        return Err("the policy does not compile".to_owned());
-    };
-    let place = first
-        .location(diagnostics.files())
-        .map_or_else(String::new, |location| {
-            format!(
-                "{}:{}:{}: ",
-                location.path, location.start.line, location.start.column
-            )
-        });
-    let more = match errors.count() {
-        0 => String::new(),
-        1 => " (and 1 more error)".to_owned(),
-        n => format!(" (and {n} more errors)"),
-    };
-    Err(format!(
-        "the policy does not compile: {place}{} [{}]{more}",
-        first.message, first.code.id
-    ))
 }

@@ -74,7 +74,7 @@ pub(super) fn compiles(policy: &Path) -> Line {
         Err(err) => Err(format!(
             "{err}; run `rulesc init` to write the starter policy"
         )),
-        Ok(Sources::Rules(files)) => super::super::commands::hook::compile(files)
+        Ok(Sources::Rules(files)) => crate::cli::policy::compile_one_line(files)
             .map(drop)
             .map_err(|reason| format!("{reason}; run `rulesc check {shown}` and fix it")),
         Ok(compiled @ Sources::Compiled(_)) => load::compile(compiled)

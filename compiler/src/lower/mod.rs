@@ -5,21 +5,29 @@
 //! regex patterns are compiled here, once, and the compiled matchers are what the runtime
 //! evaluates.
 
+mod expression;
+mod provenance;
+mod shell;
+mod trace;
+
+pub(crate) use expression::without_groups;
+
 use rulesc_grammar::{
     print, ActionNode, Annotation, Compare, Expr, Lit, LitKind, Op, Operand as AstOperand, Path,
     PathSegment as AstSegment, RuleDecl, Span,
 };
 use rulesc_runtime::{
     Action, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Mode, OnUndecidable,
-    Operand, Origin, RegexPattern, Rule, StopReason, Verb, MAX_STRING_LEN,
+    Operand, Origin, RegexPattern, Rule, StopReason, Verb,
 };
 
 use crate::codes;
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::glob_case::spelt_both_cases;
+use crate::glob_case::{has_brace_alternation, spelt_both_cases};
+use crate::literal::{literal, report_literal_errors, string};
 use crate::resolve;
 use crate::source::{FileId, LineIndex, SourceFile};
-use crate::types::{self, LiteralError, Type};
+use crate::types::{self, Type};
 
 /// A rule that checked, with the syntax it came from (for duplicate ids and lints)
 #[derive(Debug)]
@@ -41,57 +49,6 @@ impl LoweredRule<'_> {
     pub(crate) fn allows(&self, lint: Code) -> bool {
         self.allowed.contains(&lint.id)
     }
-}
-
-/// Whether a glob holds what reads as shell-style alternation, `{a,b}`: an unescaped `{`
-/// with an unescaped `,` and then `}` after it, which a rulesc glob matches literally
-pub(crate) fn has_brace_alternation(glob: &str) -> bool {
-    let mut chars = glob.chars();
-    let mut open = false;
-    let mut comma = false;
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\\' => {
-                chars.next();
-            }
-            '{' => (open, comma) = (true, false),
-            ',' if open => comma = true,
-            '}' if open && comma => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Reports E021 (or E024 for a string too long) for every literal error
-pub(crate) fn report_literal_errors(
-    file: FileId,
-    errors: Vec<LiteralError>,
-    diags: &mut Vec<Diagnostic>,
-) {
-    diags.extend(errors.into_iter().map(|err| match err.too_long {
-        Some(len) => codes::string_too_long(file, err.span, len, MAX_STRING_LEN),
-        None => codes::invalid_literal(file, err.span, err.message, err.help),
-    }));
-}
-
-/// Decodes a literal, reporting E021 on failure
-pub(crate) fn literal(file: FileId, lit: &Lit, diags: &mut Vec<Diagnostic>) -> Option<Literal> {
-    types::lower_literal(lit)
-        .map_err(|errors| report_literal_errors(file, errors, diags))
-        .ok()
-}
-
-/// Decodes a string literal's text, reporting E021 on failure
-pub(crate) fn string(
-    file: FileId,
-    raw: &str,
-    span: Span,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<String> {
-    types::decode_str(raw, span)
-        .map_err(|errors| report_literal_errors(file, errors, diags))
-        .ok()
 }
 
 /// The id of a rule without `@id`: `<file name>:<line>` of its `on` keyword
@@ -177,7 +134,7 @@ pub(crate) enum Side {
     Field(Field),
     /// A literal
     Lit(Literal),
-    /// Arithmetic (`compiler/src/expression.rs`), always an [`Operand::Arith`]
+    /// Arithmetic (`compiler/src/lower/expression.rs`), always an [`Operand::Arith`]
     Arith(Operand),
 }
 
@@ -517,7 +474,7 @@ impl Lowering<'_> {
             Expr::Compare(compare) => self.compare(compare, events),
             Expr::Path(path) => self.flag(path, events),
             Expr::Lit(lit) => self.constant(lit),
-            Expr::Call(call) => crate::shell::lower_call(self.file, call, events, self.diags),
+            Expr::Call(call) => shell::lower_call(self.file, call, events, self.diags),
             Expr::Quantified(quantified) => self.quantified(quantified, events),
             Expr::Trace(call) => self.trace_alone(call, events),
         }
@@ -586,7 +543,7 @@ impl Lowering<'_> {
         compare: &Compare,
         events: &[(EventKind, Span)],
     ) -> Option<Condition> {
-        if crate::trace::is_trace_compare(compare) {
+        if trace::is_trace_compare(compare) {
             return self.trace_compare(compare, events);
         }
         let left = self.operand(&compare.left, events);

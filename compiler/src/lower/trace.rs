@@ -13,8 +13,9 @@ use rulesc_runtime::{
     CompareOp, Condition, EventKind, TraceTerm, TraceTest, Window, MAX_TRACE_BOUND,
 };
 
+use super::Lowering;
 use crate::codes;
-use crate::lower::{report_literal_errors, Lowering};
+use crate::literal::report_literal_errors;
 use crate::resolve;
 use crate::types;
 

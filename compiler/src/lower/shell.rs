@@ -12,8 +12,8 @@ use rulesc_runtime::{
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
+use crate::glob_case::has_brace_alternation;
 use crate::glob_case::spelt_both_cases;
-use crate::lower::has_brace_alternation;
 use crate::resolve;
 use crate::source::FileId;
 use crate::types;

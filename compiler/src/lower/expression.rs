@@ -14,8 +14,9 @@ use rulesc_runtime::{
     Action, Arith, ArithOp, Condition, EventKind, FieldPath, ListQuantifier, Literal, Operand,
 };
 
+use super::{plural, Lowering, Side, Typed};
 use crate::codes;
-use crate::lower::{literal, plural, Lowering, Side, Typed};
+use crate::literal::literal;
 use crate::types::Type;
 
 /// The value of a `set`: a literal stored as written, or a number computed when it fires

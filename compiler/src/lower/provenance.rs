@@ -14,8 +14,9 @@ use rulesc_runtime::{
 /// The start of the labels the runtime keeps for itself ([`PROMPT_SOURCE`])
 const RESERVED_LABEL_PREFIX: &str = "rulesc:";
 
+use super::{Lowering, Side, Typed};
 use crate::codes;
-use crate::lower::{string, Lowering, Side, Typed};
+use crate::literal::string;
 use crate::types::Type;
 
 impl Lowering<'_> {
