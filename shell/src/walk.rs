@@ -387,7 +387,18 @@ impl Reader {
             at,
             |reader, upstream| match body {
                 Some(body) => reader.node(body, At { upstream, ..at }, script),
-                None => Ok(()),
+                // A redirect with no command (`> ~/.bashrc`) truncates or creates its file as
+                // `: > ~/.bashrc` does: it is read as that command.
+                None => {
+                    let command = simple_command(
+                        ":".to_owned(),
+                        Vec::new(),
+                        upstream,
+                        &reader.context,
+                        &reader.made_links,
+                    );
+                    reader.push(command)
+                }
             },
         )?;
         // `cat <<EOF | sh`: the here-document is what the rest of the pipeline reads.
@@ -632,6 +643,8 @@ impl Reader {
                     continue;
                 }
             }
+            // The program as written: `/tmp/c` runs the file `/tmp/c`, whose name is `c`.
+            let written_as = first.clone();
             let (program, unknown_program) = program_of(first);
             if program == "git" {
                 if let Some(rewritten) = git_alias(&args) {
@@ -665,7 +678,7 @@ impl Reader {
             }
             // Read all of `args` before the command takes its own words: the scripts it
             // runs, where a `cd` leads and what `find` executes look past a wrapped program.
-            let runs = self.runs(&program, &args, stdin.take(), at.upstream);
+            let runs = self.runs(&program, &written_as, &args, stdin.take(), at.upstream);
             let cwd = is_cd(&program).then(|| self.directory_after(&program, &args));
             let execs = if program == "find" {
                 find_exec(&args)
@@ -767,16 +780,22 @@ impl Reader {
             .filter_map(|index| self.commands.get(*index))
             .collect();
         let filters = ["grep", "egrep", "fgrep", "sort", "uniq", "head", "tail"];
-        let from_find = feeding.iter().any(|command| command.program == "find")
+        let listed = |command: &SimpleCommand| match command.program.as_str() {
+            "find" => Some(find_roots(&command.args)),
+            // Names of the repository's files, below the folder git runs in.
+            "git" if lists_files_below(command) => Some(vec![".".to_owned()]),
+            _ => None,
+        };
+        let from_listers = feeding.iter().any(|command| listed(command).is_some())
             && feeding.iter().all(|command| {
                 command.unknown.is_empty()
-                    && (command.program == "find" || filters.contains(&command.program.as_str()))
+                    && (listed(command).is_some() || filters.contains(&command.program.as_str()))
             });
-        if from_find {
+        if from_listers {
             return feeding
                 .iter()
-                .filter(|command| command.program == "find")
-                .flat_map(|command| find_roots(&command.args))
+                .filter_map(|command| listed(command))
+                .flatten()
                 .collect();
         }
         vec![UnknownWord {
@@ -861,6 +880,7 @@ impl Reader {
     fn runs(
         &self,
         program: &str,
+        written_as: &str,
         args: &[String],
         stdin: Option<String>,
         upstream: &[usize],
@@ -962,9 +982,9 @@ impl Reader {
                 },
             }
         }
-        if self.was_written(program) {
+        if self.was_written(written_as) {
             runs.opaque.push(format!(
-                "`{program}` is written on this line, and what it runs is only known then"
+                "`{written_as}` is written on this line, and what it runs is only known then"
             ));
         }
         runs
@@ -1269,6 +1289,28 @@ fn find_roots(args: &[String]) -> Vec<String> {
     } else {
         roots
     }
+}
+
+/// Whether a `git` command prints names of files below the folder it runs in, one per
+/// line: `git ls-files` and `git diff --name-only` without a path operand that could lead
+/// above it
+fn lists_files_below(command: &SimpleCommand) -> bool {
+    let lists = match command.subcommand.as_deref() {
+        Some("ls-files") => true,
+        Some("diff") => command.has_flag("--name-only"),
+        _ => false,
+    };
+    // Names are printed relative to where git runs (`-C DIR` too), and `rm` reads them
+    // from its own folder: only a path operand can lead them up.
+    let mut after = command
+        .operands
+        .iter()
+        .skip_while(|operand| Some(operand.as_str()) != command.subcommand.as_deref())
+        .skip(1);
+    lists
+        && after.all(|operand| {
+            !operand.starts_with('/') && !operand.split('/').any(|part| part == "..")
+        })
 }
 
 /// `upstream`, sorted and without duplicates
