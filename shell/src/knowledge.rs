@@ -33,6 +33,10 @@ pub(crate) enum Lang {
     Awk,
     /// Lua: judged by its words
     Lua,
+    /// Tcl (`tclsh`, `expect -c`): judged by its words
+    Tcl,
+    /// R (`Rscript -e`): judged by its words
+    R,
 }
 
 /// How an interpreter takes code on its command line
@@ -116,6 +120,18 @@ const SCRIPT_DANGER: &[&str] = &[
     "rename",
     "chmod",
     "kill",
+];
+
+/// Words of Tcl code (`tclsh`, `expect`) that reach files, processes or more code
+const TCL_DANGER: &[&str] = &[
+    "exec", "spawn", "open", "file", "eval", "source", "system", "socket", "interp", "uplevel",
+    "subst", "load", "|",
+];
+
+/// Words of R code that reach files, processes or more code
+const R_DANGER: &[&str] = &[
+    "system", "shell", "unlink", "file.", "eval", "parse", "source", "processx", "callr",
+    "download", "write", "sink", "do.call", "pipe", "socket",
 ];
 
 /// Words of JavaScript code that reach files, processes or more code (when it cannot be parsed)
@@ -237,6 +253,41 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         lang: Lang::Lua,
     },
     Interpreter {
+        name: "tclsh",
+        prefix: true,
+        code_options: &[],
+        first_operand: false,
+        lang: Lang::Tcl,
+    },
+    Interpreter {
+        name: "wish",
+        prefix: true,
+        code_options: &[],
+        first_operand: false,
+        lang: Lang::Tcl,
+    },
+    Interpreter {
+        name: "expect",
+        prefix: false,
+        code_options: &["-c"],
+        first_operand: false,
+        lang: Lang::Tcl,
+    },
+    Interpreter {
+        name: "Rscript",
+        prefix: false,
+        code_options: &["-e"],
+        first_operand: false,
+        lang: Lang::R,
+    },
+    Interpreter {
+        name: "R",
+        prefix: false,
+        code_options: &["-e"],
+        first_operand: false,
+        lang: Lang::R,
+    },
+    Interpreter {
         name: "awk",
         prefix: false,
         code_options: &[],
@@ -319,6 +370,8 @@ pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
         Lang::Php => PHP_DANGER,
         Lang::Awk => AWK_DANGER,
         Lang::Perl | Lang::Ruby | Lang::Lua => SCRIPT_DANGER,
+        Lang::Tcl => TCL_DANGER,
+        Lang::R => R_DANGER,
     }
 }
 
@@ -696,57 +749,362 @@ where
     }
 }
 
-/// The scripts a program runs from its options (`tar --checkpoint-action=exec=CMD`,
-/// `ssh -o ProxyCommand=CMD`, `rsync -e CMD`, `script -c CMD`, `flock -c CMD`)
-pub(crate) fn option_scripts(program: &str, args: &[String]) -> Vec<String> {
+/// How a program's option carries a command line it runs
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Carried {
+    /// The value is the command line (`script -c CMD`)
+    Whole,
+    /// The value is `KEY=VALUE` (or `KEY VALUE`), and the VALUE of these keys (compared
+    /// without case) is a command line, after a leading `!` (`ssh -o ProxyCommand=CMD`,
+    /// `git -c core.fsmonitor=CMD`)
+    Keys(&'static [&'static str]),
+    /// What follows the first `!` in the value is a command line (`vim -c '!CMD'`, gdb's
+    /// `-ex 'shell CMD'` and `-ex '!CMD'`)
+    AfterBang(&'static [&'static str]),
+    /// The value is text in the program's own language whose commands a shell runs, which
+    /// the reader does not read (`make --eval`, `sed` with an `e` command): unknown
+    Opaque(&'static str),
+}
+
+/// A program that runs a command line given in one of its options
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ScriptOption {
+    /// The programs
+    pub(crate) programs: &'static [&'static str],
+    /// The subcommand it takes effect under (`git rebase -x`); `None` for any
+    pub(crate) subcommand: Option<&'static str>,
+    /// Options whose value is the next word, or follows `=` for a long one; a short one
+    /// may end a cluster (`script -qc CMD`)
+    pub(crate) options: &'static [&'static str],
+    /// Starts of one word whose rest is the value (`--checkpoint-action=exec=CMD`, `+CMD`)
+    pub(crate) glued: &'static [&'static str],
+    /// How the value carries the command line
+    pub(crate) carried: Carried,
+}
+
+/// Every program that runs a command line given in an option, one row each
+pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
+    ScriptOption {
+        programs: &["tar", "gtar", "bsdtar"],
+        subcommand: None,
+        options: &[
+            "-I",
+            "--use-compress-program",
+            "--to-command",
+            "-F",
+            "--info-script",
+            "--new-volume-script",
+        ],
+        glued: &["--checkpoint-action=exec="],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["ssh", "scp", "sftp"],
+        subcommand: None,
+        options: &["-o"],
+        glued: &["-o"],
+        carried: Carried::Keys(&["proxycommand", "localcommand", "remotecommand"]),
+    },
+    ScriptOption {
+        programs: &["rsync"],
+        subcommand: None,
+        options: &["-e", "--rsh", "--rsync-path"],
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["script", "flock", "sg"],
+        subcommand: None,
+        options: &["-c", "--command"],
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["zip"],
+        subcommand: None,
+        options: &["-TT", "--unzip-command"],
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["git"],
+        subcommand: None,
+        options: &["-c"],
+        glued: &[],
+        carried: Carried::Keys(&[
+            "core.fsmonitor",
+            "core.sshcommand",
+            "core.pager",
+            "core.editor",
+            "core.askpass",
+            "sequence.editor",
+            "diff.external",
+            "gpg.program",
+            "credential.helper",
+            "uploadpack.packobjectshook",
+        ]),
+    },
+    ScriptOption {
+        programs: &["git"],
+        subcommand: Some("rebase"),
+        options: &["-x", "--exec"],
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["gdb", "gdb-multiarch", "cgdb"],
+        subcommand: None,
+        options: &[
+            "-ex",
+            "--ex",
+            "-eval-command",
+            "--eval-command",
+            "-iex",
+            "--init-eval-command",
+        ],
+        glued: &[],
+        carried: Carried::AfterBang(&["shell ", "pipe "]),
+    },
+    ScriptOption {
+        programs: &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"],
+        subcommand: None,
+        options: &["-c", "--cmd"],
+        glued: &["+"],
+        carried: Carried::AfterBang(&[]),
+    },
+    ScriptOption {
+        programs: &["make", "gmake", "bmake"],
+        subcommand: None,
+        options: &["-E", "--eval"],
+        glued: &[],
+        carried: Carried::Opaque("`make --eval` text holds recipes a shell runs"),
+    },
+];
+
+/// The command lines a program runs from its options, and, as `Err`, why one given there
+/// cannot be read (see [`SCRIPT_OPTIONS`])
+pub(crate) fn option_scripts(
+    program: &str,
+    subcommand: Option<&str>,
+    args: &[String],
+) -> Vec<Result<String, String>> {
     let mut scripts = Vec::new();
-    let mut words = args.iter().peekable();
-    while let Some(arg) = words.next() {
-        let value = |prefix: &str| arg.strip_prefix(prefix).map(str::to_owned);
-        let found = match program {
-            "tar" | "gtar" | "bsdtar" => value("--checkpoint-action=exec=")
-                .or_else(|| value("--to-command="))
-                .or_else(|| value("--use-compress-program="))
-                .or_else(|| value("--info-script="))
-                .or_else(|| value("--new-volume-script="))
-                .or_else(|| {
-                    (arg == "-I" || arg == "--use-compress-program")
-                        .then(|| words.next().cloned())
-                        .flatten()
-                }),
-            "ssh" | "scp" | "sftp" => {
-                let option = if arg == "-o" {
-                    words.next().cloned()
-                } else {
-                    value("-o")
-                };
-                option.and_then(|option| {
-                    let (key, value) = option.split_once(['=', ' '])?;
-                    let key = key.to_ascii_lowercase();
-                    (key == "proxycommand" || key == "localcommand" || key == "remotecommand")
-                        .then(|| value.to_owned())
-                })
-            }
-            "rsync" => value("--rsh=")
-                .or_else(|| value("--rsync-path="))
-                .or_else(|| {
-                    (arg == "-e" || arg == "--rsh")
-                        .then(|| words.next().cloned())
-                        .flatten()
-                }),
-            "script" | "flock" | "sg" => value("--command=").or_else(|| {
-                (arg == "-c" || arg == "--command")
-                    .then(|| words.next().cloned())
-                    .flatten()
-            }),
-            "zip" => (arg == "-TT" || arg == "--unzip-command")
-                .then(|| words.next().cloned())
-                .flatten(),
-            _ => None,
-        };
-        scripts.extend(found);
+    for row in SCRIPT_OPTIONS.iter().filter(|row| {
+        row.programs.contains(&program)
+            && row
+                .subcommand
+                .is_none_or(|wanted| subcommand == Some(wanted))
+    }) {
+        for value in option_values(row, args) {
+            scripts.extend(carried_script(row.carried, value));
+        }
     }
     scripts
+}
+
+/// The values of a row's options among `args`
+fn option_values<'a>(row: &ScriptOption, args: &'a [String]) -> Vec<&'a str> {
+    let mut values = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if let Some(value) = row
+            .glued
+            .iter()
+            .find_map(|start| arg.strip_prefix(start).filter(|rest| !rest.is_empty()))
+        {
+            values.push(value);
+            continue;
+        }
+        let takes_next = row.options.iter().any(|option| {
+            arg == option
+                // A short option ending a cluster of flags: `-qc CMD`.
+                || (option.len() == 2
+                    && !option.starts_with("--")
+                    && arg.len() > 2
+                    && !arg.starts_with("--")
+                    && arg.starts_with('-')
+                    && arg.ends_with(&option[1..]))
+        });
+        if takes_next {
+            values.extend(words.next().map(String::as_str));
+        } else if let Some((name, value)) = arg.split_once('=') {
+            if name.starts_with("--") && row.options.contains(&name) {
+                values.push(value);
+            }
+        }
+    }
+    values
+}
+
+/// The command line a value carries, as its row says
+fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String>> {
+    match carried {
+        Carried::Whole => Some(Ok(value.to_owned())),
+        Carried::Keys(keys) => {
+            let (key, script) = value.split_once(['=', ' '])?;
+            let key = key.to_ascii_lowercase();
+            keys.contains(&key.as_str())
+                .then(|| Ok(script.strip_prefix('!').unwrap_or(script).to_owned()))
+        }
+        Carried::AfterBang(words) => {
+            let text = value.trim_start_matches([':', ' ']);
+            let after_word = words.iter().find_map(|word| text.strip_prefix(word));
+            after_word
+                .or_else(|| value.split_once('!').map(|(_, rest)| rest))
+                .map(|script| Ok(script.to_owned()))
+        }
+        Carried::Opaque(why) => Some(Err(why.to_owned())),
+    }
+}
+
+/// The environment variables whose value `git` runs as a command line
+pub(crate) const GIT_COMMAND_VARIABLES: &[&str] = &[
+    "GIT_EXTERNAL_DIFF",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+];
+
+/// The short options of `ssh` that take a value (its manual's synopsis)
+const SSH_VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
+
+/// The command line `ssh [options] host command...` runs on the host: its words after the
+/// host, joined as ssh joins them; `None` when it runs none (a login shell)
+pub(crate) fn ssh_remote_command(args: &[String]) -> Option<String> {
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if arg == "--" {
+            words.next()?;
+            break;
+        }
+        match arg.strip_prefix('-') {
+            Some(cluster) if !cluster.is_empty() => {
+                // The first letter that takes a value takes the rest, or the next word.
+                if let Some(at) = cluster.find(|letter| SSH_VALUED.contains(letter)) {
+                    if at + 1 == cluster.len() {
+                        words.next()?;
+                    }
+                }
+            }
+            _ => break,
+        }
+    }
+    let rest: Vec<&str> = words.map(String::as_str).collect();
+    (!rest.is_empty()).then(|| rest.join(" "))
+}
+
+/// The scripts of a `sed` command: its `-e` values, or its first operand without one
+pub(crate) fn sed_scripts(args: &[String]) -> impl Iterator<Item = &str> {
+    let mut scripts = Vec::new();
+    let mut from_options = false;
+    let mut words = args.iter();
+    let mut first_operand = None;
+    while let Some(arg) = words.next() {
+        if let Some(value) = arg.strip_prefix("--expression=") {
+            scripts.push(value);
+            from_options = true;
+        } else if arg == "-e" || arg == "--expression" {
+            scripts.extend(words.next().map(String::as_str));
+            from_options = true;
+        } else if arg == "-f" || arg == "--file" {
+            words.next();
+            from_options = true;
+        } else if !arg.starts_with('-') && first_operand.is_none() {
+            first_operand = Some(arg.as_str());
+        }
+    }
+    if !from_options {
+        scripts.extend(first_operand);
+    }
+    scripts.into_iter()
+}
+
+/// Whether a `sed` script runs a command line: an `e` command, or an `s` command with the
+/// `e` flag (GNU sed)
+pub(crate) fn sed_executes(script: &str) -> bool {
+    let mut chars = script.chars().peekable();
+    loop {
+        // An address: line numbers, `$`, `/regex/`, ranges, steps, `!`.
+        while let Some(&ch) = chars.peek() {
+            match ch {
+                '0'..='9' | '$' | ',' | '~' | '!' | ' ' | '\t' | '{' | ';' | '\n' | '}' => {
+                    chars.next();
+                }
+                '/' => {
+                    chars.next();
+                    skip_delimited(&mut chars, '/');
+                }
+                _ => break,
+            }
+        }
+        match chars.next() {
+            None => return false,
+            Some('e') => return true,
+            Some('s') => {
+                let Some(delimiter) = chars.next() else {
+                    return false;
+                };
+                skip_delimited(&mut chars, delimiter);
+                skip_delimited(&mut chars, delimiter);
+                while let Some(&flag) = chars.peek() {
+                    if matches!(flag, ';' | '\n' | '}') {
+                        break;
+                    }
+                    if flag == 'e' {
+                        return true;
+                    }
+                    chars.next();
+                }
+            }
+            // Any other command runs to the end of its line or `;`.
+            Some(_) => {
+                for ch in chars.by_ref() {
+                    if matches!(ch, ';' | '\n') {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Skips to just after the next `delimiter` not escaped by a backslash
+fn skip_delimited(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, delimiter: char) {
+    while let Some(ch) = chars.next() {
+        if ch == '\\' {
+            chars.next();
+        } else if ch == delimiter {
+            return;
+        }
+    }
+}
+
+/// The commands of a crontab table: each line's text after its five time fields (or after
+/// `@reboot`, `@daily`, ...), comments, blank lines and `NAME=value` lines left out
+pub(crate) fn crontab_commands(table: &str) -> Vec<&str> {
+    table
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .filter(|line| {
+            let first = line.split_whitespace().next().unwrap_or_default();
+            !first.contains('=') || first.starts_with('@')
+        })
+        .filter_map(|line| {
+            let fields = if line.starts_with('@') { 1 } else { 5 };
+            let mut rest = line;
+            for _ in 0..fields {
+                rest = rest.trim_start();
+                rest = rest.get(rest.find(char::is_whitespace)?..)?;
+            }
+            Some(rest.trim())
+        })
+        .filter(|command| !command.is_empty())
+        .collect()
 }
 
 #[cfg(test)]
@@ -779,6 +1137,11 @@ mod tests {
             ("gawk", "-F: {print}", Some(false)),
             ("mawk", "{print|\"sh\"}", Some(true)),
             ("nawk", "-f prog.awk", None),
+            ("tclsh8.6", "x.tcl", None),
+            ("expect", "-c spawn_rm", Some(true)),
+            ("expect", "-c puts_hi", Some(false)),
+            ("Rscript", "-e unlink('~',recursive=TRUE)", Some(true)),
+            ("Rscript", "-e print(1)", Some(false)),
         ];
         for (program, line, expected) in cases {
             let row = interpreter(program).unwrap_or_else(|| panic!("{program} is no interpreter"));
@@ -890,14 +1253,99 @@ mod tests {
             ("sg", "wheel -c id", vec!["id"]),
             ("zip", "-T -TT id a.zip x", vec!["id"]),
             ("ls", "-c x", vec![]),
+            ("script", "-qc id /dev/null", vec!["id"]),
+            ("script", "--command=id", vec!["id"]),
+            ("git", "-c core.fsmonitor=id status", vec!["id"]),
+            ("git", "-c credential.helper=!id fetch", vec!["id"]),
+            ("git", "-c user.name=x commit", vec![]),
+            ("git", "rebase -x id main", vec!["id"]),
+            ("git", "rebase --exec=id main", vec!["id"]),
+            ("git", "cherry-pick -x abc", vec![]),
+            ("gdb", "-batch -ex shell_id", vec![]),
+            ("gdb", "-batch -ex !id", vec!["id"]),
+            ("vim", "-es -c !id -c q", vec!["id"]),
+            ("vim", "+%!sort file", vec!["sort"]),
+            ("vim", "-c wq file", vec![]),
+            (
+                "make",
+                "--eval=x:;id x",
+                vec!["unknown: `make --eval` text holds recipes a shell runs"],
+            ),
+            ("make", "-j4 test", vec![]),
         ];
         for (program, line, expected) in cases {
+            let args = words(line);
+            let subcommand = args
+                .iter()
+                .find(|arg| !arg.starts_with('-'))
+                .map(String::as_str);
+            let found: Vec<String> = option_scripts(program, subcommand, &args)
+                .into_iter()
+                .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
+                .collect();
+            assert_eq!(found, expected, "{program} {line}");
+        }
+    }
+
+    #[test]
+    fn ssh_runs_the_words_after_its_host() {
+        // From ssh(1): `ssh [options] destination [command [argument ...]]`.
+        let cases = [
+            ("host rm -rf x", Some("rm -rf x")),
+            ("-p 22 -i key host ls", Some("ls")),
+            ("-p22 -tt host ls -la", Some("ls -la")),
+            ("-o Port=22 host", None),
+            ("host", None),
+            ("-- host id", Some("id")),
+        ];
+        for (line, expected) in cases {
             assert_eq!(
-                option_scripts(program, &words(line)),
+                ssh_remote_command(&words(line)).as_deref(),
                 expected,
-                "{program} {line}"
+                "{line}"
             );
         }
+    }
+
+    #[test]
+    fn a_sed_script_runs_a_command_only_with_e() {
+        // From the GNU sed manual: the `e` command, and the `e` flag of `s`.
+        for script in [
+            "1e id",
+            "e id",
+            "/x/e id",
+            "s/a/b/e",
+            "s|a|b|ge",
+            "p;e id",
+            "$!{e id\n}",
+        ] {
+            assert!(sed_executes(script), "{script}");
+        }
+        for script in [
+            "s/e/e/g",
+            "/e/p",
+            "s/a\\/b/c/",
+            "y/abc/xyz/",
+            "1d;s/x/y/w out",
+            "=",
+            "",
+        ] {
+            assert!(!sed_executes(script), "{script}");
+        }
+        assert_eq!(
+            sed_scripts(&words("-n -e 1p -e 2p f")).collect::<Vec<_>>(),
+            ["1p", "2p"]
+        );
+        assert_eq!(
+            sed_scripts(&words("-i s/a/b/ f")).collect::<Vec<_>>(),
+            ["s/a/b/"]
+        );
+    }
+
+    #[test]
+    fn a_crontab_table_runs_each_line_after_its_time() {
+        let table = "# jobs\nSHELL=/bin/sh\n*/5 * * * * cd /srv && ./backup\n@reboot  id -u\n\n";
+        assert_eq!(crontab_commands(table), ["cd /srv && ./backup", "id -u"]);
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         links: 0,
         deadline: Instant::now() + limits::MAX_TIME,
         vars: Vars::new(),
+        command_env: Vars::new(),
         aliases: Vec::new(),
         written: Vec::new(),
         made_links: Links::default(),
@@ -68,6 +69,8 @@ struct Reader {
     deadline: Instant,
     /// The parameters set on the line so far (`D=~`, `export X=1`, `for d in a b`)
     vars: Vars,
+    /// The environment the command being read is given before its name (`X=1 git diff`)
+    command_env: Vars,
     /// The aliases defined on the line so far, name and value
     aliases: Vec<(String, String)>,
     /// The files written on the line so far (redirects, `curl -o`, `tee`), normalised
@@ -472,6 +475,8 @@ impl Reader {
         // The parts that may hold a substitution, for `around`: few commands have any.
         let mut parts = Vec::new();
         let mut previous_end = None;
+        // `NAME=value program`: the program's own environment.
+        let mut command_env = Vars::new();
         for child in node.named_children() {
             let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
             let range = child.byte_range();
@@ -483,7 +488,12 @@ impl Reader {
             }
             previous_end = Some(range.end);
             match child.kind() {
-                "variable_assignment" | "comment" => {}
+                "variable_assignment" => {
+                    if let Some((name, raw)) = text(child, at.source).split_once('=') {
+                        command_env.push((name.to_owned(), self.value_of(raw)));
+                    }
+                }
+                "comment" => {}
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
                 "file_redirect" => redirects.extend(self.file_redirect(child, at.source)?),
                 _ => expand::word(text(child, at.source), &self.env(), &mut words),
@@ -496,7 +506,10 @@ impl Reader {
             words.push("-".to_owned());
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
-            reader.simple(words, At { upstream, ..at }, script)
+            let outer = std::mem::replace(&mut reader.command_env, command_env);
+            let result = reader.simple(words, At { upstream, ..at }, script);
+            reader.command_env = outer;
+            result
         })
         .map(|_| ())
     }
@@ -671,7 +684,15 @@ impl Reader {
             if program == "xargs" {
                 if let Some(at_program) = wrapped {
                     if at_program < args.len() {
-                        let words = self.xargs_input(stdin.as_deref(), at.upstream);
+                        // `-0` and `-d` split the input at a byte, not at blanks: a line of
+                        // text is one word then.
+                        let own = args.get(..at_program).unwrap_or_default();
+                        let whole = own.iter().any(|arg| {
+                            matches!(arg.as_str(), "-0" | "--null" | "-d" | "--delimiter")
+                                || arg.starts_with("--delimiter=")
+                                || (arg.starts_with("-d") && !arg.starts_with("--"))
+                        });
+                        let words = self.xargs_input(stdin.as_deref(), at.upstream, whole);
                         args.extend(words);
                     }
                 }
@@ -769,10 +790,14 @@ impl Reader {
         }
     }
 
-    /// The words `xargs` reads from its input: a literal's words, the roots of a `find` it
-    /// reads (filtered or not), or a word only known at run time
-    fn xargs_input(&self, stdin: Option<&str>, upstream: &[usize]) -> Vec<String> {
+    /// The words `xargs` reads from its input: a literal's words (its lines under `-0` and
+    /// `-d`), the names the commands it reads list (see `listed`), or a word only known at run
+    /// time
+    fn xargs_input(&self, stdin: Option<&str>, upstream: &[usize], whole: bool) -> Vec<String> {
         if let Some(literal) = stdin {
+            if whole {
+                return literal.lines().map(str::to_owned).collect();
+            }
             return literal.split_whitespace().map(str::to_owned).collect();
         }
         let feeding: Vec<&SimpleCommand> = upstream
@@ -952,10 +977,43 @@ impl Reader {
                     self.script_file(program, file, &mut runs);
                 }
             }
+            "crontab" => self.crontab_runs(args, stdin.as_deref(), &mut runs),
+            "ssh" => {
+                if let Some(script) = knowledge::ssh_remote_command(args) {
+                    runs.word(program, script);
+                }
+            }
+            "git" => self.git_runs(args, &mut runs),
+            "make" | "gmake" | "bmake" => {
+                let files = option_value(args, 'f', "--file")
+                    .or_else(|| option_value(args, 'f', "--makefile"));
+                let written = match &files {
+                    Some(file) => self.was_written(file).then(|| file.clone()),
+                    None => ["GNUmakefile", "makefile", "Makefile"]
+                        .into_iter()
+                        .find(|file| self.was_written(file))
+                        .map(str::to_owned),
+                };
+                if let Some(file) = written {
+                    runs.opaque.push(format!(
+                        "`{file}` is written on this line, and the recipes `{program}` runs from it are only known then"
+                    ));
+                }
+            }
+            "sed" | "gsed" if knowledge::sed_scripts(args).any(knowledge::sed_executes) => {
+                runs.opaque.push(format!(
+                    "the `{program}` script runs a command line (its `e` command), built as it runs"
+                ));
+            }
             _ => {}
         }
-        for script in knowledge::option_scripts(program, args) {
-            runs.word(program, script);
+        for script in
+            knowledge::option_scripts(program, subcommand_of(program, args).as_deref(), args)
+        {
+            match script {
+                Ok(script) => runs.word(program, script),
+                Err(why) => runs.opaque.push(why),
+            }
         }
         if SHELLS.contains(&program) {
             self.shell_runs(program, args, stdin, upstream, &mut runs);
@@ -1030,6 +1088,66 @@ impl Reader {
                 }),
                 Effect::Opaque(why) => runs.opaque.push(why),
             }
+        }
+    }
+
+    /// What `git` runs besides itself: the commands of `bisect run` and `submodule foreach`,
+    /// and the command lines of its environment (`GIT_EXTERNAL_DIFF='...' git diff`)
+    fn git_runs(&self, args: &[String], runs: &mut Runs) {
+        let after = |word: &str| {
+            let at = args.iter().position(|arg| arg == word)?;
+            let rest: Vec<&str> = args.get(at + 1..)?.iter().map(String::as_str).collect();
+            (!rest.is_empty()).then(|| rest.join(" "))
+        };
+        let sub = subcommand_of("git", args);
+        let script = match sub.as_deref() {
+            Some("bisect") => after("run"),
+            Some("submodule") => after("foreach"),
+            _ => None,
+        };
+        if let Some(script) = script {
+            runs.word("git", script);
+        }
+        for name in knowledge::GIT_COMMAND_VARIABLES {
+            let bound = self
+                .command_env
+                .iter()
+                .rev()
+                .chain(self.vars.iter().rev())
+                .find(|(var, _)| var == name);
+            match bound.map(|(_, binding)| binding) {
+                Some(Binding::Known(values)) => {
+                    for value in values {
+                        runs.word("git", value.clone());
+                    }
+                }
+                Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
+                None => {}
+            }
+        }
+    }
+
+    /// What `crontab` installs to run later: the commands of a table it reads from its
+    /// input, or, from a file or an input the reader cannot see, something unknown
+    fn crontab_runs(&self, args: &[String], stdin: Option<&str>, runs: &mut Runs) {
+        let lists_or_edits = args.iter().any(|arg| {
+            arg.starts_with('-') && arg != "-" && arg.chars().any(|ch| "lreT".contains(ch))
+        });
+        if lists_or_edits {
+            return;
+        }
+        match (args.iter().find(|arg| !arg.starts_with('-')), stdin) {
+            (Some(file), _) => runs.opaque.push(format!(
+                "`crontab {file}` installs jobs from a file whose commands are only known when it is read"
+            )),
+            (None, Some(table)) => {
+                for command in knowledge::crontab_commands(table) {
+                    runs.script(command.to_owned());
+                }
+            }
+            (None, None) => runs.opaque.push(
+                "the table `crontab` installs from its input is only known at run time".to_owned(),
+            ),
         }
     }
 

@@ -63,7 +63,9 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
         // `php -r` code has no `<?php` tag: the grammar for code alone reads it.
         Lang::Php => tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
-        Lang::Perl | Lang::Awk | Lang::Lua => return by_words(lang, program, code),
+        Lang::Perl | Lang::Awk | Lang::Lua | Lang::Tcl | Lang::R => {
+            return by_words(lang, program, code)
+        }
     };
     let source = code;
     let Some(tree) = parse(language, source, deadline) else {
@@ -81,7 +83,7 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         Lang::JavaScript => javascript::read(root, source, &mut found),
         Lang::Ruby => ruby::read(root, source, &mut found),
         Lang::Php => php::read(root, source, &mut found),
-        Lang::Perl | Lang::Awk | Lang::Lua => {}
+        Lang::Perl | Lang::Awk | Lang::Lua | Lang::Tcl | Lang::R => {}
     }
     found
 }
