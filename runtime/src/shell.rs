@@ -363,10 +363,17 @@ fn command_truth(
                     .iter()
                     .any(|redirect| test.is_match(&redirect.target)),
                 opaque
-                    || command
-                        .unknown
-                        .iter()
-                        .any(|unknown| unknown.part == Part::Redirect),
+                    || unknown_targets(command, false).any(|file| file.may_be_path_matching(test)),
+            ),
+            ShellWord::Written => Truth::or_unknown(
+                command
+                    .redirects
+                    .iter()
+                    .map(|redirect| redirect.target.as_str())
+                    .chain(command.writes.iter().map(String::as_str))
+                    .any(|file| test.is_match(file)),
+                opaque
+                    || unknown_targets(command, true).any(|file| file.may_be_path_matching(test)),
             ),
         },
         ShellCondition::StdinFrom(inner) => {
@@ -414,6 +421,25 @@ fn unknown_words(command: &SimpleCommand) -> impl Iterator<Item = UnknownWord<'_
                 dir: dir.as_deref(),
             }),
             _ => None,
+        })
+}
+
+/// The files `command` writes whose paths are only known at run time: its redirects', and
+/// with `writes`, the destinations of a writing program
+fn unknown_targets(command: &SimpleCommand, writes: bool) -> impl Iterator<Item = UnknownWord<'_>> {
+    command
+        .unknown
+        .iter()
+        .filter_map(move |unknown| match &unknown.part {
+            Part::Redirect(target) => Some(target),
+            Part::Write(target) if writes => Some(target),
+            _ => None,
+        })
+        .map(|target| UnknownWord {
+            prefix: &target.prefix,
+            split: false,
+            name: target.name,
+            dir: target.dir.as_deref(),
         })
 }
 

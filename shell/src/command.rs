@@ -28,6 +28,11 @@ pub struct SimpleCommand {
     pub paths: Vec<String>,
     /// Where output is redirected, with the target normalised as a path
     pub redirects: Vec<Redirect>,
+    /// The files the command writes besides its redirects, normalised as paths: the
+    /// destinations of writing programs (`cp x /etc/hosts`, `dd of=/dev/sda`, `sort -o F`,
+    /// `tee F`), with `DIR/*` for what lands anywhere in a folder (`tar -x -C DIR`, `cp -r
+    /// x DIR`)
+    pub writes: Vec<String>,
     /// Indexes of the commands whose output reaches this command's input, directly or
     /// through other commands (pipelines, process and command substitution), sorted
     pub stdin_from: Vec<usize>,
@@ -67,7 +72,20 @@ pub enum Part {
         dir: Option<String>,
     },
     /// The target of an output redirect
-    Redirect,
+    Redirect(Target),
+    /// A file a writing program's words name (`cp x "$D"`)
+    Write(Target),
+}
+
+/// What is known of a file a command writes whose path is only known when it runs
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The text the path is known to start with (`logs/` of `logs/$(date +%s).log`)
+    pub prefix: String,
+    /// Whether the rest is a name: no `/`, not starting with `-` or `+`
+    pub name: bool,
+    /// The folder the command runs in, as far as the line tells
+    pub dir: Option<String>,
 }
 
 /// One redirection of a command's output to a file

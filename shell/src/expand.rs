@@ -221,7 +221,14 @@ impl<'e, 'a> Expansion<'e, 'a> {
     fn run(&mut self, raw: &str) {
         let mut chars = raw.char_indices().peekable();
         let mut first = true;
+        // A word of the shape of an assignment (`of=~/x`, `PATH=~/bin:~/.local/bin`) has a
+        // tilde prefix after its first `=` and after each `:`, as bash expands it.
+        let assignment = assignment_start(raw);
+        let mut previous = None;
         while let Some((at, ch)) = chars.next() {
+            let tilde_prefix = first
+                || assignment.is_some_and(|eq| at == eq + 1 || (at > eq && previous == Some(':')));
+            previous = Some(ch);
             match ch {
                 '\\' => match chars.next() {
                     Some((_, '\n')) | None => {}
@@ -253,7 +260,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 }
                 '$' => self.dollar(raw, at, &mut chars, false),
                 '`' => self.backtick(raw, at, &mut chars, false),
-                '~' if first => self.tilde(raw, &mut chars),
+                '~' if tilde_prefix => self.tilde(raw, at, &mut chars),
                 other => self.current.push(other),
             }
             first = false;
@@ -282,10 +289,11 @@ impl<'e, 'a> Expansion<'e, 'a> {
         }
     }
 
-    /// `~`, `~/x`, `~+`, `~-`, `~user` at the start of a word
-    fn tilde(&mut self, raw: &str, chars: &mut Chars<'_>) {
-        let rest = raw.get(1..).unwrap_or_default();
-        let end = rest.find('/').unwrap_or(rest.len());
+    /// `~`, `~/x`, `~+`, `~-`, `~user` at `at`, the start of a word or of an assignment's
+    /// value
+    fn tilde(&mut self, raw: &str, at: usize, chars: &mut Chars<'_>) {
+        let rest = raw.get(at + 1..).unwrap_or_default();
+        let end = rest.find(['/', ':']).unwrap_or(rest.len());
         let user = rest.get(..end).unwrap_or_default();
         let plain = |ch: char| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.' | '+');
         if !user.chars().all(plain) {
@@ -673,6 +681,17 @@ fn programs_of(inner: &str) -> Vec<(String, Vec<String>)> {
             Some((program, words.collect()))
         })
         .collect()
+}
+
+/// Where the `=` of a word of the shape of an assignment is (`NAME=...`, the name unquoted)
+fn assignment_start(raw: &str) -> Option<usize> {
+    let eq = raw.find('=')?;
+    let name = raw.get(..eq)?;
+    let mut chars = name.chars();
+    let starts = chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_');
+    (starts && chars.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')).then_some(eq)
 }
 
 #[cfg(test)]

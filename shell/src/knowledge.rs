@@ -957,6 +957,203 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
     }
 }
 
+/// Which words of a writing program name the files it writes
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Destination {
+    /// The last operand; when it may be a folder, also what lands inside it under each
+    /// source's name, and with `recursive`, anything below it (`cp`, `mv`, `rsync`)
+    Last {
+        /// Options naming the folder everything is written into (`-t DIR`)
+        into: &'static [&'static str],
+        /// Options saying the last operand is the destination itself (`-T`)
+        exact: &'static [&'static str],
+        /// Options that make a copy of a folder's contents land anywhere below it
+        recursive: &'static [&'static str],
+    },
+    /// Every operand (`tee`, `truncate`, `shred`)
+    Every,
+    /// The values of these options (`sort -o FILE`, `curl -o FILE`); an entry ending in
+    /// `=` is the start of one word (`dd of=FILE`)
+    Options(&'static [&'static str]),
+    /// Anything below the folder these options name (`unzip -d DIR`), with `tar_extracting`
+    /// only when `tar` extracts (`tar -x -C DIR`, `tar xf a.tar -C DIR`)
+    Folder {
+        /// The options
+        options: &'static [&'static str],
+        /// Whether it writes there only when it extracts, as `tar` does
+        tar_extracting: bool,
+    },
+    /// Every operand after the script, with one of these flags (`sed -i`)
+    InPlace(&'static [&'static str]),
+}
+
+/// A program that writes files its words name, besides its output redirects
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Writer {
+    /// The programs
+    pub(crate) programs: &'static [&'static str],
+    /// Options that take the next word as their value, so it is not an operand
+    pub(crate) valued: &'static [&'static str],
+    /// Which words name what it writes
+    pub(crate) destination: Destination,
+}
+
+/// Every program that writes files its words name, one row each
+pub(crate) const WRITERS: &[Writer] = &[
+    Writer {
+        programs: &["cp", "gcp"],
+        valued: &["-S", "--suffix", "-t", "--target-directory"],
+        destination: Destination::Last {
+            into: &["-t", "--target-directory"],
+            exact: &["-T", "--no-target-directory"],
+            recursive: &["-r", "-R", "-a", "--recursive", "--archive"],
+        },
+    },
+    Writer {
+        programs: &["mv", "install"],
+        valued: &[
+            "-S",
+            "--suffix",
+            "-t",
+            "--target-directory",
+            "-m",
+            "--mode",
+            "-o",
+            "--owner",
+            "-g",
+            "--group",
+        ],
+        destination: Destination::Last {
+            into: &["-t", "--target-directory"],
+            exact: &["-T", "--no-target-directory"],
+            recursive: &[],
+        },
+    },
+    Writer {
+        programs: &["ln"],
+        valued: &["-S", "--suffix", "-t", "--target-directory"],
+        destination: Destination::Last {
+            into: &["-t", "--target-directory"],
+            exact: &["-T", "--no-target-directory"],
+            recursive: &[],
+        },
+    },
+    Writer {
+        programs: &["rsync"],
+        valued: &[
+            "-e",
+            "--rsh",
+            "--rsync-path",
+            "--exclude",
+            "--include",
+            "--filter",
+            "-f",
+            "--files-from",
+            "--exclude-from",
+            "--include-from",
+            "--backup-dir",
+            "--suffix",
+            "--chmod",
+            "--chown",
+            "-T",
+            "--temp-dir",
+            "--log-file",
+            "--password-file",
+            "--port",
+            "--timeout",
+        ],
+        destination: Destination::Last {
+            into: &[],
+            exact: &[],
+            // A source ending in `/` copies its contents, and `--delete` removes the rest.
+            recursive: &[
+                "-r",
+                "-a",
+                "--recursive",
+                "--archive",
+                "--delete",
+                "--delete-after",
+                "--delete-before",
+                "--delete-during",
+                "--delete-excluded",
+                "--mirror",
+            ],
+        },
+    },
+    Writer {
+        programs: &["tee", "sponge"],
+        valued: &[],
+        destination: Destination::Every,
+    },
+    Writer {
+        programs: &["truncate"],
+        valued: &["-s", "--size", "-r", "--reference"],
+        destination: Destination::Every,
+    },
+    Writer {
+        programs: &["shred"],
+        valued: &["-n", "--iterations", "-s", "--size", "--random-source"],
+        destination: Destination::Every,
+    },
+    Writer {
+        programs: &["dd"],
+        valued: &[],
+        destination: Destination::Options(&["of="]),
+    },
+    Writer {
+        programs: &["sort"],
+        valued: &[
+            "-o",
+            "--output",
+            "-k",
+            "--key",
+            "-t",
+            "--field-separator",
+            "-S",
+            "--buffer-size",
+            "-T",
+            "--temporary-directory",
+        ],
+        destination: Destination::Options(&["-o", "--output"]),
+    },
+    Writer {
+        programs: &["curl"],
+        valued: &["-o", "--output"],
+        destination: Destination::Options(&["-o", "--output"]),
+    },
+    Writer {
+        programs: &["wget"],
+        valued: &["-O", "--output-document"],
+        destination: Destination::Options(&["-O", "--output-document"]),
+    },
+    Writer {
+        programs: &["tar", "gtar", "bsdtar"],
+        valued: &["-C", "--directory", "-f", "--file"],
+        destination: Destination::Folder {
+            options: &["-C", "--directory"],
+            tar_extracting: true,
+        },
+    },
+    Writer {
+        programs: &["unzip"],
+        valued: &["-d"],
+        destination: Destination::Folder {
+            options: &["-d"],
+            tar_extracting: false,
+        },
+    },
+    Writer {
+        programs: &["sed", "gsed"],
+        valued: &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
+        destination: Destination::InPlace(&["-i", "--in-place"]),
+    },
+];
+
+/// The row of `program` in [`WRITERS`]
+pub(crate) fn writer(program: &str) -> Option<&'static Writer> {
+    WRITERS.iter().find(|row| row.programs.contains(&program))
+}
+
 /// The environment variables whose value `git` runs as a command line
 pub(crate) const GIT_COMMAND_VARIABLES: &[&str] = &[
     "GIT_EXTERNAL_DIFF",

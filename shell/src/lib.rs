@@ -29,8 +29,9 @@ mod syntax;
 mod walk;
 mod word;
 mod wrapper;
+mod writes;
 
-pub use command::{Part, Redirect, Script, SimpleCommand, Unknown};
+pub use command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
 pub use knowledge::{program_kind, ProgramKind, PROGRAM_KINDS};
 pub use limits::{
     Unreadable, MAX_BYTES, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH, MAX_TIME,

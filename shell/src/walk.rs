@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use tree_sitter::{ParseOptions, ParseState, Parser};
 
-use crate::command::{Part, Redirect, Script, SimpleCommand, Unknown};
+use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
 use crate::expand::{self, Binding, Env, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
 use crate::knowledge::{self, carries_text, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
@@ -19,7 +19,7 @@ use crate::links::Links;
 use crate::path::normalise;
 use crate::syntax::Syntax;
 use crate::word::unquote;
-use crate::{fast, wrapper, Context};
+use crate::{fast, wrapper, writes, Context};
 
 /// Reads a whole command line; `fast` lets the fast reader read the lines it can
 pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<Script, Unreadable> {
@@ -553,7 +553,7 @@ impl Reader {
             for redirect in redirects {
                 match UnknownWord::decode(&redirect.target) {
                     Some(unknown) => command.unknown.push(Unknown {
-                        part: Part::Redirect,
+                        part: Part::Redirect(target(&unknown, &self.context)),
                         why: unknown.why,
                     }),
                     None => command.redirects.push(redirect.clone()),
@@ -706,12 +706,26 @@ impl Reader {
             } else {
                 Vec::new()
             };
-            self.note_written(&program, &args);
             let link_args = knowledge::link_maker(&program).map(|_| args.clone());
             let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
+            let writes =
+                knowledge::writer(&program).map(|row| writes::written(row, &args, &self.context));
             let program_name = program.clone();
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
+            for write in writes.into_iter().flatten() {
+                let path = write.and_then(|file| self.path(&file, false).map_err(unknown_path));
+                match path {
+                    Ok(path) => {
+                        self.written.push(path.clone());
+                        command.writes.push(path);
+                    }
+                    Err(unknown) => command.unknown.push(Unknown {
+                        part: Part::Write(target(&unknown, &self.context)),
+                        why: unknown.why,
+                    }),
+                }
+            }
             if let Some(link_args) = link_args {
                 self.made_links
                     .note(&program_name, &link_args, &self.context);
@@ -831,29 +845,6 @@ impl Reader {
             why: "the words `xargs` reads from its input are known only at run time".to_owned(),
         }
         .encode()]
-    }
-
-    /// Records the files a command writes (`curl -o`, `wget -O`, `tee`), for a later
-    /// command that runs one
-    fn note_written(&mut self, program: &str, args: &[String]) {
-        let written: Vec<String> = match program {
-            "curl" => option_value(args, 'o', "--output").into_iter().collect(),
-            "wget" => option_value(args, 'O', "--output-document")
-                .into_iter()
-                .collect(),
-            "tee" => args
-                .iter()
-                .filter(|arg| !arg.starts_with('-'))
-                .cloned()
-                .collect(),
-            _ => return,
-        };
-        for file in written {
-            if !expand::is_unknown(&file) && file != "-" {
-                let path = normalise(&file, &self.context);
-                self.written.push(path);
-            }
-        }
     }
 
     /// `word` as a normalised path, through the links made on the line so far; or why
@@ -1288,7 +1279,11 @@ fn inline_writes(
                 target,
             }),
             Err(why) => command.unknown.push(Unknown {
-                part: Part::Redirect,
+                part: Part::Redirect(Target {
+                    prefix: String::new(),
+                    name: false,
+                    dir: None,
+                }),
                 why,
             }),
         }
@@ -1526,8 +1521,18 @@ fn simple_command(
         paths,
         subcommand,
         redirects: Vec::new(),
+        writes: Vec::new(),
         stdin_from,
         unknown,
+    }
+}
+
+/// What is known of a path only known at run time, for a command run in `context`
+fn target(word: &UnknownWord, context: &Context) -> Target {
+    Target {
+        prefix: word.prefix.clone(),
+        name: word.name,
+        dir: context.cwd.clone(),
     }
 }
 

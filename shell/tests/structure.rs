@@ -35,12 +35,16 @@ fn render(script: &Script) -> Vec<String> {
             for redirect in &command.redirects {
                 line.push_str(&format!(" {} {}", redirect.operator, redirect.target));
             }
+            for file in &command.writes {
+                line.push_str(&format!(" w {file}"));
+            }
             for unknown in &command.unknown {
                 line.push_str(match unknown.part {
                     Part::Command => " ?command",
                     Part::Program => " ?program",
                     Part::Word { .. } => " ?word",
-                    Part::Redirect => " ?redirect",
+                    Part::Redirect(_) => " ?redirect",
+                    Part::Write(_) => " ?write",
                 });
             }
             if !command.stdin_from.is_empty() {

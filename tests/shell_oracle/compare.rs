@@ -133,6 +133,14 @@ impl Word {
         if let Some(after) = rest.strip_prefix('~') {
             pattern.push_str(&format!("(?:~|{})", regex::escape(HOME)));
             rest = after;
+        } else if let Some((name, after)) = arg.split_once("=~") {
+            // bash expands a tilde after the `=` of an argument shaped as an assignment
+            // (`of=~/x`); the reader keeps it as the home it stands for.
+            if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.is_empty() {
+                pattern.push_str(&regex::escape(name));
+                pattern.push_str(&format!("=(?:~|{})", regex::escape(HOME)));
+                rest = after;
+            }
         }
         let mut literal = String::new();
         let mut chars = rest.chars().peekable();

@@ -226,7 +226,7 @@ impl ShellLowering<'_> {
                 compare.left.span(),
                 format!("{name} is not a word of a shell command"),
                 "not a word of the command",
-                "compare `program`, `subcommand`, `arg`, `operand`, `path` or `redirect`",
+                &words_to_compare(),
             );
             return None;
         };
@@ -365,4 +365,17 @@ fn escape_glob(text: &str) -> String {
         glob.push(ch);
     }
     glob
+}
+
+/// The help of a comparison that names no word: every word of a command, from the
+/// vocabulary's own list
+fn words_to_compare() -> String {
+    let names: Vec<String> = ShellWord::ALL
+        .iter()
+        .map(|word| format!("`{}`", word.name()))
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) => format!("compare {} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }

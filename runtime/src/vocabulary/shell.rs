@@ -78,6 +78,9 @@ pub enum ShellWord {
     Path,
     /// Any output redirect target, as a normalised path
     Redirect,
+    /// Any file the command writes, as a normalised path: an output redirect's target, or
+    /// a destination a writing program's words name (`cp x /etc/hosts`, `dd of=/dev/sda`)
+    Written,
 }
 
 super::spelled!(ShellWord {
@@ -87,6 +90,7 @@ super::spelled!(ShellWord {
     Operand => "operand",
     Path => "path",
     Redirect => "redirect",
+    Written => "written",
 });
 
 /// How a word is tested

@@ -1,0 +1,213 @@
+//! The files a writing program's words name (`cp x /etc/hosts`, `dd of=/dev/sda`, `tar -x
+//! -C ~`), read by the rows of [`WRITERS`](crate::knowledge::WRITERS): what a command writes
+//! besides its output redirects.
+
+use crate::expand::{self, UnknownWord};
+use crate::knowledge::{Destination, Writer};
+use crate::path::normalise;
+use crate::Context;
+
+/// The words of a writing command, sorted: the options given with their values, the flags,
+/// and the operands in order
+#[derive(Debug, Default)]
+struct Sorted<'a> {
+    values: Vec<(&'a str, &'a str)>,
+    flags: Vec<&'a str>,
+    operands: Vec<&'a str>,
+}
+
+/// What `args` of a program of `row` write: each as a word to read as a path (a folder's
+/// contents as `DIR/*`), or what is known of it when it is only known at run time
+pub(crate) fn written(
+    row: &Writer,
+    args: &[String],
+    context: &Context,
+) -> Vec<Result<String, UnknownWord>> {
+    let words = sort(row, args);
+    let mut out = Vec::new();
+    match row.destination {
+        Destination::Last {
+            into,
+            exact,
+            recursive,
+        } => {
+            let recursive = words.flags.iter().any(|flag| has(recursive, flag));
+            let into_folder = words
+                .values
+                .iter()
+                .find(|(option, _)| into.contains(option))
+                .map(|(_, folder)| *folder);
+            let (sources, destination) = match (into_folder, words.operands.split_last()) {
+                (Some(folder), _) => (words.operands.as_slice(), folder),
+                (None, Some((last, sources))) if !sources.is_empty() => (sources, *last),
+                _ => return out,
+            };
+            // A remote destination (`host:path`) is written on another machine.
+            if destination
+                .split('/')
+                .next()
+                .is_some_and(|head| head.contains(':'))
+            {
+                return out;
+            }
+            // Into a folder (`-t DIR`, several sources), only what lands inside is written.
+            if into_folder.is_none() && sources.len() == 1 {
+                out.push(word(destination));
+            }
+            if recursive {
+                out.push(word(&format!("{}/*", destination.trim_end_matches('/'))));
+            }
+            let is_exact = words.flags.iter().any(|flag| has(exact, flag));
+            if !is_exact || into_folder.is_some() {
+                for source in sources {
+                    if let Some(name) = last_part(source, context) {
+                        out.push(word(&format!(
+                            "{}/{name}",
+                            destination.trim_end_matches('/')
+                        )));
+                    }
+                }
+            }
+        }
+        Destination::Every => out.extend(
+            words
+                .operands
+                .iter()
+                .filter(|operand| !is_process_substitution(operand))
+                .map(|operand| word(operand)),
+        ),
+        Destination::Options(options) => {
+            for (option, value) in &words.values {
+                if options.contains(option) {
+                    out.push(word(value));
+                }
+            }
+            for arg in args {
+                if let Some(value) = options
+                    .iter()
+                    .filter(|option| option.ends_with('=') && !option.starts_with("--"))
+                    .find_map(|start| arg.strip_prefix(start))
+                {
+                    out.push(word(value));
+                }
+            }
+        }
+        Destination::Folder {
+            options,
+            tar_extracting,
+        } => {
+            if !tar_extracting || tar_extracts(args) {
+                for (option, folder) in &words.values {
+                    if options.contains(option) {
+                        out.push(word(folder));
+                        out.push(word(&format!("{}/*", folder.trim_end_matches('/'))));
+                    }
+                }
+            }
+        }
+        Destination::InPlace(flags) => {
+            let in_place = words.flags.iter().any(|flag| {
+                has(flags, flag) || (flag.starts_with("-i") && !flag.starts_with("--"))
+            });
+            let script_given = words
+                .values
+                .iter()
+                .any(|(option, _)| matches!(*option, "-e" | "--expression" | "-f" | "--file"));
+            if in_place {
+                let skip = usize::from(!script_given);
+                out.extend(
+                    words
+                        .operands
+                        .iter()
+                        .skip(skip)
+                        .map(|operand| word(operand)),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A destination word: itself, or what is known of it when it is only known at run time
+fn word(text: &str) -> Result<String, UnknownWord> {
+    match UnknownWord::decode(text) {
+        Some(unknown) => Err(unknown),
+        None => Ok(text.to_owned()),
+    }
+}
+
+/// Whether `list` holds `flag`, or a short flag of a cluster (`-rf` holds `-r`)
+fn has(list: &[&str], flag: &str) -> bool {
+    list.contains(&flag)
+        || (!flag.starts_with("--")
+            && flag.len() > 2
+            && flag.chars().skip(1).any(|short| {
+                list.iter()
+                    .any(|entry| entry.len() == 2 && entry.ends_with(short))
+            }))
+}
+
+/// The last part of a source's path, as the shell expands it: the name it takes inside a
+/// folder (`~` lands as the home's name)
+fn last_part(source: &str, context: &Context) -> Option<String> {
+    if expand::is_unknown(source) || is_process_substitution(source) {
+        return None;
+    }
+    let path = normalise(source, context);
+    path.rsplit('/')
+        .next()
+        .filter(|name| !name.is_empty() && !name.starts_with('~') && *name != "..")
+        .map(str::to_owned)
+}
+
+/// Whether an operand is a process substitution (`>(sh)`), a pipe rather than a file
+fn is_process_substitution(operand: &str) -> bool {
+    operand.starts_with(">(") || operand.starts_with("<(")
+}
+
+/// Whether a `tar` command extracts: `-x`, `--extract`, `--get`, or `x` in a first word
+/// without a dash (`tar xzf a.tgz`)
+fn tar_extracts(args: &[String]) -> bool {
+    args.iter().enumerate().any(|(at, arg)| {
+        arg == "--extract"
+            || arg == "--get"
+            || (arg.starts_with('-') && !arg.starts_with("--") && arg.contains('x'))
+            || (at == 0 && !arg.starts_with('-') && arg.contains('x'))
+    })
+}
+
+/// Sorts `args` by the row's options that take a value
+fn sort<'a>(row: &'a Writer, args: &'a [String]) -> Sorted<'a> {
+    let mut sorted = Sorted::default();
+    let mut words = args.iter();
+    let mut options_ended = false;
+    while let Some(arg) = words.next() {
+        if options_ended || arg == "-" || !arg.starts_with('-') || expand::is_unknown(arg) {
+            sorted.operands.push(arg);
+        } else if arg == "--" {
+            options_ended = true;
+        } else if let Some((name, value)) = arg.split_once('=').filter(|_| arg.starts_with("--")) {
+            sorted.values.push((name, value));
+        } else if let Some(option) = valued_option(row, arg) {
+            if let Some(value) = words.next() {
+                sorted.values.push((option, value));
+            }
+        } else {
+            sorted.flags.push(arg);
+        }
+    }
+    sorted
+}
+
+/// The option taking the next word as its value that `arg` is or ends with (`-o`, or the
+/// `o` of a cluster `-sSLo`)
+fn valued_option<'r>(row: &'r Writer, arg: &str) -> Option<&'r str> {
+    row.valued.iter().copied().find(|option| {
+        arg == *option
+            || (option.len() == 2
+                && !option.starts_with("--")
+                && !arg.starts_with("--")
+                && arg.len() > 2
+                && arg.ends_with(&option[1..]))
+    })
+}
