@@ -497,9 +497,13 @@ pub fn program_kind(name: &str) -> Option<&'static ProgramKind> {
 pub(crate) struct LinkMaker {
     /// The program's name
     pub(crate) program: &'static str,
-    /// Options any of which make it link (`-s`); `OPTION VALUE` names an option whose
-    /// comma-separated value holds VALUE (`-o bind`)
+    /// Options any of which make it link (`cp -s`), empty when it always links (`ln`);
+    /// `OPTION VALUE` names an option whose comma-separated value holds VALUE (`-o bind`)
     pub(crate) linking: &'static [&'static str],
+    /// Options that make the link symbolic (`-s`): a symbolic link's relative target
+    /// starts from its folder; a hard link is the same file as its target, and a write
+    /// through it writes the target
+    pub(crate) symbolic: &'static [&'static str],
     /// Options that take a value, the next word or after `=` (`-S SUFFIX`)
     pub(crate) valued: &'static [&'static str],
     /// Options whose value is the folder every link is made in (`-t DIR`)
@@ -508,8 +512,8 @@ pub(crate) struct LinkMaker {
     pub(crate) exact: &'static [&'static str],
     /// Whether the last of two operands may be a folder the link is made in
     pub(crate) may_go_inside: bool,
-    /// Where a relative target starts: the link's folder (`ln -s`) unless one of these
-    /// options is given, or always the working directory when `None`
+    /// Where a relative target of a symbolic link starts: the link's folder (`ln -s`)
+    /// unless one of these options is given, or always the working directory when `None`
     pub(crate) from_link_folder_unless: Option<&'static [&'static str]>,
 }
 
@@ -517,7 +521,8 @@ pub(crate) struct LinkMaker {
 pub(crate) const LINK_MAKERS: &[LinkMaker] = &[
     LinkMaker {
         program: "ln",
-        linking: &["-s", "--symbolic"],
+        linking: &[],
+        symbolic: &["-s", "--symbolic"],
         valued: &["-S", "--suffix", "-t", "--target-directory"],
         into: &["-t", "--target-directory"],
         exact: &["-T", "--no-target-directory"],
@@ -526,7 +531,8 @@ pub(crate) const LINK_MAKERS: &[LinkMaker] = &[
     },
     LinkMaker {
         program: "cp",
-        linking: &["-s", "--symbolic-link"],
+        linking: &["-s", "--symbolic-link", "-l", "--link"],
+        symbolic: &["-s", "--symbolic-link"],
         valued: &["-S", "--suffix", "-t", "--target-directory"],
         into: &["-t", "--target-directory"],
         exact: &["-T", "--no-target-directory"],
@@ -536,6 +542,7 @@ pub(crate) const LINK_MAKERS: &[LinkMaker] = &[
     LinkMaker {
         program: "mount",
         linking: &["--bind", "-B", "--rbind", "-R", "-o bind", "-o rbind"],
+        symbolic: &[],
         valued: &[
             "-o",
             "--options",

@@ -1,5 +1,6 @@
-//! Paths made on the line to lead elsewhere: `ln -s ~ x && rm -rf x/` deletes the home, so
-//! a path at or below a link made earlier on the line is read as the path it leads to.
+//! Paths made on the line to lead elsewhere: `ln -s ~ x && rm -rf x/` deletes the home, and
+//! `ln ~/.bashrc b && : > b` empties `~/.bashrc` through a hard link, so a path at or below a
+//! link made earlier on the line is read as the path it leads to.
 //!
 //! The file system is never consulted: a link made before the line is not seen, and a path
 //! the line makes a link at may be an existing folder the link goes inside, so both places
@@ -40,6 +41,7 @@ enum Place<'a> {
 #[derive(Debug, Default)]
 struct Words<'a> {
     linking: bool,
+    symbolic: bool,
     into: Option<&'a str>,
     exact: bool,
     from_cwd: bool,
@@ -53,10 +55,11 @@ impl Links {
             return;
         };
         let words = sort_words(row, args);
-        if !words.linking {
+        if !words.linking && !row.linking.is_empty() {
             return;
         }
-        let from_link_folder = row.from_link_folder_unless.is_some() && !words.from_cwd;
+        let from_link_folder =
+            words.symbolic && row.from_link_folder_unless.is_some() && !words.from_cwd;
         let inside_last = row.may_go_inside && !words.exact;
         let places: Vec<(&str, Place<'_>)> = match (words.into, words.operands.as_slice()) {
             (Some(dir), targets) => targets.iter().map(|t| (*t, Place::Inside(dir))).collect(),
@@ -248,9 +251,8 @@ impl<'a> Words<'a> {
     /// Takes one option, with its value when it has one
     fn take(&mut self, row: &LinkMaker, option: &str, value: Option<&'a str>) {
         let listed = |list: &[&str]| list.contains(&option);
-        if listed(row.linking) {
-            self.linking = true;
-        }
+        self.linking |= listed(row.linking);
+        self.symbolic |= listed(row.symbolic);
         if let Some(value) = value {
             let values = value.split(',').collect::<Vec<_>>();
             self.linking |= row.linking.iter().any(|entry| {
@@ -273,6 +275,7 @@ fn full_long<'n>(row: &'n LinkMaker, name: &'n str) -> &'n str {
     let options = row
         .linking
         .iter()
+        .chain(row.symbolic)
         .chain(row.valued)
         .chain(row.into)
         .chain(row.exact)

@@ -28,7 +28,7 @@ const CASES: &[(&str, &str)] = &[
 
 #[test]
 fn a_path_through_a_link_made_on_the_line_is_where_the_file_system_leads() {
-    let scratch = Scratch::new().expect("a scratch folder");
+    let scratch = Scratch::new("symbolic-links").expect("a scratch folder");
     let mut failures = Vec::new();
     for (index, (setup, operand)) in CASES.iter().enumerate() {
         let home = scratch.folder(index, "h").expect("a home");
@@ -61,12 +61,61 @@ fn a_path_through_a_link_made_on_the_line_is_where_the_file_system_leads() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Hard links made on a line, then a file written through one: `-ef` (same file) of bash
+/// holds between the file the line writes and the path the reader gives its redirect
+const HARD_LINKS: &[(&str, &str)] = &[
+    ("touch ~/.bashrc && ln ~/.bashrc b", "b"),
+    ("mkdir -p ../q && touch ../q/f && ln ../q/f sub", "sub"),
+    ("touch ~/.profile && cp -l ~/.profile p", "p"),
+    ("mkdir d && touch ~/f && ln ~/f d", "d/f"),
+];
+
+#[test]
+fn a_file_written_through_a_hard_link_made_on_the_line_is_its_target() {
+    let scratch = Scratch::new("hard-links").expect("a scratch folder");
+    let mut failures = Vec::new();
+    for (index, (setup, written)) in HARD_LINKS.iter().enumerate() {
+        let home = scratch.folder(index + 100, "h").expect("a home");
+        let project = scratch.folder(index + 100, "w/p").expect("a project");
+        let context = Context {
+            cwd: Some(project.display().to_string()),
+            home: Some(home.display().to_string()),
+        };
+        let line = format!("{setup}; : > {written}");
+        let target = match read(&line, &context) {
+            Reading::Read(script) => script
+                .commands
+                .last()
+                .and_then(|command| command.redirects.first())
+                .map(|redirect| redirect.target.clone()),
+            Reading::Unreadable(_) => None,
+        };
+        let Some(target) = target else {
+            failures.push(format!("{line}: no redirect read"));
+            continue;
+        };
+        let check = format!(
+            "{setup}; [ {written} -ef '{target}' ] && [ '{target}' != \"$PWD/{written}\" ]"
+        );
+        let same = Command::new("bash")
+            .args(["--norc", "--noprofile", "-c", &check])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .status()
+            .expect("bash runs");
+        if !same.success() {
+            failures.push(format!("{line}: the reader writes {target}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A folder of its own per case, removed at the end
 struct Scratch(PathBuf);
 
 impl Scratch {
-    fn new() -> std::io::Result<Self> {
-        let root = std::env::temp_dir().join(format!("rulesc-links-{}", std::process::id()));
+    fn new(test: &str) -> std::io::Result<Self> {
+        let root = std::env::temp_dir().join(format!("rulesc-{test}-{}", std::process::id()));
         std::fs::create_dir_all(&root)?;
         // The reader knows no link made before the line: the scratch's own path must have none.
         Ok(Scratch(root.canonicalize()?))
