@@ -1088,6 +1088,12 @@ pub(crate) const WRITERS: &[Writer] = &[
         },
     },
     Writer {
+        // An editor given a file and commands on its input: `w` writes it back.
+        programs: &["ed", "red"],
+        valued: &["-p", "--prompt"],
+        destination: Destination::Every,
+    },
+    Writer {
         programs: &["tee", "sponge"],
         valued: &[],
         destination: Destination::Every,
@@ -1159,6 +1165,156 @@ pub(crate) const WRITERS: &[Writer] = &[
 /// The row of `program` in [`WRITERS`]
 pub(crate) fn writer(program: &str) -> Option<&'static Writer> {
     WRITERS.iter().find(|row| row.programs.contains(&program))
+}
+
+/// A program that deletes files its words name, read as the `rm` it stands for
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Deleter {
+    /// The program
+    pub(crate) program: &'static str,
+    /// The words that select deleting, after the program's options (`cmake -E rm`);
+    /// empty when the program always deletes
+    pub(crate) verbs: &'static [&'static str],
+    /// Options without which it does not delete (`shred -u`, `tar --remove-files`); empty
+    /// when it always does
+    pub(crate) when: &'static [&'static str],
+    /// Options taking a value, whose value is no operand deleted (`tar -f ARCHIVE`)
+    pub(crate) valued: &'static [&'static str],
+    /// The flags of the `rm` it stands for
+    pub(crate) as_rm: &'static [&'static str],
+}
+
+/// Every program read as the `rm` it stands for, one row each
+pub(crate) const DELETERS: &[Deleter] = &[
+    Deleter {
+        program: "rimraf",
+        verbs: &[],
+        when: &[],
+        valued: &["--glob", "--preserve-root"],
+        as_rm: &["-r", "-f"],
+    },
+    Deleter {
+        program: "del-cli",
+        verbs: &[],
+        when: &[],
+        valued: &[],
+        as_rm: &["-r", "-f"],
+    },
+    Deleter {
+        program: "cmake",
+        verbs: &["-E", "rm"],
+        when: &[],
+        valued: &[],
+        as_rm: &["-f"],
+    },
+    Deleter {
+        program: "cmake",
+        verbs: &["-E", "remove_directory"],
+        when: &[],
+        valued: &[],
+        as_rm: &["-r", "-f"],
+    },
+    Deleter {
+        program: "cmake",
+        verbs: &["-E", "remove"],
+        when: &[],
+        valued: &[],
+        as_rm: &["-f"],
+    },
+    Deleter {
+        program: "shred",
+        verbs: &[],
+        when: &[
+            "-u",
+            "--remove",
+            "--remove=unlink",
+            "--remove=wipe",
+            "--remove=wipesync",
+        ],
+        valued: &["-n", "--iterations", "-s", "--size", "--random-source"],
+        as_rm: &["-f"],
+    },
+    Deleter {
+        program: "tar",
+        verbs: &[],
+        when: &["--remove-files"],
+        valued: &[
+            "-f",
+            "--file",
+            "-C",
+            "--directory",
+            "-T",
+            "--files-from",
+            "-X",
+            "--exclude-from",
+        ],
+        as_rm: &["-r", "-f"],
+    },
+];
+
+/// The `rm` command `program` with `args` stands for: `rm`, the row's flags (and the
+/// program's own `-r`/`-f` where it takes them, as `cmake -E rm -rf`), `--`, then the
+/// operands it deletes; `None` when it deletes nothing
+pub(crate) fn deletes_as_rm(program: &str, args: &[String]) -> Option<Vec<String>> {
+    DELETERS
+        .iter()
+        .filter(|row| row.program == program)
+        .find_map(|row| row_as_rm(row, args))
+}
+
+/// [`deletes_as_rm`] for one row
+fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
+    let rest: &[String] = match row.verbs {
+        [] => args,
+        verbs => {
+            let at = args
+                .windows(verbs.len())
+                .position(|window| window.iter().zip(verbs).all(|(arg, verb)| arg == verb))?;
+            args.get(at + verbs.len()..)?
+        }
+    };
+    let is_short = |arg: &str| arg.len() > 1 && arg.starts_with('-') && !arg.starts_with("--");
+    let has_short =
+        |arg: &str, option: &str| option.len() == 2 && is_short(arg) && arg.contains(&option[1..]);
+    let deletes = row.when.is_empty()
+        || rest.iter().any(|arg| {
+            row.when
+                .iter()
+                .any(|when| arg == when || has_short(arg, when))
+        });
+    if !deletes {
+        return None;
+    }
+    let mut words = vec!["rm".to_owned()];
+    words.extend(row.as_rm.iter().map(|flag| (*flag).to_owned()));
+    let recursive = rest
+        .iter()
+        .any(|arg| arg == "--recursive" || has_short(arg, "-r") || has_short(arg, "-R"));
+    if recursive && !row.as_rm.contains(&"-r") {
+        words.push("-r".to_owned());
+    }
+    words.push("--".to_owned());
+    let operands_from = words.len();
+    let mut rest_words = rest.iter().enumerate();
+    while let Some((at, arg)) = rest_words.next() {
+        // An option that takes a value, alone or ending a cluster (`-f A`, `-cf A`), or a
+        // first word of `tar` without a dash (`czf A`).
+        let takes_value = row.valued.iter().any(|option| {
+            arg == option
+                || (option.len() == 2 && is_short(arg) && arg.ends_with(&option[1..]))
+                || (at == 0
+                    && row.program == "tar"
+                    && !arg.starts_with('-')
+                    && option.len() == 2
+                    && arg.ends_with(&option[1..]))
+        });
+        if takes_value {
+            rest_words.next();
+        } else if arg == "-" || !arg.starts_with('-') {
+            words.push(arg.clone());
+        }
+    }
+    (words.len() > operands_from).then_some(words)
 }
 
 /// The environment variables whose value `git` runs as a command line

@@ -202,6 +202,21 @@ impl Reader {
                 self.for_loop(node, at.source);
                 self.children(node, inner)
             }
+            // `declare -n r=HOME` makes `$r` a reference to another variable, whose value
+            // the reader does not follow: the names it binds are only known at run time.
+            "declaration_command" if declares_references(node, at.source) => {
+                let walked = self.children(node, inner);
+                for child in node.named_children() {
+                    if child.kind() == "variable_assignment" {
+                        if let Some((name, _)) = text(child, at.source).split_once('=') {
+                            let why =
+                                format!("`${name}` refers to another variable (`declare -n`)");
+                            self.vars.push((name.to_owned(), Binding::Unknown(why)));
+                        }
+                    }
+                }
+                walked
+            }
             // A `cd` in a subshell or a substitution ends with it.
             "subshell" | "command_substitution" | "process_substitution" => {
                 let cwd = self.context.cwd.clone();
@@ -710,6 +725,8 @@ impl Reader {
             let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
             let writes =
                 knowledge::writer(&program).map(|row| writes::written(row, &args, &self.context));
+            // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
+            let deletes = knowledge::deletes_as_rm(&program, &args);
             let program_name = program.clone();
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
@@ -766,6 +783,9 @@ impl Reader {
             }
             for exec in execs {
                 self.simple(exec, at, None)?;
+            }
+            if let Some(rm) = deletes {
+                self.simple(rm, at, None)?;
             }
             match next {
                 Some(rest) => args = rest,
@@ -880,6 +900,17 @@ impl Reader {
                 if dir == "-"
                     || expand::is_unknown(dir)
                     || (dir.contains('$') && !dir.starts_with("$HOME")) =>
+            {
+                None
+            }
+            // With `CDPATH` set on the line, a relative folder is looked for in its folders.
+            (_, Some(dir))
+                if !dir.starts_with(['/', '.', '~'])
+                    && self
+                        .vars
+                        .iter()
+                        .chain(&self.command_env)
+                        .any(|(name, _)| name == "CDPATH") =>
             {
                 None
             }
@@ -1318,6 +1349,17 @@ fn program_of(word: String) -> (String, Option<String>) {
         let why = format!("the program `{word}` is a pattern, matched at run time");
         return (String::new(), Some(why));
     }
+    // A package a runner fetches (`npx npm@10`, `npx @scope/cli@2`) is named without its
+    // version, a scoped name whole.
+    let word = match word.rfind('@').filter(|at| *at > 0) {
+        Some(at) if !word.contains(char::is_whitespace) => {
+            word.get(..at).unwrap_or(&word).to_owned()
+        }
+        _ => word,
+    };
+    if word.starts_with('@') {
+        return (word, None);
+    }
     let program = match basename(&word) {
         name if name.len() == word.len() => word,
         name => name.to_owned(),
@@ -1424,6 +1466,17 @@ fn lists_files_below(command: &SimpleCommand) -> bool {
         && after.all(|operand| {
             !operand.starts_with('/') && !operand.split('/').any(|part| part == "..")
         })
+}
+
+/// Whether a `declare`, `typeset` or `local` takes `-n`: its names are references
+fn declares_references<N: Syntax>(node: N, source: &str) -> bool {
+    node.named_children().any(|child| {
+        let word = text(child, source);
+        child.kind() == "word"
+            && word.starts_with('-')
+            && !word.starts_with("--")
+            && word.contains('n')
+    })
 }
 
 /// `upstream`, sorted and without duplicates
@@ -1636,18 +1689,34 @@ fn option_value(args: &[String], short: char, long: &str) -> Option<String> {
     None
 }
 
-/// The commands `find` runs for each file: `-exec`/`-execdir`/`-ok`/`-okdir` up to `;` or `+`
+/// The commands `find` runs for each file: `-exec`/`-execdir`/`-ok`/`-okdir` up to `;` or `+`,
+/// once per root of the search, `{}` standing for it
 fn find_exec(args: &[String]) -> Vec<Vec<String>> {
+    let roots = find_roots(args);
     let mut commands = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
         if ["-exec", "-execdir", "-ok", "-okdir"].contains(&arg.as_str()) {
-            let command: Vec<String> = words
+            let command: Vec<&String> = words
                 .by_ref()
                 .take_while(|word| *word != ";" && *word != "+")
-                .cloned()
                 .collect();
-            commands.push(command);
+            // `{}` is each file found: a root, or what lies below it (run from its folder,
+            // for `-execdir`); the root is the closest the line tells.
+            for root in &roots {
+                commands.push(
+                    command
+                        .iter()
+                        .map(|word| match word.as_str() {
+                            "{}" => root.clone(),
+                            text if text.contains("{}") && !expand::is_unknown(root) => {
+                                text.replace("{}", root)
+                            }
+                            text => text.to_owned(),
+                        })
+                        .collect(),
+                );
+            }
         }
     }
     commands

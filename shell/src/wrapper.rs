@@ -47,6 +47,26 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("sudo", "ughprtCDUTR")
     },
     wrapper("doas", "uC"),
+    // Package runners: the package's program runs with the words after it.
+    Wrapper {
+        long_valued: &[
+            "package",
+            "call",
+            "node-options",
+            "userconfig",
+            "cache",
+            "registry",
+        ],
+        ..wrapper("npx", "pc")
+    },
+    Wrapper {
+        long_valued: &["package"],
+        ..wrapper("pnpx", "p")
+    },
+    Wrapper {
+        long_valued: &["package"],
+        ..wrapper("bunx", "p")
+    },
     Wrapper {
         long_valued: &["user"],
         ..wrapper("pkexec", "")

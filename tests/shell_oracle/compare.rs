@@ -237,7 +237,17 @@ fn seen_as(
                 let Some((next, rest)) = args.get(end..).and_then(<[String]>::split_first) else {
                     return true;
                 };
-                let next = next.rsplit('/').next().unwrap_or(next);
+                // The reader names a package a runner fetches without its version
+                // (`npx rimraf@5` runs `rimraf`), a scoped one whole.
+                let next = match next.rfind('@').filter(|at| *at > 0) {
+                    Some(at) => next.get(..at).unwrap_or(next),
+                    None => next,
+                };
+                let next = if next.starts_with('@') {
+                    next
+                } else {
+                    next.rsplit('/').next().unwrap_or(next)
+                };
                 open_end
                     || pattern.open
                     || (depth < 8 && seen_as(patterns, next, rest, open_end, depth + 1))
