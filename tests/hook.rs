@@ -164,8 +164,8 @@ fn rm_rf_is_denied_by_the_safe_shell_policy_with_the_rules_reason() {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
             "permissionDecisionReason":
-                "`rm -rf` outside the project is not allowed here: delete the files you mean \
-                 by name, inside the project (rule no-recursive-force-delete)"
+                "a recursive `rm` outside the project is not allowed here: delete the files you \
+                 mean by name, inside the project (rule no-recursive-force-delete)"
         }})
     );
     let ls = hook.answer(&claude(

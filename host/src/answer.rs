@@ -27,7 +27,7 @@
 //!   (`ask` is typed but has no effect), `continue: false` stops the agent and is checked
 //!   first; on `AfterAgent` a `deny` sends the reason back as the next prompt.
 
-use rulesc_runtime::{Decision, EventKind, Outcome, RESOLVED_BY_DEFAULT};
+use rulesc_runtime::{Act, Decision, EventKind, Outcome, RESOLVED_BY_DEFAULT};
 use serde_json::{json, Map, Value as Json};
 
 use crate::payload::HostEvent;
@@ -256,9 +256,31 @@ pub(crate) fn reason(outcome: &Outcome) -> String {
     match outcome.resolution.resolved_by.as_deref() {
         Some(RESOLVED_BY_DEFAULT) => format!("{text} (policy default)"),
         Some(limit) if limit.starts_with("host:") => format!("{text} ({limit})"),
-        Some(rule) => format!("{text} (rule {rule})"),
+        Some(rule) => match alike(outcome, rule) {
+            // A line no rule can read, or whose code is only known when it runs, stops
+            // every guard alike: the rule named is one of them, not the reason.
+            0 => format!("{text} (rule {rule})"),
+            1 => format!("{text} (rule {rule} and 1 other rule)"),
+            others => format!("{text} (rule {rule} and {others} other rules)"),
+        },
         None => text,
     }
+}
+
+/// How many rules other than `rule` reached the outcome's decision with its message
+fn alike(outcome: &Outcome, rule: &str) -> usize {
+    let Some(message) = outcome.resolution.message.as_deref() else {
+        return 0;
+    };
+    outcome
+        .evaluations
+        .iter()
+        .filter(|evaluation| {
+            evaluation.rule != rule
+                && evaluation.message.as_deref() == Some(message)
+                && matches!(evaluation.verb, Act::Decide(_))
+        })
+        .count()
 }
 
 #[cfg(test)]

@@ -1094,6 +1094,22 @@ pub(crate) const WRITERS: &[Writer] = &[
         destination: Destination::Every,
     },
     Writer {
+        // Editors given a file and commands (`ex -sc '%d|x' FILE`, `vim -es -c ... FILE`).
+        programs: &["ex", "vim", "vi", "nvim", "view", "rvim"],
+        valued: &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W", "-s"],
+        destination: Destination::Every,
+    },
+    Writer {
+        programs: &["fallocate"],
+        valued: &["-o", "--offset", "-l", "--length"],
+        destination: Destination::Every,
+    },
+    Writer {
+        programs: &["perl", "perl5"],
+        valued: &["-e", "-E", "-M", "-m", "-I"],
+        destination: Destination::InPlace(&["-i"]),
+    },
+    Writer {
         programs: &["tee", "sponge"],
         valued: &[],
         destination: Destination::Every,

@@ -96,7 +96,8 @@ fn split_base<'w>(word: &'w str, context: &'w Context) -> (&'w str, &'w str) {
         return ("/", word);
     }
     match &context.cwd {
-        Some(cwd) if cwd.starts_with('/') => (cwd, word),
+        // After `cd ~` with the home not known, the folder is still the home.
+        Some(cwd) if cwd.starts_with('/') || strip_home(cwd).is_some() => (cwd, word),
         _ => ("", word),
     }
 }

@@ -284,6 +284,10 @@ impl Reader {
                 return None;
             }
             match command.program.as_str() {
+                // `echo -e` decodes backslash escapes (`\x72\x6d` is `rm`), as `printf` does.
+                "echo" if command.has_flag("-e") => {
+                    printed.push(decode_escapes(&command.operands.join(" ")));
+                }
                 "echo" => printed.push(command.operands.join(" ")),
                 "printf" => printed.push(printf_literal(&command.operands)?),
                 _ => return None,
@@ -696,20 +700,11 @@ impl Reader {
             }
             let wrapped = wrapper::wrapped(&program, &args);
             // `xargs` hands the words of its input to the program it runs.
+            let mut xargs_more = Vec::new();
             if program == "xargs" {
-                if let Some(at_program) = wrapped {
-                    if at_program < args.len() {
-                        // `-0` and `-d` split the input at a byte, not at blanks: a line of
-                        // text is one word then.
-                        let own = args.get(..at_program).unwrap_or_default();
-                        let whole = own.iter().any(|arg| {
-                            matches!(arg.as_str(), "-0" | "--null" | "-d" | "--delimiter")
-                                || arg.starts_with("--delimiter=")
-                                || (arg.starts_with("-d") && !arg.starts_with("--"))
-                        });
-                        let words = self.xargs_input(stdin.as_deref(), at.upstream, whole);
-                        args.extend(words);
-                    }
+                if let Some(at_program) = wrapped.filter(|at_program| *at_program < args.len()) {
+                    xargs_more =
+                        self.feed_xargs(&mut args, at_program, stdin.as_deref(), at.upstream);
                 }
             }
             // Read all of `args` before the command takes its own words: the scripts it
@@ -718,6 +713,8 @@ impl Reader {
             let cwd = is_cd(&program).then(|| self.directory_after(&program, &args));
             let execs = if program == "find" {
                 find_exec(&args)
+            } else if program == "fd" || program == "fdfind" {
+                fd_exec(&args)
             } else {
                 Vec::new()
             };
@@ -787,6 +784,9 @@ impl Reader {
             if let Some(rm) = deletes {
                 self.simple(rm, at, None)?;
             }
+            for words in xargs_more {
+                self.simple(words, at, None)?;
+            }
             match next {
                 Some(rest) => args = rest,
                 None => return Ok(moved),
@@ -822,6 +822,49 @@ impl Reader {
                 }
             }
         }
+    }
+
+    /// Gives the program `xargs` runs (its words from `at_program` on) the words of its
+    /// input: appended, or, with `-I R` (`-i`, `--replace`), put for `R` in its words, one
+    /// command per line of input; the commands for the lines after the first are returned
+    fn feed_xargs(
+        &self,
+        args: &mut Vec<String>,
+        at_program: usize,
+        stdin: Option<&str>,
+        upstream: &[usize],
+    ) -> Vec<Vec<String>> {
+        let own = args.get(..at_program).unwrap_or_default();
+        let replace = xargs_replace(own);
+        // `-0` and `-d` split the input at a byte, not at blanks, and `-I` at lines: a line
+        // of text is one word then.
+        let whole = replace.is_some()
+            || own.iter().any(|arg| {
+                matches!(arg.as_str(), "-0" | "--null" | "-d" | "--delimiter")
+                    || arg.starts_with("--delimiter=")
+                    || (arg.starts_with("-d") && !arg.starts_with("--"))
+            });
+        let input = self.xargs_input(stdin, upstream, whole);
+        let Some(replace) = replace else {
+            args.extend(input);
+            return Vec::new();
+        };
+        let template = args.split_off(at_program);
+        let mut lines = input.into_iter();
+        let Some(first) = lines.next() else {
+            args.extend(template);
+            return Vec::new();
+        };
+        args.extend(put_for(&template, &replace, &first));
+        let head = args.get(..at_program).unwrap_or_default().to_vec();
+        lines
+            .map(|line| {
+                let mut words = vec!["xargs".to_owned()];
+                words.extend(head.iter().cloned());
+                words.extend(put_for(&template, &replace, &line));
+                words
+            })
+            .collect()
     }
 
     /// The words `xargs` reads from its input: a literal's words (its lines under `-0` and
@@ -994,12 +1037,33 @@ impl Reader {
                     }
                 }
             }
+            // `. /dev/stdin` runs its input, as a shell given no script does.
+            "source" | "."
+                if first_operand().is_some_and(|file| STDIN_PATHS.contains(&file.as_str())) =>
+            {
+                match stdin.clone() {
+                    Some(script) => runs.script(script),
+                    None => self.runs_input(program, upstream, &mut runs),
+                }
+            }
             "source" | "." => {
                 if let Some(file) = first_operand() {
                     self.script_file(program, file, &mut runs);
                 }
             }
             "crontab" => self.crontab_runs(args, stdin.as_deref(), &mut runs),
+            // `parallel ::: CMD...` with no command of its own runs each argument as one.
+            "parallel"
+                if wrapper::wrapped(program, args)
+                    .and_then(|at| args.get(at))
+                    .is_some_and(|word| word == ":::") =>
+            {
+                for script in args.iter().skip_while(|arg| *arg != ":::").skip(1) {
+                    if script != ":::" && script != "::::" {
+                        runs.word(program, script.clone());
+                    }
+                }
+            }
             "ssh" => {
                 if let Some(script) = knowledge::ssh_remote_command(args) {
                     runs.word(program, script);
@@ -1618,6 +1682,90 @@ fn through_links(prefix: String, name: bool, context: &Context, links: &Links) -
     }
 }
 
+/// The commands `fd -x CMD` (`-X`, `--exec`, `--exec-batch`) runs on what it finds: the
+/// words after the option, once per search path, `{}` standing for it or the path after
+/// them
+fn fd_exec(args: &[String]) -> Vec<Vec<String>> {
+    let Some(at) = args
+        .iter()
+        .position(|arg| matches!(arg.as_str(), "-x" | "-X" | "--exec" | "--exec-batch"))
+    else {
+        return Vec::new();
+    };
+    let (search, command) = args.split_at(at);
+    let command = command.get(1..).unwrap_or_default();
+    let mut operands = search.iter().filter(|arg| !arg.starts_with('-'));
+    operands.next();
+    let mut roots: Vec<&String> = operands.collect();
+    let dot = ".".to_owned();
+    if roots.is_empty() {
+        roots.push(&dot);
+    }
+    roots
+        .into_iter()
+        .map(|root| {
+            let mut words: Vec<String> = command
+                .iter()
+                .map(|word| {
+                    if word == "{}" {
+                        root.clone()
+                    } else {
+                        word.clone()
+                    }
+                })
+                .collect();
+            if !command.iter().any(|word| word.contains("{}")) {
+                words.push(root.clone());
+            }
+            words
+        })
+        .collect()
+}
+
+/// The text `xargs -I R` (`-iR`, `--replace=R`; `{}` when none is given) replaces
+fn xargs_replace(own: &[String]) -> Option<String> {
+    let mut words = own.iter();
+    while let Some(arg) = words.next() {
+        match arg.as_str() {
+            "-I" => return words.next().cloned(),
+            "-i" | "--replace" => return Some("{}".to_owned()),
+            _ => {}
+        }
+        if let Some(replace) = arg.strip_prefix("--replace=") {
+            return Some(replace.to_owned());
+        }
+        if let Some(replace) = arg.strip_prefix("-I").or_else(|| arg.strip_prefix("-i")) {
+            return Some(replace.to_owned());
+        }
+    }
+    None
+}
+
+/// `template` with `line` put for each `replace` in its words; a line only known at run
+/// time makes the words it enters unknown, with what comes before it known
+fn put_for(template: &[String], replace: &str, line: &str) -> Vec<String> {
+    template
+        .iter()
+        .map(|word| {
+            let Some(at) = word.find(replace) else {
+                return word.clone();
+            };
+            match UnknownWord::decode(line) {
+                None => word.replace(replace, line),
+                Some(_) if word == replace => line.to_owned(),
+                Some(unknown) => UnknownWord {
+                    prefix: word.get(..at).unwrap_or_default().to_owned(),
+                    split: false,
+                    name: false,
+                    own_code: false,
+                    why: unknown.why,
+                }
+                .encode(),
+            }
+        })
+        .collect()
+}
+
 /// What `printf FORMAT` prints when the format is all it is given and converts nothing:
 /// the format with its escapes (`\\n`, `\\x72`, `\\162`) decoded
 fn printf_literal(operands: &[String]) -> Option<String> {
@@ -1627,12 +1775,17 @@ fn printf_literal(operands: &[String]) -> Option<String> {
     if format.contains(['%', '\'']) {
         return None;
     }
-    let mut printed = String::with_capacity(format.len());
-    let mut quoted = String::with_capacity(format.len() + 1);
-    quoted.push_str(format);
+    Some(decode_escapes(format))
+}
+
+/// `text` with its backslash escapes (`\n`, `\x72`, `\162`) decoded
+fn decode_escapes(text: &str) -> String {
+    let mut printed = String::with_capacity(text.len());
+    let mut quoted = String::with_capacity(text.len() + 1);
+    quoted.push_str(text);
     quoted.push('\'');
     crate::word::ansi_c(&mut quoted.chars().peekable(), &mut printed);
-    Some(printed)
+    printed
 }
 
 /// The first operand of `args` after the program's global options and their values;

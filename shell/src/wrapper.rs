@@ -47,6 +47,18 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("sudo", "ughprtCDUTR")
     },
     wrapper("doas", "uC"),
+    Wrapper {
+        long_valued: &[
+            "setuid",
+            "setgid",
+            "root",
+            "wd",
+            "map-user",
+            "map-group",
+            "propagation",
+        ],
+        ..wrapper("unshare", "SGRw")
+    },
     // Package runners: the package's program runs with the words after it.
     Wrapper {
         long_valued: &[

@@ -40,7 +40,7 @@ PROMPT = "Run the commands you are given."
 # A closed loopback port: any traffic that does not go to the mock fails at once.
 DEAD_PROXY = "http://127.0.0.1:9"
 
-RM_REASON = "`rm -rf` outside the project is not allowed here"
+RM_REASON = "a recursive `rm` outside the project is not allowed here"
 CURL_REASON = "running downloaded code is not allowed here"
 LATCH_REASON = "the latch marker was seen: this session may run no more tools"
 STOP_REASON = "before stopping, write stop-was-requested.txt"
