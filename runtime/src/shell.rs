@@ -463,7 +463,7 @@ impl UnknownWord<'_> {
             candidate.starts_with(self.prefix)
                 && (!self.name || {
                     let rest = candidate.get(self.prefix.len()..).unwrap_or_default();
-                    !(rest.contains('/') || self.prefix.is_empty() && rest.starts_with(['-', '+']))
+                    !(rest.contains('/') || self.prefix.is_empty() && rest.starts_with(['-', '+', ':']))
                 })
         };
         match test {
@@ -471,7 +471,7 @@ impl UnknownWord<'_> {
             WordTest::In(members) => members.iter().any(|member| fits(member)),
             WordTest::Glob(pattern) => {
                 let literal = pattern.as_str();
-                !(self.name && self.prefix.is_empty() && literal.starts_with(['-', '+', '/']))
+                !(self.name && self.prefix.is_empty() && literal.starts_with(['-', '+', ':', '/']))
             }
             WordTest::Regex(_) | WordTest::Contains(_) | WordTest::Kind(_) => true,
         }

@@ -65,7 +65,7 @@ pub enum Part {
         prefix: String,
         /// Whether it may be several words, flags among them (an unquoted expansion)
         split: bool,
-        /// Whether it is a name: no `/`, not starting with `-` or `+` (`$(date +%s)`)
+        /// Whether it is a name: no `/`, not starting with `-`, `+` or `:` (`$(date +%s)`)
         name: bool,
         /// The folder the command runs in, as far as the line tells (after a `cd`): where a
         /// relative word would lead; `None` when that is known only at run time
@@ -82,7 +82,7 @@ pub enum Part {
 pub struct Target {
     /// The text the path is known to start with (`logs/` of `logs/$(date +%s).log`)
     pub prefix: String,
-    /// Whether the rest is a name: no `/`, not starting with `-` or `+`
+    /// Whether the rest is a name: no `/`, not starting with `-`, `+` or `:`
     pub name: bool,
     /// The folder the command runs in, as far as the line tells
     pub dir: Option<String>,

@@ -31,7 +31,7 @@ pub(crate) struct UnknownWord {
     pub(crate) prefix: String,
     /// Whether an unquoted expansion may split it into several words (flags among them)
     pub(crate) split: bool,
-    /// Whether every unknown part is a name: no `/`, no leading `-` or `+`
+    /// Whether every unknown part is a name: no `/`, no leading `-`, `+` or `:`
     pub(crate) name: bool,
     /// Whether every unknown part is the output of a program printing its own code
     /// (`eval "$(ssh-agent -s)"`), not text handed to it

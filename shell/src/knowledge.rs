@@ -571,7 +571,7 @@ pub(crate) fn link_maker(program: &str) -> Option<&'static LinkMaker> {
     LINK_MAKERS.iter().find(|row| row.program == program)
 }
 
-/// Programs whose output is a name (no `/`, no leading `-` or `+`): a date, a count, a user,
+/// Programs whose output is a name (no `/`, no leading `-`, `+` or `:`): a date, a count, a user,
 /// a branch, a container id. A word built from one is unknown, but neither a flag nor a path
 /// that leaves the directory it is in.
 pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
