@@ -463,7 +463,8 @@ impl UnknownWord<'_> {
             candidate.starts_with(self.prefix)
                 && (!self.name || {
                     let rest = candidate.get(self.prefix.len()..).unwrap_or_default();
-                    !(rest.contains('/') || self.prefix.is_empty() && rest.starts_with(['-', '+', ':']))
+                    !(rest.contains('/')
+                        || self.prefix.is_empty() && rest.starts_with(['-', '+', ':']))
                 })
         };
         match test {

@@ -31,23 +31,13 @@ fn a_path_through_a_link_made_on_the_line_is_where_the_file_system_leads() {
     let scratch = Scratch::new("symbolic-links").expect("a scratch folder");
     let mut failures = Vec::new();
     for (index, (setup, operand)) in CASES.iter().enumerate() {
-        let home = scratch.folder(index, "h").expect("a home");
-        let project = scratch.folder(index, "w/p").expect("a project");
+        let case = scratch.case(index).expect("a case's folders");
         let script = format!("{setup}; realpath -m -- {operand}");
-        let output = Command::new("bash")
-            .args(["--norc", "--noprofile", "-c", &script])
-            .current_dir(&project)
-            .env("HOME", &home)
-            .output()
-            .expect("bash runs");
+        let output = case.bash(&script).output().expect("bash runs");
         assert!(output.status.success(), "{script}: {output:?}");
         let real = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-        let context = Context {
-            cwd: Some(project.display().to_string()),
-            home: Some(home.display().to_string()),
-        };
         let line = format!("{setup}; ls -d -- {operand}");
-        let read = match read(&line, &context) {
+        let read = match read(&line, &case.context) {
             Reading::Read(script) => script
                 .commands
                 .last()
@@ -75,14 +65,9 @@ fn a_file_written_through_a_hard_link_made_on_the_line_is_its_target() {
     let scratch = Scratch::new("hard-links").expect("a scratch folder");
     let mut failures = Vec::new();
     for (index, (setup, written)) in HARD_LINKS.iter().enumerate() {
-        let home = scratch.folder(index + 100, "h").expect("a home");
-        let project = scratch.folder(index + 100, "w/p").expect("a project");
-        let context = Context {
-            cwd: Some(project.display().to_string()),
-            home: Some(home.display().to_string()),
-        };
+        let case = scratch.case(index).expect("a case's folders");
         let line = format!("{setup}; : > {written}");
-        let target = match read(&line, &context) {
+        let target = match read(&line, &case.context) {
             Reading::Read(script) => script
                 .commands
                 .last()
@@ -97,12 +82,7 @@ fn a_file_written_through_a_hard_link_made_on_the_line_is_its_target() {
         let check = format!(
             "{setup}; [ {written} -ef '{target}' ] && [ '{target}' != \"$PWD/{written}\" ]"
         );
-        let same = Command::new("bash")
-            .args(["--norc", "--noprofile", "-c", &check])
-            .current_dir(&project)
-            .env("HOME", &home)
-            .status()
-            .expect("bash runs");
+        let same = case.bash(&check).status().expect("bash runs");
         if !same.success() {
             failures.push(format!("{line}: the reader writes {target}"));
         }
@@ -121,10 +101,41 @@ impl Scratch {
         Ok(Scratch(root.canonicalize()?))
     }
 
-    fn folder(&self, case: usize, path: &str) -> std::io::Result<PathBuf> {
-        let folder = self.0.join(case.to_string()).join(path);
-        std::fs::create_dir_all(&folder)?;
-        Ok(folder)
+    /// The home `h` and the project `w/p` of case `index`, each folder of its own
+    fn case(&self, index: usize) -> std::io::Result<Case> {
+        let folder = |path: &str| -> std::io::Result<PathBuf> {
+            let folder = self.0.join(index.to_string()).join(path);
+            std::fs::create_dir_all(&folder)?;
+            Ok(folder)
+        };
+        let (home, project) = (folder("h")?, folder("w/p")?);
+        let context = Context {
+            cwd: Some(project.display().to_string()),
+            home: Some(home.display().to_string()),
+        };
+        Ok(Case {
+            home,
+            project,
+            context,
+        })
+    }
+}
+
+/// The folders of one case, and the context the reader is given for them
+struct Case {
+    home: PathBuf,
+    project: PathBuf,
+    context: Context,
+}
+
+impl Case {
+    /// bash running `script` in the case's project, with its home
+    fn bash(&self, script: &str) -> Command {
+        let mut bash = Command::new("bash");
+        bash.args(["--norc", "--noprofile", "-c", script])
+            .current_dir(&self.project)
+            .env("HOME", &self.home);
+        bash
     }
 }
 
