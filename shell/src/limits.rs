@@ -68,6 +68,14 @@ pub enum Unreadable {
     /// A word the parser leaves out of its command: tree-sitter-bash drops a lone `-` before
     /// a descriptor's redirect, so `cat - 2>&1` would read as `cat` alone
     DroppedWord,
+    /// A file opened for reading and writing (`3<> f`): valid shell that tree-sitter-bash
+    /// cannot parse; 1-based line and column of the `<>`
+    ReadWriteRedirect {
+        /// 1-based line
+        line: usize,
+        /// 1-based column, in characters
+        column: usize,
+    },
 }
 
 impl fmt::Display for Unreadable {
@@ -103,6 +111,12 @@ impl fmt::Display for Unreadable {
             }
             Self::JoinedWord => {
                 "the command line glues an escaped character to a quote inside a word (as in `'r'\\m`)"
+            }
+            Self::ReadWriteRedirect { line, column } => {
+                return write!(
+                    f,
+                    "the command line opens a file for reading and writing (`<>`) at line {line}, column {column}, which the shell reader cannot read"
+                );
             }
             Self::DroppedWord => {
                 "the command line holds a word the shell parser leaves out (a lone `-` before a redirect, as in `cat - 2>&1`)"
@@ -166,6 +180,17 @@ fn splits_a_word(line: &str) -> bool {
         backslashes % 2 == 1
             && joined_before.is_some_and(|b| !blank(*b))
             && bytes.get(at + 1).is_some_and(|b| !blank(*b))
+    })
+}
+
+/// Where a line that does not parse opens a file for reading and writing (`<>`), valid
+/// shell that the parser does not know, so the refusal names it rather than a syntax error
+pub(crate) fn read_write_redirect(line: &str) -> Option<Unreadable> {
+    let at = line.find("<>")?;
+    let before = line.get(..at)?;
+    Some(Unreadable::ReadWriteRedirect {
+        line: before.matches('\n').count() + 1,
+        column: before.rsplit('\n').next().unwrap_or(before).chars().count() + 1,
     })
 }
 

@@ -163,7 +163,9 @@ impl Reader {
         };
         let root = tree.root_node();
         if root.has_error() {
-            return Err(limits::unterminated(at.source).unwrap_or_else(|| first_error(root)));
+            return Err(limits::unterminated(at.source)
+                .or_else(|| limits::read_write_redirect(at.source))
+                .unwrap_or_else(|| first_error(root)));
         }
         self.node(root, at, None)
     }
