@@ -1333,6 +1333,91 @@ fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
     (words.len() > operands_from).then_some(words)
 }
 
+/// A program that runs files it finds by their place or name (`git commit` runs
+/// `.git/hooks/pre-commit`, `npm install` the scripts of `package.json`): one written on
+/// the same line makes what the program runs known only then
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Autorun {
+    /// The programs
+    pub(crate) programs: &'static [&'static str],
+    /// The subcommands that run the files; empty for any
+    pub(crate) subcommands: &'static [&'static str],
+    /// The files: a `/`-led part of the path (`/.git/hooks/`) or a file name
+    pub(crate) files: &'static [&'static str],
+    /// Environment variables naming a file the program runs first (`BASH_ENV`)
+    pub(crate) variables: &'static [&'static str],
+}
+
+/// Every program that runs files it finds, one row each
+pub(crate) const AUTORUNS: &[Autorun] = &[
+    Autorun {
+        programs: &["git"],
+        subcommands: &[
+            "commit",
+            "merge",
+            "pull",
+            "push",
+            "checkout",
+            "switch",
+            "rebase",
+            "am",
+            "cherry-pick",
+            "revert",
+            "clone",
+            "gc",
+            "worktree",
+        ],
+        files: &["/.git/hooks/", "/.githooks/", "/.husky/"],
+        variables: &[],
+    },
+    Autorun {
+        programs: &["npm", "pnpm", "yarn", "bun"],
+        subcommands: &[
+            "install",
+            "i",
+            "ci",
+            "add",
+            "run",
+            "run-script",
+            "test",
+            "t",
+            "start",
+            "stop",
+            "restart",
+            "publish",
+            "pack",
+            "rebuild",
+            "exec",
+            "x",
+        ],
+        files: &[
+            "package.json",
+            ".npmrc",
+            ".yarnrc",
+            ".yarnrc.yml",
+            ".pnpmfile.cjs",
+        ],
+        variables: &[],
+    },
+    Autorun {
+        programs: &["python", "python3", "python2", "pip", "pip3", "pytest"],
+        subcommands: &[],
+        files: &[
+            "sitecustomize.py",
+            "usercustomize.py",
+            "conftest.py",
+            "setup.py",
+        ],
+        variables: &["PYTHONSTARTUP"],
+    },
+    Autorun {
+        programs: &["bash", "sh", "dash", "zsh", "ksh"],
+        subcommands: &[],
+        files: &[],
+        variables: &["BASH_ENV", "ENV"],
+    },
+];
+
 /// The environment variables whose value `git` runs as a command line
 pub(crate) const GIT_COMMAND_VARIABLES: &[&str] = &[
     "GIT_EXTERNAL_DIFF",

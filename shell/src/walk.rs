@@ -963,6 +963,49 @@ impl Reader {
         }
     }
 
+    /// A file written earlier on the line that `program` runs by its place or name, or
+    /// through a variable naming it (see [`knowledge::AUTORUNS`])
+    fn autoruns(&self, program: &str, args: &[String], runs: &mut Runs) {
+        let subcommand = subcommand_of(program, args);
+        for row in knowledge::AUTORUNS.iter().filter(|row| {
+            row.programs.contains(&program)
+                && (row.subcommands.is_empty()
+                    || subcommand
+                        .as_deref()
+                        .is_some_and(|sub| row.subcommands.contains(&sub)))
+        }) {
+            let found = self.written.iter().find(|path| {
+                row.files.iter().any(|file| {
+                    path.contains(file) || path.rsplit('/').next() == Some(*file) || path == file
+                })
+            });
+            if let Some(path) = found {
+                runs.opaque.push(format!(
+                    "`{program}` runs `{path}`, which is written on this line, and what it runs is only known then"
+                ));
+            }
+            for name in row.variables {
+                let bound = self
+                    .command_env
+                    .iter()
+                    .rev()
+                    .chain(self.vars.iter().rev())
+                    .find(|(var, _)| var == name);
+                if let Some((_, binding)) = bound {
+                    let written = match binding {
+                        Binding::Known(values) => values.iter().any(|file| self.was_written(file)),
+                        Binding::Unknown(_) => true,
+                    };
+                    if written {
+                        runs.opaque.push(format!(
+                            "`{program}` first runs the file `${name}` names, written on this line or only known at run time"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether `word`, as a path, is a file written earlier on the line
     fn was_written(&self, word: &str) -> bool {
         !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
@@ -1128,6 +1171,7 @@ impl Reader {
                 },
             }
         }
+        self.autoruns(program, args, &mut runs);
         if self.was_written(written_as) {
             runs.opaque.push(format!(
                 "`{written_as}` is written on this line, and what it runs is only known then"
