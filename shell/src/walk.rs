@@ -950,17 +950,23 @@ impl Reader {
             }
             // With `CDPATH` set on the line, a relative folder is looked for in its folders.
             (_, Some(dir))
-                if !dir.starts_with(['/', '.', '~'])
-                    && self
-                        .vars
-                        .iter()
-                        .chain(&self.command_env)
-                        .any(|(name, _)| name == "CDPATH") =>
+                if !dir.starts_with(['/', '.', '~']) && self.environment("CDPATH").is_some() =>
             {
                 None
             }
             (_, Some(dir)) => self.path(dir, false).ok(),
         }
+    }
+
+    /// The value of the environment variable `name` a command is given: set before its name
+    /// (`X=1 git diff`) or earlier on the line
+    fn environment(&self, name: &str) -> Option<&Binding> {
+        self.command_env
+            .iter()
+            .rev()
+            .chain(self.vars.iter().rev())
+            .find(|(var, _)| var == name)
+            .map(|(_, binding)| binding)
     }
 
     /// A file written earlier on the line that `program` runs by its place or name, or
@@ -985,13 +991,7 @@ impl Reader {
                 ));
             }
             for name in row.variables {
-                let bound = self
-                    .command_env
-                    .iter()
-                    .rev()
-                    .chain(self.vars.iter().rev())
-                    .find(|(var, _)| var == name);
-                if let Some((_, binding)) = bound {
+                if let Some(binding) = self.environment(name) {
                     let written = match binding {
                         Binding::Known(values) => values.iter().any(|file| self.was_written(file)),
                         Binding::Unknown(_) => true,
@@ -1241,13 +1241,8 @@ impl Reader {
             runs.word("git", script);
         }
         for name in knowledge::GIT_COMMAND_VARIABLES {
-            let bound = self
-                .command_env
-                .iter()
-                .rev()
-                .chain(self.vars.iter().rev())
-                .find(|(var, _)| var == name);
-            match bound.map(|(_, binding)| binding) {
+            let bound = self.environment(name);
+            match bound {
                 Some(Binding::Known(values)) => {
                     for value in values {
                         runs.word("git", value.clone());
