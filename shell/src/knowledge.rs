@@ -992,6 +992,24 @@ pub(crate) enum Destination {
     },
     /// Every operand after the script, with one of these flags (`sed -i`)
     InPlace(&'static [&'static str]),
+    /// The settings file a subcommand writes (`git config --global`, `pip config set`)
+    Setting {
+        /// The operands a writing command starts with, one list per form
+        commands: &'static [&'static [&'static str]],
+        /// Flags and operands with which it only reads (`--get`, `list`)
+        reads: &'static [&'static str],
+        /// Flags choosing the file, each with the file it writes
+        scopes: &'static [(&'static str, &'static str)],
+        /// The file written with none of them; `None` for one of the project's own
+        default: Option<&'static str>,
+    },
+    /// The values of these options, only when the command is given an input: the program
+    /// writes over an existing file only when its input answers yes (`ssh-keygen -f KEY
+    /// <<< y`), and a new file it makes is its everyday work
+    Confirmed(&'static [&'static str]),
+    /// The folder `git clone URL [DIR]` writes into: `DIR`, else the URL's last part
+    /// without `.git`
+    Clone,
 }
 
 /// A program that writes files its words name, besides its output redirects
@@ -1172,15 +1190,113 @@ pub(crate) const WRITERS: &[Writer] = &[
         },
     },
     Writer {
+        programs: &["git"],
+        valued: &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "-b",
+            "--branch",
+            "-o",
+            "--origin",
+            "--depth",
+            "--reference",
+            "--separate-git-dir",
+            "-j",
+            "--jobs",
+            "--filter",
+            "--template",
+            "-u",
+            "--upload-pack",
+            "--config",
+        ],
+        destination: Destination::Clone,
+    },
+    Writer {
+        programs: &["git"],
+        valued: &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--type",
+            "--default",
+        ],
+        destination: Destination::Setting {
+            commands: &[&["config"]],
+            reads: &[
+                "--get",
+                "--get-all",
+                "--get-regexp",
+                "--get-urlmatch",
+                "--get-color",
+                "--get-colorbool",
+                "-l",
+                "--list",
+                "get",
+                "list",
+                "--show-origin",
+                "--show-scope",
+            ],
+            scopes: &[("--global", "~/.gitconfig"), ("--system", "/etc/gitconfig")],
+            default: None,
+        },
+    },
+    Writer {
+        programs: &["pip", "pip3"],
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[
+                &["config", "set"],
+                &["config", "unset"],
+                &["config", "edit"],
+            ],
+            reads: &[],
+            scopes: &[
+                ("--global", "/etc/xdg/pip/pip.conf"),
+                ("--user", "~/.config/pip/pip.conf"),
+            ],
+            default: Some("~/.config/pip/pip.conf"),
+        },
+    },
+    Writer {
+        programs: &["npm", "pnpm"],
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[
+                &["config", "set"],
+                &["config", "delete"],
+                &["config", "edit"],
+                &["set"],
+            ],
+            reads: &[],
+            scopes: &[("-g", "/usr/etc/npmrc"), ("--global", "/usr/etc/npmrc")],
+            default: Some("~/.npmrc"),
+        },
+    },
+    Writer {
+        programs: &["ssh-keygen"],
+        valued: &[
+            "-f", "-t", "-b", "-C", "-N", "-P", "-Z", "-O", "-n", "-I", "-V", "-z", "-a", "-E",
+            "-m", "-s", "-h", "-D", "-F", "-R", "-w", "-Y",
+        ],
+        destination: Destination::Confirmed(&["-f"]),
+    },
+    Writer {
         programs: &["sed", "gsed"],
         valued: &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
         destination: Destination::InPlace(&["-i", "--in-place"]),
     },
 ];
 
-/// The row of `program` in [`WRITERS`]
-pub(crate) fn writer(program: &str) -> Option<&'static Writer> {
-    WRITERS.iter().find(|row| row.programs.contains(&program))
+/// The rows of `program` in [`WRITERS`]
+pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + '_ {
+    WRITERS
+        .iter()
+        .filter(move |row| row.programs.contains(&program))
 }
 
 /// A program that deletes files its words name, read as the `rm` it stands for
@@ -1418,17 +1534,239 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     },
 ];
 
-/// The environment variables whose value `git` runs as a command line
-pub(crate) const GIT_COMMAND_VARIABLES: &[&str] = &[
-    "GIT_EXTERNAL_DIFF",
-    "GIT_SSH_COMMAND",
-    "GIT_SSH",
-    "GIT_PAGER",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_ASKPASS",
-    "GIT_PROXY_COMMAND",
+/// A database client and how its statements reach a shell
+#[derive(Debug)]
+pub(crate) struct DatabaseClient {
+    /// The program
+    pub(crate) name: &'static str,
+    /// The options whose value is statements (`psql -c`), also glued with `=`
+    pub(crate) code_options: &'static [&'static str],
+    /// Whether the operands after the first (the database) are statements (`sqlite3 db SQL`)
+    pub(crate) statement_operands: bool,
+    /// How a line of its statements runs a command line
+    pub(crate) escapes: &'static [Escape],
+}
+
+/// How a line of a client's statements runs a command line
+#[derive(Debug)]
+pub(crate) enum Escape {
+    /// The rest of the line after this mark, wherever it stands (`\!`)
+    Anywhere(&'static str),
+    /// The rest of a line that starts with this word (`.shell`, `system`)
+    LineStart(&'static str),
+    /// The command after `|` of a line that starts with this word (`\o |cmd`, `.once |cmd`)
+    Pipe(&'static str),
+    /// The quoted command after `PROGRAM` (`COPY t FROM PROGRAM 'cmd'`)
+    Program,
+}
+
+/// psql(1)'s meta-commands `\!`, `\o`, `\g`, `\w` and `COPY`/`\copy ... PROGRAM`
+const PSQL_ESCAPES: &[Escape] = &[
+    Escape::Anywhere("\\!"),
+    Escape::Pipe("\\o"),
+    Escape::Pipe("\\out"),
+    Escape::Pipe("\\g"),
+    Escape::Pipe("\\gx"),
+    Escape::Pipe("\\w"),
+    Escape::Pipe("\\write"),
+    Escape::Program,
 ];
+
+/// mysql(1)'s `system` (`\!`) and `pager` (`\P`) commands
+const MYSQL_ESCAPES: &[Escape] = &[
+    Escape::Anywhere("\\!"),
+    Escape::LineStart("system"),
+    Escape::LineStart("pager"),
+    Escape::LineStart("\\P"),
+];
+
+/// The dot-commands of sqlite3(1)'s shell (and DuckDB's, made from it)
+const SQLITE_ESCAPES: &[Escape] = &[
+    Escape::LineStart(".shell"),
+    Escape::LineStart(".system"),
+    Escape::Pipe(".output"),
+    Escape::Pipe(".once"),
+    Escape::Pipe(".import"),
+    Escape::Pipe(".read"),
+];
+
+/// Every database client whose statements may run a command line
+pub(crate) const DATABASE_CLIENTS: &[DatabaseClient] = &[
+    DatabaseClient {
+        name: "psql",
+        code_options: &["-c", "--command"],
+        statement_operands: false,
+        escapes: PSQL_ESCAPES,
+    },
+    DatabaseClient {
+        name: "mysql",
+        code_options: &["-e", "--execute"],
+        statement_operands: false,
+        escapes: MYSQL_ESCAPES,
+    },
+    DatabaseClient {
+        name: "mariadb",
+        code_options: &["-e", "--execute"],
+        statement_operands: false,
+        escapes: MYSQL_ESCAPES,
+    },
+    DatabaseClient {
+        name: "sqlite3",
+        code_options: &["-cmd"],
+        statement_operands: true,
+        escapes: SQLITE_ESCAPES,
+    },
+    DatabaseClient {
+        name: "duckdb",
+        code_options: &["-c", "-cmd", "-s"],
+        statement_operands: true,
+        escapes: SQLITE_ESCAPES,
+    },
+];
+
+/// The row of [`DATABASE_CLIENTS`] for `program`
+pub(crate) fn database_client(program: &str) -> Option<&'static DatabaseClient> {
+    DATABASE_CLIENTS.iter().find(|row| row.name == program)
+}
+
+/// An environment variable whose value a program runs as a command line
+/// (`GIT_EXTERNAL_DIFF='...' git diff`, `LESSOPEN='|... %s' less f`)
+#[derive(Debug)]
+pub(crate) struct CommandVariable {
+    /// The variable
+    pub(crate) name: &'static str,
+    /// The programs that run it; none listed: any program may (pagers and editors are
+    /// started by git, man, psql, systemctl, crontab and many more)
+    pub(crate) programs: &'static [&'static str],
+    /// Characters the value may start with that mark how it is run, not what (`less`'s
+    /// `|` and `||` for a piped preprocessor)
+    pub(crate) marks: &'static str,
+}
+
+/// Every environment variable a program runs as a command line: their manuals (git(1)'s
+/// ENVIRONMENT VARIABLES, less(1)'s INPUT PREPROCESSOR, man(1), psql(1), systemctl(1),
+/// rsync(1), sudo(8), ssh(1))
+pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
+    CommandVariable {
+        name: "GIT_EXTERNAL_DIFF",
+        programs: &["git"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "GIT_SSH_COMMAND",
+        programs: &["git"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "GIT_SSH",
+        programs: &["git"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "GIT_PAGER",
+        programs: &["git"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "GIT_EDITOR",
+        programs: &["git"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "GIT_SEQUENCE_EDITOR",
+        programs: &["git"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "GIT_ASKPASS",
+        programs: &["git"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "GIT_PROXY_COMMAND",
+        programs: &["git"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "LESSOPEN",
+        programs: &["less"],
+        marks: "|-",
+    },
+    CommandVariable {
+        name: "LESSCLOSE",
+        programs: &["less"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "MANPAGER",
+        programs: &["man"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "PSQL_PAGER",
+        programs: &["psql"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "PSQL_EDITOR",
+        programs: &["psql"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "SYSTEMD_PAGER",
+        programs: &[],
+        marks: "",
+    },
+    CommandVariable {
+        name: "SYSTEMD_EDITOR",
+        programs: &["systemctl"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "SUDO_EDITOR",
+        programs: &["sudoedit", "sudo"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "SSH_ASKPASS",
+        programs: &["ssh", "ssh-add", "scp", "sftp"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "RSYNC_RSH",
+        programs: &["rsync"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "RSYNC_CONNECT_PROG",
+        programs: &["rsync"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "PAGER",
+        programs: &[],
+        marks: "",
+    },
+    CommandVariable {
+        name: "EDITOR",
+        programs: &[],
+        marks: "",
+    },
+    CommandVariable {
+        name: "VISUAL",
+        programs: &[],
+        marks: "",
+    },
+];
+
+/// The rows of [`COMMAND_VARIABLES`] that `program` runs
+pub(crate) fn command_variables(
+    program: &str,
+) -> impl Iterator<Item = &'static CommandVariable> + '_ {
+    COMMAND_VARIABLES
+        .iter()
+        .filter(move |row| row.programs.is_empty() || row.programs.contains(&program))
+}
 
 /// The short options of `ssh` that take a value (its manual's synopsis)
 const SSH_VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";

@@ -17,7 +17,9 @@
 //! Whatever cannot be read with certainty (a syntax error, a NUL byte, too large, too deep)
 //! is a [`Reading::Unreadable`] value, never a panic, so a guard can fail closed.
 
+mod clients;
 mod command;
+mod evaluated;
 mod expand;
 mod fast;
 mod inline;

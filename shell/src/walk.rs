@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use tree_sitter::{ParseOptions, ParseState, Parser};
 
+use crate::clients;
 use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
+use crate::evaluated::{self, Evaluated};
 use crate::expand::{self, Binding, Env, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
 use crate::knowledge::{self, carries_text, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
@@ -38,8 +40,19 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         written: Vec::new(),
         made_links: Links::default(),
         owed_dash: false,
+        evaluated: Evaluated::default(),
+        fetched: Vec::new(),
     };
     reader.script(line, &[], Depth::default())?;
+    if let Some(why) = reader.evaluated.why() {
+        reader.push(SimpleCommand {
+            unknown: vec![Unknown {
+                part: Part::Command,
+                why,
+            }],
+            ..SimpleCommand::default()
+        })?;
+    }
     Ok(Script {
         commands: reader.commands,
     })
@@ -81,6 +94,11 @@ struct Reader {
     /// A lone `-` the parser left out before a redirect (`kubectl apply -f - <<EOF`), owed
     /// to the command it belongs to
     owed_dash: bool,
+    /// Text holding a command substitution, and places that evaluate text (`let`, `${x@P}`)
+    evaluated: Evaluated,
+    /// The folders fetched on the line so far (`git clone URL d`), normalised: a file in one
+    /// is code from elsewhere
+    fetched: Vec<String>,
 }
 
 /// Where a node is walked: its source text, the commands feeding its input, and how deep
@@ -181,6 +199,8 @@ impl Reader {
         if LEAVES.contains(&node.kind()) {
             return Ok(());
         }
+        self.evaluated
+            .place(evaluated::node_place(node.kind(), text(node, at.source)));
         if at.depth.nodes > MAX_TREE_DEPTH {
             return Err(Unreadable::TooDeep);
         }
@@ -200,6 +220,12 @@ impl Reader {
                 self.assign(node, at.source);
                 self.children(node, inner)
             }
+            // The single-quoted operands of a test or a declaration are text it may evaluate
+            // (`-v 'a[...]'`, `unset 'a[...]'`).
+            "test_command" | "unset_command" => {
+                self.quoted_operands(node, at.source, 0);
+                self.children(node, inner)
+            }
             "for_statement" => {
                 self.for_loop(node, at.source);
                 self.children(node, inner)
@@ -207,6 +233,7 @@ impl Reader {
             // `declare -n r=HOME` makes `$r` a reference to another variable, whose value
             // the reader does not follow: the names it binds are only known at run time.
             "declaration_command" if declares_references(node, at.source) => {
+                self.quoted_operands(node, at.source, 0);
                 let walked = self.children(node, inner);
                 for child in node.named_children() {
                     if child.kind() == "variable_assignment" {
@@ -231,7 +258,22 @@ impl Reader {
                 self.context.cwd = cwd;
                 walked
             }
+            "declaration_command" => {
+                self.quoted_operands(node, at.source, 0);
+                self.children(node, inner)
+            }
             _ => self.children(node, inner),
+        }
+    }
+
+    /// Notes the single-quoted strings below `node` as text, down to [`MAX_TREE_DEPTH`]
+    fn quoted_operands<N: Syntax>(&mut self, node: N, source: &str, depth: usize) {
+        for child in node.named_children() {
+            if child.kind() == "raw_string" {
+                self.evaluated.text(&unquote(text(child, source)));
+            } else if depth < MAX_TREE_DEPTH {
+                self.quoted_operands(child, source, depth + 1);
+            }
         }
     }
 
@@ -316,9 +358,12 @@ impl Reader {
     }
 
     /// The value `raw` gives a parameter
-    fn value_of(&self, raw: &str) -> Binding {
+    fn value_of(&mut self, raw: &str) -> Binding {
         let mut words = Vec::new();
         expand::word(raw, &self.env(), &mut words);
+        for word in &words {
+            self.evaluated.text(word);
+        }
         match words.iter().find_map(|word| UnknownWord::decode(word)) {
             Some(unknown) => Binding::Unknown(unknown.why),
             None => Binding::Known(vec![words.join(" ")]),
@@ -336,6 +381,9 @@ impl Reader {
         for value in node.field("value") {
             listed = true;
             expand::word(text(value, source), &self.env(), &mut values);
+        }
+        for value in &values {
+            self.evaluated.text(value);
         }
         let binding = match values.iter().find_map(|word| UnknownWord::decode(word)) {
             _ if !listed => {
@@ -510,14 +558,23 @@ impl Reader {
             previous_end = Some(range.end);
             match child.kind() {
                 "variable_assignment" => {
-                    if let Some((name, raw)) = text(child, at.source).split_once('=') {
+                    let assignment = text(child, at.source);
+                    self.evaluated
+                        .place(evaluated::node_place(child.kind(), assignment));
+                    if let Some((name, raw)) = assignment.split_once('=') {
                         command_env.push((name.to_owned(), self.value_of(raw)));
                     }
                 }
                 "comment" => {}
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
                 "file_redirect" => redirects.extend(self.file_redirect(child, at.source)?),
-                _ => expand::word(text(child, at.source), &self.env(), &mut words),
+                _ => {
+                    let word = text(child, at.source);
+                    if word.contains('$') {
+                        self.evaluated.place(evaluated::word_place(word));
+                    }
+                    expand::word(word, &self.env(), &mut words);
+                }
             }
             if may_substitute(text(child, at.source)) {
                 parts.push(child);
@@ -711,7 +768,24 @@ impl Reader {
             }
             // Read all of `args` before the command takes its own words: the scripts it
             // runs, where a `cd` leads and what `find` executes look past a wrapped program.
+            // Input that holds a substitution, kept to note it unless it is run as a script.
+            let input = stdin
+                .as_ref()
+                .filter(|input| input.contains("$(") || input.contains('`'))
+                .cloned();
+            let has_input = stdin.is_some() || !at.upstream.is_empty();
             let runs = self.runs(&program, &written_as, &args, stdin.take(), at.upstream);
+            self.evaluated
+                .place(evaluated::command_place(&program, &args));
+            let run_as_script =
+                |text: &str| runs.scripts.iter().any(|script| script.contains(text));
+            // A wrapper's words from the program it runs on are that program's, noted next.
+            let own = wrapped.map_or(args.len(), |at_program| at_program.min(args.len()));
+            for word in args.iter().take(own).chain(&input) {
+                if !run_as_script(word) {
+                    self.evaluated.text(word);
+                }
+            }
             let cwd = is_cd(&program).then(|| self.directory_after(&program, &args));
             let execs = if program == "find" {
                 find_exec(&args)
@@ -722,14 +796,15 @@ impl Reader {
             };
             let link_args = knowledge::link_maker(&program).map(|_| args.clone());
             let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
-            let writes =
-                knowledge::writer(&program).map(|row| writes::written(row, &args, &self.context));
+            let writes: Vec<_> = knowledge::writers(&program)
+                .flat_map(|row| writes::written(row, &args, &self.context, has_input))
+                .collect();
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args);
             let program_name = program.clone();
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
-            for write in writes.into_iter().flatten() {
+            for write in writes {
                 let path = write.and_then(|file| self.path(&file, false).map_err(unknown_path));
                 match path {
                     Ok(path) => {
@@ -741,6 +816,13 @@ impl Reader {
                         why: unknown.why,
                     }),
                 }
+            }
+            if command.program == "git" && command.subcommand.as_deref() == Some("clone") {
+                let folders = command
+                    .writes
+                    .iter()
+                    .filter_map(|path| path.strip_suffix("/*"));
+                self.fetched.extend(folders.map(str::to_owned));
             }
             if let Some(link_args) = link_args {
                 self.made_links
@@ -1011,6 +1093,19 @@ impl Reader {
         !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
     }
 
+    /// Whether the file at `word`, which a command runs, was written earlier on the line or
+    /// came with a folder fetched on it (`git clone URL d && bash d/x.sh`)
+    fn runs_fetched_or_written(&self, word: &str) -> bool {
+        if self.was_written(word) {
+            return true;
+        }
+        let path = normalise(word, &self.context);
+        self.fetched.iter().any(|folder| {
+            path.strip_prefix(folder.as_str())
+                .is_some_and(|below| below.starts_with('/'))
+        })
+    }
+
     /// The scripts a command runs that can be read, and why the ones that cannot are not
     fn runs(
         &self,
@@ -1022,6 +1117,12 @@ impl Reader {
     ) -> Runs {
         let mut runs = Runs::default();
         let first_operand = || args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+        for line in clients::command_lines(program, args, stdin.as_deref())
+            .into_iter()
+            .flatten()
+        {
+            runs.word(program, line);
+        }
         match program {
             "eval" => {
                 let unknown = args
@@ -1164,17 +1265,27 @@ impl Reader {
                     (Some(code), Some(file)) if file == "-" => {
                         self.inline(row, program, &code, &mut runs)
                     }
-                    (_, Some(file)) if self.was_written(file) => runs.opaque.push(format!(
-                        "`{file}` is written on this line, and what it runs is only known then"
-                    )),
+                    (_, Some(file)) if self.runs_fetched_or_written(file) => {
+                        runs.opaque.push(format!(
+                            "`{file}` is written or fetched on this line, and what it runs is only known then"
+                        ));
+                    }
                     _ => {}
                 },
             }
         }
+        self.variable_runs(program, &mut runs);
         self.autoruns(program, args, &mut runs);
-        if self.was_written(written_as) {
+        // A name without `/` is looked up in `PATH`: only a file written by that very name
+        // may be it (a `PATH` holding `.`), not one of a fetched folder.
+        let ran_written = if written_as.contains('/') {
+            self.runs_fetched_or_written(written_as)
+        } else {
+            self.was_written(written_as)
+        };
+        if ran_written {
             runs.opaque.push(format!(
-                "`{written_as}` is written on this line, and what it runs is only known then"
+                "`{written_as}` is written or fetched on this line, and what it runs is only known then"
             ));
         }
         runs
@@ -1240,12 +1351,22 @@ impl Reader {
         if let Some(script) = script {
             runs.word("git", script);
         }
-        for name in knowledge::GIT_COMMAND_VARIABLES {
-            let bound = self.environment(name);
-            match bound {
+        // `ext::CMD` names a remote by a command git runs, its words split at spaces, `% `
+        // a space within one (git-remote-ext(1)).
+        for url in args.iter().filter_map(|arg| arg.strip_prefix("ext::")) {
+            runs.inline.push(InlineRun::Exec(ext_words(url)));
+        }
+    }
+
+    /// The command lines a program runs from its environment (`GIT_EXTERNAL_DIFF='...' git
+    /// diff`, `LESSOPEN='|... %s' less f`)
+    fn variable_runs(&self, program: &str, runs: &mut Runs) {
+        for row in knowledge::command_variables(program) {
+            match self.environment(row.name) {
                 Some(Binding::Known(values)) => {
                     for value in values {
-                        runs.word("git", value.clone());
+                        let line = value.trim_start_matches(|ch| row.marks.contains(ch));
+                        runs.word(program, line.to_owned());
                     }
                 }
                 Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
@@ -1329,9 +1450,9 @@ impl Reader {
             }
         } else if let Some(word) = UnknownWord::decode(file) {
             runs.opaque(program, &word.why);
-        } else if self.was_written(file) {
+        } else if self.runs_fetched_or_written(file) {
             runs.opaque.push(format!(
-                "`{file}` is written on this line, and what it runs is only known then"
+                "`{file}` is written or fetched on this line, and what it runs is only known then"
             ));
         }
     }
@@ -1478,6 +1599,37 @@ enum GitAlias {
     Words(Vec<String>),
     /// `!command`: a shell script
     Script(String),
+}
+
+/// The words of the command an `ext::` remote names: split at spaces, `% ` a space and `%%`
+/// a `%` within a word; `%s` and its like stay as written (git-remote-ext(1))
+fn ext_words(url: &str) -> Vec<String> {
+    let mut words = vec![String::new()];
+    let mut chars = url.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '%' => match chars.next() {
+                Some(' ') => push_char(&mut words, ' '),
+                Some('%') => push_char(&mut words, '%'),
+                Some(other) => {
+                    push_char(&mut words, '%');
+                    push_char(&mut words, other);
+                }
+                None => push_char(&mut words, '%'),
+            },
+            ' ' => words.push(String::new()),
+            other => push_char(&mut words, other),
+        }
+    }
+    words.retain(|word| !word.is_empty());
+    words
+}
+
+/// Adds `ch` to the last of `words`
+fn push_char(words: &mut [String], ch: char) {
+    if let Some(word) = words.last_mut() {
+        word.push(ch);
+    }
 }
 
 /// The alias a `git` command's subcommand names among its own `-c alias.*` settings

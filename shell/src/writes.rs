@@ -22,6 +22,7 @@ pub(crate) fn written(
     row: &Writer,
     args: &[String],
     context: &Context,
+    has_input: bool,
 ) -> Vec<Result<String, UnknownWord>> {
     let words = sort(row, args);
     let mut out = Vec::new();
@@ -76,6 +77,14 @@ pub(crate) fn written(
                 .filter(|operand| !is_process_substitution(operand))
                 .map(|operand| word(operand)),
         ),
+        Destination::Confirmed(options) if has_input => {
+            for (option, value) in &words.values {
+                if options.contains(option) {
+                    out.push(word(value));
+                }
+            }
+        }
+        Destination::Confirmed(_) => {}
         Destination::Options(options) => {
             for (option, value) in &words.values {
                 if options.contains(option) {
@@ -105,6 +114,51 @@ pub(crate) fn written(
                 }
             }
         }
+        Destination::Setting {
+            commands,
+            reads,
+            scopes,
+            default,
+        } => {
+            let starts = |command: &&&[&str]| {
+                command.len() <= words.operands.len()
+                    && command
+                        .iter()
+                        .zip(&words.operands)
+                        .all(|(want, word)| want == word)
+            };
+            let Some(command) = commands.iter().find(starts) else {
+                return out;
+            };
+            let reading = words.flags.iter().any(|flag| reads.contains(flag))
+                || words
+                    .operands
+                    .get(command.len())
+                    .is_some_and(|word| reads.contains(word));
+            // A command with nothing after it only shows the settings (`git config`).
+            if reading || words.operands.len() == command.len() && command.len() == 1 {
+                return out;
+            }
+            let scope = scopes
+                .iter()
+                .find(|(flag, _)| words.flags.contains(flag))
+                .map(|(_, file)| *file);
+            out.extend(scope.or(default).map(word));
+        }
+        Destination::Clone => {
+            if words.operands.first() != Some(&"clone") {
+                return out;
+            }
+            let folder = match words.operands.get(1..) {
+                Some([_, folder, ..]) => Some((*folder).to_owned()),
+                Some([url]) => clone_folder(url),
+                _ => None,
+            };
+            if let Some(folder) = folder {
+                out.push(word(&folder));
+                out.push(word(&format!("{}/*", folder.trim_end_matches('/'))));
+            }
+        }
         Destination::InPlace(flags) => {
             let in_place = words.flags.iter().any(|flag| {
                 has(flags, flag) || (flag.starts_with("-i") && !flag.starts_with("--"))
@@ -126,6 +180,20 @@ pub(crate) fn written(
         }
     }
     out
+}
+
+/// The folder `git clone URL` makes: the URL's last part without `.git`, as git names it;
+/// `None` when the URL is only known at run time
+fn clone_folder(url: &str) -> Option<String> {
+    if expand::is_unknown(url) {
+        return None;
+    }
+    let last = url
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .filter(|last| !last.is_empty())?;
+    Some(last.strip_suffix(".git").unwrap_or(last).to_owned())
 }
 
 /// A destination word: itself, or what is known of it when it is only known at run time
