@@ -17,6 +17,7 @@ mod redis_server;
 mod agentdojo;
 mod check;
 mod checkpoint;
+mod compact_shell;
 mod completions;
 mod docs;
 mod doctor;

@@ -25,13 +25,14 @@ use crate::format::LoadError;
 use crate::index::IndexEntry;
 use crate::policy::Policy;
 use crate::postfix::flatten;
+use crate::programs::rule_programs;
 use crate::trace::TraceSpec;
 use crate::vocabulary::{Action, Defaults, EventKind, Mode, Origin, Rule};
 
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 3;
+const COMPACT_VERSION: u64 = 4;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]
@@ -59,6 +60,10 @@ struct Head<'a> {
     /// The condition's postfix nodes, in this form's own encoding
     #[serde(borrow)]
     condition: Option<Encoded<'a>>,
+    /// The programs some command of the line must run for the condition to hold
+    /// (`programs.rs`); `None` when it may hold whatever runs
+    #[serde(borrow)]
+    programs: Option<Vec<Cow<'a, str>>>,
 }
 
 /// Bytes written as bytes, and read without a copy
@@ -87,6 +92,8 @@ pub(crate) struct Parts {
     /// The index entry of each user rule
     pub(crate) index: Vec<IndexEntry>,
     pub(crate) conditions: Conditions,
+    /// The programs each user rule requires (`programs.rs`)
+    pub(crate) programs: Vec<Option<Box<[String]>>>,
 }
 
 /// The compact form of a policy's defaults, trace terms and user rules (`rules`, each with
@@ -105,10 +112,15 @@ pub(crate) fn write(
                 .transpose()
         })
         .collect::<Result<Vec<Option<Vec<u8>>>, postcard::Error>>()?;
+    let programs: Vec<Option<Vec<String>>> = rules
+        .iter()
+        .map(|(rule, _, _)| rule.condition.as_ref().and_then(rule_programs))
+        .collect();
     let heads = rules
         .iter()
         .zip(&conditions)
-        .map(|((rule, mode, index), condition)| Head {
+        .zip(&programs)
+        .map(|(((rule, mode, index), condition), programs)| Head {
             id: Cow::Borrowed(&rule.id),
             events: Cow::Borrowed(&rule.events),
             action: Cow::Borrowed(&rule.action),
@@ -117,6 +129,12 @@ pub(crate) fn write(
             mode: *mode,
             index: index.clone(),
             condition: condition.as_deref().map(Encoded),
+            programs: programs.as_ref().map(|programs| {
+                programs
+                    .iter()
+                    .map(|name| Cow::Borrowed(name.as_str()))
+                    .collect()
+            }),
         })
         .collect();
     postcard::to_allocvec(&Compact {
@@ -147,6 +165,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         shadow: Vec::new(),
         index: Vec::with_capacity(n_rules),
         conditions: Conditions::with_capacity(n_rules),
+        programs: Vec::with_capacity(n_rules),
     };
     for head in compact.rules {
         let id = head.id.into_owned();
@@ -157,6 +176,10 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
             .conditions
             .push(head.condition.map(|Encoded(bytes)| bytes));
         parts.index.push(head.index);
+        parts.programs.push(
+            head.programs
+                .map(|programs| programs.into_iter().map(Cow::into_owned).collect()),
+        );
         parts.rules.push(Rule {
             id,
             events: head.events.into_owned(),
@@ -202,9 +225,10 @@ impl Policy {
             shadow,
             index,
             conditions,
+            programs,
         } = read(bytes)?;
         Ok(Policy::from_encoded(
-            rules, defaults, trace, shadow, index, conditions,
+            rules, defaults, trace, shadow, index, conditions, programs,
         ))
     }
 }

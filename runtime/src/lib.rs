@@ -31,6 +31,7 @@ mod policy;
 mod policy_error;
 mod postfix;
 mod prelude;
+mod programs;
 mod read;
 mod render;
 mod resolve;

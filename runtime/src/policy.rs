@@ -95,6 +95,9 @@ struct Encoded {
     entries: Vec<IndexEntry>,
     /// Each user rule's condition, decoded when an event first needs it
     conditions: Conditions,
+    /// The programs each user rule's condition requires a command to run, if any
+    /// (`programs.rs`): a line that runs none of them is not worth decoding it for
+    programs: Vec<Option<Box<[String]>>>,
     /// Every rule whole, made when [`Policy::rules`] is first asked
     whole: OnceLock<Vec<Rule>>,
 }
@@ -152,6 +155,7 @@ impl Policy {
         shadow: Vec<String>,
         entries: Vec<IndexEntry>,
         conditions: Conditions,
+        programs: Vec<Option<Box<[String]>>>,
     ) -> Policy {
         let n_user_rules = rules.len();
         rules.extend(prelude::rules());
@@ -170,6 +174,7 @@ impl Policy {
                 encoded: Some(Encoded {
                     entries,
                     conditions,
+                    programs,
                     whole: OnceLock::new(),
                 }),
             }),
@@ -198,6 +203,18 @@ impl Policy {
             }
             _ => Ok(rule.condition.as_ref()),
         }
+    }
+
+    /// Whether user rule `index` may hold on `line`, as far as the programs its condition
+    /// requires tell, without decoding the condition
+    fn may_hold_on(&self, index: usize, line: &CommandLine<'_>) -> bool {
+        let required = self
+            .shared
+            .encoded
+            .as_ref()
+            .and_then(|encoded| encoded.programs.get(index))
+            .and_then(Option::as_deref);
+        required.is_none_or(|programs| line.may_run_any(programs))
     }
 
     /// How many of the user's rules' conditions were decoded from the compact form so far
@@ -495,31 +512,38 @@ impl Policy {
                 };
                 let mut undecided = None;
                 let matches = candidate.proven
-                    || match self.condition_of(candidate.rule, rule) {
-                        Ok(None) => true,
-                        Ok(Some(condition)) => {
-                            line.forget_why();
-                            // A guard whose shell condition cannot be decided fires as its
-                            // `@undecidable(...)` says (docs/shell.md); nothing else does.
-                            holds(condition, event, line, false, trace)
-                                || (rule.action.fails_closed()
-                                    && (line.may_be_undecidable() || output_unknown)
-                                    && holds(condition, event, line, true, trace)
-                                    && {
-                                        undecided = line
-                                            .undecided()
-                                            .map(|why| (why, shell_undecidable(condition)));
-                                        !matches!(
-                                            undecided,
-                                            Some((
-                                                Undecided::RunTime(_) | Undecided::Hidden(_),
-                                                Some(OnUndecidable::Pass)
-                                            ))
+                    || self.may_hold_on(candidate.rule, line)
+                        && match self.condition_of(candidate.rule, rule) {
+                            Ok(None) => true,
+                            Ok(Some(condition)) => {
+                                line.forget_why();
+                                // A guard whose shell condition cannot be decided fires as its
+                                // `@undecidable(...)` says (docs/shell.md); nothing else does.
+                                holds(condition, event, line, false, trace)
+                                    || (rule.action.fails_closed()
+                                        && (line.may_be_undecidable() || output_unknown)
+                                        && !passes_read_line(
+                                            condition,
+                                            event,
+                                            line,
+                                            output_unknown,
                                         )
-                                    })
-                        }
-                        Err(Undecodable) => rule.action.fails_closed(),
-                    };
+                                        && holds(condition, event, line, true, trace)
+                                        && {
+                                            undecided = line
+                                                .undecided()
+                                                .map(|why| (why, shell_undecidable(condition)));
+                                            !matches!(
+                                                undecided,
+                                                Some((
+                                                    Undecided::RunTime(_) | Undecided::Hidden(_),
+                                                    Some(OnUndecidable::Pass)
+                                                ))
+                                            )
+                                        })
+                            }
+                            Err(Undecodable) => rule.action.fails_closed(),
+                        };
                 if !matches {
                     return;
                 }
@@ -856,6 +880,22 @@ fn dotted(key: &FieldPath) -> String {
     let text = key.to_string();
     text.strip_prefix('.')
         .map_or_else(|| text.clone(), str::to_owned)
+}
+
+/// Whether a rule with `condition` passes whatever its shell conditions leave undecided on
+/// `line`: it says `@undecidable(pass)`, and all that may be undecided is in a line that
+/// was read (an unreadable line, input or output fires even such a rule). Asked before the
+/// condition is evaluated again as undecidable, which may compile every pattern it holds.
+fn passes_read_line(
+    condition: &Condition,
+    event: &Event,
+    line: &CommandLine<'_>,
+    output_unknown: bool,
+) -> bool {
+    !output_unknown
+        && !event.arg_unreadable
+        && line.was_read()
+        && shell_undecidable(condition) == Some(OnUndecidable::Pass)
 }
 
 /// What a shell condition of `condition` says a rule does when it cannot be decided

@@ -57,6 +57,30 @@ impl<'e> CommandLine<'e> {
         self.reading.get_or_init(|| self.read()).as_ref()
     }
 
+    /// Whether some command of the line may run one of `programs`: it runs one, or a part
+    /// of it is only known at run time, or the line or the input holding it cannot be read
+    /// (what a condition that
+    /// requires one of them needs to hold or be undecidable; `programs.rs`)
+    pub(crate) fn may_run_any(&self, programs: &[String]) -> bool {
+        // An input that could not be read leaves every shell condition undecidable.
+        if self.event.arg_unreadable {
+            return true;
+        }
+        match self.reading() {
+            None => false,
+            Some(Reading::Unreadable(_)) => true,
+            Some(Reading::Read(script)) => script.commands.iter().any(|command| {
+                !command.unknown.is_empty()
+                    || programs.iter().any(|program| *program == command.program)
+            }),
+        }
+    }
+
+    /// Whether the line was read, and could be
+    pub(crate) fn was_read(&self) -> bool {
+        matches!(self.reading.get(), Some(Some(Reading::Read(_))))
+    }
+
     /// Whether a shell condition may be undecidable on this line: it cannot be read, or
     /// something in it is only known at run time (only asked after a rule did not fire, so
     /// it never reads a line no rule asked about)
@@ -176,6 +200,10 @@ pub(crate) fn holds(
     };
     let cwd = line.event.cwd.as_deref();
     let program = program_test(condition);
+    // Asked whether it holds for sure, a condition stops at the first part that does not:
+    // an undecidable part already decides that (no pattern after it is compiled), and why it
+    // is undecidable is kept by the evaluation that asks for it (`undecidable` true).
+    let only_true = !undecidable;
     let mut why: Option<(String, bool)> = None;
     // Most conditions begin with a test of the program, which most commands fail: it is
     // asked first and alone, so those commands cost one test instead of the whole walk.
@@ -185,8 +213,8 @@ pub(crate) fn holds(
         {
             return Truth::False;
         }
-        let truth = command_truth(condition, command, script, cwd);
-        if truth == Truth::Unknown && why.is_none() {
+        let truth = command_truth(condition, command, script, cwd, only_true);
+        if truth == Truth::Unknown && why.is_none() && !only_true {
             why = reason_of(command, script).map(|(why, hidden)| (why.to_owned(), hidden));
         }
         truth
@@ -214,6 +242,7 @@ pub(crate) fn holds(
                         truth = Truth::False;
                         break;
                     }
+                    Truth::Unknown if only_true => return false,
                     Truth::Unknown => truth = Truth::Unknown,
                     Truth::True => {}
                 }
@@ -224,6 +253,7 @@ pub(crate) fn holds(
     match truth {
         Truth::True => true,
         Truth::False => false,
+        Truth::Unknown if only_true => false,
         Truth::Unknown => {
             match &why {
                 Some((why, hidden)) => line.note(why, *hidden),
@@ -274,12 +304,14 @@ fn program_test(condition: &ShellCondition) -> Option<&WordTest> {
     }
 }
 
-/// Whether `condition` holds for one simple command of `script`
+/// Whether `condition` holds for one simple command of `script`; with `only_true`, only
+/// whether it is true matters, and a conjunction stops at its first part that is not
 fn command_truth(
     condition: &ShellCondition,
     command: &SimpleCommand,
     script: &Script,
     cwd: Option<&str>,
+    only_true: bool,
 ) -> Truth {
     let opaque = command
         .unknown
@@ -289,8 +321,9 @@ fn command_truth(
         ShellCondition::All(parts) => {
             let mut truth = Truth::True;
             for part in parts {
-                match command_truth(part, command, script, cwd) {
+                match command_truth(part, command, script, cwd, only_true) {
                     Truth::False => return Truth::False,
+                    Truth::Unknown if only_true => return Truth::Unknown,
                     Truth::Unknown => truth = Truth::Unknown,
                     Truth::True => {}
                 }
@@ -300,7 +333,7 @@ fn command_truth(
         ShellCondition::Any(parts) => {
             let mut truth = Truth::False;
             for part in parts {
-                match command_truth(part, command, script, cwd) {
+                match command_truth(part, command, script, cwd, only_true) {
                     Truth::True => return Truth::True,
                     Truth::Unknown => truth = Truth::Unknown,
                     Truth::False => {}
@@ -308,7 +341,8 @@ fn command_truth(
             }
             truth
         }
-        ShellCondition::Not(part) => command_truth(part, command, script, cwd).not(),
+        // Whether the part is false decides, so it is asked exactly.
+        ShellCondition::Not(part) => command_truth(part, command, script, cwd, false).not(),
         ShellCondition::Flag(flag) => Truth::or_unknown(
             command.has_flag(flag),
             opaque || unknown_words(command).any(|word| word.may_be_flag()),
@@ -383,7 +417,7 @@ fn command_truth(
                 .iter()
                 .filter_map(|index| script.commands.get(*index))
             {
-                match command_truth(inner, upstream, script, cwd) {
+                match command_truth(inner, upstream, script, cwd, only_true) {
                     Truth::True => return Truth::True,
                     Truth::Unknown => truth = Truth::Unknown,
                     Truth::False => {}

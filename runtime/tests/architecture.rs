@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 34] = [
+const FLOORS: [(&str, u8); 35] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
@@ -31,6 +31,7 @@ const FLOORS: [(&str, u8); 34] = [
     ("read", 2),
     ("policy_error", 2),
     ("postfix", 2),
+    ("programs", 2),
     ("encoded", 2),
     ("render", 2),
     ("resolve", 2),

@@ -1,0 +1,52 @@
+//! The shipped policies decide every line of the shell corpora alike whole and from the
+//! compact form the hook's cache keeps, where a rule whose condition requires programs a
+//! line does not run is never decoded (`runtime/src/programs.rs`): skipping it must change
+//! no outcome, on lines that run those programs, others, or parts known only at run time.
+
+#![expect(
+    clippy::unwrap_used,
+    reason = "a test whose policies or corpora cannot be read should fail"
+)]
+
+use serde_json::json;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+#[test]
+fn the_compact_form_decides_every_corpus_line_as_the_whole_policy() {
+    let sources = rulesc::load::read_sources(&[format!("{ROOT}/rules")]).unwrap();
+    let policy = rulesc::load::compile(sources).unwrap().policy;
+    let compact = rulesc::Policy::from_checked_compact(&policy.to_compact()).unwrap();
+    let mut lines = Vec::new();
+    for file in std::fs::read_dir(format!("{ROOT}/tests/shell")).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        lines.extend(
+            text.lines()
+                .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                .map(|line| line.replace("\\n", "\n")),
+        );
+    }
+    assert!(lines.len() > 1000, "only {} lines", lines.len());
+    let mut differ = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        // Each line is asked of a fresh compact policy too, so that no condition decoded
+        // for an earlier line hides one this line would skip.
+        let fresh = rulesc::Policy::from_checked_compact(&policy.to_compact()).unwrap();
+        let (command, cwd) = line
+            .split_once('\t')
+            .unwrap_or((line, "/home/user/project"));
+        let event: rulesc::Event = serde_json::from_value(json!({
+            "event": "pre_tool_use", "tool": "Bash", "arg": {"command": command}, "cwd": cwd,
+        }))
+        .unwrap();
+        let whole = policy.evaluate(&event);
+        if compact.evaluate(&event) != whole || fresh.evaluate(&event) != whole {
+            differ.push(format!("line {at}: {line:?}"));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "decided otherwise:\n{}",
+        differ.join("\n")
+    );
+}
