@@ -71,7 +71,7 @@ impl<'e> CommandLine<'e> {
             Some(Reading::Unreadable(_)) => true,
             Some(Reading::Read(script)) => script.commands.iter().any(|command| {
                 !command.unknown.is_empty()
-                    || programs.iter().any(|program| *program == command.program)
+                    || programs.contains(&command.program)
             }),
         }
     }
