@@ -3,11 +3,6 @@
 //! line does not run is never decoded (`runtime/src/programs.rs`): skipping it must change
 //! no outcome, on lines that run those programs, others, or parts known only at run time.
 
-#![expect(
-    clippy::unwrap_used,
-    reason = "a test whose policies or corpora cannot be read should fail"
-)]
-
 use serde_json::json;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
