@@ -1278,6 +1278,16 @@ pub(crate) const WRITERS: &[Writer] = &[
         },
     },
     Writer {
+        programs: &["npm", "pnpm"],
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[&["pkg", "set"], &["pkg", "delete"], &["pkg", "fix"]],
+            reads: &[],
+            scopes: &[],
+            default: Some("package.json"),
+        },
+    },
+    Writer {
         programs: &["ssh-keygen"],
         valued: &[
             "-f", "-t", "-b", "-C", "-N", "-P", "-Z", "-O", "-n", "-I", "-V", "-z", "-a", "-E",
@@ -1314,16 +1324,28 @@ pub(crate) struct Deleter {
     pub(crate) valued: &'static [&'static str],
     /// The flags of the `rm` it stands for
     pub(crate) as_rm: &'static [&'static str],
+    /// Options naming the folder the operands go to; without one, the last operand is that
+    /// place, and not deleted (`mv a b`: `a` is gone from its place, `b` is written)
+    pub(crate) moved_to: Option<&'static [&'static str]>,
 }
 
 /// Every program read as the `rm` it stands for, one row each
 pub(crate) const DELETERS: &[Deleter] = &[
+    Deleter {
+        program: "mv",
+        verbs: &[],
+        when: &[],
+        valued: &["-S", "--suffix", "-t", "--target-directory"],
+        as_rm: &[],
+        moved_to: Some(&["-t", "--target-directory"]),
+    },
     Deleter {
         program: "rimraf",
         verbs: &[],
         when: &[],
         valued: &["--glob", "--preserve-root"],
         as_rm: &["-r", "-f"],
+        moved_to: None,
     },
     Deleter {
         program: "del-cli",
@@ -1331,6 +1353,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         when: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
+        moved_to: None,
     },
     Deleter {
         program: "cmake",
@@ -1338,6 +1361,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         when: &[],
         valued: &[],
         as_rm: &["-f"],
+        moved_to: None,
     },
     Deleter {
         program: "cmake",
@@ -1345,6 +1369,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         when: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
+        moved_to: None,
     },
     Deleter {
         program: "cmake",
@@ -1352,6 +1377,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         when: &[],
         valued: &[],
         as_rm: &["-f"],
+        moved_to: None,
     },
     Deleter {
         program: "shred",
@@ -1365,6 +1391,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         ],
         valued: &["-n", "--iterations", "-s", "--size", "--random-source"],
         as_rm: &["-f"],
+        moved_to: None,
     },
     Deleter {
         program: "tar",
@@ -1381,6 +1408,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
             "--exclude-from",
         ],
         as_rm: &["-r", "-f"],
+        moved_to: None,
     },
 ];
 
@@ -1444,6 +1472,16 @@ fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
             rest_words.next();
         } else if arg == "-" || !arg.starts_with('-') {
             words.push(arg.clone());
+        }
+    }
+    if let Some(options) = row.moved_to {
+        let into_folder = rest.iter().any(|arg| {
+            options
+                .iter()
+                .any(|option| arg == option || arg.starts_with(&format!("{option}=")))
+        });
+        if !into_folder {
+            words.pop();
         }
     }
     (words.len() > operands_from).then_some(words)
@@ -1756,6 +1794,49 @@ pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
         name: "VISUAL",
         programs: &[],
         marks: "",
+    },
+];
+
+/// An environment variable whose value gives an interpreter options of its own, some of
+/// which load or run code (`PERL5OPT='-Mx;system(...)'`, `NODE_OPTIONS='--require ./x.js'`)
+#[derive(Debug)]
+pub(crate) struct CodeVariable {
+    /// The variable
+    pub(crate) name: &'static str,
+    /// The programs that read it (by name's start: `perl` covers `perl5.36`)
+    pub(crate) programs: &'static [&'static str],
+    /// The options in its value that load or run code
+    pub(crate) loads: &'static [&'static str],
+}
+
+/// Every variable giving an interpreter options that load or run code: perlrun(1), node(1)
+/// `NODE_OPTIONS`, ruby(1) `RUBYOPT`, the JVM's `JAVA_TOOL_OPTIONS`
+pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
+    CodeVariable {
+        name: "PERL5OPT",
+        programs: &["perl"],
+        loads: &["-M", "-m", "-d", "-I"],
+    },
+    CodeVariable {
+        name: "NODE_OPTIONS",
+        programs: &["node", "npm", "npx", "yarn", "pnpm"],
+        loads: &[
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+        ],
+    },
+    CodeVariable {
+        name: "RUBYOPT",
+        programs: &["ruby", "gem", "bundle", "rake"],
+        loads: &["-r", "-I"],
+    },
+    CodeVariable {
+        name: "JAVA_TOOL_OPTIONS",
+        programs: &["java", "mvn", "gradle", "./gradlew", "./mvnw"],
+        loads: &["-javaagent", "-agentlib", "-agentpath"],
     },
 ];
 

@@ -42,6 +42,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         owed_dash: false,
         evaluated: Evaluated::default(),
         fetched: Vec::new(),
+        input_descriptor: None,
     };
     reader.script(line, &[], Depth::default())?;
     if let Some(why) = reader.evaluated.why() {
@@ -99,6 +100,9 @@ struct Reader {
     /// The folders fetched on the line so far (`git clone URL d`), normalised: a file in one
     /// is code from elsewhere
     fetched: Vec<String>,
+    /// The descriptor the statement being walked reads its input from (`bash <&3`), which
+    /// an earlier command opened on what only run time knows (`exec 3< <(curl …)`)
+    input_descriptor: Option<String>,
 }
 
 /// Where a node is walked: its source text, the commands feeding its input, and how deep
@@ -433,6 +437,20 @@ impl Reader {
             }
             previous_end = Some(redirect.byte_range().end);
         }
+        // tree-sitter-bash hangs the redirects of `a && b > f` on the whole list, but bash
+        // gives them to its last command, opened when that command runs: after a `cd` before
+        // it (`cd /etc && echo x >> hosts` writes `/etc/hosts`). The rest runs first.
+        let mut body = node.field("body").next();
+        while let Some(list) = body.filter(|body| body.kind() == "list") {
+            let parts: Vec<N> = list.named_children().collect();
+            let Some((last, first)) = parts.split_last() else {
+                break;
+            };
+            for part in first {
+                self.node(*part, at, None)?;
+            }
+            body = Some(*last);
+        }
         for redirect in &redirect_nodes {
             match redirect.kind() {
                 "heredoc_redirect" => {
@@ -452,8 +470,11 @@ impl Reader {
             }
         }
         let script_text = script.clone();
-        let body = node.field("body").next();
-        let (upstream, created) = self.around(
+        let descriptor = redirect_nodes
+            .iter()
+            .find_map(|redirect| input_descriptor(*redirect, at.source));
+        let outer_descriptor = std::mem::replace(&mut self.input_descriptor, descriptor);
+        let walked = self.around(
             &redirect_nodes,
             &redirects,
             at,
@@ -472,7 +493,9 @@ impl Reader {
                     reader.push(command)
                 }
             },
-        )?;
+        );
+        self.input_descriptor = outer_descriptor;
+        let (upstream, created) = walked?;
         // `cat <<EOF | sh`: the here-document is what the rest of the pipeline reads.
         let forwarded = match self.commands.get(created.clone()) {
             Some([cat]) if cat.program == "cat" && cat.operands.is_empty() => script_text,
@@ -1278,10 +1301,16 @@ impl Reader {
         self.autoruns(program, args, &mut runs);
         // A name without `/` is looked up in `PATH`: only a file written by that very name
         // may be it (a `PATH` holding `.`), not one of a fetched folder.
+        // With `PATH` changed on the line, a file of that name written on it may be what runs.
         let ran_written = if written_as.contains('/') {
             self.runs_fetched_or_written(written_as)
         } else {
             self.was_written(written_as)
+                || (self.environment("PATH").is_some()
+                    && self
+                        .written
+                        .iter()
+                        .any(|path| path.rsplit('/').next() == Some(written_as)))
         };
         if ran_written {
             runs.opaque.push(format!(
@@ -1361,6 +1390,40 @@ impl Reader {
     /// The command lines a program runs from its environment (`GIT_EXTERNAL_DIFF='...' git
     /// diff`, `LESSOPEN='|... %s' less f`)
     fn variable_runs(&self, program: &str, runs: &mut Runs) {
+        for row in knowledge::CODE_VARIABLES
+            .iter()
+            .filter(|row| row.programs.iter().any(|name| program.starts_with(name)))
+        {
+            // An option that loads a file runs what the file holds, as a script operand does:
+            // unknown when the file is written on this line, or the value carries code.
+            let loads = match self.environment(row.name) {
+                Some(Binding::Known(values)) => values.iter().any(|value| {
+                    let words: Vec<&str> = value.split_whitespace().collect();
+                    words.iter().enumerate().any(|(at, option)| {
+                        row.loads.iter().any(|load| {
+                            option.starts_with(load)
+                                && (option.contains([';', '(', '{', '`'])
+                                    || self.was_written(
+                                        option
+                                            .strip_prefix(load)
+                                            .map(|rest| rest.trim_start_matches('='))
+                                            .filter(|rest| !rest.is_empty())
+                                            .or_else(|| words.get(at + 1).copied())
+                                            .unwrap_or_default(),
+                                    ))
+                        })
+                    })
+                }),
+                Some(Binding::Unknown(_)) => true,
+                None => false,
+            };
+            if loads {
+                runs.opaque.push(format!(
+                    "`{}` gives `{program}` options that load code written on this line or known only when it runs",
+                    row.name
+                ));
+            }
+        }
         for row in knowledge::command_variables(program) {
             match self.environment(row.name) {
                 Some(Binding::Known(values)) => {
@@ -1433,9 +1496,27 @@ impl Reader {
         }
     }
 
+    /// Why the input a program runs is unknown when it comes from a descriptor an earlier
+    /// command opened (`bash <&3`, `bash /dev/fd/3`)
+    fn descriptor_input(&self, program: &str, file: Option<&str>, runs: &mut Runs) {
+        let descriptor = match file {
+            Some(file) => descriptor_of(file),
+            None => self.input_descriptor.clone(),
+        };
+        if let Some(descriptor) = descriptor {
+            runs.opaque.push(format!(
+                "the script `{program}` reads from file descriptor {descriptor} is whatever it was opened on, only known at run time"
+            ));
+        }
+    }
+
     /// A script file a shell or `source` runs: a process substitution's output, a file
     /// written on the line, or a word known only at run time
     fn script_file(&self, program: &str, file: &str, runs: &mut Runs) {
+        if descriptor_of(file).is_some() {
+            self.descriptor_input(program, Some(file), runs);
+            return;
+        }
         if let Some(inner) = file
             .strip_prefix("<(")
             .and_then(|rest| rest.strip_suffix(')'))
@@ -1460,6 +1541,7 @@ impl Reader {
     /// A program that runs its input as a script, fed by `upstream`: what it runs is only
     /// known at run time unless every command feeding it prints its own output
     fn runs_input(&self, program: &str, upstream: &[usize], runs: &mut Runs) {
+        self.descriptor_input(program, None, runs);
         let feeding = upstream
             .iter()
             .filter_map(|index| self.commands.get(*index));
@@ -1599,6 +1681,44 @@ enum GitAlias {
     Words(Vec<String>),
     /// `!command`: a shell script
     Script(String),
+}
+
+/// The descriptor other than the standard input that an input redirect reads (`<&3`,
+/// `0<&3`, `< /dev/fd/3`)
+fn input_descriptor<N: Syntax>(node: N, source: &str) -> Option<String> {
+    if node.kind() != "file_redirect" {
+        return None;
+    }
+    let mut operator = String::new();
+    let mut target = None;
+    for child in node.children() {
+        match child.kind() {
+            "file_descriptor" => operator.push_str(text(child, source)),
+            _ if !child.is_named() => operator.push_str(child.kind()),
+            _ => {
+                target.get_or_insert_with(|| text(child, source));
+            }
+        }
+    }
+    let target = target?;
+    match operator.as_str() {
+        "<&" | "0<&" => (target != "0" && target.bytes().all(|byte| byte.is_ascii_digit()))
+            .then(|| target.to_owned()),
+        "<" | "0<" => descriptor_of(&unquote(target)),
+        _ => None,
+    }
+}
+
+/// The descriptor a path names when it is one other than the standard input (`/dev/fd/3`,
+/// `/proc/self/fd/3`)
+fn descriptor_of(path: &str) -> Option<String> {
+    let number = path.strip_prefix("/dev/fd/").or_else(|| {
+        let rest = path.strip_prefix("/proc/")?;
+        let (_, number) = rest.split_once("/fd/")?;
+        Some(number)
+    })?;
+    (!number.is_empty() && number != "0" && number.bytes().all(|byte| byte.is_ascii_digit()))
+        .then(|| number.to_owned())
 }
 
 /// The words of the command an `ext::` remote names: split at spaces, `% ` a space and `%%`
@@ -2038,7 +2158,27 @@ fn option_value(args: &[String], short: char, long: &str) -> Option<String> {
 /// The commands `find` runs for each file: `-exec`/`-execdir`/`-ok`/`-okdir` up to `;` or `+`,
 /// once per root of the search, `{}` standing for it
 fn find_exec(args: &[String]) -> Vec<Vec<String>> {
-    let roots = find_roots(args);
+    let mut roots = find_roots(args);
+    // A file found by its name is below a root, named as the pattern says (`find ~ -name
+    // '.*rc'` finds `~/.*rc`, as the glob reads): each root stands with such a child too.
+    let names: Vec<&String> = args
+        .windows(2)
+        .filter_map(|pair| match pair {
+            [test, name] if matches!(test.as_str(), "-name" | "-iname") => Some(name),
+            _ => None,
+        })
+        .filter(|name| !name.contains('/') && !expand::is_unknown(name))
+        .collect();
+    let children: Vec<String> = roots
+        .iter()
+        .filter(|root| !expand::is_unknown(root))
+        .flat_map(|root| {
+            names
+                .iter()
+                .map(move |name| format!("{}/{name}", root.trim_end_matches('/')))
+        })
+        .collect();
+    roots.extend(children);
     let mut commands = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
