@@ -69,10 +69,10 @@ impl<'e> CommandLine<'e> {
         match self.reading() {
             None => false,
             Some(Reading::Unreadable(_)) => true,
-            Some(Reading::Read(script)) => script.commands.iter().any(|command| {
-                !command.unknown.is_empty()
-                    || programs.contains(&command.program)
-            }),
+            Some(Reading::Read(script)) => script
+                .commands
+                .iter()
+                .any(|command| !command.unknown.is_empty() || programs.contains(&command.program)),
         }
     }
 
