@@ -169,6 +169,10 @@ fn shell_all_needs_every_command_and_at_least_one() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "shell-parser"),
+    ignore = "reads lines only tree-sitter-bash reads (the `shell-parser` feature)"
+)]
 fn a_rule_that_cannot_tell_before_the_command_runs_asks_by_default() {
     let policy = |choice, verb| {
         Policy::new(
@@ -252,5 +256,30 @@ fn an_unreadable_line_is_refused_saying_why() {
     assert_eq!(
         outcome.resolution.message.as_deref(),
         Some("the command line cannot be read: the quote `\"` at line 1, column 4 is never closed")
+    );
+}
+
+/// Built without the shell reader's C parsers, a line past its own parser cannot be read:
+/// a guard on it fires with its own verb and says why, a line it reads is decided as ever
+#[test]
+#[cfg(not(feature = "shell-parser"))]
+fn without_the_full_parser_a_line_past_the_fast_reader_fails_closed() {
+    let policy = Policy::new(
+        vec![rule("r", rm_outside(None), Verb::Block)],
+        Defaults::default(),
+    )
+    .unwrap();
+    let project = "/home/u/project";
+    let past = policy.evaluate(&call_in("case $x in a) rm -rf ~;; esac", project));
+    assert_eq!(past.resolution.decision, Decision::Block);
+    let message = past.resolution.message.unwrap_or_default();
+    assert!(message.contains("full shell parser"), "{message}");
+    assert_eq!(
+        decision(&policy, &call_in("rm -rf ~/x && ls", project)),
+        Decision::Block
+    );
+    assert_eq!(
+        decision(&policy, &call_in("rm -rf build && ls", project)),
+        Decision::None
     );
 }

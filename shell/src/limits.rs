@@ -68,6 +68,9 @@ pub enum Unreadable {
     /// A word the parser leaves out of its command: tree-sitter-bash drops a lone `-` before
     /// a descriptor's redirect, so `cat - 2>&1` would read as `cat` alone
     DroppedWord,
+    /// A line the fast reader gives up, in a build without tree-sitter-bash (the crate's
+    /// `tree-sitter` feature), which would read it
+    NoFullParser,
     /// A file opened for reading and writing (`3<> f`): valid shell that tree-sitter-bash
     /// cannot parse; 1-based line and column of the `<>`
     ReadWriteRedirect {
@@ -106,6 +109,9 @@ impl fmt::Display for Unreadable {
             }
             Self::NotText => "the tool call's `command` is missing or not text",
             Self::TooSlow => "the command line takes longer than 50 ms to read",
+            Self::NoFullParser => {
+                "the command line needs the full shell parser, which this build of rulesc leaves out"
+            }
             Self::SplitWord => {
                 "the command line splits a word with a line continuation (`\\` and a line break)"
             }

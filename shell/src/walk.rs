@@ -8,7 +8,6 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Instant;
 
-use tree_sitter::{ParseOptions, ParseState, Parser};
 
 use crate::clients;
 use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
@@ -21,6 +20,8 @@ use crate::links::Links;
 use crate::path::normalise;
 use crate::syntax::Syntax;
 use crate::word::unquote;
+#[cfg(feature = "tree-sitter")]
+use crate::bash_tree;
 use crate::{fast, wrapper, writes, Context};
 
 /// Reads a whole command line; `fast` lets the fast reader read the lines it can
@@ -28,6 +29,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
     let mut reader = Reader {
         context: context.clone(),
         fast,
+        #[cfg(feature = "tree-sitter")]
         parser: None,
         // Agents' lines hold about one command per 20 bytes: room for that (up to a bound)
         // spares the list the reallocations of growing.
@@ -59,14 +61,6 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
     })
 }
 
-/// A parser of tree-sitter-bash
-fn bash_parser() -> Result<Parser, Unreadable> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .map_err(|_| Unreadable::Syntax)?;
-    Ok(parser)
-}
 
 /// The state of one reading: the parser, made when first needed and reused for nested
 /// scripts, the directories paths are resolved against (`cd` changes them as the shell
@@ -75,7 +69,9 @@ struct Reader {
     context: Context,
     /// Whether the fast reader reads the lines it can (see [`fast`])
     fast: bool,
-    parser: Option<Parser>,
+    /// tree-sitter-bash's parser, made when a line first needs it
+    #[cfg(feature = "tree-sitter")]
+    parser: Option<tree_sitter::Parser>,
     commands: Vec<SimpleCommand>,
     /// The entries of every command's `stdin_from` so far, for [`MAX_LINKS`]
     links: usize,
@@ -154,43 +150,28 @@ impl Reader {
                 return self.node(tree.root(), at, None);
             }
         }
-        self.tree_sitter(at)
+        self.full_parse(at)
     }
 
-    /// Parses `at.source` with tree-sitter-bash and walks its tree
-    fn tree_sitter(&mut self, at: At<'_, '_>) -> Result<(), Unreadable> {
-        let deadline = self.deadline;
-        // tree-sitter-bash's scanner hands characters to C's `isdigit`, which reads out of
-        // bounds (and can crash the process) beyond one byte. No byte past ASCII is special
-        // to the shell, so the parser reads each as `%`, a plain word character, byte for
-        // byte: every node keeps its range, and every word is taken from the text itself.
-        let bytes: Vec<u8> = at
-            .source
-            .bytes()
-            .map(|byte| if byte.is_ascii() { byte } else { b'%' })
-            .collect();
-        let mut chunk = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
-        // tree-sitter asks this now and then while it parses; `true` stops it.
-        let mut too_slow = |_: &ParseState| Instant::now() > deadline;
-        let options = ParseOptions::new().progress_callback(&mut too_slow);
+    /// Reads a line the fast reader gave up with tree-sitter-bash
+    #[cfg(feature = "tree-sitter")]
+    fn full_parse(&mut self, at: At<'_, '_>) -> Result<(), Unreadable> {
         let parser = match &mut self.parser {
             Some(parser) => parser,
-            None => self.parser.insert(bash_parser()?),
+            None => self.parser.insert(bash_tree::parser()?),
         };
-        let parsed = parser.parse_with_options(&mut chunk, None, Some(options));
-        let tree = match parsed {
-            Some(tree) => tree,
-            None if Instant::now() > deadline => return Err(Unreadable::TooSlow),
-            None => return Err(Unreadable::Syntax),
-        };
-        let root = tree.root_node();
-        if root.has_error() {
-            return Err(limits::unterminated(at.source)
-                .or_else(|| limits::read_write_redirect(at.source))
-                .unwrap_or_else(|| first_error(root)));
-        }
-        self.node(root, at, None)
+        let tree = bash_tree::parse(parser, at.source, self.deadline)?;
+        self.node(tree.root_node(), at, None)
     }
+
+    /// Without tree-sitter-bash, a line the fast reader gave up cannot be read
+    #[cfg(not(feature = "tree-sitter"))]
+    fn full_parse(&mut self, at: At<'_, '_>) -> Result<(), Unreadable> {
+        Err(limits::unterminated(at.source)
+            .or_else(|| limits::read_write_redirect(at.source))
+            .unwrap_or(Unreadable::NoFullParser))
+    }
+
 
     /// Collects the commands of any node; `stdin` is a literal script fed to its input
     fn node<N: Syntax>(
@@ -2301,24 +2282,4 @@ fn is_blank(ch: char) -> bool {
     matches!(ch, ' ' | '\t' | '\\' | '\n' | '\r')
 }
 
-/// Where the first syntax error of a tree lies
-fn first_error(root: tree_sitter::Node<'_>) -> Unreadable {
-    let mut cursor = root.walk();
-    let mut node = root;
-    loop {
-        let erroneous = node
-            .children(&mut cursor)
-            .find(|child| child.is_error() || child.is_missing() || child.has_error());
-        match erroneous {
-            Some(child) if !child.is_error() && !child.is_missing() => node = child,
-            Some(child) => {
-                let point = child.start_position();
-                return Unreadable::SyntaxAt {
-                    line: point.row + 1,
-                    column: point.column + 1,
-                };
-            }
-            None => return Unreadable::Syntax,
-        }
-    }
-}
+

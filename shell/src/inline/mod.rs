@@ -9,21 +9,32 @@
 //! it runs (code it evaluates, a command it builds). Code that does none of these is
 //! harmless. Perl, awk and Lua have no grammar here: their code is judged by its words.
 
+#[cfg(feature = "tree-sitter")]
 mod bindings;
+#[cfg(feature = "tree-sitter")]
 mod javascript;
+#[cfg(feature = "tree-sitter")]
 mod php;
+#[cfg(feature = "tree-sitter")]
 mod python;
+#[cfg(feature = "tree-sitter")]
 mod ruby;
+#[cfg(feature = "tree-sitter")]
 mod tree;
 
 use std::time::Instant;
 
+#[cfg(feature = "tree-sitter")]
 use tree_sitter::{Language, ParseOptions, ParseState, Parser};
 
 use crate::knowledge::Lang;
 
 /// A value the code computes: known from its literals, or only when it runs
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    not(feature = "tree-sitter"),
+    expect(dead_code, reason = "only the grammars find values in code")
+)]
 pub(crate) enum Value {
     /// The text the literals spell
     Known(String),
@@ -33,6 +44,10 @@ pub(crate) enum Value {
 
 /// What inline code does that a guard must see
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    not(feature = "tree-sitter"),
+    expect(dead_code, reason = "without the grammars, code is judged by its words alone")
+)]
 pub(crate) enum Effect {
     /// A command line handed to a shell (`os.system`, `child_process.exec`, backticks)
     Script(Value),
@@ -55,7 +70,15 @@ pub(crate) enum Effect {
     Opaque(String),
 }
 
+/// What `code`, given to `program`, does; `deadline` bounds the parsing. Without the
+/// grammars (the `tree-sitter` feature), the code is judged by its words.
+#[cfg(not(feature = "tree-sitter"))]
+pub(crate) fn effects(lang: Lang, program: &str, code: &str, _deadline: Instant) -> Vec<Effect> {
+    by_words(lang, program, code)
+}
+
 /// What `code`, given to `program`, does; `deadline` bounds the parsing
+#[cfg(feature = "tree-sitter")]
 pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) -> Vec<Effect> {
     let language: Language = match lang {
         Lang::Python => tree_sitter_python::LANGUAGE.into(),
@@ -90,6 +113,7 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
 
 /// A program run with these words: with one word, a command line handed to a shell (Ruby's
 /// and Perl's `system "cmd"`), with more, the program and its arguments
+#[cfg(feature = "tree-sitter")]
 fn run(mut words: Vec<Value>) -> Effect {
     if words.len() == 1 {
         if let Some(line) = words.pop() {
@@ -100,6 +124,7 @@ fn run(mut words: Vec<Value>) -> Effect {
 }
 
 /// Parses `source`, or `None` when the grammar cannot be loaded or the deadline passes
+#[cfg(feature = "tree-sitter")]
 fn parse(language: Language, source: &str, deadline: Instant) -> Option<tree_sitter::Tree> {
     let mut parser = Parser::new();
     parser.set_language(&language).ok()?;
