@@ -375,7 +375,10 @@ fn read_entry(path: &Path, arguments: &str, limit: u64) -> std::io::Result<Optio
     let Some(header) = header else {
         return Ok(None);
     };
-    let compact = bytes.split_off(line_end + 1);
+    // The policy's bytes move to the front of the buffer already read: no second buffer to
+    // allocate and fault in.
+    bytes.drain(..=line_end);
+    let compact = bytes;
     let whole = header.rulesc == env!("CARGO_PKG_VERSION")
         && header.arguments == arguments
         && header.checksum == checksum(&compact);
