@@ -1023,6 +1023,31 @@ pub(crate) struct Writer {
     pub(crate) destination: Destination,
 }
 
+/// The options of `git`, its `clone` and its `config` that take the next word as their value
+const GIT_VALUED: &[&str] = &[
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "-b",
+    "--branch",
+    "-o",
+    "--origin",
+    "--depth",
+    "--reference",
+    "--separate-git-dir",
+    "-j",
+    "--jobs",
+    "--filter",
+    "--template",
+    "-u",
+    "--upload-pack",
+    "--config",
+    "--type",
+    "--default",
+];
+
 /// Every program that writes files its words name, one row each
 pub(crate) const WRITERS: &[Writer] = &[
     Writer {
@@ -1191,40 +1216,12 @@ pub(crate) const WRITERS: &[Writer] = &[
     },
     Writer {
         programs: &["git"],
-        valued: &[
-            "-C",
-            "-c",
-            "--git-dir",
-            "--work-tree",
-            "--namespace",
-            "-b",
-            "--branch",
-            "-o",
-            "--origin",
-            "--depth",
-            "--reference",
-            "--separate-git-dir",
-            "-j",
-            "--jobs",
-            "--filter",
-            "--template",
-            "-u",
-            "--upload-pack",
-            "--config",
-        ],
+        valued: GIT_VALUED,
         destination: Destination::Clone,
     },
     Writer {
         programs: &["git"],
-        valued: &[
-            "-C",
-            "-c",
-            "--git-dir",
-            "--work-tree",
-            "--namespace",
-            "--type",
-            "--default",
-        ],
+        valued: GIT_VALUED,
         destination: Destination::Setting {
             commands: &[&["config"]],
             reads: &[

@@ -8,7 +8,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Instant;
 
-
+#[cfg(feature = "tree-sitter")]
+use crate::bash_tree;
 use crate::clients;
 use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
 use crate::evaluated::{self, Evaluated};
@@ -20,8 +21,6 @@ use crate::links::Links;
 use crate::path::normalise;
 use crate::syntax::Syntax;
 use crate::word::unquote;
-#[cfg(feature = "tree-sitter")]
-use crate::bash_tree;
 use crate::{fast, wrapper, writes, Context};
 
 /// Reads a whole command line; `fast` lets the fast reader read the lines it can
@@ -60,7 +59,6 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         commands: reader.commands,
     })
 }
-
 
 /// The state of one reading: the parser, made when first needed and reused for nested
 /// scripts, the directories paths are resolved against (`cd` changes them as the shell
@@ -171,7 +169,6 @@ impl Reader {
             .or_else(|| limits::read_write_redirect(at.source))
             .unwrap_or(Unreadable::NoFullParser))
     }
-
 
     /// Collects the commands of any node; `stdin` is a literal script fed to its input
     fn node<N: Syntax>(
@@ -505,19 +502,17 @@ impl Reader {
         node: N,
         source: &str,
     ) -> Result<Option<Redirect>, Unreadable> {
-        let mut operator = String::new();
-        let mut target = None;
-        for child in node.children() {
-            match child.kind() {
-                "file_descriptor" => operator.push_str(text(child, source)),
-                _ if !child.is_named() => operator.push_str(child.kind()),
-                "process_substitution" | "number" => return Ok(None),
-                _ if target.is_some() => return Err(Unreadable::JoinedWord),
-                _ => target = Some(text(child, source)),
+        let (operator, targets) = redirect_parts(node, source);
+        let raw = match targets.as_slice() {
+            [] => return Ok(None),
+            _ if targets
+                .iter()
+                .any(|target| matches!(target.kind(), "process_substitution" | "number")) =>
+            {
+                return Ok(None)
             }
-        }
-        let Some(raw) = target else {
-            return Ok(None);
+            [target] => text(*target, source),
+            _ => return Err(Unreadable::JoinedWord),
         };
         let mut words = Vec::with_capacity(1);
         expand::word(raw, &self.env(), &mut words);
@@ -1664,24 +1659,29 @@ enum GitAlias {
     Script(String),
 }
 
+/// A redirect's operator, as written with its descriptor (`2>>`, `<&`), and the nodes of
+/// its target (one, unless the parser split a word)
+fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
+    let mut operator = String::new();
+    let mut targets = Vec::new();
+    for child in node.children() {
+        match child.kind() {
+            "file_descriptor" => operator.push_str(text(child, source)),
+            _ if !child.is_named() => operator.push_str(child.kind()),
+            _ => targets.push(child),
+        }
+    }
+    (operator, targets)
+}
+
 /// The descriptor other than the standard input that an input redirect reads (`<&3`,
 /// `0<&3`, `< /dev/fd/3`)
 fn input_descriptor<N: Syntax>(node: N, source: &str) -> Option<String> {
     if node.kind() != "file_redirect" {
         return None;
     }
-    let mut operator = String::new();
-    let mut target = None;
-    for child in node.children() {
-        match child.kind() {
-            "file_descriptor" => operator.push_str(text(child, source)),
-            _ if !child.is_named() => operator.push_str(child.kind()),
-            _ => {
-                target.get_or_insert_with(|| text(child, source));
-            }
-        }
-    }
-    let target = target?;
+    let (operator, targets) = redirect_parts(node, source);
+    let target = text(*targets.first()?, source);
     match operator.as_str() {
         "<&" | "0<&" => (target != "0" && target.bytes().all(|byte| byte.is_ascii_digit()))
             .then(|| target.to_owned()),
@@ -2281,5 +2281,3 @@ fn basename(program: &str) -> &str {
 fn is_blank(ch: char) -> bool {
     matches!(ch, ' ' | '\t' | '\\' | '\n' | '\r')
 }
-
-

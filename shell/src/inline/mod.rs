@@ -46,7 +46,10 @@ pub(crate) enum Value {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(
     not(feature = "tree-sitter"),
-    expect(dead_code, reason = "without the grammars, code is judged by its words alone")
+    expect(
+        dead_code,
+        reason = "without the grammars, code is judged by its words alone"
+    )
 )]
 pub(crate) enum Effect {
     /// A command line handed to a shell (`os.system`, `child_process.exec`, backticks)
