@@ -515,8 +515,8 @@ impl UnknownWord<'_> {
     /// Whether the word, as a path made absolute against the folder its command runs in,
     /// may pass `test`: a regular expression anchored at a literal start (`^/dev/`), or a
     /// glob that starts with literal text (`/dev/sd*`), cannot
-    /// match a path whose known start leads elsewhere (`logs/$(date).log` in a project);
-    /// every other test may
+    /// match a path whose known start leads elsewhere and whose rest is a name
+    /// (`logs/$(date).log` in a project); every other test may
     fn may_be_path_matching(&self, test: &WordTest) -> bool {
         let literal = match test {
             WordTest::Regex(pattern) => pattern.anchored_prefix(),
@@ -537,7 +537,14 @@ impl UnknownWord<'_> {
             return true;
         };
         let prefix = self.prefix;
-        if self.split || prefix.is_empty() || prefix.starts_with('~') || prefix.contains("..") {
+        // Only a name after the known start stays below it: any other unknown part may hold
+        // `/../` and lead anywhere (`/tmp/$X` may be `/dev/sda`).
+        if self.split
+            || !self.name
+            || prefix.is_empty()
+            || prefix.starts_with('~')
+            || prefix.contains("..")
+        {
             return true;
         }
         let start = if prefix.starts_with('/') {
@@ -684,7 +691,7 @@ fn protected(path: &str, cwd: Option<&str>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{in_tmp, outside, program_test};
+    use super::{in_tmp, outside, program_test, UnknownWord};
     use crate::vocabulary::{ShellCondition, ShellWord, WordTest};
 
     #[test]
@@ -717,6 +724,23 @@ mod tests {
             test: WordTest::Equals("rm".to_owned()),
         };
         assert_eq!(program_test(&operand), None);
+    }
+
+    #[test]
+    fn only_a_name_after_a_known_folder_stays_in_it() {
+        let dev = WordTest::Regex(crate::vocabulary::RegexPattern::new("^/dev/").unwrap());
+        let word = |prefix, name| UnknownWord {
+            prefix,
+            split: false,
+            name,
+            dir: Some("/home/u/p"),
+        };
+        // `/tmp/$(date +%s)` is below `/tmp`; `/tmp/$X` may be `/tmp/../dev/sda`.
+        assert!(!word("/tmp/", true).may_be_path_matching(&dev));
+        assert!(word("/tmp/", false).may_be_path_matching(&dev));
+        assert!(!word("logs/", true).may_be_path_matching(&dev));
+        assert!(word("", true).may_be_path_matching(&dev));
+        assert!(word("/dev/", true).may_be_path_matching(&dev));
     }
 
     #[test]

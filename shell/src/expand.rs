@@ -483,7 +483,16 @@ impl<'e, 'a> Expansion<'e, 'a> {
     fn end_word(&mut self) {
         let word = std::mem::take(&mut self.current);
         match self.unknown.take() {
-            Some(unknown) => self.words.push(unknown.encode()),
+            // A `..` in what follows the unknown part may climb above the known start
+            // (`/tmp/$(date)/../../dev/sda`): the word is no name below its start then, and
+            // may lead anywhere.
+            Some(mut unknown) => {
+                let tail = word.get(unknown.prefix.len()..).unwrap_or_default();
+                if tail.split('/').any(|part| part == "..") {
+                    unknown.name = false;
+                }
+                self.words.push(unknown.encode());
+            }
             None if !word.is_empty() || self.quoted_empty => self.words.push(word),
             None => {}
         }

@@ -91,13 +91,27 @@ pub(crate) fn written(
                     out.push(word(value));
                 }
             }
-            for arg in args {
-                if let Some(value) = options
+            let glued = || {
+                options
                     .iter()
                     .filter(|option| option.ends_with('=') && !option.starts_with("--"))
-                    .find_map(|start| arg.strip_prefix(start))
-                {
-                    out.push(word(value));
+            };
+            for arg in args {
+                match UnknownWord::decode(arg) {
+                    // `of="$X"`: the option is known, its value only at run time.
+                    Some(mut unknown) => {
+                        if let Some(rest) =
+                            glued().find_map(|start| unknown.prefix.strip_prefix(start))
+                        {
+                            unknown.prefix = rest.to_owned();
+                            out.push(Err(unknown));
+                        }
+                    }
+                    None => {
+                        if let Some(value) = glued().find_map(|start| arg.strip_prefix(start)) {
+                            out.push(word(value));
+                        }
+                    }
                 }
             }
         }
