@@ -574,9 +574,19 @@ impl UnknownWord<'_> {
             return true;
         }
         let base = self.prefix;
-        let folder = base.is_empty() || base.ends_with('/');
+        // The name ends a folder's path (`/tmp/`), or goes on from a start of a child's name
+        // (`/tmp/tmp.` of `mktemp`), which makes it that folder's child.
+        let (parent, start) = base.rsplit_once('/').unwrap_or(("", base));
+        let child = !start.is_empty() && !start.contains(['*', '?', '[']);
+        let folder = base.is_empty() || base.ends_with('/') || child;
         let inside = if base.starts_with('/') {
-            let known = base.trim_end_matches('/');
+            let known = if child && parent.is_empty() {
+                "/"
+            } else if child {
+                parent
+            } else {
+                base.trim_end_matches('/')
+            };
             // `/tmp/build/$(date +%s)` is in a temporary folder, as `./$(date +%s)` is in the
             // project: what is known of it names a folder inside, and the rest is a name
             // (`/tmp/$(date +%s)` names no folder below `/tmp`, so it may be outside).
@@ -741,6 +751,27 @@ mod tests {
         assert!(!word("logs/", true).may_be_path_matching(&dev));
         assert!(word("", true).may_be_path_matching(&dev));
         assert!(word("/dev/", true).may_be_path_matching(&dev));
+    }
+
+    #[test]
+    fn a_name_going_on_from_a_childs_start_is_that_child() {
+        let word = |prefix| UnknownWord {
+            prefix,
+            split: false,
+            name: true,
+            dir: Some("/home/u/p"),
+        };
+        let cwd = Some("/home/u/p");
+        // `/tmp/tmp.` of `mktemp`, `build-` in the project: below their folders.
+        assert!(!word("/tmp/tmp.").may_be_outside(cwd, true));
+        assert!(!word("/home/u/p/build-").may_be_outside(cwd, false));
+        assert!(!word("build-").may_be_outside(cwd, false));
+        // `/tmp/` may be `/tmp` itself; `/home/u/p` may go on as `/home/u/pX`; `/tmp.` is at
+        // the root.
+        assert!(word("/tmp/").may_be_outside(cwd, true));
+        assert!(word("/home/u/p").may_be_outside(cwd, false));
+        assert!(word("/tmp.").may_be_outside(cwd, true));
+        assert!(word("/tmp/tmp.").may_be_outside(cwd, false));
     }
 
     #[test]

@@ -394,6 +394,17 @@ impl<'e, 'a> Expansion<'e, 'a> {
         self.substitution(inner, quoted);
     }
 
+    /// The one value the line gives `name`, when it is known whole
+    fn known_value(&self, name: &str) -> Option<String> {
+        match self.env.vars.iter().rev().find(|(bound, _)| bound == name) {
+            Some((_, Binding::Known(values))) => match values.as_slice() {
+                [value] if !is_unknown(value) => Some(value.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The value of a parameter
     fn parameter(&mut self, name: &str, quoted: bool) {
         // Field splitting follows `$IFS`: once the line sets it, how any unquoted
@@ -422,6 +433,12 @@ impl<'e, 'a> Expansion<'e, 'a> {
                     .get(self.choice % values.len().max(1))
                     .cloned()
                     .unwrap_or_default();
+                // A value known up to a part (`d=$(mktemp -d)`, `D=/tmp/$X`) goes on as that.
+                if let Some(unknown) = UnknownWord::decode(&value) {
+                    self.current.push_str(&unknown.prefix);
+                    let split = !quoted && (unknown.split || !unknown.name);
+                    return self.unknown_part(unknown.why, split, unknown.name, unknown.own_code);
+                }
                 if quoted {
                     self.current.push_str(&value);
                 } else {
@@ -453,6 +470,20 @@ impl<'e, 'a> Expansion<'e, 'a> {
             Some(value) => self.split(&value),
             None => {
                 let programs = programs_of(inner);
+                // `$(mktemp -d)`: a folder just made, whose place is known up to its name.
+                if let [(program, args)] = programs.as_slice() {
+                    if program == "mktemp" && !args.iter().any(|arg| is_unknown(arg)) {
+                        let tmpdir = self.known_value("TMPDIR");
+                        if let Some(start) = crate::knowledge::mktemp_start(args, tmpdir.as_deref())
+                        {
+                            let shown: String = inner.trim().chars().take(40).collect();
+                            self.current.push_str(&start);
+                            let why =
+                                format!("the output of `$({shown})` is known only at run time");
+                            return self.unknown_part(why, false, true, false);
+                        }
+                    }
+                }
                 let name = programs.first().is_some_and(|(program, args)| {
                     programs.len() == 1 && prints_a_name(program, args)
                 });

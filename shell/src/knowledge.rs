@@ -574,6 +574,49 @@ pub(crate) fn link_maker(program: &str) -> Option<&'static LinkMaker> {
 /// Programs whose output is a name (no `/`, no leading `-`, `+` or `:`): a date, a count, a user,
 /// a branch, a container id. A word built from one is unknown, but neither a flag nor a path
 /// that leaves the directory it is in.
+/// The known start of the path `mktemp` prints (`/tmp/tmp.` of `mktemp -d`, `/tmp/app-` of
+/// `mktemp /tmp/app-XXXX`): its folder (`-p DIR`, `--tmpdir=DIR`, the template's own, else
+/// `tmpdir`, what the line sets `TMPDIR` to, or `/tmp`) and the template's text before its
+/// `X`s; the rest is a name. What it prints names a file or folder it has just made, so what
+/// is written there or below it is new, wherever the folder is: taking `/tmp` for an
+/// inherited `TMPDIR` misplaces nothing a rule must see. The words must be known; `None`
+/// when an option's value is missing.
+pub(crate) fn mktemp_start(args: &[String], tmpdir: Option<&str>) -> Option<String> {
+    let mut folder: Option<String> = None;
+    let mut template: Option<&str> = None;
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        match arg.as_str() {
+            "-p" => folder = Some(words.next()?.clone()),
+            "--tmpdir" | "-t" => {}
+            "--suffix" => {
+                words.next()?;
+            }
+            _ if arg.starts_with("--tmpdir=") => {
+                folder = arg.strip_prefix("--tmpdir=").map(str::to_owned);
+            }
+            _ if arg.starts_with('-') => {}
+            _ => template = Some(arg),
+        }
+    }
+    let template = template.unwrap_or("tmp.XXXXXXXXXX");
+    let (own_folder, name) = match template.rsplit_once('/') {
+        Some((dir, name)) if folder.is_none() => {
+            (Some(if dir.is_empty() { "/" } else { dir }), name)
+        }
+        Some((_, name)) => (None, name),
+        None => (None, template),
+    };
+    let folder = folder
+        .as_deref()
+        .or(own_folder)
+        .or(tmpdir)
+        .unwrap_or("/tmp")
+        .trim_end_matches('/')
+        .to_owned();
+    Some(format!("{folder}/{}", name.trim_end_matches('X')))
+}
+
 pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
     match program {
         "date" | "nproc" | "uname" | "whoami" | "id" | "hostname" | "arch" | "getconf"

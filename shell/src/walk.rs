@@ -346,9 +346,16 @@ impl Reader {
         for word in &words {
             self.evaluated.text(word);
         }
-        match words.iter().find_map(|word| UnknownWord::decode(word)) {
-            Some(unknown) => Binding::Unknown(unknown.why),
-            None => Binding::Known(vec![words.join(" ")]),
+        match (
+            words.as_slice(),
+            words.iter().find_map(|word| UnknownWord::decode(word)),
+        ) {
+            // Known up to a part (`$(mktemp -d)`, `/tmp/$X`): kept so, for the words it goes into.
+            ([one], Some(unknown)) if !unknown.prefix.is_empty() => {
+                Binding::Known(vec![one.clone()])
+            }
+            (_, Some(unknown)) => Binding::Unknown(unknown.why),
+            (_, None) => Binding::Known(vec![words.join(" ")]),
         }
     }
 
