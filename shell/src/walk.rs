@@ -1080,6 +1080,12 @@ impl Reader {
             }
             for name in row.variables {
                 if let Some(binding) = self.environment(name) {
+                    // `BASH_ENV=<(echo '…')`: the file is a process substitution's output.
+                    if let Binding::Known(values) = binding {
+                        for value in values.iter().filter(|value| value.starts_with("<(")) {
+                            self.script_file(program, value, runs);
+                        }
+                    }
                     let written = match binding {
                         Binding::Known(values) => values.iter().any(|file| self.was_written(file)),
                         Binding::Unknown(_) => true,
@@ -1225,6 +1231,15 @@ impl Reader {
             "make" | "gmake" | "bmake" => {
                 let files = option_value(args, 'f', "--file")
                     .or_else(|| option_value(args, 'f', "--makefile"));
+                // `make -f -`: the makefile is its input, whose recipes run as command lines.
+                if files
+                    .as_deref()
+                    .is_some_and(|file| STDIN_PATHS.contains(&file) || file.starts_with("<("))
+                {
+                    runs.opaque.push(format!(
+                        "the recipes `{program}` runs come from a makefile given as its input, read only when it runs"
+                    ));
+                }
                 let written = match &files {
                     Some(file) => self.was_written(file).then(|| file.clone()),
                     None => ["GNUmakefile", "makefile", "Makefile"]

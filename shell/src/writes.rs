@@ -159,6 +159,23 @@ pub(crate) fn written(
                 .map(|(_, file)| *file);
             out.extend(scope.or(default).map(word));
         }
+        Destination::UrlName { when, unless } => {
+            let saves = when.is_empty() || words.flags.iter().any(|flag| has(when, flag));
+            let named = words
+                .values
+                .iter()
+                .any(|(option, _)| unless.contains(option))
+                || words.flags.iter().any(|flag| has(unless, flag));
+            if saves && !named {
+                out.extend(
+                    words
+                        .operands
+                        .iter()
+                        .filter_map(|url| url_name(url))
+                        .map(|name| word(&name)),
+                );
+            }
+        }
         Destination::Clone => {
             if words.operands.first() != Some(&"clone") {
                 return out;
@@ -194,6 +211,18 @@ pub(crate) fn written(
         }
     }
     out
+}
+
+/// The name a download of `url` is saved under: its path's last part, `index.html` for
+/// none; `None` for a word that is no URL
+fn url_name(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let path = rest.split(['?', '#']).next().unwrap_or_default();
+    let name = match path.split_once('/') {
+        Some((_, path)) => path.rsplit('/').next().unwrap_or_default(),
+        None => "",
+    };
+    Some(if name.is_empty() { "index.html" } else { name }.to_owned())
 }
 
 /// The folder `git clone URL` makes: the URL's last part without `.git`, as git names it;
