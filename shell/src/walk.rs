@@ -1087,7 +1087,9 @@ impl Reader {
                         }
                     }
                     let written = match binding {
-                        Binding::Known(values) => values.iter().any(|file| self.was_written(file)),
+                        Binding::Known(values) => values
+                            .iter()
+                            .any(|file| expand::is_unknown(file) || self.was_written(file)),
                         Binding::Unknown(_) => true,
                     };
                     if written {
@@ -1396,6 +1398,9 @@ impl Reader {
             // unknown when the file is written on this line, or the value carries code.
             let loads = match self.environment(row.name) {
                 Some(Binding::Known(values)) => values.iter().any(|value| {
+                    if expand::is_unknown(value) {
+                        return true;
+                    }
                     let words: Vec<&str> = value.split_whitespace().collect();
                     words.iter().enumerate().any(|(at, option)| {
                         row.loads.iter().any(|load| {
