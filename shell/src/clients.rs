@@ -1,19 +1,26 @@
 //! The command lines database clients run from the statements they are given: meta-commands
 //! that hand a line to a shell (`psql`'s `\! rm -rf ~`, `sqlite3`'s `.shell rm -rf ~`),
-//! output piped into a command (`\o |cmd`, `.once |cmd`), and `COPY ... PROGRAM 'cmd'`.
+//! output piped into a command (`\o |cmd`, `.once |cmd`), and `COPY ... PROGRAM 'cmd'`;
+//! and the files the client itself writes for them (`.output FILE`, `\copy … to 'FILE'`).
 //! The statements come from a client's options (`psql -c`, `mysql -e`, `sqlite3 -cmd`),
 //! the words after the database (`sqlite3 app.db '.shell ...'`) or a literal input (a
 //! here-document, `echo ... |`).
 
 use crate::knowledge::{self, Escape};
 
-/// The command lines `program` runs from its statements in `args` and `stdin`; `None` when
+/// What a database client's statements do beyond the database: the command lines they hand
+/// a shell, and the files the client writes for them (`.output FILE`, `\copy … to 'FILE'`)
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Effects {
+    /// The command lines
+    pub(crate) lines: Vec<String>,
+    /// The files written, as their statements name them
+    pub(crate) files: Vec<String>,
+}
+
+/// What `program`'s statements in `args` and `stdin` do ([`Effects`]); `None` when
 /// `program` is no database client the table knows
-pub(crate) fn command_lines(
-    program: &str,
-    args: &[String],
-    stdin: Option<&str>,
-) -> Option<Vec<String>> {
+pub(crate) fn effects(program: &str, args: &[String], stdin: Option<&str>) -> Option<Effects> {
     let client = knowledge::database_client(program)?;
     let mut statements: Vec<&str> = Vec::new();
     let mut words = args.iter();
@@ -39,21 +46,33 @@ pub(crate) fn command_lines(
         }
     }
     statements.extend(stdin);
-    let mut lines = Vec::new();
+    let mut found = Effects::default();
     for statement in statements {
         for line in statement.lines() {
-            lines.extend(line_escapes(client.escapes, line));
+            line_escapes(client.escapes, line, &mut found);
         }
     }
-    Some(lines)
+    found.lines.retain(|line| !line.is_empty());
+    Some(found)
 }
 
-/// The command lines one line of statements hands to a shell
-fn line_escapes(escapes: &[Escape], line: &str) -> Vec<String> {
+/// What one line of statements does beyond the database, added to `effects`
+fn line_escapes(escapes: &[Escape], line: &str, effects: &mut Effects) {
     let trimmed = line.trim_start();
-    let mut found = Vec::new();
+    let found = &mut effects.lines;
     for escape in escapes {
         match escape {
+            Escape::WritesFile(word) => {
+                let file = strip_word(trimmed, word)
+                    .map(str::trim)
+                    // `.once |cmd` pipes into a command (`Escape::Pipe`): no file.
+                    .filter(|rest| !rest.trim_start_matches(['\'', '"']).starts_with('|'))
+                    .and_then(|rest| rest.split_whitespace().next_back())
+                    .map(|file| file.trim_matches(['\'', '"']))
+                    .filter(|file| !file.is_empty() && !file.starts_with(['-', '|']));
+                effects.files.extend(file.map(str::to_owned));
+            }
+            Escape::CopyTo => effects.files.extend(copy_target(line)),
             // `\!` may follow a statement on its line, and takes the rest of it.
             Escape::Anywhere(mark) => {
                 if let Some((_, rest)) = line.split_once(mark) {
@@ -75,8 +94,15 @@ fn line_escapes(escapes: &[Escape], line: &str) -> Vec<String> {
             Escape::Program => found.extend(programs(line)),
         }
     }
-    found.retain(|line| !line.is_empty());
-    found
+}
+
+/// The quoted file a copy out writes (`\copy (…) to 'FILE'`, `COPY t TO 'FILE'`)
+fn copy_target(line: &str) -> Option<String> {
+    let lower = line.to_ascii_lowercase();
+    let copy = lower.find("copy")?;
+    let to = lower.get(copy..)?.find(" to ")? + copy + " to ".len();
+    let quoted = line.get(to..)?.trim_start().strip_prefix('\'')?;
+    quoted.split('\'').next().map(str::to_owned)
 }
 
 /// `text` after `word` and a blank, compared without case; `None` when it does not start so
@@ -110,9 +136,13 @@ fn programs(line: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn lines(program: &str, args: &[&str], stdin: Option<&str>) -> Vec<String> {
+    fn found(program: &str, args: &[&str], stdin: Option<&str>) -> Effects {
         let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
-        command_lines(program, &args, stdin).unwrap_or_default()
+        effects(program, &args, stdin).unwrap_or_default()
+    }
+
+    fn lines(program: &str, args: &[&str], stdin: Option<&str>) -> Vec<String> {
+        found(program, args, stdin).lines
     }
 
     #[test]
@@ -147,6 +177,37 @@ mod tests {
         assert!(lines("sqlite3", &["app.db", "select shell from t"], None).is_empty());
         assert!(lines("mysql", &["-e", "select 1"], Some("show tables;")).is_empty());
         assert!(lines("sqlite3", &["app.db"], Some(".output out.txt")).is_empty());
-        assert_eq!(command_lines("ls", &[], None), None);
+        assert_eq!(effects("ls", &[], None), None);
+    }
+
+    #[test]
+    fn files_the_client_writes_are_named() {
+        let files = |program, args: &[&str], stdin| found(program, args, stdin).files;
+        assert_eq!(
+            files(
+                "sqlite3",
+                &[":memory:", ".output /etc/x", "select 1;"],
+                None
+            ),
+            ["/etc/x"]
+        );
+        assert_eq!(
+            files("sqlite3", &["a.db"], Some(".once '~/.bashrc'")),
+            ["~/.bashrc"]
+        );
+        assert_eq!(
+            files(
+                "psql",
+                &["-c", "\\copy (select 1) to '/home/u/.profile'"],
+                None
+            ),
+            ["/home/u/.profile"]
+        );
+        assert_eq!(
+            files("psql", &[], Some("\\o out.txt\nselect 1;")),
+            ["out.txt"]
+        );
+        assert!(files("sqlite3", &["a.db", ".once |sh"], None).is_empty());
+        assert!(files("psql", &["-c", "copy t to stdout"], None).is_empty());
     }
 }

@@ -1781,6 +1781,11 @@ pub(crate) enum Escape {
     Pipe(&'static str),
     /// The quoted command after `PROGRAM` (`COPY t FROM PROGRAM 'cmd'`)
     Program,
+    /// A file a line that starts with this word writes, named last on it (`\o FILE`,
+    /// `.output FILE`): not a command, but a write of the client's own
+    WritesFile(&'static str),
+    /// The quoted file after `TO` in a copy out (`\copy (…) to 'FILE'`)
+    CopyTo,
 }
 
 /// psql(1)'s meta-commands `\!`, `\o`, `\g`, `\w` and `COPY`/`\copy ... PROGRAM`
@@ -1793,6 +1798,11 @@ const PSQL_ESCAPES: &[Escape] = &[
     Escape::Pipe("\\w"),
     Escape::Pipe("\\write"),
     Escape::Program,
+    Escape::WritesFile("\\o"),
+    Escape::WritesFile("\\out"),
+    Escape::WritesFile("\\w"),
+    Escape::WritesFile("\\write"),
+    Escape::CopyTo,
 ];
 
 /// mysql(1)'s `system` (`\!`) and `pager` (`\P`) commands
@@ -1811,6 +1821,10 @@ const SQLITE_ESCAPES: &[Escape] = &[
     Escape::Pipe(".once"),
     Escape::Pipe(".import"),
     Escape::Pipe(".read"),
+    Escape::WritesFile(".output"),
+    Escape::WritesFile(".once"),
+    Escape::WritesFile(".save"),
+    Escape::WritesFile(".backup"),
 ];
 
 /// Every database client whose statements may run a command line

@@ -1131,11 +1131,13 @@ impl Reader {
     ) -> Runs {
         let mut runs = Runs::default();
         let first_operand = || args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
-        for line in clients::command_lines(program, args, stdin.as_deref())
-            .into_iter()
-            .flatten()
-        {
-            runs.word(program, line);
+        if let Some(client) = clients::effects(program, args, stdin.as_deref()) {
+            for line in client.lines {
+                runs.word(program, line);
+            }
+            for file in client.files {
+                runs.writes.push(self.path(&file, false));
+            }
         }
         match program {
             "eval" => {
