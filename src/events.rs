@@ -8,7 +8,7 @@
 //! returned beside the events, with their line, for the command to warn about
 //! ([`crate::keys`]).
 
-use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy, TraceState};
+use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy, TraceState, EVENT_FIELDS};
 use serde_json::{Map, Value as Json};
 
 use crate::keys::{self, UnknownKey};
@@ -114,6 +114,17 @@ pub fn read_event(value: Json) -> Result<Event, String> {
         }
         Some(_) => return Err("`event` must be a string, the event's name".to_owned()),
     };
+    for field in EVENT_FIELDS {
+        let given: Vec<&str> = field
+            .json_keys()
+            .filter(|key| object.contains_key(*key))
+            .collect();
+        if let [first, second, ..] = given.as_slice() {
+            return Err(format!(
+                "`{first}` and `{second}` give the same field: give one of them"
+            ));
+        }
+    }
     serde_json::from_value::<Event>(Json::Object(object.clone()))
         .map_err(|err| explain_field_error(kind, &object, &err))
 }
@@ -205,6 +216,30 @@ mod tests {
     }
 
     #[test]
+    fn elapsed_is_given_in_milliseconds_or_as_a_duration_under_either_name() {
+        let elapsed = |text: &str| parse_events(text).map(|read| read.events[0].elapsed_ms);
+        assert_eq!(
+            elapsed(r#"{"event": "stop", "elapsed_ms": 6000}"#),
+            Ok(6_000)
+        );
+        assert_eq!(elapsed(r#"{"event": "stop", "elapsed": "6s"}"#), Ok(6_000));
+        assert_eq!(
+            elapsed(r#"{"event": "stop", "elapsed": "1_500ms"}"#),
+            Ok(1_500)
+        );
+        assert_eq!(elapsed(r#"{"event": "stop", "elapsed": 90}"#), Ok(90));
+        assert_eq!(
+            elapsed(r#"{"event": "stop", "elapsed": 1, "elapsed_ms": 1}"#),
+            Err("line 1: `elapsed_ms` and `elapsed` give the same field: give one of them".into())
+        );
+        let wrong_unit = elapsed(r#"{"event": "stop", "elapsed": "6 sec"}"#).unwrap_err();
+        assert!(
+            wrong_unit.starts_with("line 1: field `elapsed` must be milliseconds as a non-negative integer, or a duration such as \"5min\""),
+            "{wrong_unit}"
+        );
+    }
+
+    #[test]
     fn a_session_starts_each_event_from_the_last_metadata_with_its_own_on_top() {
         let policy = crate::compile_str(
             "p.rules",
@@ -230,7 +265,7 @@ mod tests {
     #[test]
     fn reads_past_unknown_keys_and_names_each_with_its_line() {
         let text =
-            "{\"event\": \"stop\"}\n\n{\"event\": \"stop\", \"host_extra\": [1],\n \"elapsed\": 3}";
+            "{\"event\": \"stop\"}\n\n{\"event\": \"stop\", \"host_extra\": [1],\n \"elapsd\": 3}";
         let input = parse_events(text).unwrap();
         assert_eq!(input.events.len(), 2);
         let found: Vec<(usize, &str)> = input
@@ -238,6 +273,6 @@ mod tests {
             .iter()
             .map(|(line, key)| (*line, key.path.as_str()))
             .collect();
-        assert_eq!(found, [(3, "elapsed"), (3, "host_extra")]);
+        assert_eq!(found, [(3, "elapsd"), (3, "host_extra")]);
     }
 }

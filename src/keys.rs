@@ -1,6 +1,6 @@
 //! Unknown keys in the JSON a user writes: event JSON, run scripts and scenarios.
 //!
-//! serde reads past keys it does not know, so a misspelt key (`elapsed` for `elapsed_ms`,
+//! serde reads past keys it does not know, so a misspelt key (`elapsd_ms` for `elapsed_ms`,
 //! `finsh_reason` in a script turn) would read as absent, and a test could pass for the wrong
 //! reason. Each input has a shape of known keys; every key outside it is an [`UnknownKey`]
 //! with its JSON path and the nearest known key. What lies under a free-form key (`arg`,
@@ -122,13 +122,15 @@ fn nearest(key: &str, known: impl Iterator<Item = &'static str>) -> Option<&'sta
 /// The keys of event JSON (docs/cli.md "Event input"): `event` and the runtime's schema
 pub fn event_keys() -> Keys {
     let mut known = vec![("event", Keys::Free)];
-    known.extend(EVENT_FIELDS.iter().map(|field| {
-        let shape = if field.key == "error" {
-            Keys::Object(vec![("kind", Keys::Free), ("message", Keys::Free)])
-        } else {
-            Keys::Free
-        };
-        (field.key, shape)
+    known.extend(EVENT_FIELDS.iter().flat_map(|field| {
+        field.json_keys().map(|key| {
+            let shape = if key == "error" {
+                Keys::Object(vec![("kind", Keys::Free), ("message", Keys::Free)])
+            } else {
+                Keys::Free
+            };
+            (key, shape)
+        })
     }));
     Keys::Object(known)
 }
@@ -200,7 +202,7 @@ mod tests {
 
     #[test]
     fn names_the_path_and_the_nearest_known_key() {
-        let event = json!({"event": "stop", "elapsed": 5, "stop_reasn": "completed",
+        let event = json!({"event": "stop", "elapsd_ms": 5, "stop_reasn": "completed",
                            "error": {"knd": "model"}, "arg": {"anything": 1},
                            "metadata": {"mine": true}, "zzz": 1});
         let found: Vec<String> = unknown_keys(&event, &event_keys())
@@ -210,7 +212,7 @@ mod tests {
         assert_eq!(
             found,
             [
-                "unknown key `elapsed`, did you mean `elapsed_ms`?",
+                "unknown key `elapsd_ms`, did you mean `elapsed_ms`?",
                 "unknown key `error.knd`, did you mean `kind`?",
                 "unknown key `stop_reasn`, did you mean `stop_reason`?",
                 "unknown key `zzz`, which nothing reads",

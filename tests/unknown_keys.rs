@@ -19,7 +19,7 @@ fn lines(text: &str) -> Vec<&str> {
 fn eval_warns_about_each_unknown_key_with_its_line() {
     let (code, stdout, stderr) = rulesc(&["eval", "p.rules", "--event", "typos.jsonl"]);
     assert_eq!(code, 0, "{stderr}");
-    // The typo reads as absent: `elapsed` is not `elapsed_ms`, so the time limit stays quiet.
+    // The typo reads as absent: `elapsd_ms` is not `elapsed_ms`, so the time limit stays quiet.
     let decisions: Vec<String> = stdout
         .lines()
         .map(|line| {
@@ -30,7 +30,7 @@ fn eval_warns_about_each_unknown_key_with_its_line() {
     assert_eq!(
         lines(&stderr),
         [
-            "warning: `typos.jsonl` line 1: unknown key `elapsed`, did you mean `elapsed_ms`?",
+            "warning: `typos.jsonl` line 1: unknown key `elapsd_ms`, did you mean `elapsed_ms`?",
             "warning: `typos.jsonl` line 2: unknown key `agr`, did you mean `arg`?",
         ]
     );
@@ -55,7 +55,7 @@ fn eval_strict_refuses_unknown_keys_before_any_outcome() {
     assert_eq!(
         lines(&stderr),
         [
-            "error: `typos.jsonl` line 1: unknown key `elapsed`, did you mean `elapsed_ms`?",
+            "error: `typos.jsonl` line 1: unknown key `elapsd_ms`, did you mean `elapsed_ms`?",
             "error: `typos.jsonl` line 2: unknown key `agr`, did you mean `arg`?",
         ]
     );

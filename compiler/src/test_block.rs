@@ -227,13 +227,20 @@ impl TestLowering<'_> {
             }
             seen.push((key, entry.key.span));
             let Some(schema) = EventField::by_test_key(key) else {
-                let suggestion =
-                    resolve::suggest(key, EVENT_FIELDS.iter().map(|field| field.test_key));
+                // Event JSON's name of a field (`elapsed_ms`) is told apart from a typo.
+                let suggestion = match EventField::by_key(key) {
+                    Some(field) if field.json == JsonType::Milliseconds => Some(format!(
+                        "a test gives `{}` as a duration: `{}: 5min`",
+                        field.test_key, field.test_key
+                    )),
+                    _ => resolve::suggest(key, EVENT_FIELDS.iter().map(|field| field.test_key))
+                        .map(|name| format!("did you mean `{name}`?")),
+                };
                 self.fail(
                     entry.key.span,
                     format!("unknown field `{key}` in a test event"),
                     "not an event field",
-                    suggestion.map(|name| format!("did you mean `{name}`?")),
+                    suggestion,
                 );
                 ok = false;
                 continue;

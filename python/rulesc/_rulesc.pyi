@@ -25,7 +25,7 @@ class EventError(ValueError):
     field of the wrong type. Nothing was evaluated, and a session is unchanged."""
 
 class UnknownKeyWarning(UserWarning):
-    """A key of an event that nothing reads, such as ``elapsed`` for ``elapsed_ms``."""
+    """A key of an event that nothing reads, such as ``elapsd_ms`` for ``elapsed_ms``."""
 
 @final
 class Policy:

@@ -193,7 +193,7 @@ def test_a_bad_event_leaves_the_session_unchanged(guard_path: Path) -> None:
 
 
 def test_unknown_keys_warn_as_eval_does(cli, guard_path: Path) -> None:
-    event = {"event": "pre_tool_use", "tool": "ls", "elapsed": 3}
+    event = {"event": "pre_tool_use", "tool": "ls", "elapsd_ms": 3}
     policy = rulesc.Policy.from_paths([guard_path])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

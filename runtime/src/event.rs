@@ -4,10 +4,12 @@
 //! other field defaults to zero or empty. Unknown keys are tolerated so hosts may add fields.
 //! Its keys are the schema's (`vocabulary/schema.rs`).
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::vocabulary::{ErrorKind, EventKind, SortedJson, Status, StopDecision, StopReason};
+use crate::vocabulary::{
+    parse_duration, ErrorKind, EventKind, SortedJson, Status, StopDecision, StopReason,
+};
 
 /// The failure an `on_error` event reports
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,8 +45,9 @@ pub struct Event {
     /// Output tokens used
     #[serde(default)]
     pub output_tokens: u64,
-    /// Milliseconds since `execution_start`
-    #[serde(default)]
+    /// Milliseconds since `execution_start`: in JSON `elapsed_ms` (milliseconds) or
+    /// `elapsed` (as `elapsed_ms`, or a duration such as `"5min"`, as the language writes it)
+    #[serde(default, alias = "elapsed", deserialize_with = "milliseconds")]
     pub elapsed_ms: u64,
     /// Consecutive failures
     #[serde(default)]
@@ -119,6 +122,22 @@ pub struct Event {
     /// unreadable output does ([`ToolOutput::unreadable`]). Never part of event JSON.
     #[serde(skip)]
     pub arg_unreadable: bool,
+}
+
+/// Milliseconds given as a number, or as a duration's text (`"1_500ms"`, `"5min"`)
+fn milliseconds<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Milliseconds {
+        Number(u64),
+        Duration(String),
+    }
+    match Milliseconds::deserialize(deserializer)? {
+        Milliseconds::Number(ms) => Ok(ms),
+        Milliseconds::Duration(text) => {
+            parse_duration(&text).map_err(|err| serde::de::Error::custom(format!("{err}")))
+        }
+    }
 }
 
 impl Event {

@@ -258,3 +258,27 @@ fn every_word_reads_back_from_its_name_and_serializes_as_it() {
     check(&ErrorKind::ALL, |v| v.name(), ErrorKind::from_name);
     check(&FinishReason::ALL, |v| v.name(), FinishReason::from_name);
 }
+
+#[test]
+fn event_json_takes_each_field_under_its_inline_test_key_too() {
+    let read = |key: &str, value: Json| -> Event {
+        serde_json::from_value(json!({"event": "stop", key: value}))
+            .unwrap_or_else(|err| panic!("`{key}`: {err}"))
+    };
+    for field in EVENT_FIELDS {
+        let by_key = read(field.key, valid(field.json));
+        for key in field.json_keys() {
+            assert_eq!(read(key, valid(field.json)), by_key, "`{key}`");
+        }
+    }
+    // JSON has no durations: `elapsed` also takes one's text, in the language's units.
+    assert_eq!(read("elapsed", json!("5min")).elapsed_ms, 300_000);
+    assert_eq!(read("elapsed_ms", json!("1_500ms")).elapsed_ms, 1_500);
+    for not_a_duration in [json!("5"), json!("5 min"), json!("5mins"), json!(-1)] {
+        let event = json!({"event": "stop", "elapsed": not_a_duration});
+        assert!(
+            serde_json::from_value::<Event>(event).is_err(),
+            "{not_a_duration}"
+        );
+    }
+}

@@ -155,10 +155,9 @@ fn event_schema() -> Schema {
         EventName::json_schema(&mut generator).to_value(),
     );
     for field in EVENT_FIELDS {
-        properties.insert(
-            field.key.to_owned(),
-            json_type_schema(field.json).to_value(),
-        );
+        for key in field.json_keys() {
+            properties.insert(key.to_owned(), json_type_schema(field.json).to_value());
+        }
     }
     json_schema!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -170,10 +169,17 @@ fn event_schema() -> Schema {
     })
 }
 
+/// A duration's text as the language writes it (`1_500ms`, `5min`)
+const DURATION_PATTERN: &str = "^[0-9][0-9_]*(ms|s|min|h|d)$";
+
 /// The schema of a key of event JSON
 fn json_type_schema(json: JsonType) -> Schema {
     match json {
-        JsonType::Count | JsonType::Milliseconds => json_schema!({"type": "integer", "minimum": 0}),
+        JsonType::Count => json_schema!({"type": "integer", "minimum": 0}),
+        JsonType::Milliseconds => json_schema!({"anyOf": [
+            {"type": "integer", "minimum": 0},
+            {"type": "string", "pattern": DURATION_PATTERN},
+        ]}),
         JsonType::Text => json_schema!({"type": "string"}),
         JsonType::Flag => json_schema!({"type": "boolean"}),
         JsonType::Object => json_schema!({"type": "object"}),

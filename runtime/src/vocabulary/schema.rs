@@ -274,7 +274,7 @@ impl fmt::Display for Field {
 pub enum JsonType {
     /// A non-negative integer
     Count,
-    /// A non-negative integer of milliseconds
+    /// A non-negative integer of milliseconds, or a duration's text (`"5min"`)
     Milliseconds,
     /// A string
     Text,
@@ -294,7 +294,10 @@ impl JsonType {
     /// The type as a noun phrase for messages: `a non-negative integer`, `a string`
     pub fn described(self) -> String {
         match self {
-            JsonType::Count | JsonType::Milliseconds => "a non-negative integer".to_owned(),
+            JsonType::Count => "a non-negative integer".to_owned(),
+            JsonType::Milliseconds => {
+                "milliseconds as a non-negative integer, or a duration such as \"5min\"".to_owned()
+            }
             JsonType::Text => "a string".to_owned(),
             JsonType::Flag => "`true` or `false`".to_owned(),
             JsonType::Object => "an object".to_owned(),
@@ -378,7 +381,16 @@ const fn field(key: &'static str, json: JsonType) -> EventField {
 impl EventField {
     /// The key of event JSON spelled `key`, if any
     pub fn by_key(key: &str) -> Option<&'static EventField> {
-        EVENT_FIELDS.iter().find(|field| field.key == key)
+        EVENT_FIELDS
+            .iter()
+            .find(|field| field.json_keys().any(|json_key| json_key == key))
+    }
+
+    /// The keys event JSON accepts for it: its key, and the key an inline test spells it
+    /// with where that differs (`elapsed`, given as a duration such as `"5min"`), so one
+    /// name of a field works everywhere
+    pub fn json_keys(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.key).chain((self.test_key != self.key).then_some(self.test_key))
     }
 
     /// The key an inline test spells `test_key`, if any
