@@ -7,28 +7,7 @@
 //! resolver's.
 
 use rulesc_grammar::SyntaxError;
-use rulesc_runtime::{EventKind, Verb};
-
-/// The events of coding agents' hooks and the rulesc event each one is, keyed by the name
-/// lowercased without `_` (so `PreToolUse`, `preToolUse` and `pre_tool_use` meet); the same
-/// mapping `rulesc hook` makes (`host/src/payload.rs`, `host/src/mapping.rs`)
-const HOST_EVENTS: [(&str, EventKind); 15] = [
-    ("sessionstart", EventKind::ExecutionStart),
-    ("userpromptsubmit", EventKind::BeforeStep),
-    ("beforeagent", EventKind::BeforeStep),
-    ("pretooluse", EventKind::PreToolUse),
-    ("beforetool", EventKind::PreToolUse),
-    ("permissionrequest", EventKind::PreToolUse),
-    ("posttooluse", EventKind::PostToolUse),
-    ("aftertool", EventKind::PostToolUse),
-    ("posttoolusefailure", EventKind::OnError),
-    ("beforemodel", EventKind::BeforeInference),
-    ("aftermodel", EventKind::AfterInference),
-    ("afteragent", EventKind::Stop),
-    ("stop", EventKind::Stop),
-    ("subagentstop", EventKind::SubagentStop),
-    ("sessionend", EventKind::ExecutionEnd),
-];
+use rulesc_runtime::{EventKind, HostEventName, Verb, CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS};
 
 /// Words other policy languages and hooks use for a decision, and the verb that makes it
 const VERB_ALIASES: [(&str, Verb); 19] = [
@@ -53,13 +32,20 @@ const VERB_ALIASES: [(&str, Verb); 19] = [
     ("repeat", Verb::Retry),
 ];
 
-/// The event a host's name for it stands for: `PreToolUse`, `BeforeTool`, `preToolUse`
+/// The event a host's name for it stands for: `PreToolUse`, `BeforeTool`, `preToolUse`,
+/// `pre_tool_use` (names compared lowercased without `_`), from the hosts' table that
+/// `rulesc hook` maps events by
 pub(crate) fn host_event(name: &str) -> Option<EventKind> {
     let key = squashed(name);
-    HOST_EVENTS
-        .iter()
-        .find(|(host_name, _)| *host_name == key)
-        .map(|(_, kind)| *kind)
+    [&CLAUDE_EVENTS[..], &CODEX_EVENTS, &GEMINI_EVENTS]
+        .into_iter()
+        .flatten()
+        .find_map(|(host_name, meaning)| match meaning {
+            HostEventName::Mapped(event) if squashed(host_name) == key => {
+                Some(event.rulesc_event())
+            }
+            _ => None,
+        })
         .or_else(|| {
             EventKind::ALL
                 .into_iter()
@@ -225,6 +211,9 @@ mod tests {
             assert_eq!(host_event(name), Some(kind), "{name}");
         }
         assert_eq!(host_event("Whatever"), None);
+        // Sent by a host, but mapped to no rulesc event by `rulesc hook`: no hint either.
+        assert_eq!(host_event("BeforeModel"), None);
+        assert_eq!(host_event("Notification"), None);
     }
 
     #[test]

@@ -27,10 +27,9 @@
 //!   (`ask` is typed but has no effect), `continue: false` stops the agent and is checked
 //!   first; on `AfterAgent` a `deny` sends the reason back as the next prompt.
 
-use rulesc_runtime::{Act, Decision, EventKind, Outcome, RESOLVED_BY_DEFAULT};
+use rulesc_runtime::{Act, Decision, EventKind, HostEvent, Outcome, RESOLVED_BY_DEFAULT};
 use serde_json::{json, Map, Value as Json};
 
-use crate::payload::HostEvent;
 use crate::Host;
 
 /// The permission decision on a tool call

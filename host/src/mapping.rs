@@ -19,11 +19,11 @@
 //! state and the time, so every mapping is unit-testable.
 
 use rulesc_runtime::{
-    Decision, ErrorInfo, Event, EventKind, Outcome, Policy, StopDecision, StopReason,
+    Decision, ErrorInfo, Event, EventKind, HostEvent, Outcome, Policy, StopDecision, StopReason,
 };
 
 use super::answer::Verdict;
-use super::payload::{HookCall, HostEvent};
+use super::payload::HookCall;
 use super::session::{PolicyRun, SessionState};
 
 /// Evaluates `call` against `policy`, whose runs in a session are kept under `policy_key`,
@@ -326,6 +326,34 @@ mod tests {
             permission_mode: Some("default".to_owned()),
             prompt: Some("fix the tests".to_owned()),
             unread: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn every_host_event_fires_the_rulesc_event_the_compiler_names_for_it() {
+        let policy = Policy::new(Vec::new(), Defaults::default()).unwrap();
+        let events = [
+            &rulesc_runtime::CLAUDE_EVENTS[..],
+            &rulesc_runtime::CODEX_EVENTS,
+            &rulesc_runtime::GEMINI_EVENTS,
+        ];
+        for (name, meaning) in events.into_iter().flatten() {
+            let rulesc_runtime::HostEventName::Mapped(event) = meaning else {
+                continue;
+            };
+            let mut fired = Vec::new();
+            let mut state = SessionState::new(0);
+            respond_recorded(
+                &policy,
+                "p",
+                &call(*event),
+                &mut state,
+                0,
+                "",
+                Some(&mut fired),
+            );
+            let kinds: Vec<EventKind> = fired.iter().map(|(_, outcome)| outcome.event).collect();
+            assert!(kinds.contains(&event.rulesc_event()), "{name}: {kinds:?}");
         }
     }
 

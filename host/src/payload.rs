@@ -9,121 +9,19 @@
 //! no event the host sends — a misspelt or miscased name included — cannot be told apart
 //! from a tool call, so it is an error that gates one ([`PayloadError::gates_tool_call`]):
 //! the caller fails closed on it. Events a host sends that rulesc does not map
-//! (`Notification`, `PreCompact`, ...) are no opinion.
-//!
-//! The event names, by host (each list from the host's own source):
-//! - Claude Code: the hooks reference, code.claude.com/docs/en/hooks;
-//! - Codex: openai/codex `codex-rs/hooks/src/schema.rs` (`HookEventNameWire`) and
-//!   `codex-rs/hooks/src/events/` (one module per event);
-//! - Gemini CLI: google-gemini/gemini-cli `packages/core/src/hooks/types.ts`
-//!   (`HookEventName`).
+//! (`Notification`, `PreCompact`, ...) are no opinion. The event names, by host, are the
+//! runtime's table (`runtime/src/vocabulary/host_events.rs`), which the compiler reads too.
 
 use std::fmt;
 
-use rulesc_runtime::{SortedJson, ToolOutput};
+use rulesc_runtime::{
+    HostEvent, HostEventName as Known, SortedJson, ToolOutput, CLAUDE_EVENTS, CODEX_EVENTS,
+    GEMINI_EVENTS,
+};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
 use super::Host;
-
-/// A host event `rulesc hook` maps to rulesc events (the event table of docs/hosts.md)
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum HostEvent {
-    /// `SessionStart`: `execution_start`
-    SessionStart,
-    /// `UserPromptSubmit` (Gemini CLI: `BeforeAgent`): `before_step`
-    PromptSubmit,
-    /// `PreToolUse` (`BeforeTool`): `pre_tool_use`
-    PreTool,
-    /// `PermissionRequest` (Claude Code, Codex): the host is about to ask its user to approve
-    /// a tool call; judged by the `pre_tool_use` rules, without counting as another call
-    PermissionRequest,
-    /// `PostToolUse` (`AfterTool`): `post_tool_use`
-    PostTool,
-    /// `PostToolUseFailure` (Gemini CLI: an `AfterTool` whose response carries an `error`):
-    /// `post_tool_use` with `tool_error`, then `on_error`
-    PostToolFailure,
-    /// `Stop` (`AfterAgent`): `stop`
-    Stop,
-    /// `SubagentStop`: `subagent_stop`
-    SubagentStop,
-    /// `SessionEnd`: `execution_end`
-    SessionEnd,
-}
-
-impl HostEvent {
-    /// Whether the host runs a tool, or approves one, on the answer to this event
-    pub(crate) fn gates_tool_call(self) -> bool {
-        matches!(self, HostEvent::PreTool | HostEvent::PermissionRequest)
-    }
-}
-
-/// What an event a host sends is to rulesc
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Known {
-    /// Mapped to rulesc events
-    Mapped(HostEvent),
-    /// Sent by the host, but nothing a policy speaks of: no opinion
-    Unmapped,
-}
-
-/// Claude Code's events (code.claude.com/docs/en/hooks, "Hook events")
-const CLAUDE_EVENTS: [(&str, Known); 13] = [
-    ("SessionStart", Known::Mapped(HostEvent::SessionStart)),
-    ("UserPromptSubmit", Known::Mapped(HostEvent::PromptSubmit)),
-    ("PreToolUse", Known::Mapped(HostEvent::PreTool)),
-    (
-        "PermissionRequest",
-        Known::Mapped(HostEvent::PermissionRequest),
-    ),
-    ("PostToolUse", Known::Mapped(HostEvent::PostTool)),
-    (
-        "PostToolUseFailure",
-        Known::Mapped(HostEvent::PostToolFailure),
-    ),
-    ("Stop", Known::Mapped(HostEvent::Stop)),
-    ("SubagentStop", Known::Mapped(HostEvent::SubagentStop)),
-    ("SessionEnd", Known::Mapped(HostEvent::SessionEnd)),
-    ("Notification", Known::Unmapped),
-    ("PreCompact", Known::Unmapped),
-    ("PostCompact", Known::Unmapped),
-    ("SubagentStart", Known::Unmapped),
-];
-
-/// Codex's events (openai/codex `codex-rs/hooks/src/events/`)
-const CODEX_EVENTS: [(&str, Known); 12] = [
-    ("SessionStart", Known::Mapped(HostEvent::SessionStart)),
-    ("UserPromptSubmit", Known::Mapped(HostEvent::PromptSubmit)),
-    ("PreToolUse", Known::Mapped(HostEvent::PreTool)),
-    (
-        "PermissionRequest",
-        Known::Mapped(HostEvent::PermissionRequest),
-    ),
-    ("PostToolUse", Known::Mapped(HostEvent::PostTool)),
-    ("Stop", Known::Mapped(HostEvent::Stop)),
-    ("SubagentStop", Known::Mapped(HostEvent::SubagentStop)),
-    ("SessionEnd", Known::Mapped(HostEvent::SessionEnd)),
-    ("PreCompact", Known::Unmapped),
-    ("PostCompact", Known::Unmapped),
-    ("SubagentStart", Known::Unmapped),
-    ("StopFailure", Known::Unmapped),
-];
-
-/// Gemini CLI's events (google-gemini/gemini-cli `packages/core/src/hooks/types.ts`); a
-/// failed `AfterTool` is told apart by its response
-const GEMINI_EVENTS: [(&str, Known); 11] = [
-    ("SessionStart", Known::Mapped(HostEvent::SessionStart)),
-    ("BeforeAgent", Known::Mapped(HostEvent::PromptSubmit)),
-    ("BeforeTool", Known::Mapped(HostEvent::PreTool)),
-    ("AfterTool", Known::Mapped(HostEvent::PostTool)),
-    ("AfterAgent", Known::Mapped(HostEvent::Stop)),
-    ("SessionEnd", Known::Mapped(HostEvent::SessionEnd)),
-    ("Notification", Known::Unmapped),
-    ("PreCompress", Known::Unmapped),
-    ("BeforeModel", Known::Unmapped),
-    ("AfterModel", Known::Unmapped),
-    ("BeforeToolSelection", Known::Unmapped),
-];
 
 impl Host {
     /// The host's event names and what each one is

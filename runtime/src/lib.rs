@@ -79,9 +79,10 @@ pub use trace::{TraceState, PROMPT_SOURCE};
 pub use vocabulary::{
     fold_case, parse_duration, Action, Arith, ArithOp, CompareOp, Condition, Defaults,
     DurationError, Enumeration, ErrorKind, EventField, EventKind, Field, FieldPath, FieldType,
-    FinishReason, GlobPattern, JsonType, LabelStep, Limits, ListQuantifier, Literal, Mode,
-    OnUndecidable, Operand, Origin, PathSegment, PatternError, Quantifier, RegexPattern, Rule,
-    ShellCondition, ShellWord, SortedJson, Status, StopDecision, StopReason, TraceTerm, TraceTest,
-    Verb, Window, WordTest, EVENT_FIELDS, MAX_PATTERN_LEN, MAX_TRACE_BOUND, RESERVED_ID_PREFIXES,
+    FinishReason, GlobPattern, HostEvent, HostEventName, JsonType, LabelStep, Limits,
+    ListQuantifier, Literal, Mode, OnUndecidable, Operand, Origin, PathSegment, PatternError,
+    Quantifier, RegexPattern, Rule, ShellCondition, ShellWord, SortedJson, Status, StopDecision,
+    StopReason, TraceTerm, TraceTest, Verb, Window, WordTest, CLAUDE_EVENTS, CODEX_EVENTS,
+    EVENT_FIELDS, GEMINI_EVENTS, MAX_PATTERN_LEN, MAX_TRACE_BOUND, RESERVED_ID_PREFIXES,
     RESOLVED_BY_DEFAULT,
 };
