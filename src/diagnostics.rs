@@ -231,9 +231,10 @@ struct JsonReport<'a> {
 }
 
 /// The JSON Schema of the report `to_json` writes (`rulesc check --format json`), from the
-/// very type it serializes
-pub fn check_report_schema() -> schemars::Schema {
-    schemars::schema_for!(JsonReport<'static>)
+/// very type it serializes, made by `generator` (whose settings say, for one, that the
+/// schema is of what is written)
+pub fn check_report_schema(generator: schemars::SchemaGenerator) -> schemars::Schema {
+    generator.into_root_schema_for::<JsonReport<'static>>()
 }
 
 /// One diagnostic in JSON; the place is `null` only if its file is unknown

@@ -8,23 +8,61 @@ use std::fmt::Write as _;
 
 use rulesc_host::replay::{Finding, SessionReport, Warning};
 use rulesc_runtime::{Mode, SortedJson};
+use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
+
+/// The report of `rulesc replay --format json` (docs/replay.md); `rulesc schema replay`
+/// describes this very type
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "ReplayReport")]
+pub struct ReplayReport<'a> {
+    /// Every replayed session, in the order read
+    sessions: &'a [SessionReport],
+    /// Per rule id, its mode and how many times it decided each verb
+    rules: BTreeMap<String, RuleCount>,
+    /// The replay's counts
+    totals: Totals,
+    /// Lines that could not be replayed
+    warnings: &'a [Warning],
+}
+
+/// The counts of a replay
+#[derive(Serialize, JsonSchema)]
+struct Totals {
+    /// Sessions replayed
+    sessions: usize,
+    /// rulesc events evaluated
+    events: u64,
+    /// Decisions reported
+    findings: usize,
+}
+
+impl<'a> ReplayReport<'a> {
+    /// The report of `sessions`, with the lines of `warnings` that could not be replayed
+    pub fn new(sessions: &'a [SessionReport], warnings: &'a [Warning]) -> ReplayReport<'a> {
+        ReplayReport {
+            sessions,
+            rules: per_rule(sessions.iter().flat_map(|session| &session.findings)),
+            totals: Totals {
+                sessions: sessions.len(),
+                events: sessions.iter().map(|session| session.events).sum(),
+                findings: sessions.iter().map(|session| session.findings.len()).sum(),
+            },
+            warnings,
+        }
+    }
+}
 
 /// The sessions of one replay that have something to report, and per rule what it decided
 pub fn report_json(sessions: &[SessionReport], warnings: &[Warning]) -> String {
-    let rules = per_rule(sessions.iter().flat_map(|session| &session.findings));
-    let events: u64 = sessions.iter().map(|session| session.events).sum();
-    let value = json!({
-        "sessions": sessions.iter().map(session_json).collect::<Vec<_>>(),
-        "rules": rules,
-        "totals": {
-            "sessions": sessions.len(),
-            "events": events,
-            "findings": sessions.iter().map(|session| session.findings.len()).sum::<usize>(),
-        },
-        "warnings": warnings.iter().map(warning_json).collect::<Vec<_>>(),
-    });
+    sorted_json(&ReplayReport::new(sessions, warnings))
+}
+
+/// `document` as JSON with sorted keys; `null` if it could not be written, which no report
+/// of plain strings, numbers and string-keyed maps is
+fn sorted_json(document: &impl Serialize) -> String {
+    let value = serde_json::to_value(document).unwrap_or(Json::Null);
     SortedJson(&value).to_string()
 }
 
@@ -81,8 +119,32 @@ fn counted(n: u64, noun: &str) -> String {
 /// only one of them made
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Diff {
-    /// `(file, session, only old, only new)` for each session that differs
-    pub sessions: Vec<(String, String, Vec<Finding>, Vec<Finding>)>,
+    /// Each session that differs
+    pub sessions: Vec<DiffSession>,
+}
+
+/// One session where two versions of a policy decide differently
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DiffSession {
+    /// The trace, as named on the command line
+    pub file: String,
+    /// The session's id
+    pub session: String,
+    /// What only the old version decided
+    pub only_old: Vec<Finding>,
+    /// What only the new version decided
+    pub only_new: Vec<Finding>,
+}
+
+/// The report of `rulesc replay --diff OLD NEW --format json` (docs/replay.md); `rulesc
+/// schema replay-diff` describes this very type
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "ReplayDiff")]
+pub struct DiffReport<'a> {
+    /// The sessions where the two versions differ
+    sessions: &'a [DiffSession],
+    /// Lines that could not be replayed
+    warnings: &'a [Warning],
 }
 
 impl Diff {
@@ -93,12 +155,12 @@ impl Diff {
             let only_old = missing_from(&before.findings, &after.findings);
             let only_new = missing_from(&after.findings, &before.findings);
             if !only_old.is_empty() || !only_new.is_empty() {
-                sessions.push((
-                    before.file.clone(),
-                    before.session.clone(),
+                sessions.push(DiffSession {
+                    file: before.file.clone(),
+                    session: before.session.clone(),
                     only_old,
                     only_new,
-                ));
+                });
             }
         }
         Diff { sessions }
@@ -111,34 +173,21 @@ impl Diff {
 
     /// The diff as one JSON document
     pub fn to_json(&self, warnings: &[Warning]) -> String {
-        let sessions: Vec<Json> = self
-            .sessions
-            .iter()
-            .map(|(file, session, only_old, only_new)| {
-                json!({
-                    "file": file,
-                    "session": session,
-                    "only_old": only_old.iter().map(finding_json).collect::<Vec<_>>(),
-                    "only_new": only_new.iter().map(finding_json).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let value = json!({
-            "sessions": sessions,
-            "warnings": warnings.iter().map(warning_json).collect::<Vec<_>>(),
-        });
-        SortedJson(&value).to_string()
+        sorted_json(&DiffReport {
+            sessions: &self.sessions,
+            warnings,
+        })
     }
 
     /// The diff for people: `-` what only the old version decided, `+` only the new
     pub fn render(&self) -> String {
         let mut out = String::new();
-        for (file, session, only_old, only_new) in &self.sessions {
-            let _ = writeln!(out, "{file} (session {session})");
-            for finding in only_old {
+        for session in &self.sessions {
+            let _ = writeln!(out, "{} (session {})", session.file, session.session);
+            for finding in &session.only_old {
                 let _ = writeln!(out, "  - {}", finding_line(finding));
             }
-            for finding in only_new {
+            for finding in &session.only_new {
                 let _ = writeln!(out, "  + {}", finding_line(finding));
             }
         }
@@ -189,7 +238,7 @@ fn per_rule<'a>(findings: impl Iterator<Item = &'a Finding>) -> BTreeMap<String,
 }
 
 /// What one rule decided over a replay
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 struct RuleCount {
     /// `shadow` for a shadow rule
     mode: Mode,
@@ -220,21 +269,4 @@ fn finding_line(finding: &Finding) -> String {
         let _ = write!(line, " {}", Json::String(message.clone()));
     }
     line
-}
-
-fn session_json(session: &SessionReport) -> Json {
-    json!({
-        "file": session.file,
-        "session": session.session,
-        "events": session.events,
-        "findings": session.findings.iter().map(finding_json).collect::<Vec<_>>(),
-    })
-}
-
-fn finding_json(finding: &Finding) -> Json {
-    serde_json::to_value(finding).unwrap_or(Json::Null)
-}
-
-fn warning_json(warning: &Warning) -> Json {
-    json!({"file": warning.file, "line": warning.line, "reason": warning.reason})
 }

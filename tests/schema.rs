@@ -290,6 +290,37 @@ fn hook_payloads_and_answers_validate() {
     assert_valid("hook-answer", &answers);
 }
 
+/// docs/cli.md lets keys be added to every document, so no object of a schema refuses keys
+/// it does not name; the hook answer's alone do, as the hosts hold it to its keys
+#[test]
+fn objects_allow_keys_they_do_not_name() {
+    fn closed(value: &Json) -> bool {
+        match value {
+            Json::Object(map) => {
+                ["additionalProperties", "unevaluatedProperties"]
+                    .iter()
+                    .any(|key| map.get(*key) == Some(&Json::Bool(false)))
+                    || map.values().any(closed)
+            }
+            Json::Array(items) => items.iter().any(closed),
+            _ => false,
+        }
+    }
+    let (_, stdout, _) = common::rulesc(".", &["schema", "--list"]);
+    let kinds: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    assert!(kinds.len() > KINDS.len(), "{kinds:?}");
+    for kind in kinds {
+        assert_eq!(
+            closed(&schema(kind)),
+            kind == "hook-answer",
+            "{kind}: whether it refuses keys it does not name"
+        );
+    }
+}
+
 /// A schema that accepted anything would pass every test above
 #[test]
 fn documents_of_the_wrong_shape_are_refused() {

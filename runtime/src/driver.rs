@@ -26,6 +26,7 @@ pub struct ToolCall {
 
 /// Tokens used, in and out
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Usage {
     /// Input (prompt) tokens
     #[serde(default)]
@@ -97,6 +98,7 @@ impl std::error::Error for ToolError {}
 
 /// The approver's answer to an `ask`
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Approval {
     /// Run the tool call

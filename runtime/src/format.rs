@@ -97,13 +97,32 @@ impl std::error::Error for LoadError {
     }
 }
 
-/// The envelope as written
+/// A compiled policy as written (docs/cli.md `compile`): the envelope, the defaults and the
+/// user's rules
 #[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "CompiledPolicy"))]
 struct Written<'a> {
+    /// Always `rulesc-policy`
+    #[cfg_attr(feature = "schema", schemars(extend("const" = FORMAT_NAME)))]
     format: &'static str,
+    /// The version this runtime writes
+    #[cfg_attr(feature = "schema", schemars(extend("const" = FORMAT_VERSION)))]
     version: u64,
     defaults: &'a Defaults,
     rules: Vec<FlatRule<&'a str, &'a Condition>>,
+}
+
+/// The JSON of a policy is the compiled policy [`Policy::to_json`] writes
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Policy {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        Written::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        Written::json_schema(generator)
+    }
 }
 
 /// The identification of a versioned JSON envelope (a compiled policy, a checkpoint), read
@@ -133,11 +152,27 @@ struct Body {
 /// A rule as written: a [`Rule`] whose condition is a postfix list of [`Node`]s
 #[derive(Deserialize)]
 #[serde(bound(deserialize = "S: Deserialize<'de>, C: Deserialize<'de>"))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "CompiledRule",
+        bound = "S: schemars::JsonSchema",
+        description = "A compiled rule; its `condition` and `action` are the runtime's own form"
+    )
+)]
 struct FlatRule<S, C> {
     id: S,
     events: Vec<EventKind>,
+    // The schema leaves a condition's nodes and an action to the runtime's reader: describing
+    // every test would take the whole vocabulary, for a document only rulesc writes.
+    /// The condition, flat in postfix order: each test as `{"leaf": ...}`, each connective
+    /// after its operands (`{"all": n}`, `{"any": n}`, `"not"`); `null` when there is none
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Vec<serde_json::Value>>"))]
     condition: Option<Vec<Node<C>>>,
+    /// What the rule does, in the runtime's own form
+    #[cfg_attr(feature = "schema", schemars(with = "serde_json::Value"))]
     action: Action,
     #[serde(default)]
     priority: i64,
@@ -146,6 +181,7 @@ struct FlatRule<S, C> {
     /// `@mode(shadow)`; absent from the JSON of an enforced rule, so older JSON keeps its
     /// bytes
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(skip_serializing_if = "Mode::is_enforce"))]
     mode: Mode,
 }
 

@@ -13,6 +13,7 @@ use crate::vocabulary::{spelled, EventKind, StopDecision, StopReason, Verb};
 
 /// The resolved decision of one event (docs/cli.md `decision`)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Decision {
     /// Stop the run
@@ -70,14 +71,15 @@ impl From<StopDecision> for Decision {
 
 /// A resolved decision with the rule (or default, or host limit) behind it
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Resolution {
     /// The winning decision
     pub decision: Decision,
-    /// Set for `forbid` and `allow_stop`, `None` otherwise
+    /// Set for `forbid` and `allow_stop`, `null` otherwise
     pub stop_reason: Option<StopReason>,
     /// The deciding rule's message
     pub message: Option<String>,
-    /// The deciding rule's id, `"default"`, a `host:` limit, or `None`
+    /// The deciding rule's id, `"default"`, a `host:` limit, or `null`
     pub resolved_by: Option<String>,
 }
 
@@ -182,8 +184,31 @@ impl<'de> Deserialize<'de> for Act {
     }
 }
 
+/// One word, as `Serialize` writes it
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Act {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Act".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Verb::ALL
+            .into_iter()
+            .map(Act::Decide)
+            .chain([Act::Set, Act::Label])
+            .map(Act::name)
+            .collect();
+        schemars::json_schema!({
+            "description": "A matched rule's verb, `set` or `label`",
+            "type": "string",
+            "enum": names,
+        })
+    }
+}
+
 /// A rule (or native hook) that matched the event: its decision, or its `set`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Evaluation {
     /// The rule's id
     pub rule: String,
@@ -204,6 +229,7 @@ pub struct Evaluation {
 
 /// A `set` effect that was applied
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EffectRecord {
     /// The rule that set it
     pub rule: String,
@@ -215,6 +241,7 @@ pub struct EffectRecord {
 
 /// The resolved result of one event
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Outcome {
     /// The event that was evaluated
     pub event: EventKind,

@@ -15,6 +15,7 @@ use crate::vocabulary::{EventKind, SortedJson, Status, StopReason};
 
 /// What one execution did (docs/cli.md `run` output)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunReport {
     /// `completed`, `stopped` or `failed`, following `stop_reason`
     pub status: Status,
@@ -40,8 +41,9 @@ pub struct RunReport {
     pub metadata: Map<String, Json>,
 }
 
-/// One tool call attempt in a [`RunReport`]
+/// One tool call attempt of a run, as its report lists it
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ToolCallReport {
     /// The step it was made in
     pub step: u64,
@@ -56,8 +58,9 @@ pub struct ToolCallReport {
     pub error: Option<String>,
 }
 
-/// One event in a [`RunReport`]
+/// One event of a run, as its report lists it
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EventReport {
     /// The step it fired in (0 before the first step)
     pub step: u64,

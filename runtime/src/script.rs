@@ -48,6 +48,13 @@ pub const MAX_SCRIPT_RETRIES: u64 = 1_000;
 /// # Ok::<(), rulesc_runtime::ScriptError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        description = "A run script (docs/cli.md `run`): a scripted model, tools and approver"
+    )
+)]
 pub struct Script {
     /// What each model call answers, in order; when they run out, the model answers with
     /// an empty response, `finish_reason` `stop` and no tool calls
@@ -84,7 +91,9 @@ fn deny() -> Approval {
 
 /// One model call of a script: an answer, or a failure
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(try_from = "RawTurn")]
+#[cfg_attr(feature = "schema", schemars(with = "RawTurn"))]
 pub enum Turn {
     /// The call succeeds with this answer
     Answer(InferenceResponse),
@@ -94,7 +103,9 @@ pub enum Turn {
 
 /// A scripted tool: it returns `output`, or fails with `error`
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(try_from = "RawTool")]
+#[cfg_attr(feature = "schema", schemars(with = "RawTool"))]
 pub enum ScriptedTool {
     /// The tool returns this text
     Output(String),
@@ -300,24 +311,36 @@ impl Approver for ScriptedApprover {
 
 /// A turn as written in the script
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 struct RawTurn {
+    /// The model's text
     #[serde(default)]
     response: String,
+    /// The tools it calls, in order
     #[serde(default)]
     tool_calls: Vec<RawToolCall>,
+    /// Why it stopped; when left out, `tool_calls` if it calls tools, else `stop`
     #[serde(default)]
     finish_reason: Option<FinishReason>,
+    /// Tokens the call used
     #[serde(default)]
     usage: Usage,
+    /// When set, the call fails with this error instead (→ `on_error`)
     #[serde(default)]
     error: Option<RawError>,
 }
 
+/// A tool call the model makes; without an `id`, the model numbers it (`call_<n>`)
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "ToolCall"))]
 struct RawToolCall {
+    /// The call's id
     #[serde(default)]
     id: Option<String>,
+    /// The tool's name
     name: String,
+    /// The tool's JSON input
     #[serde(default = "empty_object")]
     args: Json,
 }
@@ -326,17 +349,28 @@ fn empty_object() -> Json {
     Json::Object(Map::new())
 }
 
+/// A failing model call
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "ModelError"))]
 struct RawError {
+    // Read as text so that an unknown kind is refused with the known ones named.
+    /// What kind of failure it is
+    #[cfg_attr(feature = "schema", schemars(with = "ErrorKind"))]
     kind: String,
+    /// The failure's text
     #[serde(default)]
     message: String,
 }
 
+/// A scripted tool as written: `output` or `error`
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 struct RawTool {
+    /// What the tool returns (empty when neither key is given)
     #[serde(default)]
     output: Option<String>,
+    /// The tool fails with this message
     #[serde(default)]
     error: Option<String>,
 }

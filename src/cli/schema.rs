@@ -1,23 +1,32 @@
 //! The JSON documents `rulesc` reads and writes, as JSON Schema (draft 2020-12, by schemars),
 //! for `rulesc schema KIND` and the files of docs/schemas/.
 //!
-//! The reports of `check` and `test` are the types those commands serialize
-//! ([`rulesc::check_report_schema`], `commands/test/report.rs`); the event is built from
-//! the runtime's table of event keys (`EVENT_FIELDS`). The other documents are serialized by
-//! runtime types that stay free of schemars (it would be one more dependency of every
-//! embedder); they are described here, with every word of the language taken from the
-//! runtime's own tables (`EventKind::ALL`, ...). `tests/schema.rs` validates real output of
-//! every command against all of them, so a schema that drifts from the code fails a test.
+//! A document one type writes or reads is described by that very type: the runtime's
+//! outcome, run report, run script and compiled policy (its `schema` feature, off for
+//! embedders, who need no schemars), the host's replay findings, and this crate's reports of
+//! `check`, `test` and `replay`. A written document's schema is that of what serializing
+//! writes (a `None` is written as `null`, so its key is required), a read one's that of
+//! what is accepted (a key with a default may be left out).
 //!
-//! docs/cli.md lets keys be added to every document, so objects allow keys they do not name;
-//! the keys they name are held to their types, and the required ones to being there.
+//! Three documents have no such type and are described here: the event, built from the
+//! runtime's table of event keys (`EVENT_FIELDS`); a hook's payload, whose keys the host
+//! crate reads one by one and loosely (a key it cannot read is dropped with a warning);
+//! and a hook's answer, built as JSON per host and event. Their words of the language come
+//! from the runtime's types, the hosts' event names from the hosts' table. The trace
+//! format's schema is a file written beside its manual. `tests/schema.rs` validates real
+//! output of every command against all of them, so a schema that drifts from the code
+//! fails a test.
+//!
+//! docs/cli.md lets keys be added to every document, so objects allow keys they do not name
+//! (no type described denies unknown fields but the hook answer, which hosts hold to its
+//! keys; `tests/schema.rs` checks it); the keys they name are held to their types, and the
+//! required ones to being there.
 
 use std::collections::BTreeMap;
 
 use rulesc_host::Host;
-use rulesc_runtime::{
-    Decision, ErrorKind, EventKind, FinishReason, JsonType, Status, StopReason, Verb, EVENT_FIELDS,
-};
+use rulesc_runtime::{ErrorKind, EventKind, JsonType, Policy, RunReport, Script, EVENT_FIELDS};
+use schemars::generate::SchemaSettings;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde_json::Value as Json;
 
@@ -38,27 +47,33 @@ pub(crate) const KINDS: &[Kind] = &[
         summary: "an event, input of `rulesc eval --event` (one per line)",
         schema: event_schema,
     },
-    kind::<Outcome>("outcome", "the outcome `rulesc eval` prints for each event"),
+    written::<rulesc_runtime::Outcome>(
+        "outcome",
+        "the outcome `rulesc eval` prints for each event",
+    ),
     Kind {
         name: "check",
         summary: "the report of `rulesc check --format json`",
-        schema: rulesc::check_report_schema,
+        schema: check_schema,
     },
-    kind::<rulesc::test_report::TestReport>("test", "the report of `rulesc test --format json`"),
-    kind::<Script>("script", "a run script, input of `rulesc run --script`"),
-    kind::<Scenario>("scenario", "a `*.scenario.json` file of `rulesc test`"),
-    kind::<RunReport>("run", "the report of `rulesc run` (JSON)"),
-    kind::<CompiledPolicy>("policy", "a compiled policy, output of `rulesc compile`"),
-    kind::<HookInput>(
+    written::<rulesc::test_report::TestReport>("test", "the report of `rulesc test --format json`"),
+    read::<Script>("script", "a run script, input of `rulesc run --script`"),
+    read::<Scenario>("scenario", "a `*.scenario.json` file of `rulesc test`"),
+    written::<RunReport>("run", "the report of `rulesc run` (JSON)"),
+    written::<Policy>("policy", "a compiled policy, output of `rulesc compile`"),
+    described::<HookInput>(
         "hook-input",
         "a hook call's payload, the keys `rulesc hook` reads of it",
     ),
-    kind::<HookAnswer>(
+    described::<HookAnswer>(
         "hook-answer",
         "the answer `rulesc hook` prints, in any host's protocol",
     ),
-    kind::<ReplayReport>("replay", "the report of `rulesc replay --format json`"),
-    kind::<ReplayDiff>(
+    written::<rulesc::replay::ReplayReport<'static>>(
+        "replay",
+        "the report of `rulesc replay --format json`",
+    ),
+    written::<rulesc::replay::DiffReport<'static>>(
         "replay-diff",
         "the report of `rulesc replay --diff OLD NEW --format json`",
     ),
@@ -79,18 +94,54 @@ fn trace_schema() -> Schema {
     serde_json::from_str(TRACE_SCHEMA).unwrap_or_else(|_| Schema::from(false))
 }
 
-/// The kind named `name` whose schema is `T`'s
-const fn kind<T: JsonSchema>(name: &'static str, summary: &'static str) -> Kind {
+/// The kind named `name`, a document rulesc writes, whose schema is `T`'s
+const fn written<T: JsonSchema>(name: &'static str, summary: &'static str) -> Kind {
     Kind {
         name,
         summary,
-        schema: schema_of::<T>,
+        schema: written_schema::<T>,
     }
 }
 
-/// `T`'s schema
-fn schema_of<T: JsonSchema>() -> Schema {
-    schemars::schema_for!(T)
+/// The kind named `name`, a document rulesc reads, whose schema is `T`'s
+const fn read<T: JsonSchema>(name: &'static str, summary: &'static str) -> Kind {
+    Kind {
+        name,
+        summary,
+        schema: read_schema::<T>,
+    }
+}
+
+/// The kind named `name`, whose schema is `T`'s, a description written here: its `Option`
+/// keys may be left out, as in a document read
+const fn described<T: JsonSchema>(name: &'static str, summary: &'static str) -> Kind {
+    read::<T>(name, summary)
+}
+
+/// The generator of a written document's schema: what serializing writes, so a key that is
+/// always written is required, `null` or not
+fn writer() -> SchemaGenerator {
+    SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+}
+
+/// The schema of the document `T` writes
+fn written_schema<T: JsonSchema>() -> Schema {
+    writer().into_root_schema_for::<T>()
+}
+
+/// The schema of the document `T` reads
+fn read_schema<T: JsonSchema>() -> Schema {
+    SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
+/// The schema of `rulesc check --format json`, whose type the library keeps to itself
+fn check_schema() -> Schema {
+    rulesc::check_report_schema(writer())
 }
 
 /// The kind called `name`, if any
@@ -104,7 +155,8 @@ fn one_of(names: impl IntoIterator<Item = &'static str>) -> Schema {
     json_schema!({"type": "string", "enum": names})
 }
 
-/// Types whose schema is a string taken from a table of words (`Name = names, "doc";`)
+/// Types whose schema is a string taken from a table of words (`Name = names, "doc";`), for
+/// the documents no type of rulesc describes
 macro_rules! words {
     ($($doc:ident = $names:expr, $what:literal;)+) => {$(
         #[doc = $what]
@@ -123,19 +175,6 @@ macro_rules! words {
 }
 
 words! {
-    EventName = EventKind::ALL.map(EventKind::name), "An event's name";
-    StopReasonName = StopReason::ALL.map(StopReason::name), "A stop reason";
-    StatusName = Status::ALL.map(Status::name), "A finished run's status";
-    ErrorKindName = ErrorKind::ALL.map(ErrorKind::name), "An error's kind";
-    FinishReasonName = FinishReason::ALL.map(FinishReason::name),
-        "Why the model stopped";
-    DecisionName = Decision::ALL.map(Decision::name), "A resolved decision";
-    ActName = Verb::ALL.map(Verb::name).into_iter().chain(["set", "label"]),
-        "A matched rule's verb, `set` or `label`";
-    ModeName = ["enforce", "shadow"], "Whether a rule is enforced or in shadow mode";
-    FindingName = ["block", "ask", "forbid", "request"], "A decision replay reports";
-    ApprovalName = ["allow", "deny"], "How the approver answers `ask`";
-    FormatName = [rulesc_runtime::FORMAT_NAME], "The format's name";
     HostEventName = host_event_names(), "An event name one of the hosts sends";
     PermissionName = ["allow", "deny", "ask"], "A decision on a tool call";
     BehaviorName = ["allow", "deny"], "An answer to an approval request";
@@ -146,17 +185,23 @@ words! {
 type AnyJson = Json;
 
 /// The event JSON `rulesc eval` reads (docs/cli.md `eval`): `event`, and every key of the
-/// runtime's event schema with its JSON type
+/// runtime's event schema with its JSON type; no type reads it whole, each key is read by
+/// that table
 fn event_schema() -> Schema {
-    let mut generator = SchemaGenerator::default();
+    let mut generator = SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .into_generator();
     let mut properties = serde_json::Map::new();
     properties.insert(
         "event".to_owned(),
-        EventName::json_schema(&mut generator).to_value(),
+        generator.subschema_for::<EventKind>().to_value(),
     );
     for field in EVENT_FIELDS {
         for key in field.json_keys() {
-            properties.insert(key.to_owned(), json_type_schema(field.json).to_value());
+            properties.insert(
+                key.to_owned(),
+                json_type_schema(&mut generator, field.json).to_value(),
+            );
         }
     }
     json_schema!({
@@ -166,6 +211,7 @@ fn event_schema() -> Schema {
         "type": "object",
         "required": ["event"],
         "properties": properties,
+        "$defs": generator.take_definitions(true),
     })
 }
 
@@ -173,7 +219,7 @@ fn event_schema() -> Schema {
 const DURATION_PATTERN: &str = "^[0-9][0-9_]*(ms|s|min|h|d)$";
 
 /// The schema of a key of event JSON
-fn json_type_schema(json: JsonType) -> Schema {
+fn json_type_schema(generator: &mut SchemaGenerator, json: JsonType) -> Schema {
     match json {
         JsonType::Count => json_schema!({"type": "integer", "minimum": 0}),
         JsonType::Milliseconds => json_schema!({"anyOf": [
@@ -186,7 +232,7 @@ fn json_type_schema(json: JsonType) -> Schema {
         JsonType::Error => json_schema!({
             "type": "object",
             "properties": {
-                "kind": one_of(ErrorKind::ALL.map(ErrorKind::name)),
+                "kind": generator.subschema_for::<ErrorKind>(),
                 "message": {"type": "string"},
             },
         }),
@@ -195,65 +241,8 @@ fn json_type_schema(json: JsonType) -> Schema {
     }
 }
 
-/// The outcome of one event (docs/cli.md `eval`)
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct Outcome {
-    event: EventName,
-    decision: DecisionName,
-    /// Set for `forbid` and `allow_stop`
-    stop_reason: Option<StopReasonName>,
-    message: Option<String>,
-    /// The deciding rule's id, `default`, or a `host:` limit
-    resolved_by: Option<String>,
-    /// Every rule that matched, sorted by rule id
-    evaluations: Vec<Evaluation>,
-    /// Every shadow rule (`@mode(shadow)`) that matched, never enforced; absent when none
-    #[schemars(default)]
-    shadow: Option<Vec<Evaluation>>,
-    /// Every `set` applied, in order
-    effects: Vec<Effect>,
-    metadata: BTreeMap<String, AnyJson>,
-}
-
-/// A rule that matched
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct Evaluation {
-    rule: String,
-    verb: ActName,
-    stop_reason: Option<StopReasonName>,
-    message: Option<String>,
-    file: Option<String>,
-    line: Option<u32>,
-    priority: i64,
-}
-
-/// A `set` applied
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct Effect {
-    rule: String,
-    key: String,
-    value: AnyJson,
-}
-
-/// A run script (docs/cli.md `run`)
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct Script {
-    turns: Option<Vec<Turn>>,
-    tools: Option<BTreeMap<String, Tool>>,
-    approver: Option<ApprovalName>,
-    max_retries: Option<u64>,
-    metadata: Option<BTreeMap<String, AnyJson>>,
-    clock_ms_per_step: Option<u64>,
-    /// Run as a sub-agent: stop hooks fire `subagent_stop`
-    subagent: Option<bool>,
-    /// The user's prompt that starts the run; every event sees it as `prompt`
-    prompt: Option<String>,
-}
-
+// `rulesc test` reads a scenario as a `Script` once `expect` is taken out, so it has no type
+// of its own; this one is made of the real `Script`.
 /// A scenario file: a run script and what its run must report
 #[derive(JsonSchema)]
 #[expect(dead_code, reason = "a description for schemars, never built")]
@@ -264,123 +253,6 @@ struct Scenario {
     expect: BTreeMap<String, AnyJson>,
 }
 
-/// One model call of a script: an answer, or an `error`
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct Turn {
-    response: Option<String>,
-    tool_calls: Option<Vec<ToolCall>>,
-    finish_reason: Option<FinishReasonName>,
-    usage: Option<Usage>,
-    error: Option<ScriptError>,
-}
-
-/// A tool call the model makes
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ToolCall {
-    id: Option<String>,
-    name: String,
-    args: Option<AnyJson>,
-}
-
-/// Tokens a model call used
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct Usage {
-    input: Option<u64>,
-    output: Option<u64>,
-}
-
-/// A failing model call
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ScriptError {
-    kind: ErrorKindName,
-    message: Option<String>,
-}
-
-/// A scripted tool: `output` or `error`
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct Tool {
-    output: Option<String>,
-    error: Option<String>,
-}
-
-/// The report of a run (docs/cli.md `run`)
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct RunReport {
-    status: StatusName,
-    stop_reason: StopReasonName,
-    resolved_by: Option<String>,
-    message: Option<String>,
-    steps: u64,
-    tokens: u64,
-    errors: u64,
-    tool_calls: Vec<ToolCallReport>,
-    events: Vec<EventReport>,
-    metadata: BTreeMap<String, AnyJson>,
-}
-
-/// A tool call attempt
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ToolCallReport {
-    step: u64,
-    tool: String,
-    decision: DecisionName,
-    executed: bool,
-    error: Option<String>,
-}
-
-/// An event that fired
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct EventReport {
-    step: u64,
-    event: EventName,
-    decision: DecisionName,
-    resolved_by: Option<String>,
-}
-
-/// The compiled policy (`{"format": "rulesc-policy", "version": 2}`); conditions are the
-/// runtime's own postfix form, described only as JSON
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct CompiledPolicy {
-    format: FormatName,
-    version: FormatVersion,
-    defaults: Option<BTreeMap<String, AnyJson>>,
-    rules: Vec<CompiledRule>,
-}
-
-/// The format's version
-struct FormatVersion;
-
-impl JsonSchema for FormatVersion {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "FormatVersion".into()
-    }
-
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"const": rulesc_runtime::FORMAT_VERSION})
-    }
-}
-
-/// One compiled rule
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct CompiledRule {
-    id: String,
-    events: Vec<EventName>,
-    condition: Option<Vec<AnyJson>>,
-    action: AnyJson,
-    priority: Option<i64>,
-    origin: Option<AnyJson>,
-}
-
 /// Every event name a host sends, once each
 fn host_event_names() -> Vec<&'static str> {
     let mut names: Vec<&str> = Host::ALL.into_iter().flat_map(Host::event_names).collect();
@@ -389,6 +261,9 @@ fn host_event_names() -> Vec<&'static str> {
     names
 }
 
+// No type reads a payload whole: the host crate reads `hook_event_name` first, to know the
+// event, then the other keys loosely (a key it cannot read is dropped with a warning rather
+// than failing the call), so the payload is described here.
 /// A hook call's payload: the keys `rulesc hook` reads of what Claude Code, Codex or Gemini
 /// CLI send (they send more, which it ignores)
 #[derive(JsonSchema)]
@@ -414,6 +289,8 @@ struct HookInput {
     prompt: Option<String>,
 }
 
+// No type writes an answer: the host crate builds it as JSON, its keys chosen per host and
+// event, so the answer is described here.
 /// What `rulesc hook` answers on stdout; the keys each host accepts on each event are in
 /// examples/claude-code, examples/codex and examples/gemini-cli, and no other key is ever
 /// written (Codex refuses unknown keys)
@@ -458,96 +335,4 @@ struct HookSpecificOutput {
 struct ApprovalDecision {
     behavior: BehaviorName,
     message: Option<String>,
-}
-
-/// The report of a replay (docs/replay.md)
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ReplayReport {
-    /// Every replayed session, in the order read
-    sessions: Vec<ReplaySession>,
-    /// Per rule id, its mode and how many times it decided each verb
-    rules: BTreeMap<String, ReplayRule>,
-    totals: ReplayTotals,
-    /// Lines that could not be replayed
-    warnings: Vec<ReplayWarning>,
-}
-
-/// One replayed session
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ReplaySession {
-    /// The trace, as named on the command line
-    file: String,
-    session: String,
-    /// The rulesc events evaluated
-    events: u64,
-    findings: Vec<ReplayFinding>,
-}
-
-/// What the policy decided on one replayed event
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ReplayFinding {
-    /// The trace line that made the event
-    line: u64,
-    step: u64,
-    event: EventName,
-    tool: Option<String>,
-    /// The call, on tool events: its key argument (the command, the file path, the URL),
-    /// else its arguments as JSON, on one line of at most 80 characters (`…` when cut)
-    call: Option<String>,
-    decision: FindingName,
-    rule: Option<String>,
-    message: Option<String>,
-    mode: ModeName,
-}
-
-/// What one rule decided over a replay
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ReplayRule {
-    mode: ModeName,
-    /// How many times it decided each verb
-    decisions: BTreeMap<String, u64>,
-}
-
-/// The replay's counts
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ReplayTotals {
-    sessions: u64,
-    events: u64,
-    findings: u64,
-}
-
-/// A line of a trace that could not be replayed
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ReplayWarning {
-    file: String,
-    /// From 1; 0 for the file as a whole
-    line: u64,
-    reason: String,
-}
-
-/// What two versions of a policy decide differently over the same sessions
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct ReplayDiff {
-    /// The sessions where they differ
-    sessions: Vec<DiffSession>,
-    warnings: Vec<ReplayWarning>,
-}
-
-/// One session where two versions differ
-#[derive(JsonSchema)]
-#[expect(dead_code, reason = "a description for schemars, never built")]
-struct DiffSession {
-    file: String,
-    session: String,
-    /// What only the old version decided
-    only_old: Vec<ReplayFinding>,
-    /// What only the new version decided
-    only_new: Vec<ReplayFinding>,
 }

@@ -96,6 +96,7 @@ impl TraceFormat {
 
 /// A line of a trace that could not be replayed whole
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Warning {
     /// The trace, as named on the command line
     pub file: String,
@@ -117,6 +118,7 @@ impl fmt::Display for Warning {
 
 /// What a policy decided on a replayed event: a `block`, `ask`, `forbid` or `request`
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     /// The trace line that made the event
     pub line: u64,
@@ -130,6 +132,7 @@ pub struct Finding {
     /// arguments as JSON, on one line of at most 80 characters
     pub call: Option<String>,
     /// `block`, `ask`, `forbid` or `request`
+    #[cfg_attr(feature = "schema", schemars(extend("enum" = REPORTED.map(Verb::name))))]
     pub decision: String,
     /// The rule that decided (`default`, `host:...` for the runtime's own)
     pub rule: Option<String>,
@@ -141,6 +144,7 @@ pub struct Finding {
 
 /// One replayed session under one policy
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionReport {
     /// The trace it was read from
     pub file: String,
@@ -501,8 +505,11 @@ fn tool_of(event: EventKind, tool: Option<&str>, arg: Option<&Json>) -> ToolCall
 }
 
 /// The verbs a replay reports: those that would have changed what the agent did
+const REPORTED: [Verb; 4] = [Verb::Block, Verb::Ask, Verb::Forbid, Verb::Request];
+
+/// Whether a replay reports `verb`
 fn reported(verb: Verb) -> bool {
-    matches!(verb, Verb::Block | Verb::Ask | Verb::Forbid | Verb::Request)
+    REPORTED.contains(&verb)
 }
 
 /// What `outcome` decided, and what its shadow rules would have decided

@@ -7,6 +7,7 @@ use super::{spelled, Verb};
 
 /// The lifecycle points of an agent loop at which rules fire (docs/language.md §4.1)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum EventKind {

@@ -17,6 +17,7 @@ pub const RESERVED_ID_PREFIXES: [&str; 2] = ["prelude:", "host:"];
 
 /// Where a rule was written: file name, 1-based line and byte column of its `on` keyword
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Origin {
     /// The file's name as given to the compiler
     pub file: String,

@@ -10,6 +10,7 @@ use super::{EventKind, Verb};
 
 /// What happens when no rule decided (docs/language.md §5.4)
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Defaults {
     /// `default pre_tool_use allow|ask|block`
     pub pre_tool_use: Option<Verb>,

@@ -10,6 +10,7 @@ use super::spelled;
 
 /// Why the model stopped generating (docs/language.md §4.1 `finish_reason`)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FinishReason {
     /// The model finished its answer
@@ -37,6 +38,7 @@ spelled!(FinishReason {
 
 /// The kind of a failure, as `on_error` rules see it in `error.kind` (docs/language.md §4.1)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// A tool call failed
@@ -67,6 +69,7 @@ spelled!(ErrorKind {
 
 /// How a finished run ended (docs/language.md §8)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// The work was done

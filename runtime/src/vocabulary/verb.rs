@@ -6,6 +6,7 @@ use super::{spelled, EventKind, Status};
 
 /// A decision a rule can make (docs/language.md §4.2)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Verb {
     /// Stop the run; nothing can override it
@@ -68,6 +69,7 @@ impl Verb {
 
 /// Why a run stops (docs/language.md §4.2)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The work is done
