@@ -1605,6 +1605,52 @@ pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + 
     })
 }
 
+/// The variables a builtin sets to what only run time knows, by the names its words give:
+/// `read NAME…` (and `-a NAME`), `printf -v NAME`, `mapfile NAME`/`readarray NAME`
+pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
+    // The options that take a value, and those whose value is a name set.
+    let (valued, naming): (&str, &str) = match program {
+        "read" => ("adinNptu", "a"),
+        "printf" => ("v", "v"),
+        "mapfile" | "readarray" => ("dnOsuCc", ""),
+        _ => return Vec::new(),
+    };
+    let mut names = Vec::new();
+    let mut operands = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let Some(cluster) = arg.strip_prefix('-').filter(|rest| !rest.is_empty()) else {
+            operands.push(arg.as_str());
+            continue;
+        };
+        if cluster == "-" {
+            operands.extend(words.by_ref().map(String::as_str));
+            break;
+        }
+        for (start, letter) in cluster.char_indices() {
+            if valued.contains(letter) {
+                let glued = cluster.get(start + letter.len_utf8()..).unwrap_or_default();
+                let value = if glued.is_empty() {
+                    words.next().map(String::as_str)
+                } else {
+                    Some(glued)
+                };
+                if naming.contains(letter) {
+                    names.extend(value);
+                }
+                break;
+            }
+        }
+    }
+    match program {
+        // `printf`'s operands are its format and arguments.
+        "printf" => {}
+        "mapfile" | "readarray" => names.extend(operands.last()),
+        _ => names.extend(operands),
+    }
+    names
+}
+
 /// The module a Python command runs as a program (`python3 -I -m zipfile …`) and the words
 /// after it; `None` when it runs a script, code (`-c`) or its input instead
 pub(crate) fn python_module(args: &[String]) -> Option<(&str, &[String])> {
@@ -2531,6 +2577,22 @@ mod tests {
                 expected,
                 "{line}"
             );
+        }
+    }
+
+    #[test]
+    fn builtins_set_the_variables_their_words_name() {
+        let cases = [
+            ("read", "-r -p name: CDPATH REST", vec!["CDPATH", "REST"]),
+            ("read", "-a PARTS -t 5", vec!["PARTS"]),
+            ("printf", "-v CDPATH %s /", vec!["CDPATH"]),
+            ("printf", "%s\\n x", vec![]),
+            ("mapfile", "-t -n 2 LINES", vec!["LINES"]),
+            ("echo", "CDPATH", vec![]),
+        ];
+        for (program, line, expected) in cases {
+            let args = words(line);
+            assert_eq!(variables_set(program, &args), expected, "{program} {line}");
         }
     }
 

@@ -761,6 +761,11 @@ impl Reader {
             if program == "alias" {
                 self.define_aliases(&args);
             }
+            // `read CDPATH`, `printf -v CDPATH /`: set, to what only run time knows.
+            for name in knowledge::variables_set(&program, &args) {
+                let why = format!("`${name}` is set by `{program}` at run time");
+                self.vars.push((name.to_owned(), Binding::Unknown(why)));
+            }
             if program == "env" {
                 if let Some(split) = env_split_string(&args) {
                     args = split;
