@@ -1023,15 +1023,30 @@ pub(crate) enum Destination {
     /// Every operand (`tee`, `truncate`, `shred`)
     Every,
     /// The values of these options (`sort -o FILE`, `curl -o FILE`); an entry ending in
-    /// `=` is the start of one word (`dd of=FILE`)
+    /// `=` is the start of one word (`dd of=FILE`). A short option's value may be glued to
+    /// it, also where it ends a cluster of flags, as getopt reads them (`curl -sSLo/etc/x`)
     Options(&'static [&'static str]),
     /// Anything below the folder these options name (`unzip -d DIR`), with `tar_extracting`
-    /// only when `tar` extracts (`tar -x -C DIR`, `tar xf a.tar -C DIR`)
+    /// only when `tar` extracts (`tar -x -C DIR`, `tar xf a.tar -C DIR`, `tar xfC a.tar DIR`)
     Folder {
         /// The options
         options: &'static [&'static str],
-        /// Whether it writes there only when it extracts, as `tar` does
+        /// How a short option's value may be glued to it (`-C/etc`, 7-Zip's `-o/etc`)
+        glued: Glued,
+        /// Whether it writes there only when it extracts, as `tar` does, whose first word
+        /// may hold its options without a dash, their values in the words after it
         tar_extracting: bool,
+    },
+    /// What a Python module run as a program writes (`python3 -m zipfile -e a.zip DIR`):
+    /// anything below the folder after the archive with one of `extract`, and the archive
+    /// after one of `create`
+    Module {
+        /// The module, as `-m` names it
+        module: &'static str,
+        /// The options that extract the archive after them into the folder after that
+        extract: &'static [&'static str],
+        /// The options that make the archive after them
+        create: &'static [&'static str],
     },
     /// Every operand after the script, with one of these flags (`sed -i`)
     InPlace(&'static [&'static str]),
@@ -1061,6 +1076,19 @@ pub(crate) enum Destination {
     /// The folder `git clone URL [DIR]` writes into: `DIR`, else the URL's last part
     /// without `.git`
     Clone,
+}
+
+/// How a program reads a value glued to a short option of [`Destination::Folder`]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Glued {
+    /// Never: its options are words of their own (`unar -output-directory DIR`)
+    Never,
+    /// Right after the option, which is a word of its own (7-Zip's `-o/etc`: its switches
+    /// are no clusters, `-aoa` is one switch)
+    Option,
+    /// As getopt reads it: right after the option, which may end a cluster of flags
+    /// (`tar -xvC/etc`, `unzip -od/etc`)
+    Getopt,
 }
 
 /// A program that writes files its words name, besides its output redirects
@@ -1378,6 +1406,7 @@ pub(crate) const WRITERS: &[Writer] = &[
         ],
         destination: Destination::Folder {
             options: &["-D", "--directory"],
+            glued: Glued::Getopt,
             tar_extracting: false,
         },
     },
@@ -1388,9 +1417,27 @@ pub(crate) const WRITERS: &[Writer] = &[
     },
     Writer {
         programs: &["tar", "gtar", "bsdtar"],
-        valued: &["-C", "--directory", "-f", "--file"],
+        // The short options that take a value in GNU tar and bsdtar alike, which old-style
+        // letters (`tar xbfC 20 a.tar DIR`) take in turn from the words after them.
+        valued: &[
+            "-C",
+            "--directory",
+            "-f",
+            "--file",
+            "-b",
+            "-F",
+            "-g",
+            "-I",
+            "-K",
+            "-L",
+            "-N",
+            "-T",
+            "-V",
+            "-X",
+        ],
         destination: Destination::Folder {
             options: &["-C", "--directory"],
+            glued: Glued::Getopt,
             tar_extracting: true,
         },
     },
@@ -1399,7 +1446,68 @@ pub(crate) const WRITERS: &[Writer] = &[
         valued: &["-d"],
         destination: Destination::Folder {
             options: &["-d"],
+            glued: Glued::Getopt,
             tar_extracting: false,
+        },
+    },
+    Writer {
+        // 7-Zip reads its switches without case, and `-o` only with its folder glued on.
+        programs: &["7z", "7za", "7zr", "7zz", "7zzs"],
+        valued: &[],
+        destination: Destination::Folder {
+            options: &["-o", "-O"],
+            glued: Glued::Option,
+            tar_extracting: false,
+        },
+    },
+    Writer {
+        programs: &["unar"],
+        valued: &[
+            "-o",
+            "-output-directory",
+            "--output-directory",
+            "-p",
+            "-password",
+            "-e",
+            "-encoding",
+            "-E",
+            "-password-encoding",
+            "-i",
+            "-indexes",
+            "-k",
+            "-forks",
+        ],
+        destination: Destination::Folder {
+            options: &["-o", "-output-directory", "--output-directory"],
+            glued: Glued::Never,
+            tar_extracting: false,
+        },
+    },
+    Writer {
+        programs: &["cabextract"],
+        valued: &["-d", "--directory", "-F", "--filter", "-e", "--encoding"],
+        destination: Destination::Folder {
+            options: &["-d", "--directory"],
+            glued: Glued::Getopt,
+            tar_extracting: false,
+        },
+    },
+    Writer {
+        programs: &["python", "pypy"],
+        valued: &[],
+        destination: Destination::Module {
+            module: "zipfile",
+            extract: &["-e", "--extract"],
+            create: &["-c", "--create"],
+        },
+    },
+    Writer {
+        programs: &["python", "pypy"],
+        valued: &[],
+        destination: Destination::Module {
+            module: "tarfile",
+            extract: &["-e", "--extract"],
+            create: &["-c", "--create"],
         },
     },
     Writer {
@@ -1487,11 +1595,97 @@ pub(crate) const WRITERS: &[Writer] = &[
     },
 ];
 
-/// The rows of `program` in [`WRITERS`]
+/// The rows of `program` in [`WRITERS`]; a name with a version after it (`python3.12`,
+/// `gpg2`) is the program's
 pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + '_ {
-    WRITERS
-        .iter()
-        .filter(move |row| row.programs.contains(&program))
+    let unversioned = program.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '.');
+    WRITERS.iter().filter(move |row| {
+        row.programs.contains(&program)
+            || (!unversioned.is_empty() && row.programs.contains(&unversioned))
+    })
+}
+
+/// The variables a builtin sets to what only run time knows, by the names its words give:
+/// `read NAME…` (and `-a NAME`), `printf -v NAME`, `mapfile NAME`/`readarray NAME`
+pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
+    // The options that take a value, and those whose value is a name set.
+    let (valued, naming): (&str, &str) = match program {
+        "read" => ("adinNptu", "a"),
+        "printf" => ("v", "v"),
+        "mapfile" | "readarray" => ("dnOsuCc", ""),
+        _ => return Vec::new(),
+    };
+    let mut names = Vec::new();
+    let mut operands = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let Some(cluster) = arg.strip_prefix('-').filter(|rest| !rest.is_empty()) else {
+            operands.push(arg.as_str());
+            continue;
+        };
+        if cluster == "-" {
+            operands.extend(words.by_ref().map(String::as_str));
+            break;
+        }
+        for (start, letter) in cluster.char_indices() {
+            if valued.contains(letter) {
+                let glued = cluster.get(start + letter.len_utf8()..).unwrap_or_default();
+                let value = if glued.is_empty() {
+                    words.next().map(String::as_str)
+                } else {
+                    Some(glued)
+                };
+                if naming.contains(letter) {
+                    names.extend(value);
+                }
+                break;
+            }
+        }
+    }
+    match program {
+        // `printf`'s operands are its format and arguments.
+        "printf" => {}
+        "mapfile" | "readarray" => names.extend(operands.last()),
+        _ => names.extend(operands),
+    }
+    names
+}
+
+/// The module a Python command runs as a program (`python3 -I -m zipfile …`) and the words
+/// after it; `None` when it runs a script, code (`-c`) or its input instead
+pub(crate) fn python_module(args: &[String]) -> Option<(&str, &[String])> {
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        let cluster = arg.strip_prefix('-').filter(|rest| !rest.is_empty())?;
+        if let Some(long) = cluster.strip_prefix('-') {
+            // `--check-hash-based-pycs MODE` is the one long option that takes a value.
+            at += if long == "check-hash-based-pycs" {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        at += 1;
+        for (start, letter) in cluster.char_indices() {
+            let rest = cluster.get(start + letter.len_utf8()..).unwrap_or_default();
+            match letter {
+                'm' if rest.is_empty() => {
+                    let module = args.get(at)?;
+                    return Some((module, args.get(at + 1..).unwrap_or_default()));
+                }
+                'm' => return Some((rest, args.get(at..).unwrap_or_default())),
+                'c' => return None,
+                // `-W arg` and `-X opt` take the rest of the word, or the next one.
+                'W' | 'X' => {
+                    at += usize::from(rest.is_empty());
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 /// A program that deletes files its words name, read as the `rm` it stands for
@@ -2383,6 +2577,45 @@ mod tests {
                 expected,
                 "{line}"
             );
+        }
+    }
+
+    #[test]
+    fn builtins_set_the_variables_their_words_name() {
+        let cases = [
+            ("read", "-r -p name: CDPATH REST", vec!["CDPATH", "REST"]),
+            ("read", "-a PARTS -t 5", vec!["PARTS"]),
+            ("printf", "-v CDPATH %s /", vec!["CDPATH"]),
+            ("printf", "%s\\n x", vec![]),
+            ("mapfile", "-t -n 2 LINES", vec!["LINES"]),
+            ("echo", "CDPATH", vec![]),
+        ];
+        for (program, line, expected) in cases {
+            let args = words(line);
+            assert_eq!(variables_set(program, &args), expected, "{program} {line}");
+        }
+    }
+
+    #[test]
+    fn python_runs_the_module_its_m_option_names() {
+        // From python(1): options end at `-c`, `-m` or the script, and `-W`/`-X` take a value.
+        let cases = [
+            ("-m zipfile -e a.zip out", Some(("zipfile", "-e a.zip out"))),
+            ("-I -B -m tarfile -l a.tar", Some(("tarfile", "-l a.tar"))),
+            ("-Im zipfile -l a.zip", Some(("zipfile", "-l a.zip"))),
+            ("-mzipfile -l a.zip", Some(("zipfile", "-l a.zip"))),
+            ("-W ignore -X dev -m zipfile", Some(("zipfile", ""))),
+            ("-Wignore -m zipfile", Some(("zipfile", ""))),
+            ("-W m zipfile", None),
+            ("-c 'x' -m zipfile", None),
+            ("script.py -m zipfile", None),
+            ("- -m zipfile", None),
+        ];
+        for (line, expected) in cases {
+            let args = words(line);
+            let found = python_module(&args).map(|(module, rest)| (module, rest.join(" ")));
+            let expected = expected.map(|(module, rest)| (module, rest.to_owned()));
+            assert_eq!(found, expected, "{line}");
         }
     }
 

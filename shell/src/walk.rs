@@ -552,6 +552,9 @@ impl Reader {
         let mut previous_end = None;
         // `NAME=value program`: the program's own environment.
         let mut command_env = Vars::new();
+        // `time ( … )`, `coproc ( … )`: tree-sitter-bash hangs the subshell bash runs on the
+        // command, as if it were a word.
+        let mut subshells = Vec::new();
         for child in node.named_children() {
             let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
             let range = child.byte_range();
@@ -572,6 +575,7 @@ impl Reader {
                     }
                 }
                 "comment" => {}
+                "subshell" => subshells.push(child),
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
                 "file_redirect" => redirects.extend(self.file_redirect(child, at.source)?),
                 _ => {
@@ -594,8 +598,11 @@ impl Reader {
             let result = reader.simple(words, At { upstream, ..at }, script);
             reader.command_env = outer;
             result
-        })
-        .map(|_| ())
+        })?;
+        for subshell in subshells {
+            self.node(subshell, at, None)?;
+        }
+        Ok(())
     }
 
     /// Walks the input substitutions of `parts` (`$(...)`, `<(...)`), then `walk` with them
@@ -753,6 +760,11 @@ impl Reader {
             }
             if program == "alias" {
                 self.define_aliases(&args);
+            }
+            // `read CDPATH`, `printf -v CDPATH /`: set, to what only run time knows.
+            for name in knowledge::variables_set(&program, &args) {
+                let why = format!("`${name}` is set by `{program}` at run time");
+                self.vars.push((name.to_owned(), Binding::Unknown(why)));
             }
             if program == "env" {
                 if let Some(split) = env_split_string(&args) {

@@ -15,6 +15,8 @@ struct Wrapper {
     assignments: bool,
     /// Short options that make the wrapper look a program up instead of running it (`command -v`)
     lookup: &'static str,
+    /// Whether a name may come before the compound command it runs (`coproc NAME { …; }`)
+    named: bool,
 }
 
 const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
@@ -25,8 +27,14 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         positionals: 0,
         assignments: false,
         lookup: "",
+        named: false,
     }
 }
+
+/// The words that open a compound command, which a name given to `coproc` comes before
+const COMPOUND_OPENERS: &[&str] = &[
+    "{", "(", "((", "[[", "while", "until", "if", "for", "select", "case",
+];
 
 const WRAPPERS: &[Wrapper] = &[
     Wrapper {
@@ -191,7 +199,21 @@ const WRAPPERS: &[Wrapper] = &[
     },
     wrapper("screen", "Sctphe"),
     wrapper("busybox", ""),
-    wrapper("coproc", ""),
+    Wrapper {
+        named: true,
+        ..wrapper("coproc", "")
+    },
+    // Reserved words tree-sitter-bash reads as a program's name where bash opens a compound
+    // command after `coproc`, `time` or `!` (`coproc { rm -rf ~; }`, `time while …; do rm …`,
+    // which it does not parse as bash does): the command after them is what runs.
+    wrapper("{", ""),
+    wrapper("while", ""),
+    wrapper("until", ""),
+    wrapper("if", ""),
+    wrapper("do", ""),
+    wrapper("then", ""),
+    wrapper("else", ""),
+    wrapper("elif", ""),
     wrapper("proxychains", "f"),
     wrapper("proxychains4", "f"),
     wrapper("torsocks", "uaP"),
@@ -256,6 +278,14 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<usize> {
         } else {
             break;
         }
+    }
+    // `coproc NAME { …; }`: bash takes a name only before a compound command.
+    if spec.named
+        && args
+            .get(index + 1)
+            .is_some_and(|next| COMPOUND_OPENERS.contains(&next.as_str()))
+    {
+        index += 1;
     }
     index += spec.positionals;
     while spec.assignments && args.get(index).is_some_and(|arg| is_assignment(arg)) {
@@ -324,6 +354,13 @@ mod tests {
             ("screen", "-S s -dm rm", Some(3)),
             ("busybox", "rm -rf /", Some(0)),
             ("coproc", "rm", Some(0)),
+            ("coproc", "{ rm", Some(0)),
+            ("coproc", "NAME { rm", Some(1)),
+            ("coproc", "NAME while true", Some(1)),
+            ("coproc", "NAME", Some(0)),
+            ("{", "rm -rf ~", Some(0)),
+            ("do", "rm", Some(0)),
+            ("then", "rm", Some(0)),
             ("proxychains", "-f conf rm", Some(2)),
             ("proxychains4", "-q rm", Some(1)),
             ("torsocks", "-u me rm", Some(2)),

@@ -3,7 +3,7 @@
 //! besides its output redirects.
 
 use crate::expand::{self, UnknownWord};
-use crate::knowledge::{Destination, Writer};
+use crate::knowledge::{self, Destination, Glued, Writer};
 use crate::path::normalise;
 use crate::Context;
 
@@ -86,8 +86,9 @@ pub(crate) fn written(
         }
         Destination::Confirmed(_) => {}
         Destination::Options(options) => {
+            // `-o -` names the standard output, not a file.
             for (option, value) in &words.values {
-                if options.contains(option) {
+                if options.contains(option) && *value != "-" {
                     out.push(word(value));
                 }
             }
@@ -100,15 +101,20 @@ pub(crate) fn written(
                 match UnknownWord::decode(arg) {
                     // `of="$X"`: the option is known, its value only at run time.
                     Some(mut unknown) => {
-                        if let Some(rest) =
-                            glued().find_map(|start| unknown.prefix.strip_prefix(start))
-                        {
+                        let value = glued()
+                            .find_map(|start| unknown.prefix.strip_prefix(start))
+                            .or_else(|| glued_value(row, options, &unknown.prefix, Glued::Getopt));
+                        if let Some(rest) = value {
                             unknown.prefix = rest.to_owned();
                             out.push(Err(unknown));
                         }
                     }
                     None => {
-                        if let Some(value) = glued().find_map(|start| arg.strip_prefix(start)) {
+                        let value = glued()
+                            .find_map(|start| arg.strip_prefix(start))
+                            .or_else(|| glued_value(row, options, arg, Glued::Getopt))
+                            .filter(|value| !value.is_empty() && *value != "-");
+                        if let Some(value) = value {
                             out.push(word(value));
                         }
                     }
@@ -117,14 +123,75 @@ pub(crate) fn written(
         }
         Destination::Folder {
             options,
+            glued,
             tar_extracting,
         } => {
-            if !tar_extracting || tar_extracts(args) {
-                for (option, folder) in &words.values {
-                    if options.contains(option) {
+            if !tar_extracting || tar_extracts(row, args) {
+                let mut folders: Vec<Result<String, UnknownWord>> = words
+                    .values
+                    .iter()
+                    .filter(|(option, _)| options.contains(option))
+                    .map(|(_, folder)| word(folder))
+                    .collect();
+                if tar_extracting {
+                    folders.extend(
+                        old_style_values(row, args)
+                            .into_iter()
+                            .filter(|(option, _)| options.contains(&option.as_str()))
+                            .map(|(_, folder)| word(folder)),
+                    );
+                }
+                for arg in args {
+                    match UnknownWord::decode(arg) {
+                        // `-o"$D"`: the option is known, its folder only at run time.
+                        Some(mut unknown) => {
+                            if let Some(rest) = glued_value(row, options, &unknown.prefix, glued) {
+                                unknown.prefix = rest.to_owned();
+                                folders.push(Err(unknown));
+                            }
+                        }
+                        None => folders.extend(
+                            glued_value(row, options, arg, glued)
+                                .filter(|folder| !folder.is_empty())
+                                .map(word),
+                        ),
+                    }
+                }
+                for folder in folders {
+                    match folder {
+                        Ok(folder) => {
+                            let below = format!("{}/*", folder.trim_end_matches('/'));
+                            out.push(Ok(folder));
+                            out.push(word(&below));
+                        }
+                        Err(unknown) => out.push(Err(unknown)),
+                    }
+                }
+            }
+        }
+        Destination::Module {
+            module,
+            extract,
+            create,
+        } => {
+            let Some((name, module_args)) = knowledge::python_module(args) else {
+                return out;
+            };
+            if name != module {
+                return out;
+            }
+            let mut module_words = module_args.iter();
+            while let Some(arg) = module_words.next() {
+                if extract.contains(&arg.as_str()) {
+                    let folder = module_words
+                        .nth(1)
+                        .filter(|folder| !folder.starts_with('-'));
+                    if let Some(folder) = folder {
                         out.push(word(folder));
                         out.push(word(&format!("{}/*", folder.trim_end_matches('/'))));
                     }
+                } else if create.contains(&arg.as_str()) {
+                    out.extend(module_words.next().map(|archive| word(archive)));
                 }
             }
         }
@@ -277,14 +344,77 @@ fn is_process_substitution(operand: &str) -> bool {
 }
 
 /// Whether a `tar` command extracts: `-x`, `--extract`, `--get`, or `x` in a first word
-/// without a dash (`tar xzf a.tgz`)
-fn tar_extracts(args: &[String]) -> bool {
+/// without a dash (`tar xzf a.tgz`); in a cluster, only before an option whose value is
+/// glued on (the `x` of `-C/tmp/x` is a folder's)
+fn tar_extracts(row: &Writer, args: &[String]) -> bool {
     args.iter().enumerate().any(|(at, arg)| {
         arg == "--extract"
             || arg == "--get"
-            || (arg.starts_with('-') && !arg.starts_with("--") && arg.contains('x'))
             || (at == 0 && !arg.starts_with('-') && arg.contains('x'))
+            || arg
+                .strip_prefix('-')
+                .filter(|cluster| !cluster.starts_with('-'))
+                .is_some_and(|cluster| {
+                    cluster
+                        .chars()
+                        .take_while(|letter| !takes_value(row, *letter))
+                        .any(|letter| letter == 'x')
+                })
     })
+}
+
+/// Whether the short option `-LETTER` of `row` takes a value
+fn takes_value(row: &Writer, letter: char) -> bool {
+    row.valued.iter().any(|option| {
+        option.len() == 2
+            && option.starts_with('-')
+            && option.ends_with(letter)
+            && !option.starts_with("--")
+    })
+}
+
+/// The value glued to a short option of `options` in `arg` (`-o/etc/x`), or, read as
+/// getopt reads a cluster, ending one after flags that take no value (`-sSLo/etc/x`);
+/// empty when the value is the next word (`-sSLo FILE`)
+fn glued_value<'a>(row: &Writer, options: &[&str], arg: &'a str, glued: Glued) -> Option<&'a str> {
+    if glued == Glued::Never {
+        return None;
+    }
+    let cluster = arg
+        .strip_prefix('-')
+        .filter(|rest| !rest.starts_with('-'))?;
+    let is_option = |letter: char| {
+        options
+            .iter()
+            .any(|option| option.len() == 2 && option.starts_with('-') && option.ends_with(letter))
+    };
+    for (start, letter) in cluster.char_indices() {
+        let rest = cluster.get(start + letter.len_utf8()..)?;
+        if is_option(letter) {
+            return Some(rest);
+        }
+        if glued != Glued::Getopt || takes_value(row, letter) {
+            return None;
+        }
+    }
+    None
+}
+
+/// The values of `tar`'s options in an old-style first word without a dash (`tar xfC a.tar
+/// DIR`): each letter that takes a value takes the next word after the first, in turn
+fn old_style_values<'a>(row: &Writer, args: &'a [String]) -> Vec<(String, &'a str)> {
+    let Some((first, rest)) = args.split_first() else {
+        return Vec::new();
+    };
+    if first.starts_with('-') || expand::is_unknown(first) {
+        return Vec::new();
+    }
+    first
+        .chars()
+        .filter(|letter| takes_value(row, *letter))
+        .zip(rest)
+        .map(|(letter, value)| (format!("-{letter}"), value.as_str()))
+        .collect()
 }
 
 /// Sorts `args` by the row's options that take a value
