@@ -1041,8 +1041,8 @@ pub(crate) enum Destination {
     /// anything below the folder after the archive with one of `extract`, and the archive
     /// after one of `create`
     Module {
-        /// The module, as `-m` names it
-        module: &'static str,
+        /// The modules that read these options alike, as `-m` names them
+        modules: &'static [&'static str],
         /// The options that extract the archive after them into the folder after that
         extract: &'static [&'static str],
         /// The options that make the archive after them
@@ -1496,16 +1496,7 @@ pub(crate) const WRITERS: &[Writer] = &[
         programs: &["python", "pypy"],
         valued: &[],
         destination: Destination::Module {
-            module: "zipfile",
-            extract: &["-e", "--extract"],
-            create: &["-c", "--create"],
-        },
-    },
-    Writer {
-        programs: &["python", "pypy"],
-        valued: &[],
-        destination: Destination::Module {
-            module: "tarfile",
+            modules: &["zipfile", "tarfile"],
             extract: &["-e", "--extract"],
             create: &["-c", "--create"],
         },

@@ -170,14 +170,14 @@ pub(crate) fn written(
             }
         }
         Destination::Module {
-            module,
+            modules,
             extract,
             create,
         } => {
             let Some((name, module_args)) = knowledge::python_module(args) else {
                 return out;
             };
-            if name != module {
+            if !modules.contains(&name) {
                 return out;
             }
             let mut module_words = module_args.iter();
