@@ -25,6 +25,7 @@ use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
 use crate::policy_error::{PolicyError, MAX_CONDITION_DEPTH};
 use crate::prelude;
+use crate::programs::rule_programs;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::shell::{CommandLine, Undecided, DEFAULT_SHELL_TOOLS};
 use crate::trace::{self, Reading, TraceSpec, TraceState};
@@ -83,6 +84,10 @@ struct Shared {
     index: RuleIndex,
     /// The trace terms of the rules, each once, by slot
     trace: Vec<TraceSpec>,
+    /// The programs each user rule's condition requires a command to run, if any
+    /// (`programs.rs`): a line that runs none of them is not worth testing (nor, in the
+    /// compact form, decoding) the condition for
+    programs: Vec<Option<Box<[String]>>>,
     /// The conditions of the user's rules and their index entries, for a policy read from
     /// its compact form (`compact.rs`)
     encoded: Option<Encoded>,
@@ -95,9 +100,6 @@ struct Encoded {
     entries: Vec<IndexEntry>,
     /// Each user rule's condition, decoded when an event first needs it
     conditions: Conditions,
-    /// The programs each user rule's condition requires a command to run, if any
-    /// (`programs.rs`): a line that runs none of them is not worth decoding it for
-    programs: Vec<Option<Box<[String]>>>,
     /// Every rule whole, made when [`Policy::rules`] is first asked
     whole: OnceLock<Vec<Rule>>,
 }
@@ -130,6 +132,16 @@ impl Policy {
         if checks == Checks::All {
             index.prepare(&rules, &[]);
         }
+        let programs = rules
+            .iter()
+            .take(n_user_rules)
+            .map(|rule| {
+                rule.condition
+                    .as_ref()
+                    .and_then(rule_programs)
+                    .map(Vec::into_boxed_slice)
+            })
+            .collect();
         Ok(Policy {
             shared: Arc::new(Shared {
                 rules,
@@ -137,6 +149,7 @@ impl Policy {
                 defaults,
                 index,
                 trace,
+                programs,
                 encoded: None,
             }),
             limits: Limits::default(),
@@ -171,10 +184,10 @@ impl Policy {
                 defaults,
                 index: RuleIndex::default(),
                 trace,
+                programs,
                 encoded: Some(Encoded {
                     entries,
                     conditions,
-                    programs,
                     whole: OnceLock::new(),
                 }),
             }),
@@ -206,14 +219,9 @@ impl Policy {
     }
 
     /// Whether user rule `index` may hold on `line`, as far as the programs its condition
-    /// requires tell, without decoding the condition
+    /// requires tell, without decoding or testing the condition
     fn may_hold_on(&self, index: usize, line: &CommandLine<'_>) -> bool {
-        let required = self
-            .shared
-            .encoded
-            .as_ref()
-            .and_then(|encoded| encoded.programs.get(index))
-            .and_then(Option::as_deref);
+        let required = self.shared.programs.get(index).and_then(Option::as_deref);
         required.is_none_or(|programs| line.may_run_any(programs))
     }
 

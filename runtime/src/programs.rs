@@ -1,6 +1,7 @@
 //! The programs a rule's shell conditions require: a rule that can only hold when some
 //! command of the line runs one of them (`shell(program in ["psql", "mysql"] and ...)`) is
-//! not decoded, nor evaluated, on a line whose commands are all known to run others.
+//! not tested, and in the compact form not even decoded, on a line whose commands are all
+//! known to run others.
 //!
 //! The packs hold dozens of such rules, each with a long condition, and every shell call is
 //! a candidate of all of them: decoding their conditions cost a hook call more than the rest
@@ -9,7 +10,9 @@
 //!
 //! Invariant: when [`rule_programs`] gives a list, the rule's condition is false (and not
 //! undecidable) on every readable line none of whose commands runs a listed program or has
-//! a part known only at run time; `CommandLine::may_run_any` holds the other side of it.
+//! a program (or all of it) known only at run time; `CommandLine::may_run_any` holds the
+//! other side of it. A command with an unknown argument still names its program, and a
+//! test of that program is decided, so it does not keep such a rule.
 
 use crate::vocabulary::{Condition, ShellCondition, ShellWord, WordTest};
 

@@ -72,7 +72,7 @@ impl<'e> CommandLine<'e> {
             Some(Reading::Read(script)) => script
                 .commands
                 .iter()
-                .any(|command| !command.unknown.is_empty() || programs.contains(&command.program)),
+                .any(|command| hides_program(command) || programs.contains(&command.program)),
         }
     }
 
@@ -208,9 +208,7 @@ pub(crate) fn holds(
     // Most conditions begin with a test of the program, which most commands fail: it is
     // asked first and alone, so those commands cost one test instead of the whole walk.
     let mut truth_of = |command: &SimpleCommand| -> Truth {
-        if command.unknown.is_empty()
-            && program.is_some_and(|test| !test.is_match(&command.program))
-        {
+        if !hides_program(command) && program.is_some_and(|test| !test.is_match(&command.program)) {
             return Truth::False;
         }
         let truth = command_truth(condition, command, script, cwd, only_true);
@@ -288,6 +286,15 @@ fn reason_of<'s>(command: &'s SimpleCommand, script: &'s Script) -> Option<(&'s 
         })
 }
 
+/// Whether what `command` runs is only known at run time: its program, or all of it.
+/// Every test of a program is undecidable there and decided everywhere else.
+fn hides_program(command: &SimpleCommand) -> bool {
+    command
+        .unknown
+        .iter()
+        .any(|unknown| matches!(unknown.part, Part::Command | Part::Program))
+}
+
 /// The test of the program a condition requires to hold: the condition itself or the first
 /// of the parts all of which must hold (`program == "rm" and ...`)
 fn program_test(condition: &ShellCondition) -> Option<&WordTest> {
@@ -359,11 +366,7 @@ fn command_truth(
         }
         ShellCondition::Word { word, test } => match word {
             ShellWord::Program => {
-                let unknown = command
-                    .unknown
-                    .iter()
-                    .any(|unknown| matches!(unknown.part, Part::Command | Part::Program));
-                if unknown {
+                if hides_program(command) {
                     Truth::Unknown
                 } else {
                     Truth::from(test.is_match(&command.program))
