@@ -1,8 +1,9 @@
 //! The shipped policies decide every line of the shell corpora alike whole, from the
 //! compact form the hook's cache keeps, and with nothing skipped: a rule whose condition
 //! requires programs a line does not run is neither tested nor, in the compact form,
-//! decoded (`runtime/src/programs.rs`), and skipping it must change no outcome, on lines
-//! that run those programs, others, or parts known only at run time.
+//! decoded (`runtime/src/programs.rs`), and a rule with a shell condition is skipped on a
+//! call of a tool that is no shell: skipping must change no outcome, on lines that run
+//! those programs, others, or parts known only at run time, given to a shell or another tool.
 
 use serde_json::json;
 
@@ -32,17 +33,32 @@ fn the_compact_form_decides_every_corpus_line_as_the_whole_policy() {
         let (command, cwd) = line
             .split_once('\t')
             .unwrap_or((line, "/home/user/project"));
-        let event: rulesc::Event = serde_json::from_value(json!({
+        let bash: rulesc::Event = serde_json::from_value(json!({
             "event": "pre_tool_use", "tool": "Bash", "arg": {"command": command}, "cwd": cwd,
         }))
         .unwrap();
-        let reference = unskipped.evaluate(&event);
-        let whole = policy.evaluate(&event);
-        if whole != reference
-            || compact.evaluate(&event) != reference
-            || fresh.evaluate(&event) != reference
-        {
-            differ.push(format!("line {at}: {line:?}"));
+        // The same text given to a tool that is no shell, and both calls with an input that
+        // did not reach rulesc whole (every shell condition undecidable).
+        let mut other = bash.clone();
+        other.tool = Some("Read".to_owned());
+        let mut unread = bash.clone();
+        unread.arg_unreadable = true;
+        let mut other_unread = other.clone();
+        other_unread.arg_unreadable = true;
+        let calls = [
+            ("Bash", &bash),
+            ("Read", &other),
+            ("Bash unread", &unread),
+            ("Read unread", &other_unread),
+        ];
+        for (call, event) in calls {
+            let reference = unskipped.evaluate(event);
+            if policy.evaluate(event) != reference
+                || compact.evaluate(event) != reference
+                || fresh.evaluate(event) != reference
+            {
+                differ.push(format!("line {at}, {call}: {line:?}"));
+            }
         }
     }
     assert!(

@@ -25,14 +25,14 @@ use crate::format::LoadError;
 use crate::index::IndexEntry;
 use crate::policy::Policy;
 use crate::postfix::flatten;
-use crate::programs::rule_programs;
+use crate::programs::{self, Requirements};
 use crate::trace::TraceSpec;
 use crate::vocabulary::{Action, Defaults, EventKind, Mode, Origin, Rule};
 
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 4;
+const COMPACT_VERSION: u64 = 5;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]
@@ -60,10 +60,10 @@ struct Head<'a> {
     /// The condition's postfix nodes, in this form's own encoding
     #[serde(borrow)]
     condition: Option<Encoded<'a>>,
-    /// The programs some command of the line must run for the condition to hold
-    /// (`programs.rs`); `None` when it may hold whatever runs
+    /// What the condition requires of a tool call (`programs.rs`), in its own encoding;
+    /// `None` when it may hold on any
     #[serde(borrow)]
-    programs: Option<Vec<Cow<'a, str>>>,
+    requirement: Option<Encoded<'a>>,
 }
 
 /// Bytes written as bytes, and read without a copy
@@ -92,8 +92,8 @@ pub(crate) struct Parts {
     /// The index entry of each user rule
     pub(crate) index: Vec<IndexEntry>,
     pub(crate) conditions: Conditions,
-    /// The programs each user rule requires (`programs.rs`)
-    pub(crate) programs: Vec<Option<Box<[String]>>>,
+    /// What each user rule requires of a tool call (`programs.rs`)
+    pub(crate) requirements: Requirements,
 }
 
 /// The compact form of a policy's defaults, trace terms and user rules (`rules`, each with
@@ -112,15 +112,15 @@ pub(crate) fn write(
                 .transpose()
         })
         .collect::<Result<Vec<Option<Vec<u8>>>, postcard::Error>>()?;
-    let programs: Vec<Option<Vec<String>>> = rules
+    let requirements = rules
         .iter()
-        .map(|(rule, _, _)| rule.condition.as_ref().and_then(rule_programs))
-        .collect();
+        .map(|(rule, _, _)| rule.condition.as_ref().map_or(Ok(None), programs::encode))
+        .collect::<Result<Vec<Option<Vec<u8>>>, postcard::Error>>()?;
     let heads = rules
         .iter()
         .zip(&conditions)
-        .zip(&programs)
-        .map(|(((rule, mode, index), condition), programs)| Head {
+        .zip(&requirements)
+        .map(|(((rule, mode, index), condition), requirement)| Head {
             id: Cow::Borrowed(&rule.id),
             events: Cow::Borrowed(&rule.events),
             action: Cow::Borrowed(&rule.action),
@@ -129,12 +129,7 @@ pub(crate) fn write(
             mode: *mode,
             index: index.clone(),
             condition: condition.as_deref().map(Encoded),
-            programs: programs.as_ref().map(|programs| {
-                programs
-                    .iter()
-                    .map(|name| Cow::Borrowed(name.as_str()))
-                    .collect()
-            }),
+            requirement: requirement.as_deref().map(Encoded),
         })
         .collect();
     postcard::to_allocvec(&Compact {
@@ -165,7 +160,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         shadow: Vec::new(),
         index: Vec::with_capacity(n_rules),
         conditions: Conditions::with_capacity(n_rules),
-        programs: Vec::with_capacity(n_rules),
+        requirements: Requirements::with_capacity(n_rules),
     };
     for head in compact.rules {
         let id = head.id.into_owned();
@@ -176,10 +171,9 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
             .conditions
             .push(head.condition.map(|Encoded(bytes)| bytes));
         parts.index.push(head.index);
-        parts.programs.push(
-            head.programs
-                .map(|programs| programs.into_iter().map(Cow::into_owned).collect()),
-        );
+        parts
+            .requirements
+            .push_encoded(head.requirement.map(|Encoded(bytes)| bytes));
         parts.rules.push(Rule {
             id,
             events: head.events.into_owned(),
@@ -225,10 +219,16 @@ impl Policy {
             shadow,
             index,
             conditions,
-            programs,
+            requirements,
         } = read(bytes)?;
         Ok(Policy::from_encoded(
-            rules, defaults, trace, shadow, index, conditions, programs,
+            rules,
+            defaults,
+            trace,
+            shadow,
+            index,
+            conditions,
+            requirements,
         ))
     }
 }

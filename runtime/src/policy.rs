@@ -25,7 +25,7 @@ use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
 use crate::policy_error::{PolicyError, MAX_CONDITION_DEPTH};
 use crate::prelude;
-use crate::programs::rule_programs;
+use crate::programs::Requirements;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::shell::{CommandLine, Undecided, DEFAULT_SHELL_TOOLS};
 use crate::trace::{self, Reading, TraceSpec, TraceState};
@@ -84,10 +84,10 @@ struct Shared {
     index: RuleIndex,
     /// The trace terms of the rules, each once, by slot
     trace: Vec<TraceSpec>,
-    /// The programs each user rule's condition requires a command to run, if any
-    /// (`programs.rs`): a line that runs none of them is not worth testing (nor, in the
-    /// compact form, decoding) the condition for
-    programs: Vec<Option<Box<[String]>>>,
+    /// What each user rule's condition requires of a tool call, if anything (`programs.rs`):
+    /// a call that does not meet it is not worth testing (nor, in the compact form,
+    /// decoding) the condition for
+    requirements: Requirements,
     /// The conditions of the user's rules and their index entries, for a policy read from
     /// its compact form (`compact.rs`)
     encoded: Option<Encoded>,
@@ -132,16 +132,7 @@ impl Policy {
         if checks == Checks::All {
             index.prepare(&rules, &[]);
         }
-        let programs = rules
-            .iter()
-            .take(n_user_rules)
-            .map(|rule| {
-                rule.condition
-                    .as_ref()
-                    .and_then(rule_programs)
-                    .map(Vec::into_boxed_slice)
-            })
-            .collect();
+        let requirements = Requirements::of(rules.get(..n_user_rules).unwrap_or_default());
         Ok(Policy {
             shared: Arc::new(Shared {
                 rules,
@@ -149,7 +140,7 @@ impl Policy {
                 defaults,
                 index,
                 trace,
-                programs,
+                requirements,
                 encoded: None,
             }),
             limits: Limits::default(),
@@ -168,7 +159,7 @@ impl Policy {
         shadow: Vec<String>,
         entries: Vec<IndexEntry>,
         conditions: Conditions,
-        programs: Vec<Option<Box<[String]>>>,
+        requirements: Requirements,
     ) -> Policy {
         let n_user_rules = rules.len();
         rules.extend(prelude::rules());
@@ -184,7 +175,7 @@ impl Policy {
                 defaults,
                 index: RuleIndex::default(),
                 trace,
-                programs,
+                requirements,
                 encoded: Some(Encoded {
                     entries,
                     conditions,
@@ -218,11 +209,10 @@ impl Policy {
         }
     }
 
-    /// Whether user rule `index` may hold on `line`, as far as the programs its condition
-    /// requires tell, without decoding or testing the condition
+    /// Whether user rule `index` may hold on the call of `line`, as far as what its
+    /// condition requires tells, without decoding or testing the condition
     fn may_hold_on(&self, index: usize, line: &CommandLine<'_>) -> bool {
-        let required = self.shared.programs.get(index).and_then(Option::as_deref);
-        required.is_none_or(|programs| line.may_run_any(programs))
+        self.shared.requirements.may_hold_on(index, line)
     }
 
     /// How many of the user's rules' conditions were decoded from the compact form so far

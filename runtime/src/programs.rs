@@ -1,72 +1,179 @@
-//! The programs a rule's shell conditions require: a rule that can only hold when some
-//! command of the line runs one of them (`shell(program in ["psql", "mysql"] and ...)`) is
-//! not tested, and in the compact form not even decoded, on a line whose commands are all
-//! known to run others.
+//! What a rule's condition requires of a tool call before it can hold: a shell call, or a
+//! shell call some command of which runs a program some test passes (`shell(program in
+//! ["psql", "mysql"] and ...)`, `shell(program_is("interpreter") and ...)`). A rule whose
+//! requirement the call does not meet is not tested, and in the compact form not even
+//! decoded.
 //!
-//! The packs hold dozens of such rules, each with a long condition, and every shell call is
-//! a candidate of all of them: decoding their conditions cost a hook call more than the rest
-//! of its evaluation. Their programs are worked out once, when the compact form is written,
-//! and kept beside each rule's head.
+//! The packs hold dozens of such rules, each with a long condition, and every tool call is
+//! a candidate of many: decoding and testing their conditions cost a hook call more than the
+//! rest of its evaluation. Their requirements are worked out once, when the policy is built
+//! or its compact form written, and kept beside each rule's head.
 //!
-//! Invariant: when [`rule_programs`] gives a list, the rule's condition is false (and not
-//! undecidable) on every readable line none of whose commands runs a listed program or has
-//! a program (or all of it) known only at run time; `CommandLine::may_run_any` holds the
-//! other side of it. A command with an unknown argument still names its program, and a
-//! test of that program is decided, so it does not keep such a rule.
+//! Invariant: when [`rule_requirement`] gives one, the rule's condition is false (and not
+//! undecidable) on every event that does not meet it: one that is no shell call and whose
+//! input was read; or, for [`Requirement::Programs`], a readable line each of whose commands
+//! names its program and runs none that a test passes. A command with an unknown argument
+//! still names its program, and a test of that program is decided there, so it meets no
+//! requirement by that. `CommandLine::may_be_shell_call` and `CommandLine::may_meet` hold the
+//! other side of it.
 
-use crate::vocabulary::{Condition, ShellCondition, ShellWord, WordTest};
+use std::sync::OnceLock;
 
-/// The programs some command must run for `condition` to hold; `None` when it may hold
-/// whatever the commands run
-pub(crate) fn rule_programs(condition: &Condition) -> Option<Vec<String>> {
-    let programs = match condition {
-        Condition::Shell { condition, .. } => shell_programs(condition),
-        Condition::All(parts) => smallest(parts.iter().map(rule_programs)),
-        Condition::Any(parts) => union(parts.iter().map(rule_programs)),
-        _ => None,
-    }?;
-    let mut programs = programs;
-    programs.sort();
-    programs.dedup();
-    Some(programs)
+use serde::{Deserialize, Serialize};
+
+use crate::shell::CommandLine;
+use crate::vocabulary::{Condition, Rule, ShellCondition, ShellWord, WordTest};
+
+/// What a condition requires of a tool call before it can hold; either is a shell call
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) enum Requirement {
+    /// A shell call: some shell term must hold
+    Shell,
+    /// A shell call with a command whose program passes one of these tests
+    Programs(Vec<WordTest>),
 }
 
-/// The programs a command must run for `condition` to hold on it
-fn shell_programs(condition: &ShellCondition) -> Option<Vec<String>> {
+/// What each user rule of a policy requires of a tool call. In a policy read from its
+/// compact form each requirement stays encoded until a shell call first asks for it: a call
+/// of another tool only needs to know that there is one.
+#[derive(Debug)]
+pub(crate) struct Requirements {
+    /// Every encoded requirement's bytes, one after the other
+    bytes: Vec<u8>,
+    /// Each rule's requirement, if it has one
+    rules: Vec<Option<Slot>>,
+}
+
+/// One rule's requirement: where its bytes are, and it decoded (`None` when they do not
+/// decode, which leaves the rule to be tested)
+#[derive(Debug)]
+struct Slot {
+    span: (usize, usize),
+    decoded: OnceLock<Option<Requirement>>,
+}
+
+impl Requirements {
+    /// The requirements of `rules`, worked out now
+    pub(crate) fn of(rules: &[Rule]) -> Requirements {
+        let slot = |requirement| Slot {
+            span: (0, 0),
+            decoded: OnceLock::from(Some(requirement)),
+        };
+        Requirements {
+            bytes: Vec::new(),
+            rules: rules
+                .iter()
+                .map(|rule| rule.condition.as_ref().and_then(rule_requirement).map(slot))
+                .collect(),
+        }
+    }
+
+    /// Room for the requirements of `n_rules` rules
+    pub(crate) fn with_capacity(n_rules: usize) -> Requirements {
+        Requirements {
+            bytes: Vec::new(),
+            rules: Vec::with_capacity(n_rules),
+        }
+    }
+
+    /// Adds the next rule's requirement, as [`encode`] wrote it, or `None`
+    pub(crate) fn push_encoded(&mut self, encoded: Option<&[u8]>) {
+        self.rules.push(encoded.map(|bytes| {
+            let start = self.bytes.len();
+            self.bytes.extend_from_slice(bytes);
+            Slot {
+                span: (start, self.bytes.len()),
+                decoded: OnceLock::new(),
+            }
+        }));
+    }
+
+    /// Whether the condition of user rule `index` may hold on the call of `line`, as far as
+    /// what it requires tells
+    pub(crate) fn may_hold_on(&self, index: usize, line: &CommandLine<'_>) -> bool {
+        let Some(Some(slot)) = self.rules.get(index) else {
+            return true;
+        };
+        if !line.may_be_shell_call() {
+            return false;
+        }
+        let decoded = slot.decoded.get_or_init(|| {
+            let bytes = self.bytes.get(slot.span.0..slot.span.1)?;
+            postcard::from_bytes(bytes).ok()
+        });
+        decoded
+            .as_ref()
+            .is_none_or(|requirement| line.may_meet(requirement))
+    }
+}
+
+/// The bytes the compact form keeps of what `condition` requires, if anything
+pub(crate) fn encode(condition: &Condition) -> Result<Option<Vec<u8>>, postcard::Error> {
+    rule_requirement(condition)
+        .map(|requirement| postcard::to_allocvec(&requirement))
+        .transpose()
+}
+
+/// What `condition` requires of a tool call; `None` when it may hold on any
+pub(crate) fn rule_requirement(condition: &Condition) -> Option<Requirement> {
+    match condition {
+        Condition::Shell { condition, .. } => {
+            Some(shell_programs(condition).map_or(Requirement::Shell, Requirement::Programs))
+        }
+        Condition::All(parts) => parts
+            .iter()
+            .filter_map(rule_requirement)
+            .min_by_key(narrowness),
+        Condition::Any(parts) => {
+            let mut all: Option<Requirement> = None;
+            for part in parts {
+                all = Some(match (all, rule_requirement(part)?) {
+                    (None, one) => one,
+                    (Some(Requirement::Programs(mut tests)), Requirement::Programs(more)) => {
+                        tests.extend(more);
+                        Requirement::Programs(tests)
+                    }
+                    (Some(_), _) => Requirement::Shell,
+                });
+            }
+            all
+        }
+        _ => None,
+    }
+}
+
+/// How few calls meet a requirement, as far as its shape tells: the fewer tests of programs,
+/// the fewer calls
+fn narrowness(requirement: &Requirement) -> usize {
+    match requirement {
+        Requirement::Programs(tests) => tests.len(),
+        Requirement::Shell => usize::MAX,
+    }
+}
+
+/// The tests of a program some command must pass for `condition` to hold on it
+fn shell_programs(condition: &ShellCondition) -> Option<Vec<WordTest>> {
     match condition {
         ShellCondition::Word {
             word: ShellWord::Program,
             test,
-        } => match test {
-            WordTest::Equals(program) => Some(vec![program.clone()]),
-            WordTest::In(programs) => Some(programs.clone()),
-            _ => None,
-        },
-        ShellCondition::All(parts) => smallest(parts.iter().map(shell_programs)),
-        ShellCondition::Any(parts) => union(parts.iter().map(shell_programs)),
+        } => Some(vec![test.clone()]),
+        ShellCondition::All(parts) => parts.iter().filter_map(shell_programs).min_by_key(Vec::len),
+        ShellCondition::Any(parts) => {
+            let mut all = Vec::new();
+            for part in parts {
+                all.extend(shell_programs(part)?);
+            }
+            (!parts.is_empty()).then_some(all)
+        }
         _ => None,
     }
-}
-
-/// The shortest list, of parts that must all hold
-fn smallest(lists: impl Iterator<Item = Option<Vec<String>>>) -> Option<Vec<String>> {
-    lists.flatten().min_by_key(Vec::len)
-}
-
-/// Every list together, of parts one of which must hold; `None` when one part may hold
-/// whatever the commands run (or there is no part)
-fn union(lists: impl Iterator<Item = Option<Vec<String>>>) -> Option<Vec<String>> {
-    let mut all: Option<Vec<String>> = None;
-    for list in lists {
-        all.get_or_insert_with(Vec::new).extend(list?);
-    }
-    all
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocabulary::Quantifier;
+    use crate::vocabulary::{GlobPattern, Quantifier};
 
     fn program(test: WordTest) -> ShellCondition {
         ShellCondition::Word {
@@ -83,48 +190,81 @@ mod tests {
         }
     }
 
-    fn names(names: &[&str]) -> Vec<String> {
-        names.iter().map(|name| (*name).to_owned()).collect()
+    fn names(names: &[&str]) -> WordTest {
+        WordTest::In(names.iter().map(|name| (*name).to_owned()).collect())
+    }
+
+    fn named(name: &str) -> WordTest {
+        WordTest::Equals(name.to_owned())
     }
 
     #[test]
-    fn a_conjunct_naming_programs_requires_them() {
+    fn a_conjunct_testing_the_program_requires_it() {
         let condition = shell(ShellCondition::All(vec![
             ShellCondition::Flag("-r".to_owned()),
-            program(WordTest::In(names(&["rm", "rmdir"]))),
+            program(names(&["rm", "rmdir"])),
         ]));
-        assert_eq!(rule_programs(&condition), Some(names(&["rm", "rmdir"])));
+        assert_eq!(
+            rule_requirement(&condition),
+            Some(Requirement::Programs(vec![names(&["rm", "rmdir"])]))
+        );
+        let kind = shell(program(WordTest::Kind("interpreter".to_owned())));
+        assert_eq!(
+            rule_requirement(&kind),
+            Some(Requirement::Programs(vec![WordTest::Kind(
+                "interpreter".to_owned()
+            )]))
+        );
     }
 
     #[test]
-    fn alternatives_require_all_their_programs_or_none() {
+    fn alternatives_require_all_their_programs_or_a_shell_call() {
         let both = shell(ShellCondition::Any(vec![
-            program(WordTest::Equals("psql".to_owned())),
+            program(named("psql")),
             ShellCondition::All(vec![
-                program(WordTest::Equals("docker".to_owned())),
+                program(named("docker")),
                 ShellCondition::Flag("-it".to_owned()),
             ]),
         ]));
-        assert_eq!(rule_programs(&both), Some(names(&["docker", "psql"])));
+        assert_eq!(
+            rule_requirement(&both),
+            Some(Requirement::Programs(vec![named("psql"), named("docker")]))
+        );
         let open = shell(ShellCondition::Any(vec![
-            program(WordTest::Equals("psql".to_owned())),
+            program(named("psql")),
             ShellCondition::Flag("-f".to_owned()),
         ]));
-        assert_eq!(rule_programs(&open), None);
-        assert_eq!(rule_programs(&Condition::Any(Vec::new())), None);
+        assert_eq!(rule_requirement(&open), Some(Requirement::Shell));
+        let mixed = Condition::Any(vec![shell(program(named("rm"))), open]);
+        assert_eq!(rule_requirement(&mixed), Some(Requirement::Shell));
+        assert_eq!(rule_requirement(&Condition::Any(Vec::new())), None);
     }
 
     #[test]
-    fn only_a_positive_shell_term_requires_programs() {
-        let negated = Condition::Not(Box::new(shell(program(WordTest::Equals("rm".to_owned())))));
-        assert_eq!(rule_programs(&negated), None);
-        let stdin = shell(ShellCondition::StdinFrom(Box::new(program(
-            WordTest::Equals("curl".to_owned()),
-        ))));
-        assert_eq!(rule_programs(&stdin), None);
-        let glob = shell(program(WordTest::Glob(
-            crate::vocabulary::GlobPattern::new("rm*").unwrap(),
-        )));
-        assert_eq!(rule_programs(&glob), None);
+    fn a_conjunction_takes_its_narrowest_part() {
+        let condition = Condition::All(vec![
+            Condition::Not(Box::new(shell(program(named("ls"))))),
+            shell(ShellCondition::Flag("-f".to_owned())),
+            shell(program(names(&["rm", "unlink"]))),
+        ]);
+        assert_eq!(
+            rule_requirement(&condition),
+            Some(Requirement::Programs(vec![names(&["rm", "unlink"])]))
+        );
+    }
+
+    #[test]
+    fn only_a_positive_shell_term_requires_anything() {
+        let negated = Condition::Not(Box::new(shell(program(named("rm")))));
+        assert_eq!(rule_requirement(&negated), None);
+        let stdin = shell(ShellCondition::StdinFrom(Box::new(program(named("curl")))));
+        assert_eq!(rule_requirement(&stdin), Some(Requirement::Shell));
+        let glob = shell(program(WordTest::Glob(GlobPattern::new("rm*").unwrap())));
+        assert!(matches!(
+            rule_requirement(&glob),
+            Some(Requirement::Programs(tests)) if tests.len() == 1
+        ));
+        let either = Condition::Any(vec![negated, shell(program(named("rm")))]);
+        assert_eq!(rule_requirement(&either), None);
     }
 }

@@ -12,6 +12,7 @@ use rulesc_shell::{Context, Part, Reading, Script, SimpleCommand};
 use serde_json::Value as Json;
 
 use crate::event::Event;
+use crate::programs::Requirement;
 use crate::vocabulary::{GlobShape, Quantifier, ShellCondition, ShellWord, WordTest};
 
 /// The tools whose `command` argument is a shell command line when the embedding
@@ -57,22 +58,26 @@ impl<'e> CommandLine<'e> {
         self.reading.get_or_init(|| self.read()).as_ref()
     }
 
-    /// Whether some command of the line may run one of `programs`: it runs one, or a part
-    /// of it is only known at run time, or the line or the input holding it cannot be read
-    /// (what a condition that
-    /// requires one of them needs to hold or be undecidable; `programs.rs`)
-    pub(crate) fn may_run_any(&self, programs: &[String]) -> bool {
-        // An input that could not be read leaves every shell condition undecidable.
-        if self.event.arg_unreadable {
-            return true;
-        }
-        match self.reading() {
-            None => false,
-            Some(Reading::Unreadable(_)) => true,
-            Some(Reading::Read(script)) => script
-                .commands
-                .iter()
-                .any(|command| hides_program(command) || programs.contains(&command.program)),
+    /// Whether the call may be a shell call: it is one, or its input could not be read
+    /// (what leaves every shell condition undecidable)
+    pub(crate) fn may_be_shell_call(&self) -> bool {
+        self.event.arg_unreadable || self.reading().is_some()
+    }
+
+    /// Whether a call that [`CommandLine::may_be_shell_call`] may meet `requirement`
+    /// (`programs.rs`): for programs, some command runs one a test passes, or its program
+    /// (or all of it) is only known at run time, or the line or the input cannot be read
+    pub(crate) fn may_meet(&self, requirement: &Requirement) -> bool {
+        match (self.reading(), requirement) {
+            (Some(Reading::Read(script)), Requirement::Programs(tests))
+                if !self.event.arg_unreadable =>
+            {
+                script.commands.iter().any(|command| {
+                    hides_program(command)
+                        || tests.iter().any(|test| test.is_match(&command.program))
+                })
+            }
+            _ => true,
         }
     }
 
