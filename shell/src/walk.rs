@@ -1708,7 +1708,8 @@ fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
     for child in node.children() {
         match child.kind() {
             "file_descriptor" => operator.push_str(text(child, source)),
-            _ if !child.is_named() => operator.push_str(child.kind()),
+            // From the text: `<>` is parsed as `>>` (see `bash_tree::parse`).
+            _ if !child.is_named() => operator.push_str(text(child, source)),
             _ => targets.push(child),
         }
     }
