@@ -814,6 +814,11 @@ pub(crate) enum Carried {
     /// The value is text in the program's own language whose commands a shell runs, which
     /// the reader does not read (`make --eval`, `sed` with an `e` command): unknown
     Opaque(&'static str),
+    /// The options are flags, and the words after the subcommand (after a wrapper's own
+    /// options, for a row with none) are one command line, joined with spaces, when one of
+    /// them is given, or always when the row names none (`pnpm -c exec 'CMD'`, `bun exec
+    /// 'CMD'`)
+    Words,
 }
 
 /// A program that runs a command line given in one of its options
@@ -821,8 +826,8 @@ pub(crate) enum Carried {
 pub(crate) struct ScriptOption {
     /// The programs
     pub(crate) programs: &'static [&'static str],
-    /// The subcommand it takes effect under (`git rebase -x`); `None` for any
-    pub(crate) subcommand: Option<&'static str>,
+    /// The subcommands it takes effect under (`git rebase -x`); empty for any
+    pub(crate) subcommands: &'static [&'static str],
     /// Options whose value is the next word, or follows `=` for a long one; a short one
     /// may end a cluster (`script -qc CMD`)
     pub(crate) options: &'static [&'static str],
@@ -836,7 +841,7 @@ pub(crate) struct ScriptOption {
 pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     ScriptOption {
         programs: &["tar", "gtar", "bsdtar"],
-        subcommand: None,
+        subcommands: &[],
         options: &[
             "-I",
             "--use-compress-program",
@@ -850,35 +855,35 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     },
     ScriptOption {
         programs: &["ssh", "scp", "sftp"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-o"],
         glued: &["-o"],
         carried: Carried::Keys(&["proxycommand", "localcommand", "remotecommand"]),
     },
     ScriptOption {
         programs: &["rsync"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-e", "--rsh", "--rsync-path"],
         glued: &[],
         carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["script", "flock", "sg"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-c", "--command"],
         glued: &[],
         carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["zip"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-TT", "--unzip-command"],
         glued: &[],
         carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["git"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-c"],
         glued: &[],
         carried: Carried::Keys(&[
@@ -896,14 +901,14 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     },
     ScriptOption {
         programs: &["git"],
-        subcommand: Some("rebase"),
+        subcommands: &["rebase"],
         options: &["-x", "--exec"],
         glued: &[],
         carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["gdb", "gdb-multiarch", "cgdb"],
-        subcommand: None,
+        subcommands: &[],
         options: &[
             "-ex",
             "--ex",
@@ -917,39 +922,122 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     },
     ScriptOption {
         programs: &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-c", "--cmd"],
         glued: &["+"],
         carried: Carried::AfterBang(&[]),
     },
     ScriptOption {
         programs: &["make", "gmake", "bmake"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-E", "--eval"],
         glued: &[],
         carried: Carried::Opaque("`make --eval` text holds recipes a shell runs"),
     },
+    // npm-exec(1): `npx -c`, `npm exec -c` (`npm x`) run a command line in a shell.
+    ScriptOption {
+        programs: &["npx"],
+        subcommands: &[],
+        options: &["-c", "--call"],
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["npm"],
+        subcommands: &["exec", "x"],
+        options: &["-c", "--call"],
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    // pnpm's `--shell-mode` (`-c`) runs `exec`'s and `dlx`'s words in `/bin/sh`.
+    ScriptOption {
+        programs: &["pnpm"],
+        subcommands: &["exec", "dlx"],
+        options: &["-c", "--shell-mode"],
+        glued: &[],
+        carried: Carried::Words,
+    },
+    ScriptOption {
+        programs: &["pnpx"],
+        subcommands: &[],
+        options: &["-c", "--shell-mode"],
+        glued: &[],
+        carried: Carried::Words,
+    },
+    // `bun exec` runs its words as a script of Bun's shell, `yarn exec` (Yarn 2 and later)
+    // as one of Yarn's.
+    ScriptOption {
+        programs: &["bun", "yarn"],
+        subcommands: &["exec"],
+        options: &[],
+        glued: &[],
+        carried: Carried::Words,
+    },
 ];
 
 /// The command lines a program runs from its options, and, as `Err`, why one given there
-/// cannot be read (see [`SCRIPT_OPTIONS`])
+/// cannot be read (see [`SCRIPT_OPTIONS`]); `is_unknown` tells a word only known at run
+/// time, which stands for the whole of a line joined from words
 pub(crate) fn option_scripts(
     program: &str,
     subcommand: Option<&str>,
     args: &[String],
+    is_unknown: fn(&str) -> bool,
 ) -> Vec<Result<String, String>> {
     let mut scripts = Vec::new();
     for row in SCRIPT_OPTIONS.iter().filter(|row| {
         row.programs.contains(&program)
-            && row
-                .subcommand
-                .is_none_or(|wanted| subcommand == Some(wanted))
+            && (row.subcommands.is_empty()
+                || subcommand.is_some_and(|sub| row.subcommands.contains(&sub)))
     }) {
+        if row.carried == Carried::Words {
+            scripts.extend(row_words(row, program, subcommand, args, is_unknown).map(Ok));
+            continue;
+        }
         for value in option_values(row, args) {
             scripts.extend(carried_script(row.carried, value));
         }
     }
     scripts
+}
+
+/// The command line of a [`Carried::Words`] row: the words after the subcommand and the
+/// flags after it, or after a wrapper's own options, joined (a word only known at run time
+/// alone, for the whole); `None` when none of the row's flags is given, or no word follows
+fn row_words(
+    row: &ScriptOption,
+    program: &str,
+    subcommand: Option<&str>,
+    args: &[String],
+    is_unknown: fn(&str) -> bool,
+) -> Option<String> {
+    let given = row.options.is_empty()
+        || args.iter().any(|arg| {
+            row.options.iter().any(|option| {
+                arg == option
+                    || (option.len() == 2
+                        && !arg.starts_with("--")
+                        && arg.starts_with('-')
+                        && arg.contains(&option[1..]))
+            })
+        });
+    if !given {
+        return None;
+    }
+    let start = match subcommand {
+        Some(sub) if !row.subcommands.is_empty() => args.iter().position(|arg| arg == sub)? + 1,
+        _ => crate::wrapper::wrapped(program, args)?,
+    };
+    let words: Vec<&str> = args
+        .get(start..)?
+        .iter()
+        .map(String::as_str)
+        .skip_while(|arg| arg.starts_with('-'))
+        .collect();
+    if let Some(unknown) = words.iter().find(|word| is_unknown(word)) {
+        return Some((*unknown).to_owned());
+    }
+    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// The values of a row's options among `args`
@@ -1004,6 +1092,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
                 .map(|script| Ok(script.to_owned()))
         }
         Carried::Opaque(why) => Some(Err(why.to_owned())),
+        Carried::Words => None,
     }
 }
 
@@ -2536,6 +2625,21 @@ mod tests {
                 vec!["unknown: `make --eval` text holds recipes a shell runs"],
             ),
             ("make", "-j4 test", vec![]),
+            ("npx", "-c id", vec!["id"]),
+            ("npx", "--call=id", vec!["id"]),
+            ("npm", "exec --call id", vec!["id"]),
+            ("npm", "x -c id", vec!["id"]),
+            ("npm", "exec -- eslint .", vec![]),
+            ("npm", "ci", vec![]),
+            ("pnpm", "-rc exec id -u", vec!["id -u"]),
+            ("pnpm", "dlx --shell-mode id", vec!["id"]),
+            ("pnpm", "exec eslint .", vec![]),
+            ("pnpx", "-p cowsay -c id -u", vec!["id -u"]),
+            ("pnpx", "cowsay hi", vec![]),
+            ("bun", "exec id -u", vec!["id -u"]),
+            ("bun", "exec id ?unknown", vec!["?unknown"]),
+            ("yarn", "exec id", vec!["id"]),
+            ("yarn", "install", vec![]),
         ];
         for (program, line, expected) in cases {
             let args = words(line);
@@ -2543,10 +2647,11 @@ mod tests {
                 .iter()
                 .find(|arg| !arg.starts_with('-'))
                 .map(String::as_str);
-            let found: Vec<String> = option_scripts(program, subcommand, &args)
-                .into_iter()
-                .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
-                .collect();
+            let found: Vec<String> =
+                option_scripts(program, subcommand, &args, |word| word.starts_with('?'))
+                    .into_iter()
+                    .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
+                    .collect();
             assert_eq!(found, expected, "{program} {line}");
         }
     }

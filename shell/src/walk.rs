@@ -1276,9 +1276,12 @@ impl Reader {
             }
             _ => {}
         }
-        for script in
-            knowledge::option_scripts(program, subcommand_of(program, args).as_deref(), args)
-        {
+        for script in knowledge::option_scripts(
+            program,
+            subcommand_of(program, args).as_deref(),
+            args,
+            expand::is_unknown,
+        ) {
             match script {
                 Ok(script) => runs.word(program, script),
                 Err(why) => runs.opaque.push(why),
