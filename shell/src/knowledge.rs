@@ -1685,17 +1685,88 @@ pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + 
     })
 }
 
-/// The variables a builtin sets to what only run time knows, by the names its words give:
-/// `read NAME…` (and `-a NAME`), `printf -v NAME`, `mapfile NAME`/`readarray NAME`
-pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
-    // The options that take a value, and those whose value is a name set.
-    let (valued, naming): (&str, &str) = match program {
-        "read" => ("adinNptu", "a"),
-        "printf" => ("v", "v"),
-        "mapfile" | "readarray" => ("dnOsuCc", ""),
-        _ => return Vec::new(),
-    };
-    let mut names = Vec::new();
+/// How bash takes the value of a builtin's option as code
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Evaluation {
+    /// A command line bash runs with words of its own after it: `mapfile -C CALLBACK` (the
+    /// index and the line read), `compgen -C COMMAND` (the command's name, the word and the
+    /// word before it), `fc -e EDITOR` (the file of commands, which it then runs)
+    Script,
+    /// `KEYSEQ: COMMAND`, the command readline runs when the keys are typed (`bind -x`; a
+    /// later `read -e` on a terminal, or an interactive shell)
+    KeyBinding,
+    /// Words bash splits and expands again, substitutions included (`compgen -W`)
+    Expanded,
+    /// A shared object whose code bash loads and runs (`enable -f`)
+    Loaded,
+}
+
+/// A bash builtin: its short options that take a value, as its getopt reads them (its
+/// `help` synopsis), and those whose value bash takes as code
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Builtin {
+    /// The builtin's names
+    pub(crate) names: &'static [&'static str],
+    /// Its short options that take a value, glued (`-Ccb`) or the next word
+    pub(crate) valued: &'static str,
+    /// The options whose value is code, and how bash takes it
+    pub(crate) code: &'static [(char, Evaluation)],
+}
+
+/// The builtins whose options the reader reads, one row each. `complete -C`, `-F` and `-W`
+/// are not rows: readline runs them only to complete a word typed at an interactive prompt,
+/// never while a shell runs a command line, and `compgen`, which runs them now, is.
+pub(crate) const BUILTINS: &[Builtin] = &[
+    Builtin {
+        names: &["read"],
+        valued: "adinNptu",
+        code: &[],
+    },
+    Builtin {
+        names: &["printf"],
+        valued: "v",
+        code: &[],
+    },
+    Builtin {
+        names: &["mapfile", "readarray"],
+        valued: "dnOsuCc",
+        code: &[('C', Evaluation::Script)],
+    },
+    Builtin {
+        names: &["compgen"],
+        valued: "oAGWFCXPS",
+        code: &[('C', Evaluation::Script), ('W', Evaluation::Expanded)],
+    },
+    Builtin {
+        names: &["bind"],
+        valued: "mfqurx",
+        code: &[('x', Evaluation::KeyBinding)],
+    },
+    Builtin {
+        names: &["fc"],
+        valued: "e",
+        code: &[('e', Evaluation::Script)],
+    },
+    Builtin {
+        names: &["enable"],
+        valued: "f",
+        code: &[('f', Evaluation::Loaded)],
+    },
+    Builtin {
+        names: &["hash"],
+        valued: "p",
+        code: &[],
+    },
+];
+
+/// The options of the builtin `program` with their values, and its operands, as its getopt
+/// reads `args`; `None` when it is no row of [`BUILTINS`]
+pub(crate) fn builtin_options<'a>(
+    program: &str,
+    args: &'a [String],
+) -> Option<(Vec<(char, &'a str)>, Vec<&'a str>)> {
+    let row = BUILTINS.iter().find(|row| row.names.contains(&program))?;
+    let mut options = Vec::new();
     let mut operands = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
@@ -1708,20 +1779,88 @@ pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a st
             break;
         }
         for (start, letter) in cluster.char_indices() {
-            if valued.contains(letter) {
+            if row.valued.contains(letter) {
                 let glued = cluster.get(start + letter.len_utf8()..).unwrap_or_default();
                 let value = if glued.is_empty() {
                     words.next().map(String::as_str)
                 } else {
                     Some(glued)
                 };
-                if naming.contains(letter) {
-                    names.extend(value);
-                }
+                options.extend(value.map(|value| (letter, value)));
                 break;
             }
         }
     }
+    Some((options, operands))
+}
+
+/// The values of the builtin `program`'s options that bash takes as code, and how
+pub(crate) fn builtin_code<'a>(program: &str, args: &'a [String]) -> Vec<(Evaluation, &'a str)> {
+    let Some(row) = BUILTINS.iter().find(|row| row.names.contains(&program)) else {
+        return Vec::new();
+    };
+    let Some((options, _)) = builtin_options(program, args) else {
+        return Vec::new();
+    };
+    options
+        .into_iter()
+        .filter_map(|(letter, value)| {
+            row.code
+                .iter()
+                .find(|(option, _)| *option == letter)
+                .map(|(_, evaluation)| (*evaluation, value))
+        })
+        .collect()
+}
+
+/// The command of a readline binding `KEYSEQ: COMMAND` (`bind -x`): after the key sequence,
+/// bare or in double quotes, and the `:`, without the quotes around it
+pub(crate) fn bound_command(binding: &str) -> Option<&str> {
+    let rest = match binding.strip_prefix('"') {
+        Some(quoted) => {
+            let mut chars = quoted.char_indices();
+            let mut end = None;
+            while let Some((at, ch)) = chars.next() {
+                match ch {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => {
+                        end = Some(at);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            quoted.get(end? + 1..)?
+        }
+        None => binding.get(binding.find(':')?..)?,
+    };
+    let command = rest.trim_start().strip_prefix(':')?.trim();
+    let unquoted = ['"', '\'']
+        .iter()
+        .find_map(|quote| command.strip_prefix(*quote)?.strip_suffix(*quote));
+    Some(unquoted.unwrap_or(command))
+}
+
+/// The variables a builtin sets to what only run time knows, by the names its words give:
+/// `read NAME…` (and `-a NAME`), `printf -v NAME`, `mapfile NAME`/`readarray NAME`
+pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
+    // The options whose value is a name set.
+    let naming = match program {
+        "read" => 'a',
+        "printf" => 'v',
+        "mapfile" | "readarray" => ' ',
+        _ => return Vec::new(),
+    };
+    let Some((options, operands)) = builtin_options(program, args) else {
+        return Vec::new();
+    };
+    let mut names: Vec<&str> = options
+        .into_iter()
+        .filter(|(letter, _)| *letter == naming)
+        .map(|(_, value)| value)
+        .collect();
     match program {
         // `printf`'s operands are its format and arguments.
         "printf" => {}
@@ -2653,6 +2792,40 @@ mod tests {
                     .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
                     .collect();
             assert_eq!(found, expected, "{program} {line}");
+        }
+    }
+
+    #[test]
+    fn builtins_read_their_options_as_their_getopt_does() {
+        // `help mapfile`, `help compgen`, `help hash`: clustered, glued or apart.
+        let args = words("-t -u 3 -Ccb -c1 lines");
+        assert_eq!(
+            builtin_options("mapfile", &args),
+            Some((vec![('u', "3"), ('C', "cb"), ('c', "1")], vec!["lines"]))
+        );
+        assert_eq!(
+            builtin_code("compgen", &words("-W a -C id -- x")),
+            vec![(Evaluation::Expanded, "a"), (Evaluation::Script, "id")]
+        );
+        assert_eq!(
+            builtin_options("hash", &words("-lp/bin/rm ls")),
+            Some((vec![('p', "/bin/rm")], vec!["ls"]))
+        );
+        assert_eq!(builtin_options("complete", &words("-C id x")), None);
+    }
+
+    #[test]
+    fn a_key_binding_runs_the_command_after_its_keys() {
+        // `help bind`: `-x keyseq:shell-command`.
+        let cases = [
+            (r#""\C-t": rm -rf x"#, Some("rm -rf x")),
+            (r#""\C-t":"id""#, Some("id")),
+            (r#""\":": id"#, Some("id")),
+            (r"\C-t: 'id -u'", Some("id -u")),
+            ("no binding", None),
+        ];
+        for (binding, expected) in cases {
+            assert_eq!(bound_command(binding), expected, "{binding}");
         }
     }
 
