@@ -1685,6 +1685,140 @@ pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + 
     })
 }
 
+/// What an address of socat(1) opens (ADDRESS TYPES)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SocatOpens {
+    /// A file, read or written as the side of the transfer it stands on says
+    File,
+    /// A file created and written
+    Created,
+    /// A socket with a name in the file system
+    Socket,
+    /// A command line `/bin/sh -c` runs
+    CommandLine,
+    /// A program run with the words after it
+    Program,
+}
+
+/// socat's address types that name a file or run a command, compared without case
+const SOCAT_ADDRESSES: &[(&str, SocatOpens)] = &[
+    ("open", SocatOpens::File),
+    ("gopen", SocatOpens::File),
+    ("file", SocatOpens::File),
+    ("pipe", SocatOpens::File),
+    ("create", SocatOpens::Created),
+    ("creat", SocatOpens::Created),
+    ("unix-connect", SocatOpens::Socket),
+    ("unix-listen", SocatOpens::Socket),
+    ("unix-sendto", SocatOpens::Socket),
+    ("unix-recvfrom", SocatOpens::Socket),
+    ("unix-recv", SocatOpens::Socket),
+    ("unix-client", SocatOpens::Socket),
+    ("unix", SocatOpens::Socket),
+    ("local", SocatOpens::Socket),
+    ("system", SocatOpens::CommandLine),
+    ("shell", SocatOpens::CommandLine),
+    ("exec", SocatOpens::Program),
+];
+
+/// socat's options that take the next word as their value
+const SOCAT_VALUED: &[&str] = &[
+    "-b", "-t", "-T", "-lf", "-lp", "-lm", "-L", "-W", "-r", "-R", "-S",
+];
+
+/// The address options of socat that open a file for writing, whatever side it stands on
+const SOCAT_WRITING: &[&str] = &["creat", "create", "trunc", "append", "wronly", "rdwr"];
+
+/// What one address of a `socat` command names
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SocatAddress {
+    /// A file or a socket's name, and whether socat writes it
+    Path { path: String, written: bool },
+    /// A command line a shell runs (`SYSTEM:`)
+    Script(String),
+    /// A program and its words (`EXEC:`), split at blanks
+    Exec(Vec<String>),
+}
+
+/// What the two addresses of `socat [options] ADDRESS ADDRESS` name: a file (`OPEN:`,
+/// `GOPEN:`, `CREATE:`, `PIPE:`, a bare path with a `/`), written when socat writes to its
+/// side (the second with `-u`, the first with `-U`, both without) or an option opens it
+/// for writing, a socket's name, a command line (`SYSTEM:`) or a program (`EXEC:`). A dual
+/// address (`A!!B`) reads from one and writes to the other; options follow a comma
+pub(crate) fn socat_addresses(args: &[String]) -> Vec<SocatAddress> {
+    let mut addresses = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if SOCAT_VALUED.contains(&arg.as_str()) {
+            words.next();
+        } else if arg == "-" || !arg.starts_with('-') {
+            addresses.push(arg.as_str());
+        }
+    }
+    let unidirectional = args.iter().any(|arg| arg == "-u");
+    let reverse = args.iter().any(|arg| arg == "-U");
+    let mut found = Vec::new();
+    for (side, address) in addresses.iter().take(2).enumerate() {
+        let written_side = match (unidirectional, reverse) {
+            (true, _) => side == 1,
+            (_, true) => side == 0,
+            _ => true,
+        };
+        let halves: Vec<&str> = address.split("!!").collect();
+        for (half, part) in halves.iter().enumerate() {
+            // Of `READ!!WRITE`, the second half is the one written.
+            let written = written_side && (halves.len() == 1 || half == 1);
+            found.extend(socat_address(part, written));
+        }
+    }
+    found
+}
+
+/// What the socat address that starts with `address` opens, and the text after its type
+/// (`/etc/x` of `CREATE:/etc/x`); a bare name with a `/` is a file (`GOPEN`)
+pub(crate) fn socat_opens(address: &str) -> Option<(SocatOpens, &str)> {
+    match address.split_once(':') {
+        Some((kind, value)) => {
+            let kind = kind.to_ascii_lowercase();
+            let (_, opens) = SOCAT_ADDRESSES.iter().find(|(name, _)| *name == kind)?;
+            Some((*opens, value))
+        }
+        None if address.contains('/') => Some((SocatOpens::File, address)),
+        None => None,
+    }
+}
+
+/// What one address names, given whether its side is written
+fn socat_address(address: &str, written_side: bool) -> Option<SocatAddress> {
+    let (head, options) = address.split_once(',').unwrap_or((address, ""));
+    let (kind, value) = socat_opens(head)?;
+    let writing = options
+        .split(',')
+        .any(|option| SOCAT_WRITING.contains(&option.to_ascii_lowercase().as_str()));
+    let read_only = options
+        .split(',')
+        .any(|option| option.eq_ignore_ascii_case("rdonly"));
+    match kind {
+        SocatOpens::CommandLine => Some(SocatAddress::Script(value.to_owned())),
+        SocatOpens::Program => Some(SocatAddress::Exec(
+            value.split_whitespace().map(str::to_owned).collect(),
+        )),
+        _ if value.is_empty() => None,
+        SocatOpens::Created => Some(SocatAddress::Path {
+            path: value.to_owned(),
+            written: true,
+        }),
+        SocatOpens::File => Some(SocatAddress::Path {
+            path: value.to_owned(),
+            written: writing || (written_side && !read_only),
+        }),
+        SocatOpens::Socket => Some(SocatAddress::Path {
+            path: value.to_owned(),
+            written: false,
+        }),
+    }
+}
+
 /// How bash takes the value of a builtin's option as code
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Evaluation {
@@ -2812,6 +2946,43 @@ mod tests {
             Some((vec![('p', "/bin/rm")], vec!["ls"]))
         );
         assert_eq!(builtin_options("complete", &words("-C id x")), None);
+    }
+
+    #[test]
+    fn socat_addresses_name_files_and_commands() {
+        // socat(1): `socat [options] <address> <address>`, types without case, options
+        // after a comma, `-u` from the first to the second.
+        let path = |path: &str, written| SocatAddress::Path {
+            path: path.to_owned(),
+            written,
+        };
+        assert_eq!(
+            socat_addresses(&words("-u FILE:/h/.kube/config TCP:x:9")),
+            vec![path("/h/.kube/config", false)]
+        );
+        assert_eq!(
+            socat_addresses(&words("-u TCP-LISTEN:9 create:/etc/x,perm=0600")),
+            vec![path("/etc/x", true)]
+        );
+        assert_eq!(
+            socat_addresses(&words("-d -d -lf log - GOPEN:/etc/hosts")),
+            vec![path("/etc/hosts", true)]
+        );
+        assert_eq!(
+            socat_addresses(&words("-U OPEN:a,rdonly /tmp/b")),
+            vec![path("a", false), path("/tmp/b", false)]
+        );
+        assert_eq!(
+            socat_addresses(&words("UNIX-CONNECT:/run/d.sock EXEC:id,pty")),
+            vec![
+                path("/run/d.sock", false),
+                SocatAddress::Exec(vec!["id".to_owned()])
+            ]
+        );
+        assert_eq!(
+            socat_addresses(&words("TCP:x:1 SYSTEM:id")),
+            vec![SocatAddress::Script("id".to_owned())]
+        );
     }
 
     #[test]

@@ -15,7 +15,9 @@ use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
 use crate::evaluated::{self, Evaluated};
 use crate::expand::{self, Binding, Env, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
-use crate::knowledge::{self, carries_text, Evaluation, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
+use crate::knowledge::{
+    self, carries_text, Evaluation, SocatAddress, SocatOpens, SHELLS, STDIN_PATHS, STDIN_RUNNERS,
+};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::links::Links;
 use crate::path::normalise;
@@ -827,6 +829,11 @@ impl Reader {
                 .collect();
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args);
+            let socat = if program == "socat" {
+                knowledge::socat_addresses(&args)
+            } else {
+                Vec::new()
+            };
             let program_name = program.clone();
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
@@ -841,6 +848,39 @@ impl Reader {
                         part: Part::Write(target(&unknown, &self.context)),
                         why: unknown.why,
                     }),
+                }
+            }
+            // A file a socat address names is a path of the command, written where socat
+            // writes it; of one only known at run time, the path is what follows its type.
+            for address in socat {
+                if let SocatAddress::Path { path, written } = address {
+                    match self.path(&path, false) {
+                        Ok(path) if written => {
+                            self.written.push(path.clone());
+                            command.writes.push(path.clone());
+                            command.paths.push(path);
+                        }
+                        Ok(path) => command.paths.push(path),
+                        Err(why) => command.unknown.push(Unknown {
+                            part: Part::Word {
+                                prefix: String::new(),
+                                split: false,
+                                name: false,
+                                dir: self.context.cwd.clone(),
+                            },
+                            why,
+                        }),
+                    }
+                }
+            }
+            if program_name == "socat" {
+                for unknown in &mut command.unknown {
+                    if let Part::Word { prefix, name, .. } = &mut unknown.part {
+                        if let Some((_, path)) = knowledge::socat_opens(prefix) {
+                            *prefix = path.to_owned();
+                            *name = false;
+                        }
+                    }
                 }
             }
             if command.program == "git" && command.subcommand.as_deref() == Some("clone") {
@@ -1275,6 +1315,23 @@ impl Reader {
                 }
             }
             "crontab" => self.crontab_runs(args, stdin.as_deref(), &mut runs),
+            // socat's `SYSTEM:` and `EXEC:` addresses run a command line and a program.
+            "socat" => {
+                for address in knowledge::socat_addresses(args) {
+                    match address {
+                        SocatAddress::Script(script) => runs.word(program, script),
+                        SocatAddress::Exec(words) => runs.inline.push(InlineRun::Exec(words)),
+                        SocatAddress::Path { .. } => {}
+                    }
+                }
+                for unknown in args.iter().filter_map(|arg| UnknownWord::decode(arg)) {
+                    if let Some((SocatOpens::CommandLine | SocatOpens::Program, _)) =
+                        knowledge::socat_opens(&unknown.prefix)
+                    {
+                        runs.opaque(program, &unknown.why);
+                    }
+                }
+            }
             // `fc` runs the commands of the history again, edited (`-e`) or changed (`-s
             // old=new`) as it runs; `fc -l` lists them.
             "fc" if !args
