@@ -1893,12 +1893,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
 ];
 
+/// A builtin's options with their values, and its operands
+pub(crate) type BuiltinWords<'a> = (Vec<(char, &'a str)>, Vec<&'a str>);
+
 /// The options of the builtin `program` with their values, and its operands, as its getopt
 /// reads `args`; `None` when it is no row of [`BUILTINS`]
-pub(crate) fn builtin_options<'a>(
-    program: &str,
-    args: &'a [String],
-) -> Option<(Vec<(char, &'a str)>, Vec<&'a str>)> {
+pub(crate) fn builtin_options<'a>(program: &str, args: &'a [String]) -> Option<BuiltinWords<'a>> {
     let row = BUILTINS.iter().find(|row| row.names.contains(&program))?;
     let mut options = Vec::new();
     let mut operands = Vec::new();
