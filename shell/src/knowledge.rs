@@ -1893,7 +1893,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
 ];
 
-/// A builtin's options with their values, and its operands
+/// A builtin's options with their values (empty for a flag), and its operands
 pub(crate) type BuiltinWords<'a> = (Vec<(char, &'a str)>, Vec<&'a str>);
 
 /// The options of the builtin `program` with their values, and its operands, as its getopt
@@ -1913,16 +1913,18 @@ pub(crate) fn builtin_options<'a>(program: &str, args: &'a [String]) -> Option<B
             break;
         }
         for (start, letter) in cluster.char_indices() {
-            if row.valued.contains(letter) {
-                let glued = cluster.get(start + letter.len_utf8()..).unwrap_or_default();
-                let value = if glued.is_empty() {
-                    words.next().map(String::as_str)
-                } else {
-                    Some(glued)
-                };
-                options.extend(value.map(|value| (letter, value)));
-                break;
+            if !row.valued.contains(letter) {
+                options.push((letter, ""));
+                continue;
             }
+            let glued = cluster.get(start + letter.len_utf8()..).unwrap_or_default();
+            let value = if glued.is_empty() {
+                words.next().map(String::as_str)
+            } else {
+                Some(glued)
+            };
+            options.extend(value.map(|value| (letter, value)));
+            break;
         }
     }
     Some((options, operands))
@@ -2935,7 +2937,10 @@ mod tests {
         let args = words("-t -u 3 -Ccb -c1 lines");
         assert_eq!(
             builtin_options("mapfile", &args),
-            Some((vec![('u', "3"), ('C', "cb"), ('c', "1")], vec!["lines"]))
+            Some((
+                vec![('t', ""), ('u', "3"), ('C', "cb"), ('c', "1")],
+                vec!["lines"]
+            ))
         );
         assert_eq!(
             builtin_code("compgen", &words("-W a -C id -- x")),
@@ -2943,7 +2948,7 @@ mod tests {
         );
         assert_eq!(
             builtin_options("hash", &words("-lp/bin/rm ls")),
-            Some((vec![('p', "/bin/rm")], vec!["ls"]))
+            Some((vec![('l', ""), ('p', "/bin/rm")], vec!["ls"]))
         );
         assert_eq!(builtin_options("complete", &words("-C id x")), None);
     }

@@ -1636,19 +1636,35 @@ impl Reader {
         }
         match evaluation {
             Evaluation::Script => match program {
-                // `mapfile -C CALLBACK` runs `CALLBACK INDEX 'LINE'` for the lines it reads.
+                // `mapfile -C CALLBACK` runs `CALLBACK INDEX 'LINE'` for the lines it reads,
+                // each with its delimiter (`-d`, a newline by default) unless `-t` removes it.
                 "mapfile" | "readarray" => {
-                    let own_input =
-                        knowledge::builtin_options(program, args).is_some_and(|(options, _)| {
-                            options.iter().all(|(letter, _)| *letter != 'u')
-                        });
-                    match stdin.filter(|_| own_input) {
+                    let options = knowledge::builtin_options(program, args)
+                        .map(|(options, _)| options)
+                        .unwrap_or_default();
+                    let given = |wanted: char| {
+                        options
+                            .iter()
+                            .rev()
+                            .find(|(letter, _)| *letter == wanted)
+                            .map(|(_, value)| *value)
+                    };
+                    let delimiter =
+                        given('d').map_or('\n', |value| value.chars().next().unwrap_or('\0'));
+                    let chop = given('t').is_some();
+                    match stdin.filter(|_| given('u').is_none()) {
                         Some(input) => runs.script(
                             input
-                                .lines()
+                                .split_inclusive(delimiter)
                                 .enumerate()
                                 .map(|(index, line)| {
-                                    format!("{value} {index} {}", single_quoted(line))
+                                    let line = match line.strip_suffix(delimiter) {
+                                        Some(chopped) if chop => chopped.to_owned(),
+                                        Some(_) => line.to_owned(),
+                                        None if chop => line.to_owned(),
+                                        None => format!("{line}{delimiter}"),
+                                    };
+                                    format!("{value} {index} {}", single_quoted(&line))
                                 })
                                 .collect::<Vec<_>>()
                                 .join("\n"),
