@@ -30,27 +30,94 @@ pub(crate) fn parse(
     // bounds (and can crash the process) beyond one byte. No byte past ASCII is special
     // to the shell, so the parser reads each as `%`, a plain word character, byte for
     // byte: every node keeps its range, and every word is taken from the text itself.
-    let bytes: Vec<u8> = source
+    let mut bytes: Vec<u8> = source
         .bytes()
         .map(|byte| if byte.is_ascii() { byte } else { b'%' })
         .collect();
+    let tree = parse_bytes(parser, &bytes, deadline)?;
+    if !tree.root_node().has_error() {
+        return Ok(tree);
+    }
+    // Two things bash reads that tree-sitter-bash refuses: a word that opens with `{`
+    // where a command begins (`{rm,-rf,~}`, brace-expanded into `rm -rf ~`) and a file
+    // opened for reading and writing (`3<> f`). The line is parsed again with them
+    // spelled as tree-sitter-bash reads alike, byte for byte; the walk takes every word
+    // and operator from the text itself, so they keep their meaning.
+    if respell(&mut bytes) {
+        let tree = parse_bytes(parser, &bytes, deadline)?;
+        if !tree.root_node().has_error() {
+            return Ok(tree);
+        }
+    }
+    let root = tree.root_node();
+    Err(limits::unterminated(source).unwrap_or_else(|| first_error(root)))
+}
+
+/// The tree of `bytes`, parsed by `parser` until `deadline`, errors and all
+fn parse_bytes(parser: &mut Parser, bytes: &[u8], deadline: Instant) -> Result<Tree, Unreadable> {
     let mut chunk = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
     // tree-sitter asks this now and then while it parses; `true` stops it.
     let mut too_slow = |_: &ParseState| Instant::now() > deadline;
     let options = ParseOptions::new().progress_callback(&mut too_slow);
-    let parsed = parser.parse_with_options(&mut chunk, None, Some(options));
-    let tree = match parsed {
-        Some(tree) => tree,
-        None if Instant::now() > deadline => return Err(Unreadable::TooSlow),
-        None => return Err(Unreadable::Syntax),
-    };
-    let root = tree.root_node();
-    if root.has_error() {
-        return Err(limits::unterminated(source)
-            .or_else(|| limits::read_write_redirect(source))
-            .unwrap_or_else(|| first_error(root)));
+    match parser.parse_with_options(&mut chunk, None, Some(options)) {
+        Some(tree) => Ok(tree),
+        None if Instant::now() > deadline => Err(Unreadable::TooSlow),
+        None => Err(Unreadable::Syntax),
     }
-    Ok(tree)
+}
+
+/// Spells, in place, what bash reads and tree-sitter-bash refuses as what it reads alike;
+/// whether anything was respelled.
+///
+/// A `{` that opens a word and is not the whole word is a plain character to bash, which
+/// takes `{` as a keyword only standing alone (bash(1), RESERVED WORDS): it becomes `%`,
+/// so the word is one word wherever it stands. `<>` (open for reading and writing,
+/// bash(1), REDIRECTION) becomes `>>`, a redirect of the same shape; the walk reads its
+/// operator from the text, `<>`.
+fn respell(bytes: &mut [u8]) -> bool {
+    let mut respelled = false;
+    for at in 0..bytes.len() {
+        let before = at
+            .checked_sub(1)
+            .and_then(|before| bytes.get(before))
+            .copied();
+        let after = bytes.get(at + 1).copied();
+        match bytes.get(at) {
+            Some(b'{')
+                if before.is_none_or(starts_a_word)
+                    && after.is_some_and(|next| !ends_a_word(next)) =>
+            {
+                respelled = true;
+                if let Some(byte) = bytes.get_mut(at) {
+                    *byte = b'%';
+                }
+            }
+            Some(b'<') if after == Some(b'>') && before != Some(b'<') => {
+                respelled = true;
+                if let Some(byte) = bytes.get_mut(at) {
+                    *byte = b'>';
+                }
+            }
+            _ => {}
+        }
+    }
+    respelled
+}
+
+/// Whether a word may start after `byte`: a blank, an operator's character or a backquote
+fn starts_a_word(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b'`'
+    )
+}
+
+/// Whether `byte` ends a word: a blank or a metacharacter (bash(1), DEFINITIONS)
+fn ends_a_word(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>'
+    )
 }
 
 /// Where the first syntax error of a tree lies

@@ -11,6 +11,7 @@
 //! does not count.
 
 use crate::expand::UnknownWord;
+use crate::knowledge::{self, Evaluation};
 
 /// What a reading found of text that holds a substitution, and of places that evaluate text
 #[derive(Debug, Default)]
@@ -100,6 +101,12 @@ pub(crate) fn command_place(program: &str, args: &[String]) -> Option<&'static s
         {
             Some(NAME)
         }
+        _ if knowledge::builtin_code(program, args)
+            .iter()
+            .any(|(evaluation, _)| *evaluation == Evaluation::Expanded) =>
+        {
+            Some(WORD_LIST)
+        }
         _ => None,
     }
 }
@@ -108,6 +115,7 @@ const ARITHMETIC: &str = "arithmetic";
 const SUBSCRIPT: &str = "an array's subscript";
 const NAME: &str = "a variable's name with a subscript";
 const PROMPT: &str = "a prompt";
+const WORD_LIST: &str = "a word list `compgen -W` expands";
 
 /// The variables bash expands as prompts
 const PROMPTS: &[&str] = &["PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"];

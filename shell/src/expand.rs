@@ -122,8 +122,8 @@ pub(crate) fn word(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
     }
 }
 
-/// Brace expansion of `raw` (`{a,b}`, `{,/}etc`), outside quotes; words without braces
-/// stay whole
+/// Brace expansion of `raw` (`{a,b}`, `{,/}etc`, `{1..3}`), outside quotes; words without
+/// braces stay whole
 fn braces(raw: &str, out: &mut Vec<String>) {
     let Some((open, close, parts)) = first_brace(raw) else {
         out.push(raw.to_owned());
@@ -139,54 +139,139 @@ fn braces(raw: &str, out: &mut Vec<String>) {
     }
 }
 
-/// The first unquoted `{...}` holding a top-level comma: where it opens and closes, and its
-/// alternatives
-fn first_brace(raw: &str) -> Option<(usize, usize, Vec<&str>)> {
-    let bytes = raw.as_bytes();
+/// The first unquoted `{...}` bash expands (bash(1), Brace Expansion): one holding a
+/// comma outside quotes and inner braces, or a sequence (`{1..10..2}`, `{a..e}`); where it
+/// opens and closes, and its alternatives. Quotes, escapes and substitutions inside are
+/// passed over, left for the expansion of each alternative; `${` is no brace.
+fn first_brace(raw: &str) -> Option<(usize, usize, Vec<String>)> {
     let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        match byte {
-            b'\\' => at += 1,
-            b'\'' => at += raw.get(at + 1..)?.find('\'')? + 1,
-            b'"' => at += raw.get(at + 1..)?.find('"')? + 1,
-            b'$' if bytes.get(at + 1) == Some(&b'{') => {
-                at += raw.get(at..)?.find('}')?;
+    while let Some(&byte) = raw.as_bytes().get(at) {
+        if byte == b'{' {
+            if let Some(found) = brace_at(raw, at) {
+                return Some(found);
             }
-            b'{' => {
-                let mut depth = 0usize;
-                let mut commas = Vec::new();
-                let mut inner = at;
-                while let Some(&next) = bytes.get(inner) {
-                    match next {
-                        b'{' => depth += 1,
-                        b'}' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        b',' if depth == 1 => commas.push(inner),
-                        b'\\' | b'\'' | b'"' | b'$' => return None,
-                        _ => {}
-                    }
-                    inner += 1;
-                }
-                if depth == 0 && !commas.is_empty() {
-                    let mut parts = Vec::with_capacity(commas.len() + 1);
-                    let mut start = at + 1;
-                    for comma in commas {
-                        parts.push(raw.get(start..comma)?);
-                        start = comma + 1;
-                    }
-                    parts.push(raw.get(start..inner)?);
-                    return Some((at, inner, parts));
+        }
+        at = after_unit(raw, at)?;
+    }
+    None
+}
+
+/// The brace that opens at `open`, when bash expands it (see [`first_brace`])
+fn brace_at(raw: &str, open: usize) -> Option<(usize, usize, Vec<String>)> {
+    let mut depth = 1usize;
+    let mut commas = Vec::new();
+    let mut at = open + 1;
+    loop {
+        match raw.as_bytes().get(at)? {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
                 }
             }
-            _ => {}
+            b',' if depth == 1 => commas.push(at),
+            _ => {
+                at = after_unit(raw, at)?;
+                continue;
+            }
         }
         at += 1;
     }
-    None
+    if commas.is_empty() {
+        let parts = sequence(raw.get(open + 1..at)?)?;
+        return Some((open, at, parts));
+    }
+    let mut parts = Vec::with_capacity(commas.len() + 1);
+    let mut start = open + 1;
+    for comma in commas {
+        parts.push(raw.get(start..comma)?.to_owned());
+        start = comma + 1;
+    }
+    parts.push(raw.get(start..at)?.to_owned());
+    Some((open, at, parts))
+}
+
+/// Where the unit of `raw` at `at` ends: a character, an escape, a quoted string, a
+/// backquoted command, `$(...)` or `${...}`; `None` when it is never closed
+fn after_unit(raw: &str, at: usize) -> Option<usize> {
+    let bytes = raw.as_bytes();
+    let rest = raw.get(at + 1..)?;
+    Some(match bytes.get(at)? {
+        b'\\' => at + 2,
+        b'\'' => at + 1 + rest.find('\'')? + 1,
+        b'`' => at + 1 + rest.find('`')? + 1,
+        b'"' => {
+            let mut inner = at + 1;
+            loop {
+                match bytes.get(inner)? {
+                    b'\\' => inner += 2,
+                    b'"' => break inner + 1,
+                    _ => inner += 1,
+                }
+            }
+        }
+        b'$' if rest.starts_with('(') => group_end(raw, at + 1, '(', ')'),
+        b'$' if rest.starts_with('{') => group_end(raw, at + 1, '{', '}'),
+        _ => at + 1,
+    })
+}
+
+/// The words of a sequence expression `X..Y[..INCR]` (bash(1)): integers, zero-padded when
+/// either end is, or single letters, through the characters between them; at most
+/// [`MAX_WORDS`]
+fn sequence(inner: &str) -> Option<Vec<String>> {
+    let mut ends = inner.split("..");
+    let (first, last) = (ends.next()?, ends.next()?);
+    let step = match ends.next() {
+        Some(step) => step.parse::<i64>().ok()?.unsigned_abs().max(1),
+        None => 1,
+    };
+    if ends.next().is_some() {
+        return None;
+    }
+    let numbers = first.parse::<i64>().ok().zip(last.parse::<i64>().ok());
+    let letters = || {
+        let letter = |end: &str| match end.as_bytes() {
+            [byte] if byte.is_ascii_alphabetic() => Some(i64::from(*byte)),
+            _ => None,
+        };
+        letter(first).zip(letter(last))
+    };
+    let ((from, to), as_letters) = match numbers {
+        Some(ends) => (ends, false),
+        None => (letters()?, true),
+    };
+    let padded = |end: &str| end.trim_start_matches('-').starts_with('0') && end.len() > 1;
+    let width = if padded(first) || padded(last) {
+        first.len().max(last.len())
+    } else {
+        0
+    };
+    let count = (from.abs_diff(to) / step).saturating_add(1);
+    let count = usize::try_from(count).unwrap_or(MAX_WORDS).min(MAX_WORDS);
+    let mut words = Vec::with_capacity(count);
+    let mut value = i128::from(from);
+    let step = if to < from {
+        -i128::from(step)
+    } else {
+        i128::from(step)
+    };
+    for _ in 0..count {
+        words.push(if as_letters {
+            // The characters between `Z` and `a` are punctuation, taken literally.
+            let ch = u8::try_from(value).map(char::from).ok()?;
+            if ch.is_ascii_alphabetic() {
+                ch.to_string()
+            } else {
+                format!("\\{ch}")
+            }
+        } else {
+            format!("{value:0width$}")
+        });
+        value += step;
+    }
+    Some(words)
 }
 
 /// One expansion of one word
@@ -783,6 +868,20 @@ mod tests {
             ("{,/}etc", &["etc", "/etc"]),
             ("a{b,c}d", &["abd", "acd"]),
             ("'{a,b}'", &["{a,b}"]),
+            ("{rm,-rf,~}", &["rm", "-rf", "~"]),
+            ("{a,\"b c\"}", &["a", "b c"]),
+            ("{x,'y,z'}", &["x", "y,z"]),
+            ("{s..s}udo", &["sudo"]),
+            ("{1..7..3}", &["1", "4", "7"]),
+            ("{3..1}", &["3", "2", "1"]),
+            ("{08..10}", &["08", "09", "10"]),
+            ("{a..c}", &["a", "b", "c"]),
+            ("{Z..a}", &["Z", "[", "\\", "]", "^", "_", "`", "a"]),
+            ("{a}{,b}", &["{a}", "{a}b"]),
+            ("{1..2..x}", &["{1..2..x}"]),
+            ("{$X,y}", &["?s[]", "y"]),
+            ("${D}{1,2}", &["~1", "~2"]),
+            ("{a,$(echo b c)}", &["a", "b", "c"]),
             ("~root/x", &["/root/x"]),
             ("~+/..", &["/p/.."]),
             ("~bob", &["/home/bob"]),

@@ -814,6 +814,11 @@ pub(crate) enum Carried {
     /// The value is text in the program's own language whose commands a shell runs, which
     /// the reader does not read (`make --eval`, `sed` with an `e` command): unknown
     Opaque(&'static str),
+    /// The options are flags, and the words after the subcommand (after a wrapper's own
+    /// options, for a row with none) are one command line, joined with spaces, when one of
+    /// them is given, or always when the row names none (`pnpm -c exec 'CMD'`, `bun exec
+    /// 'CMD'`)
+    Words,
 }
 
 /// A program that runs a command line given in one of its options
@@ -821,8 +826,8 @@ pub(crate) enum Carried {
 pub(crate) struct ScriptOption {
     /// The programs
     pub(crate) programs: &'static [&'static str],
-    /// The subcommand it takes effect under (`git rebase -x`); `None` for any
-    pub(crate) subcommand: Option<&'static str>,
+    /// The subcommands it takes effect under (`git rebase -x`); empty for any
+    pub(crate) subcommands: &'static [&'static str],
     /// Options whose value is the next word, or follows `=` for a long one; a short one
     /// may end a cluster (`script -qc CMD`)
     pub(crate) options: &'static [&'static str],
@@ -836,7 +841,7 @@ pub(crate) struct ScriptOption {
 pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     ScriptOption {
         programs: &["tar", "gtar", "bsdtar"],
-        subcommand: None,
+        subcommands: &[],
         options: &[
             "-I",
             "--use-compress-program",
@@ -850,35 +855,35 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     },
     ScriptOption {
         programs: &["ssh", "scp", "sftp"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-o"],
         glued: &["-o"],
         carried: Carried::Keys(&["proxycommand", "localcommand", "remotecommand"]),
     },
     ScriptOption {
         programs: &["rsync"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-e", "--rsh", "--rsync-path"],
         glued: &[],
         carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["script", "flock", "sg"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-c", "--command"],
         glued: &[],
         carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["zip"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-TT", "--unzip-command"],
         glued: &[],
         carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["git"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-c"],
         glued: &[],
         carried: Carried::Keys(&[
@@ -896,14 +901,14 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     },
     ScriptOption {
         programs: &["git"],
-        subcommand: Some("rebase"),
+        subcommands: &["rebase"],
         options: &["-x", "--exec"],
         glued: &[],
         carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["gdb", "gdb-multiarch", "cgdb"],
-        subcommand: None,
+        subcommands: &[],
         options: &[
             "-ex",
             "--ex",
@@ -917,39 +922,122 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     },
     ScriptOption {
         programs: &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-c", "--cmd"],
         glued: &["+"],
         carried: Carried::AfterBang(&[]),
     },
     ScriptOption {
         programs: &["make", "gmake", "bmake"],
-        subcommand: None,
+        subcommands: &[],
         options: &["-E", "--eval"],
         glued: &[],
         carried: Carried::Opaque("`make --eval` text holds recipes a shell runs"),
     },
+    // npm-exec(1): `npx -c`, `npm exec -c` (`npm x`) run a command line in a shell.
+    ScriptOption {
+        programs: &["npx"],
+        subcommands: &[],
+        options: &["-c", "--call"],
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["npm"],
+        subcommands: &["exec", "x"],
+        options: &["-c", "--call"],
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    // pnpm's `--shell-mode` (`-c`) runs `exec`'s and `dlx`'s words in `/bin/sh`.
+    ScriptOption {
+        programs: &["pnpm"],
+        subcommands: &["exec", "dlx"],
+        options: &["-c", "--shell-mode"],
+        glued: &[],
+        carried: Carried::Words,
+    },
+    ScriptOption {
+        programs: &["pnpx"],
+        subcommands: &[],
+        options: &["-c", "--shell-mode"],
+        glued: &[],
+        carried: Carried::Words,
+    },
+    // `bun exec` runs its words as a script of Bun's shell, `yarn exec` (Yarn 2 and later)
+    // as one of Yarn's.
+    ScriptOption {
+        programs: &["bun", "yarn"],
+        subcommands: &["exec"],
+        options: &[],
+        glued: &[],
+        carried: Carried::Words,
+    },
 ];
 
 /// The command lines a program runs from its options, and, as `Err`, why one given there
-/// cannot be read (see [`SCRIPT_OPTIONS`])
+/// cannot be read (see [`SCRIPT_OPTIONS`]); `is_unknown` tells a word only known at run
+/// time, which stands for the whole of a line joined from words
 pub(crate) fn option_scripts(
     program: &str,
     subcommand: Option<&str>,
     args: &[String],
+    is_unknown: fn(&str) -> bool,
 ) -> Vec<Result<String, String>> {
     let mut scripts = Vec::new();
     for row in SCRIPT_OPTIONS.iter().filter(|row| {
         row.programs.contains(&program)
-            && row
-                .subcommand
-                .is_none_or(|wanted| subcommand == Some(wanted))
+            && (row.subcommands.is_empty()
+                || subcommand.is_some_and(|sub| row.subcommands.contains(&sub)))
     }) {
+        if row.carried == Carried::Words {
+            scripts.extend(row_words(row, program, subcommand, args, is_unknown).map(Ok));
+            continue;
+        }
         for value in option_values(row, args) {
             scripts.extend(carried_script(row.carried, value));
         }
     }
     scripts
+}
+
+/// The command line of a [`Carried::Words`] row: the words after the subcommand and the
+/// flags after it, or after a wrapper's own options, joined (a word only known at run time
+/// alone, for the whole); `None` when none of the row's flags is given, or no word follows
+fn row_words(
+    row: &ScriptOption,
+    program: &str,
+    subcommand: Option<&str>,
+    args: &[String],
+    is_unknown: fn(&str) -> bool,
+) -> Option<String> {
+    let given = row.options.is_empty()
+        || args.iter().any(|arg| {
+            row.options.iter().any(|option| {
+                arg == option
+                    || (option.len() == 2
+                        && !arg.starts_with("--")
+                        && arg.starts_with('-')
+                        && arg.contains(&option[1..]))
+            })
+        });
+    if !given {
+        return None;
+    }
+    let start = match subcommand {
+        Some(sub) if !row.subcommands.is_empty() => args.iter().position(|arg| arg == sub)? + 1,
+        _ => crate::wrapper::wrapped(program, args)?,
+    };
+    let words: Vec<&str> = args
+        .get(start..)?
+        .iter()
+        .map(String::as_str)
+        .skip_while(|arg| arg.starts_with('-'))
+        .collect();
+    if let Some(unknown) = words.iter().find(|word| is_unknown(word)) {
+        return Some((*unknown).to_owned());
+    }
+    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// The values of a row's options among `args`
@@ -1004,6 +1092,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
                 .map(|script| Ok(script.to_owned()))
         }
         Carried::Opaque(why) => Some(Err(why.to_owned())),
+        Carried::Words => None,
     }
 }
 
@@ -1596,17 +1685,222 @@ pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + 
     })
 }
 
-/// The variables a builtin sets to what only run time knows, by the names its words give:
-/// `read NAME…` (and `-a NAME`), `printf -v NAME`, `mapfile NAME`/`readarray NAME`
-pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
-    // The options that take a value, and those whose value is a name set.
-    let (valued, naming): (&str, &str) = match program {
-        "read" => ("adinNptu", "a"),
-        "printf" => ("v", "v"),
-        "mapfile" | "readarray" => ("dnOsuCc", ""),
-        _ => return Vec::new(),
-    };
-    let mut names = Vec::new();
+/// What an address of socat(1) opens (ADDRESS TYPES)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SocatOpens {
+    /// A file, read or written as the side of the transfer it stands on says
+    File,
+    /// A file created and written
+    Created,
+    /// A socket with a name in the file system
+    Socket,
+    /// A command line `/bin/sh -c` runs
+    CommandLine,
+    /// A program run with the words after it
+    Program,
+}
+
+/// socat's address types that name a file or run a command, compared without case
+const SOCAT_ADDRESSES: &[(&str, SocatOpens)] = &[
+    ("open", SocatOpens::File),
+    ("gopen", SocatOpens::File),
+    ("file", SocatOpens::File),
+    ("pipe", SocatOpens::File),
+    ("create", SocatOpens::Created),
+    ("creat", SocatOpens::Created),
+    ("unix-connect", SocatOpens::Socket),
+    ("unix-listen", SocatOpens::Socket),
+    ("unix-sendto", SocatOpens::Socket),
+    ("unix-recvfrom", SocatOpens::Socket),
+    ("unix-recv", SocatOpens::Socket),
+    ("unix-client", SocatOpens::Socket),
+    ("unix", SocatOpens::Socket),
+    ("local", SocatOpens::Socket),
+    ("system", SocatOpens::CommandLine),
+    ("shell", SocatOpens::CommandLine),
+    ("exec", SocatOpens::Program),
+];
+
+/// socat's options that take the next word as their value
+const SOCAT_VALUED: &[&str] = &[
+    "-b", "-t", "-T", "-lf", "-lp", "-lm", "-L", "-W", "-r", "-R", "-S",
+];
+
+/// The address options of socat that open a file for writing, whatever side it stands on
+const SOCAT_WRITING: &[&str] = &["creat", "create", "trunc", "append", "wronly", "rdwr"];
+
+/// What one address of a `socat` command names
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SocatAddress {
+    /// A file or a socket's name, and whether socat writes it
+    Path { path: String, written: bool },
+    /// A command line a shell runs (`SYSTEM:`)
+    Script(String),
+    /// A program and its words (`EXEC:`), split at blanks
+    Exec(Vec<String>),
+}
+
+/// What the two addresses of `socat [options] ADDRESS ADDRESS` name: a file (`OPEN:`,
+/// `GOPEN:`, `CREATE:`, `PIPE:`, a bare path with a `/`), written when socat writes to its
+/// side (the second with `-u`, the first with `-U`, both without) or an option opens it
+/// for writing, a socket's name, a command line (`SYSTEM:`) or a program (`EXEC:`). A dual
+/// address (`A!!B`) reads from one and writes to the other; options follow a comma
+pub(crate) fn socat_addresses(args: &[String]) -> Vec<SocatAddress> {
+    let mut addresses = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if SOCAT_VALUED.contains(&arg.as_str()) {
+            words.next();
+        } else if arg == "-" || !arg.starts_with('-') {
+            addresses.push(arg.as_str());
+        }
+    }
+    let unidirectional = args.iter().any(|arg| arg == "-u");
+    let reverse = args.iter().any(|arg| arg == "-U");
+    let mut found = Vec::new();
+    for (side, address) in addresses.iter().take(2).enumerate() {
+        let written_side = match (unidirectional, reverse) {
+            (true, _) => side == 1,
+            (_, true) => side == 0,
+            _ => true,
+        };
+        let halves: Vec<&str> = address.split("!!").collect();
+        for (half, part) in halves.iter().enumerate() {
+            // Of `READ!!WRITE`, the second half is the one written.
+            let written = written_side && (halves.len() == 1 || half == 1);
+            found.extend(socat_address(part, written));
+        }
+    }
+    found
+}
+
+/// What the socat address that starts with `address` opens, and the text after its type
+/// (`/etc/x` of `CREATE:/etc/x`); a bare name with a `/` is a file (`GOPEN`)
+pub(crate) fn socat_opens(address: &str) -> Option<(SocatOpens, &str)> {
+    match address.split_once(':') {
+        Some((kind, value)) => {
+            let kind = kind.to_ascii_lowercase();
+            let (_, opens) = SOCAT_ADDRESSES.iter().find(|(name, _)| *name == kind)?;
+            Some((*opens, value))
+        }
+        None if address.contains('/') => Some((SocatOpens::File, address)),
+        None => None,
+    }
+}
+
+/// What one address names, given whether its side is written
+fn socat_address(address: &str, written_side: bool) -> Option<SocatAddress> {
+    let (head, options) = address.split_once(',').unwrap_or((address, ""));
+    let (kind, value) = socat_opens(head)?;
+    let writing = options
+        .split(',')
+        .any(|option| SOCAT_WRITING.contains(&option.to_ascii_lowercase().as_str()));
+    let read_only = options
+        .split(',')
+        .any(|option| option.eq_ignore_ascii_case("rdonly"));
+    match kind {
+        SocatOpens::CommandLine => Some(SocatAddress::Script(value.to_owned())),
+        SocatOpens::Program => Some(SocatAddress::Exec(
+            value.split_whitespace().map(str::to_owned).collect(),
+        )),
+        _ if value.is_empty() => None,
+        SocatOpens::Created => Some(SocatAddress::Path {
+            path: value.to_owned(),
+            written: true,
+        }),
+        SocatOpens::File => Some(SocatAddress::Path {
+            path: value.to_owned(),
+            written: writing || (written_side && !read_only),
+        }),
+        SocatOpens::Socket => Some(SocatAddress::Path {
+            path: value.to_owned(),
+            written: false,
+        }),
+    }
+}
+
+/// How bash takes the value of a builtin's option as code
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Evaluation {
+    /// A command line bash runs with words of its own after it: `mapfile -C CALLBACK` (the
+    /// index and the line read), `compgen -C COMMAND` (the command's name, the word and the
+    /// word before it), `fc -e EDITOR` (the file of commands, which it then runs)
+    Script,
+    /// `KEYSEQ: COMMAND`, the command readline runs when the keys are typed (`bind -x`; a
+    /// later `read -e` on a terminal, or an interactive shell)
+    KeyBinding,
+    /// Words bash splits and expands again, substitutions included (`compgen -W`)
+    Expanded,
+    /// A shared object whose code bash loads and runs (`enable -f`)
+    Loaded,
+}
+
+/// A bash builtin: its short options that take a value, as its getopt reads them (its
+/// `help` synopsis), and those whose value bash takes as code
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Builtin {
+    /// The builtin's names
+    pub(crate) names: &'static [&'static str],
+    /// Its short options that take a value, glued (`-Ccb`) or the next word
+    pub(crate) valued: &'static str,
+    /// The options whose value is code, and how bash takes it
+    pub(crate) code: &'static [(char, Evaluation)],
+}
+
+/// The builtins whose options the reader reads, one row each. `complete -C`, `-F` and `-W`
+/// are not rows: readline runs them only to complete a word typed at an interactive prompt,
+/// never while a shell runs a command line, and `compgen`, which runs them now, is.
+pub(crate) const BUILTINS: &[Builtin] = &[
+    Builtin {
+        names: &["read"],
+        valued: "adinNptu",
+        code: &[],
+    },
+    Builtin {
+        names: &["printf"],
+        valued: "v",
+        code: &[],
+    },
+    Builtin {
+        names: &["mapfile", "readarray"],
+        valued: "dnOsuCc",
+        code: &[('C', Evaluation::Script)],
+    },
+    Builtin {
+        names: &["compgen"],
+        valued: "oAGWFCXPS",
+        code: &[('C', Evaluation::Script), ('W', Evaluation::Expanded)],
+    },
+    Builtin {
+        names: &["bind"],
+        valued: "mfqurx",
+        code: &[('x', Evaluation::KeyBinding)],
+    },
+    Builtin {
+        names: &["fc"],
+        valued: "e",
+        code: &[('e', Evaluation::Script)],
+    },
+    Builtin {
+        names: &["enable"],
+        valued: "f",
+        code: &[('f', Evaluation::Loaded)],
+    },
+    Builtin {
+        names: &["hash"],
+        valued: "p",
+        code: &[],
+    },
+];
+
+/// A builtin's options with their values (empty for a flag), and its operands
+pub(crate) type BuiltinWords<'a> = (Vec<(char, &'a str)>, Vec<&'a str>);
+
+/// The options of the builtin `program` with their values, and its operands, as its getopt
+/// reads `args`; `None` when it is no row of [`BUILTINS`]
+pub(crate) fn builtin_options<'a>(program: &str, args: &'a [String]) -> Option<BuiltinWords<'a>> {
+    let row = BUILTINS.iter().find(|row| row.names.contains(&program))?;
+    let mut options = Vec::new();
     let mut operands = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
@@ -1619,20 +1913,90 @@ pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a st
             break;
         }
         for (start, letter) in cluster.char_indices() {
-            if valued.contains(letter) {
-                let glued = cluster.get(start + letter.len_utf8()..).unwrap_or_default();
-                let value = if glued.is_empty() {
-                    words.next().map(String::as_str)
-                } else {
-                    Some(glued)
-                };
-                if naming.contains(letter) {
-                    names.extend(value);
-                }
-                break;
+            if !row.valued.contains(letter) {
+                options.push((letter, ""));
+                continue;
             }
+            let glued = cluster.get(start + letter.len_utf8()..).unwrap_or_default();
+            let value = if glued.is_empty() {
+                words.next().map(String::as_str)
+            } else {
+                Some(glued)
+            };
+            options.extend(value.map(|value| (letter, value)));
+            break;
         }
     }
+    Some((options, operands))
+}
+
+/// The values of the builtin `program`'s options that bash takes as code, and how
+pub(crate) fn builtin_code<'a>(program: &str, args: &'a [String]) -> Vec<(Evaluation, &'a str)> {
+    let Some(row) = BUILTINS.iter().find(|row| row.names.contains(&program)) else {
+        return Vec::new();
+    };
+    let Some((options, _)) = builtin_options(program, args) else {
+        return Vec::new();
+    };
+    options
+        .into_iter()
+        .filter_map(|(letter, value)| {
+            row.code
+                .iter()
+                .find(|(option, _)| *option == letter)
+                .map(|(_, evaluation)| (*evaluation, value))
+        })
+        .collect()
+}
+
+/// The command of a readline binding `KEYSEQ: COMMAND` (`bind -x`): after the key sequence,
+/// bare or in double quotes, and the `:`, without the quotes around it
+pub(crate) fn bound_command(binding: &str) -> Option<&str> {
+    let rest = match binding.strip_prefix('"') {
+        Some(quoted) => {
+            let mut chars = quoted.char_indices();
+            let mut end = None;
+            while let Some((at, ch)) = chars.next() {
+                match ch {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => {
+                        end = Some(at);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            quoted.get(end? + 1..)?
+        }
+        None => binding.get(binding.find(':')?..)?,
+    };
+    let command = rest.trim_start().strip_prefix(':')?.trim();
+    let unquoted = ['"', '\'']
+        .iter()
+        .find_map(|quote| command.strip_prefix(*quote)?.strip_suffix(*quote));
+    Some(unquoted.unwrap_or(command))
+}
+
+/// The variables a builtin sets to what only run time knows, by the names its words give:
+/// `read NAME…` (and `-a NAME`), `printf -v NAME`, `mapfile NAME`/`readarray NAME`
+pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
+    // The options whose value is a name set.
+    let naming = match program {
+        "read" => 'a',
+        "printf" => 'v',
+        "mapfile" | "readarray" => ' ',
+        _ => return Vec::new(),
+    };
+    let Some((options, operands)) = builtin_options(program, args) else {
+        return Vec::new();
+    };
+    let mut names: Vec<&str> = options
+        .into_iter()
+        .filter(|(letter, _)| *letter == naming)
+        .map(|(_, value)| value)
+        .collect();
     match program {
         // `printf`'s operands are its format and arguments.
         "printf" => {}
@@ -2536,6 +2900,21 @@ mod tests {
                 vec!["unknown: `make --eval` text holds recipes a shell runs"],
             ),
             ("make", "-j4 test", vec![]),
+            ("npx", "-c id", vec!["id"]),
+            ("npx", "--call=id", vec!["id"]),
+            ("npm", "exec --call id", vec!["id"]),
+            ("npm", "x -c id", vec!["id"]),
+            ("npm", "exec -- eslint .", vec![]),
+            ("npm", "ci", vec![]),
+            ("pnpm", "-rc exec id -u", vec!["id -u"]),
+            ("pnpm", "dlx --shell-mode id", vec!["id"]),
+            ("pnpm", "exec eslint .", vec![]),
+            ("pnpx", "-p cowsay -c id -u", vec!["id -u"]),
+            ("pnpx", "cowsay hi", vec![]),
+            ("bun", "exec id -u", vec!["id -u"]),
+            ("bun", "exec id ?unknown", vec!["?unknown"]),
+            ("yarn", "exec id", vec!["id"]),
+            ("yarn", "install", vec![]),
         ];
         for (program, line, expected) in cases {
             let args = words(line);
@@ -2543,11 +2922,86 @@ mod tests {
                 .iter()
                 .find(|arg| !arg.starts_with('-'))
                 .map(String::as_str);
-            let found: Vec<String> = option_scripts(program, subcommand, &args)
-                .into_iter()
-                .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
-                .collect();
+            let found: Vec<String> =
+                option_scripts(program, subcommand, &args, |word| word.starts_with('?'))
+                    .into_iter()
+                    .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
+                    .collect();
             assert_eq!(found, expected, "{program} {line}");
+        }
+    }
+
+    #[test]
+    fn builtins_read_their_options_as_their_getopt_does() {
+        // `help mapfile`, `help compgen`, `help hash`: clustered, glued or apart.
+        let args = words("-t -u 3 -Ccb -c1 lines");
+        assert_eq!(
+            builtin_options("mapfile", &args),
+            Some((
+                vec![('t', ""), ('u', "3"), ('C', "cb"), ('c', "1")],
+                vec!["lines"]
+            ))
+        );
+        assert_eq!(
+            builtin_code("compgen", &words("-W a -C id -- x")),
+            vec![(Evaluation::Expanded, "a"), (Evaluation::Script, "id")]
+        );
+        assert_eq!(
+            builtin_options("hash", &words("-lp/bin/rm ls")),
+            Some((vec![('l', ""), ('p', "/bin/rm")], vec!["ls"]))
+        );
+        assert_eq!(builtin_options("complete", &words("-C id x")), None);
+    }
+
+    #[test]
+    fn socat_addresses_name_files_and_commands() {
+        // socat(1): `socat [options] <address> <address>`, types without case, options
+        // after a comma, `-u` from the first to the second.
+        let path = |path: &str, written| SocatAddress::Path {
+            path: path.to_owned(),
+            written,
+        };
+        assert_eq!(
+            socat_addresses(&words("-u FILE:/h/.kube/config TCP:x:9")),
+            vec![path("/h/.kube/config", false)]
+        );
+        assert_eq!(
+            socat_addresses(&words("-u TCP-LISTEN:9 create:/etc/x,perm=0600")),
+            vec![path("/etc/x", true)]
+        );
+        assert_eq!(
+            socat_addresses(&words("-d -d -lf log - GOPEN:/etc/hosts")),
+            vec![path("/etc/hosts", true)]
+        );
+        assert_eq!(
+            socat_addresses(&words("-U OPEN:a,rdonly /tmp/b")),
+            vec![path("a", false), path("/tmp/b", false)]
+        );
+        assert_eq!(
+            socat_addresses(&words("UNIX-CONNECT:/run/d.sock EXEC:id,pty")),
+            vec![
+                path("/run/d.sock", false),
+                SocatAddress::Exec(vec!["id".to_owned()])
+            ]
+        );
+        assert_eq!(
+            socat_addresses(&words("TCP:x:1 SYSTEM:id")),
+            vec![SocatAddress::Script("id".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_key_binding_runs_the_command_after_its_keys() {
+        // `help bind`: `-x keyseq:shell-command`.
+        let cases = [
+            (r#""\C-t": rm -rf x"#, Some("rm -rf x")),
+            (r#""\C-t":"id""#, Some("id")),
+            (r#""\":": id"#, Some("id")),
+            (r"\C-t: 'id -u'", Some("id -u")),
+            ("no binding", None),
+        ];
+        for (binding, expected) in cases {
+            assert_eq!(bound_command(binding), expected, "{binding}");
         }
     }
 

@@ -71,8 +71,8 @@ pub enum Unreadable {
     /// A line the fast reader gives up, in a build without tree-sitter-bash (the crate's
     /// `tree-sitter` feature), which would read it
     NoFullParser,
-    /// A file opened for reading and writing (`3<> f`): valid shell that tree-sitter-bash
-    /// cannot parse; 1-based line and column of the `<>`
+    /// A file opened for reading and writing (`3<> f`), in a build without tree-sitter-bash:
+    /// the fast reader does not read it; 1-based line and column of the `<>`
     ReadWriteRedirect {
         /// 1-based line
         line: usize,
@@ -121,7 +121,7 @@ impl fmt::Display for Unreadable {
             Self::ReadWriteRedirect { line, column } => {
                 return write!(
                     f,
-                    "the command line opens a file for reading and writing (`<>`) at line {line}, column {column}, which the shell reader cannot read"
+                    "the command line opens a file for reading and writing (`<>`) at line {line}, column {column}, which needs the full shell parser, left out of this build of rulesc"
                 );
             }
             Self::DroppedWord => {
@@ -190,7 +190,9 @@ fn splits_a_word(line: &str) -> bool {
 }
 
 /// Where a line that does not parse opens a file for reading and writing (`<>`), valid
-/// shell that the parser does not know, so the refusal names it rather than a syntax error
+/// shell that the fast reader does not read, so a build without tree-sitter-bash names it
+/// in its refusal
+#[cfg(not(feature = "tree-sitter"))]
 pub(crate) fn read_write_redirect(line: &str) -> Option<Unreadable> {
     let at = line.find("<>")?;
     let before = line.get(..at)?;

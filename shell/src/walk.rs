@@ -15,7 +15,9 @@ use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
 use crate::evaluated::{self, Evaluated};
 use crate::expand::{self, Binding, Env, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
-use crate::knowledge::{self, carries_text, SHELLS, STDIN_PATHS, STDIN_RUNNERS};
+use crate::knowledge::{
+    self, carries_text, Evaluation, SocatAddress, SocatOpens, SHELLS, STDIN_PATHS, STDIN_RUNNERS,
+};
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::links::Links;
 use crate::path::normalise;
@@ -38,6 +40,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         vars: Vars::new(),
         command_env: Vars::new(),
         aliases: Vec::new(),
+        hashed: Vec::new(),
         written: Vec::new(),
         made_links: Links::default(),
         owed_dash: false,
@@ -81,6 +84,9 @@ struct Reader {
     command_env: Vars,
     /// The aliases defined on the line so far, name and value
     aliases: Vec<(String, String)>,
+    /// The names `hash -p FILE NAME` bound on the line so far to the file they run (`None`
+    /// for a name only known at run time, which may be any)
+    hashed: Vec<(Option<String>, String)>,
     /// The files written on the line so far (redirects, `curl -o`, `tee`), normalised
     written: Vec<String>,
     /// The links made on the line so far (`ln -s`, `mount --bind`): a path through one is
@@ -747,6 +753,7 @@ impl Reader {
                     continue;
                 }
             }
+            let first = self.hashed_as(first);
             // The program as written: `/tmp/c` runs the file `/tmp/c`, whose name is `c`.
             let written_as = first.clone();
             let (program, unknown_program) = program_of(first);
@@ -760,6 +767,9 @@ impl Reader {
             }
             if program == "alias" {
                 self.define_aliases(&args);
+            }
+            if program == "hash" {
+                self.hash_names(&args);
             }
             // `read CDPATH`, `printf -v CDPATH /`: set, to what only run time knows.
             for name in knowledge::variables_set(&program, &args) {
@@ -819,6 +829,11 @@ impl Reader {
                 .collect();
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args);
+            let socat = if program == "socat" {
+                knowledge::socat_addresses(&args)
+            } else {
+                Vec::new()
+            };
             let program_name = program.clone();
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
@@ -833,6 +848,39 @@ impl Reader {
                         part: Part::Write(target(&unknown, &self.context)),
                         why: unknown.why,
                     }),
+                }
+            }
+            // A file a socat address names is a path of the command, written where socat
+            // writes it; of one only known at run time, the path is what follows its type.
+            for address in socat {
+                if let SocatAddress::Path { path, written } = address {
+                    match self.path(&path, false) {
+                        Ok(path) if written => {
+                            self.written.push(path.clone());
+                            command.writes.push(path.clone());
+                            command.paths.push(path);
+                        }
+                        Ok(path) => command.paths.push(path),
+                        Err(why) => command.unknown.push(Unknown {
+                            part: Part::Word {
+                                prefix: String::new(),
+                                split: false,
+                                name: false,
+                                dir: self.context.cwd.clone(),
+                            },
+                            why,
+                        }),
+                    }
+                }
+            }
+            if program_name == "socat" {
+                for unknown in &mut command.unknown {
+                    if let Part::Word { prefix, name, .. } = &mut unknown.part {
+                        if let Some((_, path)) = knowledge::socat_opens(prefix) {
+                            *prefix = path.to_owned();
+                            *name = false;
+                        }
+                    }
                 }
             }
             if command.program == "git" && command.subcommand.as_deref() == Some("clone") {
@@ -923,6 +971,47 @@ impl Reader {
                     self.aliases.push((name.to_owned(), value.to_owned()));
                 }
             }
+        }
+    }
+
+    /// `hash -p FILE NAME…`: each NAME runs FILE from then on
+    fn hash_names(&mut self, args: &[String]) {
+        let Some((options, names)) = knowledge::builtin_options("hash", args) else {
+            return;
+        };
+        let Some((_, file)) = options.iter().rev().find(|(letter, _)| *letter == 'p') else {
+            return;
+        };
+        for name in names {
+            let name = (!expand::is_unknown(name)).then(|| name.to_owned());
+            self.hashed.push((name, (*file).to_owned()));
+        }
+    }
+
+    /// The file a command's name runs: bash looks a name without `/` up in the table of
+    /// `hash` first, so one `hash -p` bound runs its file; a name bound only known at run
+    /// time makes every name unknown
+    fn hashed_as(&self, name: String) -> String {
+        if self.hashed.is_empty() || name.contains('/') || expand::is_unknown(&name) {
+            return name;
+        }
+        let bound = self.hashed.iter().rev().find(|(bound, _)| match bound {
+            Some(bound) => *bound == name,
+            None => true,
+        });
+        match bound {
+            Some((Some(_), file)) => file.clone(),
+            Some((None, file)) => UnknownWord {
+                prefix: String::new(),
+                split: false,
+                name: false,
+                own_code: false,
+                why: format!(
+                    "`hash -p {file}` binds a name known only at run time, which may be `{name}`"
+                ),
+            }
+            .encode(),
+            None => name,
         }
     }
 
@@ -1226,6 +1315,43 @@ impl Reader {
                 }
             }
             "crontab" => self.crontab_runs(args, stdin.as_deref(), &mut runs),
+            // socat's `SYSTEM:` and `EXEC:` addresses run a command line and a program.
+            "socat" => {
+                for address in knowledge::socat_addresses(args) {
+                    match address {
+                        SocatAddress::Script(script) => runs.word(program, script),
+                        SocatAddress::Exec(words) => runs.inline.push(InlineRun::Exec(words)),
+                        SocatAddress::Path { .. } => {}
+                    }
+                }
+                for unknown in args.iter().filter_map(|arg| UnknownWord::decode(arg)) {
+                    if let Some((SocatOpens::CommandLine | SocatOpens::Program, _)) =
+                        knowledge::socat_opens(&unknown.prefix)
+                    {
+                        runs.opaque(program, &unknown.why);
+                    }
+                }
+            }
+            // `fc` runs the commands of the history again, edited (`-e`) or changed (`-s
+            // old=new`) as it runs; `fc -l` lists them.
+            "fc" if !args
+                .iter()
+                .any(|arg| arg.starts_with('-') && arg.contains('l')) =>
+            {
+                runs.opaque.push(
+                    "`fc` runs commands of the shell's history again, edited at run time"
+                        .to_owned(),
+                );
+            }
+            // `jobs -x COMMAND ARGS…` runs the command (`help jobs`).
+            "jobs" => {
+                if let Some(at) = args.iter().position(|arg| arg == "-x") {
+                    let words = args.get(at + 1..).unwrap_or_default().to_vec();
+                    if !words.is_empty() {
+                        runs.inline.push(InlineRun::Exec(words));
+                    }
+                }
+            }
             // `parallel ::: CMD...` with no command of its own runs each argument as one.
             "parallel"
                 if wrapper::wrapped(program, args)
@@ -1276,9 +1402,22 @@ impl Reader {
             }
             _ => {}
         }
-        for script in
-            knowledge::option_scripts(program, subcommand_of(program, args).as_deref(), args)
-        {
+        for (evaluation, value) in knowledge::builtin_code(program, args) {
+            self.builtin_code(
+                program,
+                args,
+                evaluation,
+                value,
+                stdin.as_deref(),
+                &mut runs,
+            );
+        }
+        for script in knowledge::option_scripts(
+            program,
+            subcommand_of(program, args).as_deref(),
+            args,
+            expand::is_unknown,
+        ) {
             match script {
                 Ok(script) => runs.word(program, script),
                 Err(why) => runs.opaque.push(why),
@@ -1479,6 +1618,91 @@ impl Reader {
         }
     }
 
+    /// What a builtin runs of an option's value that bash takes as code (see
+    /// [`knowledge::BUILTINS`]): the command line with the words bash adds after it, read
+    /// when they are known
+    fn builtin_code(
+        &self,
+        program: &str,
+        args: &[String],
+        evaluation: Evaluation,
+        value: &str,
+        stdin: Option<&str>,
+        runs: &mut Runs,
+    ) {
+        if expand::is_unknown(value) {
+            runs.word(program, value.to_owned());
+            return;
+        }
+        match evaluation {
+            Evaluation::Script => match program {
+                // `mapfile -C CALLBACK` runs `CALLBACK INDEX 'LINE'` for the lines it reads,
+                // each with its delimiter (`-d`, a newline by default) unless `-t` removes it.
+                "mapfile" | "readarray" => {
+                    let options = knowledge::builtin_options(program, args)
+                        .map(|(options, _)| options)
+                        .unwrap_or_default();
+                    let given = |wanted: char| {
+                        options
+                            .iter()
+                            .rev()
+                            .find(|(letter, _)| *letter == wanted)
+                            .map(|(_, value)| *value)
+                    };
+                    let delimiter =
+                        given('d').map_or('\n', |value| value.chars().next().unwrap_or('\0'));
+                    let chop = given('t').is_some();
+                    match stdin.filter(|_| given('u').is_none()) {
+                        Some(input) => runs.script(
+                            input
+                                .split_inclusive(delimiter)
+                                .enumerate()
+                                .map(|(index, line)| {
+                                    let line = match line.strip_suffix(delimiter) {
+                                        Some(chopped) if chop => chopped.to_owned(),
+                                        Some(_) => line.to_owned(),
+                                        None if chop => line.to_owned(),
+                                        None => format!("{line}{delimiter}"),
+                                    };
+                                    format!("{value} {index} {}", single_quoted(&line))
+                                })
+                                .collect::<Vec<_>>()
+                                .join("\n"),
+                        ),
+                        None => {
+                            runs.script(value.to_owned());
+                            runs.opaque.push(format!(
+                                "the lines `{program}` hands its callback are only known at run time"
+                            ));
+                        }
+                    }
+                }
+                // `compgen -C COMMAND WORD` runs `COMMAND compgen 'WORD' ''`.
+                "compgen" => {
+                    let word = knowledge::builtin_options(program, args)
+                        .and_then(|(_, operands)| operands.first().copied())
+                        .unwrap_or_default();
+                    if expand::is_unknown(word) {
+                        runs.word(program, word.to_owned());
+                    } else {
+                        runs.script(format!("{value} compgen {} ''", single_quoted(word)));
+                    }
+                }
+                _ => runs.script(value.to_owned()),
+            },
+            Evaluation::KeyBinding => {
+                if let Some(command) = knowledge::bound_command(value) {
+                    runs.script(command.to_owned());
+                }
+            }
+            // Noted as text a place evaluates (see `evaluated`).
+            Evaluation::Expanded => {}
+            Evaluation::Loaded => runs.opaque.push(format!(
+                "`{program}` loads a builtin from `{value}`, whose code is only known at run time"
+            )),
+        }
+    }
+
     /// What a shell runs: `-c SCRIPT`, a script file, or its input
     fn shell_runs(
         &self,
@@ -1575,6 +1799,12 @@ impl Reader {
             ));
         }
     }
+}
+
+/// `text` in single quotes, as bash quotes a word it hands a command line
+/// (`sh_single_quote`): each `'` ended, escaped and reopened
+fn single_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// The scripts a command runs that can be read, and why those that cannot are not
@@ -1708,7 +1938,8 @@ fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
     for child in node.children() {
         match child.kind() {
             "file_descriptor" => operator.push_str(text(child, source)),
-            _ if !child.is_named() => operator.push_str(child.kind()),
+            // From the text: `<>` is parsed as `>>` (see `bash_tree::parse`).
+            _ if !child.is_named() => operator.push_str(text(child, source)),
             _ => targets.push(child),
         }
     }

@@ -34,10 +34,6 @@ fn hostile_lines_are_unreadable_within_the_bound() {
             },
         ),
         (
-            "ls\nexec 3<> /tmp/x",
-            Unreadable::ReadWriteRedirect { line: 2, column: 7 },
-        ),
-        (
             "ls\necho x \"unterminated",
             Unreadable::Unterminated {
                 quote: '"',
