@@ -3,6 +3,10 @@
 //! options each guarded program has, and the options through which a program runs a command.
 //! Wrappers are in [`crate::wrapper`]. Each row has a test below.
 
+use std::sync::LazyLock;
+
+use crate::by_name::{self, ByName};
+
 /// Programs that are shells: `-c` hands them a script, and without a script file they run
 /// their input
 pub(crate) const SHELLS: &[&str] = &[
@@ -984,11 +988,10 @@ pub(crate) fn option_scripts(
     args: &[String],
     is_unknown: fn(&str) -> bool,
 ) -> Vec<Result<String, String>> {
+    static BY_NAME: ByName = LazyLock::new(|| by_name::index(SCRIPT_OPTIONS, |row| row.programs));
     let mut scripts = Vec::new();
-    for row in SCRIPT_OPTIONS.iter().filter(|row| {
-        row.programs.contains(&program)
-            && (row.subcommands.is_empty()
-                || subcommand.is_some_and(|sub| row.subcommands.contains(&sub)))
+    for row in by_name::rows(SCRIPT_OPTIONS, &BY_NAME, program).filter(|row| {
+        row.subcommands.is_empty() || subcommand.is_some_and(|sub| row.subcommands.contains(&sub))
     }) {
         if row.carried == Carried::Words {
             scripts.extend(row_words(row, program, subcommand, args, is_unknown).map(Ok));
@@ -1679,10 +1682,16 @@ pub(crate) const WRITERS: &[Writer] = &[
 /// `gpg2`) is the program's
 pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + '_ {
     let unversioned = program.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '.');
-    WRITERS.iter().filter(move |row| {
-        row.programs.contains(&program)
-            || (!unversioned.is_empty() && row.programs.contains(&unversioned))
-    })
+    static BY_NAME: ByName = LazyLock::new(|| by_name::index(WRITERS, |row| row.programs));
+    let mut positions: Vec<usize> = [program, unversioned]
+        .into_iter()
+        .filter(|name| !name.is_empty())
+        .filter_map(|name| BY_NAME.get(name))
+        .flat_map(|positions| positions.iter().copied())
+        .collect();
+    positions.sort_unstable();
+    positions.dedup();
+    positions.into_iter().filter_map(|at| WRITERS.get(at))
 }
 
 /// What an address of socat(1) opens (ADDRESS TYPES)
@@ -2150,10 +2159,9 @@ pub(crate) const DELETERS: &[Deleter] = &[
 /// program's own `-r`/`-f` where it takes them, as `cmake -E rm -rf`), `--`, then the
 /// operands it deletes; `None` when it deletes nothing
 pub(crate) fn deletes_as_rm(program: &str, args: &[String]) -> Option<Vec<String>> {
-    DELETERS
-        .iter()
-        .filter(|row| row.program == program)
-        .find_map(|row| row_as_rm(row, args))
+    static BY_NAME: ByName =
+        LazyLock::new(|| by_name::index(DELETERS, |row| std::slice::from_ref(&row.program)));
+    by_name::rows(DELETERS, &BY_NAME, program).find_map(|row| row_as_rm(row, args))
 }
 
 /// [`deletes_as_rm`] for one row

@@ -19,6 +19,7 @@
 
 #[cfg(feature = "tree-sitter")]
 mod bash_tree;
+mod by_name;
 mod clients;
 mod command;
 mod evaluated;

@@ -1,6 +1,10 @@
 //! Programs that run another program given in their own words (`sudo rm`, `env X=1 sh`,
 //! `timeout 5 curl`), and where that program's words begin.
 
+use std::sync::LazyLock;
+
+use crate::by_name::{self, ByName};
+
 /// How a wrapper's own options are read before the program it runs
 struct Wrapper {
     /// The wrapper's name
@@ -258,7 +262,9 @@ const WRAPPERS: &[Wrapper] = &[
 /// Where the program a wrapper runs begins in its arguments (`args` excludes the wrapper's
 /// own name); `None` when `program` is no wrapper or runs nothing (`command -v sudo`)
 pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<usize> {
-    let spec = WRAPPERS.iter().find(|spec| spec.name == program)?;
+    static BY_NAME: ByName =
+        LazyLock::new(|| by_name::index(WRAPPERS, |spec| std::slice::from_ref(&spec.name)));
+    let spec = by_name::rows(WRAPPERS, &BY_NAME, program).next()?;
     let mut index = 0;
     while let Some(arg) = args.get(index) {
         if arg == "--" {
