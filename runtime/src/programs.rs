@@ -14,7 +14,7 @@
 //! input was read; or, for [`Requirement::Programs`], a readable line each of whose commands
 //! names its program and runs none that a test passes. A command with an unknown argument
 //! still names its program, and a test of that program is decided there, so it meets no
-//! requirement by that. `CommandLine::may_be_shell_call` and `CommandLine::may_meet` hold the
+//! requirement by that. `CommandLine::may_be_shell_call` and `CommandLine::may_run` hold the
 //! other side of it.
 
 use std::sync::OnceLock;
@@ -101,9 +101,12 @@ impl Requirements {
             let bytes = self.bytes.get(slot.span.0..slot.span.1)?;
             postcard::from_bytes(bytes).ok()
         });
-        decoded
-            .as_ref()
-            .is_none_or(|requirement| line.may_meet(requirement))
+        match decoded {
+            Some(Requirement::Programs(tests)) => {
+                line.may_run(|program| tests.iter().any(|test| test.is_match(program)))
+            }
+            Some(Requirement::Shell) | None => true,
+        }
     }
 }
 

@@ -12,7 +12,6 @@ use rulesc_shell::{Context, Part, Reading, Script, SimpleCommand};
 use serde_json::Value as Json;
 
 use crate::event::Event;
-use crate::programs::Requirement;
 use crate::vocabulary::{GlobShape, Quantifier, ShellCondition, ShellWord, WordTest};
 
 /// The tools whose `command` argument is a shell command line when the embedding
@@ -64,19 +63,15 @@ impl<'e> CommandLine<'e> {
         self.event.arg_unreadable || self.reading().is_some()
     }
 
-    /// Whether a call that [`CommandLine::may_be_shell_call`] may meet `requirement`
-    /// (`programs.rs`): for programs, some command runs one a test passes, or its program
-    /// (or all of it) is only known at run time, or the line or the input cannot be read
-    pub(crate) fn may_meet(&self, requirement: &Requirement) -> bool {
-        match (self.reading(), requirement) {
-            (Some(Reading::Read(script)), Requirement::Programs(tests))
-                if !self.event.arg_unreadable =>
-            {
-                script.commands.iter().any(|command| {
-                    hides_program(command)
-                        || tests.iter().any(|test| test.is_match(&command.program))
-                })
-            }
+    /// Whether some command of the line may run a program `runs` holds for: one does, or its
+    /// program (or all of it) is only known at run time, or the line or the input holding
+    /// it cannot be read
+    pub(crate) fn may_run(&self, runs: impl Fn(&str) -> bool) -> bool {
+        match self.reading() {
+            Some(Reading::Read(script)) if !self.event.arg_unreadable => script
+                .commands
+                .iter()
+                .any(|command| hides_program(command) || runs(&command.program)),
             _ => true,
         }
     }
