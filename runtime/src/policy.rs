@@ -3,9 +3,9 @@
 //! Invariant: a `Policy` is valid by construction. `Policy::new` checks every rule
 //! (`from_json` goes through it), so every rule in a policy has a unique id that is not
 //! reserved, at least one event, a verb allowed on each of its events and a stop reason
-//! exactly when its verb takes one; the other constructors read back what this runtime
-//! wrote of such a policy (`from_checked_json`, `from_checked_compact`, for the hook's
-//! checksummed cache). A `Policy` is immutable and shares its rules behind an `Arc`; what
+//! exactly when its verb takes one; the other constructor reads back what this runtime
+//! wrote of such a policy (`from_checked_compact`, for the hook's checksummed cache). A
+//! `Policy` is immutable and shares its rules behind an `Arc`; what
 //! it builds on first use (each event kind's index, a regular expression, a condition
 //! decoded from the compact form) is built once, whichever thread asks first.
 
@@ -110,28 +110,15 @@ impl Policy {
     /// Each rule's events are sorted and deduplicated, and a `forbid` or `allow_stop`
     /// without a stop reason gets its default, so equal policies compare and serialize
     /// alike. The host limits are [`Limits::default`] until [`Policy::with_limits`].
-    pub fn new(rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
-        Policy::build(rules, defaults, Checks::All)
-    }
-
-    /// [`Policy::new`] of rules that are checked now, or that passed every check before
-    pub(crate) fn build(
-        mut rules: Vec<Rule>,
-        defaults: Defaults,
-        checks: Checks,
-    ) -> Result<Policy, PolicyError> {
+    pub fn new(mut rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
         bounds::check_rule_count(rules.len())?;
         let n_user_rules = rules.len();
         rules.extend(prelude::rules());
-        if checks == Checks::All {
-            check_rules(&mut rules, n_user_rules)?;
-            check_defaults(&defaults)?;
-        }
+        check_rules(&mut rules, n_user_rules)?;
+        check_defaults(&defaults)?;
         let trace = trace::assign_slots(&mut rules);
         let index = RuleIndex::default();
-        if checks == Checks::All {
-            index.prepare(&rules, &[]);
-        }
+        index.prepare(&rules, &[]);
         let requirements = Requirements::of(rules.get(..n_user_rules).unwrap_or_default());
         Ok(Policy {
             shared: Arc::new(Shared {
@@ -690,18 +677,6 @@ fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
         line: None,
         priority: hook.priority(),
     })
-}
-
-/// What building a policy checks of its rules
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Checks {
-    /// Rules from anywhere: every check is made, and every regular expression compiled now
-    All,
-    /// Rules this runtime wrote of a policy it built, read back unchanged (the hook's
-    /// cache proves it by a checksum): they passed every check then and are in canonical
-    /// form, so only their number is checked again, and each regular expression compiles
-    /// on its first use
-    Passed,
 }
 
 /// Checks `rules`, the user's first `n_user` then the prelude, and brings each to its
