@@ -379,62 +379,61 @@ impl Policy {
         &self.limits
     }
 
-    /// Evaluates one event: every matching rule fires, and their decisions resolve once
+    /// Evaluates one event alone: every matching rule fires, and their decisions resolve once
+    ///
+    /// Trace tests see a run of this one event; [`Policy::evaluate_with`] evaluates an
+    /// event of a longer run, or with native hooks.
     pub fn evaluate(&self, event: &Event) -> Outcome {
-        self.evaluate_with_hooks(event, &[])
+        self.evaluate_with(event, EvalOptions::default())
     }
 
-    /// Evaluates one event with native hooks voting alongside the rules
+    /// Evaluates one event as `options` say: in a run, with native hooks voting alongside
+    /// the rules, carrying metadata over from the previous outcome
     ///
-    /// The order of `hooks` never changes the outcome. A hook whose verb is not allowed on
-    /// the event is left out, with a warning under the `rulesc::hook` tracing target.
-    pub fn evaluate_with_hooks(&self, event: &Event, hooks: &[&dyn NativeHook]) -> Outcome {
-        self.evaluate_in_run_with_hooks(event, hooks, &mut TraceState::default())
-    }
-
-    /// Evaluates one event of a run whose trace so far is `trace`, and adds the event to it
+    /// With [`EvalOptions::default`] it is [`Policy::evaluate`].
     ///
-    /// `count(...)`, `streak(...)` and `same_call_count` read the run through `trace`
-    /// (docs/trace.md); [`Policy::evaluate`] sees a run of one event.
-    pub fn evaluate_in_run(&self, event: &Event, trace: &mut TraceState) -> Outcome {
-        self.evaluate_in_run_with_hooks(event, &[], trace)
-    }
-
-    /// Evaluates the next event of a run that carries its metadata over from event to
-    /// event, as `rulesc eval` reads a stream and `rulesc replay` a recorded session
+    /// ```
+    /// use rulesc_runtime::{Defaults, EvalOptions, Event, EventKind, Policy, TraceState};
     ///
-    /// The event starts from `metadata`, what the previous outcome left, with the event's
-    /// own `metadata` keys laid over it at the top level; `metadata` then holds what this
-    /// outcome leaves, and `trace` has the event added.
-    pub fn evaluate_next(
-        &self,
-        mut event: Event,
-        metadata: &mut Map<String, Json>,
-        trace: &mut TraceState,
-    ) -> Outcome {
-        let own = std::mem::take(&mut event.metadata);
-        event.metadata = std::mem::take(metadata);
-        event.metadata.extend(own);
-        trace.carry_prompt(&mut event);
-        let outcome = self.evaluate_in_run(&event, trace);
+    /// let policy = Policy::new(Vec::new(), Defaults::default())?;
+    /// let mut trace = TraceState::default();
+    /// let mut metadata = serde_json::Map::new();
+    /// let mut start = Event::new(EventKind::ExecutionStart);
+    /// start.metadata.insert("ticket".to_owned(), "T-1".into());
+    /// for event in [start, Event::new(EventKind::BeforeStep)] {
+    ///     let options = EvalOptions::default()
+    ///         .trace(&mut trace)
+    ///         .carry_metadata(&mut metadata);
+    ///     let outcome = policy.evaluate_with(&event, options);
+    ///     assert_eq!(outcome.metadata.get("ticket"), Some(&"T-1".into()));
+    /// }
+    /// # Ok::<(), rulesc_runtime::PolicyError>(())
+    /// ```
+    pub fn evaluate_with(&self, event: &Event, options: EvalOptions<'_>) -> Outcome {
+        let EvalOptions {
+            trace,
+            hooks,
+            metadata,
+            limits,
+        } = options;
+        let mut alone = TraceState::default();
+        let trace = trace.unwrap_or(&mut alone);
+        let limits = limits.unwrap_or(&self.limits);
+        let Some(metadata) = metadata else {
+            return self.evaluate_under(limits, event, hooks, trace);
+        };
+        let mut carried = event.clone();
+        let own = std::mem::replace(&mut carried.metadata, std::mem::take(metadata));
+        carried.metadata.extend(own);
+        trace.carry_prompt(&mut carried);
+        let outcome = self.evaluate_under(limits, &carried, hooks, trace);
         metadata.clone_from(&outcome.metadata);
         outcome
     }
 
-    /// [`Policy::evaluate_in_run`] with native hooks voting alongside the rules
-    pub fn evaluate_in_run_with_hooks(
-        &self,
-        event: &Event,
-        hooks: &[&dyn NativeHook],
-        trace: &mut TraceState,
-    ) -> Outcome {
-        self.evaluate_under(&self.limits, event, hooks, trace)
-    }
-
-    /// [`Policy::evaluate_in_run_with_hooks`] under the host limits `limits` rather than the
-    /// policy's own: what [`Policy::with_limits`] gives, without a copy of the policy per
-    /// event
-    pub(crate) fn evaluate_under(
+    /// Evaluates `event` under the host limits `limits`, with `hooks`, and adds it to the
+    /// run's `trace`
+    fn evaluate_under(
         &self,
         limits: &Limits,
         event: &Event,
@@ -643,6 +642,78 @@ impl Policy {
             effects,
             metadata,
         }
+    }
+}
+
+/// How [`Policy::evaluate_with`] evaluates an event beyond the event itself
+///
+/// Each option borrows what it reads or changes for the one evaluation; the default is an
+/// event alone, as [`Policy::evaluate`] evaluates it.
+#[derive(Default)]
+pub struct EvalOptions<'run> {
+    trace: Option<&'run mut TraceState>,
+    hooks: &'run [&'run dyn NativeHook],
+    metadata: Option<&'run mut Map<String, Json>>,
+    limits: Option<&'run Limits>,
+}
+
+impl<'run> EvalOptions<'run> {
+    /// The event is the next of a run whose trace so far is `trace`, which it is added to
+    ///
+    /// `count(...)`, `seen(...)`, `streak(...)` and `same_call_count` read the run through
+    /// it (docs/trace.md); without it they see a run of this one event.
+    #[must_use]
+    pub fn trace(self, trace: &'run mut TraceState) -> EvalOptions<'run> {
+        EvalOptions {
+            trace: Some(trace),
+            ..self
+        }
+    }
+
+    /// Native hooks vote alongside the rules
+    ///
+    /// Their order never changes the outcome. A hook whose verb is not allowed on the event
+    /// is left out, with a warning under the `rulesc::hook` tracing target.
+    #[must_use]
+    pub fn hooks(self, hooks: &'run [&'run dyn NativeHook]) -> EvalOptions<'run> {
+        EvalOptions { hooks, ..self }
+    }
+
+    /// The event carries over what the previous outcome left, as `rulesc eval` reads a
+    /// stream and `rulesc replay` a recorded session
+    ///
+    /// The event starts from `metadata`, with its own `metadata` keys laid over it at the
+    /// top level, and from the run's prompt when it has none of its own; `metadata` then
+    /// holds what this outcome leaves. The event is copied to carry them.
+    #[must_use]
+    pub fn carry_metadata(self, metadata: &'run mut Map<String, Json>) -> EvalOptions<'run> {
+        EvalOptions {
+            metadata: Some(metadata),
+            ..self
+        }
+    }
+
+    /// The host limits `limits` rather than the policy's own: what [`Policy::with_limits`]
+    /// gives, without a copy of the policy per event
+    #[must_use]
+    pub(crate) fn limits(self, limits: &'run Limits) -> EvalOptions<'run> {
+        EvalOptions {
+            limits: Some(limits),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Debug for EvalOptions<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hooks: Vec<&str> = self.hooks.iter().map(|hook| hook.id()).collect();
+        formatter
+            .debug_struct("EvalOptions")
+            .field("trace", &self.trace)
+            .field("hooks", &hooks)
+            .field("metadata", &self.metadata)
+            .field("limits", &self.limits)
+            .finish()
     }
 }
 
