@@ -8,7 +8,9 @@
 //! returned beside the events, with their line, for the command to warn about
 //! ([`crate::keys`]).
 
-use rulesc_runtime::{Event, EventField, EventKind, Outcome, Policy, TraceState, EVENT_FIELDS};
+use rulesc_runtime::{
+    EvalOptions, Event, EventField, EventKind, Outcome, Policy, TraceState, EVENT_FIELDS,
+};
 use serde_json::{Map, Value as Json};
 
 use crate::keys::{self, UnknownKey};
@@ -27,7 +29,7 @@ pub struct EventInput {
 /// (counts, windows, labels; docs/trace.md)
 ///
 /// `rulesc eval`'s stream, inline tests and the Python bindings' sessions all evaluate
-/// through it, and `rulesc replay` through the same [`Policy::evaluate_next`], so an event
+/// through it, and `rulesc replay` with the same [`EvalOptions::carry_metadata`], so an event
 /// means the same in each.
 #[derive(Debug, Clone, Default)]
 pub struct Session {
@@ -40,8 +42,11 @@ pub struct Session {
 impl Session {
     /// Evaluates the execution's next event: it starts from the metadata the previous
     /// outcome left, with the event's own `metadata` keys laid over it at the top level
-    pub fn observe(&mut self, policy: &Policy, event: Event) -> Outcome {
-        policy.evaluate_next(event, &mut self.metadata, &mut self.trace)
+    pub fn observe(&mut self, policy: &Policy, event: &Event) -> Outcome {
+        let options = EvalOptions::default()
+            .trace(&mut self.trace)
+            .carry_metadata(&mut self.metadata);
+        policy.evaluate_with(event, options)
     }
 
     /// The metadata the next event starts from
@@ -52,10 +57,10 @@ impl Session {
 
 /// Evaluates `events` as successive events of one execution, carrying metadata and the
 /// trace of the run over
-pub fn evaluate_execution(policy: &Policy, events: Vec<Event>) -> Vec<Outcome> {
+pub fn evaluate_execution(policy: &Policy, events: &[Event]) -> Vec<Outcome> {
     let mut session = Session::default();
     events
-        .into_iter()
+        .iter()
         .map(|event| session.observe(policy, event))
         .collect()
 }
@@ -250,12 +255,12 @@ mod tests {
         let mut session = Session::default();
         session.observe(
             &policy,
-            read(r#"{"event": "post_tool_use", "tool": "web_fetch"}"#),
+            &read(r#"{"event": "post_tool_use", "tool": "web_fetch"}"#),
         );
         assert_eq!(session.metadata().get("tainted"), Some(&Json::Bool(true)));
         let outcome = session.observe(
             &policy,
-            read(r#"{"event": "before_step", "metadata": {"tainted": false, "user": "a"}}"#),
+            &read(r#"{"event": "before_step", "metadata": {"tainted": false, "user": "a"}}"#),
         );
         let expected = serde_json::json!({"tainted": false, "user": "a"});
         assert_eq!(Json::Object(outcome.metadata), expected);

@@ -46,7 +46,7 @@ pub fn run(policy: &Policy, case: &TestCase) -> Vec<StepFailure> {
         .iter()
         .enumerate()
         .filter_map(|(idx, (event, expected))| {
-            let outcome = session.observe(policy, event.clone());
+            let outcome = session.observe(policy, event);
             (!expected.is_met_by(&outcome)).then(|| StepFailure {
                 step: idx + 1,
                 event: event.kind.name().to_owned(),

@@ -118,7 +118,7 @@ on stop when prompt ~* "*deploy*" forbid"#,
     .into_iter()
     .map(|event| rulesc::events::read_event(event).unwrap())
     .collect();
-    let decisions: Vec<String> = rulesc::events::evaluate_execution(&policy, events)
+    let decisions: Vec<String> = rulesc::events::evaluate_execution(&policy, &events)
         .iter()
         .map(|outcome| outcome.resolution.decision.to_string())
         .collect();

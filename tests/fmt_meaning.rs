@@ -33,8 +33,9 @@ fn meaning(name: &str, src: &str) -> String {
     writeln!(out, "compile:\n  {}", without_positions(compiled)).unwrap();
     out.push_str("test:\n");
     for case in &output.tests {
-        let events = case.steps.iter().map(|(event, _)| event.clone()).collect();
-        let outcomes = rulesc::events::evaluate_execution(policy, events);
+        let events: Vec<rulesc::Event> =
+            case.steps.iter().map(|(event, _)| event.clone()).collect();
+        let outcomes = rulesc::events::evaluate_execution(policy, &events);
         for ((_, expected), outcome) in case.steps.iter().zip(&outcomes) {
             let json = without_positions(serde_json::to_value(outcome).unwrap());
             let verdict = if expected.is_met_by(outcome) {

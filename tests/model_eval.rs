@@ -40,7 +40,7 @@ fn case(seed: u64) -> Result<bool, String> {
         }
     }
     let expected = model::execution(policy.user_rules(), &setting, &events);
-    let actual = evaluate_execution(&policy, events.clone());
+    let actual = evaluate_execution(&policy, &events);
     for ((want, got), event) in expected.iter().zip(&actual).zip(&events) {
         let got = serde_json::to_value(got).map_err(|err| err.to_string())?;
         if *want != got {

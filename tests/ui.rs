@@ -31,8 +31,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rulesc::{
-    codes, Action, CheckOutput, Condition, Event, Host, Literal, Mode, Operand, Policy,
-    RenderOptions, Rule, Severity, SourceBytes, TestCase,
+    codes, Action, CheckOutput, Condition, EvalOptions, Event, Host, Literal, Mode, Operand,
+    Policy, RenderOptions, Rule, Severity, SourceBytes, TestCase,
 };
 
 /// Snapshots named `ui@<folder>__<file>.snap`, headed by their fixture
@@ -548,7 +548,7 @@ fn render_test(out: &mut String, policy: &Policy, test: &TestCase) {
                 .entry(key.clone())
                 .or_insert_with(|| value.clone());
         }
-        let outcome = policy.evaluate_in_run(&event, &mut trace);
+        let outcome = policy.evaluate_with(&event, EvalOptions::default().trace(&mut trace));
         metadata = outcome.metadata.clone();
         writeln!(out, "  event {}", set_fields(&event)).unwrap();
         let mut expected = expectation.decision.name().to_owned();

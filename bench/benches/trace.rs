@@ -12,7 +12,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use rulesc::TraceState;
+use rulesc::{EvalOptions, TraceState};
 use rulesc_bench::trace_rules;
 
 const HISTORY: [u64; 3] = [0, 1_000, 10_000];
@@ -26,12 +26,15 @@ fn trace(c: &mut Criterion) {
         for history in HISTORY {
             let mut state = TraceState::default();
             for idx in 0..history {
-                policy.evaluate_in_run(&trace_rules::event(idx), &mut state);
+                let options = EvalOptions::default().trace(&mut state);
+                policy.evaluate_with(&trace_rules::event(idx), options);
             }
             // The same event each time: the state goes on growing as a run would.
             let event = trace_rules::event(history);
             group.bench_with_input(BenchmarkId::new("rulesc", history), &event, |b, event| {
-                b.iter(|| policy.evaluate_in_run(black_box(event), &mut state));
+                b.iter(|| {
+                    policy.evaluate_with(black_box(event), EvalOptions::default().trace(&mut state))
+                });
             });
         }
         group.finish();
@@ -47,21 +50,22 @@ fn provenance(c: &mut Criterion) {
         1 << 20,
         1,
     )));
-    policy.evaluate_in_run(&page, &mut state);
+    policy.evaluate_with(&page, EvalOptions::default().trace(&mut state));
     let mut call = rulesc::Event::new(rulesc::EventKind::PreToolUse);
     call.tool = Some("send_email".to_owned());
     call.arg = Some(serde_json::json!({ "body": trace_rules::words(10 << 10, 2) }));
     // The label is not full (a full one holds at once): the whole argument is read.
+    let mut run = state.clone();
     assert_ne!(
         policy
-            .evaluate_in_run(&call, &mut state.clone())
+            .evaluate_with(&call, EvalOptions::default().trace(&mut run))
             .resolution
             .decision,
         rulesc::Decision::Block
     );
     let mut group = c.benchmark_group("provenance");
     group.bench_function("from_10kb_against_1mb", |b| {
-        b.iter(|| policy.evaluate_in_run(black_box(&call), &mut state));
+        b.iter(|| policy.evaluate_with(black_box(&call), EvalOptions::default().trace(&mut state)));
     });
     group.finish();
 }

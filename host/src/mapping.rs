@@ -19,7 +19,8 @@
 //! state and the time, so every mapping is unit-testable.
 
 use rulesc_runtime::{
-    Decision, ErrorInfo, Event, EventKind, HostEvent, Outcome, Policy, StopDecision, StopReason,
+    Decision, ErrorInfo, EvalOptions, Event, EventKind, HostEvent, Outcome, Policy, StopDecision,
+    StopReason,
 };
 
 use super::answer::Verdict;
@@ -149,7 +150,9 @@ impl Session<'_> {
         let mut event = self.event(EventKind::PreToolUse, step);
         let mut trace = self.run.trace.clone();
         trace.carry_prompt(&mut event);
-        let outcome = self.policy.evaluate_in_run(&event, &mut trace);
+        let outcome = self
+            .policy
+            .evaluate_with(&event, EvalOptions::default().trace(&mut trace));
         self.verdict.absorb(&outcome);
         if let Some(record) = self.record.as_deref_mut() {
             record.push((step, outcome));
@@ -222,7 +225,8 @@ impl Session<'_> {
         describe(&mut event);
         // The session's trace remembers the turn's prompt, so every event of the turn has it.
         self.run.trace.carry_prompt(&mut event);
-        let outcome = self.policy.evaluate_in_run(&event, &mut self.run.trace);
+        let options = EvalOptions::default().trace(&mut self.run.trace);
+        let outcome = self.policy.evaluate_with(&event, options);
         self.run.metadata.clone_from(&outcome.metadata);
         if outcome.resolution.decision == Decision::Forbid {
             self.run.stop_reason = outcome.resolution.stop_reason;

@@ -44,7 +44,7 @@ impl PySession {
         let event = read(event)?;
         let text = py.detach(|| {
             let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-            serde_json::to_string(&state.observe(&self.policy, event))
+            serde_json::to_string(&state.observe(&self.policy, &event))
         });
         outcome(py, text)
     }
@@ -67,7 +67,7 @@ pub(crate) fn evaluate<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = event.py();
     let event = read(event)?;
-    let text = py.detach(|| serde_json::to_string(&Session::default().observe(policy, event)));
+    let text = py.detach(|| serde_json::to_string(&Session::default().observe(policy, &event)));
     outcome(py, text)
 }
 

@@ -44,7 +44,7 @@ use crate::guard::{catch, GuardedHook};
 use crate::handle::{PolicyHandle, Snapshot};
 use crate::native_hook::NativeHook;
 use crate::outcome::{Decision, Outcome, Resolution};
-use crate::policy::Policy;
+use crate::policy::{EvalOptions, Policy};
 use crate::report::RunReport;
 use crate::resolve::{resolve_continuation, RESOLVED_BY_MAX_RETRIES, RESOLVED_BY_MAX_STEPS};
 use crate::state::{
@@ -768,12 +768,11 @@ impl Run<'_> {
             guarded.iter().map(|hook| hook as &dyn NativeHook).collect();
         // One snapshot per event: a reload lands between two events, never inside one.
         self.policy.refresh(&mut self.snapshot);
-        let outcome = self.snapshot.policy().evaluate_under(
-            &self.limits,
-            &event,
-            &hooks,
-            self.state.trace_mut(),
-        );
+        let options = EvalOptions::default()
+            .trace(self.state.trace_mut())
+            .hooks(&hooks)
+            .limits(&self.limits);
+        let outcome = self.snapshot.policy().evaluate_with(&event, options);
         let panic = guarded.iter().find_map(GuardedHook::panic);
         for evaluation in &outcome.evaluations {
             debug!(

@@ -347,6 +347,21 @@ mod tests {
     }
 
     #[test]
+    fn the_number_of_rules_is_checked_again() {
+        let rule = rule("guard", Verb::Block, "rm");
+        let written = |count: usize| {
+            let rules: Vec<(&Rule, Mode, IndexEntry)> = (0..count)
+                .map(|_| (&rule, Mode::Enforce, IndexEntry::of(&rule)))
+                .collect();
+            write(&Defaults::default(), &[], &rules).unwrap()
+        };
+        assert!(Policy::from_checked_compact(&written(bounds::MAX_RULES)).is_ok());
+        let err = Policy::from_checked_compact(&written(bounds::MAX_RULES + 1)).unwrap_err();
+        let count = format!("{} rules", bounds::MAX_RULES + 1);
+        assert!(err.to_string().contains(&count), "{err}");
+    }
+
+    #[test]
     fn another_layout_is_refused_whole() {
         let policy =
             Policy::new(vec![rule("guard", Verb::Block, "rm")], Defaults::default()).unwrap();

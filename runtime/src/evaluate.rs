@@ -32,7 +32,7 @@ impl Condition {
     /// The plain, rule-by-rule semantics: `Policy::evaluate` gives the same answers through
     /// its index, and tests compare the two. Shell conditions read the command of the tools
     /// of [`crate::DEFAULT_SHELL_TOOLS`], and one on a command that cannot be read is false.
-    /// A trace test reads no run here, and is false: [`crate::Policy::evaluate_in_run`]
+    /// A trace test reads no run here, and is false: [`crate::EvalOptions::trace`]
     /// gives it one.
     pub fn holds(&self, event: &Event) -> bool {
         holds(

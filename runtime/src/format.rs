@@ -7,11 +7,8 @@
 //!
 //! Invariant: loading goes through `Policy::new`, so a loaded policy is checked exactly as a
 //! compiled one, its patterns are compiled again, and it gets the prelude of the loading
-//! runtime (the JSON holds the user's rules only). [`Policy::from_checked_json`], for what
-//! this runtime wrote of a policy it built and kept where only rulesc writes, makes no
-//! check the rules passed when that policy was built but the count of rules and the depth
-//! of conditions, and compiles regular expressions on first use. serde_json's recursion
-//! limit stays on, so hostile nesting is an error, not a stack overflow.
+//! runtime (the JSON holds the user's rules only). serde_json's recursion limit stays on,
+//! so hostile nesting is an error, not a stack overflow.
 //!
 //! A rule's `condition` is written flat, in postfix order: each leaf test as
 //! `{"leaf": {...}}`, each connective after its operands as `{"all": n}`, `{"any": n}` or
@@ -33,7 +30,7 @@ use std::fmt;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::policy::{Checks, Policy};
+use crate::policy::Policy;
 use crate::policy_error::{PolicyError, MAX_CONDITION_DEPTH};
 use crate::postfix::{flatten, unflatten, Node};
 use crate::vocabulary::{Action, Condition, Defaults, EventKind, Mode, Origin, Rule};
@@ -243,23 +240,6 @@ impl Policy {
 
     /// Loads a policy written by [`Policy::to_json`], checking it as [`Policy::new`] does
     pub fn from_json(json: &str) -> Result<Policy, LoadError> {
-        Policy::load(json, Checks::All)
-    }
-
-    /// [`Policy::from_json`] for JSON that [`Policy::to_json`] wrote of a policy this
-    /// runtime built, kept where only rulesc writes and read back unchanged (the hook's
-    /// compiled-policy cache checks a checksum): its regular expressions compile on first
-    /// use, so a call that tests few of them does not pay for all, and the checks its rules
-    /// passed when the policy was built are not made again, but for the number of rules
-    /// and the depth of conditions, which bound what reading costs
-    ///
-    /// A regular expression that does not compile when first used matches nothing; JSON
-    /// from anywhere else goes through [`Policy::from_json`].
-    pub fn from_checked_json(json: &str) -> Result<Policy, LoadError> {
-        Policy::load(json, Checks::Passed)
-    }
-
-    fn load(json: &str, checks: Checks) -> Result<Policy, LoadError> {
         // One pass over a policy of this format (the hook reads one on every call); the
         // envelope alone is read again only to say why a file that is not one is refused.
         let body: Body = match serde_json::from_str(json) {
@@ -271,14 +251,13 @@ impl Policy {
             }
         };
         check_envelope(body.format, body.version)?;
-        Policy::from_flat(body.rules, body.defaults, checks)
+        Policy::from_flat(body.rules, body.defaults)
     }
 
-    /// The policy of `rules` as written, checked as `checks` says
+    /// The policy of `rules` as written, checked as [`Policy::new`] checks
     fn from_flat(
         rules: Vec<FlatRule<String, Condition>>,
         defaults: Defaults,
-        checks: Checks,
     ) -> Result<Policy, LoadError> {
         let mut shadow = Vec::new();
         // One stack for every condition, so a policy of many rules allocates it once.
@@ -308,7 +287,7 @@ impl Policy {
                 })
             })
             .collect::<Result<Vec<Rule>, LoadError>>()?;
-        let policy = Policy::build(rules, defaults, checks).map_err(LoadError::Policy)?;
+        let policy = Policy::new(rules, defaults).map_err(LoadError::Policy)?;
         Ok(if shadow.is_empty() {
             policy
         } else {

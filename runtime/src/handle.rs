@@ -24,9 +24,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::event::Event;
-use crate::native_hook::NativeHook;
 use crate::outcome::Outcome;
-use crate::policy::Policy;
+use crate::policy::{EvalOptions, Policy};
 
 /// A policy that many threads share and that can be replaced while they evaluate
 ///
@@ -139,9 +138,9 @@ impl PolicyHandle {
         self.snapshot().evaluate(event)
     }
 
-    /// [`Policy::evaluate_with_hooks`] on the policy in force when the call starts
-    pub fn evaluate_with_hooks(&self, event: &Event, hooks: &[&dyn NativeHook]) -> Outcome {
-        self.snapshot().evaluate_with_hooks(event, hooks)
+    /// [`Policy::evaluate_with`] on the policy in force when the call starts
+    pub fn evaluate_with(&self, event: &Event, options: EvalOptions<'_>) -> Outcome {
+        self.snapshot().evaluate_with(event, options)
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, Arc<Policy>> {

@@ -60,7 +60,7 @@ pub use format::{LoadError, FORMAT_NAME, FORMAT_VERSION};
 pub use handle::PolicyHandle;
 pub use native_hook::{HookDecision, NativeHook};
 pub use outcome::{Act, Decision, EffectRecord, Evaluation, Outcome, Resolution};
-pub use policy::Policy;
+pub use policy::{EvalOptions, Policy};
 pub use policy_error::{PolicyError, MAX_CONDITION_DEPTH};
 pub use prelude::{NO_TOOL_CALLS, TOOL_ERRORS_TO_MODEL};
 pub use report::{EventReport, RunReport, ToolCallReport};

@@ -3,9 +3,9 @@
 //! Invariant: a `Policy` is valid by construction. `Policy::new` checks every rule
 //! (`from_json` goes through it), so every rule in a policy has a unique id that is not
 //! reserved, at least one event, a verb allowed on each of its events and a stop reason
-//! exactly when its verb takes one; the other constructors read back what this runtime
-//! wrote of such a policy (`from_checked_json`, `from_checked_compact`, for the hook's
-//! checksummed cache). A `Policy` is immutable and shares its rules behind an `Arc`; what
+//! exactly when its verb takes one; the other constructor reads back what this runtime
+//! wrote of such a policy (`from_checked_compact`, for the hook's checksummed cache). A
+//! `Policy` is immutable and shares its rules behind an `Arc`; what
 //! it builds on first use (each event kind's index, a regular expression, a condition
 //! decoded from the compact form) is built once, whichever thread asks first.
 
@@ -110,28 +110,15 @@ impl Policy {
     /// Each rule's events are sorted and deduplicated, and a `forbid` or `allow_stop`
     /// without a stop reason gets its default, so equal policies compare and serialize
     /// alike. The host limits are [`Limits::default`] until [`Policy::with_limits`].
-    pub fn new(rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
-        Policy::build(rules, defaults, Checks::All)
-    }
-
-    /// [`Policy::new`] of rules that are checked now, or that passed every check before
-    pub(crate) fn build(
-        mut rules: Vec<Rule>,
-        defaults: Defaults,
-        checks: Checks,
-    ) -> Result<Policy, PolicyError> {
+    pub fn new(mut rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
         bounds::check_rule_count(rules.len())?;
         let n_user_rules = rules.len();
         rules.extend(prelude::rules());
-        if checks == Checks::All {
-            check_rules(&mut rules, n_user_rules)?;
-            check_defaults(&defaults)?;
-        }
+        check_rules(&mut rules, n_user_rules)?;
+        check_defaults(&defaults)?;
         let trace = trace::assign_slots(&mut rules);
         let index = RuleIndex::default();
-        if checks == Checks::All {
-            index.prepare(&rules, &[]);
-        }
+        index.prepare(&rules, &[]);
         let requirements = Requirements::of(rules.get(..n_user_rules).unwrap_or_default());
         Ok(Policy {
             shared: Arc::new(Shared {
@@ -392,62 +379,61 @@ impl Policy {
         &self.limits
     }
 
-    /// Evaluates one event: every matching rule fires, and their decisions resolve once
+    /// Evaluates one event alone: every matching rule fires, and their decisions resolve once
+    ///
+    /// Trace tests see a run of this one event; [`Policy::evaluate_with`] evaluates an
+    /// event of a longer run, or with native hooks.
     pub fn evaluate(&self, event: &Event) -> Outcome {
-        self.evaluate_with_hooks(event, &[])
+        self.evaluate_with(event, EvalOptions::default())
     }
 
-    /// Evaluates one event with native hooks voting alongside the rules
+    /// Evaluates one event as `options` say: in a run, with native hooks voting alongside
+    /// the rules, carrying metadata over from the previous outcome
     ///
-    /// The order of `hooks` never changes the outcome. A hook whose verb is not allowed on
-    /// the event is left out, with a warning under the `rulesc::hook` tracing target.
-    pub fn evaluate_with_hooks(&self, event: &Event, hooks: &[&dyn NativeHook]) -> Outcome {
-        self.evaluate_in_run_with_hooks(event, hooks, &mut TraceState::default())
-    }
-
-    /// Evaluates one event of a run whose trace so far is `trace`, and adds the event to it
+    /// With [`EvalOptions::default`] it is [`Policy::evaluate`].
     ///
-    /// `count(...)`, `streak(...)` and `same_call_count` read the run through `trace`
-    /// (docs/trace.md); [`Policy::evaluate`] sees a run of one event.
-    pub fn evaluate_in_run(&self, event: &Event, trace: &mut TraceState) -> Outcome {
-        self.evaluate_in_run_with_hooks(event, &[], trace)
-    }
-
-    /// Evaluates the next event of a run that carries its metadata over from event to
-    /// event, as `rulesc eval` reads a stream and `rulesc replay` a recorded session
+    /// ```
+    /// use rulesc_runtime::{Defaults, EvalOptions, Event, EventKind, Policy, TraceState};
     ///
-    /// The event starts from `metadata`, what the previous outcome left, with the event's
-    /// own `metadata` keys laid over it at the top level; `metadata` then holds what this
-    /// outcome leaves, and `trace` has the event added.
-    pub fn evaluate_next(
-        &self,
-        mut event: Event,
-        metadata: &mut Map<String, Json>,
-        trace: &mut TraceState,
-    ) -> Outcome {
-        let own = std::mem::take(&mut event.metadata);
-        event.metadata = std::mem::take(metadata);
-        event.metadata.extend(own);
-        trace.carry_prompt(&mut event);
-        let outcome = self.evaluate_in_run(&event, trace);
+    /// let policy = Policy::new(Vec::new(), Defaults::default())?;
+    /// let mut trace = TraceState::default();
+    /// let mut metadata = serde_json::Map::new();
+    /// let mut start = Event::new(EventKind::ExecutionStart);
+    /// start.metadata.insert("ticket".to_owned(), "T-1".into());
+    /// for event in [start, Event::new(EventKind::BeforeStep)] {
+    ///     let options = EvalOptions::default()
+    ///         .trace(&mut trace)
+    ///         .carry_metadata(&mut metadata);
+    ///     let outcome = policy.evaluate_with(&event, options);
+    ///     assert_eq!(outcome.metadata.get("ticket"), Some(&"T-1".into()));
+    /// }
+    /// # Ok::<(), rulesc_runtime::PolicyError>(())
+    /// ```
+    pub fn evaluate_with(&self, event: &Event, options: EvalOptions<'_>) -> Outcome {
+        let EvalOptions {
+            trace,
+            hooks,
+            metadata,
+            limits,
+        } = options;
+        let mut alone = TraceState::default();
+        let trace = trace.unwrap_or(&mut alone);
+        let limits = limits.unwrap_or(&self.limits);
+        let Some(metadata) = metadata else {
+            return self.evaluate_under(limits, event, hooks, trace);
+        };
+        let mut carried = event.clone();
+        let own = std::mem::replace(&mut carried.metadata, std::mem::take(metadata));
+        carried.metadata.extend(own);
+        trace.carry_prompt(&mut carried);
+        let outcome = self.evaluate_under(limits, &carried, hooks, trace);
         metadata.clone_from(&outcome.metadata);
         outcome
     }
 
-    /// [`Policy::evaluate_in_run`] with native hooks voting alongside the rules
-    pub fn evaluate_in_run_with_hooks(
-        &self,
-        event: &Event,
-        hooks: &[&dyn NativeHook],
-        trace: &mut TraceState,
-    ) -> Outcome {
-        self.evaluate_under(&self.limits, event, hooks, trace)
-    }
-
-    /// [`Policy::evaluate_in_run_with_hooks`] under the host limits `limits` rather than the
-    /// policy's own: what [`Policy::with_limits`] gives, without a copy of the policy per
-    /// event
-    pub(crate) fn evaluate_under(
+    /// Evaluates `event` under the host limits `limits`, with `hooks`, and adds it to the
+    /// run's `trace`
+    fn evaluate_under(
         &self,
         limits: &Limits,
         event: &Event,
@@ -659,6 +645,78 @@ impl Policy {
     }
 }
 
+/// How [`Policy::evaluate_with`] evaluates an event beyond the event itself
+///
+/// Each option borrows what it reads or changes for the one evaluation; the default is an
+/// event alone, as [`Policy::evaluate`] evaluates it.
+#[derive(Default)]
+pub struct EvalOptions<'run> {
+    trace: Option<&'run mut TraceState>,
+    hooks: &'run [&'run dyn NativeHook],
+    metadata: Option<&'run mut Map<String, Json>>,
+    limits: Option<&'run Limits>,
+}
+
+impl<'run> EvalOptions<'run> {
+    /// The event is the next of a run whose trace so far is `trace`, which it is added to
+    ///
+    /// `count(...)`, `seen(...)`, `streak(...)` and `same_call_count` read the run through
+    /// it (docs/trace.md); without it they see a run of this one event.
+    #[must_use]
+    pub fn trace(self, trace: &'run mut TraceState) -> EvalOptions<'run> {
+        EvalOptions {
+            trace: Some(trace),
+            ..self
+        }
+    }
+
+    /// Native hooks vote alongside the rules
+    ///
+    /// Their order never changes the outcome. A hook whose verb is not allowed on the event
+    /// is left out, with a warning under the `rulesc::hook` tracing target.
+    #[must_use]
+    pub fn hooks(self, hooks: &'run [&'run dyn NativeHook]) -> EvalOptions<'run> {
+        EvalOptions { hooks, ..self }
+    }
+
+    /// The event carries over what the previous outcome left, as `rulesc eval` reads a
+    /// stream and `rulesc replay` a recorded session
+    ///
+    /// The event starts from `metadata`, with its own `metadata` keys laid over it at the
+    /// top level, and from the run's prompt when it has none of its own; `metadata` then
+    /// holds what this outcome leaves. The event is copied to carry them.
+    #[must_use]
+    pub fn carry_metadata(self, metadata: &'run mut Map<String, Json>) -> EvalOptions<'run> {
+        EvalOptions {
+            metadata: Some(metadata),
+            ..self
+        }
+    }
+
+    /// The host limits `limits` rather than the policy's own: what [`Policy::with_limits`]
+    /// gives, without a copy of the policy per event
+    #[must_use]
+    pub(crate) fn limits(self, limits: &'run Limits) -> EvalOptions<'run> {
+        EvalOptions {
+            limits: Some(limits),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Debug for EvalOptions<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hooks: Vec<&str> = self.hooks.iter().map(|hook| hook.id()).collect();
+        formatter
+            .debug_struct("EvalOptions")
+            .field("trace", &self.trace)
+            .field("hooks", &hooks)
+            .field("metadata", &self.metadata)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
 /// The defaults of a policy whose own are in shadow mode
 const NO_DEFAULTS: Defaults = Defaults {
     pre_tool_use: None,
@@ -690,18 +748,6 @@ fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
         line: None,
         priority: hook.priority(),
     })
-}
-
-/// What building a policy checks of its rules
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Checks {
-    /// Rules from anywhere: every check is made, and every regular expression compiled now
-    All,
-    /// Rules this runtime wrote of a policy it built, read back unchanged (the hook's
-    /// cache proves it by a checksum): they passed every check then and are in canonical
-    /// form, so only their number is checked again, and each regular expression compiles
-    /// on its first use
-    Passed,
 }
 
 /// Checks `rules`, the user's first `n_user` then the prelude, and brings each to its

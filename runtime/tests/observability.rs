@@ -8,7 +8,7 @@ use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
 use crate::common::*;
-use rulesc_runtime::{Event, EventKind, HookDecision, NativeHook, Verb};
+use rulesc_runtime::{EvalOptions, Event, EventKind, HookDecision, NativeHook, Verb};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Level, Metadata, Subscriber};
@@ -78,7 +78,10 @@ fn decisions_and_ignored_hooks_are_traced() {
         "destructive",
     )]);
     tracing::subscriber::with_default(recorder.clone(), || {
-        policy.evaluate_with_hooks(&Event::new(EventKind::PreToolUse), &[&RetryOnTools]);
+        policy.evaluate_with(
+            &Event::new(EventKind::PreToolUse),
+            EvalOptions::default().hooks(&[&RetryOnTools]),
+        );
     });
     let recorded = recorder.0.lock().unwrap().clone();
     let find = |target: &str, needle: &str| {

@@ -15,10 +15,10 @@ use crate::model;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use rulesc_runtime::{
-    Act, Action, Arith, ArithOp, Condition, Decision, Defaults, ErrorInfo, Event, EventKind, Field,
-    GlobPattern, HookDecision, Limits, ListQuantifier, Literal, NativeHook, Operand, Origin,
-    Outcome, Policy, RegexPattern, Rule, StopDecision, StopReason, TraceState, TraceTerm,
-    TraceTest, Verb, Window,
+    Act, Action, Arith, ArithOp, Condition, Decision, Defaults, ErrorInfo, EvalOptions, Event,
+    EventKind, Field, GlobPattern, HookDecision, Limits, ListQuantifier, Literal, NativeHook,
+    Operand, Origin, Outcome, Policy, RegexPattern, Rule, StopDecision, StopReason, TraceState,
+    TraceTerm, TraceTest, Verb, Window,
 };
 use serde_json::{json, Map, Value as Json};
 
@@ -455,7 +455,10 @@ fn outcomes(policy: &Policy, events: &[Event], hooks: &[TestHook]) -> Vec<Outcom
     let mut trace = TraceState::default();
     events
         .iter()
-        .map(|event| policy.evaluate_in_run_with_hooks(event, &hooks, &mut trace))
+        .map(|event| {
+            let options = EvalOptions::default().trace(&mut trace).hooks(&hooks);
+            policy.evaluate_with(event, options)
+        })
         .collect()
 }
 

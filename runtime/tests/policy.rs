@@ -258,7 +258,7 @@ fn loading_checks_the_rules_and_recompiles_patterns() {
 }
 
 #[test]
-fn loading_compiles_every_regular_expression_but_checked_json_defers_them() {
+fn loading_compiles_every_regular_expression_but_the_compact_form_defers_them() {
     let rule = when(
         decide("grep", &[PreToolUse], Verb::Block),
         Condition::Regex {
@@ -266,7 +266,8 @@ fn loading_compiles_every_regular_expression_but_checked_json_defers_them() {
             pattern: rulesc_runtime::RegexPattern::new("^rm$").unwrap(),
         },
     );
-    let written = policy(vec![rule]).to_json();
+    let built = policy(vec![rule]);
+    let written = built.to_json();
     let invalid = written.replace("^rm$", "(unclosed");
     assert_ne!(invalid, written);
     let err = Policy::from_json(&invalid).unwrap_err().to_string();
@@ -274,18 +275,39 @@ fn loading_compiles_every_regular_expression_but_checked_json_defers_them() {
         err.starts_with("invalid compiled policy: rule `grep`:"),
         "{err}"
     );
-    // JSON this runtime wrote of a checked policy compiles its patterns on first use ...
-    let deferred = Policy::from_checked_json(&written).unwrap();
+    // The compact form this runtime wrote of a checked policy compiles its patterns on
+    // first use ...
+    let compact = built.to_compact();
+    let deferred = Policy::from_checked_compact(&compact).unwrap();
     let mut rm = Event::new(PreToolUse);
     rm.tool = Some("rm".into());
     assert_eq!(deferred.evaluate(&rm).resolution.decision, Decision::Block);
     // ... and a pattern that cannot compile then matches nothing, whatever the rule says.
-    let broken = Policy::from_checked_json(&invalid).unwrap();
+    let broken = replace_bytes(&compact, b"^rm$", b"(rm$");
+    let broken = Policy::from_checked_compact(&broken).unwrap();
     assert_eq!(broken.evaluate(&rm).resolution.decision, Decision::None);
 }
 
+/// `bytes` with every `from` replaced by `to`, of the same length
+fn replace_bytes(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    assert_eq!(from.len(), to.len());
+    let mut replaced = Vec::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix(from) {
+            replaced.extend_from_slice(to);
+            rest = after;
+        } else if let Some((first, after)) = rest.split_first() {
+            replaced.push(*first);
+            rest = after;
+        }
+    }
+    assert_ne!(replaced, bytes, "`from` is in `bytes`");
+    replaced
+}
+
 #[test]
-fn globs_of_every_shape_decide_alike_when_loaded_checked_or_deferred() {
+fn globs_of_every_shape_decide_alike_when_built_or_read_from_the_compact_form() {
     // One rule per shape the matcher and the index tell apart: literal, prefix, suffix,
     // contains, and the general kind (matched by the index's set of globs).
     let globs = [
@@ -308,7 +330,7 @@ fn globs_of_every_shape_decide_alike_when_loaded_checked_or_deferred() {
         })
         .collect();
     let checked = policy(rules);
-    let deferred = Policy::from_checked_json(&checked.to_json()).unwrap();
+    let deferred = Policy::from_checked_compact(&checked.to_compact()).unwrap();
     // What each tool name must be blocked by, read off the globs by hand
     let expected = [
         ("bash", Some("literal")),

@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use crate::common;
 
 use rulesc_runtime::{
-    Action, Condition, Decision, Event, EventKind, Policy, ToolOutput, TraceState, Verb,
+    Action, Condition, Decision, EvalOptions, Event, EventKind, Policy, ToolOutput, TraceState,
+    Verb,
 };
 use serde_json::json;
 
@@ -98,7 +99,7 @@ fn after_reading(policy: &Policy, labelled: &str) -> TraceState {
     let mut trace = TraceState::default();
     let mut post = Event::new(EventKind::PostToolUse);
     post.result = Some(ToolOutput::from_text(labelled));
-    policy.evaluate_in_run(&post, &mut trace);
+    policy.evaluate_with(&post, EvalOptions::default().trace(&mut trace));
     trace
 }
 
@@ -108,7 +109,8 @@ fn blocks_mail(policy: &Policy, trace: &TraceState, body: &str) -> bool {
     let mut call = Event::new(EventKind::PreToolUse);
     call.tool = Some("send_email".to_owned());
     call.arg = Some(json!({ "body": body }));
-    let outcome = policy.evaluate_in_run(&call, &mut trace.clone());
+    let mut trace = trace.clone();
+    let outcome = policy.evaluate_with(&call, EvalOptions::default().trace(&mut trace));
     outcome.resolution.decision == Decision::Block
 }
 

@@ -3,8 +3,8 @@
 
 use crate::common::*;
 use rulesc_runtime::{
-    resolve_continuation, Act, CompareOp, Decision, Defaults, Evaluation, Event, EventKind, Field,
-    HookDecision, Limits, Literal, NativeHook, Policy, StopReason, Verb,
+    resolve_continuation, Act, CompareOp, Decision, Defaults, EvalOptions, Evaluation, Event,
+    EventKind, Field, HookDecision, Limits, Literal, NativeHook, Policy, StopReason, Verb,
 };
 use serde_json::json;
 
@@ -524,7 +524,10 @@ fn native_hooks_vote_like_rules() {
         decide("rule-block", &[PreToolUse], Verb::Block),
         decide("allow", &[PreToolUse], Verb::Allow),
     ]);
-    let outcome = policy.evaluate_with_hooks(&Event::new(PreToolUse), &[&block]);
+    let outcome = policy.evaluate_with(
+        &Event::new(PreToolUse),
+        EvalOptions::default().hooks(&[&block]),
+    );
     assert_eq!(outcome.resolution.decision, Decision::Block);
     assert_eq!(
         outcome.resolution.resolved_by,
@@ -540,7 +543,10 @@ fn native_hooks_vote_like_rules() {
     assert_eq!(ids, ["allow", "host:a-block", "rule-block"]);
     assert_eq!(outcome.evaluations[1].file, None);
     // A hook does not fire on events it did not name.
-    let outcome = policy.evaluate_with_hooks(&Event::new(PostToolUse), &[&block]);
+    let outcome = policy.evaluate_with(
+        &Event::new(PostToolUse),
+        EvalOptions::default().hooks(&[&block]),
+    );
     assert!(outcome.evaluations.is_empty());
 }
 
@@ -552,7 +558,10 @@ fn a_hook_verb_the_event_does_not_allow_is_ignored() {
         priority: 0,
         decision: HookDecision::new(Verb::Retry),
     };
-    let outcome = policy(vec![]).evaluate_with_hooks(&Event::new(PreToolUse), &[&retry]);
+    let outcome = policy(vec![]).evaluate_with(
+        &Event::new(PreToolUse),
+        EvalOptions::default().hooks(&[&retry]),
+    );
     assert_eq!(outcome.resolution.decision, Decision::None);
     assert!(outcome.evaluations.is_empty());
 }
@@ -571,13 +580,18 @@ fn a_hook_stop_reason_is_defaulted_or_dropped_by_verb() {
     };
     let mut ev = Event::new(AfterStep);
     ev.tool_calls = Some(1);
-    let forbid = policy(vec![]).evaluate_with_hooks(&ev, &[&hook(Verb::Forbid, None)]);
+    let forbid = policy(vec![]).evaluate_with(
+        &ev,
+        EvalOptions::default().hooks(&[&hook(Verb::Forbid, None)]),
+    );
     assert_eq!(
         forbid.resolution.stop_reason,
         Some(StopReason::GuardForbade)
     );
-    let allow =
-        policy(vec![]).evaluate_with_hooks(&ev, &[&hook(Verb::Allow, Some(StopReason::Completed))]);
+    let allow = policy(vec![]).evaluate_with(
+        &ev,
+        EvalOptions::default().hooks(&[&hook(Verb::Allow, Some(StopReason::Completed))]),
+    );
     assert_eq!(allow.evaluations[0].stop_reason, None);
 }
 
@@ -592,7 +606,10 @@ fn a_hook_priority_ranks_it_among_rules() {
     let policy = policy(vec![decide("a", &[PreToolUse], Verb::Ask)]);
     assert_eq!(
         policy
-            .evaluate_with_hooks(&Event::new(PreToolUse), &[&hook])
+            .evaluate_with(
+                &Event::new(PreToolUse),
+                EvalOptions::default().hooks(&[&hook])
+            )
             .resolution
             .resolved_by,
         by("z-hook")

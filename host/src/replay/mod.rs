@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, BufRead};
 
-use rulesc_runtime::{Act, Decision, Event, EventKind, Mode, Outcome, Policy, Verb};
+use rulesc_runtime::{Act, Decision, EvalOptions, Event, EventKind, Mode, Outcome, Policy, Verb};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
@@ -450,8 +450,10 @@ impl<'p> Replay<'p> {
             *events = events.saturating_add(1);
             let elapsed_ms = state.clock.elapsed_ms;
             let replayed = state.run_of(REPLAYED, elapsed_ms);
-            let outcome =
-                policy.evaluate_next(event.clone(), &mut replayed.metadata, &mut replayed.trace);
+            let options = EvalOptions::default()
+                .trace(&mut replayed.trace)
+                .carry_metadata(&mut replayed.metadata);
+            let outcome = policy.evaluate_with(event, options);
             let tool = tool_of(event.kind, event.tool.as_deref(), event.arg.as_ref());
             findings.extend(findings_of(&outcome, number, event.step, tool));
         }

@@ -40,8 +40,7 @@ pub(crate) fn run(args: &EvalArgs) -> ExitStatus {
     if let Err(status) = crate::cli::warn_unknown_keys(unknown, args.strict) {
         return status;
     }
-    let events = input.events;
-    let outcomes = evaluate_execution(&policy, events);
+    let outcomes = evaluate_execution(&policy, &input.events);
     match write_outcomes(&outcomes, args.format) {
         Ok(()) => ExitStatus::Success,
         Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
