@@ -1029,7 +1029,7 @@ fn row_words(
     }
     let start = match subcommand {
         Some(sub) if !row.subcommands.is_empty() => args.iter().position(|arg| arg == sub)? + 1,
-        _ => crate::wrapper::wrapped(program, args)?,
+        _ => crate::wrapper::wrapped(program, args)?.at,
     };
     let words: Vec<&str> = args
         .get(start..)?
