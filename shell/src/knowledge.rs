@@ -1114,6 +1114,8 @@ pub(crate) enum Destination {
     },
     /// Every operand (`tee`, `truncate`, `shred`)
     Every,
+    /// Every operand after the first so many (`ddrescue IN OUT MAP` writes `OUT` and `MAP`)
+    After(usize),
     /// The values of these options (`sort -o FILE`, `curl -o FILE`); an entry ending in
     /// `=` is the start of one word (`dd of=FILE`). A short option's value may be glued to
     /// it, also where it ends a cluster of flags, as getopt reads them (`curl -sSLo/etc/x`)
@@ -1150,6 +1152,9 @@ pub(crate) enum Destination {
         reads: &'static [&'static str],
         /// Flags choosing the file, each with the file it writes
         scopes: &'static [(&'static str, &'static str)],
+        /// Options whose value is the file written (`git config --file FILE`), below the
+        /// folders of `-C`
+        files: &'static [&'static str],
         /// The file written with none of them; `None` for one of the project's own
         default: Option<&'static str>,
     },
@@ -1168,6 +1173,9 @@ pub(crate) enum Destination {
     /// The folder `git clone URL [DIR]` writes into: `DIR`, else the URL's last part
     /// without `.git`
     Clone,
+    /// The repository `git init [DIR]` makes: `DIR/.git` and below it (`DIR` with `--bare`,
+    /// the folder of `--separate-git-dir`), `DIR` being below the folders of `-C`
+    Init,
 }
 
 /// How a program reads a value glued to a short option of [`Destination::Folder`]
@@ -1217,6 +1225,85 @@ const GIT_VALUED: &[&str] = &[
     "--config",
     "--type",
     "--default",
+    "-f",
+    "--file",
+    "--initial-branch",
+    "--object-format",
+    "--ref-format",
+    "--shared",
+];
+
+/// The options of ddrescue(1) that take the next word as their value
+const DDRESCUE_VALUED: &[&str] = &[
+    "-a",
+    "--min-read-rate",
+    "-b",
+    "--sector-size",
+    "-c",
+    "--cluster-size",
+    "-e",
+    "--max-bad-areas",
+    "-E",
+    "--max-error-rate",
+    "-i",
+    "--input-position",
+    "-K",
+    "--skip-size",
+    "-m",
+    "--domain-mapfile",
+    "-o",
+    "--output-position",
+    "-r",
+    "--retry-passes",
+    "-s",
+    "--size",
+    "-T",
+    "--timeout",
+    "-x",
+    "--extend-outfile",
+    "-Z",
+    "--max-read-rate",
+    "--log-events",
+    "--log-rates",
+    "--log-reads",
+];
+
+/// The options of openssl's commands whose value is a file they write, as one dash, two,
+/// or glued after `=`
+const OPENSSL_WRITING: &[&str] = &[
+    "-out",
+    "--out",
+    "-out=",
+    "-keyout",
+    "--keyout",
+    "-keyout=",
+    "-writerand",
+    "--writerand",
+    "-writerand=",
+    "-certout",
+    "--certout",
+    "-certout=",
+    "-chainout",
+    "--chainout",
+    "-chainout=",
+    "-reqout",
+    "--reqout",
+    "-reqout=",
+    "-respout",
+    "--respout",
+    "-respout=",
+    "-certsout",
+    "--certsout",
+    "-certsout=",
+    "-sess_out",
+    "--sess_out",
+    "-sess_out=",
+    "-keylogfile",
+    "--keylogfile",
+    "-keylogfile=",
+    "-msgfile",
+    "--msgfile",
+    "-msgfile=",
 ];
 
 /// Every program that writes files its words name, one row each
@@ -1308,9 +1395,13 @@ pub(crate) const WRITERS: &[Writer] = &[
         destination: Destination::Every,
     },
     Writer {
-        // Editors given a file and commands (`ex -sc '%d|x' FILE`, `vim -es -c ... FILE`).
-        programs: &["ex", "vim", "vi", "nvim", "view", "rvim"],
-        valued: &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W", "-s"],
+        // Editors given a file and commands (`ex -sc '%d|x' FILE`, `vim -es -c ... FILE`,
+        // `nvim --headless -c ... FILE`). `-s` takes a script file in Normal mode but is
+        // silent mode in Ex mode (`ex -s`, `vim -e -s`, `vim -es`): it is read as a flag,
+        // so a script file given to it counts as written too rather than the edited file
+        // as a script.
+        programs: &["ex", "vim", "vi", "nvim", "view", "rvim", "gvim", "vimdiff"],
+        valued: &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"],
         destination: Destination::Every,
     },
     Writer {
@@ -1342,6 +1433,58 @@ pub(crate) const WRITERS: &[Writer] = &[
         programs: &["dd"],
         valued: &[],
         destination: Destination::Options(&["of="]),
+    },
+    Writer {
+        // dcfldd(1) and dc3dd(1): `of=` (given again for more outputs), the devices dc3dd
+        // wipes, and the logs and hash files they write.
+        programs: &["dcfldd", "dc3dd"],
+        valued: &[],
+        destination: Destination::Options(&[
+            "of=",
+            "ofs=",
+            "hof=",
+            "hofs=",
+            "wipe=",
+            "hwipe=",
+            "log=",
+            "hlog=",
+            "mlog=",
+            "errlog=",
+            "hashlog=",
+            "md5log=",
+            "sha1log=",
+            "sha256log=",
+            "sha384log=",
+            "sha512log=",
+        ]),
+    },
+    Writer {
+        // ddrescue(1): `ddrescue [options] INFILE OUTFILE [MAPFILE]`.
+        programs: &["ddrescue"],
+        valued: DDRESCUE_VALUED,
+        destination: Destination::After(1),
+    },
+    Writer {
+        programs: &["ddrescue"],
+        valued: DDRESCUE_VALUED,
+        destination: Destination::Options(&["--log-events", "--log-rates", "--log-reads"]),
+    },
+    Writer {
+        // The files openssl's commands write (`openssl CMD -help`): `-out` of most, and
+        // the keys, certificates, sessions and logs some write. OpenSSL reads an option
+        // with one dash or two, its value in the next word or after `=`.
+        programs: &["openssl"],
+        valued: OPENSSL_WRITING,
+        destination: Destination::Options(OPENSSL_WRITING),
+    },
+    Writer {
+        programs: &["openssl"],
+        valued: &["-outdir", "--outdir"],
+        destination: Destination::Folder {
+            options: &["-outdir", "--outdir"],
+            glued: Glued::Never,
+            tar_extracting: false,
+        },
     },
     Writer {
         programs: &["sort"],
@@ -1618,8 +1761,14 @@ pub(crate) const WRITERS: &[Writer] = &[
                 "--show-scope",
             ],
             scopes: &[("--global", "~/.gitconfig"), ("--system", "/etc/gitconfig")],
+            files: &["-f", "--file"],
             default: None,
         },
+    },
+    Writer {
+        programs: &["git"],
+        valued: GIT_VALUED,
+        destination: Destination::Init,
     },
     Writer {
         programs: &["pip", "pip3"],
@@ -1635,6 +1784,7 @@ pub(crate) const WRITERS: &[Writer] = &[
                 ("--global", "/etc/xdg/pip/pip.conf"),
                 ("--user", "~/.config/pip/pip.conf"),
             ],
+            files: &[],
             default: Some("~/.config/pip/pip.conf"),
         },
     },
@@ -1650,6 +1800,7 @@ pub(crate) const WRITERS: &[Writer] = &[
             ],
             reads: &[],
             scopes: &[("-g", "/usr/etc/npmrc"), ("--global", "/usr/etc/npmrc")],
+            files: &[],
             default: Some("~/.npmrc"),
         },
     },
@@ -1660,6 +1811,7 @@ pub(crate) const WRITERS: &[Writer] = &[
             commands: &[&["pkg", "set"], &["pkg", "delete"], &["pkg", "fix"]],
             reads: &[],
             scopes: &[],
+            files: &[],
             default: Some("package.json"),
         },
     },
