@@ -188,8 +188,9 @@ const PHP_DANGER: &[&str] = &[
     "preg_replace",
 ];
 
-/// Words of awk code that reach processes or files
-const AWK_DANGER: &[&str] = &["system", "|", "getline", ">"];
+/// Words of awk code that reach processes or files, besides the redirections of `print`
+/// and `printf` (`crate::inline` finds those)
+const AWK_DANGER: &[&str] = &["system", "getline"];
 
 /// The interpreters whose command-line code is read for danger
 pub(crate) const INTERPRETERS: &[Interpreter] = &[
