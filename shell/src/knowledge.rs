@@ -1234,6 +1234,271 @@ const GIT_VALUED: &[&str] = &[
     "--shared",
 ];
 
+/// The subcommands a row of [`SECRET_PRINTERS`] holds under
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Subcommands {
+    /// Whatever the subcommand, or none
+    Any,
+    /// One of these
+    OneOf(&'static [&'static str]),
+    /// Any subcommand given but these (`pass NAME` prints, `pass ls` lists)
+    AnyBut(&'static [&'static str]),
+}
+
+/// A program that prints a secret from the store it keeps it in (`gh auth token`, `kubectl
+/// config view --raw`): it reads the store's file as `cat FILE` does, so what reads a secret
+/// file reads it too
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SecretPrinter {
+    /// The programs; a name ending in `-` stands for every program it starts
+    /// (`git-credential-`, the credential helpers)
+    pub(crate) programs: &'static [&'static str],
+    /// The subcommands, after the program's global options
+    pub(crate) subcommands: Subcommands,
+    /// Operands of which one must be given (`token`); empty for none
+    pub(crate) operands: &'static [&'static str],
+    /// Text one operand must hold, compared without case (`aws configure get
+    /// aws_secret_access_key`); empty for none
+    pub(crate) mentions: &'static [&'static str],
+    /// Flags of which one must be given (`--raw`); empty for none
+    pub(crate) flags: &'static [&'static str],
+    /// The file of the store
+    pub(crate) store: &'static str,
+}
+
+const fn printer(
+    programs: &'static [&'static str],
+    subcommands: Subcommands,
+    operands: &'static [&'static str],
+    store: &'static str,
+) -> SecretPrinter {
+    SecretPrinter {
+        programs,
+        subcommands,
+        operands,
+        mentions: &[],
+        flags: &[],
+        store,
+    }
+}
+
+/// Every program that prints a secret it keeps, one row per way it does
+pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
+    SecretPrinter {
+        flags: &["--export-secret-keys", "--export-secret-subkeys"],
+        ..printer(
+            &["gpg", "gpg2"],
+            Subcommands::Any,
+            &[],
+            "~/.gnupg/private-keys-v1.d",
+        )
+    },
+    printer(
+        &["gh"],
+        Subcommands::OneOf(&["auth"]),
+        &["token"],
+        "~/.config/gh/hosts.yml",
+    ),
+    SecretPrinter {
+        flags: &["--show-token", "-t"],
+        ..printer(
+            &["gh"],
+            Subcommands::OneOf(&["auth"]),
+            &["status"],
+            "~/.config/gh/hosts.yml",
+        )
+    },
+    printer(
+        &["glab"],
+        Subcommands::OneOf(&["auth"]),
+        &["token"],
+        "~/.config/glab-cli/config.yml",
+    ),
+    SecretPrinter {
+        flags: &["--show-token", "-t"],
+        ..printer(
+            &["glab"],
+            Subcommands::OneOf(&["auth"]),
+            &["status"],
+            "~/.config/glab-cli/config.yml",
+        )
+    },
+    printer(
+        &["aws"],
+        Subcommands::OneOf(&["configure"]),
+        &["export-credentials"],
+        "~/.aws/credentials",
+    ),
+    SecretPrinter {
+        mentions: &["secret", "token"],
+        ..printer(
+            &["aws"],
+            Subcommands::OneOf(&["configure"]),
+            &["get"],
+            "~/.aws/credentials",
+        )
+    },
+    printer(
+        &["aws"],
+        Subcommands::OneOf(&["sts"]),
+        &["get-session-token", "assume-role", "get-federation-token"],
+        "~/.aws/credentials",
+    ),
+    printer(
+        &["aws"],
+        Subcommands::OneOf(&["ecr"]),
+        &["get-login-password", "get-authorization-token"],
+        "~/.aws/credentials",
+    ),
+    printer(
+        &["git"],
+        Subcommands::OneOf(&["credential"]),
+        &["fill"],
+        "~/.git-credentials",
+    ),
+    printer(
+        &["git"],
+        Subcommands::OneOf(&["credential-store", "credential-cache"]),
+        &["get"],
+        "~/.git-credentials",
+    ),
+    printer(
+        &["git-credential-"],
+        Subcommands::Any,
+        &["get"],
+        "~/.git-credentials",
+    ),
+    printer(
+        &["docker-credential-"],
+        Subcommands::Any,
+        &["get"],
+        "~/.docker/config.json",
+    ),
+    printer(
+        &["gcloud"],
+        Subcommands::Any,
+        &[
+            "print-access-token",
+            "print-identity-token",
+            "print-refresh-token",
+        ],
+        "~/.config/gcloud/credentials.db",
+    ),
+    printer(
+        &["az"],
+        Subcommands::Any,
+        &["get-access-token"],
+        "~/.azure/msal_token_cache.json",
+    ),
+    SecretPrinter {
+        flags: &["--raw"],
+        ..printer(
+            &["kubectl", "oc"],
+            Subcommands::OneOf(&["config"]),
+            &["view"],
+            "~/.kube/config",
+        )
+    },
+    printer(
+        &["pass"],
+        Subcommands::AnyBut(&[
+            "ls", "list", "find", "search", "init", "help", "version", "insert", "add", "edit",
+            "generate", "rm", "remove", "delete", "mv", "rename", "cp", "copy", "git",
+        ]),
+        &[],
+        "~/.password-store",
+    ),
+    printer(
+        &["op"],
+        Subcommands::OneOf(&["read"]),
+        &[],
+        "~/.config/op/config",
+    ),
+    printer(
+        &["op"],
+        Subcommands::OneOf(&["item"]),
+        &["get"],
+        "~/.config/op/config",
+    ),
+    printer(
+        &["vault"],
+        Subcommands::OneOf(&["read"]),
+        &[],
+        "~/.vault-token",
+    ),
+    printer(
+        &["vault"],
+        Subcommands::OneOf(&["kv"]),
+        &["get"],
+        "~/.vault-token",
+    ),
+    printer(
+        &["vault"],
+        Subcommands::OneOf(&["print"]),
+        &["token"],
+        "~/.vault-token",
+    ),
+    SecretPrinter {
+        flags: &["-w"],
+        ..printer(
+            &["security"],
+            Subcommands::OneOf(&["find-generic-password", "find-internet-password"]),
+            &[],
+            "~/Library/Keychains/login.keychain-db",
+        )
+    },
+    printer(
+        &["secret-tool"],
+        Subcommands::OneOf(&["lookup"]),
+        &[],
+        "~/.local/share/keyrings/login.keyring",
+    ),
+];
+
+/// The files of the stores `command` prints a secret from (see [`SECRET_PRINTERS`])
+pub(crate) fn secret_stores(command: &crate::SimpleCommand) -> Vec<&'static str> {
+    static BY_NAME: ByName = LazyLock::new(|| by_name::index(SECRET_PRINTERS, |row| row.programs));
+    let program = command.program.as_str();
+    // A credential helper (`git-credential-store`) is found by its name's start.
+    let family = program
+        .find("-credential-")
+        .and_then(|at| program.get(..at + "-credential-".len()));
+    let rows = by_name::rows(SECRET_PRINTERS, &BY_NAME, program).chain(
+        family
+            .into_iter()
+            .flat_map(|start| by_name::rows(SECRET_PRINTERS, &BY_NAME, start)),
+    );
+    let subcommand = command.subcommand.as_deref();
+    rows.filter(|row| match row.subcommands {
+        Subcommands::Any => true,
+        Subcommands::OneOf(names) => subcommand.is_some_and(|sub| names.contains(&sub)),
+        Subcommands::AnyBut(names) => subcommand.is_some_and(|sub| !names.contains(&sub)),
+    })
+    .filter(|row| {
+        row.operands.is_empty()
+            || command
+                .operands
+                .iter()
+                .any(|operand| row.operands.contains(&operand.as_str()))
+    })
+    .filter(|row| {
+        row.mentions.is_empty()
+            || command.operands.iter().any(|operand| {
+                let operand = operand.to_ascii_lowercase();
+                row.mentions.iter().any(|text| operand.contains(text))
+            })
+    })
+    .filter(|row| {
+        row.flags.is_empty()
+            || command
+                .flags
+                .iter()
+                .any(|flag| row.flags.contains(&flag.as_str()))
+    })
+    .map(|row| row.store)
+    .collect()
+}
+
 /// The options of ddrescue(1) that take the next word as their value
 const DDRESCUE_VALUED: &[&str] = &[
     "-a",

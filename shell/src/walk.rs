@@ -848,6 +848,12 @@ impl Reader {
             let program_name = program.clone();
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
+            // `gh auth token` prints what `~/.config/gh/hosts.yml` keeps: it reads that file.
+            for store in knowledge::secret_stores(&command) {
+                if let Ok(path) = self.path(store, false) {
+                    command.paths.push(path);
+                }
+            }
             for write in writes {
                 let path = write.and_then(|file| self.path(&file, false).map_err(unknown_path));
                 match path {
