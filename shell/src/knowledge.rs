@@ -783,6 +783,19 @@ pub(crate) fn global_valued_options(program: &str) -> &'static [&'static str] {
         ],
         "npm" | "yarn" | "pnpm" => &["-C", "--prefix", "--dir", "-w", "--workspace", "--filter"],
         "cargo" => &["-C", "--config", "-Z"],
+        // aws(1) global options (`aws --profile prod configure ...`).
+        "aws" => &[
+            "--profile",
+            "--region",
+            "--output",
+            "--endpoint-url",
+            "--query",
+            "--ca-bundle",
+            "--color",
+            "--cli-read-timeout",
+            "--cli-connect-timeout",
+            "--cli-binary-format",
+        ],
         _ => &[],
     }
 }
@@ -3164,6 +3177,70 @@ pub(crate) fn crontab_commands(table: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_secret_printer_reads_its_store() {
+        let read = |line: &str| {
+            let context = crate::Context::default();
+            match crate::read(line, &context) {
+                crate::Reading::Read(script) => script
+                    .commands
+                    .iter()
+                    .flat_map(secret_stores)
+                    .collect::<Vec<_>>(),
+                crate::Reading::Unreadable(why) => panic!("{line}: {why:?}"),
+            }
+        };
+        for (line, store) in [
+            (
+                "gpg -a --export-secret-keys me",
+                "~/.gnupg/private-keys-v1.d",
+            ),
+            ("gh auth token", "~/.config/gh/hosts.yml"),
+            ("gh auth status -t", "~/.config/gh/hosts.yml"),
+            (
+                "aws --profile p configure export-credentials",
+                "~/.aws/credentials",
+            ),
+            (
+                "aws configure get aws_secret_access_key",
+                "~/.aws/credentials",
+            ),
+            ("git credential fill", "~/.git-credentials"),
+            ("git-credential-store get", "~/.git-credentials"),
+            ("docker-credential-pass get", "~/.docker/config.json"),
+            (
+                "gcloud auth application-default print-access-token",
+                "~/.config/gcloud/credentials.db",
+            ),
+            ("kubectl config view --raw", "~/.kube/config"),
+            ("pass show db/prod", "~/.password-store"),
+            ("pass db/prod", "~/.password-store"),
+            ("vault kv get secret/x", "~/.vault-token"),
+            (
+                "security find-generic-password -s x -w",
+                "~/Library/Keychains/login.keychain-db",
+            ),
+            (
+                "secret-tool lookup service x",
+                "~/.local/share/keyrings/login.keyring",
+            ),
+        ] {
+            assert_eq!(read(line), [store], "{line}");
+        }
+        for line in [
+            "gpg --export me",
+            "gh auth status",
+            "aws configure get region",
+            "kubectl config view --minify",
+            "pass ls",
+            "pass",
+            "git credential approve",
+            "security find-generic-password -s x",
+        ] {
+            assert!(read(line).is_empty(), "{line}");
+        }
+    }
 
     fn words(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
