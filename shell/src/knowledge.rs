@@ -188,8 +188,9 @@ const PHP_DANGER: &[&str] = &[
     "preg_replace",
 ];
 
-/// Words of awk code that reach processes or files
-const AWK_DANGER: &[&str] = &["system", "|", "getline", ">"];
+/// Words of awk code that reach processes or files, besides the redirections of `print`
+/// and `printf` (`crate::inline` finds those)
+const AWK_DANGER: &[&str] = &["system", "getline"];
 
 /// The interpreters whose command-line code is read for danger
 pub(crate) const INTERPRETERS: &[Interpreter] = &[
@@ -782,6 +783,19 @@ pub(crate) fn global_valued_options(program: &str) -> &'static [&'static str] {
         ],
         "npm" | "yarn" | "pnpm" => &["-C", "--prefix", "--dir", "-w", "--workspace", "--filter"],
         "cargo" => &["-C", "--config", "-Z"],
+        // aws(1) global options (`aws --profile prod configure ...`).
+        "aws" => &[
+            "--profile",
+            "--region",
+            "--output",
+            "--endpoint-url",
+            "--query",
+            "--ca-bundle",
+            "--color",
+            "--cli-read-timeout",
+            "--cli-connect-timeout",
+            "--cli-binary-format",
+        ],
         _ => &[],
     }
 }
@@ -1029,7 +1043,7 @@ fn row_words(
     }
     let start = match subcommand {
         Some(sub) if !row.subcommands.is_empty() => args.iter().position(|arg| arg == sub)? + 1,
-        _ => crate::wrapper::wrapped(program, args)?,
+        _ => crate::wrapper::wrapped(program, args)?.at,
     };
     let words: Vec<&str> = args
         .get(start..)?
@@ -1114,6 +1128,8 @@ pub(crate) enum Destination {
     },
     /// Every operand (`tee`, `truncate`, `shred`)
     Every,
+    /// Every operand after the first so many (`ddrescue IN OUT MAP` writes `OUT` and `MAP`)
+    After(usize),
     /// The values of these options (`sort -o FILE`, `curl -o FILE`); an entry ending in
     /// `=` is the start of one word (`dd of=FILE`). A short option's value may be glued to
     /// it, also where it ends a cluster of flags, as getopt reads them (`curl -sSLo/etc/x`)
@@ -1150,6 +1166,9 @@ pub(crate) enum Destination {
         reads: &'static [&'static str],
         /// Flags choosing the file, each with the file it writes
         scopes: &'static [(&'static str, &'static str)],
+        /// Options whose value is the file written (`git config --file FILE`), below the
+        /// folders of `-C`
+        files: &'static [&'static str],
         /// The file written with none of them; `None` for one of the project's own
         default: Option<&'static str>,
     },
@@ -1168,6 +1187,9 @@ pub(crate) enum Destination {
     /// The folder `git clone URL [DIR]` writes into: `DIR`, else the URL's last part
     /// without `.git`
     Clone,
+    /// The repository `git init [DIR]` makes: `DIR/.git` and below it (`DIR` with `--bare`,
+    /// the folder of `--separate-git-dir`), `DIR` being below the folders of `-C`
+    Init,
 }
 
 /// How a program reads a value glued to a short option of [`Destination::Folder`]
@@ -1217,6 +1239,350 @@ const GIT_VALUED: &[&str] = &[
     "--config",
     "--type",
     "--default",
+    "-f",
+    "--file",
+    "--initial-branch",
+    "--object-format",
+    "--ref-format",
+    "--shared",
+];
+
+/// The subcommands a row of [`SECRET_PRINTERS`] holds under
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Subcommands {
+    /// Whatever the subcommand, or none
+    Any,
+    /// One of these
+    OneOf(&'static [&'static str]),
+    /// Any subcommand given but these (`pass NAME` prints, `pass ls` lists)
+    AnyBut(&'static [&'static str]),
+}
+
+/// A program that prints a secret from the store it keeps it in (`gh auth token`, `kubectl
+/// config view --raw`): it reads the store's file as `cat FILE` does, so what reads a secret
+/// file reads it too
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SecretPrinter {
+    /// The programs; a name ending in `-` stands for every program it starts
+    /// (`git-credential-`, the credential helpers)
+    pub(crate) programs: &'static [&'static str],
+    /// The subcommands, after the program's global options
+    pub(crate) subcommands: Subcommands,
+    /// Operands of which one must be given (`token`); empty for none
+    pub(crate) operands: &'static [&'static str],
+    /// Text one operand must hold, compared without case (`aws configure get
+    /// aws_secret_access_key`); empty for none
+    pub(crate) mentions: &'static [&'static str],
+    /// Flags of which one must be given (`--raw`); empty for none
+    pub(crate) flags: &'static [&'static str],
+    /// The file of the store
+    pub(crate) store: &'static str,
+}
+
+const fn printer(
+    programs: &'static [&'static str],
+    subcommands: Subcommands,
+    operands: &'static [&'static str],
+    store: &'static str,
+) -> SecretPrinter {
+    SecretPrinter {
+        programs,
+        subcommands,
+        operands,
+        mentions: &[],
+        flags: &[],
+        store,
+    }
+}
+
+/// Every program that prints a secret it keeps, one row per way it does
+pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
+    SecretPrinter {
+        flags: &["--export-secret-keys", "--export-secret-subkeys"],
+        ..printer(
+            &["gpg", "gpg2"],
+            Subcommands::Any,
+            &[],
+            "~/.gnupg/private-keys-v1.d",
+        )
+    },
+    printer(
+        &["gh"],
+        Subcommands::OneOf(&["auth"]),
+        &["token"],
+        "~/.config/gh/hosts.yml",
+    ),
+    SecretPrinter {
+        flags: &["--show-token", "-t"],
+        ..printer(
+            &["gh"],
+            Subcommands::OneOf(&["auth"]),
+            &["status"],
+            "~/.config/gh/hosts.yml",
+        )
+    },
+    printer(
+        &["glab"],
+        Subcommands::OneOf(&["auth"]),
+        &["token"],
+        "~/.config/glab-cli/config.yml",
+    ),
+    SecretPrinter {
+        flags: &["--show-token", "-t"],
+        ..printer(
+            &["glab"],
+            Subcommands::OneOf(&["auth"]),
+            &["status"],
+            "~/.config/glab-cli/config.yml",
+        )
+    },
+    printer(
+        &["aws"],
+        Subcommands::OneOf(&["configure"]),
+        &["export-credentials"],
+        "~/.aws/credentials",
+    ),
+    SecretPrinter {
+        mentions: &["secret", "token"],
+        ..printer(
+            &["aws"],
+            Subcommands::OneOf(&["configure"]),
+            &["get"],
+            "~/.aws/credentials",
+        )
+    },
+    printer(
+        &["aws"],
+        Subcommands::OneOf(&["sts"]),
+        &["get-session-token", "assume-role", "get-federation-token"],
+        "~/.aws/credentials",
+    ),
+    printer(
+        &["aws"],
+        Subcommands::OneOf(&["ecr"]),
+        &["get-login-password", "get-authorization-token"],
+        "~/.aws/credentials",
+    ),
+    printer(
+        &["git"],
+        Subcommands::OneOf(&["credential"]),
+        &["fill"],
+        "~/.git-credentials",
+    ),
+    printer(
+        &["git"],
+        Subcommands::OneOf(&["credential-store", "credential-cache"]),
+        &["get"],
+        "~/.git-credentials",
+    ),
+    printer(
+        &["git-credential-"],
+        Subcommands::Any,
+        &["get"],
+        "~/.git-credentials",
+    ),
+    printer(
+        &["docker-credential-"],
+        Subcommands::Any,
+        &["get"],
+        "~/.docker/config.json",
+    ),
+    printer(
+        &["gcloud"],
+        Subcommands::Any,
+        &[
+            "print-access-token",
+            "print-identity-token",
+            "print-refresh-token",
+        ],
+        "~/.config/gcloud/credentials.db",
+    ),
+    printer(
+        &["az"],
+        Subcommands::Any,
+        &["get-access-token"],
+        "~/.azure/msal_token_cache.json",
+    ),
+    SecretPrinter {
+        flags: &["--raw"],
+        ..printer(
+            &["kubectl", "oc"],
+            Subcommands::OneOf(&["config"]),
+            &["view"],
+            "~/.kube/config",
+        )
+    },
+    printer(
+        &["pass"],
+        Subcommands::AnyBut(&[
+            "ls", "list", "find", "search", "init", "help", "version", "insert", "add", "edit",
+            "generate", "rm", "remove", "delete", "mv", "rename", "cp", "copy", "git",
+        ]),
+        &[],
+        "~/.password-store",
+    ),
+    printer(
+        &["op"],
+        Subcommands::OneOf(&["read"]),
+        &[],
+        "~/.config/op/config",
+    ),
+    printer(
+        &["op"],
+        Subcommands::OneOf(&["item"]),
+        &["get"],
+        "~/.config/op/config",
+    ),
+    printer(
+        &["vault"],
+        Subcommands::OneOf(&["read"]),
+        &[],
+        "~/.vault-token",
+    ),
+    printer(
+        &["vault"],
+        Subcommands::OneOf(&["kv"]),
+        &["get"],
+        "~/.vault-token",
+    ),
+    printer(
+        &["vault"],
+        Subcommands::OneOf(&["print"]),
+        &["token"],
+        "~/.vault-token",
+    ),
+    SecretPrinter {
+        flags: &["-w"],
+        ..printer(
+            &["security"],
+            Subcommands::OneOf(&["find-generic-password", "find-internet-password"]),
+            &[],
+            "~/Library/Keychains/login.keychain-db",
+        )
+    },
+    printer(
+        &["secret-tool"],
+        Subcommands::OneOf(&["lookup"]),
+        &[],
+        "~/.local/share/keyrings/login.keyring",
+    ),
+];
+
+/// The files of the stores `command` prints a secret from (see [`SECRET_PRINTERS`])
+pub(crate) fn secret_stores(command: &crate::SimpleCommand) -> Vec<&'static str> {
+    static BY_NAME: ByName = LazyLock::new(|| by_name::index(SECRET_PRINTERS, |row| row.programs));
+    let program = command.program.as_str();
+    // A credential helper (`git-credential-store`) is found by its name's start.
+    let family = program
+        .find("-credential-")
+        .and_then(|at| program.get(..at + "-credential-".len()));
+    let rows = by_name::rows(SECRET_PRINTERS, &BY_NAME, program).chain(
+        family
+            .into_iter()
+            .flat_map(|start| by_name::rows(SECRET_PRINTERS, &BY_NAME, start)),
+    );
+    let subcommand = command.subcommand.as_deref();
+    rows.filter(|row| match row.subcommands {
+        Subcommands::Any => true,
+        Subcommands::OneOf(names) => subcommand.is_some_and(|sub| names.contains(&sub)),
+        Subcommands::AnyBut(names) => subcommand.is_some_and(|sub| !names.contains(&sub)),
+    })
+    .filter(|row| {
+        row.operands.is_empty()
+            || command
+                .operands
+                .iter()
+                .any(|operand| row.operands.contains(&operand.as_str()))
+    })
+    .filter(|row| {
+        row.mentions.is_empty()
+            || command.operands.iter().any(|operand| {
+                let operand = operand.to_ascii_lowercase();
+                row.mentions.iter().any(|text| operand.contains(text))
+            })
+    })
+    .filter(|row| {
+        row.flags.is_empty()
+            || command
+                .flags
+                .iter()
+                .any(|flag| row.flags.contains(&flag.as_str()))
+    })
+    .map(|row| row.store)
+    .collect()
+}
+
+/// The options of ddrescue(1) that take the next word as their value
+const DDRESCUE_VALUED: &[&str] = &[
+    "-a",
+    "--min-read-rate",
+    "-b",
+    "--sector-size",
+    "-c",
+    "--cluster-size",
+    "-e",
+    "--max-bad-areas",
+    "-E",
+    "--max-error-rate",
+    "-i",
+    "--input-position",
+    "-K",
+    "--skip-size",
+    "-m",
+    "--domain-mapfile",
+    "-o",
+    "--output-position",
+    "-r",
+    "--retry-passes",
+    "-s",
+    "--size",
+    "-T",
+    "--timeout",
+    "-x",
+    "--extend-outfile",
+    "-Z",
+    "--max-read-rate",
+    "--log-events",
+    "--log-rates",
+    "--log-reads",
+];
+
+/// The options of openssl's commands whose value is a file they write, as one dash, two,
+/// or glued after `=`
+const OPENSSL_WRITING: &[&str] = &[
+    "-out",
+    "--out",
+    "-out=",
+    "-keyout",
+    "--keyout",
+    "-keyout=",
+    "-writerand",
+    "--writerand",
+    "-writerand=",
+    "-certout",
+    "--certout",
+    "-certout=",
+    "-chainout",
+    "--chainout",
+    "-chainout=",
+    "-reqout",
+    "--reqout",
+    "-reqout=",
+    "-respout",
+    "--respout",
+    "-respout=",
+    "-certsout",
+    "--certsout",
+    "-certsout=",
+    "-sess_out",
+    "--sess_out",
+    "-sess_out=",
+    "-keylogfile",
+    "--keylogfile",
+    "-keylogfile=",
+    "-msgfile",
+    "--msgfile",
+    "-msgfile=",
 ];
 
 /// Every program that writes files its words name, one row each
@@ -1308,9 +1674,13 @@ pub(crate) const WRITERS: &[Writer] = &[
         destination: Destination::Every,
     },
     Writer {
-        // Editors given a file and commands (`ex -sc '%d|x' FILE`, `vim -es -c ... FILE`).
-        programs: &["ex", "vim", "vi", "nvim", "view", "rvim"],
-        valued: &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W", "-s"],
+        // Editors given a file and commands (`ex -sc '%d|x' FILE`, `vim -es -c ... FILE`,
+        // `nvim --headless -c ... FILE`). `-s` takes a script file in Normal mode but is
+        // silent mode in Ex mode (`ex -s`, `vim -e -s`, `vim -es`): it is read as a flag,
+        // so a script file given to it counts as written too rather than the edited file
+        // as a script.
+        programs: &["ex", "vim", "vi", "nvim", "view", "rvim", "gvim", "vimdiff"],
+        valued: &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"],
         destination: Destination::Every,
     },
     Writer {
@@ -1342,6 +1712,58 @@ pub(crate) const WRITERS: &[Writer] = &[
         programs: &["dd"],
         valued: &[],
         destination: Destination::Options(&["of="]),
+    },
+    Writer {
+        // dcfldd(1) and dc3dd(1): `of=` (given again for more outputs), the devices dc3dd
+        // wipes, and the logs and hash files they write.
+        programs: &["dcfldd", "dc3dd"],
+        valued: &[],
+        destination: Destination::Options(&[
+            "of=",
+            "ofs=",
+            "hof=",
+            "hofs=",
+            "wipe=",
+            "hwipe=",
+            "log=",
+            "hlog=",
+            "mlog=",
+            "errlog=",
+            "hashlog=",
+            "md5log=",
+            "sha1log=",
+            "sha256log=",
+            "sha384log=",
+            "sha512log=",
+        ]),
+    },
+    Writer {
+        // ddrescue(1): `ddrescue [options] INFILE OUTFILE [MAPFILE]`.
+        programs: &["ddrescue"],
+        valued: DDRESCUE_VALUED,
+        destination: Destination::After(1),
+    },
+    Writer {
+        programs: &["ddrescue"],
+        valued: DDRESCUE_VALUED,
+        destination: Destination::Options(&["--log-events", "--log-rates", "--log-reads"]),
+    },
+    Writer {
+        // The files openssl's commands write (`openssl CMD -help`): `-out` of most, and
+        // the keys, certificates, sessions and logs some write. OpenSSL reads an option
+        // with one dash or two, its value in the next word or after `=`.
+        programs: &["openssl"],
+        valued: OPENSSL_WRITING,
+        destination: Destination::Options(OPENSSL_WRITING),
+    },
+    Writer {
+        programs: &["openssl"],
+        valued: &["-outdir", "--outdir"],
+        destination: Destination::Folder {
+            options: &["-outdir", "--outdir"],
+            glued: Glued::Never,
+            tar_extracting: false,
+        },
     },
     Writer {
         programs: &["sort"],
@@ -1618,8 +2040,14 @@ pub(crate) const WRITERS: &[Writer] = &[
                 "--show-scope",
             ],
             scopes: &[("--global", "~/.gitconfig"), ("--system", "/etc/gitconfig")],
+            files: &["-f", "--file"],
             default: None,
         },
+    },
+    Writer {
+        programs: &["git"],
+        valued: GIT_VALUED,
+        destination: Destination::Init,
     },
     Writer {
         programs: &["pip", "pip3"],
@@ -1635,6 +2063,7 @@ pub(crate) const WRITERS: &[Writer] = &[
                 ("--global", "/etc/xdg/pip/pip.conf"),
                 ("--user", "~/.config/pip/pip.conf"),
             ],
+            files: &[],
             default: Some("~/.config/pip/pip.conf"),
         },
     },
@@ -1650,6 +2079,7 @@ pub(crate) const WRITERS: &[Writer] = &[
             ],
             reads: &[],
             scopes: &[("-g", "/usr/etc/npmrc"), ("--global", "/usr/etc/npmrc")],
+            files: &[],
             default: Some("~/.npmrc"),
         },
     },
@@ -1660,6 +2090,7 @@ pub(crate) const WRITERS: &[Writer] = &[
             commands: &[&["pkg", "set"], &["pkg", "delete"], &["pkg", "fix"]],
             reads: &[],
             scopes: &[],
+            files: &[],
             default: Some("package.json"),
         },
     },
@@ -2746,6 +3177,70 @@ pub(crate) fn crontab_commands(table: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_secret_printer_reads_its_store() {
+        let read = |line: &str| {
+            let context = crate::Context::default();
+            match crate::read(line, &context) {
+                crate::Reading::Read(script) => script
+                    .commands
+                    .iter()
+                    .flat_map(secret_stores)
+                    .collect::<Vec<_>>(),
+                crate::Reading::Unreadable(why) => panic!("{line}: {why:?}"),
+            }
+        };
+        for (line, store) in [
+            (
+                "gpg -a --export-secret-keys me",
+                "~/.gnupg/private-keys-v1.d",
+            ),
+            ("gh auth token", "~/.config/gh/hosts.yml"),
+            ("gh auth status -t", "~/.config/gh/hosts.yml"),
+            (
+                "aws --profile p configure export-credentials",
+                "~/.aws/credentials",
+            ),
+            (
+                "aws configure get aws_secret_access_key",
+                "~/.aws/credentials",
+            ),
+            ("git credential fill", "~/.git-credentials"),
+            ("git-credential-store get", "~/.git-credentials"),
+            ("docker-credential-pass get", "~/.docker/config.json"),
+            (
+                "gcloud auth application-default print-access-token",
+                "~/.config/gcloud/credentials.db",
+            ),
+            ("kubectl config view --raw", "~/.kube/config"),
+            ("pass show db/prod", "~/.password-store"),
+            ("pass db/prod", "~/.password-store"),
+            ("vault kv get secret/x", "~/.vault-token"),
+            (
+                "security find-generic-password -s x -w",
+                "~/Library/Keychains/login.keychain-db",
+            ),
+            (
+                "secret-tool lookup service x",
+                "~/.local/share/keyrings/login.keyring",
+            ),
+        ] {
+            assert_eq!(read(line), [store], "{line}");
+        }
+        for line in [
+            "gpg --export me",
+            "gh auth status",
+            "aws configure get region",
+            "kubectl config view --minify",
+            "pass ls",
+            "pass",
+            "git credential approve",
+            "security find-generic-password -s x",
+        ] {
+            assert!(read(line).is_empty(), "{line}");
+        }
+    }
 
     fn words(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()

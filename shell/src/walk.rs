@@ -789,7 +789,11 @@ impl Reader {
             // `xargs` hands the words of its input to the program it runs.
             let mut xargs_more = Vec::new();
             if program == "xargs" {
-                if let Some(at_program) = wrapped.filter(|at_program| *at_program < args.len()) {
+                if let Some(at_program) = wrapped
+                    .as_ref()
+                    .map(|wrapped| wrapped.at)
+                    .filter(|at_program| *at_program < args.len())
+                {
                     xargs_more =
                         self.feed_xargs(&mut args, at_program, stdin.as_deref(), at.upstream);
                 }
@@ -808,7 +812,9 @@ impl Reader {
             let run_as_script =
                 |text: &str| runs.scripts.iter().any(|script| script.contains(text));
             // A wrapper's words from the program it runs on are that program's, noted next.
-            let own = wrapped.map_or(args.len(), |at_program| at_program.min(args.len()));
+            let own = wrapped
+                .as_ref()
+                .map_or(args.len(), |wrapped| wrapped.at.min(args.len()));
             for word in args.iter().take(own).chain(&input) {
                 if !run_as_script(word) {
                     self.evaluated.text(word);
@@ -823,7 +829,12 @@ impl Reader {
                 Vec::new()
             };
             let link_args = knowledge::link_maker(&program).map(|_| args.clone());
-            let next = wrapped.map(|at_program| args.split_off(at_program.min(args.len())));
+            // The program an option names (`start-stop-daemon --exec PROG`) comes first.
+            let next = wrapped.map(|mut wrapped| {
+                let rest = args.split_off(wrapped.at.min(args.len()));
+                wrapped.leading.extend(rest);
+                wrapped.leading
+            });
             let writes: Vec<_> = knowledge::writers(&program)
                 .flat_map(|row| writes::written(row, &args, &self.context, has_input))
                 .collect();
@@ -837,6 +848,12 @@ impl Reader {
             let program_name = program.clone();
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
+            // `gh auth token` prints what `~/.config/gh/hosts.yml` keeps: it reads that file.
+            for store in knowledge::secret_stores(&command) {
+                if let Ok(path) = self.path(store, false) {
+                    command.paths.push(path);
+                }
+            }
             for write in writes {
                 let path = write.and_then(|file| self.path(&file, false).map_err(unknown_path));
                 match path {
@@ -1355,7 +1372,7 @@ impl Reader {
             // `parallel ::: CMD...` with no command of its own runs each argument as one.
             "parallel"
                 if wrapper::wrapped(program, args)
-                    .and_then(|at| args.get(at))
+                    .and_then(|wrapped| args.get(wrapped.at))
                     .is_some_and(|word| word == ":::") =>
             {
                 for script in args.iter().skip_while(|arg| *arg != ":::").skip(1) {

@@ -21,6 +21,29 @@ struct Wrapper {
     lookup: &'static str,
     /// Whether a name may come before the compound command it runs (`coproc NAME { …; }`)
     named: bool,
+    /// Whether a single `-` opens a long option, as getopt_long_only reads them (`gdb -ex
+    /// CMD`)
+    long_only: bool,
+    /// The subcommand under which the wrapper runs a program, after its global options
+    /// (`limactl shell INSTANCE CMD…`); `None` when it always does
+    subcommand: Option<&'static str>,
+    /// Options whose value is the program it runs, the first given winning, with its words
+    /// after the wrapper's options (`start-stop-daemon --exec /bin/x -- ARGS`)
+    program_options: &'static [&'static str],
+    /// Whether its operands may come between its options, until `--` (getopt's permuting
+    /// and LLVM's reading): the program and its words are all of them, then all after `--`
+    interleaved: bool,
+}
+
+/// The program a wrapper runs, found in its words
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Wrapped {
+    /// Where the wrapper's own words end: the rest are the program's (or its words); all of
+    /// them for a wrapper whose operands mix with its options
+    pub(crate) at: usize,
+    /// The words that come before the rest: the program an option names, and the operands
+    /// of an interleaving wrapper (empty for most)
+    pub(crate) leading: Vec<String>,
 }
 
 const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
@@ -32,6 +55,10 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         assignments: false,
         lookup: "",
         named: false,
+        long_only: false,
+        subcommand: None,
+        program_options: &[],
+        interleaved: false,
     }
 }
 
@@ -168,21 +195,142 @@ const WRAPPERS: &[Wrapper] = &[
         positionals: 1,
         ..wrapper("flock", "wE")
     },
+    // strace(1): the long options that require a value (`--help`).
     Wrapper {
         long_valued: &[
             "output",
             "trace",
             "signal",
+            "status",
             "string-limit",
             "user",
             "env",
             "attach",
+            "detach-on",
+            "interruptible",
+            "trace-path",
+            "columns",
+            "abbrev",
+            "verbose",
+            "raw",
+            "read",
+            "write",
+            "kvm",
+            "inject",
+            "fault",
+            "const-print-style",
+            "summary-syscall-overhead",
+            "summary-sort-by",
+            "summary-columns",
         ],
         ..wrapper("strace", "abeEIoOpPsSuUX")
     },
+    // ltrace(1): `-S` (system calls too) is a flag.
     Wrapper {
-        long_valued: &["output", "library", "user"],
-        ..wrapper("ltrace", "aAeEnopsSuXxF")
+        long_valued: &["align", "config", "indent", "library", "output", "where"],
+        ..wrapper("ltrace", "aADeFlnopsuwx")
+    },
+    // Debuggers and checkers run the program they are given: gdb's first operand (after
+    // `--args`, with its words), read as getopt_long_only reads `-ex CMD` (gdb --help).
+    Wrapper {
+        long_valued: &[
+            "ex",
+            "eval-command",
+            "iex",
+            "init-eval-command",
+            "x",
+            "command",
+            "ix",
+            "init-command",
+            "p",
+            "pid",
+            "c",
+            "core",
+            "e",
+            "exec",
+            "s",
+            "symbols",
+            "se",
+            "d",
+            "directory",
+            "cd",
+            "b",
+            "l",
+            "D",
+            "data-directory",
+            "i",
+            "interpreter",
+            "tty",
+        ],
+        long_only: true,
+        ..wrapper("gdb", "")
+    },
+    // lldb(1): the program is `--file`'s value or the first operand, its words the other
+    // operands, options and operands mixed until `--`, after which all are its words.
+    Wrapper {
+        long_valued: &[
+            "attach-name",
+            "attach-pid",
+            "one-line-on-crash",
+            "source-on-crash",
+            "one-line-before-file",
+            "source-before-file",
+            "one-line",
+            "source",
+            "file",
+            "core",
+            "arch",
+            "script-language",
+            "repl-language",
+            "capture-path",
+            "replay",
+        ],
+        program_options: &["-f", "--file"],
+        interleaved: true,
+        ..wrapper("lldb", "nkKOSosfcalR")
+    },
+    wrapper("valgrind", ""),
+    wrapper("catchsegv", ""),
+    // start-stop-daemon(8): `--startas`, else `--exec`, is what starts, with the operands
+    // and the words after `--` (getopt permutes them).
+    Wrapper {
+        long_valued: &[
+            "pid",
+            "ppid",
+            "pidfile",
+            "exec",
+            "name",
+            "user",
+            "group",
+            "chuid",
+            "signal",
+            "startas",
+            "chroot",
+            "chdir",
+            "nicelevel",
+            "procsched",
+            "iosched",
+            "umask",
+            "notify-timeout",
+            "output",
+            "retry",
+        ],
+        program_options: &["-a", "--startas", "-x", "--exec"],
+        interleaved: true,
+        ..wrapper("start-stop-daemon", "pxnugcsardNPIkOR")
+    },
+    // Lima: `lima CMD…` is `limactl shell default CMD…`, which runs CMD in the virtual
+    // machine with its words quoted, after `NAME=value` words.
+    Wrapper {
+        assignments: true,
+        ..wrapper("lima", "")
+    },
+    Wrapper {
+        long_valued: &["workdir", "shell", "log-level", "log-format"],
+        subcommand: Some("shell"),
+        positionals: 1,
+        assignments: true,
+        ..wrapper("limactl", "")
     },
     Wrapper {
         long_valued: &["lib", "faked", "unknown-is-real", "fd-base"],
@@ -259,31 +407,21 @@ const WRAPPERS: &[Wrapper] = &[
     },
 ];
 
-/// Where the program a wrapper runs begins in its arguments (`args` excludes the wrapper's
-/// own name); `None` when `program` is no wrapper or runs nothing (`command -v sudo`)
-pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<usize> {
+/// The program a wrapper runs in its arguments (`args` excludes the wrapper's own name);
+/// `None` when `program` is no wrapper or runs nothing (`command -v sudo`)
+pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
     static BY_NAME: ByName =
         LazyLock::new(|| by_name::index(WRAPPERS, |spec| std::slice::from_ref(&spec.name)));
     let spec = by_name::rows(WRAPPERS, &BY_NAME, program).next()?;
-    let mut index = 0;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            index += 1;
-            break;
+    if spec.interleaved {
+        return interleaved(spec, args);
+    }
+    let mut index = own_options(spec, args, 0)?;
+    if let Some(subcommand) = spec.subcommand {
+        if args.get(index).map(String::as_str) != Some(subcommand) {
+            return None;
         }
-        if spec.assignments && is_assignment(arg) {
-            index += 1;
-        } else if let Some(long) = arg.strip_prefix("--") {
-            let takes_value = !long.contains('=') && spec.long_valued.contains(&long);
-            index += if takes_value { 2 } else { 1 };
-        } else if let Some(cluster) = arg.strip_prefix('-').filter(|rest| !rest.is_empty()) {
-            if cluster.chars().any(|flag| spec.lookup.contains(flag)) {
-                return None;
-            }
-            index += short_cluster_width(cluster, spec.short_valued);
-        } else {
-            break;
-        }
+        index = own_options(spec, args, index + 1)?;
     }
     // `coproc NAME { …; }`: bash takes a name only before a compound command.
     if spec.named
@@ -297,7 +435,122 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<usize> {
     while spec.assignments && args.get(index).is_some_and(|arg| is_assignment(arg)) {
         index += 1;
     }
-    (index < args.len()).then_some(index)
+    (index < args.len()).then_some(Wrapped {
+        at: index,
+        leading: Vec::new(),
+    })
+}
+
+/// Where a wrapper's own options starting at `index` end: at its first operand, or after
+/// `--`; `None` when an option makes it look a program up instead of running it
+fn own_options(spec: &Wrapper, args: &[String], mut index: usize) -> Option<usize> {
+    while let Some(arg) = args.get(index) {
+        if arg == "--" {
+            return Some(index + 1);
+        }
+        if spec.assignments && is_assignment(arg) {
+            index += 1;
+        } else if let Some(cluster) = arg.strip_prefix('-').filter(|rest| !rest.is_empty()) {
+            if cluster.chars().any(|flag| spec.lookup.contains(flag)) {
+                return None;
+            }
+            index += option_width(spec, arg);
+        } else {
+            break;
+        }
+    }
+    Some(index)
+}
+
+/// How many words an option of the wrapper spans, its value included
+fn option_width(spec: &Wrapper, arg: &str) -> usize {
+    let long = arg
+        .strip_prefix("--")
+        .or_else(|| arg.strip_prefix('-').filter(|_| spec.long_only));
+    match long {
+        Some(name) if name.contains('=') => 1,
+        Some(name) if spec.long_valued.contains(&name) => 2,
+        _ if arg.starts_with("--") => 1,
+        _ => short_cluster_width(arg.get(1..).unwrap_or_default(), spec.short_valued),
+    }
+}
+
+/// The program a wrapper whose operands mix with its options runs (`lldb PROG -- ARGS`,
+/// `start-stop-daemon -S -x PROG -- ARGS`): an option's value or the first operand, then the
+/// other operands, then every word after `--`, all after the wrapper's own words
+fn interleaved(spec: &Wrapper, args: &[String]) -> Option<Wrapped> {
+    let mut named: Option<(usize, &str)> = None;
+    let mut operands = Vec::new();
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        if arg == "--" {
+            index += 1;
+            break;
+        }
+        let value = spec
+            .program_options
+            .iter()
+            .enumerate()
+            .find_map(|(rank, option)| {
+                program_option_value(spec, option, args, index).map(|value| (rank, value))
+            });
+        if let Some((rank, value)) = value {
+            if named.is_none_or(|(best, _)| rank < best) {
+                named = Some((rank, value));
+            }
+        }
+        if arg.len() > 1 && arg.starts_with('-') {
+            index += option_width(spec, arg);
+        } else {
+            operands.push(arg.clone());
+            index += 1;
+        }
+    }
+    let mut leading: Vec<String> = named
+        .map(|(_, value)| value.to_owned())
+        .into_iter()
+        .collect();
+    leading.append(&mut operands);
+    // The wrapper keeps all its words, as bash hands them to it; the program it runs is put
+    // together from them.
+    leading.extend(args.get(index..).unwrap_or_default().iter().cloned());
+    (!leading.is_empty()).then_some(Wrapped {
+        at: args.len(),
+        leading,
+    })
+}
+
+/// The value the word at `index` gives the option `option`: glued on (`--exec=/bin/x`,
+/// `-x/bin/x`, also ending a cluster of flags as getopt reads it: `-bx/bin/x`), or the next
+/// word (`--exec /bin/x`, `-bx /bin/x`)
+fn program_option_value<'a>(
+    spec: &Wrapper,
+    option: &str,
+    args: &'a [String],
+    index: usize,
+) -> Option<&'a str> {
+    let arg = args.get(index)?;
+    let next = || args.get(index + 1).map(String::as_str);
+    if option.starts_with("--") {
+        return match arg.strip_prefix(option)? {
+            "" => next(),
+            rest => rest.strip_prefix('='),
+        };
+    }
+    let letter = option.strip_prefix('-')?;
+    let cluster = arg
+        .strip_prefix('-')
+        .filter(|rest| !rest.starts_with('-'))?;
+    for (start, flag) in cluster.char_indices() {
+        let rest = cluster.get(start + flag.len_utf8()..)?;
+        if letter.starts_with(flag) {
+            return if rest.is_empty() { next() } else { Some(rest) };
+        }
+        if spec.short_valued.contains(flag) {
+            return None;
+        }
+    }
+    None
 }
 
 /// How many words a short option cluster spans: two when its last option takes a value
@@ -387,7 +640,61 @@ mod tests {
             ("ionice", "-c 3 rm", Some(2)),
         ];
         for (program, args, expected) in cases {
-            assert_eq!(wrapped(program, &words(args)), expected, "{program} {args}");
+            let at = wrapped(program, &words(args)).map(|wrapped| wrapped.at);
+            assert_eq!(at, expected, "{program} {args}");
+        }
+    }
+
+    #[test]
+    fn finds_the_program_of_debuggers_daemons_and_virtual_machines() {
+        let cases = [
+            ("gdb", "-q -batch -ex run --args rm -rf x", "rm -rf x"),
+            ("gdb", "-x cmds -p 1 --args rm -rf x", "rm -rf x"),
+            ("gdb", "--eval-command=run ./app", "./app"),
+            ("lldb", "-b -o run -- rm -rf x", "rm -rf x"),
+            ("lldb", "rm -b -- -rf x", "rm -rf x"),
+            ("lldb", "-f rm -s cmds -- -rf x", "rm -rf x"),
+            ("valgrind", "--tool=memcheck -q rm -rf x", "rm -rf x"),
+            ("catchsegv", "rm -rf x", "rm -rf x"),
+            ("strace", "-e trace=file -s 99 rm -rf x", "rm -rf x"),
+            ("ltrace", "-S -o log rm -rf x", "rm -rf x"),
+            (
+                "start-stop-daemon",
+                "--start --exec /bin/rm -- -rf x",
+                "/bin/rm -rf x",
+            ),
+            ("start-stop-daemon", "-Sbx/bin/rm -- -rf x", "/bin/rm -rf x"),
+            (
+                "start-stop-daemon",
+                "-S -x /usr/bin/env --startas /bin/rm -- -rf x",
+                "/bin/rm -rf x",
+            ),
+            ("start-stop-daemon", "-S --exec=/bin/rm", "/bin/rm"),
+            ("lima", "nerdctl volume prune -f", "nerdctl volume prune -f"),
+            ("lima", "A=1 rm -rf x", "rm -rf x"),
+            ("limactl", "shell default rm -rf x", "rm -rf x"),
+            (
+                "limactl",
+                "--log-level debug shell --workdir / vm rm -rf x",
+                "rm -rf x",
+            ),
+        ];
+        for (program, args, expected) in cases {
+            let args = words(args);
+            let found = wrapped(program, &args).map(|wrapped| {
+                let mut command = wrapped.leading;
+                command.extend(args.get(wrapped.at..).unwrap_or_default().iter().cloned());
+                command.join(" ")
+            });
+            assert_eq!(found.as_deref(), Some(expected), "{program} {args:?}");
+        }
+        for (program, args) in [
+            ("limactl", "list"),
+            ("limactl", "shell default"),
+            ("start-stop-daemon", "--stop --pidfile /run/x.pid"),
+            ("gdb", "-p 1"),
+        ] {
+            assert_eq!(wrapped(program, &words(args)), None, "{program} {args}");
         }
     }
 }

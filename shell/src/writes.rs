@@ -77,6 +77,14 @@ pub(crate) fn written(
                 .filter(|operand| !is_process_substitution(operand))
                 .map(|operand| word(operand)),
         ),
+        Destination::After(skipped) => out.extend(
+            words
+                .operands
+                .iter()
+                .skip(skipped)
+                .filter(|operand| !is_process_substitution(operand))
+                .map(|operand| word(operand)),
+        ),
         Destination::Confirmed(options) if has_input => {
             for (option, value) in &words.values {
                 if options.contains(option) {
@@ -199,6 +207,7 @@ pub(crate) fn written(
             commands,
             reads,
             scopes,
+            files,
             default,
         } => {
             let starts = |command: &&&[&str]| {
@@ -218,6 +227,15 @@ pub(crate) fn written(
                     .is_some_and(|word| reads.contains(word));
             // A command with nothing after it only shows the settings (`git config`).
             if reading || words.operands.len() == command.len() && command.len() == 1 {
+                return out;
+            }
+            let file = words
+                .values
+                .iter()
+                .rev()
+                .find(|(option, _)| files.contains(option));
+            if let Some((_, file)) = file {
+                out.push(below_git_folders(&words, file));
                 return out;
             }
             let scope = scopes
@@ -257,6 +275,37 @@ pub(crate) fn written(
                 out.push(word(&format!("{}/*", folder.trim_end_matches('/'))));
             }
         }
+        Destination::Init => {
+            if words.operands.first() != Some(&"init") {
+                return out;
+            }
+            let bare = words.flags.contains(&"--bare");
+            let folder = words.operands.get(1).copied().unwrap_or(".");
+            let repository = match words
+                .values
+                .iter()
+                .find(|(option, _)| *option == "--git-dir")
+            {
+                Some((_, git_dir)) => below_git_folders(&words, git_dir),
+                None if bare || expand::is_unknown(folder) => below_git_folders(&words, folder),
+                None => below_git_folders(&words, &format!("{folder}/.git")),
+            };
+            let separate = words
+                .values
+                .iter()
+                .filter(|(option, _)| *option == "--separate-git-dir")
+                .map(|(_, git_dir)| below_git_folders(&words, git_dir));
+            for written in std::iter::once(repository).chain(separate) {
+                match written {
+                    Ok(folder) => {
+                        let below = format!("{}/*", folder.trim_end_matches('/'));
+                        out.push(Ok(folder));
+                        out.push(Ok(below));
+                    }
+                    Err(unknown) => out.push(Err(unknown)),
+                }
+            }
+        }
         Destination::InPlace(flags) => {
             let in_place = words.flags.iter().any(|flag| {
                 has(flags, flag) || (flag.starts_with("-i") && !flag.starts_with("--"))
@@ -278,6 +327,30 @@ pub(crate) fn written(
         }
     }
     out
+}
+
+/// `path` as git reaches it: below the folders of `-C`, each below the one before (`git -C a
+/// -C b` works in `a/b`), unless it is absolute; what is known of it when a part is only
+/// known at run time
+fn below_git_folders(words: &Sorted<'_>, path: &str) -> Result<String, UnknownWord> {
+    let folders = words
+        .values
+        .iter()
+        .filter(|(option, folder)| *option == "-C" && !folder.is_empty())
+        .map(|(_, folder)| *folder);
+    let mut joined = path.to_owned();
+    for folder in std::iter::once(path).chain(folders.clone()) {
+        if expand::is_unknown(folder) {
+            return word(folder);
+        }
+    }
+    for folder in folders.rev() {
+        if joined.starts_with(['/', '~']) {
+            break;
+        }
+        joined = format!("{}/{joined}", folder.trim_end_matches('/'));
+    }
+    word(&joined)
 }
 
 /// The name a download of `url` is saved under: its path's last part, `index.html` for

@@ -9,6 +9,7 @@
 //! it runs (code it evaluates, a command it builds). Code that does none of these is
 //! harmless. Perl, awk and Lua have no grammar here: their code is judged by its words.
 
+mod awk;
 #[cfg(feature = "tree-sitter")]
 mod bindings;
 #[cfg(feature = "tree-sitter")]
@@ -143,7 +144,13 @@ fn parse(language: Language, source: &str, deadline: Instant) -> Option<tree_sit
 fn by_words(lang: Lang, program: &str, code: &str) -> Vec<Effect> {
     let lower = code.to_ascii_lowercase();
     let words = crate::knowledge::dangerous_words(lang);
-    match words.iter().find(|word| lower.contains(**word)) {
+    let found = words.iter().copied().find(|word| lower.contains(*word));
+    // awk's `>` and `|` redirect only in some places; elsewhere they compare and join.
+    let found = match lang {
+        Lang::Awk => found.or_else(|| awk::redirection(code)),
+        _ => found,
+    };
+    match found {
         Some(word) => vec![Effect::Opaque(format!(
             "the code `{program}` is given holds `{word}`, through which it may delete files or run commands, and it is not parsed"
         ))],

@@ -378,6 +378,9 @@ fn languages_without_a_grammar_are_judged_by_their_words() {
             ("{print $1}", Exactly(vec![])),
             ("BEGIN{system(\"id\")}", Opaque),
             ("{print | \"sh\"}", Opaque),
+            ("NR>1 {print $2}", Exactly(vec![])),
+            ("$3 > 100 { n++ } END { print n }", Exactly(vec![])),
+            ("NR>1 {print $2 > \"/etc/x\"}", Opaque),
         ],
     );
 }
