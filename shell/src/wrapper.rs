@@ -24,9 +24,9 @@ struct Wrapper {
     /// Whether a single `-` opens a long option, as getopt_long_only reads them (`gdb -ex
     /// CMD`)
     long_only: bool,
-    /// The subcommand under which the wrapper runs a program, after its global options
-    /// (`limactl shell INSTANCE CMD…`); `None` when it always does
-    subcommand: Option<&'static str>,
+    /// The subcommands under which the wrapper runs a program, after its global options
+    /// (`limactl shell INSTANCE CMD…`, `uv run CMD…`); empty when it always does
+    subcommands: &'static [&'static str],
     /// Options whose value is the program it runs, the first given winning, with its words
     /// after the wrapper's options (`start-stop-daemon --exec /bin/x -- ARGS`)
     program_options: &'static [&'static str],
@@ -56,7 +56,7 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         lookup: "",
         named: false,
         long_only: false,
-        subcommand: None,
+        subcommands: &[],
         program_options: &[],
         interleaved: false,
     }
@@ -327,10 +327,131 @@ const WRAPPERS: &[Wrapper] = &[
     },
     Wrapper {
         long_valued: &["workdir", "shell", "log-level", "log-format"],
-        subcommand: Some("shell"),
+        subcommands: &["shell"],
         positionals: 1,
         assignments: true,
         ..wrapper("limactl", "")
+    },
+    // Project and environment runners: a subcommand runs a program of the project's
+    // environment with its words (uv(1) `run`, poetry `run`, Bundler `exec`, `npm exec`,
+    // …). The options that take a value are those of each runner's own help.
+    Wrapper {
+        long_valued: &[
+            "with",
+            "with-editable",
+            "with-requirements",
+            "extra",
+            "group",
+            "no-group",
+            "only-group",
+            "package",
+            "env-file",
+            "index",
+            "default-index",
+            "index-url",
+            "extra-index-url",
+            "find-links",
+            "index-strategy",
+            "keyring-provider",
+            "resolution",
+            "prerelease",
+            "exclude-newer",
+            "python",
+            "directory",
+            "project",
+            "config-file",
+            "config-setting",
+            "cache-dir",
+            "color",
+            "link-mode",
+            "refresh-package",
+            "reinstall-package",
+            "upgrade-package",
+            "no-build-package",
+            "no-binary-package",
+            "allow-insecure-host",
+            "python-platform",
+        ],
+        subcommands: &["run"],
+        ..wrapper("uv", "pfCP")
+    },
+    Wrapper {
+        long_valued: &["directory", "project", "platform"],
+        subcommands: &["run"],
+        ..wrapper("poetry", "CP")
+    },
+    Wrapper {
+        long_valued: &["python"],
+        subcommands: &["run"],
+        ..wrapper("pipenv", "")
+    },
+    Wrapper {
+        long_valued: &["project", "venv"],
+        subcommands: &["run"],
+        ..wrapper("pdm", "p")
+    },
+    Wrapper {
+        long_valued: &["pyproject"],
+        subcommands: &["run"],
+        ..wrapper("rye", "")
+    },
+    Wrapper {
+        long_valued: &["gemfile"],
+        subcommands: &["exec"],
+        ..wrapper("bundle", "")
+    },
+    Wrapper {
+        long_valued: &["package", "call", "workspace", "prefix"],
+        subcommands: &["exec", "x"],
+        ..wrapper("npm", "pcw")
+    },
+    Wrapper {
+        long_valued: &[
+            "dir",
+            "filter",
+            "filter-prod",
+            "workspace-concurrency",
+            "reporter",
+        ],
+        subcommands: &["exec"],
+        ..wrapper("pnpm", "Cc")
+    },
+    Wrapper {
+        long_valued: &["name", "prefix", "cwd"],
+        subcommands: &["run"],
+        ..wrapper("conda", "np")
+    },
+    Wrapper {
+        long_valued: &["name", "prefix", "cwd"],
+        subcommands: &["run"],
+        ..wrapper("mamba", "np")
+    },
+    Wrapper {
+        long_valued: &["name", "prefix", "cwd", "root-prefix", "attach", "label"],
+        subcommands: &["run"],
+        ..wrapper("micromamba", "npr")
+    },
+    Wrapper {
+        long_valued: &["manifest-path", "environment", "color"],
+        subcommands: &["run", "exec"],
+        ..wrapper("pixi", "e")
+    },
+    Wrapper {
+        subcommands: &["exec"],
+        ..wrapper("rbenv", "")
+    },
+    Wrapper {
+        subcommands: &["exec"],
+        ..wrapper("pyenv", "")
+    },
+    Wrapper {
+        subcommands: &["exec"],
+        ..wrapper("asdf", "")
+    },
+    Wrapper {
+        subcommands: &["exec"],
+        positionals: 1,
+        ..wrapper("direnv", "")
     },
     Wrapper {
         long_valued: &["lib", "faked", "unknown-is-real", "fd-base"],
@@ -417,8 +538,9 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
         return interleaved(spec, args);
     }
     let mut index = own_options(spec, args, 0)?;
-    if let Some(subcommand) = spec.subcommand {
-        if args.get(index).map(String::as_str) != Some(subcommand) {
+    if !spec.subcommands.is_empty() {
+        let subcommand = args.get(index)?;
+        if !spec.subcommands.contains(&subcommand.as_str()) {
             return None;
         }
         index = own_options(spec, args, index + 1)?;
@@ -673,6 +795,19 @@ mod tests {
             ("lima", "nerdctl volume prune -f", "nerdctl volume prune -f"),
             ("lima", "A=1 rm -rf x", "rm -rf x"),
             ("limactl", "shell default rm -rf x", "rm -rf x"),
+            ("uv", "run rm -rf x", "rm -rf x"),
+            (
+                "uv",
+                "--directory app run --with requests -p 3.12 rm -rf x",
+                "rm -rf x",
+            ),
+            ("poetry", "run rm -rf x", "rm -rf x"),
+            ("bundle", "exec rails runner x", "rails runner x"),
+            ("pnpm", "--dir app exec rm -rf x", "rm -rf x"),
+            ("conda", "run -n base rm -rf x", "rm -rf x"),
+            ("direnv", "exec . rm -rf x", "rm -rf x"),
+            ("npm", "exec --package=cowsay -- rm -rf x", "rm -rf x"),
+            ("npm", "x -p cowsay rm -rf x", "rm -rf x"),
             (
                 "limactl",
                 "--log-level debug shell --workdir / vm rm -rf x",
@@ -690,6 +825,10 @@ mod tests {
         }
         for (program, args) in [
             ("limactl", "list"),
+            ("uv", "pip install rm"),
+            ("poetry", "add rm"),
+            ("bundle", "install"),
+            ("pnpm", "install rm"),
             ("limactl", "shell default"),
             ("start-stop-daemon", "--stop --pidfile /run/x.pid"),
             ("gdb", "-p 1"),
