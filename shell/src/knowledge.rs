@@ -1506,10 +1506,24 @@ pub(crate) fn secret_stores(command: &crate::SimpleCommand) -> Vec<&'static str>
             || command
                 .flags
                 .iter()
-                .any(|flag| row.flags.contains(&flag.as_str()))
+                .any(|flag| names_one_of(flag, row.flags))
     })
     .map(|row| row.store)
     .collect()
+}
+
+/// Whether `flag` is one of `flags`, or a long one abbreviated as getopt_long and gpg take
+/// it (`--export-secret-key` for `--export-secret-keys`), as far as into its last word: a
+/// shorter start may be another option whole (`--export`), and an abbreviation the program
+/// finds ambiguous makes it refuse to run
+fn names_one_of(flag: &str, flags: &[&str]) -> bool {
+    flags.iter().any(|option| {
+        let last_word = option.rfind('-').filter(|at| *at > 1);
+        *option == flag
+            || last_word.is_some_and(|at| {
+                option.starts_with("--") && option.starts_with(flag) && flag.len() > at + 1
+            })
+    })
 }
 
 /// The options of ddrescue(1) that take the next word as their value
@@ -3196,6 +3210,11 @@ mod tests {
                 "gpg -a --export-secret-keys me",
                 "~/.gnupg/private-keys-v1.d",
             ),
+            (
+                "gpg --armor --export-secret-key me",
+                "~/.gnupg/private-keys-v1.d",
+            ),
+            ("gh auth status --show-tok", "~/.config/gh/hosts.yml"),
             ("gh auth token", "~/.config/gh/hosts.yml"),
             ("gh auth status -t", "~/.config/gh/hosts.yml"),
             (
