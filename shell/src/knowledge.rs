@@ -7,6 +7,16 @@ use std::sync::LazyLock;
 
 use crate::by_name::{self, ByName};
 
+/// Folders project tools put first on `PATH`, so that a program named as a file in one
+/// runs it: `npx` and `npm run` (`node_modules/.bin`), an activated Python virtual
+/// environment (`.venv/bin`, `venv/bin`), Composer (`vendor/bin`)
+pub(crate) const PROJECT_BIN_FOLDERS: &[&str] = &[
+    "/node_modules/.bin",
+    "/.venv/bin",
+    "/venv/bin",
+    "/vendor/bin",
+];
+
 /// Programs that are shells: `-c` hands them a script, and without a script file they run
 /// their input
 pub(crate) const SHELLS: &[&str] = &[

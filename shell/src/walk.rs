@@ -1472,15 +1472,21 @@ impl Reader {
         // A name without `/` is looked up in `PATH`: only a file written by that very name
         // may be it (a `PATH` holding `.`), not one of a fetched folder.
         // With `PATH` changed on the line, a file of that name written on it may be what runs.
+        // So may one written into a folder that project tools put first on `PATH` (`npx`,
+        // `npm run`, an activated virtual environment: `node_modules/.bin`, `.venv/bin`).
         let ran_written = if written_as.contains('/') {
             self.runs_fetched_or_written(written_as)
         } else {
             self.was_written(written_as)
-                || (self.environment("PATH").is_some()
-                    && self
-                        .written
-                        .iter()
-                        .any(|path| path.rsplit('/').next() == Some(written_as)))
+                || self.written.iter().any(|path| {
+                    path.rsplit_once('/').is_some_and(|(folder, name)| {
+                        name == written_as
+                            && (self.environment("PATH").is_some()
+                                || knowledge::PROJECT_BIN_FOLDERS
+                                    .iter()
+                                    .any(|bin| folder.ends_with(bin)))
+                    })
+                })
         };
         if ran_written {
             runs.opaque.push(format!(
