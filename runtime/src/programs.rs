@@ -44,8 +44,8 @@ pub(crate) struct Requirements {
     rules: Vec<Option<Slot>>,
 }
 
-/// One rule's requirement: where its bytes are, and it decoded (`None` when they do not
-/// decode, which leaves the rule to be tested)
+/// One rule's requirement: where its bytes are, and the requirement once decoded (`None`
+/// when they do not decode, which leaves the rule to be tested)
 #[derive(Debug)]
 struct Slot {
     span: (usize, usize),
