@@ -830,6 +830,11 @@ impl Reader {
             };
             let link_args = knowledge::link_maker(&program).map(|_| args.clone());
             // The program an option names (`start-stop-daemon --exec PROG`) comes first.
+            let also = wrapped
+                .as_ref()
+                .and_then(|wrapped| wrapped.or_at)
+                .and_then(|at| args.get(at..))
+                .map(<[String]>::to_vec);
             let next = wrapped.map(|mut wrapped| {
                 let rest = args.split_off(wrapped.at.min(args.len()));
                 wrapped.leading.extend(rest);
@@ -952,6 +957,9 @@ impl Reader {
                 self.simple(rm, at, None)?;
             }
             for words in xargs_more {
+                self.simple(words, at, None)?;
+            }
+            if let Some(words) = also {
                 self.simple(words, at, None)?;
             }
             match next {

@@ -44,6 +44,10 @@ pub(crate) struct Wrapped {
     /// The words that come before the rest: the program an option names, and the operands
     /// of an interleaving wrapper (empty for most)
     pub(crate) leading: Vec<String>,
+    /// Where the program begins instead if the long option just before it, which the
+    /// wrapper's row does not list, takes a value (`uv run --new-option X rm …`): which
+    /// one bash hands the program to is only known to the wrapper, so both are read
+    pub(crate) or_at: Option<usize>,
 }
 
 const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
@@ -557,9 +561,16 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
     while spec.assignments && args.get(index).is_some_and(|arg| is_assignment(arg)) {
         index += 1;
     }
+    let unlisted_before = index
+        .checked_sub(1)
+        .and_then(|before| args.get(before))
+        .is_some_and(|option| {
+            option.len() > 2 && option.starts_with("--") && !option.contains('=')
+        });
     (index < args.len()).then_some(Wrapped {
         at: index,
         leading: Vec::new(),
+        or_at: (unlisted_before && index + 1 < args.len()).then_some(index + 1),
     })
 }
 
@@ -639,6 +650,7 @@ fn interleaved(spec: &Wrapper, args: &[String]) -> Option<Wrapped> {
     (!leading.is_empty()).then_some(Wrapped {
         at: args.len(),
         leading,
+        or_at: None,
     })
 }
 
@@ -765,6 +777,18 @@ mod tests {
             let at = wrapped(program, &words(args)).map(|wrapped| wrapped.at);
             assert_eq!(at, expected, "{program} {args}");
         }
+    }
+
+    #[test]
+    fn a_long_option_the_row_does_not_list_leaves_both_readings() {
+        let args = words("run --locked-new x rm -rf y");
+        let found = wrapped("uv", &args);
+        assert_eq!(found.as_ref().map(|found| found.at), Some(2));
+        assert_eq!(found.and_then(|found| found.or_at), Some(3));
+        let listed = wrapped("uv", &words("run --with x rm -rf y"));
+        assert_eq!(listed.map(|found| (found.at, found.or_at)), Some((3, None)));
+        let glued = wrapped("uv", &words("run --new=x rm -rf y"));
+        assert_eq!(glued.map(|found| (found.at, found.or_at)), Some((2, None)));
     }
 
     #[test]
