@@ -78,6 +78,9 @@ fn decisions_and_ignored_hooks_are_traced() {
         "destructive",
     )]);
     tracing::subscriber::with_default(recorder.clone(), || {
+        // Another test thread may have cached a callsite as of no interest to anyone while
+        // this subscriber was being registered; ask every callsite again.
+        tracing::callsite::rebuild_interest_cache();
         policy.evaluate_with(
             &Event::new(EventKind::PreToolUse),
             EvalOptions::default().hooks(&[&RetryOnTools]),
