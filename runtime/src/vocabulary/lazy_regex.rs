@@ -20,6 +20,8 @@
 //!
 //! Packs repeat a pattern in several rules (a list of secret paths, of system folders): a
 //! process compiles each pattern text once per form ([`MEMO`]), whichever rule asks first.
+//! And a pattern read from the compact form carries its [`Needles`], so an ASCII text that
+//! holds none of them is answered without compiling anything (`needles.rs`).
 
 use std::collections::hash_map::{Entry, HashMap};
 use std::fmt;
@@ -30,9 +32,13 @@ use regex_automata::nfa::thompson::WhichCaptures;
 use regex_automata::util::syntax;
 use regex_syntax::ast::{self, Ast, ClassSetItem};
 
+use super::needles::Needles;
+
 /// A regular expression compiled on first use, once per form
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LazyRegex {
+    /// Strings of which every ASCII text the pattern matches holds one, when known
+    needles: Option<Needles>,
     /// For ASCII texts: the pattern compiled without Unicode; `None` when the pattern is not
     /// ASCII or does not compile so
     ascii: OnceLock<Option<Regex>>,
@@ -41,6 +47,26 @@ pub(crate) struct LazyRegex {
 }
 
 impl LazyRegex {
+    /// A pattern not yet compiled whose ASCII matches all hold one of `needles`, which must
+    /// be [`needles_of`] its source
+    pub(crate) fn with_needles(needles: Option<Needles>) -> LazyRegex {
+        LazyRegex {
+            needles,
+            ..LazyRegex::default()
+        }
+    }
+
+    /// The needles this was given
+    pub(crate) fn needles(&self) -> Option<&Needles> {
+        self.needles.as_ref()
+    }
+
+    /// Whether a form of the pattern was compiled
+    #[cfg(test)]
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.ascii.get().is_some() || self.unicode.get().is_some()
+    }
+
     /// Compiles the pattern with Unicode if that was not done, or says why it does not compile
     pub(crate) fn check(&self, source: &str, size_limit: usize) -> Result<(), PatternError> {
         self.unicode(source, size_limit).map(|_| ())
@@ -50,6 +76,13 @@ impl LazyRegex {
     /// nothing
     pub(crate) fn is_match(&self, source: &str, size_limit: usize, text: &str) -> bool {
         if text.is_ascii() {
+            if self
+                .needles
+                .as_ref()
+                .is_some_and(|needles| !needles.any_in(text.as_bytes()))
+            {
+                return false;
+            }
             if let Some(ascii) = self.ascii.get_or_init(|| compile_ascii(source, size_limit)) {
                 return ascii.is_match(text.as_bytes());
             }
@@ -75,9 +108,23 @@ fn compile_ascii(source: &str, size_limit: usize) -> Option<Regex> {
     if !names_ascii_alone(source) {
         return None;
     }
+    compile(source, size_limit, ascii_syntax()).ok()
+}
+
+/// The needles of `source` (`needles.rs`): found on its form without Unicode, so only a
+/// pattern that has that form has them
+pub(crate) fn needles_of(source: &str) -> Option<Needles> {
+    if !names_ascii_alone(source) {
+        return None;
+    }
+    let hir = syntax::parse_with(source, &ascii_syntax()).ok()?;
+    Needles::of(&hir)
+}
+
+/// The syntax of a pattern's form without Unicode
+fn ascii_syntax() -> syntax::Config {
     // Without Unicode, `[^/]` and `.` match any byte: allowed here, as the text is ASCII.
-    let syntax = syntax::Config::new().unicode(false).utf8(false);
-    compile(source, size_limit, syntax).ok()
+    syntax::Config::new().unicode(false).utf8(false)
 }
 
 /// Whether every character `source` names, as itself or by an escape, alone or in a class,
@@ -242,6 +289,7 @@ fn regex_message(err: &regex::Error) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use regex_syntax::hir::{Class, Hir, HirKind};
 
     const LIMIT: usize = 1 << 20;
 
@@ -320,6 +368,83 @@ mod tests {
                     reference.is_match(&text),
                     "{:?} on {:?}", source, text
                 );
+            }
+        }
+    }
+
+    /// Pieces of patterns with words to need: literals, classes of a few letters, optional
+    /// and repeated parts, alternatives, case folding
+    fn needled_piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "drop", "ta", "b", "(?i)", "(?-i)", "[ce]", "[a-c]", "[^a]", "\\s+", "\\w", ".", "s?",
+            "(ab)+", "(x|yz)", "|", "(", ")", "?", "*", "{2}", "\\b", "^", "$", "-", " ",
+        ])
+    }
+
+    /// A text `hir` may match, walking it by `choices` (its looks are not heeded, so the
+    /// text may not match after all)
+    fn sample(hir: &Hir, choices: &mut impl Iterator<Item = usize>, out: &mut Vec<u8>) {
+        let mut choose = |n: usize| choices.next().unwrap_or(0) % n.max(1);
+        match hir.kind() {
+            HirKind::Empty | HirKind::Look(_) => {}
+            HirKind::Literal(literal) => out.extend_from_slice(&literal.0),
+            HirKind::Class(Class::Bytes(class)) => {
+                let members: Vec<u8> = class
+                    .iter()
+                    .flat_map(|range| range.start()..=range.end())
+                    .filter(u8::is_ascii)
+                    .collect();
+                if !members.is_empty() {
+                    out.push(members[choose(members.len())]);
+                }
+            }
+            HirKind::Class(Class::Unicode(_)) => {}
+            HirKind::Capture(capture) => sample(&capture.sub, choices, out),
+            HirKind::Repetition(repetition) => {
+                let extra = repetition.max.map_or(3, |max| max - repetition.min + 1);
+                let times = repetition.min as usize + choose(extra.min(3) as usize);
+                for _ in 0..times {
+                    sample(&repetition.sub, choices, out);
+                }
+            }
+            HirKind::Concat(parts) => {
+                for part in parts {
+                    sample(part, choices, out);
+                }
+            }
+            HirKind::Alternation(branches) => {
+                let branch = choose(branches.len());
+                sample(&branches[branch], choices, out);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_ascii_match_holds_a_needle(
+            pieces in prop::collection::vec(needled_piece(), 1..8),
+            choices in prop::collection::vec(any::<usize>(), 0..64),
+            around in prop::collection::vec(text(), 2),
+        ) {
+            let source = pieces.concat();
+            let Ok(reference) = regex::Regex::new(&source) else {
+                return Ok(());
+            };
+            let hir = syntax::parse_with(&source, &ascii_syntax()).unwrap();
+            let mut walked = Vec::new();
+            sample(&hir, &mut choices.into_iter(), &mut walked);
+            let walked = String::from_utf8(walked).unwrap();
+            let needles = needles_of(&source);
+            let lazy = LazyRegex::with_needles(needles.clone());
+            for text in [walked.clone(), format!("{}{walked}{}", around[0], around[1])] {
+                if !text.is_ascii() {
+                    continue;
+                }
+                let matches = reference.is_match(&text);
+                if let (true, Some(needles)) = (matches, &needles) {
+                    prop_assert!(needles.any_in(text.as_bytes()), "{:?} on {:?}", source, text);
+                }
+                prop_assert_eq!(lazy.is_match(&source, LIMIT, &text), matches, "{:?} on {:?}", source, text);
             }
         }
     }

@@ -14,7 +14,8 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::lazy_regex::{LazyRegex, PatternError};
+use super::lazy_regex::{needles_of, LazyRegex, PatternError};
+use super::needles::Needles;
 
 /// Longest pattern text accepted, in bytes
 pub const MAX_PATTERN_LEN: usize = 4096;
@@ -91,6 +92,17 @@ impl GlobPattern {
             regex_source,
             matcher,
         })
+    }
+
+    /// The needles of the glob's regular expression, when it has one (`needles.rs`)
+    fn needles(&self) -> Option<Needles> {
+        match &self.matcher {
+            Matcher::Plain(_) => None,
+            Matcher::Compiled(compiled) => compiled
+                .needles()
+                .cloned()
+                .or_else(|| needles_of(&self.regex_source)),
+        }
     }
 
     /// Whether the glob ignores case (`~*`): its shape and regular expression are then
@@ -468,12 +480,12 @@ impl Eq for RegexPattern {}
 
 /// A glob as compiled JSON writes it: its source, or `{"ignoring_case": source}` for `~*`;
 /// a binary form (the hook cache's postcard), which cannot tell the two by their shape,
-/// writes the tagged enum
+/// writes the tagged enum, and the needles of the glob's regular expression (`needles.rs`)
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum GlobForm<'a> {
-    Plain(Cow<'a, str>),
-    IgnoringCase(Cow<'a, str>),
+    Plain(Cow<'a, str>, Option<Needles>),
+    IgnoringCase(Cow<'a, str>, Option<Needles>),
 }
 
 /// The JSON of a glob: a string, or an object with the key `ignoring_case`
@@ -495,32 +507,56 @@ impl Serialize for GlobPattern {
                 map.serialize_entry("ignoring_case", &self.source)?;
                 map.end()
             }
-            (false, false) => GlobForm::Plain(source).serialize(serializer),
-            (false, true) => GlobForm::IgnoringCase(source).serialize(serializer),
+            (false, false) => GlobForm::Plain(source, self.needles()).serialize(serializer),
+            (false, true) => GlobForm::IgnoringCase(source, self.needles()).serialize(serializer),
         }
     }
 }
 
 impl<'de> Deserialize<'de> for GlobPattern {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let (source, fold) = if deserializer.is_human_readable() {
+        let (source, fold, needles) = if deserializer.is_human_readable() {
             match GlobJson::deserialize(deserializer)? {
-                GlobJson::Plain(source) => (Cow::Owned(source), false),
-                GlobJson::IgnoringCase { ignoring_case } => (Cow::Owned(ignoring_case), true),
+                GlobJson::Plain(source) => (Cow::Owned(source), false, None),
+                GlobJson::IgnoringCase { ignoring_case } => (Cow::Owned(ignoring_case), true, None),
             }
         } else {
             match GlobForm::deserialize(deserializer)? {
-                GlobForm::Plain(source) => (source, false),
-                GlobForm::IgnoringCase(source) => (source, true),
+                GlobForm::Plain(source, needles) => (source, false, needles),
+                GlobForm::IgnoringCase(source, needles) => (source, true, needles),
             }
         };
-        GlobPattern::deferred(&source, fold).map_err(serde::de::Error::custom)
+        let mut glob = GlobPattern::deferred(&source, fold).map_err(serde::de::Error::custom)?;
+        if let Matcher::Compiled(compiled) = &mut glob.matcher {
+            *compiled = LazyRegex::with_needles(needles);
+        }
+        Ok(glob)
     }
+}
+
+/// A regular expression as the binary form writes it: its source and its needles
+/// (`needles.rs`); compiled JSON writes the source alone
+#[derive(Serialize, Deserialize)]
+struct RegexForm<'a> {
+    #[serde(borrow)]
+    source: Cow<'a, str>,
+    needles: Option<Needles>,
 }
 
 impl Serialize for RegexPattern {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+        if serializer.is_human_readable() {
+            return serializer.serialize_str(self.as_str());
+        }
+        let needles = match self.compiled.needles() {
+            Some(needles) => Some(needles.clone()),
+            None => needles_of(&self.source),
+        };
+        RegexForm {
+            source: Cow::Borrowed(&self.source),
+            needles,
+        }
+        .serialize(serializer)
     }
 }
 
@@ -528,8 +564,15 @@ impl<'de> Deserialize<'de> for RegexPattern {
     /// A pattern read is compiled when the policy it belongs to is checked, or when it is
     /// first used (see [`RegexPattern`])
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let source = String::deserialize(deserializer)?;
-        RegexPattern::deferred(&source).map_err(serde::de::Error::custom)
+        let (source, needles) = if deserializer.is_human_readable() {
+            (Cow::Owned(String::deserialize(deserializer)?), None)
+        } else {
+            let form = RegexForm::deserialize(deserializer)?;
+            (form.source, form.needles)
+        };
+        let mut pattern = RegexPattern::deferred(&source).map_err(serde::de::Error::custom)?;
+        pattern.compiled = LazyRegex::with_needles(needles);
+        Ok(pattern)
     }
 }
 
@@ -607,6 +650,36 @@ mod tests {
             serde_json::to_string(&GlobPattern::new("a*").unwrap()).unwrap(),
             r#""a*""#
         );
+    }
+
+    #[test]
+    fn a_pattern_read_from_binary_answers_a_text_without_its_needles_uncompiled() {
+        let written = RegexPattern::new(r"(?i)\bdrop\s+table\b").unwrap();
+        assert_eq!(
+            serde_json::to_string(&written).unwrap(),
+            r#""(?i)\\bdrop\\s+table\\b""#
+        );
+        let bytes = postcard::to_allocvec(&written).unwrap();
+        let read: RegexPattern = postcard::from_bytes(&bytes).unwrap();
+        assert!(read.compiled.needles().is_some());
+        assert!(!read.is_match("ls -la /tmp"));
+        assert!(
+            !read.compiled.is_compiled(),
+            "a text without `table` compiles nothing"
+        );
+        assert!(read.is_match("psql -c 'DROP  TABLE users'"));
+        assert!(!read.is_match("psql -c 'SELECT 1 FROM drop_table'"));
+        assert!(read.compiled.is_compiled());
+
+        let glob = GlobPattern::new("*[0-9]secret*").unwrap();
+        let bytes = postcard::to_allocvec(&glob).unwrap();
+        let read: GlobPattern = postcard::from_bytes(&bytes).unwrap();
+        let Matcher::Compiled(compiled) = &read.matcher else {
+            panic!("a glob of another shape is compiled");
+        };
+        assert!(!read.is_match("public.txt"));
+        assert!(!compiled.is_compiled());
+        assert!(read.is_match("a1secret.pem"));
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod lazy_regex;
 mod literal;
 mod matcher;
 mod mode;
+mod needles;
 mod rule;
 mod schema;
 mod settings;
