@@ -30,9 +30,10 @@ use serde_json::{Map, Value as Json};
 
 pub use lines::MAX_LINE;
 
+use crate::hosts::Host;
+use crate::mapping;
 use crate::payload::{self, Received};
 use crate::session::SessionState;
-use crate::{mapping, Host};
 
 /// What recorded a trace
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
