@@ -188,7 +188,7 @@ fn plan_trust(
     };
     match config.host {
         Host::Codex => {
-            let path = dirs.codex_home.join("config.toml");
+            let path = dirs.home_of(Host::Codex).join("config.toml");
             let shown = path.display().to_string();
             let (mut document, exists) = match read(&path, &shown)? {
                 Some(bytes) => {

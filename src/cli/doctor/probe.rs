@@ -142,10 +142,7 @@ fn call(
     shell: &str,
 ) -> Result<Answer, String> {
     let folder = project.to_string_lossy().into_owned();
-    let (event, tool) = match host {
-        Host::Gemini => ("BeforeTool", "run_shell_command"),
-        Host::Claude | Host::Codex => ("PreToolUse", "Bash"),
-    };
+    let (event, tool) = (host.pre_tool_event(), host.shell_tool());
     let payload = json!({
         "session_id": format!("rulesc-doctor-{}", std::process::id()),
         "transcript_path": null,

@@ -295,7 +295,7 @@ fn codex(project: &Path, found: &[Found], dirs: Option<&UserDirs>) -> Vec<Line> 
             "Codex: `HOME` is not set, so the trust of its hooks cannot be checked",
         )];
     };
-    let config_path = dirs.codex_home.join("config.toml");
+    let config_path = dirs.home_of(Host::Codex).join("config.toml");
     let config = match read_document(&config_path) {
         Ok(config) => config.unwrap_or_default(),
         Err(reason) => return vec![Line::error(reason)],
@@ -420,11 +420,7 @@ pub(crate) fn gemini_trusted(rules: &Json, folder: &Path) -> bool {
 
 /// The command a found file runs on the host's tool-call event
 pub(super) fn pre_tool_command(host: Host, found: &Found) -> Option<String> {
-    let event = match host {
-        Host::Gemini => "BeforeTool",
-        Host::Claude | Host::Codex => "PreToolUse",
-    };
-    found.commands.get(event)?.first().cloned()
+    found.commands.get(host.pre_tool_event())?.first().cloned()
 }
 
 /// A folder as one shell word
