@@ -12,8 +12,8 @@
 use rulesc_runtime::{ToolOutput, CLAUDE_EVENTS};
 
 use super::{
-    no_failure, same_input, same_name, Answer, Facts, FinalAnswer, HookTemplate, Payload, Profile,
-    ToolDecision,
+    no_failure, same_input, same_name, Answer, Facts, FinalAnswer, HookTemplate, HooksSwitch,
+    Payload, Profile, ToolDecision, Trust,
 };
 
 /// Claude Code
@@ -49,5 +49,13 @@ pub(super) static PROFILE: Profile = Profile {
         user_home: None,
         project_root: Some("\"$CLAUDE_PROJECT_DIR\""),
         outdated_roots: &[],
+        root_variable: Some("CLAUDE_PROJECT_DIR"),
+        expanded_variables: &[],
+        reads_settings_above: false,
+        hooks_switch: Some(HooksSwitch {
+            path: &["disableAllHooks"],
+            off: true,
+        }),
+        trust: Trust::Nothing,
     },
 };

@@ -18,7 +18,8 @@ use rulesc_runtime::{ToolOutput, CODEX_EVENTS};
 use serde_json::Value as Json;
 
 use super::{
-    no_failure, same_name, Answer, Facts, FinalAnswer, HookTemplate, Payload, Profile, ToolDecision,
+    no_failure, same_name, Answer, Facts, FinalAnswer, HookTemplate, Payload, Profile,
+    ToolDecision, Trust,
 };
 
 /// Codex
@@ -54,6 +55,11 @@ pub(super) static PROFILE: Profile = Profile {
         user_home: Some(("CODEX_HOME", ".codex")),
         project_root: None,
         outdated_roots: &[],
+        root_variable: None,
+        expanded_variables: &[],
+        reads_settings_above: true,
+        hooks_switch: None,
+        trust: Trust::HookHashes,
     },
 };
 

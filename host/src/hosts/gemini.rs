@@ -16,7 +16,8 @@ use rulesc_runtime::{EventKind, SortedJson, ToolOutput, GEMINI_EVENTS};
 use serde_json::Value as Json;
 
 use super::{
-    same_input, text, Answer, Facts, FinalAnswer, HookTemplate, Payload, Profile, ToolDecision,
+    same_input, text, Answer, Facts, FinalAnswer, HookTemplate, HooksSwitch, Payload, Profile,
+    ToolDecision, Trust,
 };
 
 /// Gemini CLI
@@ -52,6 +53,14 @@ pub(super) static PROFILE: Profile = Profile {
         user_home: None,
         project_root: Some("\"${GEMINI_PROJECT_DIR}\""),
         outdated_roots: &["\"$GEMINI_PROJECT_DIR\""],
+        root_variable: Some("GEMINI_PROJECT_DIR"),
+        expanded_variables: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        reads_settings_above: false,
+        hooks_switch: Some(HooksSwitch {
+            path: &["hooksConfig", "enabled"],
+            off: false,
+        }),
+        trust: Trust::Folders(".gemini/trustedFolders.json"),
     },
 };
 

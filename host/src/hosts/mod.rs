@@ -176,6 +176,39 @@ pub struct HookTemplate {
     /// Spellings of the project's root that earlier releases of `init` wrote and that did
     /// not work everywhere: commands with them are replaced without `--force`
     pub outdated_roots: &'static [&'static str],
+    /// The variable the host sets to the project's root for a hook command, if any
+    pub root_variable: Option<&'static str>,
+    /// The variables whose plain `$NAME` the host replaces, with the root quoted, in a
+    /// command's text before its shell runs it
+    pub expanded_variables: &'static [&'static str],
+    /// Whether the host finds a project's settings in the folders above the one it starts
+    /// in, not only in that folder
+    pub reads_settings_above: bool,
+    /// The setting that turns every hook off, if the host has one
+    pub hooks_switch: Option<HooksSwitch>,
+    /// What the host must trust before it runs a hook `init` wrote
+    pub trust: Trust,
+}
+
+/// A setting that turns every hook of a host off
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HooksSwitch {
+    /// Its keys, from the settings' root
+    pub path: &'static [&'static str],
+    /// The value that turns the hooks off
+    pub off: bool,
+}
+
+/// What a host must trust before it runs a hook of its settings
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    /// Nothing
+    Nothing,
+    /// Each hook, by the hash of its command, and the project, both recorded in the
+    /// `config.toml` of the user's settings folder (Codex's `[hooks.state]` and `[projects]`)
+    HookHashes,
+    /// The project's folder, in a JSON file of trusted folders, by its path under `HOME`
+    Folders(&'static str),
 }
 
 /// The tool's name as the host gave it
