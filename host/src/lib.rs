@@ -37,7 +37,7 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use cache::{Files, Input, Source};
-pub use hosts::{HookTemplate, HooksSwitch, Host, Trust};
+pub use hosts::{folder_trusted, HookTemplate, HooksSwitch, Host, Trust, TrustEntry};
 use payload::Received;
 use rulesc_runtime::{Limits, Policy, SortedJson};
 use state::StateDir;

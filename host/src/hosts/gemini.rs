@@ -12,6 +12,8 @@
 //! it (`expandCommand`), which inside double quotes leaves the quotes in the path: the
 //! braced form is left to the shell. Its sub-agents' stops send nothing.
 
+use std::path::Path;
+
 use rulesc_runtime::{EventKind, SortedJson, ToolOutput, GEMINI_EVENTS};
 use serde_json::Value as Json;
 
@@ -108,5 +110,46 @@ fn failure(response: &Json) -> Option<String> {
             _ => SortedJson(&Json::Object(error.clone())).to_string(),
         }),
         other => Some(text(other)),
+    }
+}
+
+/// Whether Gemini CLI's trusted folders (`rules`, the JSON of its file) trust `folder`: a `TRUST_FOLDER` rule on it or a folder above,
+/// or a `TRUST_PARENT` rule on a folder whose parent holds it, and no `DO_NOT_TRUST` on it
+/// (`packages/cli/src/config/trustedFolders.ts`)
+pub fn folder_trusted(rules: &Json, folder: &Path) -> bool {
+    let Some(rules) = rules.as_object() else {
+        return false;
+    };
+    let mut trusted = false;
+    for (path, level) in rules {
+        let path = Path::new(path);
+        match level.as_str() {
+            Some("DO_NOT_TRUST") if path == folder => return false,
+            Some("TRUST_FOLDER") => trusted |= folder.starts_with(path),
+            Some("TRUST_PARENT") => {
+                trusted |= path
+                    .parent()
+                    .is_some_and(|parent| folder.starts_with(parent));
+            }
+            _ => {}
+        }
+    }
+    trusted
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn folder_trust_follows_its_rules() {
+        let rules = json!({"/a": "TRUST_FOLDER", "/b/c": "TRUST_PARENT", "/a/no": "DO_NOT_TRUST"});
+        assert!(folder_trusted(&rules, Path::new("/a/x")));
+        assert!(folder_trusted(&rules, Path::new("/b/d")));
+        assert!(!folder_trusted(&rules, Path::new("/a/no")));
+        assert!(!folder_trusted(&rules, Path::new("/c")));
+        assert!(!folder_trusted(&rules, Path::new("/ab")));
     }
 }

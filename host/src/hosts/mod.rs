@@ -19,6 +19,8 @@ mod claude;
 mod codex;
 mod gemini;
 
+pub use codex::trust::TrustEntry;
+pub use gemini::folder_trusted;
 use rulesc_runtime::{EventKind, HostEventName, SortedJson, ToolOutput};
 use serde_json::Value as Json;
 

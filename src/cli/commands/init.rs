@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rulesc_host::durable::{replace_file, Durability};
-use rulesc_host::Trust;
+use rulesc_host::{folder_trusted, Trust, TrustEntry};
 use serde_json::Value as Json;
 
 use crate::cli::args::InitArgs;
@@ -198,7 +198,7 @@ fn plan_trust(
                 }
                 None => (toml_edit::DocumentMut::new(), false),
             };
-            let entries = codex_trust::entries(&config.path(), settings);
+            let entries = TrustEntry::of(&config.path(), settings);
             let hooks_trusted = codex_trust::trust(&mut document, &entries);
             let project_trusted =
                 project.is_some_and(|project| codex_trust::trust_project(&mut document, project));
@@ -221,7 +221,7 @@ fn plan_trust(
             let existing = read_settings(&path, &shown)?;
             let exists = existing.is_some();
             let mut rules = existing.unwrap_or_else(|| Json::Object(serde_json::Map::new()));
-            if doctor::gemini_trusted(&rules, project) {
+            if folder_trusted(&rules, project) {
                 return Ok(None);
             }
             let Some(map) = rules.as_object_mut() else {

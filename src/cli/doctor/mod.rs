@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 use rulesc_host::Host;
 
 use crate::cli::hook_config::{HookConfig, UserDirs, POLICY_DIR};
-pub(crate) use settings::gemini_trusted;
 use settings::Found;
 
 /// How a check came out

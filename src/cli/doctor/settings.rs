@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use rulesc_host::{Host, Trust};
+use rulesc_host::{folder_trusted, Host, Trust, TrustEntry};
 use serde_json::Value as Json;
 
 use super::Line;
@@ -302,9 +302,9 @@ fn hook_hashes(host: Host, project: &Path, found: &[Found], dirs: Option<&UserDi
     };
     let mut lines = Vec::new();
     for found in found.iter().filter(|found| !found.commands.is_empty()) {
-        let mut entries = codex_trust::entries(&found.config.path(), &found.settings);
+        let mut entries = TrustEntry::of(&found.config.path(), &found.settings);
         if let (Some(toml), Some(file)) = (&found.toml, &found.config.also_read) {
-            entries.extend(codex_trust::entries(&found.config.base.join(file), toml));
+            entries.extend(TrustEntry::of(&found.config.base.join(file), toml));
         }
         let untrusted: Vec<&str> = entries
             .iter()
@@ -383,7 +383,7 @@ fn trusted_folders(
         Ok(rules) => rules.unwrap_or(Json::Null),
         Err(reason) => return vec![Line::error(reason)],
     };
-    if gemini_trusted(&rules, project) {
+    if folder_trusted(&rules, project) {
         vec![Line::ok(format!(
             "{title}: `{}` is a trusted folder",
             project.display()
@@ -399,30 +399,6 @@ fn trusted_folders(
     }
 }
 
-/// Whether Gemini CLI's rules trust `folder`: a `TRUST_FOLDER` rule on it or a folder above,
-/// or a `TRUST_PARENT` rule on a folder whose parent holds it, and no `DO_NOT_TRUST` on it
-/// (`packages/cli/src/config/trustedFolders.ts`)
-pub(crate) fn gemini_trusted(rules: &Json, folder: &Path) -> bool {
-    let Some(rules) = rules.as_object() else {
-        return false;
-    };
-    let mut trusted = false;
-    for (path, level) in rules {
-        let path = Path::new(path);
-        match level.as_str() {
-            Some("DO_NOT_TRUST") if path == folder => return false,
-            Some("TRUST_FOLDER") => trusted |= folder.starts_with(path),
-            Some("TRUST_PARENT") => {
-                trusted |= path
-                    .parent()
-                    .is_some_and(|parent| folder.starts_with(parent));
-            }
-            _ => {}
-        }
-    }
-    trusted
-}
-
 /// The command a found file runs on the host's tool-call event
 pub(super) fn pre_tool_command(host: Host, found: &Found) -> Option<String> {
     found.commands.get(host.pre_tool_event())?.first().cloned()
@@ -431,20 +407,4 @@ pub(super) fn pre_tool_command(host: Host, found: &Found) -> Option<String> {
 /// A folder as one shell word
 fn quoted(path: &Path) -> String {
     hook_config::shell_quote(&path.to_string_lossy())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn gemini_trust_follows_its_rules() {
-        let rules = json!({"/a": "TRUST_FOLDER", "/b/c": "TRUST_PARENT", "/a/no": "DO_NOT_TRUST"});
-        assert!(gemini_trusted(&rules, Path::new("/a/x")));
-        assert!(gemini_trusted(&rules, Path::new("/b/d")));
-        assert!(!gemini_trusted(&rules, Path::new("/a/no")));
-        assert!(!gemini_trusted(&rules, Path::new("/c")));
-        assert!(!gemini_trusted(&rules, Path::new("/ab")));
-    }
 }

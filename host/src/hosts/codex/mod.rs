@@ -11,8 +11,11 @@
 //! in `hooks.json` of a `.codex` layer, the project's or `CODEX_HOME` (`codex-rs/hooks/src/
 //! engine/discovery.rs` `load_hooks_json`), and the `[hooks]` table of the `config.toml`
 //! beside it (`load_toml_hooks_from_layer`); it runs a hook in the session's folder and
-//! names no project root. Its rollouts are read by `replay/codex.rs`; the trust its hooks
-//! need is written by the command line (`src/cli/codex_trust.rs`), which edits TOML.
+//! names no project root. It runs a hook only once trusted (`trust.rs`); the command line
+//! reads and writes that trust in `config.toml` (`src/cli/codex_trust.rs`), since the TOML
+//! editor is its own. Its rollouts are read by `replay/codex.rs`.
+
+pub(super) mod trust;
 
 use rulesc_runtime::{ToolOutput, CODEX_EVENTS};
 use serde_json::Value as Json;
