@@ -31,6 +31,7 @@ pub mod replay;
 mod session;
 mod state;
 mod store;
+mod transcript;
 mod waiting;
 
 use std::path::PathBuf;

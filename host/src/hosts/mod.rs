@@ -1,24 +1,28 @@
 //! The coding agents `rulesc hook` serves, one module each: everything rulesc knows of a
-//! host is its [`Profile`] — its names, its event table, how its payload departs from the
-//! others', the shape of its answers, what it sends and fills, and the hook configuration
-//! `rulesc init` writes for it. The code that reads payloads (`payload.rs`), writes answers
-//! (`answer.rs`) and states facts (`facts.rs`) is the same for every host and asks the
-//! profile wherever hosts differ.
+//! host is its module — its [`Profile`] (its names, its event table, how its payload departs
+//! from the others', the shape of its answers, what it sends and fills, the hook
+//! configuration `rulesc init` writes for it and the trust it asks for), and, where the host
+//! needs them, the reader of its recorded sessions (`transcript.rs`, for `rulesc replay`)
+//! and the rules of its trust (`codex/trust.rs`). The code that reads payloads
+//! (`payload.rs`), writes answers (`answer.rs`) and states facts (`facts.rs`) is the same for
+//! every host and asks the profile wherever hosts differ; the command line does the I/O of
+//! the configuration and the trust.
 //!
-//! Two parts of a host live elsewhere, each for a reason:
-//! - its event table is in the runtime (`runtime/src/vocabulary/host_events.rs`), because
-//!   the compiler names events by it and may not import this crate; the profile points at it;
-//! - its transcript reader, for the hosts whose recorded sessions `rulesc replay` reads, is
-//!   in `replay/` (`replay/claude.rs`, `replay/codex.rs`), because it is written on replay's
-//!   turn machine (`replay/turns.rs`), and replay stands on this module, not below it.
+//! One part of a host lives elsewhere: its event table is in the runtime
+//! (`runtime/src/vocabulary/host_events.rs`), because the compiler names events by it and may
+//! not import this crate; the profile points at it.
 //!
 //! Adding a host: a module here with its `PROFILE`, a variant of [`Host`] with its line in
-//! [`Host::ALL`] and [`Host::profile`], and its event table in the runtime.
+//! [`Host::ALL`] and [`Host::profile`], and its event table in the runtime (with its line in
+//! `ALL_HOST_EVENTS`); a host whose sessions `rulesc replay` reads adds its reader here and
+//! its line in `replay::TraceFormat`.
 
 mod claude;
 mod codex;
 mod gemini;
 
+pub(crate) use claude::transcript::ClaudeTranscript;
+pub(crate) use codex::transcript::CodexRollout;
 pub use codex::trust::TrustEntry;
 pub use gemini::folder_trusted;
 use rulesc_runtime::{EventKind, HostEventName, SortedJson, ToolOutput};

@@ -13,8 +13,9 @@
 //! beside it (`load_toml_hooks_from_layer`); it runs a hook in the session's folder and
 //! names no project root. It runs a hook only once trusted (`trust.rs`); the command line
 //! reads and writes that trust in `config.toml` (`src/cli/codex_trust.rs`), since the TOML
-//! editor is its own. Its rollouts are read by `replay/codex.rs`.
+//! editor is its own. Its rollouts are read by `transcript.rs`.
 
+pub(super) mod transcript;
 pub(super) mod trust;
 
 use rulesc_runtime::{ToolOutput, CODEX_EVENTS};

@@ -7,7 +7,9 @@
 //! `continue: false` with `stopReason` stops Claude on any event. Its project settings are
 //! `.claude/settings.json` ("Configuration"), and it sets `CLAUDE_PROJECT_DIR` for hook
 //! commands, so the hook finds the policy from any working folder. Its transcripts are
-//! read by `replay/claude.rs`.
+//! read by `transcript.rs`.
+
+pub(super) mod transcript;
 
 use rulesc_runtime::{ToolOutput, CLAUDE_EVENTS};
 
