@@ -240,3 +240,34 @@ pub(crate) fn text(json: &Json) -> String {
         other => SortedJson(other).to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rulesc_runtime::HostEvent;
+
+    use super::*;
+
+    #[test]
+    fn each_profile_names_its_tool_call_event_as_its_table_does() {
+        for host in Host::ALL {
+            let profile = host.profile();
+            let gating = profile
+                .events
+                .iter()
+                .find(|(name, _)| *name == profile.pre_tool_event);
+            assert_eq!(
+                gating.map(|(_, event)| *event),
+                Some(HostEventName::Mapped(HostEvent::PreTool)),
+                "{}",
+                profile.title
+            );
+        }
+    }
+
+    #[test]
+    fn each_host_has_a_flag_of_its_own() {
+        for host in Host::ALL {
+            assert_eq!(Host::from_flag(host.flag()), Some(host));
+        }
+    }
+}
