@@ -7,7 +7,7 @@
 //! resolver's.
 
 use rulesc_grammar::SyntaxError;
-use rulesc_runtime::{EventKind, HostEventName, Verb, CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS};
+use rulesc_runtime::{EventKind, HostEventName, Verb, ALL_HOST_EVENTS};
 
 /// Words other policy languages and hooks use for a decision, and the verb that makes it
 const VERB_ALIASES: [(&str, Verb); 19] = [
@@ -37,7 +37,7 @@ const VERB_ALIASES: [(&str, Verb); 19] = [
 /// `rulesc hook` maps events by
 pub(crate) fn host_event(name: &str) -> Option<EventKind> {
     let key = squashed(name);
-    [&CLAUDE_EVENTS[..], &CODEX_EVENTS, &GEMINI_EVENTS]
+    ALL_HOST_EVENTS
         .into_iter()
         .flatten()
         .find_map(|(host_name, meaning)| match meaning {

@@ -9,28 +9,12 @@
 //! examples/gemini-cli/README.md; `tests/host_answers.rs` checks each cell with validators
 //! written from those sources.
 //!
-//! What decides the shape, by host:
-//! - Claude Code (code.claude.com/docs/en/hooks): `PreToolUse` takes
-//!   `hookSpecificOutput.permissionDecision` `allow`, `deny` or `ask` with a reason;
-//!   `PermissionRequest` takes `hookSpecificOutput.decision.behavior` `allow` or `deny`;
-//!   `UserPromptSubmit`, `PostToolUse` and `Stop` take `decision: "block"` with a reason;
-//!   `continue: false` with `stopReason` stops Claude on any event.
-//! - Codex (openai/codex `codex-rs/hooks/src/engine/output_parser.rs`, `schema.rs` with
-//!   `deny_unknown_fields`): `PreToolUse` accepts only a `deny` with a non-empty reason (an
-//!   `allow` without `updatedInput`, an `ask`, `continue: false`, `stopReason` and
-//!   `suppressOutput` make the hook fail, and the call runs); `PermissionRequest` takes
-//!   `decision.behavior` but no universal field of its own; `Stop` has no
-//!   `hookSpecificOutput`; `continue: false` is accepted on `PostToolUse`,
-//!   `UserPromptSubmit`, `Stop` and `SessionStart`.
-//! - Gemini CLI (google-gemini/gemini-cli `packages/core/src/core/coreToolHookTriggers.ts`,
-//!   `hooks/types.ts`): one top-level `decision`; only `block` and `deny` stop a tool
-//!   (`ask` is typed but has no effect), `continue: false` stops the agent and is checked
-//!   first; on `AfterAgent` a `deny` sends the reason back as the next prompt.
+//! What decides the shape is each host's profile, with the sources it follows (`hosts/`).
 
 use rulesc_runtime::{Act, Decision, EventKind, HostEvent, Outcome, RESOLVED_BY_DEFAULT};
 use serde_json::{json, Map, Value as Json};
 
-use crate::Host;
+use crate::hosts::{Host, ToolDecision};
 
 /// The permission decision on a tool call
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,16 +83,16 @@ impl Verdict {
     /// The answer in `host`'s protocol to `event`, and a note for stderr when the host
     /// cannot express the decision and a stricter one was written instead
     pub(crate) fn answer(&self, host: Host, event: HostEvent) -> (Json, Option<String>) {
+        let shape = &host.profile().answer;
         let mut answer = Map::new();
         let mut note = None;
         match event {
             HostEvent::PreTool => {
                 if let Some((permission, reason)) = &self.permission {
-                    let (permission, reason) = match (host, permission) {
-                        // Codex and Gemini CLI cannot ask from a hook: an `ask` they would
-                        // ignore is a call nobody approved, so it is denied, and the reason
-                        // says why.
-                        (Host::Codex | Host::Gemini, Permission::Ask) => {
+                    let (permission, reason) = match permission {
+                        // A host that cannot ask from a hook would ignore an `ask`: that is
+                        // a call nobody approved, so it is denied, and the reason says why.
+                        Permission::Ask if !shape.asks => {
                             note = Some(format!(
                                 "{} hooks cannot ask for approval, so the call is denied: {reason}",
                                 host.title()
@@ -119,7 +103,7 @@ impl Verdict {
                     };
                     tool_decision(host, permission, &reason, &mut answer);
                 }
-                if host != Host::Codex {
+                if shape.halts_before_tool {
                     halt(self.halt.as_deref(), &mut answer);
                 }
             }
@@ -142,20 +126,15 @@ impl Verdict {
                         json!({"hookEventName": "PermissionRequest", "decision": decision}),
                     );
                 }
-                // Codex refuses `continue` and `stopReason` on this event; the denial
-                // stands for the stop there, and the session remembers the forbid.
-                if host == Host::Claude {
+                // A host that refuses `continue` and `stopReason` on this event (Codex) has
+                // the denial stand for the stop, and the session remembers the forbid.
+                if shape.halts_on_permission_request {
                     halt(self.halt.as_deref(), &mut answer);
                 }
             }
             HostEvent::PromptSubmit => {
                 if let Some(reason) = &self.halt {
-                    let decision = if host == Host::Gemini {
-                        "deny"
-                    } else {
-                        "block"
-                    };
-                    answer.insert("decision".to_owned(), json!(decision));
+                    answer.insert("decision".to_owned(), json!(shape.refusal));
                     answer.insert("reason".to_owned(), json!(reason));
                 }
                 halt(self.halt.as_deref(), &mut answer);
@@ -163,12 +142,7 @@ impl Verdict {
             HostEvent::Stop | HostEvent::SubagentStop => match (&self.halt, &self.keep_working) {
                 (Some(reason), _) => halt(Some(reason), &mut answer),
                 (None, Some(reason)) => {
-                    let decision = if host == Host::Gemini {
-                        "deny"
-                    } else {
-                        "block"
-                    };
-                    answer.insert("decision".to_owned(), json!(decision));
+                    answer.insert("decision".to_owned(), json!(shape.refusal));
                     answer.insert("reason".to_owned(), json!(reason));
                 }
                 (None, None) => {}
@@ -182,10 +156,15 @@ impl Verdict {
     }
 }
 
-/// The decision on a tool call before it runs
+/// The decision on a tool call before it runs; an `allow` the host takes none of is no
+/// opinion there
 fn tool_decision(host: Host, permission: Permission, reason: &str, answer: &mut Map<String, Json>) {
-    match host {
-        Host::Claude => {
+    let shape = &host.profile().answer;
+    if permission == Permission::Allow && shape.refuses_allow.is_some() {
+        return;
+    }
+    match shape.tool_decision {
+        ToolDecision::HookSpecificOutput => {
             let decision = match permission {
                 Permission::Allow => "allow",
                 Permission::Deny => "deny",
@@ -197,17 +176,7 @@ fn tool_decision(host: Host, permission: Permission, reason: &str, answer: &mut 
                        "permissionDecisionReason": reason}),
             );
         }
-        // Codex accepts no `allow` without a rewritten input: an allow is no opinion there.
-        Host::Codex => {
-            if permission == Permission::Deny {
-                answer.insert(
-                    "hookSpecificOutput".to_owned(),
-                    json!({"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                           "permissionDecisionReason": reason}),
-                );
-            }
-        }
-        Host::Gemini => {
+        ToolDecision::TopLevel => {
             let decision = if permission == Permission::Allow {
                 "allow"
             } else {

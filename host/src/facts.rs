@@ -7,32 +7,30 @@
 
 use rulesc_runtime::{EventKind, Field, Verb};
 
-use crate::Host;
+use crate::hosts::Host;
 
 impl Host {
     /// Whether a hook of this host ever fires `kind`
     ///
     /// A hook sees no model call and no step boundary, so `before_inference`,
-    /// `after_inference` and `after_step` never fire; Gemini CLI sends nothing for a
-    /// sub-agent's stop.
+    /// `after_inference` and `after_step` never fire; a host may send nothing for some
+    /// others (Gemini CLI for a sub-agent's stop).
     pub fn sends(self, kind: EventKind) -> bool {
         match kind {
             EventKind::BeforeInference | EventKind::AfterInference | EventKind::AfterStep => false,
-            EventKind::SubagentStop => self != Host::Gemini,
-            _ => true,
+            kind => !self.profile().facts.never_sends.contains(&kind),
         }
     }
 
     /// Whether this host's answer can carry `verb` decided on `kind`; `Err` says what the
     /// host does instead
     pub fn honours(self, kind: EventKind, verb: Verb) -> Result<(), &'static str> {
+        let answer = &self.profile().answer;
         match (kind, verb) {
-            (EventKind::PreToolUse, Verb::Ask) if self != Host::Claude => {
+            (EventKind::PreToolUse, Verb::Ask) if !answer.asks => {
                 Err("the host cannot ask for approval from a hook, so the call is denied")
             }
-            (EventKind::PreToolUse, Verb::Allow) if self == Host::Codex => {
-                Err("Codex accepts no allow from a hook: its own approval rules decide")
-            }
+            (EventKind::PreToolUse, Verb::Allow) => answer.refuses_allow.map_or(Ok(()), Err),
             (EventKind::OnError, Verb::Retry | Verb::Ignore) => {
                 Err("a hook cannot retry or hide a failed call: the host goes on as it would")
             }
@@ -49,7 +47,7 @@ impl Host {
         match field {
             // Hooks see no model call: no tokens, no retries of one.
             Field::Tokens | Field::InputTokens | Field::OutputTokens | Field::Retries => false,
-            Field::PermissionMode => self != Host::Gemini,
+            Field::PermissionMode => self.profile().facts.permission_mode,
             Field::ToolError | Field::Blocked | Field::Result | Field::ResultPath(_) => {
                 kind == EventKind::PostToolUse
             }

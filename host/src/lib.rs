@@ -23,6 +23,7 @@ mod cache;
 mod digest;
 pub mod durable;
 mod facts;
+mod hosts;
 mod mapping;
 mod payload;
 mod private;
@@ -30,55 +31,18 @@ pub mod replay;
 mod session;
 mod state;
 mod store;
+mod transcript;
 mod waiting;
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use cache::{Files, Input, Source};
+pub use hosts::{folder_trusted, HookTemplate, HooksSwitch, Host, Trust, TrustEntry};
 use payload::Received;
 use rulesc_runtime::{Limits, Policy, SortedJson};
 use state::StateDir;
 pub use store::{SessionStore, StateLocation};
-
-/// The coding agent whose hook protocol is spoken
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Host {
-    /// Claude Code
-    Claude,
-    /// Gemini CLI
-    Gemini,
-    /// Codex (Claude Code's protocol)
-    Codex,
-}
-
-impl Host {
-    /// Every host
-    pub const ALL: [Host; 3] = [Host::Claude, Host::Gemini, Host::Codex];
-
-    /// The host `--host` names `flag` (`claude`, `gemini`, `codex`), if any
-    pub fn from_flag(flag: &str) -> Option<Host> {
-        Host::ALL.into_iter().find(|host| host.flag() == flag)
-    }
-
-    /// The host's name for people
-    pub fn title(self) -> &'static str {
-        match self {
-            Host::Claude => "Claude Code",
-            Host::Gemini => "Gemini CLI",
-            Host::Codex => "Codex",
-        }
-    }
-
-    /// The host's name as `--host` takes it
-    pub fn flag(self) -> &'static str {
-        match self {
-            Host::Claude => "claude",
-            Host::Gemini => "gemini",
-            Host::Codex => "codex",
-        }
-    }
-}
 
 /// How a hook call is answered
 #[derive(Debug, Clone)]

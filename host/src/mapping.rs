@@ -336,12 +336,7 @@ mod tests {
     #[test]
     fn every_host_event_fires_the_rulesc_event_the_compiler_names_for_it() {
         let policy = Policy::new(Vec::new(), Defaults::default()).unwrap();
-        let events = [
-            &rulesc_runtime::CLAUDE_EVENTS[..],
-            &rulesc_runtime::CODEX_EVENTS,
-            &rulesc_runtime::GEMINI_EVENTS,
-        ];
-        for (name, meaning) in events.into_iter().flatten() {
+        for (name, meaning) in rulesc_runtime::ALL_HOST_EVENTS.into_iter().flatten() {
             let rulesc_runtime::HostEventName::Mapped(event) = meaning else {
                 continue;
             };

@@ -9,28 +9,21 @@
 //! no event the host sends — a misspelt or miscased name included — cannot be told apart
 //! from a tool call, so it is an error that gates one ([`PayloadError::gates_tool_call`]):
 //! the caller fails closed on it. Events a host sends that rulesc does not map
-//! (`Notification`, `PreCompact`, ...) are no opinion. The event names, by host, are the
-//! runtime's table (`runtime/src/vocabulary/host_events.rs`), which the compiler reads too.
+//! (`Notification`, `PreCompact`, ...) are no opinion. Where hosts' payloads differ, each
+//! host's profile says how (`hosts/`).
 
 use std::fmt;
 
-use rulesc_runtime::{
-    HostEvent, HostEventName as Known, SortedJson, ToolOutput, CLAUDE_EVENTS, CODEX_EVENTS,
-    GEMINI_EVENTS,
-};
+use rulesc_runtime::{HostEvent, HostEventName as Known, ToolOutput};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use super::Host;
+use crate::hosts::{text, FinalAnswer, Host};
 
 impl Host {
     /// The host's event names and what each one is
     fn events(self) -> &'static [(&'static str, Known)] {
-        match self {
-            Host::Claude => &CLAUDE_EVENTS,
-            Host::Codex => &CODEX_EVENTS,
-            Host::Gemini => &GEMINI_EVENTS,
-        }
+        self.profile().events
     }
 
     /// What the event this host calls `name` is, if the host sends one of that name
@@ -344,35 +337,36 @@ fn json_type(json: &Json) -> &'static str {
 
 /// The call described by a payload's fields
 fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall {
-    let tool_failure = match (host, event) {
-        (Host::Claude | Host::Codex, HostEvent::PostToolFailure) => Some(
+    let payload = &host.profile().payload;
+    let tool_failure = match event {
+        HostEvent::PostToolFailure => Some(
             fields
                 .error
                 .or(fields.error_message)
                 .map(|error| text(&error))
                 .unwrap_or_else(|| "the tool call failed".to_owned()),
         ),
-        (Host::Gemini, HostEvent::PostTool) => fields.tool_response.as_ref().and_then(gemini_error),
+        HostEvent::PostTool => fields
+            .tool_response
+            .as_ref()
+            .and_then(payload.failure_in_output),
         _ => None,
     };
     let (event, result) = match tool_failure {
         Some(_) => (HostEvent::PostToolFailure, None),
         None if event == HostEvent::PostTool => {
-            let result = fields.tool_response.map(|response| match host {
-                Host::Gemini => {
-                    let text = gemini_output(&response);
-                    ToolOutput::with_text(response, text)
-                }
-                Host::Claude | Host::Codex => ToolOutput::from_json(response),
-            });
-            (event, result)
+            (event, fields.tool_response.map(payload.tool_output))
         }
         None => (event, None),
     };
-    let response = match host {
-        Host::Claude | Host::Codex => fields.last_assistant_message,
-        Host::Gemini => fields.prompt_response,
+    let response = match payload.final_answer {
+        FinalAnswer::LastAssistantMessage => fields.last_assistant_message,
+        FinalAnswer::PromptResponse => fields.prompt_response,
     };
+    let arg = fields
+        .tool_input
+        .map(|input| (payload.tool_input)(fields.tool_name.as_deref(), input));
+    let mcp_context = fields.mcp_context.as_ref();
     HookCall {
         name,
         event,
@@ -380,14 +374,10 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
             .session_id
             .filter(|id| !id.is_empty())
             .unwrap_or_else(|| "default".to_owned()),
-        arg: match (host, fields.tool_name.as_deref(), fields.tool_input) {
-            (Host::Codex, Some("apply_patch"), Some(input)) => Some(with_patch_files(input)),
-            (_, _, input) => input,
-        },
-        tool: match (host, fields.mcp_context.as_ref(), fields.tool_name) {
-            (Host::Gemini, Some(context), Some(tool)) => Some(mcp_tool_name(context, tool)),
-            (_, _, tool) => tool,
-        },
+        arg,
+        tool: fields
+            .tool_name
+            .map(|tool| (payload.tool_name)(tool, mcp_context)),
         result,
         error: tool_failure,
         response,
@@ -396,95 +386,6 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
         permission_mode: fields.permission_mode,
         prompt: fields.prompt,
         unread: Vec::new(),
-    }
-}
-
-/// The name Claude Code and Codex give an MCP tool, `mcp__<server>__<tool>`, for a Gemini
-/// CLI call whose `mcp_context` names its server: Gemini CLI 0.61 names the tool
-/// `mcp_<server>_<tool>` (or the tool's bare name) instead, which a rule written for the
-/// documented form (`mcp__*__send*`) would not match
-fn mcp_tool_name(context: &Json, tool: String) -> String {
-    let Some(server) = context.get("server_name").and_then(Json::as_str) else {
-        return tool;
-    };
-    if tool.starts_with("mcp__") {
-        return tool;
-    }
-    let own = context
-        .get("tool_name")
-        .and_then(Json::as_str)
-        .map(str::to_owned)
-        .or_else(|| {
-            tool.strip_prefix(&format!("mcp_{server}_"))
-                .map(str::to_owned)
-        })
-        .unwrap_or(tool);
-    format!("mcp__{server}__{own}")
-}
-
-/// Codex's `apply_patch` input, `{"command": "<patch>"}`, with the patch also under `patch`
-/// and the files it touches under `files`, so path guards apply to it (`arg.files`)
-///
-/// Codex sends the raw patch in `command` (openai/codex, the apply_patch hooks change that
-/// fixes issue #16732): its `*** Add File: `, `*** Update File: `, `*** Delete File: ` and
-/// `*** Move to: ` lines name the files, in order, each once.
-fn with_patch_files(input: Json) -> Json {
-    let Json::Object(mut object) = input else {
-        return input;
-    };
-    let Some(Json::String(patch)) = object.get("command").cloned() else {
-        return Json::Object(object);
-    };
-    let mut files: Vec<String> = Vec::new();
-    for line in patch.lines() {
-        let named = [
-            "*** Add File: ",
-            "*** Update File: ",
-            "*** Delete File: ",
-            "*** Move to: ",
-        ]
-        .iter()
-        .find_map(|marker| line.strip_prefix(marker));
-        if let Some(path) = named.map(str::trim).filter(|path| !path.is_empty()) {
-            if !files.iter().any(|known| known == path) {
-                files.push(path.to_owned());
-            }
-        }
-    }
-    object.insert("patch".to_owned(), Json::String(patch));
-    object.insert(
-        "files".to_owned(),
-        Json::Array(files.into_iter().map(Json::String).collect()),
-    );
-    Json::Object(object)
-}
-
-/// JSON as the text a condition reads: a string as itself, anything else as compact JSON
-fn text(json: &Json) -> String {
-    match json {
-        Json::String(text) => text.clone(),
-        // Sorted keys: the text v1 policies matched, whatever serde_json's features.
-        other => SortedJson(other).to_string(),
-    }
-}
-
-/// What the model saw of a Gemini CLI tool's response: its `llmContent` when that is text
-fn gemini_output(response: &Json) -> String {
-    match response.get("llmContent") {
-        Some(Json::String(content)) => content.clone(),
-        _ => text(response),
-    }
-}
-
-/// The failure of a Gemini CLI tool's response: its `error` (or `error.message`), if set
-fn gemini_error(response: &Json) -> Option<String> {
-    match response.get("error")? {
-        Json::Null => None,
-        Json::Object(error) => Some(match error.get("message") {
-            Some(Json::String(message)) => message.clone(),
-            _ => SortedJson(&Json::Object(error.clone())).to_string(),
-        }),
-        other => Some(text(other)),
     }
 }
 

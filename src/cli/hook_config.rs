@@ -1,14 +1,12 @@
 //! A coding agent's hook configuration with `rulesc hook` in it: which file, which events,
-//! which command, and how it is merged into a file the user already has.
+//! which command, and how it is merged into a file the user already has. Which files and how
+//! a command names the project are the host's own (`Host::hook_template`, in the host's
+//! module of `host/src/hosts/`); this module builds the command and merges it.
 //!
 //! The three hosts read one shape, `{"hooks": {EVENT: [{"matcher"?, "hooks": [{"type":
-//! "command", "command": ...}]}]}}`:
-//! - Claude Code: `.claude/settings.json` (code.claude.com/docs/en/hooks, "Configuration");
-//! - Codex: `.codex/hooks.json`, the hooks file of the project's `.codex` layer (openai/codex
-//!   `codex-rs/hooks/src/engine/discovery.rs` `load_hooks_json`, read as `HooksFile` of
-//!   `codex-rs/config/src/hook_config.rs`);
-//! - Gemini CLI: `.gemini/settings.json` (google-gemini/gemini-cli `docs/hooks/reference.md`;
-//!   `HookDefinition` and `CommandHookConfig` of `packages/core/src/hooks/types.ts`).
+//! "command", "command": ...}]}]}}` (Claude Code's "Configuration"; Codex `HooksFile` of
+//! `codex-rs/config/src/hook_config.rs`; Gemini CLI `HookDefinition` and
+//! `CommandHookConfig` of `packages/core/src/hooks/types.ts`).
 //!
 //! A group without `matcher` runs on every tool for all three (Claude Code's reference; Codex
 //! `matcher_pattern_for_event` takes `None` as every tool; Gemini CLI `hookPlanner.ts`
@@ -36,7 +34,7 @@ pub(crate) struct HookConfig {
     /// The host
     pub(crate) host: Host,
     /// The folder [`HookConfig::file`] is relative to: the project, or for the user's own
-    /// settings the home folder (Codex: `CODEX_HOME`)
+    /// settings the host's folder of them ([`UserDirs::home_of`])
     pub(crate) base: PathBuf,
     /// The configuration file, relative to [`HookConfig::base`]
     pub(crate) file: String,
@@ -45,11 +43,9 @@ pub(crate) struct HookConfig {
     /// The command run on each of them
     pub(crate) command: String,
     /// Another file, relative to [`HookConfig::base`], whose hooks the host runs as well and
-    /// which `init` reads but never writes: Codex's `config.toml`, whose `[hooks]` table
-    /// `discovery.rs` (`load_toml_hooks_from_layer`) loads beside `hooks.json`
+    /// which `init` reads but never writes (Codex's `config.toml`)
     pub(crate) also_read: Option<String>,
-    /// Commands earlier releases of `init` wrote that did not work everywhere (Gemini CLI's
-    /// `"$GEMINI_PROJECT_DIR"`, which the host itself replaces with a quoted path): replaced
+    /// Commands earlier releases of `init` wrote that did not work everywhere: replaced
     /// without `--force`
     pub(crate) outdated: Vec<String>,
     /// Whether these are the user's own settings (`init --user`), which apply everywhere
@@ -61,8 +57,9 @@ pub(crate) struct HookConfig {
 pub(crate) struct UserDirs {
     /// `HOME`
     pub(crate) home: PathBuf,
-    /// Codex's home: `CODEX_HOME`, else `~/.codex`
-    pub(crate) codex_home: PathBuf,
+    /// The folders of the user's settings of the hosts that keep them elsewhere than in
+    /// `HOME` (Codex: `CODEX_HOME`, else `~/.codex`)
+    pub(crate) host_homes: Vec<(Host, PathBuf)>,
     /// rulesc's own settings: `$XDG_CONFIG_HOME/rulesc`, else `~/.config/rulesc`
     pub(crate) policy: PathBuf,
 }
@@ -78,12 +75,26 @@ impl UserDirs {
         };
         let home = var("HOME")?;
         Some(UserDirs {
-            codex_home: var("CODEX_HOME").unwrap_or_else(|| home.join(".codex")),
+            host_homes: Host::ALL
+                .into_iter()
+                .filter_map(|host| {
+                    let (variable, default) = host.hook_template().user_home?;
+                    Some((host, var(variable).unwrap_or_else(|| home.join(default))))
+                })
+                .collect(),
             policy: var("XDG_CONFIG_HOME")
                 .unwrap_or_else(|| home.join(".config"))
                 .join("rulesc"),
             home,
         })
+    }
+
+    /// The folder of `host`'s user settings
+    pub(crate) fn home_of(&self, host: Host) -> &Path {
+        self.host_homes
+            .iter()
+            .find(|(known, _)| *known == host)
+            .map_or(&self.home, |(_, home)| home)
     }
 }
 
@@ -141,44 +152,24 @@ impl HookConfig {
     /// The configuration of `host` for the project folder `project` (absolute, used only
     /// where the host offers no variable naming the project)
     pub(crate) fn new(host: Host, project: &Path) -> HookConfig {
-        let (file, also_read, policy) = match host {
-            // Both hosts set a variable to the project's root for hook commands, so the hook
-            // finds the policy from any working folder. Gemini CLI replaces
-            // `$GEMINI_PROJECT_DIR` in the command's text with a quoted path before the shell
-            // runs it (`expandCommand`), which inside double quotes leaves the quotes in the
-            // path; the braced form is left to the shell.
-            Host::Claude => (
-                ".claude/settings.json",
-                None,
-                format!("\"$CLAUDE_PROJECT_DIR\"/{POLICY_DIR}"),
-            ),
-            Host::Gemini => (
-                ".gemini/settings.json",
-                None,
-                format!("\"${{GEMINI_PROJECT_DIR}}\"/{POLICY_DIR}"),
-            ),
-            // Codex runs a hook in the session's folder, which may be below the project's
-            // root, and names no root: the path is absolute.
-            Host::Codex => (
-                ".codex/hooks.json",
-                Some(".codex/config.toml"),
-                shell_quote(&project.join(POLICY_DIR).to_string_lossy()),
-            ),
+        let template = host.hook_template();
+        let policy = match template.project_root {
+            Some(root) => format!("{root}/{POLICY_DIR}"),
+            None => shell_quote(&project.join(POLICY_DIR).to_string_lossy()),
         };
-        let outdated = match host {
-            Host::Gemini => vec![format!(
-                "{COMMAND_PREFIX}\"$GEMINI_PROJECT_DIR\"/{POLICY_DIR} --host gemini"
-            )],
-            Host::Claude | Host::Codex => Vec::new(),
-        };
+        let command = |policy: &str| format!("{COMMAND_PREFIX}{policy} --host {}", host.flag());
         HookConfig {
             host,
             base: project.to_path_buf(),
-            file: file.to_owned(),
+            file: template.project_file.to_owned(),
             events: host.hook_events().collect(),
-            command: format!("{COMMAND_PREFIX}{policy} --host {}", host.flag()),
-            also_read: also_read.map(str::to_owned),
-            outdated,
+            command: command(&policy),
+            also_read: also_read(template.project_file, template.also_read),
+            outdated: template
+                .outdated_roots
+                .iter()
+                .map(|root| command(&format!("{root}/{POLICY_DIR}")))
+                .collect(),
             user: false,
         }
     }
@@ -187,19 +178,15 @@ impl HookConfig {
     /// folder: the hook runs the user's policy and finds the project's `.rulesc/` from the
     /// payload's `cwd` (`rulesc hook --discover`)
     pub(crate) fn user(host: Host, dirs: &UserDirs) -> HookConfig {
-        let (base, file, also_read) = match host {
-            Host::Claude => (dirs.home.clone(), ".claude/settings.json", None),
-            Host::Gemini => (dirs.home.clone(), ".gemini/settings.json", None),
-            Host::Codex => (dirs.codex_home.clone(), "hooks.json", Some("config.toml")),
-        };
+        let template = host.hook_template();
         let policy = shell_quote(&dirs.policy.to_string_lossy());
         HookConfig {
             host,
-            base,
-            file: file.to_owned(),
+            base: dirs.home_of(host).to_path_buf(),
+            file: template.user_file.to_owned(),
             events: host.hook_events().collect(),
             command: format!("{COMMAND_PREFIX}{policy} --discover --host {}", host.flag()),
-            also_read: also_read.map(str::to_owned),
+            also_read: also_read(template.user_file, template.also_read),
             outdated: Vec::new(),
             user: true,
         }
@@ -323,6 +310,14 @@ impl HookConfig {
         groups.push(json!({"hooks": [{"type": "command", "command": self.command}]}));
         Ok(true)
     }
+}
+
+/// The file named `name` in the folder of the settings file `file`
+fn also_read(file: &str, name: Option<&str>) -> Option<String> {
+    name.map(|name| match file.rsplit_once('/') {
+        Some((folder, _)) => format!("{folder}/{name}"),
+        None => name.to_owned(),
+    })
 }
 
 /// The `hooks` object of a settings document, if it has one
@@ -519,7 +514,7 @@ mod tests {
     fn user_commands_discover_the_project() {
         let dirs = UserDirs {
             home: "/h".into(),
-            codex_home: "/h/.codex".into(),
+            host_homes: vec![(Host::Codex, "/h/.codex".into())],
             policy: "/h/my config/rulesc".into(),
         };
         let codex = HookConfig::user(Host::Codex, &dirs);

@@ -1,8 +1,8 @@
 //! Replay: recorded agent sessions run through a policy as if it had been the hook.
 //!
 //! A trace is a Claude Code transcript, a Codex rollout or rulesc's own event JSON Lines.
-//! The readers (`claude.rs`, `codex.rs`, `rulesc.rs`) turn each line into the hook payloads
-//! the host sent while recording it (`turns.rs`); the replay reads them with the hook's own
+//! The readers (each host's, in its module of `hosts/`, and `rulesc.rs` here) turn each line
+//! into the hook payloads the host sent while recording it (`transcript/`); the replay reads them with the hook's own
 //! reader (`payload.rs`) and evaluates them with its mapping (`mapping.rs`) against a
 //! session state held in memory, so a replayed session gets exactly the counters,
 //! metadata and latches the hook would have kept. Every policy given is replayed over the
@@ -13,12 +13,8 @@
 //! be read is a [`Warning`] naming its file and line, and the rest replays.
 
 mod call;
-mod claude;
-mod codex;
 mod lines;
 mod rulesc;
-mod time;
-mod turns;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -30,9 +26,11 @@ use serde_json::{Map, Value as Json};
 
 pub use lines::MAX_LINE;
 
+use crate::hosts::{ClaudeTranscript, CodexRollout, Host};
+use crate::mapping;
 use crate::payload::{self, Received};
 use crate::session::SessionState;
-use crate::{mapping, Host};
+use crate::transcript::{Emit, Made, Reader};
 
 /// What recorded a trace
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +77,8 @@ impl TraceFormat {
 
     fn reader(self) -> Box<dyn Reader> {
         match self {
-            TraceFormat::Claude => Box::<claude::Claude>::default(),
-            TraceFormat::Codex => Box::<codex::Codex>::default(),
+            TraceFormat::Claude => Box::<ClaudeTranscript>::default(),
+            TraceFormat::Codex => Box::<CodexRollout>::default(),
             TraceFormat::Rulesc => Box::<rulesc::Rulesc>::default(),
         }
     }
@@ -188,51 +186,6 @@ pub struct Replayed {
     pub warnings: Vec<Warning>,
 }
 
-/// One reader of a trace format: a line in, hook payloads or events out
-trait Reader {
-    /// Reads one line; the error is a warning's reason
-    fn line(&mut self, line: Map<String, Json>, emit: &mut Emit) -> Result<(), String>;
-
-    /// The end of the file: closes what is open
-    fn finish(&mut self, emit: &mut Emit);
-}
-
-/// Something a reader made of a line
-enum Made {
-    /// A hook payload, read as the host's
-    Hook(Json),
-    /// A rulesc event
-    Event(Box<Event>),
-}
-
-/// Where readers put what they made of a line
-pub(crate) struct Emit {
-    file: String,
-    at_ms: Option<u64>,
-    made: Vec<(String, Option<u64>, Made)>,
-    warnings: Vec<String>,
-}
-
-impl Emit {
-    /// The session of a trace that names none: its file
-    pub(crate) fn file_session(&self) -> String {
-        self.file.clone()
-    }
-
-    fn hook(&mut self, session: String, payload: Json) {
-        self.made.push((session, self.at_ms, Made::Hook(payload)));
-    }
-
-    fn event(&mut self, session: String, event: Event) {
-        self.made
-            .push((session, self.at_ms, Made::Event(Box::new(event))));
-    }
-
-    fn warn(&mut self, reason: String) {
-        self.warnings.push(reason);
-    }
-}
-
 /// The key of the one policy each replayed session state holds a run of: every policy
 /// replayed side by side has a state of its own
 const REPLAYED: &str = "replayed";
@@ -294,12 +247,7 @@ impl<'p> Replay<'p> {
         let mut lines = lines::Lines::new(reader);
         let mut format = format;
         let mut reader = format.map(TraceFormat::reader);
-        let mut emit = Emit {
-            file: file.to_owned(),
-            at_ms: None,
-            made: Vec::new(),
-            warnings: Vec::new(),
-        };
+        let mut emit = Emit::new(file);
         let mut runs: BTreeMap<String, Run> = BTreeMap::new();
         loop {
             let line = lines.next_line().map_err(|error| ReplayError::Io {

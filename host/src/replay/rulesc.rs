@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use rulesc_runtime::{Event, EventKind};
 use serde_json::{Map, Value as Json};
 
-use super::{Emit, Reader};
+use crate::transcript::{Emit, Reader};
 
 /// The reader of one event file
 #[derive(Default)]

@@ -1,7 +1,10 @@
 //! The events of the hosts `rulesc hook` serves (Claude Code, Codex, Gemini CLI): each
 //! host's names and what each one is to rulesc. One table for the hook, which maps them
-//! (`host/src/payload.rs`), and the compiler, which names the rulesc event a policy that
-//! writes a host's name means.
+//! (each host's module of `host/src/hosts/` names its table), and the compiler, which names
+//! the rulesc event a policy that writes a host's name means ([`ALL_HOST_EVENTS`]).
+//!
+//! The tables live here, below both, because the compiler may not import `rulesc-host`
+//! (ARCHITECTURE.md); everything else about a host lives in its module of `host/src/hosts/`.
 //!
 //! The event names, by host (each list from the host's own source):
 //! - Claude Code: the hooks reference, code.claude.com/docs/en/hooks;
@@ -67,6 +70,10 @@ pub enum HostEventName {
     /// Sent by the host, but nothing a policy speaks of: no opinion
     Unmapped,
 }
+
+/// Every host's events, for what reads a name whatever the host (the compiler's hints)
+pub const ALL_HOST_EVENTS: [&[(&str, HostEventName)]; 3] =
+    [&CLAUDE_EVENTS, &CODEX_EVENTS, &GEMINI_EVENTS];
 
 /// Claude Code's events (code.claude.com/docs/en/hooks, "Hook events")
 pub const CLAUDE_EVENTS: [(&str, HostEventName); 13] = [

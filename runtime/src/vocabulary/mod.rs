@@ -31,7 +31,9 @@ pub use condition::{Condition, TraceTerm, TraceTest, Window, MAX_TRACE_BOUND};
 pub use event_kind::EventKind;
 pub use expression::{Arith, ArithOp, CompareOp, ListQuantifier, Operand};
 pub use field::{Field, FieldPath, FieldType, PathSegment};
-pub use host_events::{HostEvent, HostEventName, CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS};
+pub use host_events::{
+    HostEvent, HostEventName, ALL_HOST_EVENTS, CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS,
+};
 pub use lazy_regex::PatternError;
 pub use literal::{parse_duration, DurationError, Literal};
 pub(crate) use matcher::GlobShape;

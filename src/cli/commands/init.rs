@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rulesc_host::durable::{replace_file, Durability};
-use rulesc_host::Host;
+use rulesc_host::{folder_trusted, Trust, TrustEntry};
 use serde_json::Value as Json;
 
 use crate::cli::args::InitArgs;
@@ -101,13 +101,14 @@ pub(crate) fn run(args: &InitArgs) -> ExitStatus {
             config.events.join(", ")
         ));
     }
-    if !args.trust && matches!(args.host, Host::Codex) {
+    if !args.trust && args.host.hook_template().trust == Trust::HookHashes {
         let dir = project.as_deref().map_or_else(String::new, |project| {
             format!(" {}", hook_config::shell_quote(&project.to_string_lossy()))
         });
         let user = if args.user { " --user" } else { "" };
         text.push_str(&format!(
-            "Codex runs these hooks only once you trust them: run `rulesc init --host codex{user} --trust{dir}` (it records their hashes in Codex's `config.toml`), or review them in Codex's `/hooks`\n"
+            "{title} runs these hooks only once you trust them: run `rulesc init --host {}{user} --trust{dir}` (it records their hashes in {title}'s `config.toml`), or review them in {title}'s `/hooks`\n",
+            args.host.flag()
         ));
     }
     text.push_str("doctor:\n");
@@ -173,10 +174,10 @@ fn plan_config(config: &HookConfig, force: bool) -> Result<(Option<PlannedFile>,
     ))
 }
 
-/// The host's record that the hooks are trusted, with the user's consent (`--trust`):
-/// Codex's `[hooks.state]` entries for every `rulesc hook` handler of `settings` (the
-/// configuration as it will be); Gemini CLI's trusted folder for a project; nothing for
-/// Claude Code, which asks for no trust
+/// The host's record that the hooks are trusted, with the user's consent (`--trust`), by
+/// the host's kind of [`Trust`]: `[hooks.state]` entries for every `rulesc hook` handler of
+/// `settings` (the configuration as it will be) in `config.toml` (Codex); a trusted folder
+/// for a project (Gemini CLI); nothing for a host that asks for no trust (Claude Code)
 fn plan_trust(
     config: &HookConfig,
     settings: &Json,
@@ -186,9 +187,9 @@ fn plan_trust(
     let Some(dirs) = dirs else {
         return Err("`HOME` is not set, so the host's trust cannot be recorded; set it, or run `rulesc init` without `--trust`".to_owned());
     };
-    match config.host {
-        Host::Codex => {
-            let path = dirs.codex_home.join("config.toml");
+    match config.host.hook_template().trust {
+        Trust::HookHashes => {
+            let path = dirs.home_of(config.host).join("config.toml");
             let shown = path.display().to_string();
             let (mut document, exists) = match read(&path, &shown)? {
                 Some(bytes) => {
@@ -197,7 +198,7 @@ fn plan_trust(
                 }
                 None => (toml_edit::DocumentMut::new(), false),
             };
-            let entries = codex_trust::entries(&config.path(), settings);
+            let entries = TrustEntry::of(&config.path(), settings);
             let hooks_trusted = codex_trust::trust(&mut document, &entries);
             let project_trusted =
                 project.is_some_and(|project| codex_trust::trust_project(&mut document, project));
@@ -211,16 +212,16 @@ fn plan_trust(
                 exists,
             }))
         }
-        Host::Gemini => {
+        Trust::Folders(file) => {
             let Some(project) = project else {
                 return Ok(None);
             };
-            let path = doctor::gemini_trust_file(dirs);
+            let path = dirs.home.join(file);
             let shown = path.display().to_string();
             let existing = read_settings(&path, &shown)?;
             let exists = existing.is_some();
             let mut rules = existing.unwrap_or_else(|| Json::Object(serde_json::Map::new()));
-            if doctor::gemini_trusted(&rules, project) {
+            if folder_trusted(&rules, project) {
                 return Ok(None);
             }
             let Some(map) = rules.as_object_mut() else {
@@ -239,7 +240,7 @@ fn plan_trust(
                 exists,
             }))
         }
-        Host::Claude => Ok(None),
+        Trust::Nothing => Ok(None),
     }
 }
 

@@ -20,7 +20,6 @@ use rulesc_host::Host;
 
 use crate::cli::hook_config::{HookConfig, UserDirs, POLICY_DIR};
 use settings::Found;
-pub(crate) use settings::{gemini_trust_file, gemini_trusted};
 
 /// How a check came out
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -142,10 +142,7 @@ fn call(
     shell: &str,
 ) -> Result<Answer, String> {
     let folder = project.to_string_lossy().into_owned();
-    let (event, tool) = match host {
-        Host::Gemini => ("BeforeTool", "run_shell_command"),
-        Host::Claude | Host::Codex => ("PreToolUse", "Bash"),
-    };
+    let (event, tool) = (host.pre_tool_event(), host.shell_tool());
     let payload = json!({
         "session_id": format!("rulesc-doctor-{}", std::process::id()),
         "transcript_path": null,
@@ -156,21 +153,20 @@ fn call(
         "tool_input": {"command": shell},
         "tool_use_id": "rulesc-doctor",
     });
-    let text = match host {
-        // Gemini CLI puts a quoted path in place of `$GEMINI_PROJECT_DIR` (and
-        // `$CLAUDE_PROJECT_DIR`) in the command's text before its shell runs it.
-        Host::Gemini => expand_gemini(command, &folder),
-        Host::Claude | Host::Codex => command.to_owned(),
-    };
+    let text = expand(command, &folder, host.hook_template().expanded_variables);
     let script = format!(
         "{text} --state-dir {}",
         hook_config::shell_quote(&state.to_string_lossy())
     );
-    let mut child = Command::new("sh")
-        .args(["-c", &script])
-        .current_dir(project)
-        .env("CLAUDE_PROJECT_DIR", &folder)
-        .env("GEMINI_PROJECT_DIR", &folder)
+    let mut shell = Command::new("sh");
+    shell.args(["-c", &script]).current_dir(project);
+    // Every host's variable, as a command copied from another host's settings may use it.
+    for host in Host::ALL {
+        if let Some(variable) = host.hook_template().root_variable {
+            shell.env(variable, &folder);
+        }
+    }
+    let mut child = shell
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -233,20 +229,21 @@ fn denial(stdout: &str) -> Option<String> {
     })
 }
 
-/// `command` as Gemini CLI's `expandCommand` hands it to the shell: `$GEMINI_PROJECT_DIR`
-/// and `$CLAUDE_PROJECT_DIR` (not the braced forms) replaced by the folder, quoted
-fn expand_gemini(command: &str, folder: &str) -> String {
+/// `command` as the host hands it to the shell: the plain `$NAME` (not the braced form) of
+/// each of `variables` replaced by the folder, quoted (Gemini CLI's `expandCommand`)
+fn expand(command: &str, folder: &str, variables: &[&str]) -> String {
     let quoted = hook_config::shell_quote(folder);
     let mut text = command.to_owned();
-    for name in ["$GEMINI_PROJECT_DIR", "$CLAUDE_PROJECT_DIR"] {
+    for variable in variables {
+        let name = format!("${variable}");
         let mut out = String::with_capacity(text.len());
         let mut rest = text.as_str();
-        while let Some(at) = rest.find(name) {
+        while let Some(at) = rest.find(&name) {
             let (before, after) = rest.split_at(at);
             let tail = after.get(name.len()..).unwrap_or_default();
             out.push_str(before);
             if tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
-                out.push_str(name);
+                out.push_str(&name);
             } else {
                 out.push_str(&quoted);
             }
@@ -264,6 +261,13 @@ mod tests {
 
     #[test]
     fn gemini_replaces_the_plain_variable_only() {
+        let expand_gemini = |command: &str, folder: &str| {
+            expand(
+                command,
+                folder,
+                Host::Gemini.hook_template().expanded_variables,
+            )
+        };
         assert_eq!(
             expand_gemini(r#"rulesc hook "$GEMINI_PROJECT_DIR"/.rulesc"#, "/a b"),
             r#"rulesc hook "'/a b'"/.rulesc"#

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use rulesc_host::Host;
+use rulesc_host::{folder_trusted, Host, Trust, TrustEntry};
 use serde_json::Value as Json;
 
 use super::Line;
@@ -204,11 +204,11 @@ pub(super) fn coverage(host: Host, project: &Path, found: &[Found]) -> Vec<Line>
     lines
 }
 
-/// Claude Code and Gemini CLI read a project's settings only in the folder they start in:
-/// settings with `rulesc hook` in a folder above `project` (up to the repository's root or
-/// the home folder) do not apply to an agent started in `project`
+/// A host that reads a project's settings only in the folder it starts in (Claude Code,
+/// Gemini CLI): settings with `rulesc hook` in a folder above `project` (up to the
+/// repository's root or the home folder) do not apply to an agent started in `project`
 fn above(host: Host, project: &Path, found: &[Found]) -> Option<Line> {
-    if host == Host::Codex || found.iter().any(|found| !found.config.user) {
+    if host.hook_template().reads_settings_above || found.iter().any(|found| !found.config.user) {
         return None;
     }
     let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -236,17 +236,16 @@ fn above(host: Host, project: &Path, found: &[Found]) -> Option<Line> {
 /// Whether the host runs hooks at all: Claude Code's `disableAllHooks`, Gemini CLI's
 /// `hooksConfig.enabled`
 pub(super) fn enabled(host: Host, found: &[Found], dirs: Option<&UserDirs>) -> Vec<Line> {
-    let (key, path): (&str, &[&str]) = match host {
-        Host::Claude => ("disableAllHooks", &["disableAllHooks"]),
-        Host::Gemini => ("hooksConfig.enabled", &["hooksConfig", "enabled"]),
-        Host::Codex => return Vec::new(),
+    let Some(switch) = host.hook_template().hooks_switch else {
+        return Vec::new();
     };
+    let key = switch.path.join(".");
     let off = |settings: &Json| {
-        let value = path.iter().try_fold(settings, |json, key| json.get(*key));
-        match host {
-            Host::Claude => value == Some(&Json::Bool(true)),
-            _ => value == Some(&Json::Bool(false)),
-        }
+        let value = switch
+            .path
+            .iter()
+            .try_fold(settings, |json, key| json.get(*key));
+        value == Some(&Json::Bool(switch.off))
     };
     // The user's settings count even when they hold no hooks of their own.
     let mut documents: Vec<(String, Json)> = found
@@ -280,31 +279,32 @@ pub(super) fn trust(
     found: &[Found],
     dirs: Option<&UserDirs>,
 ) -> Vec<Line> {
-    match host {
-        Host::Codex => codex(project, found, dirs),
-        Host::Gemini => gemini(project, found, dirs),
-        Host::Claude => Vec::new(),
+    match host.hook_template().trust {
+        Trust::HookHashes => hook_hashes(host, project, found, dirs),
+        Trust::Folders(file) => trusted_folders(host, project, found, dirs, file),
+        Trust::Nothing => Vec::new(),
     }
 }
 
-/// Codex: every `rulesc hook` handler trusted by its hash in the user's `config.toml`, and
-/// a project's `.codex/` loaded only for a trusted project
-fn codex(project: &Path, found: &[Found], dirs: Option<&UserDirs>) -> Vec<Line> {
+/// [`Trust::HookHashes`] (Codex): every `rulesc hook` handler trusted by its hash in the
+/// user's `config.toml`, and a project's `.codex/` loaded only for a trusted project
+fn hook_hashes(host: Host, project: &Path, found: &[Found], dirs: Option<&UserDirs>) -> Vec<Line> {
+    let title = host.title();
     let Some(dirs) = dirs else {
-        return vec![Line::warning(
-            "Codex: `HOME` is not set, so the trust of its hooks cannot be checked",
-        )];
+        return vec![Line::warning(format!(
+            "{title}: `HOME` is not set, so the trust of its hooks cannot be checked"
+        ))];
     };
-    let config_path = dirs.codex_home.join("config.toml");
+    let config_path = dirs.home_of(host).join("config.toml");
     let config = match read_document(&config_path) {
         Ok(config) => config.unwrap_or_default(),
         Err(reason) => return vec![Line::error(reason)],
     };
     let mut lines = Vec::new();
     for found in found.iter().filter(|found| !found.commands.is_empty()) {
-        let mut entries = codex_trust::entries(&found.config.path(), &found.settings);
+        let mut entries = TrustEntry::of(&found.config.path(), &found.settings);
         if let (Some(toml), Some(file)) = (&found.toml, &found.config.also_read) {
-            entries.extend(codex_trust::entries(&found.config.base.join(file), toml));
+            entries.extend(TrustEntry::of(&found.config.base.join(file), toml));
         }
         let untrusted: Vec<&str> = entries
             .iter()
@@ -319,20 +319,21 @@ fn codex(project: &Path, found: &[Found], dirs: Option<&UserDirs>) -> Vec<Line> 
         };
         if untrusted.is_empty() {
             lines.push(Line::ok(format!(
-                "Codex: the hooks of `{}` are trusted in `{}`",
+                "{title}: the hooks of `{}` are trusted in `{}`",
                 found.shown,
                 config_path.display()
             )));
         } else {
             lines.push(Line::error(format!(
-                "Codex: the hooks of `{}` on {} are not trusted (or their command changed), so Codex skips them without a word; run `rulesc init --host codex{user} --trust{dir}`, or trust them in Codex's `/hooks`",
+                "{title}: the hooks of `{}` on {} are not trusted (or their command changed), so {title} skips them without a word; run `rulesc init --host {}{user} --trust{dir}`, or trust them in {title}'s `/hooks`",
                 found.shown,
-                untrusted.join(", ")
+                untrusted.join(", "),
+                host.flag()
             )));
         }
         if !found.config.user && !codex_project_trusted(&config, project) {
             lines.push(Line::warning(format!(
-                "Codex: `{}` is not a trusted project in `{}`, so Codex does not load its `.codex/`; trust the folder when Codex asks, or add `[projects.\"{}\"]` with `trust_level = \"trusted\"`",
+                "{title}: `{}` is not a trusted project in `{}`, so {title} does not load its `.codex/`; trust the folder when {title} asks, or add `[projects.\"{}\"]` with `trust_level = \"trusted\"`",
                 project.display(),
                 config_path.display(),
                 project.display()
@@ -356,13 +357,16 @@ fn codex_project_trusted(config: &toml_edit::DocumentMut, project: &Path) -> boo
     })
 }
 
-/// Gemini CLI's trusted folders: `~/.gemini/trustedFolders.json`
-pub(crate) fn gemini_trust_file(dirs: &UserDirs) -> PathBuf {
-    dirs.home.join(".gemini/trustedFolders.json")
-}
-
-/// Gemini CLI: a project's hooks run only in a trusted folder
-fn gemini(project: &Path, found: &[Found], dirs: Option<&UserDirs>) -> Vec<Line> {
+/// [`Trust::Folders`] (Gemini CLI): a project's hooks run only in a folder trusted in
+/// `file` (under `HOME`)
+fn trusted_folders(
+    host: Host,
+    project: &Path,
+    found: &[Found],
+    dirs: Option<&UserDirs>,
+    file: &str,
+) -> Vec<Line> {
+    let title = host.title();
     if !found
         .iter()
         .any(|found| !found.config.user && !found.commands.is_empty())
@@ -370,80 +374,37 @@ fn gemini(project: &Path, found: &[Found], dirs: Option<&UserDirs>) -> Vec<Line>
         return Vec::new();
     }
     let Some(dirs) = dirs else {
-        return vec![Line::warning(
-            "Gemini CLI: `HOME` is not set, so its trusted folders cannot be checked",
-        )];
+        return vec![Line::warning(format!(
+            "{title}: `HOME` is not set, so its trusted folders cannot be checked"
+        ))];
     };
-    let file = gemini_trust_file(dirs);
+    let file = dirs.home.join(file);
     let rules = match read_json(&file, &file.display().to_string()) {
         Ok(rules) => rules.unwrap_or(Json::Null),
         Err(reason) => return vec![Line::error(reason)],
     };
-    if gemini_trusted(&rules, project) {
+    if folder_trusted(&rules, project) {
         vec![Line::ok(format!(
-            "Gemini CLI: `{}` is a trusted folder",
+            "{title}: `{}` is a trusted folder",
             project.display()
         ))]
     } else {
         vec![Line::error(format!(
-            "Gemini CLI: `{}` is not a trusted folder in `{}`, so Gemini CLI runs none of the project's hooks; run `rulesc init --host gemini --trust {}`, or trust the folder when Gemini CLI asks",
+            "{title}: `{}` is not a trusted folder in `{}`, so {title} runs none of the project's hooks; run `rulesc init --host {} --trust {}`, or trust the folder when {title} asks",
             project.display(),
             file.display(),
+            host.flag(),
             quoted(project)
         ))]
     }
 }
 
-/// Whether Gemini CLI's rules trust `folder`: a `TRUST_FOLDER` rule on it or a folder above,
-/// or a `TRUST_PARENT` rule on a folder whose parent holds it, and no `DO_NOT_TRUST` on it
-/// (`packages/cli/src/config/trustedFolders.ts`)
-pub(crate) fn gemini_trusted(rules: &Json, folder: &Path) -> bool {
-    let Some(rules) = rules.as_object() else {
-        return false;
-    };
-    let mut trusted = false;
-    for (path, level) in rules {
-        let path = Path::new(path);
-        match level.as_str() {
-            Some("DO_NOT_TRUST") if path == folder => return false,
-            Some("TRUST_FOLDER") => trusted |= folder.starts_with(path),
-            Some("TRUST_PARENT") => {
-                trusted |= path
-                    .parent()
-                    .is_some_and(|parent| folder.starts_with(parent));
-            }
-            _ => {}
-        }
-    }
-    trusted
-}
-
 /// The command a found file runs on the host's tool-call event
 pub(super) fn pre_tool_command(host: Host, found: &Found) -> Option<String> {
-    let event = match host {
-        Host::Gemini => "BeforeTool",
-        Host::Claude | Host::Codex => "PreToolUse",
-    };
-    found.commands.get(event)?.first().cloned()
+    found.commands.get(host.pre_tool_event())?.first().cloned()
 }
 
 /// A folder as one shell word
 fn quoted(path: &Path) -> String {
     hook_config::shell_quote(&path.to_string_lossy())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn gemini_trust_follows_its_rules() {
-        let rules = json!({"/a": "TRUST_FOLDER", "/b/c": "TRUST_PARENT", "/a/no": "DO_NOT_TRUST"});
-        assert!(gemini_trusted(&rules, Path::new("/a/x")));
-        assert!(gemini_trusted(&rules, Path::new("/b/d")));
-        assert!(!gemini_trusted(&rules, Path::new("/a/no")));
-        assert!(!gemini_trusted(&rules, Path::new("/c")));
-        assert!(!gemini_trusted(&rules, Path::new("/ab")));
-    }
 }

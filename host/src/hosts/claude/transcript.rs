@@ -12,8 +12,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use super::turns::{ToolCall, Turns};
-use super::{Emit, Reader};
+use crate::transcript::{parse_rfc3339, Emit, Reader, ToolCall, Turns};
 
 /// Line types that record no hook call
 const QUIET: [&str; 5] = [
@@ -26,11 +25,11 @@ const QUIET: [&str; 5] = [
 
 /// The reader of one transcript file
 #[derive(Default)]
-pub(crate) struct Claude {
+pub(crate) struct ClaudeTranscript {
     turns: Turns,
 }
 
-impl Reader for Claude {
+impl Reader for ClaudeTranscript {
     fn line(&mut self, line: Map<String, Json>, emit: &mut Emit) -> Result<(), String> {
         let kind = line.get("type").and_then(Json::as_str).unwrap_or_default();
         if QUIET.contains(&kind) {
@@ -43,7 +42,7 @@ impl Reader for Claude {
         let at_ms = line
             .get("timestamp")
             .and_then(Json::as_str)
-            .and_then(super::time::parse_rfc3339);
+            .and_then(parse_rfc3339);
         let cwd = line.get("cwd").and_then(Json::as_str);
         self.turns.locate(session, cwd, at_ms, emit);
         let sidechain = line.get("isSidechain").and_then(Json::as_bool) == Some(true);
@@ -75,7 +74,7 @@ impl Reader for Claude {
     }
 }
 
-impl Claude {
+impl ClaudeTranscript {
     fn blocks(
         &mut self,
         kind: &str,

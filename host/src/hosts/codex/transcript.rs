@@ -14,8 +14,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use super::turns::{ToolCall, Turns};
-use super::{Emit, Reader};
+use crate::transcript::{parse_rfc3339, Emit, Reader, ToolCall, Turns};
 
 /// Codex's shell tools, reported to hooks as `Bash`
 const SHELL_TOOLS: [&str; 5] = [
@@ -28,18 +27,18 @@ const SHELL_TOOLS: [&str; 5] = [
 
 /// The reader of one rollout file
 #[derive(Default)]
-pub(crate) struct Codex {
+pub(crate) struct CodexRollout {
     turns: Turns,
 }
 
-impl Reader for Codex {
+impl Reader for CodexRollout {
     fn line(&mut self, line: Map<String, Json>, emit: &mut Emit) -> Result<(), String> {
         let kind = line.get("type").and_then(Json::as_str).unwrap_or_default();
         let payload = line.get("payload").and_then(Json::as_object);
         let at_ms = line
             .get("timestamp")
             .and_then(Json::as_str)
-            .and_then(super::time::parse_rfc3339);
+            .and_then(parse_rfc3339);
         let Some(payload) = payload else {
             return Err(format!("a `{kind}` line without a `payload` object"));
         };
@@ -75,7 +74,7 @@ impl Reader for Codex {
     }
 }
 
-impl Codex {
+impl CodexRollout {
     fn event_msg(&mut self, payload: &Map<String, Json>, emit: &mut Emit) {
         let text = |name: &str| payload.get(name).and_then(Json::as_str);
         match payload
