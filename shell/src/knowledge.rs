@@ -2697,6 +2697,9 @@ pub(crate) struct Autorun {
     pub(crate) files: &'static [&'static str],
     /// Environment variables naming a file the program runs first (`BASH_ENV`)
     pub(crate) variables: &'static [&'static str],
+    /// Options naming a file the program reads first and acts on (`mysql
+    /// --defaults-extra-file=F`, `sqlite3 -init F`), the file next or after `=`
+    pub(crate) options: &'static [&'static str],
 }
 
 /// Every program that runs files it finds, one row each
@@ -2720,6 +2723,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         ],
         files: &["/.git/hooks/", "/.githooks/", "/.husky/"],
         variables: &[],
+        options: &[],
     },
     Autorun {
         programs: &["npm", "pnpm", "yarn", "bun"],
@@ -2749,6 +2753,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
             ".pnpmfile.cjs",
         ],
         variables: &[],
+        options: &[],
     },
     Autorun {
         programs: &["python", "python3", "python2", "pip", "pip3", "pytest"],
@@ -2760,12 +2765,45 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
             "setup.py",
         ],
         variables: &["PYTHONSTARTUP"],
+        options: &[],
     },
     Autorun {
         programs: &["bash", "sh", "dash", "zsh", "ksh"],
         subcommands: &[],
         files: &[],
         variables: &["BASH_ENV", "ENV"],
+        options: &[],
+    },
+    // A database client's settings file may carry statements it runs on connecting
+    // (mysql's `init-command=`, psql's and sqlite3's startup files hold meta-commands and
+    // SQL, mongosh's run JavaScript): one written on the line runs what only it knows.
+    Autorun {
+        programs: &["mysql", "mariadb"],
+        subcommands: &[],
+        files: &[".my.cnf", ".mylogin.cnf"],
+        variables: &[],
+        options: &["--defaults-file", "--defaults-extra-file"],
+    },
+    Autorun {
+        programs: &["psql"],
+        subcommands: &[],
+        files: &[".psqlrc"],
+        variables: &["PSQLRC"],
+        options: &[],
+    },
+    Autorun {
+        programs: &["sqlite3", "duckdb"],
+        subcommands: &[],
+        files: &[".sqliterc", ".duckdbrc"],
+        variables: &[],
+        options: &["-init"],
+    },
+    Autorun {
+        programs: &["mongosh", "mongo"],
+        subcommands: &[],
+        files: &[".mongoshrc.js", ".mongorc.js"],
+        variables: &[],
+        options: &[],
     },
 ];
 
