@@ -392,7 +392,8 @@ pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
 
 /// Programs that fetch text from elsewhere: downloads and sockets
 pub(crate) const DOWNLOADS: &[&str] = &[
-    "curl", "wget", "fetch", "aria2c", "http", "https", "nc", "ncat", "netcat", "socat",
+    "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "xhs", "curlie", "nc", "ncat",
+    "netcat", "socat",
 ];
 
 /// Programs that pass along text they are given (decoders, filters, printers); with
