@@ -414,7 +414,17 @@ pub(crate) fn carries_text(program: &str) -> bool {
 }
 
 /// Programs that run another as a different user
-const PRIVILEGE: &[&str] = &["sudo", "su", "doas", "pkexec", "run0", "sudoedit"];
+const PRIVILEGE: &[&str] = &[
+    "sudo",
+    "su",
+    "doas",
+    "pkexec",
+    "run0",
+    "sudoedit",
+    "please",
+    "pleaseedit",
+    "ksu",
+];
 
 /// Programs that make a file system or wipe a device whatever their words
 const DISK_FORMATTERS: &[&str] = &[
@@ -3391,8 +3401,10 @@ mod tests {
             ("stdin_runner", &["at", "batch"], &["cron", "atq"]),
             (
                 "privilege",
-                &["sudo", "su", "doas", "pkexec", "run0", "sudoedit"],
-                &["sudoku", "env"],
+                &[
+                    "sudo", "su", "doas", "pkexec", "run0", "sudoedit", "please", "ksu",
+                ],
+                &["sudoku", "env", "pleased"],
             ),
             (
                 "disk_formatter",
