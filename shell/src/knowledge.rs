@@ -392,7 +392,8 @@ pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
 
 /// Programs that fetch text from elsewhere: downloads and sockets
 pub(crate) const DOWNLOADS: &[&str] = &[
-    "curl", "wget", "fetch", "aria2c", "http", "https", "nc", "ncat", "netcat", "socat",
+    "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "xhs", "curlie", "nc", "ncat",
+    "netcat", "socat",
 ];
 
 /// Programs that pass along text they are given (decoders, filters, printers); with
@@ -413,7 +414,17 @@ pub(crate) fn carries_text(program: &str) -> bool {
 }
 
 /// Programs that run another as a different user
-const PRIVILEGE: &[&str] = &["sudo", "su", "doas", "pkexec", "run0", "sudoedit"];
+const PRIVILEGE: &[&str] = &[
+    "sudo",
+    "su",
+    "doas",
+    "pkexec",
+    "run0",
+    "sudoedit",
+    "please",
+    "pleaseedit",
+    "ksu",
+];
 
 /// Programs that make a file system or wipe a device whatever their words
 const DISK_FORMATTERS: &[&str] = &[
@@ -2697,6 +2708,9 @@ pub(crate) struct Autorun {
     pub(crate) files: &'static [&'static str],
     /// Environment variables naming a file the program runs first (`BASH_ENV`)
     pub(crate) variables: &'static [&'static str],
+    /// Options naming a file the program reads first and acts on (`mysql
+    /// --defaults-extra-file=F`, `sqlite3 -init F`), the file next or after `=`
+    pub(crate) options: &'static [&'static str],
 }
 
 /// Every program that runs files it finds, one row each
@@ -2720,6 +2734,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         ],
         files: &["/.git/hooks/", "/.githooks/", "/.husky/"],
         variables: &[],
+        options: &[],
     },
     Autorun {
         programs: &["npm", "pnpm", "yarn", "bun"],
@@ -2749,6 +2764,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
             ".pnpmfile.cjs",
         ],
         variables: &[],
+        options: &[],
     },
     Autorun {
         programs: &["python", "python3", "python2", "pip", "pip3", "pytest"],
@@ -2760,12 +2776,45 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
             "setup.py",
         ],
         variables: &["PYTHONSTARTUP"],
+        options: &[],
     },
     Autorun {
         programs: &["bash", "sh", "dash", "zsh", "ksh"],
         subcommands: &[],
         files: &[],
         variables: &["BASH_ENV", "ENV"],
+        options: &[],
+    },
+    // A database client's settings file may carry statements it runs on connecting
+    // (mysql's `init-command=`, psql's and sqlite3's startup files hold meta-commands and
+    // SQL, mongosh's run JavaScript): one written on the line runs what only it knows.
+    Autorun {
+        programs: &["mysql", "mariadb"],
+        subcommands: &[],
+        files: &[".my.cnf", ".mylogin.cnf"],
+        variables: &[],
+        options: &["--defaults-file", "--defaults-extra-file"],
+    },
+    Autorun {
+        programs: &["psql"],
+        subcommands: &[],
+        files: &[".psqlrc"],
+        variables: &["PSQLRC"],
+        options: &[],
+    },
+    Autorun {
+        programs: &["sqlite3", "duckdb"],
+        subcommands: &[],
+        files: &[".sqliterc", ".duckdbrc"],
+        variables: &[],
+        options: &["-init"],
+    },
+    Autorun {
+        programs: &["mongosh", "mongo"],
+        subcommands: &[],
+        files: &[".mongoshrc.js", ".mongorc.js"],
+        variables: &[],
+        options: &[],
     },
 ];
 
@@ -3352,8 +3401,10 @@ mod tests {
             ("stdin_runner", &["at", "batch"], &["cron", "atq"]),
             (
                 "privilege",
-                &["sudo", "su", "doas", "pkexec", "run0", "sudoedit"],
-                &["sudoku", "env"],
+                &[
+                    "sudo", "su", "doas", "pkexec", "run0", "sudoedit", "please", "ksu",
+                ],
+                &["sudoku", "env", "pleased"],
             ),
             (
                 "disk_formatter",

@@ -1204,6 +1204,13 @@ impl Reader {
                     "`{program}` runs `{path}`, which is written on this line, and what it runs is only known then"
                 ));
             }
+            for file in whole_option_values(args, row.options) {
+                if file.starts_with("<(") || self.was_written(file) {
+                    runs.opaque.push(format!(
+                        "`{program}` first reads `{file}`, which is made on this line, and what it holds (settings, statements it runs) is only known then"
+                    ));
+                }
+            }
             for name in row.variables {
                 if let Some(binding) = self.environment(name) {
                     // `BASH_ENV=<(echo '…')`: the file is a process substitution's output.
@@ -2437,6 +2444,23 @@ fn option_value(args: &[String], short: char, long: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The values of options spelled whole, never in a cluster (`--defaults-file F`,
+/// `--defaults-file=F`, `-init F`)
+fn whole_option_values<'a>(args: &'a [String], options: &[&str]) -> Vec<&'a str> {
+    let mut values = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if options.contains(&arg.as_str()) {
+            values.extend(words.next().map(String::as_str));
+        } else if let Some((name, value)) = arg.split_once('=') {
+            if options.contains(&name) {
+                values.push(value);
+            }
+        }
+    }
+    values
 }
 
 /// The commands `find` runs for each file: `-exec`/`-execdir`/`-ok`/`-okdir` up to `;` or `+`,

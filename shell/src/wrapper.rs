@@ -90,6 +90,11 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("sudo", "ughprtCDUTR")
     },
     wrapper("doas", "uC"),
+    // please(1), a sudo of its own rules: its options before the program it runs.
+    Wrapper {
+        long_valued: &["allowenv", "check", "dir", "reason", "target", "user"],
+        ..wrapper("please", "acdrtu")
+    },
     Wrapper {
         long_valued: &[
             "setuid",
@@ -766,6 +771,7 @@ mod tests {
             ("run0", "-u root rm", Some(2)),
             ("pkexec", "--user root rm", Some(2)),
             ("doas", "-u root rm", Some(2)),
+            ("please", "-d / -r why rm", Some(4)),
             ("setsid", "rm", Some(0)),
             ("nohup", "rm", Some(0)),
             ("builtin", "exec rm", Some(0)),
