@@ -90,10 +90,13 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("sudo", "ughprtCDUTR")
     },
     wrapper("doas", "uC"),
-    // please(1), a sudo of its own rules: its options before the program it runs.
+    // please(1), a sudo of its own rules: its options before the program it runs (its
+    // getopts table, `-g`/`--group` since 0.5).
     Wrapper {
-        long_valued: &["allowenv", "check", "dir", "reason", "target", "user"],
-        ..wrapper("please", "acdrtu")
+        long_valued: &[
+            "allowenv", "check", "dir", "group", "reason", "target", "user",
+        ],
+        ..wrapper("please", "acdgrtu")
     },
     Wrapper {
         long_valued: &[
@@ -772,6 +775,7 @@ mod tests {
             ("pkexec", "--user root rm", Some(2)),
             ("doas", "-u root rm", Some(2)),
             ("please", "-d / -r why rm", Some(4)),
+            ("please", "-g wheel rm", Some(2)),
             ("setsid", "rm", Some(0)),
             ("nohup", "rm", Some(0)),
             ("builtin", "exec rm", Some(0)),
