@@ -2152,8 +2152,7 @@ pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + 
     let mut positions: Vec<usize> = [program, unversioned]
         .into_iter()
         .filter(|name| !name.is_empty())
-        .filter_map(|name| BY_NAME.get(name))
-        .flat_map(|positions| positions.iter().copied())
+        .flat_map(|name| by_name::positions(&BY_NAME, name))
         .collect();
     positions.sort_unstable();
     positions.dedup();
