@@ -82,7 +82,7 @@ pub use vocabulary::{
     FinishReason, GlobPattern, HostEvent, HostEventName, JsonType, LabelStep, Limits,
     ListQuantifier, Literal, Mode, OnUndecidable, Operand, Origin, PathSegment, PatternError,
     Quantifier, RegexPattern, Rule, ShellCondition, ShellWord, SortedJson, Status, StopDecision,
-    StopReason, TraceTerm, TraceTest, Verb, Window, WordTest, ALL_HOST_EVENTS, CLAUDE_EVENTS,
-    CODEX_EVENTS, EVENT_FIELDS, GEMINI_EVENTS, MAX_PATTERN_LEN, MAX_TRACE_BOUND,
+    StopReason, TraceTerm, TraceTest, Verb, Window, WordTest, Words, ALL_HOST_EVENTS,
+    CLAUDE_EVENTS, CODEX_EVENTS, EVENT_FIELDS, GEMINI_EVENTS, MAX_PATTERN_LEN, MAX_TRACE_BOUND,
     RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT,
 };

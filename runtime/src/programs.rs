@@ -194,7 +194,7 @@ mod tests {
     }
 
     fn names(names: &[&str]) -> WordTest {
-        WordTest::In(names.iter().map(|name| (*name).to_owned()).collect())
+        WordTest::In(names.iter().collect())
     }
 
     fn named(name: &str) -> WordTest {

@@ -506,7 +506,7 @@ impl UnknownWord<'_> {
         };
         match test {
             WordTest::Equals(expected) => fits(expected),
-            WordTest::In(members) => members.iter().any(|member| fits(member)),
+            WordTest::In(members) => members.iter().any(fits),
             WordTest::Glob(pattern) => {
                 let literal = pattern.as_str();
                 !(self.name && self.prefix.is_empty() && literal.starts_with(['-', '+', ':', '/']))

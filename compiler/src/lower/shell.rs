@@ -7,7 +7,7 @@
 use rulesc_grammar::{Call, Compare, Expr, Lit, LitKind, Op, Operand, Path, PathSegment, Span};
 use rulesc_runtime::{
     Condition, EventKind, Field, FieldPath, GlobPattern, PathSegment as FieldSegment, Quantifier,
-    RegexPattern, ShellCondition, ShellWord, WordTest,
+    RegexPattern, ShellCondition, ShellWord, WordTest, Words,
 };
 
 use crate::codes;
@@ -250,7 +250,7 @@ impl ShellLowering<'_> {
                 Some(LitKind::List(items)) => items
                     .iter()
                     .map(|item| self.string(item))
-                    .collect::<Option<Vec<String>>>(),
+                    .collect::<Option<Words>>(),
                 _ => None,
             };
             if items.is_none() {

@@ -26,6 +26,7 @@ mod shell;
 mod sorted_json;
 mod values;
 mod verb;
+mod words;
 
 pub use condition::{Condition, TraceTerm, TraceTest, Window, MAX_TRACE_BOUND};
 pub use event_kind::EventKind;
@@ -47,6 +48,7 @@ pub(crate) use sorted_json::sorted_map;
 pub use sorted_json::SortedJson;
 pub use values::{ErrorKind, FinishReason, Status};
 pub use verb::{StopDecision, StopReason, Verb};
+pub use words::Words;
 
 /// Gives a fieldless enum its source spellings: `ALL` (declaration order), `name`,
 /// `from_name` and a `Display` that writes the name

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::matcher::{GlobPattern, RegexPattern};
+use super::words::Words;
 
 /// Which simple commands of a command line a shell condition must hold for
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,7 +105,7 @@ pub enum WordTest {
     /// `=~ "regex"`
     Regex(RegexPattern),
     /// `in ["a", "b"]`
-    In(Vec<String>),
+    In(Words),
     /// `contains "x"`
     Contains(String),
     /// `program_is("shell")`: the word is a program of a kind the shell reader knows

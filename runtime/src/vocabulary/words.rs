@@ -1,0 +1,159 @@
+//! The words of an `in [...]` test, kept in one buffer.
+//!
+//! The packs name programs by lists (`program in ["psql", "mysql", …]`), some of them long,
+//! and a hook call decodes the conditions of its candidate rules from the compact form:
+//! a word apiece was an allocation and a copy apiece, more than a tenth of a Bash call. So
+//! a list is one string and the ends of its words, and its words are read from the compact
+//! form's bytes where they lie.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Words, in order, held in one string
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Words {
+    /// Every word, one after another
+    text: String,
+    /// Where each word ends in `text`
+    ends: Vec<usize>,
+}
+
+impl Words {
+    /// Each word, in order
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let word = self.text.get(start..end).unwrap_or_default();
+            start = end;
+            word
+        })
+    }
+
+    /// How many words there are
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn push(&mut self, word: &str) {
+        self.text.push_str(word);
+        self.ends.push(self.text.len());
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for Words {
+    fn from_iter<I: IntoIterator<Item = S>>(words: I) -> Words {
+        let mut out = Words::default();
+        for word in words {
+            out.push(word.as_ref());
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Words {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Words {
+    /// A list of strings, as a `Vec<String>` is written
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Words {
+    /// A list of strings, each copied once into the list's buffer
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(WordsVisitor)
+    }
+}
+
+struct WordsVisitor;
+
+impl<'de> Visitor<'de> for WordsVisitor {
+    type Value = Words;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of strings")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Words, A::Error> {
+        let mut words = Words {
+            text: String::new(),
+            ends: Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096)),
+        };
+        while let Some(Word(word)) = seq.next_element()? {
+            words.push(&word);
+        }
+        Ok(words)
+    }
+}
+
+/// One word of a list, borrowed where the input lends it
+struct Word<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Word<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(WordVisitor)
+    }
+}
+
+struct WordVisitor;
+
+impl<'de> Visitor<'de> for WordVisitor {
+    type Value = Word<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E>(self, word: &'de str) -> Result<Word<'de>, E> {
+        Ok(Word(Cow::Borrowed(word)))
+    }
+
+    fn visit_str<E>(self, word: &str) -> Result<Word<'de>, E> {
+        Ok(Word(Cow::Owned(word.to_owned())))
+    }
+
+    fn visit_string<E>(self, word: String) -> Result<Word<'de>, E> {
+        Ok(Word(Cow::Owned(word)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_read_back_as_written_from_json_and_from_binary() {
+        let words: Words = ["psql", "", "mysql", "é \"quoted\""].into_iter().collect();
+        assert_eq!(
+            words.iter().collect::<Vec<_>>(),
+            ["psql", "", "mysql", "é \"quoted\""]
+        );
+        let json = serde_json::to_string(&words).unwrap();
+        assert_eq!(json, r#"["psql","","mysql","é \"quoted\""]"#);
+        assert_eq!(serde_json::from_str::<Words>(&json).unwrap(), words);
+        let as_vec: Vec<String> = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            postcard::to_allocvec(&words).unwrap(),
+            postcard::to_allocvec(&as_vec).unwrap()
+        );
+        let bytes = postcard::to_allocvec(&words).unwrap();
+        assert_eq!(postcard::from_bytes::<Words>(&bytes).unwrap(), words);
+        assert_eq!(format!("{words:?}"), format!("{as_vec:?}"));
+        assert!(serde_json::from_str::<Words>(r#"["a", 1]"#).is_err());
+        assert!(Words::default().is_empty());
+        assert_eq!(words.len(), 4);
+    }
+}
