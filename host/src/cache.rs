@@ -137,7 +137,17 @@ pub(crate) struct Cached {
 /// An entry read whole, its checksum verified
 struct Entry {
     header: Header,
-    compact: Vec<u8>,
+    /// The file's bytes: the header line, then the policy's compact form
+    bytes: Vec<u8>,
+    /// Where the compact form starts in `bytes`
+    start: usize,
+}
+
+impl Entry {
+    /// The policy's compact form
+    fn compact(&self) -> &[u8] {
+        self.bytes.get(self.start..).unwrap_or_default()
+    }
 }
 
 /// The policy the POLICY arguments of `loader` name: from the cache in `folder` when an
@@ -186,11 +196,12 @@ fn load_at(
             // What was found now, once recorded, spares the next calls the walk and reads.
             let warning = (found.is_some() && entry.header.found != found)
                 .then(|| {
+                    let compact = entry.bytes.get(entry.start..).unwrap_or_default();
                     let header = Header {
                         found,
                         ..entry.header
                     };
-                    write(&path, &header, &entry.compact)
+                    write(&path, &header, compact)
                 })
                 .flatten();
             return Ok(Cached { policy, warning });
@@ -360,7 +371,7 @@ fn stamp(_path: &Path) -> Option<Stamp> {
 /// failure to read it is a miss: the policy is compiled again and the entry rewritten.
 fn read_entry(path: &Path, arguments: &str, limit: u64) -> std::io::Result<Option<Entry>> {
     // The header line comes on top of the policy's bytes.
-    let mut bytes = match private::read(path, limit.saturating_add(MAX_HEADER_BYTES)) {
+    let bytes = match private::read(path, limit.saturating_add(MAX_HEADER_BYTES)) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Ok(None),
         Err(err) if err.kind() == std::io::ErrorKind::PermissionDenied => return Err(err),
@@ -375,14 +386,17 @@ fn read_entry(path: &Path, arguments: &str, limit: u64) -> std::io::Result<Optio
     let Some(header) = header else {
         return Ok(None);
     };
-    // The policy's bytes move to the front of the buffer already read: no second buffer to
-    // allocate and fault in.
-    bytes.drain(..=line_end);
-    let compact = bytes;
-    let whole = header.rulesc == env!("CARGO_PKG_VERSION")
-        && header.arguments == arguments
-        && header.checksum == checksum(&compact);
-    Ok(whole.then_some(Entry { header, compact }))
+    // The policy's bytes stay where they were read: no second buffer to allocate and fault
+    // in, no move to the front.
+    let entry = Entry {
+        header,
+        bytes,
+        start: line_end + 1,
+    };
+    let whole = entry.header.rulesc == env!("CARGO_PKG_VERSION")
+        && entry.header.arguments == arguments
+        && entry.header.checksum == checksum(entry.compact());
+    Ok(whole.then_some(entry))
 }
 
 /// The last policy this process decoded, with the checksum of the bytes it was decoded from
@@ -404,7 +418,7 @@ fn decode(entry: &Entry) -> Option<Policy> {
     }
     // The entry holds a policy this rulesc built, and the checksum proves it unchanged, so
     // the checks its rules passed then are not made again.
-    let policy = Policy::from_checked_compact(&entry.compact).ok()?;
+    let policy = Policy::from_checked_compact(entry.compact()).ok()?;
     *decoded = Some((entry.header.checksum.clone(), policy.clone()));
     Some(policy)
 }

@@ -32,7 +32,7 @@ use crate::vocabulary::{Action, Defaults, EventKind, Mode, Origin, Rule};
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 6;
+const COMPACT_VERSION: u64 = 7;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]
@@ -153,14 +153,25 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
     }
     bounds::check_rule_count(compact.rules.len()).map_err(LoadError::Policy)?;
     let n_rules = compact.rules.len();
+    // Each buffer is sized once: growing it by doubling copied it again and again.
+    let (condition_bytes, requirement_bytes) =
+        compact
+            .rules
+            .iter()
+            .fold((0, 0), |(conditions, requirements), head| {
+                (
+                    conditions + encoded_len(&head.condition),
+                    requirements + encoded_len(&head.requirement),
+                )
+            });
     let mut parts = Parts {
         rules: Vec::with_capacity(n_rules + 2),
         defaults: compact.defaults,
         trace: compact.trace.into_owned(),
         shadow: Vec::new(),
         index: Vec::with_capacity(n_rules),
-        conditions: Conditions::with_capacity(n_rules),
-        requirements: Requirements::with_capacity(n_rules),
+        conditions: Conditions::with_capacity(n_rules, condition_bytes),
+        requirements: Requirements::with_capacity(n_rules, requirement_bytes),
     };
     for head in compact.rules {
         let id = head.id.into_owned();
@@ -184,6 +195,11 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         });
     }
     Ok(parts)
+}
+
+/// How many bytes an encoded part takes
+fn encoded_len(encoded: &Option<Encoded<'_>>) -> usize {
+    encoded.as_ref().map_or(0, |Encoded(bytes)| bytes.len())
 }
 
 impl Policy {

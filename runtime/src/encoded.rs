@@ -30,10 +30,10 @@ impl Conditions {
 }
 
 impl Conditions {
-    /// Room for the conditions of `n_rules` rules
-    pub(crate) fn with_capacity(n_rules: usize) -> Conditions {
+    /// Room for the conditions of `n_rules` rules, `n_bytes` long in all
+    pub(crate) fn with_capacity(n_rules: usize, n_bytes: usize) -> Conditions {
         Conditions {
-            bytes: Vec::new(),
+            bytes: Vec::with_capacity(n_bytes),
             spans: Vec::with_capacity(n_rules),
             decoded: Vec::with_capacity(n_rules),
         }

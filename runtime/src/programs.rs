@@ -68,10 +68,10 @@ impl Requirements {
         }
     }
 
-    /// Room for the requirements of `n_rules` rules
-    pub(crate) fn with_capacity(n_rules: usize) -> Requirements {
+    /// Room for the requirements of `n_rules` rules, `n_bytes` long in all
+    pub(crate) fn with_capacity(n_rules: usize, n_bytes: usize) -> Requirements {
         Requirements {
-            bytes: Vec::new(),
+            bytes: Vec::with_capacity(n_bytes),
             rules: Vec::with_capacity(n_rules),
         }
     }

@@ -2,9 +2,10 @@
 //!
 //! The packs name programs by lists (`program in ["psql", "mysql", …]`), some of them long,
 //! and a hook call decodes the conditions of its candidate rules from the compact form:
-//! a word apiece was an allocation and a copy apiece, more than a tenth of a Bash call. So
-//! a list is one string and the ends of its words, and its words are read from the compact
-//! form's bytes where they lie.
+//! a word apiece was an allocation, a copy and a UTF-8 check apiece, more than a tenth of a
+//! Bash call. So a list is one string and the ends of its words, and the binary form
+//! writes it so: reading it is one copy of the string and one of the ends. JSON writes the
+//! list of strings.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -65,16 +66,34 @@ impl fmt::Debug for Words {
 }
 
 impl Serialize for Words {
-    /// A list of strings, as a `Vec<String>` is written
+    /// A list of strings in JSON; the string and the ends of its words in the binary form
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
+        if serializer.is_human_readable() {
+            serializer.collect_seq(self.iter())
+        } else {
+            (self.text.as_str(), &self.ends).serialize(serializer)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for Words {
-    /// A list of strings, each copied once into the list's buffer
+    /// As [`Words::serialize`] writes them; ends that do not fall between the string's
+    /// characters, in order, are refused
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_seq(WordsVisitor)
+        if deserializer.is_human_readable() {
+            return deserializer.deserialize_seq(WordsVisitor);
+        }
+        let (text, ends) = <(String, Vec<usize>)>::deserialize(deserializer)?;
+        let mut start = 0;
+        for &end in &ends {
+            if end < start || !text.is_char_boundary(end) {
+                return Err(serde::de::Error::custom(
+                    "a word list's ends are out of order",
+                ));
+            }
+            start = end;
+        }
+        Ok(Words { text, ends })
     }
 }
 
@@ -145,15 +164,16 @@ mod tests {
         assert_eq!(json, r#"["psql","","mysql","é \"quoted\""]"#);
         assert_eq!(serde_json::from_str::<Words>(&json).unwrap(), words);
         let as_vec: Vec<String> = serde_json::from_str(&json).unwrap();
-        assert_eq!(
-            postcard::to_allocvec(&words).unwrap(),
-            postcard::to_allocvec(&as_vec).unwrap()
-        );
         let bytes = postcard::to_allocvec(&words).unwrap();
         assert_eq!(postcard::from_bytes::<Words>(&bytes).unwrap(), words);
         assert_eq!(format!("{words:?}"), format!("{as_vec:?}"));
         assert!(serde_json::from_str::<Words>(r#"["a", 1]"#).is_err());
         assert!(Words::default().is_empty());
+        let (text, _): (String, Vec<usize>) = postcard::from_bytes(&bytes).unwrap();
+        for ends in [vec![2_usize, 1], vec![1, 99], vec![4, 10]] {
+            let bad = postcard::to_allocvec(&(text.as_str(), ends)).unwrap();
+            assert!(postcard::from_bytes::<Words>(&bad).is_err());
+        }
         assert_eq!(words.len(), 4);
     }
 }
