@@ -2815,6 +2815,30 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         variables: &[],
         options: &[],
     },
+    // An HTTP client's settings file holds its options (curl's `upload-file =`, `output =`,
+    // wget's `post_file =`): one written on the line makes what it sends and writes unknown.
+    Autorun {
+        programs: &["curl"],
+        subcommands: &[],
+        files: &[".curlrc"],
+        variables: &[],
+        options: &["-K", "--config"],
+    },
+    Autorun {
+        programs: &["wget", "wget2"],
+        subcommands: &[],
+        files: &[".wgetrc", ".wget2rc"],
+        variables: &["WGETRC"],
+        options: &["--config"],
+    },
+    // direnv runs a folder's `.envrc` (bash) when it is allowed and on every `direnv exec`.
+    Autorun {
+        programs: &["direnv"],
+        subcommands: &[],
+        files: &[".envrc"],
+        variables: &[],
+        options: &[],
+    },
 ];
 
 /// A database client and how its statements reach a shell
