@@ -25,6 +25,9 @@ const MAX_STRINGS: usize = 64;
 /// Longest string a set of needles or of a part's whole matches may hold
 const MAX_LEN: usize = 64;
 
+/// A needle this long narrows a text as well as any longer one would
+const LONG_ENOUGH: usize = 8;
+
 /// Most characters a class may hold to be read as the few strings it matches
 const MAX_CLASS: u32 = 8;
 
@@ -166,8 +169,20 @@ impl Facts {
     /// A sequence: each part's needles hold for it, and so does each run of parts whose
     /// whole matches are known, joined (`d`, `r`, `o`, `p` give `drop`)
     fn concat(parts: &[Facts]) -> Facts {
-        let mut candidates: Vec<Strings> =
-            parts.iter().filter_map(|part| part.inner.clone()).collect();
+        let mut best: Option<Strings> = None;
+        let mut consider = |candidate: Option<Strings>| {
+            if let Some(candidate) = candidate {
+                if best
+                    .as_ref()
+                    .is_none_or(|best| rank(&candidate) > rank(best))
+                {
+                    best = Some(candidate);
+                }
+            }
+        };
+        for part in parts {
+            consider(part.inner.clone());
+        }
         for start in 0..parts.len() {
             let mut run = Strings::from([Vec::new()]);
             for part in parts.iter().skip(start) {
@@ -175,7 +190,12 @@ impl Facts {
                     break;
                 };
                 run = longer;
-                candidates.extend(needle_set(&run));
+                consider(needle_set(&run));
+                // A longer run narrows no further (`rank`), and a pattern of thousands of
+                // parts would otherwise cost a join for each pair of them.
+                if run.iter().all(|string| string.len() >= LONG_ENOUGH) {
+                    break;
+                }
             }
         }
         let whole = parts
@@ -183,10 +203,7 @@ impl Facts {
             .try_fold(Strings::from([Vec::new()]), |run, part| {
                 joined(&run, part.whole.as_ref()?)
             });
-        Facts {
-            whole,
-            inner: candidates.into_iter().max_by_key(rank),
-        }
+        Facts { whole, inner: best }
     }
 }
 
@@ -194,7 +211,11 @@ impl Facts {
 /// longer one, and fewer needles are quicker to look for
 fn rank(strings: &Strings) -> (usize, std::cmp::Reverse<usize>, usize) {
     let shortest = strings.iter().map(Vec::len).min().unwrap_or(0);
-    (shortest.min(4), std::cmp::Reverse(strings.len()), shortest)
+    (
+        shortest.min(4),
+        std::cmp::Reverse(strings.len()),
+        shortest.min(LONG_ENOUGH),
+    )
 }
 
 /// `strings` as needles: none when one is empty (an empty needle is in every text), and
