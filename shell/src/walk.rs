@@ -845,6 +845,7 @@ impl Reader {
                 .collect();
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args);
+            let below_folders = writes::below_tar_folders(&program, &args);
             let socat = if program == "socat" {
                 knowledge::socat_addresses(&args)
             } else {
@@ -853,6 +854,13 @@ impl Reader {
             let program_name = program.clone();
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
+            // `tar c -C ~ .ssh` reads `~/.ssh`; the operand is also read as written, in the
+            // folder the command runs in.
+            for operand in &below_folders {
+                if let Ok(path) = self.path(operand, false) {
+                    command.paths.push(path);
+                }
+            }
             // `gh auth token` prints what `~/.config/gh/hosts.yml` keeps: it reads that file.
             for store in knowledge::secret_stores(&command) {
                 if let Ok(path) = self.path(store, false) {

@@ -353,6 +353,41 @@ fn below_git_folders(words: &Sorted<'_>, path: &str) -> Result<String, UnknownWo
     word(&joined)
 }
 
+/// The operands of `tar` after a `-C DIR` (`--directory`), as tar reaches them: below that
+/// folder, each `-C` below the one before, unless absolute (`tar cf k.tar -C ~ .ssh`
+/// archives `~/.ssh`). Every word after the option that is no option is taken for an
+/// operand, so an option's value may be joined too: a path more, never one fewer.
+pub(crate) fn below_tar_folders(program: &str, args: &[String]) -> Vec<String> {
+    if !matches!(program, "tar" | "gtar" | "bsdtar") {
+        return Vec::new();
+    }
+    let mut folder: Option<String> = None;
+    let mut out = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let named = match arg.as_str() {
+            "-C" | "--directory" | "--cd" => words.next().cloned(),
+            other => other
+                .strip_prefix("--directory=")
+                .or_else(|| other.strip_prefix("-C").filter(|dir| !dir.is_empty()))
+                .map(str::to_owned),
+        };
+        if let Some(dir) = named {
+            folder = Some(match folder {
+                Some(before) if !dir.starts_with(['/', '~']) => {
+                    format!("{}/{dir}", before.trim_end_matches('/'))
+                }
+                _ => dir,
+            });
+        } else if let Some(dir) = &folder {
+            if !arg.starts_with('-') && !arg.starts_with(['/', '~']) {
+                out.push(format!("{}/{arg}", dir.trim_end_matches('/')));
+            }
+        }
+    }
+    out
+}
+
 /// The name a download of `url` is saved under: its path's last part, `index.html` for
 /// none; `None` for a word that is no URL
 fn url_name(url: &str) -> Option<String> {
@@ -524,4 +559,30 @@ fn valued_option<'r>(row: &'r Writer, arg: &str) -> Option<&'r str> {
                 && arg.len() > 2
                 && arg.ends_with(&option[1..]))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn tar_operands_after_a_folder_are_below_it() {
+        assert_eq!(
+            below_tar_folders("tar", &words("czf k.tgz -C ~ .ssh -C .config gh /etc/x")),
+            ["~/.ssh", "~/.config/gh"]
+        );
+        assert_eq!(
+            below_tar_folders(
+                "bsdtar",
+                &words("-cf k.tar --directory=/root .aws -C/tmp y")
+            ),
+            ["/root/.aws", "/tmp/y"]
+        );
+        assert!(below_tar_folders("tar", &words("czf k.tgz .ssh")).is_empty());
+        assert!(below_tar_folders("zip", &words("-C ~ .ssh")).is_empty());
+    }
 }
