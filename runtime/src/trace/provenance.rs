@@ -15,6 +15,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+mod word_hash;
+mod words;
+
+use words::{for_each_word, WordRead, WordSink, FOLDED_BYTES};
+
 /// The most hashes one label keeps (2^19: about 1 MB of prose, see docs/trace.md)
 pub(crate) const MAX_FRAGMENTS: usize = 1 << 19;
 
@@ -149,7 +154,7 @@ impl Fragments {
         let mut shingles = Shingles::default();
         let mut groups = Groups::default();
         let mut last: Option<u64> = None;
-        for_each_word(text, |word| {
+        for_each_word(text, &mut |word: &WordRead<'_>| {
             let pair = last.map(|last| mix(mix(last, word.hash), tag::PAIR));
             last = Some(word.hash);
             (!(word.len >= MIN_DIGIT_WORD_CHARS && word.digit)
@@ -180,28 +185,20 @@ impl Fragments {
         if self.hashes.is_empty() {
             return false;
         }
-        let mut lookups = Lookups {
-            fragments: self,
-            batch: [0; LOOKUP_BATCH],
-            len: 0,
+        let mut probe = Probe {
+            lookups: Lookups {
+                fragments: self,
+                batch: [0; LOOKUP_BATCH],
+                len: 0,
+            },
+            found: false,
+            shingles: Shingles::default(),
+            value: Value::default(),
+            whole: true,
         };
-        let mut found = false;
-        let mut shingles = Shingles::default();
-        let mut value = Value::default();
-        let mut whole = true;
-        for_each_word(text, |word| {
-            whole = whole && value.push(word);
-            // Most words hold no digit: that test first, so the branch is foreseen.
-            if word.digit && word.len >= MIN_DIGIT_WORD_CHARS {
-                found = lookups.push(mix(word.hash, tag::DIGIT_WORD));
-            }
-            if let Some(hash) = shingles.push(word) {
-                found = found || lookups.push(hash);
-            }
-            !found
-        });
-        found = found || lookups.flush();
-        found || (whole && self.holds_value(&value))
+        for_each_word(text, &mut probe);
+        let found = probe.found || probe.lookups.flush();
+        found || (probe.whole && self.holds_value(&probe.value))
     }
 
     /// Whether `value` occurs whole in content attached here: as one word or groups glued
@@ -211,7 +208,7 @@ impl Fragments {
             return false;
         }
         if value
-            .glued
+            .glued()
             .is_some_and(|glued| self.holds(mix(glued, tag::VALUE)))
         {
             return true;
@@ -223,6 +220,32 @@ impl Fragments {
                 .take(value.words)
                 .skip(1)
                 .all(|pair| self.holds(*pair))
+    }
+}
+
+/// What [`Fragments::found_in`] keeps of a text as its words are read
+struct Probe<'f> {
+    lookups: Lookups<'f>,
+    found: bool,
+    shingles: Shingles,
+    value: Value,
+    /// Whether the text is still short enough to be a value
+    whole: bool,
+}
+
+impl WordSink for Probe<'_> {
+    // Always inlined into the readers: a call per word kept this state in memory.
+    #[inline(always)]
+    fn word(&mut self, word: &WordRead<'_>) -> bool {
+        self.whole = self.whole && self.value.push(word);
+        // Most words hold no digit: that test first, so the branch is foreseen.
+        if word.digit && word.len >= MIN_DIGIT_WORD_CHARS {
+            self.found = self.lookups.push(mix(word.hash, tag::DIGIT_WORD));
+        }
+        if let Some(hash) = self.shingles.push(word) {
+            self.found = self.found || self.lookups.push(hash);
+        }
+        !self.found
     }
 }
 
@@ -291,142 +314,15 @@ pub(crate) const MAX_VALUE_WORDS: usize = 8;
 /// occur in most content by chance
 pub(crate) const MIN_VALUE_CHARS: usize = 4;
 
-/// The longest group of an identifier written in groups (`GB29 NWBK 6016 1331 9268 19`,
-/// `+44 20 7946 0958`, `4111-1111-1111-1111`): groups of up to 6 letters and digits joined
-/// by one space, dash or dot, at least one of them with a digit, are also one value
-const MAX_GROUP_CHARS: usize = 6;
-
 /// The most groups of an identifier read as one
 const MAX_GROUPS: usize = 8;
-
-/// One word of a text, as the reader gives it
-struct WordRead<'a> {
-    /// FNV-1a of its folded bytes: equal for two words exactly when their folded text is
-    hash: u64,
-    /// Characters
-    len: usize,
-    digit: bool,
-    /// Its folded bytes, when it may be a group of an identifier (short enough)
-    group: Option<&'a [u8]>,
-    /// Whether one space, dash or dot alone separates it from the word before
-    glued: bool,
-}
-
-/// The words of `text`, read once: runs of letters and digits, case folded, with an URL's
-/// scheme (`https://`) and `www.` skipped and percent-encoded ASCII (`%40`) decoded; calls
-/// `each` until it returns `false`
-fn for_each_word(text: &str, mut each: impl FnMut(&WordRead<'_>) -> bool) {
-    let mut word = Word::default();
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    // The separator since the last word: how many characters, and whether all are one
-    // space, dash or dot.
-    let mut gap = 0_usize;
-    let mut gap_tight = true;
-    // Bytes, not chars: an ASCII byte is read as it is, and only a byte past ASCII starts
-    // the decoding of a char. The end of the text ends the last word.
-    while at <= bytes.len() {
-        // Most of a text is runs of ASCII letters and digits: read each run in one loop.
-        at += word.push_ascii_run(bytes.get(at..).unwrap_or_default());
-        let separator = match bytes.get(at) {
-            Some(b'%') => match percent_decoded(bytes, at) {
-                Some(decoded) => {
-                    at += 3;
-                    let lower = ASCII_WORD.get(usize::from(decoded)).copied().unwrap_or(0);
-                    if lower != 0 {
-                        word.push_ascii(lower);
-                        continue;
-                    }
-                    decoded
-                }
-                None => {
-                    at += 1;
-                    b'%'
-                }
-            },
-            Some(&byte) if byte.is_ascii() => {
-                at += 1;
-                let lower = ASCII_WORD.get(usize::from(byte)).copied().unwrap_or(0);
-                if lower != 0 {
-                    word.push_ascii(lower);
-                    continue;
-                }
-                byte
-            }
-            Some(_) => {
-                let ch = text
-                    .get(at..)
-                    .and_then(|rest| rest.chars().next())
-                    .unwrap_or(' ');
-                at += ch.len_utf8();
-                if ch.is_alphanumeric() {
-                    word.push(ch);
-                    continue;
-                }
-                b'#'
-            }
-            None => {
-                at += 1;
-                b' '
-            }
-        };
-        if word.len == 0 {
-            gap += 1;
-            gap_tight &= matches!(separator, b' ' | b'-' | b'.');
-            continue;
-        }
-        // `https://` and `www.` say nothing of which site an URL names; only a word of 3 to
-        // 5 bytes can be one.
-        let (scheme, www) = if matches!(separator, b':' | b'.') && (3..=5).contains(&word.bytes) {
-            let rest = bytes.get(at..).unwrap_or_default();
-            (
-                matches!(word.bytes(), Some(b"http" | b"https"))
-                    && separator == b':'
-                    && rest.starts_with(b"//"),
-                word.bytes() == Some(b"www") && separator == b'.',
-            )
-        } else {
-            (false, false)
-        };
-        let glued = gap == 1 && gap_tight;
-        gap = 1;
-        gap_tight = matches!(separator, b' ' | b'-' | b'.');
-        if scheme || www {
-            gap = 0;
-            gap_tight = true;
-            word.clear();
-            continue;
-        }
-        let read = WordRead {
-            hash: word.hash,
-            len: word.len,
-            digit: word.digit,
-            group: word.bytes().filter(|_| word.len <= MAX_GROUP_CHARS),
-            glued,
-        };
-        let more = each(&read);
-        word.clear();
-        if !more {
-            return;
-        }
-    }
-}
-
-/// The byte `%XY` at `at` stands for, when it is ASCII
-fn percent_decoded(bytes: &[u8], at: usize) -> Option<u8> {
-    let digit = |offset: usize| {
-        bytes
-            .get(at + offset)
-            .and_then(|byte| char::from(*byte).to_digit(16))
-    };
-    let value = digit(1)? * 16 + digit(2)?;
-    u8::try_from(value).ok().filter(u8::is_ascii)
-}
 
 /// The rolling hash of the last [`SHINGLE_WORDS`] words: O(1) work per word
 #[derive(Default)]
 struct Shingles {
+    /// The last words' hashes and lengths; `next` is the oldest's slot
     ring: [(u64, usize); SHINGLE_WORDS],
+    next: usize,
     rolling: u64,
     chars: usize,
     n_words: usize,
@@ -434,78 +330,109 @@ struct Shingles {
 
 impl Shingles {
     /// Adds a word; the hash of the shingle it ends, if it ends one
+    #[inline]
     fn push(&mut self, word: &WordRead<'_>) -> Option<u64> {
-        let slot = self.ring.get_mut(self.n_words % SHINGLE_WORDS)?;
+        let slot = self.ring.get_mut(self.next)?;
         let (oldest, oldest_len) = std::mem::replace(slot, (word.hash, word.len));
+        self.next = if self.next + 1 == SHINGLE_WORDS {
+            0
+        } else {
+            self.next + 1
+        };
         self.rolling = self
             .rolling
             .wrapping_sub(oldest.wrapping_mul(OLDEST_WEIGHT))
             .wrapping_mul(BASE)
             .wrapping_add(word.hash);
         self.chars = self.chars.wrapping_sub(oldest_len).wrapping_add(word.len);
-        self.n_words = self.n_words.wrapping_add(1);
+        self.n_words = self.n_words.saturating_add(1);
         (self.n_words >= SHINGLE_WORDS && self.chars >= MIN_SHINGLE_CHARS)
             .then(|| mix(self.rolling, tag::SHINGLE))
     }
 }
 
-/// The identifier written in groups that the words read so far end, if any: the running
-/// FNV-1a of its groups glued, from each group that may start it
+/// The identifiers written in groups that the words read so far end: the folded bytes of
+/// the last groups in a row, from each of which one may start
 #[derive(Default)]
 struct Groups {
-    /// For each of the last groups in a row, the hash of the groups from it to the last,
-    /// glued, and whether those hold a digit
-    from: Vec<(u64, bool)>,
+    /// The groups' folded bytes, glued
+    bytes: Vec<u8>,
+    /// Where each group starts in `bytes`, and whether it holds a digit
+    starts: Vec<(usize, bool)>,
 }
 
 impl Groups {
     /// Adds a word; calls `each` with the hash of every identifier of two groups or more
-    /// that it ends
+    /// that it ends and that holds a digit
     fn push(&mut self, word: &WordRead<'_>, mut each: impl FnMut(u64) -> bool) -> bool {
-        let Some(group) = word.group else {
-            self.from.clear();
+        let Some(group) = word.group() else {
+            self.clear();
             return true;
         };
         if !word.glued {
-            self.from.clear();
+            self.clear();
         }
-        if self.from.len() == MAX_GROUPS {
-            self.from.remove(0);
+        if self.starts.len() == MAX_GROUPS {
+            let first = self.starts.get(1).map_or(0, |(start, _)| *start);
+            self.bytes.drain(..first);
+            self.starts.remove(0);
+            for (start, _) in &mut self.starts {
+                *start -= first;
+            }
         }
-        for (hash, digit) in &mut self.from {
-            *hash = fnv_extend(*hash, group);
-            *digit |= word.digit;
-        }
-        self.from.push((word.hash, word.digit));
-        let ended = self.from.len().saturating_sub(1);
-        self.from
+        self.starts.push((self.bytes.len(), word.digit));
+        self.bytes.extend_from_slice(group);
+        // From the last group back: whether the identifier from a group on holds a digit.
+        let mut digit = word.digit;
+        let ended = self.starts.len().saturating_sub(1);
+        self.starts
             .iter()
             .take(ended)
-            .filter(|(_, digit)| *digit)
-            .all(|(hash, _)| each(mix(*hash, tag::VALUE)))
+            .rev()
+            .all(|(start, own_digit)| {
+                digit |= own_digit;
+                let glued = self.bytes.get(*start..).unwrap_or_default();
+                !digit || each(mix(word_hash::of(glued), tag::VALUE))
+            })
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.starts.clear();
     }
 }
 
-/// FNV-1a `hash` continued over `bytes`
-fn fnv_extend(mut hash: u64, bytes: &[u8]) -> u64 {
-    for byte in bytes {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(FNV_PRIME);
-    }
-    hash
-}
+/// The most folded bytes of a value glued into one identifier: its first word and groups
+const MAX_GLUED_BYTES: usize = FOLDED_BYTES * MAX_VALUE_WORDS;
 
 /// A value read whole: what [`Fragments::found_in`] looks up for a text of at most
 /// [`MAX_VALUE_WORDS`] words
-#[derive(Default)]
 struct Value {
     words: usize,
     chars: usize,
-    /// FNV-1a of all its words glued, while every word is short enough to be a group
-    glued: Option<u64>,
+    /// The hash of its first word
+    first: u64,
+    /// All its words' folded bytes glued, while every word after the first is short enough
+    /// to be a group (and the first's bytes are known): `None` once one is not
+    glued: Option<usize>,
+    glued_bytes: [u8; MAX_GLUED_BYTES],
     /// The hash of each pair of words in a row
     pairs: [u64; MAX_VALUE_WORDS],
     last: u64,
+}
+
+impl Default for Value {
+    fn default() -> Value {
+        Value {
+            words: 0,
+            chars: 0,
+            first: 0,
+            glued: Some(0),
+            glued_bytes: [0; MAX_GLUED_BYTES],
+            pairs: [0; MAX_VALUE_WORDS],
+            last: 0,
+        }
+    }
 }
 
 impl Value {
@@ -515,25 +442,37 @@ impl Value {
             self.words += 1;
             return false;
         }
-        if self.words == 0 {
-            self.glued = Some(word.hash);
+        let bytes = if self.words == 0 {
+            self.first = word.hash;
+            word.folded
         } else {
-            // The glued hash of two words is the hash of their bytes in a row, as
-            // `Groups` computes it: FNV-1a goes on where the first word's ended.
-            self.glued = self
-                .glued
-                .zip(word.group)
-                .map(|(glued, bytes)| fnv_extend(glued, bytes));
             if let Some(pair) = self.pairs.get_mut(self.words) {
                 *pair = mix(mix(self.last, word.hash), tag::PAIR);
             }
-        }
+            word.group()
+        };
+        self.glued = self.glued.zip(bytes).and_then(|(len, bytes)| {
+            let end = len + bytes.len();
+            let slot = self.glued_bytes.get_mut(len..end)?;
+            slot.copy_from_slice(bytes);
+            Some(end)
+        });
         self.last = word.hash;
         self.words += 1;
         self.chars += word.len;
         true
     }
+
+    /// The hash of its words glued into one, as a word of those bytes would have
+    fn glued(&self) -> Option<u64> {
+        if self.words == 1 {
+            return Some(self.first);
+        }
+        let len = self.glued?;
+        self.glued_bytes.get(..len).map(word_hash::of)
+    }
 }
+
 /// The base of the rolling hash of a shingle's word hashes
 const BASE: u64 = 0x100_0000_01b3;
 
@@ -551,135 +490,6 @@ const fn power(base: u64, exp: usize) -> u64 {
     result
 }
 
-/// Each ASCII byte's part in a word: a digit as it is, a letter in lowercase, 0 for a byte
-/// that ends a word
-#[expect(
-    clippy::indexing_slicing,
-    reason = "evaluated at compile time, where an index out of range fails the build"
-)]
-const ASCII_WORD: [u8; 128] = {
-    let mut table = [0; 128];
-    let mut byte = 0;
-    while byte < 128 {
-        let ch = byte as u8;
-        if ch.is_ascii_alphanumeric() {
-            table[byte] = ch.to_ascii_lowercase();
-        }
-        byte += 1;
-    }
-    table
-};
-
-/// The FNV-1a prime
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-/// The FNV-1a offset basis: the hash of no byte
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// Bytes of a word kept as they are read, enough for any group of an identifier
-const WORD_BUFFER: usize = 32;
-
-/// The word being read: its FNV-1a hash (case folded), length, whether it has a digit,
-/// and its first folded bytes
-struct Word {
-    hash: u64,
-    len: usize,
-    digit: bool,
-    buffer: [u8; WORD_BUFFER],
-    /// Folded bytes read, which may be more than the buffer holds
-    bytes: usize,
-}
-
-impl Default for Word {
-    fn default() -> Word {
-        Word {
-            hash: FNV_OFFSET,
-            len: 0,
-            digit: false,
-            buffer: [0; WORD_BUFFER],
-            bytes: 0,
-        }
-    }
-}
-
-impl Word {
-    /// Adds an ASCII digit or lowercase letter: the common case, without the general
-    /// case folding
-    #[inline]
-    fn push_ascii(&mut self, lower: u8) {
-        self.len += 1;
-        self.push_byte(lower);
-        self.digit |= lower <= b'9';
-    }
-
-    /// Adds the ASCII letters and digits that `bytes` starts with, as [`Word::push_ascii`]
-    /// does one by one; how many bytes it read
-    ///
-    /// The hash goes from byte to byte in a register here, where a call per byte kept it
-    /// in memory: this loop is most of the time of a `from` test.
-    #[inline]
-    fn push_ascii_run(&mut self, bytes: &[u8]) -> usize {
-        let (mut hash, mut n_bytes, mut digit) = (self.hash, self.bytes, self.digit);
-        let mut read = 0;
-        for byte in bytes {
-            let lower = ASCII_WORD.get(usize::from(*byte)).copied().unwrap_or(0);
-            if lower == 0 {
-                break;
-            }
-            hash = (hash ^ u64::from(lower)).wrapping_mul(FNV_PRIME);
-            if let Some(slot) = self.buffer.get_mut(n_bytes) {
-                *slot = lower;
-            }
-            n_bytes = n_bytes.saturating_add(1);
-            digit |= lower <= b'9';
-            read += 1;
-        }
-        self.hash = hash;
-        self.bytes = n_bytes;
-        self.digit = digit;
-        self.len += read;
-        read
-    }
-
-    #[inline]
-    fn push_byte(&mut self, byte: u8) {
-        self.hash ^= u64::from(byte);
-        self.hash = self.hash.wrapping_mul(FNV_PRIME);
-        if let Some(slot) = self.buffer.get_mut(self.bytes) {
-            *slot = byte;
-        }
-        self.bytes = self.bytes.saturating_add(1);
-    }
-
-    /// Adds a letter or digit past ASCII, case folded as `~*` folds it
-    fn push(&mut self, ch: char) {
-        self.len = self.len.saturating_add(1);
-        let mut buf = [0_u8; 4];
-        for upper in ch.to_uppercase() {
-            for lower in upper.to_lowercase() {
-                for byte in lower.encode_utf8(&mut buf).as_bytes() {
-                    self.push_byte(*byte);
-                }
-            }
-        }
-        self.digit |= ch.is_numeric();
-    }
-
-    /// Makes it the empty word again; the buffer's old bytes are never read
-    #[inline]
-    fn clear(&mut self) {
-        self.hash = FNV_OFFSET;
-        self.len = 0;
-        self.digit = false;
-        self.bytes = 0;
-    }
-
-    /// Its folded bytes, when the buffer holds them all
-    fn bytes(&self) -> Option<&[u8]> {
-        self.buffer.get(..self.bytes)
-    }
-}
-
 /// Combines two hashes, order mattering (a step of a 64-bit multiply-xorshift mixer)
 fn mix(acc: u64, next: u64) -> u64 {
     let mut value = (acc.rotate_left(23) ^ next).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -687,12 +497,16 @@ fn mix(acc: u64, next: u64) -> u64 {
     value
 }
 
-/// In JSON: `{"full": false, "hashes": [sorted hashes]}`, so a session file does not depend
-/// on the order of a hash set
+/// In JSON: `{"full": false, "words": 2, "hashes": [sorted hashes]}`, so a session file does
+/// not depend on the order of a hash set; `words` names the word hash that made the hashes
+/// ([`word_hash::SCHEME`])
 #[derive(Serialize, Deserialize)]
 struct FragmentsJson {
     #[serde(default)]
     full: bool,
+    /// Absent in labels written before the word hash had a name
+    #[serde(default)]
+    words: u32,
     #[serde(default)]
     hashes: Vec<u64>,
 }
@@ -703,6 +517,7 @@ impl Serialize for Fragments {
         hashes.sort_unstable();
         FragmentsJson {
             full: self.full,
+            words: word_hash::SCHEME,
             hashes,
         }
         .serialize(serializer)
@@ -713,8 +528,10 @@ impl<'de> Deserialize<'de> for Fragments {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Fragments, D::Error> {
         let json = FragmentsJson::deserialize(deserializer)?;
         let mut fragments = Fragments::default();
-        // A file that holds more than a label keeps is read as full: it fails closed.
-        if json.full || json.hashes.len() > MAX_FRAGMENTS {
+        // A file that holds more than a label keeps, or hashes of another word hash (which
+        // no text read now would match), is read as full: it fails closed.
+        let foreign = json.words != word_hash::SCHEME && !json.hashes.is_empty();
+        if json.full || foreign || json.hashes.len() > MAX_FRAGMENTS {
             fragments.full = true;
         } else {
             fragments.hashes.extend(json.hashes);
@@ -839,6 +656,20 @@ mod tests {
             }
             assert!(!label.found_in("pay w05001x9q now"));
         }
+    }
+
+    #[test]
+    fn a_label_of_another_word_hash_is_read_back_full() {
+        let page = fragments("the token is sk9f3k2m1");
+        let mut json = serde_json::to_value(&page).unwrap_or_default();
+        assert_eq!(json["words"], word_hash::SCHEME);
+        json["words"] = serde_json::Value::from(1);
+        let read: Fragments = serde_json::from_value(json.clone()).unwrap_or_default();
+        assert!(read.found_in("nothing of the page"));
+        // Labels written before the word hash had a name say none.
+        json.as_object_mut().map(|object| object.remove("words"));
+        let read: Fragments = serde_json::from_value(json).unwrap_or_default();
+        assert!(read.found_in("nothing of the page"));
     }
 
     #[test]
