@@ -77,14 +77,20 @@ fn decisions_and_ignored_hooks_are_traced() {
         Verb::Block,
         "destructive",
     )]);
-    tracing::subscriber::with_default(recorder.clone(), || {
-        // Another test thread may have cached a callsite as of no interest to anyone while
-        // this subscriber was being registered; ask every callsite again.
-        tracing::callsite::rebuild_interest_cache();
+    let evaluate = || {
         policy.evaluate_with(
             &Event::new(EventKind::PreToolUse),
             EvalOptions::default().hooks(&[&RetryOnTools]),
-        );
+        )
+    };
+    // Register this evaluation's callsites first, from this thread: another test thread that
+    // registers one while this subscriber is being set may cache it as of no interest to
+    // anyone (tracing-core computes the interest, then lists the callsite), and the rebuild
+    // below only reaches callsites already listed.
+    evaluate();
+    tracing::subscriber::with_default(recorder.clone(), || {
+        tracing::callsite::rebuild_interest_cache();
+        evaluate();
     });
     let recorded = recorder.0.lock().unwrap().clone();
     let find = |target: &str, needle: &str| {

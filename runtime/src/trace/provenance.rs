@@ -10,14 +10,13 @@
 //! Invariant: attaching and testing are linear in the length of the text, with one hash set
 //! lookup per fragment, and never allocate per word.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+mod filtered;
 mod word_hash;
 mod words;
 
+use filtered::FilteredSet;
 use words::{for_each_word, WordRead, WordSink, FOLDED_BYTES};
 
 /// The most hashes one label keeps (2^19: about 1 MB of prose, see docs/trace.md)
@@ -32,108 +31,26 @@ const MIN_SHINGLE_CHARS: usize = 16;
 /// The fewest characters of a word with a digit that is a fragment on its own
 const MIN_DIGIT_WORD_CHARS: usize = 6;
 
-/// Bits in the filter in front of a label's hash set per hash the set holds, at least: the
-/// filter stays in a processor's cache where the set does not, and with three bits of one
-/// 64-bit word per hash, about one lookup in fifty of text that holds no labelled fragment
-/// passes it (a filter of fixed size, 128 KB with two bits anywhere, let most of them pass
-/// once a label held 1 MB of content, and each then missed the cache in the set)
-const FILTER_BITS_PER_HASH: usize = 8;
-
-/// The fewest 64-bit words of a filter
-const MIN_FILTER_WORDS: usize = 16;
-
-/// The hashes are already uniform: the set uses them as they are
-#[derive(Debug, Default, Clone, Copy)]
-struct Identity(u64);
-
-impl Hasher for Identity {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
-}
-
-type HashSetOf = HashSet<u64, BuildHasherDefault<Identity>>;
-
-/// The fragments attached to one label
-#[derive(Debug, Clone, Default)]
+/// The fragments and values attached to one label
+///
+/// Kept apart because different texts look them up: a long text its fragments, one per
+/// word, a short one also its words and pairs. A long text's lookups then meet a filter a
+/// third the size, which a processor's cache holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Fragments {
-    hashes: HashSetOf,
-    /// Three bits of one word per hash in `hashes` (a blocked Bloom filter), a power of two
-    /// of words, empty until the first fragment, grown with the set: a hash whose bits are
-    /// not all set is not in `hashes`
-    filter: Vec<u64>,
+    /// Shingles and words with a digit
+    fragments: FilteredSet,
+    /// Words, pairs of words in a row, and identifiers glued from groups
+    values: FilteredSet,
     /// Content was attached past [`MAX_FRAGMENTS`]: every string counts as from this label
     full: bool,
 }
 
-/// Equal when they hold the same fragments: the filter follows from them, and its size
-/// from how the set grew
-impl PartialEq for Fragments {
-    fn eq(&self, other: &Fragments) -> bool {
-        self.full == other.full && self.hashes == other.hashes
-    }
-}
-
-impl Eq for Fragments {}
-
-/// The word of a filter of `words` words (a power of two) that `hash` sets bits of, and
-/// those three bits: the word from its low bits, the bits from its high ones
-fn filter_bits(hash: u64, words: usize) -> (usize, u64) {
-    let word = usize::try_from(hash).unwrap_or_default() & words.wrapping_sub(1);
-    let bit = |shift: u32| 1_u64 << ((hash >> shift) & 63);
-    (word, bit(40) | bit(46) | bit(52))
-}
-
-/// Sets the bits of `hash` in `filter`
-fn set_filter_bits(filter: &mut [u64], hash: u64) {
-    let (word, mask) = filter_bits(hash, filter.len());
-    if let Some(bits) = filter.get_mut(word) {
-        *bits |= mask;
-    }
-}
-
-impl Fragments {
-    fn remember(&mut self, hash: u64) {
-        if !self.hashes.insert(hash) {
-            return;
-        }
-        if self.hashes.len().saturating_mul(FILTER_BITS_PER_HASH) > self.filter.len() * 64 {
-            self.rebuild_filter();
-        } else {
-            set_filter_bits(&mut self.filter, hash);
-        }
-    }
-
-    /// Sizes the filter for the set as it is (a power of two of words, at least
-    /// [`FILTER_BITS_PER_HASH`] bits per hash, so it doubles as the set grows and each hash
-    /// is set again a bounded number of times) and sets the bits of every hash
-    fn rebuild_filter(&mut self) {
-        let needed = self.hashes.len().saturating_mul(FILTER_BITS_PER_HASH * 2) / 64;
-        let words = needed.max(MIN_FILTER_WORDS).next_power_of_two();
-        let mut filter = vec![0; words];
-        for hash in &self.hashes {
-            set_filter_bits(&mut filter, *hash);
-        }
-        self.filter = filter;
-    }
-
-    fn holds(&self, hash: u64) -> bool {
-        let (word, mask) = filter_bits(hash, self.filter.len());
-        self.filter
-            .get(word)
-            .is_some_and(|bits| bits & mask == mask)
-            && self.hashes.contains(&hash)
-    }
+/// Which set of a label a hash goes to
+#[derive(Clone, Copy)]
+enum Kind {
+    Fragment,
+    Value,
 }
 
 impl Fragments {
@@ -143,12 +60,21 @@ impl Fragments {
             return;
         }
         let mut full = false;
-        let mut remember = |hash: u64| {
-            if self.hashes.len() >= MAX_FRAGMENTS && !self.hashes.contains(&hash) {
-                full = true;
-                return false;
+        let mut remember = |kind: Kind, hash: u64| {
+            let set = match kind {
+                Kind::Fragment => &mut self.fragments,
+                Kind::Value => &mut self.values,
+            };
+            if !set.contains(hash) {
+                if self.fragments.len() + self.values.len() >= MAX_FRAGMENTS {
+                    full = true;
+                    return false;
+                }
+                match kind {
+                    Kind::Fragment => self.fragments.insert(hash),
+                    Kind::Value => self.values.insert(hash),
+                }
             }
-            self.remember(hash);
             true
         };
         let mut shingles = Shingles::default();
@@ -158,11 +84,13 @@ impl Fragments {
             let pair = last.map(|last| mix(mix(last, word.hash), tag::PAIR));
             last = Some(word.hash);
             (!(word.len >= MIN_DIGIT_WORD_CHARS && word.digit)
-                || remember(mix(word.hash, tag::DIGIT_WORD)))
-                && remember(mix(word.hash, tag::VALUE))
-                && pair.is_none_or(&mut remember)
-                && shingles.push(word).is_none_or(&mut remember)
-                && groups.push(word, &mut remember)
+                || remember(Kind::Fragment, mix(word.hash, tag::DIGIT_WORD)))
+                && remember(Kind::Value, mix(word.hash, tag::VALUE))
+                && pair.is_none_or(|pair| remember(Kind::Value, pair))
+                && shingles
+                    .push(word)
+                    .is_none_or(|shingle| remember(Kind::Fragment, shingle))
+                && groups.push(word, |glued| remember(Kind::Value, glued))
         });
         if full {
             self.hold_everything();
@@ -172,8 +100,8 @@ impl Fragments {
     /// Makes every string count as from this label: what it was attached to is unknown
     pub(crate) fn hold_everything(&mut self) {
         self.full = true;
-        self.hashes = HashSetOf::default();
-        self.filter = Vec::new();
+        self.fragments = FilteredSet::default();
+        self.values = FilteredSet::default();
     }
 
     /// Whether `text` holds a fragment attached here, or is a value of at most
@@ -182,23 +110,18 @@ impl Fragments {
         if self.full {
             return true;
         }
-        if self.hashes.is_empty() {
+        if self.fragments.len() + self.values.len() == 0 {
             return false;
         }
         let mut probe = Probe {
-            lookups: Lookups {
-                fragments: self,
-                batch: [0; LOOKUP_BATCH],
-                len: 0,
-            },
+            fragments: &self.fragments,
             found: false,
             shingles: Shingles::default(),
             value: Value::default(),
             whole: true,
         };
         for_each_word(text, &mut probe);
-        let found = probe.found || probe.lookups.flush();
-        found || (probe.whole && self.holds_value(&probe.value))
+        probe.found || (probe.whole && self.holds_value(&probe.value))
     }
 
     /// Whether `value` occurs whole in content attached here: as one word or groups glued
@@ -209,7 +132,7 @@ impl Fragments {
         }
         if value
             .glued()
-            .is_some_and(|glued| self.holds(mix(glued, tag::VALUE)))
+            .is_some_and(|glued| self.values.holds(mix(glued, tag::VALUE)))
         {
             return true;
         }
@@ -219,13 +142,13 @@ impl Fragments {
                 .iter()
                 .take(value.words)
                 .skip(1)
-                .all(|pair| self.holds(*pair))
+                .all(|pair| self.values.holds(*pair))
     }
 }
 
 /// What [`Fragments::found_in`] keeps of a text as its words are read
 struct Probe<'f> {
-    lookups: Lookups<'f>,
+    fragments: &'f FilteredSet,
     found: bool,
     shingles: Shingles,
     value: Value,
@@ -240,57 +163,12 @@ impl WordSink for Probe<'_> {
         self.whole = self.whole && self.value.push(word);
         // Most words hold no digit: that test first, so the branch is foreseen.
         if word.digit && word.len >= MIN_DIGIT_WORD_CHARS {
-            self.found = self.lookups.push(mix(word.hash, tag::DIGIT_WORD));
+            self.found = self.fragments.holds(mix(word.hash, tag::DIGIT_WORD));
         }
         if let Some(hash) = self.shingles.push(word) {
-            self.found = self.found || self.lookups.push(hash);
+            self.found = self.found || self.fragments.holds(hash);
         }
         !self.found
-    }
-}
-
-/// Hashes looked up together in a label's filter ([`Lookups`])
-const LOOKUP_BATCH: usize = 16;
-
-/// Hashes to look up in a label, checked a batch at a time
-///
-/// A large label's filter does not stay in a processor's cache, so each lookup waits on
-/// memory; the lookups of one batch do not depend on each other, so their loads overlap
-/// instead of following one another. A text found in a batch is found whatever else the
-/// batch holds.
-struct Lookups<'f> {
-    fragments: &'f Fragments,
-    batch: [u64; LOOKUP_BATCH],
-    len: usize,
-}
-
-impl Lookups<'_> {
-    /// Adds `hash`; whether a full batch held one of the label's fragments
-    fn push(&mut self, hash: u64) -> bool {
-        if let Some(slot) = self.batch.get_mut(self.len) {
-            *slot = hash;
-            self.len += 1;
-        }
-        self.len == LOOKUP_BATCH && self.flush()
-    }
-
-    /// Whether a hash of the batch is one of the label's fragments; empties the batch
-    fn flush(&mut self) -> bool {
-        let batch = self.batch.get(..self.len).unwrap_or_default();
-        let filter = &self.fragments.filter;
-        // Every filter word is read before any is tested, with no branch between them.
-        let mut passed = 0_u32;
-        for (idx, hash) in batch.iter().enumerate() {
-            let (word, mask) = filter_bits(*hash, filter.len());
-            let bits = filter.get(word).copied().unwrap_or_default();
-            passed |= u32::from(bits & mask == mask) << idx;
-        }
-        let found = passed != 0
-            && batch.iter().enumerate().any(|(idx, hash)| {
-                passed & (1 << idx) != 0 && self.fragments.hashes.contains(hash)
-            });
-        self.len = 0;
-        found
     }
 }
 
@@ -497,9 +375,8 @@ fn mix(acc: u64, next: u64) -> u64 {
     value
 }
 
-/// In JSON: `{"full": false, "words": 2, "hashes": [sorted hashes]}`, so a session file does
-/// not depend on the order of a hash set; `words` names the word hash that made the hashes
-/// ([`word_hash::SCHEME`])
+/// In JSON: `{"full": false, "words": 2, "fragments": [sorted hashes], "values": [sorted
+/// hashes]}`; `words` names the word hash that made the hashes ([`word_hash::SCHEME`])
 #[derive(Serialize, Deserialize)]
 struct FragmentsJson {
     #[serde(default)]
@@ -508,17 +385,23 @@ struct FragmentsJson {
     #[serde(default)]
     words: u32,
     #[serde(default)]
+    fragments: Vec<u64>,
+    #[serde(default)]
+    values: Vec<u64>,
+    /// The one list of labels written before the word hash had a name: read to know
+    /// whether such a label held anything
+    #[serde(default, skip_serializing)]
     hashes: Vec<u64>,
 }
 
 impl Serialize for Fragments {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut hashes: Vec<u64> = self.hashes.iter().copied().collect();
-        hashes.sort_unstable();
         FragmentsJson {
             full: self.full,
             words: word_hash::SCHEME,
-            hashes,
+            fragments: self.fragments.sorted(),
+            values: self.values.sorted(),
+            hashes: Vec::new(),
         }
         .serialize(serializer)
     }
@@ -527,19 +410,21 @@ impl Serialize for Fragments {
 impl<'de> Deserialize<'de> for Fragments {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Fragments, D::Error> {
         let json = FragmentsJson::deserialize(deserializer)?;
-        let mut fragments = Fragments::default();
+        let held = json.fragments.len() + json.values.len() + json.hashes.len();
         // A file that holds more than a label keeps, or hashes of another word hash (which
         // no text read now would match), is read as full: it fails closed.
-        let foreign = json.words != word_hash::SCHEME && !json.hashes.is_empty();
-        if json.full || foreign || json.hashes.len() > MAX_FRAGMENTS {
-            fragments.full = true;
-        } else {
-            fragments.hashes.extend(json.hashes);
-            if !fragments.hashes.is_empty() {
-                fragments.rebuild_filter();
-            }
+        let foreign = json.words != word_hash::SCHEME && held > 0;
+        if json.full || foreign || held > MAX_FRAGMENTS {
+            return Ok(Fragments {
+                full: true,
+                ..Fragments::default()
+            });
         }
-        Ok(fragments)
+        Ok(Fragments {
+            fragments: FilteredSet::of(json.fragments),
+            values: FilteredSet::of(json.values),
+            full: false,
+        })
     }
 }
 
@@ -646,10 +531,9 @@ mod tests {
         // and rebuilt once more, at another size, when read back.
         let words: Vec<String> = (0..5_000).map(|idx| format!("w{idx:05}x9q")).collect();
         let page = fragments(&words.join(" "));
-        assert!(page.hashes.len() > 5_000 && !page.full);
+        assert!(page.fragments.len() + page.values.len() > 5_000 && !page.full);
         let back: Fragments = serde_json::from_str(&serde_json::to_string(&page).unwrap()).unwrap();
         assert_eq!(back, page);
-        assert_ne!(back.filter.len(), 0);
         for label in [&page, &back] {
             for word in words.iter().step_by(97) {
                 assert!(label.found_in(&format!("pay {word} now")), "{word}");
@@ -670,6 +554,12 @@ mod tests {
         json.as_object_mut().map(|object| object.remove("words"));
         let read: Fragments = serde_json::from_value(json).unwrap_or_default();
         assert!(read.found_in("nothing of the page"));
+        let legacy = r#"{"full": false, "hashes": [1, 2, 3]}"#;
+        let read: Fragments = serde_json::from_str(legacy).unwrap_or_default();
+        assert!(read.found_in("nothing of the page"));
+        // An empty label is empty whatever wrote it.
+        let read: Fragments = serde_json::from_str(r#"{"full": false, "hashes": []}"#).unwrap();
+        assert!(!read.found_in("nothing of the page"));
     }
 
     #[test]

@@ -298,57 +298,27 @@ mod blocks {
         ((mask >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
     }
 
-    /// The letters and digits, the digits, and the bytes this reader does not read (past
-    /// ASCII, `%`) of one chunk, a bit per byte
-    struct Masks {
-        word: [u64; MASKS],
-        digit: [u64; MASKS],
-        foreign: u64,
-    }
-
-    impl Masks {
-        fn of(chunk: &[u8; CHUNK + SLACK]) -> Masks {
-            let mut masks = Masks {
-                word: [0; MASKS],
-                digit: [0; MASKS],
-                foreign: 0,
-            };
-            let lanes = chunk.chunks_exact(8).take(CHUNK / 8);
-            for (lane, eight) in lanes.enumerate() {
-                let mut word = [0; 8];
-                word.copy_from_slice(eight);
-                let bytes = u64::from_le_bytes(word);
-                let ascii = bytes & !HIGH;
-                let letter = in_range(ascii | FOLD, b'a', b'z');
-                let digit = in_range(ascii, b'0', b'9');
-                let percent = in_range(ascii, b'%', b'%');
-                let past_ascii = bytes & HIGH;
-                let shift = (lane % 8) * 8;
-                if let (Some(word), Some(digits)) =
-                    (masks.word.get_mut(lane / 8), masks.digit.get_mut(lane / 8))
-                {
-                    let own = !past_ascii & HIGH;
-                    *word |= bits_of((letter | digit) & own) << shift;
-                    *digits |= bits_of(digit & own) << shift;
-                }
-                masks.foreign |= past_ascii | percent;
+    /// The letters and digits of one chunk, a bit per byte, if the chunk holds no byte
+    /// this reader does not read (past ASCII, `%`)
+    fn word_bits(chunk: &[u8; CHUNK + SLACK]) -> Option<[u64; MASKS]> {
+        let mut word_bits = [0; MASKS];
+        let mut past_ascii = 0;
+        let lanes = chunk.chunks_exact(8).take(CHUNK / 8);
+        for (lane, eight) in lanes.enumerate() {
+            let mut word = [0; 8];
+            word.copy_from_slice(eight);
+            let bytes = u64::from_le_bytes(word);
+            past_ascii |= bytes;
+            // Bytes past ASCII make the chunk the byte reader's: their bits are not read.
+            let ascii = bytes & !HIGH;
+            let letter = in_range(ascii | FOLD, b'a', b'z');
+            let digit = in_range(ascii, b'0', b'9');
+            if let Some(bits) = word_bits.get_mut(lane / 8) {
+                *bits |= bits_of(letter | digit) << ((lane % 8) * 8);
             }
-            masks
         }
-
-        /// Whether a digit lies in bytes `start..end` of the chunk
-        fn digit_in(&self, start: usize, end: usize) -> bool {
-            let lane = |at: usize| self.digit.get(at / 64).copied().unwrap_or(0);
-            // Bits from `start` on, then the bits of the lanes up to the one `end` is in.
-            let first = lane(start) >> (start % 64);
-            let within = |bits: u64, len: usize| len >= 64 || bits & ((1 << len) - 1) != 0;
-            if start / 64 == (end - 1) / 64 {
-                return within(first, end - start);
-            }
-            first != 0
-                || (start / 64 + 1..(end - 1) / 64).any(|at| lane(at * 64) != 0)
-                || within(lane(end - 1), (end - 1) % 64 + 1)
-        }
+        let own = past_ascii & HIGH == 0 && !chunk.get(..CHUNK).unwrap_or_default().contains(&b'%');
+        own.then_some(word_bits)
     }
 
     /// Reads words from the text's start while it allows, calling `each`
@@ -366,17 +336,16 @@ mod blocks {
             if let (Some(to), Some(from)) = (chunk.get_mut(..copied), rest.get(..copied)) {
                 to.copy_from_slice(from);
             }
-            let masks = Masks::of(&chunk);
-            if masks.foreign != 0 {
+            let Some(masks) = word_bits(&chunk) else {
                 return Stop::From(mark);
-            }
+            };
             let mut pending: Option<usize> = None;
             for lane in 0..MASKS {
-                let word_bits = masks.word.get(lane).copied().unwrap_or(0);
+                let word_bits = masks.get(lane).copied().unwrap_or(0);
                 let before = if lane == 0 {
                     0
                 } else {
-                    masks.word.get(lane - 1).copied().unwrap_or(0) >> 63
+                    masks.get(lane - 1).copied().unwrap_or(0) >> 63
                 };
                 let mut starts = word_bits & !((word_bits << 1) | before);
                 let mut ends = !word_bits & ((word_bits << 1) | before);
@@ -395,7 +364,7 @@ mod blocks {
                     // `mark` and the word (docs above `read`).
                     let glued =
                         base + start - mark == 1 && bytes.get(mark).copied().is_some_and(tight);
-                    match word(&chunk, &masks, start, end, glued, each) {
+                    match word(&chunk, start, end, glued, each) {
                         Read::Word => mark = base + end,
                         Read::Prefix => mark = base + end + 1,
                         Read::Stop => return Stop::Done,
@@ -425,7 +394,6 @@ mod blocks {
     /// Hashes the word at bytes `start..end` of `chunk` and gives it to `each`
     fn word(
         chunk: &[u8; CHUNK + SLACK],
-        masks: &Masks,
         start: usize,
         end: usize,
         glued: bool,
@@ -440,21 +408,24 @@ mod blocks {
             u64::from_le_bytes(eight)
         };
         // Letters and digits fold by their 0x20 bit; the bytes past the word are cleared.
-        let keep = |bytes: usize| match bytes {
-            0 => 0,
-            1..=7 => u64::MAX >> (64 - 8 * bytes),
-            _ => u64::MAX,
+        let keep = |bytes: usize| {
+            u64::MAX
+                .checked_shr(64 - 8 * bytes.min(8) as u32)
+                .unwrap_or(0)
         };
         let lo = (half(start) | FOLD) & keep(len);
         let hi = (half(start + 8) | FOLD) & keep(len.saturating_sub(8));
         let mut folded = [0_u8; FOLDED_BYTES];
-        let hash = if len <= 16 {
+        let (hash, digit) = if len <= 16 {
             let (low, high) = folded.split_at_mut(8);
             low.copy_from_slice(&lo.to_le_bytes());
             if let Some(high) = high.get_mut(..8) {
                 high.copy_from_slice(&hi.to_le_bytes());
             }
-            word_hash::short(lo, hi, len)
+            // A digit is the one byte of a word whose 0x40 bit is clear.
+            let digits = |bytes: u64, len: usize| !bytes & keep(len) & (ONES * 0x40);
+            let digit = digits(lo, len) | digits(hi, len.saturating_sub(8)) != 0;
+            (word_hash::short(lo, hi, len), digit)
         } else {
             let mut hasher = word_hash::WordHasher::default();
             let bytes = chunk.get(start..end).unwrap_or_default();
@@ -464,7 +435,7 @@ mod blocks {
                     *slot = byte | 0x20;
                 }
             }
-            hasher.finish()
+            (hasher.finish(), bytes.iter().any(u8::is_ascii_digit))
         };
         // Most words are no URL prefix: one test of their first bytes decides, without a
         // branch on their length.
@@ -479,7 +450,7 @@ mod blocks {
         let read = WordRead {
             hash,
             len,
-            digit: masks.digit_in(start, end),
+            digit,
             folded,
             glued,
         };
