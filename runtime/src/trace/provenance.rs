@@ -17,7 +17,7 @@ mod word_hash;
 mod words;
 
 use filtered::FilteredSet;
-use words::{for_each_word, WordRead, WordSink, FOLDED_BYTES};
+use words::{for_each_first_word, for_each_word, WordRead, WordSink, FOLDED_BYTES};
 
 /// The most hashes one label keeps (2^19: about 1 MB of prose, see docs/trace.md)
 pub(crate) const MAX_FRAGMENTS: usize = 1 << 19;
@@ -113,15 +113,16 @@ impl Fragments {
         if self.fragments.len() + self.values.len() == 0 {
             return false;
         }
+        // The value first, from the text's first words; then the fragments, from all.
+        let mut value = Value::default();
+        for_each_first_word(text, &mut |word: &WordRead<'_>| value.push(word));
         let mut probe = Probe {
             fragments: &self.fragments,
             found: false,
             shingles: Shingles::default(),
-            value: Value::default(),
-            whole: true,
         };
         for_each_word(text, &mut probe);
-        probe.found || (probe.whole && self.holds_value(&probe.value))
+        probe.found || (value.words <= MAX_VALUE_WORDS && self.holds_value(&value))
     }
 
     /// Whether `value` occurs whole in content attached here: as one word or groups glued
@@ -146,21 +147,19 @@ impl Fragments {
     }
 }
 
-/// What [`Fragments::found_in`] keeps of a text as its words are read
+/// What [`Fragments::found_in`] keeps of a text as its words are read for fragments
 struct Probe<'f> {
     fragments: &'f FilteredSet,
     found: bool,
     shingles: Shingles,
-    value: Value,
-    /// Whether the text is still short enough to be a value
-    whole: bool,
 }
 
 impl WordSink for Probe<'_> {
+    const BYTES: bool = false;
+
     // Always inlined into the readers: a call per word kept this state in memory.
     #[inline(always)]
     fn word(&mut self, word: &WordRead<'_>) -> bool {
-        self.whole = self.whole && self.value.push(word);
         // Most words hold no digit: that test first, so the branch is foreseen.
         if word.digit && word.len >= MIN_DIGIT_WORD_CHARS {
             self.found = self.fragments.holds(mix(word.hash, tag::DIGIT_WORD));

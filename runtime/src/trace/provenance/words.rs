@@ -40,6 +40,11 @@ pub(super) const FOLDED_BYTES: usize = 32;
 
 /// What takes the words of a text one by one
 pub(super) trait WordSink {
+    /// Whether it reads a word's bytes and whether it is glued to the one before; a sink
+    /// that does not is given neither (`folded` is `None`, `glued` false), and the block
+    /// reader spares the work
+    const BYTES: bool = true;
+
     /// Takes the next word; whether to go on
     fn word(&mut self, word: &WordRead<'_>) -> bool;
 }
@@ -63,6 +68,12 @@ pub(super) fn for_each_word(text: &str, each: &mut impl WordSink) {
     }
 }
 
+/// The words of `text` as [`for_each_word`] gives them, read a byte at a time: for the
+/// first few words of a text, where reading a chunk's masks would cost more than the words
+pub(super) fn for_each_first_word(text: &str, each: &mut impl WordSink) {
+    by_byte(text, 0, each);
+}
+
 /// Whether a byte separates words so tightly that the words beside it may be groups of one
 /// identifier
 fn tight(byte: u8) -> bool {
@@ -80,7 +91,7 @@ fn is_url_prefix(word: &[u8], separator: u8, rest: &[u8]) -> bool {
 }
 
 /// The byte reader: any text, from byte `start` (where a word or its separators begin)
-fn by_byte(text: &str, start: usize, each: &mut impl WordSink) {
+fn by_byte<S: WordSink>(text: &str, start: usize, each: &mut S) {
     let mut word = Word::default();
     let bytes = text.as_bytes();
     let mut at = start;
@@ -155,8 +166,8 @@ fn by_byte(text: &str, start: usize, each: &mut impl WordSink) {
             hash: word.hasher.finish(),
             len: word.len,
             digit: word.digit,
-            folded: word.bytes(),
-            glued,
+            folded: word.bytes().filter(|_| S::BYTES),
+            glued: S::BYTES && glued,
         };
         let more = each.word(&read);
         word.clear();
@@ -280,6 +291,30 @@ mod blocks {
     /// The case bit of every byte: set, it folds an ASCII letter and leaves a digit as it is
     const FOLD: u64 = 0x2020_2020_2020_2020;
 
+    /// For a word of each length up to 16 bytes, which bytes of its two halves are its own
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "evaluated at compile time, where an index out of range fails the build"
+    )]
+    const KEEP: [(u64, u64); 17] = {
+        let mut keep = [(0, 0); 17];
+        let mut len = 1;
+        while len <= 16 {
+            keep[len] = (low_bytes(len), low_bytes(len.saturating_sub(8)));
+            len += 1;
+        }
+        keep
+    };
+
+    /// A mask of the low `n` bytes of a 64-bit number
+    const fn low_bytes(n: usize) -> u64 {
+        if n >= 8 {
+            u64::MAX
+        } else {
+            (1 << (8 * n)) - 1
+        }
+    }
+
     /// The first eight bytes of the words that may begin an URL, as a word's `lo` holds them
     const WWW: u64 = u64::from_le_bytes(*b"www\0\0\0\0\0");
     const HTTP: u64 = u64::from_le_bytes(*b"http\0\0\0\0");
@@ -322,7 +357,7 @@ mod blocks {
     }
 
     /// Reads words from the text's start while it allows, calling `each`
-    pub(super) fn read(bytes: &[u8], each: &mut impl WordSink) -> Stop {
+    pub(super) fn read<S: WordSink>(bytes: &[u8], each: &mut S) -> Stop {
         let mut base = 0;
         // Where the separators before the next word start: the end of the last word (its
         // separator ended it), past an URL prefix's separator, or the text's start. The
@@ -362,8 +397,9 @@ mod blocks {
                     };
                     // The byte reader's gap is 1 exactly when one separator lies between
                     // `mark` and the word (docs above `read`).
-                    let glued =
-                        base + start - mark == 1 && bytes.get(mark).copied().is_some_and(tight);
+                    let glued = S::BYTES
+                        && base + start - mark == 1
+                        && bytes.get(mark).copied().is_some_and(tight);
                     match word(&chunk, start, end, glued, each) {
                         Read::Word => mark = base + end,
                         Read::Prefix => mark = base + end + 1,
@@ -392,12 +428,12 @@ mod blocks {
     }
 
     /// Hashes the word at bytes `start..end` of `chunk` and gives it to `each`
-    fn word(
+    fn word<S: WordSink>(
         chunk: &[u8; CHUNK + SLACK],
         start: usize,
         end: usize,
         glued: bool,
-        each: &mut impl WordSink,
+        each: &mut S,
     ) -> Read {
         let len = end - start;
         let half = |from: usize| {
@@ -408,45 +444,48 @@ mod blocks {
             u64::from_le_bytes(eight)
         };
         // Letters and digits fold by their 0x20 bit; the bytes past the word are cleared.
-        let keep = |bytes: usize| {
-            u64::MAX
-                .checked_shr(64 - 8 * bytes.min(8) as u32)
-                .unwrap_or(0)
-        };
-        let lo = (half(start) | FOLD) & keep(len);
-        let hi = (half(start + 8) | FOLD) & keep(len.saturating_sub(8));
-        let mut folded = [0_u8; FOLDED_BYTES];
+        let (keep_lo, keep_hi) = KEEP.get(len).copied().unwrap_or((u64::MAX, u64::MAX));
+        let lo = (half(start) | FOLD) & keep_lo;
+        let hi = (half(start + 8) | FOLD) & keep_hi;
         let (hash, digit) = if len <= 16 {
+            // A digit is the one byte of a word whose 0x40 bit is clear.
+            let digits = (!lo & keep_lo) | (!hi & keep_hi);
+            let digit = digits & (ONES * 0x40) != 0;
+            (word_hash::short(lo, hi, len), digit)
+        } else {
+            let bytes = chunk.get(start..end).unwrap_or_default();
+            let mut hasher = word_hash::WordHasher::default();
+            for byte in bytes {
+                hasher.push(byte | 0x20);
+            }
+            (hasher.finish(), bytes.iter().any(u8::is_ascii_digit))
+        };
+        // Most words are no URL prefix: their first byte tells most of them.
+        if matches!(lo as u8, b'w' | b'h')
+            && (lo == WWW && len == 3 || (lo == HTTP && len == 4) || (lo == HTTPS && len == 5))
+        {
+            let separator = chunk.get(end).copied().unwrap_or(b' ');
+            let rest = chunk.get(end + 1..).unwrap_or_default();
+            let folded = lo.to_le_bytes();
+            if is_url_prefix(folded.get(..len).unwrap_or_default(), separator, rest) {
+                return Read::Prefix;
+            }
+        }
+        let mut folded = [0_u8; FOLDED_BYTES];
+        let folded = if S::BYTES && len <= FOLDED_BYTES {
             let (low, high) = folded.split_at_mut(8);
             low.copy_from_slice(&lo.to_le_bytes());
             if let Some(high) = high.get_mut(..8) {
                 high.copy_from_slice(&hi.to_le_bytes());
             }
-            // A digit is the one byte of a word whose 0x40 bit is clear.
-            let digits = |bytes: u64, len: usize| !bytes & keep(len) & (ONES * 0x40);
-            let digit = digits(lo, len) | digits(hi, len.saturating_sub(8)) != 0;
-            (word_hash::short(lo, hi, len), digit)
+            let from = chunk.get(start..end).unwrap_or_default();
+            for (to, from) in folded.iter_mut().zip(from).skip(16) {
+                *to = from | 0x20;
+            }
+            folded.get(..len)
         } else {
-            let mut hasher = word_hash::WordHasher::default();
-            let bytes = chunk.get(start..end).unwrap_or_default();
-            for (at, byte) in bytes.iter().enumerate() {
-                hasher.push(byte | 0x20);
-                if let Some(slot) = folded.get_mut(at) {
-                    *slot = byte | 0x20;
-                }
-            }
-            (hasher.finish(), bytes.iter().any(u8::is_ascii_digit))
+            None
         };
-        // Most words are no URL prefix: one test of their first bytes decides, without a
-        // branch on their length.
-        if lo == WWW && len == 3 || (lo == HTTP && len == 4) || (lo == HTTPS && len == 5) {
-            let separator = chunk.get(end).copied().unwrap_or(b' ');
-            let rest = chunk.get(end + 1..).unwrap_or_default();
-            if is_url_prefix(folded.get(..len).unwrap_or_default(), separator, rest) {
-                return Read::Prefix;
-            }
-        }
-        let folded = folded.get(..len);
         let read = WordRead {
             hash,
             len,
@@ -496,6 +535,25 @@ mod tests {
         words
     }
 
+    /// A sink that reads no bytes: the block reader spares their work
+    struct Lean(Vec<(u64, usize, bool)>);
+
+    impl WordSink for Lean {
+        const BYTES: bool = false;
+
+        fn word(&mut self, word: &WordRead<'_>) -> bool {
+            assert!(word.folded.is_none() && !word.glued);
+            self.0.push((word.hash, word.len, word.digit));
+            true
+        }
+    }
+
+    fn lean(text: &str) -> Vec<(u64, usize, bool)> {
+        let mut sink = Lean(Vec::new());
+        for_each_word(text, &mut sink);
+        sink.0
+    }
+
     fn by_bytes(text: &str) -> Vec<Seen> {
         let mut words = Vec::new();
         by_byte(text, 0, &mut |word: &WordRead<'_>| {
@@ -525,7 +583,10 @@ mod tests {
             pieces in prop::collection::vec(piece(), 0..400),
         ) {
             let text = pieces.concat();
-            prop_assert_eq!(by_blocks(&text), by_bytes(&text));
+            let words = by_bytes(&text);
+            let lean_words: Vec<_> = words.iter().map(|word| (word.hash, word.len, word.digit)).collect();
+            prop_assert_eq!(lean(&text), lean_words);
+            prop_assert_eq!(by_blocks(&text), words);
         }
 
         #[test]
