@@ -171,10 +171,9 @@ impl WordSink for Probe<'_> {
     }
 }
 
-/// What a word adds to a label's set, each kind of hash tagged apart
+/// What a word adds to a label's sets, each kind of hash tagged apart (a shingle, five
+/// words in a row, is its rolling hash untagged)
 mod tag {
-    /// A shingle: five words in a row
-    pub(super) const SHINGLE: u64 = 2;
     /// A word with a digit, a fragment on its own
     pub(super) const DIGIT_WORD: u64 = 1;
     /// A whole value: a word, or words glued into one identifier (`GB29 NWBK 6016`)
@@ -195,22 +194,37 @@ pub(crate) const MIN_VALUE_CHARS: usize = 4;
 const MAX_GROUPS: usize = 8;
 
 /// The rolling hash of the last [`SHINGLE_WORDS`] words: O(1) work per word
-#[derive(Default)]
 struct Shingles {
     /// The last words' hashes and lengths; `next` is the oldest's slot
-    ring: [(u64, usize); SHINGLE_WORDS],
+    ring: [(u64, isize); SHINGLE_WORDS],
     next: usize,
     rolling: u64,
-    chars: usize,
-    n_words: usize,
+    /// The characters of the words in `ring`, far below zero until it holds five words
+    chars: isize,
+}
+
+/// The length of a slot of the ring no word filled yet: five of them, or one, keep a
+/// shingle's characters below any minimum
+const UNFILLED: isize = -(1 << 40);
+
+impl Default for Shingles {
+    fn default() -> Shingles {
+        Shingles {
+            ring: [(0, UNFILLED); SHINGLE_WORDS],
+            next: 0,
+            rolling: 0,
+            chars: UNFILLED * SHINGLE_WORDS as isize,
+        }
+    }
 }
 
 impl Shingles {
     /// Adds a word; the hash of the shingle it ends, if it ends one
     #[inline]
     fn push(&mut self, word: &WordRead<'_>) -> Option<u64> {
+        let len = isize::try_from(word.len).unwrap_or(isize::MAX >> 1);
         let slot = self.ring.get_mut(self.next)?;
-        let (oldest, oldest_len) = std::mem::replace(slot, (word.hash, word.len));
+        let (oldest, oldest_len) = std::mem::replace(slot, (word.hash, len));
         self.next = if self.next + 1 == SHINGLE_WORDS {
             0
         } else {
@@ -221,10 +235,10 @@ impl Shingles {
             .wrapping_sub(oldest.wrapping_mul(OLDEST_WEIGHT))
             .wrapping_mul(BASE)
             .wrapping_add(word.hash);
-        self.chars = self.chars.wrapping_sub(oldest_len).wrapping_add(word.len);
-        self.n_words = self.n_words.saturating_add(1);
-        (self.n_words >= SHINGLE_WORDS && self.chars >= MIN_SHINGLE_CHARS)
-            .then(|| mix(self.rolling, tag::SHINGLE))
+        self.chars = self.chars.wrapping_sub(oldest_len).wrapping_add(len);
+        // The rolling hash of uniform word hashes is uniform: it is the shingle's hash as it
+        // is (a fragment's other kind, a word with a digit, is a mix of one word's hash).
+        (self.chars >= MIN_SHINGLE_CHARS as isize).then_some(self.rolling)
     }
 }
 

@@ -286,7 +286,11 @@ mod blocks {
     /// Bytes of the text copied past a chunk: a word's 16 bytes and an URL's `://`
     const SLACK: usize = 16;
 
+    /// A 1 in every byte: times a byte, that byte in every byte
     const ONES: u64 = 0x0101_0101_0101_0101;
+
+    /// The high bit of every byte
+    const HIGH: u64 = 0x8080_8080_8080_8080;
 
     /// The case bit of every byte: set, it folds an ASCII letter and leaves a digit as it is
     const FOLD: u64 = 0x2020_2020_2020_2020;
@@ -319,7 +323,6 @@ mod blocks {
     const WWW: u64 = u64::from_le_bytes(*b"www\0\0\0\0\0");
     const HTTP: u64 = u64::from_le_bytes(*b"http\0\0\0\0");
     const HTTPS: u64 = u64::from_le_bytes(*b"https\0\0\0");
-    const HIGH: u64 = 0x8080_8080_8080_8080;
 
     /// The high bit of each byte of `bytes` (each below 0x80) that lies in `lo..=hi`
     fn in_range(bytes: u64, lo: u8, hi: u8) -> u64 {
@@ -396,7 +399,7 @@ mod blocks {
                         }
                     };
                     // The byte reader's gap is 1 exactly when one separator lies between
-                    // `mark` and the word (docs above `read`).
+                    // `mark` and the word.
                     let glued = S::BYTES
                         && base + start - mark == 1
                         && bytes.get(mark).copied().is_some_and(tight);
@@ -436,17 +439,16 @@ mod blocks {
         each: &mut S,
     ) -> Read {
         let len = end - start;
-        let half = |from: usize| {
-            let mut eight = [0; 8];
-            if let Some(bytes) = chunk.get(from..from + 8) {
-                eight.copy_from_slice(bytes);
-            }
-            u64::from_le_bytes(eight)
-        };
+        // The word's first 16 bytes: a chunk holds 16 bytes past its last word's start.
+        let mut sixteen = [0; 16];
+        if let Some(bytes) = chunk.get(start..start + 16) {
+            sixteen.copy_from_slice(bytes);
+        }
+        let both = u128::from_le_bytes(sixteen);
         // Letters and digits fold by their 0x20 bit; the bytes past the word are cleared.
         let (keep_lo, keep_hi) = KEEP.get(len).copied().unwrap_or((u64::MAX, u64::MAX));
-        let lo = (half(start) | FOLD) & keep_lo;
-        let hi = (half(start + 8) | FOLD) & keep_hi;
+        let lo = (both as u64 | FOLD) & keep_lo;
+        let hi = ((both >> 64) as u64 | FOLD) & keep_hi;
         let (hash, digit) = if len <= 16 {
             // A digit is the one byte of a word whose 0x40 bit is clear.
             let digits = (!lo & keep_lo) | (!hi & keep_hi);
