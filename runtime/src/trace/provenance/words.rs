@@ -370,9 +370,12 @@ mod blocks {
         while base < bytes.len() {
             let rest = bytes.get(base..).unwrap_or_default();
             let copied = rest.len().min(CHUNK + SLACK);
-            chunk.fill(0);
             if let (Some(to), Some(from)) = (chunk.get_mut(..copied), rest.get(..copied)) {
                 to.copy_from_slice(from);
+            }
+            // Zero past the text's end: no letter, so its last word ends there.
+            if let Some(past) = chunk.get_mut(copied..) {
+                past.fill(0);
             }
             let Some(masks) = word_bits(&chunk) else {
                 return Stop::From(mark);
