@@ -1202,8 +1202,12 @@ pub(crate) enum Destination {
     UrlName {
         /// The flags that save the download under its URL's name
         when: &'static [&'static str],
-        /// The options that name the file instead
+        /// The options that name the file instead, not below `folder` (`wget -O FILE`)
         unless: &'static [&'static str],
+        /// The options naming the folder it is saved in (`wget -P DIR`, `aria2c -d DIR`)
+        folder: &'static [&'static str],
+        /// The options naming the file instead of the URL, in that folder (`aria2c -o NAME`)
+        name: &'static [&'static str],
     },
     /// The folder `git clone URL [DIR]` writes into: `DIR`, else the URL's last part
     /// without `.git`
@@ -1844,10 +1848,14 @@ pub(crate) const WRITERS: &[Writer] = &[
             "--upload-file",
             "-K",
             "--config",
+            "--output-dir",
         ],
+        // With `--output-dir`, `-o FILE` is below it too (the row above reads `-o` alone).
         destination: Destination::UrlName {
             when: &["-O", "--remote-name", "--remote-name-all"],
             unless: &[],
+            folder: &["--output-dir"],
+            name: &["-o", "--output"],
         },
     },
     Writer {
@@ -1872,6 +1880,49 @@ pub(crate) const WRITERS: &[Writer] = &[
         destination: Destination::UrlName {
             when: &[],
             unless: &["-O", "--output-document", "-i", "--input-file", "--spider"],
+            folder: &["-P", "--directory-prefix"],
+            name: &[],
+        },
+    },
+    Writer {
+        programs: &["aria2c"],
+        // aria2c's options that take a value in a word of their own (aria2c(1))
+        valued: &[
+            "-d",
+            "--dir",
+            "-o",
+            "--out",
+            "-i",
+            "--input-file",
+            "-l",
+            "--log",
+            "-j",
+            "-s",
+            "-t",
+            "-x",
+            "-k",
+            "-m",
+            "-T",
+            "--torrent-file",
+            "-M",
+            "--metalink-file",
+            "-u",
+            "-U",
+            "--user-agent",
+            "--header",
+        ],
+        destination: Destination::UrlName {
+            when: &[],
+            unless: &[
+                "-i",
+                "--input-file",
+                "-T",
+                "--torrent-file",
+                "-M",
+                "--metalink-file",
+            ],
+            folder: &["-d", "--dir"],
+            name: &["-o", "--out"],
         },
     },
     Writer {

@@ -244,22 +244,43 @@ pub(crate) fn written(
                 .map(|(_, file)| *file);
             out.extend(scope.or(default).map(word));
         }
-        Destination::UrlName { when, unless } => {
+        Destination::UrlName {
+            when,
+            unless,
+            folder,
+            name,
+        } => {
             let saves = when.is_empty() || words.flags.iter().any(|flag| has(when, flag));
-            let named = words
+            let elsewhere = words
                 .values
                 .iter()
                 .any(|(option, _)| unless.contains(option))
                 || words.flags.iter().any(|flag| has(unless, flag));
-            if saves && !named {
-                out.extend(
-                    words
-                        .operands
-                        .iter()
-                        .filter_map(|url| url_name(url))
-                        .map(|name| word(&name)),
-                );
-            }
+            let last_of = |options: &[&str]| {
+                words
+                    .values
+                    .iter()
+                    .rev()
+                    .find(|(option, _)| options.contains(option))
+                    .map(|(_, value)| *value)
+            };
+            let names: Vec<String> = match last_of(name) {
+                Some(named) => vec![named.to_owned()],
+                None if saves && !elsewhere => words
+                    .operands
+                    .iter()
+                    .filter_map(|url| url_name(url))
+                    .collect(),
+                None => Vec::new(),
+            };
+            let folder = last_of(folder);
+            out.extend(names.iter().map(|file| match folder {
+                Some(folder) if expand::is_unknown(folder) => word(folder),
+                Some(folder) if !file.starts_with(['/', '~']) && !expand::is_unknown(file) => {
+                    word(&format!("{}/{file}", folder.trim_end_matches('/')))
+                }
+                _ => word(file),
+            }));
         }
         Destination::Clone => {
             if words.operands.first() != Some(&"clone") {

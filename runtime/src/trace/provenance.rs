@@ -61,21 +61,9 @@ impl Fragments {
         }
         let mut full = false;
         let mut remember = |kind: Kind, hash: u64| {
-            let set = match kind {
-                Kind::Fragment => &mut self.fragments,
-                Kind::Value => &mut self.values,
-            };
-            if !set.contains(hash) {
-                if self.fragments.len() + self.values.len() >= MAX_FRAGMENTS {
-                    full = true;
-                    return false;
-                }
-                match kind {
-                    Kind::Fragment => self.fragments.insert(hash),
-                    Kind::Value => self.values.insert(hash),
-                }
-            }
-            true
+            let kept = self.remember(kind, hash);
+            full |= !kept;
+            kept
         };
         let mut shingles = Shingles::default();
         let mut groups = Groups::default();
@@ -95,6 +83,24 @@ impl Fragments {
         if full {
             self.hold_everything();
         }
+    }
+
+    /// Adds `hash` to the set of its kind; `false` when it is new and the label already
+    /// holds [`MAX_FRAGMENTS`]
+    fn remember(&mut self, kind: Kind, hash: u64) -> bool {
+        let held = self.fragments.len() + self.values.len();
+        let set = match kind {
+            Kind::Fragment => &mut self.fragments,
+            Kind::Value => &mut self.values,
+        };
+        if set.contains(hash) {
+            return true;
+        }
+        if held >= MAX_FRAGMENTS {
+            return false;
+        }
+        set.insert(hash);
+        true
     }
 
     /// Makes every string count as from this label: what it was attached to is unknown
