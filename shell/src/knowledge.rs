@@ -770,6 +770,230 @@ pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
     }
 }
 
+/// A program that takes its subcommand by another name too: an alias, or any prefix that
+/// starts one of its commands (or aliases) alone, as the program resolves it
+#[derive(Debug)]
+pub(crate) struct CommandNames {
+    pub(crate) programs: &'static [&'static str],
+    /// Its commands, as the program lists them
+    pub(crate) commands: &'static [&'static str],
+    /// Other names of commands: (alias, command)
+    pub(crate) aliases: &'static [(&'static str, &'static str)],
+}
+
+/// Programs whose subcommands may be abbreviated: `npm publ` is `npm publish` (npm's
+/// `lib/utils/cmd-list.js`: a command, an alias, or a prefix of one command or alias alone,
+/// then the alias's command), `gem pu` is `gem push` (RubyGems' `CommandManager`: the one
+/// command a prefix starts). The lists are the newest ones: a prefix that an older release
+/// would read as one command and these as two is read as neither.
+pub(crate) const COMMAND_NAMES: &[CommandNames] = &[
+    CommandNames {
+        programs: &["npm"],
+        commands: &[
+            "access",
+            "approve-scripts",
+            "audit",
+            "bugs",
+            "cache",
+            "ci",
+            "completion",
+            "config",
+            "dedupe",
+            "deny-scripts",
+            "deprecate",
+            "diff",
+            "dist-tag",
+            "docs",
+            "doctor",
+            "edit",
+            "exec",
+            "explain",
+            "explore",
+            "find-dupes",
+            "fund",
+            "get",
+            "help",
+            "help-search",
+            "init",
+            "install",
+            "install-ci-test",
+            "install-test",
+            "link",
+            "ll",
+            "login",
+            "logout",
+            "ls",
+            "org",
+            "outdated",
+            "owner",
+            "pack",
+            "ping",
+            "pkg",
+            "prefix",
+            "profile",
+            "prune",
+            "publish",
+            "query",
+            "rebuild",
+            "repo",
+            "restart",
+            "root",
+            "run",
+            "sbom",
+            "search",
+            "set",
+            "stage",
+            "start",
+            "stop",
+            "team",
+            "test",
+            "token",
+            "trust",
+            "undeprecate",
+            "uninstall",
+            "unpublish",
+            "update",
+            "version",
+            "view",
+            "whoami",
+        ],
+        aliases: &[
+            ("author", "owner"),
+            ("home", "docs"),
+            ("issues", "bugs"),
+            ("info", "view"),
+            ("show", "view"),
+            ("find", "search"),
+            ("add", "install"),
+            ("unlink", "uninstall"),
+            ("remove", "uninstall"),
+            ("rm", "uninstall"),
+            ("r", "uninstall"),
+            ("un", "uninstall"),
+            ("rb", "rebuild"),
+            ("list", "ls"),
+            ("ln", "link"),
+            ("create", "init"),
+            ("i", "install"),
+            ("it", "install-test"),
+            ("cit", "install-ci-test"),
+            ("u", "update"),
+            ("up", "update"),
+            ("c", "config"),
+            ("s", "search"),
+            ("se", "search"),
+            ("tst", "test"),
+            ("t", "test"),
+            ("ddp", "dedupe"),
+            ("v", "view"),
+            ("run-script", "run"),
+            ("clean-install", "ci"),
+            ("clean-install-test", "install-ci-test"),
+            ("x", "exec"),
+            ("why", "explain"),
+            ("la", "ll"),
+            ("verison", "version"),
+            ("ic", "ci"),
+            ("innit", "init"),
+            ("in", "install"),
+            ("ins", "install"),
+            ("inst", "install"),
+            ("insta", "install"),
+            ("instal", "install"),
+            ("isnt", "install"),
+            ("isnta", "install"),
+            ("isntal", "install"),
+            ("isntall", "install"),
+            ("install-clean", "ci"),
+            ("isntall-clean", "ci"),
+            ("hlep", "help"),
+            ("dist-tags", "dist-tag"),
+            ("upgrade", "update"),
+            ("udpate", "update"),
+            ("rum", "run"),
+            ("sit", "install-ci-test"),
+            ("urn", "run"),
+            ("ogr", "org"),
+        ],
+    },
+    CommandNames {
+        programs: &["gem"],
+        commands: &[
+            "build",
+            "cert",
+            "check",
+            "cleanup",
+            "contents",
+            "dependency",
+            "environment",
+            "exec",
+            "fetch",
+            "generate_index",
+            "help",
+            "info",
+            "install",
+            "list",
+            "lock",
+            "mirror",
+            "open",
+            "outdated",
+            "owner",
+            "pristine",
+            "push",
+            "query",
+            "rdoc",
+            "rebuild",
+            "search",
+            "server",
+            "signin",
+            "signout",
+            "sources",
+            "specification",
+            "stale",
+            "uninstall",
+            "unpack",
+            "update",
+            "which",
+            "yank",
+        ],
+        aliases: &[],
+    },
+];
+
+/// The command `word` names for `program`, as the program resolves it: itself when it is a
+/// command (or the program has no table), the command of an alias, or the one command (or
+/// alias) it is a prefix of; itself too when it starts several ([`COMMAND_NAMES`])
+pub(crate) fn command_name<'w>(program: &str, word: &'w str) -> &'w str {
+    let Some(row) = COMMAND_NAMES
+        .iter()
+        .find(|row| row.programs.contains(&program))
+    else {
+        return word;
+    };
+    let alias = |name: &str| {
+        row.aliases
+            .iter()
+            .find(|(alias, _)| *alias == name)
+            .map(|(_, command)| *command)
+    };
+    if word.is_empty() || row.commands.contains(&word) {
+        return word;
+    }
+    if let Some(command) = alias(word) {
+        return command;
+    }
+    let mut names = row
+        .commands
+        .iter()
+        .copied()
+        .chain(row.aliases.iter().map(|(alias, _)| *alias))
+        .filter(|name| name.starts_with(word));
+    match (names.next(), names.next()) {
+        (Some(name), None) => alias(name).unwrap_or(name),
+        _ => word,
+    }
+}
+
 /// The options before a program's subcommand that take the next word as their value
 /// (`git -C repo push`)
 pub(crate) fn global_valued_options(program: &str) -> &'static [&'static str] {
@@ -3324,6 +3548,30 @@ pub(crate) fn crontab_commands(table: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_subcommand_is_named_as_its_program_resolves_it() {
+        // npm's `deref` (lib/utils/cmd-list.js) and RubyGems' `find_command`, case by case.
+        for (program, word, command) in [
+            ("npm", "publish", "publish"),
+            ("npm", "publ", "publish"),
+            ("npm", "pu", "publish"),
+            ("npm", "unp", "unpublish"),
+            ("npm", "i", "install"),
+            ("npm", "insta", "install"),
+            ("npm", "install-cl", "ci"),
+            ("npm", "run-s", "run"),
+            ("npm", "un", "uninstall"),
+            ("npm", "p", "p"),
+            ("npm", "in", "install"),
+            ("gem", "pu", "push"),
+            ("gem", "p", "p"),
+            ("gem", "ya", "yank"),
+            ("yarn", "pu", "pu"),
+        ] {
+            assert_eq!(command_name(program, word), command, "{program} {word}");
+        }
+    }
 
     #[test]
     fn a_secret_printer_reads_its_store() {

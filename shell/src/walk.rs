@@ -2413,7 +2413,7 @@ fn subcommand_of(program: &str, args: &[String]) -> Option<String> {
             return words
                 .next()
                 .filter(|word| !expand::is_unknown(word))
-                .cloned();
+                .map(|word| knowledge::command_name(program, word).to_owned());
         }
         if arg.starts_with('-') && arg != "-" {
             if valued.contains(&arg.as_str()) {
@@ -2421,7 +2421,7 @@ fn subcommand_of(program: &str, args: &[String]) -> Option<String> {
             }
             continue;
         }
-        return Some(arg.clone());
+        return Some(knowledge::command_name(program, arg).to_owned());
     }
     None
 }
