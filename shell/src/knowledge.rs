@@ -1433,6 +1433,9 @@ pub(crate) enum Destination {
         /// The options naming the file instead of the URL, in that folder (`aria2c -o NAME`)
         name: &'static [&'static str],
     },
+    /// Anything below the folder after the archive, with one of these flags (`dpkg-deb -x
+    /// ARCHIVE DIR`)
+    Extract(&'static [&'static str]),
     /// The folder `git clone URL [DIR]` writes into: `DIR`, else the URL's last part
     /// without `.git`
     Clone,
@@ -2107,6 +2110,27 @@ pub(crate) const WRITERS: &[Writer] = &[
             folder: &["-P", "--directory-prefix"],
             name: &[],
         },
+    },
+    // dpkg hands `-x` and its kin to dpkg-deb (dpkg(1)).
+    Writer {
+        programs: &["dpkg-deb", "dpkg"],
+        valued: &[
+            "--admindir",
+            "--root",
+            "--instdir",
+            "-Z",
+            "-z",
+            "-S",
+            "--path-exclude",
+        ],
+        destination: Destination::Extract(&[
+            "-x",
+            "--extract",
+            "-X",
+            "--vextract",
+            "-R",
+            "--raw-extract",
+        ]),
     },
     Writer {
         programs: &["aria2c"],

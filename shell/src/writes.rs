@@ -282,6 +282,14 @@ pub(crate) fn written(
                 _ => word(file),
             }));
         }
+        Destination::Extract(flags) => {
+            if words.flags.iter().any(|flag| has(flags, flag)) {
+                if let Some(folder) = words.operands.get(1) {
+                    out.push(word(folder));
+                    out.push(word(&format!("{}/*", folder.trim_end_matches('/'))));
+                }
+            }
+        }
         Destination::Clone => {
             if words.operands.first() != Some(&"clone") {
                 return out;
