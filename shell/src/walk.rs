@@ -1965,7 +1965,26 @@ fn program_of(word: String) -> (String, Option<String>) {
         name if name.len() == word.len() => word,
         name => name.to_owned(),
     };
-    (program, None)
+    (jar_program(program), None)
+}
+
+/// A Java archive run as a program (`java -jar bfg-1.14.0.jar`) is named as its tool is:
+/// without `.jar` and the version after its name, as a package a runner fetches is
+fn jar_program(program: String) -> String {
+    let Some(stem) = program.strip_suffix(".jar").filter(|stem| !stem.is_empty()) else {
+        return program;
+    };
+    let versioned = stem
+        .match_indices('-')
+        .find(|(at, _)| {
+            stem.get(at + 1..)
+                .is_some_and(|rest| rest.starts_with(|ch: char| ch.is_ascii_digit()))
+        })
+        .map(|(at, _)| at);
+    match versioned {
+        Some(at) if at > 0 => stem.get(..at).unwrap_or(stem).to_owned(),
+        _ => stem.to_owned(),
+    }
 }
 
 /// What `git -c alias.NAME=VALUE ... NAME` runs instead of `NAME`

@@ -301,6 +301,25 @@ const WRAPPERS: &[Wrapper] = &[
         interleaved: true,
         ..wrapper("lldb", "nkKOSosfcalR")
     },
+    // java(1): the archive of `-jar` (a flag here, so the archive is the first operand) or
+    // the main class runs, with the words after it; the launcher's options are single-dash
+    // words.
+    Wrapper {
+        long_valued: &[
+            "cp",
+            "classpath",
+            "class-path",
+            "p",
+            "module-path",
+            "upgrade-module-path",
+            "add-modules",
+            "limit-modules",
+            "m",
+            "module",
+        ],
+        long_only: true,
+        ..wrapper("java", "")
+    },
     wrapper("valgrind", ""),
     wrapper("catchsegv", ""),
     // start-stop-daemon(8): `--startas`, else `--exec`, is what starts, with the operands
