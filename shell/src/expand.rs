@@ -77,6 +77,20 @@ impl UnknownWord {
     }
 }
 
+/// The names of the parameters `raw` expands, as written (`$k`, `${k}`, `${k:-x}`,
+/// `"$l.x"`); quoting is not followed, so a name in single quotes counts too: a name more,
+/// never one fewer
+pub(crate) fn referenced_names(raw: &str) -> impl Iterator<Item = &str> {
+    raw.match_indices('$').filter_map(move |(at, _)| {
+        let rest = raw.get(at + 1..)?;
+        let rest = rest.strip_prefix('{').unwrap_or(rest);
+        let end = rest
+            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+            .unwrap_or(rest.len());
+        rest.get(..end).filter(|name| !name.is_empty())
+    })
+}
+
 /// Whether `word` is an unknown word
 pub(crate) fn is_unknown(word: &str) -> bool {
     word.starts_with(MARK)

@@ -38,6 +38,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         links: 0,
         deadline: Instant::now() + limits::MAX_TIME,
         vars: Vars::new(),
+        fed: Vec::new(),
         command_env: Vars::new(),
         aliases: Vec::new(),
         hashed: Vec::new(),
@@ -80,6 +81,9 @@ struct Reader {
     deadline: Instant,
     /// The parameters set on the line so far (`D=~`, `export X=1`, `for d in a b`)
     vars: Vars,
+    /// The parameters that hold the output of commands on the line (`k=$(cat f)`, `for l
+    /// in $(xxd f)`), with those commands: a command whose words use one reads their output
+    fed: Vec<(String, Vec<usize>)>,
     /// The environment the command being read is given before its name (`X=1 git diff`)
     command_env: Vars,
     /// The aliases defined on the line so far, name and value
@@ -206,7 +210,12 @@ impl Reader {
             // Values set here hold for the commands after them; what runs in them is walked.
             "variable_assignment" => {
                 self.assign(node, at.source);
-                self.children(node, inner)
+                let start = self.commands.len();
+                let walked = self.children(node, inner);
+                if let Some((name, _)) = text(node, at.source).split_once('=') {
+                    self.feed(name.trim_end_matches('+'), start);
+                }
+                walked
             }
             // The single-quoted operands of a test or a declaration are text it may evaluate
             // (`-v 'a[...]'`, `unset 'a[...]'`).
@@ -214,9 +223,26 @@ impl Reader {
                 self.quoted_operands(node, at.source, 0);
                 self.children(node, inner)
             }
+            // The loop's variable takes the output of the substitutions in its list.
             "for_statement" => {
                 self.for_loop(node, at.source);
-                self.children(node, inner)
+                let values: Vec<N> = node.field("value").collect();
+                let start = self.commands.len();
+                for value in &values {
+                    self.node(*value, inner, None)?;
+                }
+                if let Some(variable) = node.field("variable").next() {
+                    self.feed(text(variable, at.source), start);
+                }
+                for child in node.named_children() {
+                    if !values
+                        .iter()
+                        .any(|value| value.byte_range() == child.byte_range())
+                    {
+                        self.node(child, inner, None)?;
+                    }
+                }
+                Ok(())
             }
             // `declare -n r=HOME` makes `$r` a reference to another variable, whose value
             // the reader does not follow: the names it binds are only known at run time.
@@ -343,6 +369,28 @@ impl Reader {
         };
         self.vars
             .push((name.trim_end_matches('+').to_owned(), binding));
+    }
+
+    /// Records that `name` holds the output of the commands created since `start`, if any
+    fn feed(&mut self, name: &str, start: usize) {
+        let created: Vec<usize> = (start..self.commands.len()).collect();
+        if !created.is_empty() {
+            self.fed.push((name.to_owned(), created));
+        }
+    }
+
+    /// The commands whose output the variables `word` uses hold ([`Reader::fed`])
+    fn fed_into(&self, word: &str, upstream: &mut Vec<usize>) {
+        if self.fed.is_empty() || !word.contains('$') {
+            return;
+        }
+        for name in expand::referenced_names(word) {
+            for (fed, commands) in &self.fed {
+                if fed == name {
+                    upstream.extend(commands);
+                }
+            }
+        }
     }
 
     /// The value `raw` gives a parameter
@@ -558,6 +606,8 @@ impl Reader {
         let mut previous_end = None;
         // `NAME=value program`: the program's own environment.
         let mut command_env = Vars::new();
+        // The commands whose output a variable in the words holds (`k=$(cat f); curl -d "$k"`).
+        let mut fed = Vec::new();
         // `time ( … )`, `coproc ( … )`: tree-sitter-bash hangs the subshell bash runs on the
         // command, as if it were a word.
         let mut subshells = Vec::new();
@@ -588,6 +638,7 @@ impl Reader {
                     let word = text(child, at.source);
                     if word.contains('$') {
                         self.evaluated.place(evaluated::word_place(word));
+                        self.fed_into(word, &mut fed);
                     }
                     expand::word(word, &self.env(), &mut words);
                 }
@@ -601,6 +652,13 @@ impl Reader {
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
             let outer = std::mem::replace(&mut reader.command_env, command_env);
+            let with_fed: Vec<usize>;
+            let upstream = if fed.is_empty() {
+                upstream
+            } else {
+                with_fed = upstream.iter().chain(&fed).copied().collect();
+                &with_fed
+            };
             let result = reader.simple(words, At { upstream, ..at }, script);
             reader.command_env = outer;
             result
