@@ -770,6 +770,76 @@ pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
     }
 }
 
+/// A file-transfer client that takes commands of its own language from an option or its
+/// input (`lftp -e 'put F; bye'`, `sftp host <<< 'put F'`): the words after its sending
+/// commands are local files it reads and sends
+#[derive(Debug)]
+pub(crate) struct TransferClient {
+    pub(crate) programs: &'static [&'static str],
+    /// Options whose value holds its commands
+    pub(crate) options: &'static [&'static str],
+    /// Whether it reads its commands from its input
+    pub(crate) input: bool,
+    /// The commands that send local files
+    pub(crate) sends: &'static [&'static str],
+}
+
+/// File-transfer clients and their sending commands (lftp(1), sftp(1), ftp(1))
+pub(crate) const TRANSFER_CLIENTS: &[TransferClient] = &[
+    TransferClient {
+        programs: &["lftp"],
+        options: &["-e", "-c"],
+        input: true,
+        sends: &["put", "mput", "reput", "sput", "mirror"],
+    },
+    TransferClient {
+        programs: &["sftp", "ftp", "pftp", "tnftp", "ncftp"],
+        options: &[],
+        input: true,
+        sends: &["put", "mput", "reput", "send", "append"],
+    },
+];
+
+/// The words after the sending commands of a transfer client's own commands, given by
+/// option or as `input`: the local files it reads (every word but options, so a remote
+/// name counts too: a path more, never one fewer)
+pub(crate) fn sent_files(program: &str, args: &[String], input: Option<&str>) -> Vec<String> {
+    let Some(client) = TRANSFER_CLIENTS
+        .iter()
+        .find(|row| row.programs.contains(&program))
+    else {
+        return Vec::new();
+    };
+    let mut scripts: Vec<&str> = args
+        .windows(2)
+        .filter(|pair| {
+            pair.first()
+                .is_some_and(|option| client.options.contains(&option.as_str()))
+        })
+        .filter_map(|pair| pair.get(1).map(String::as_str))
+        .collect();
+    if client.input {
+        scripts.extend(input);
+    }
+    let mut files = Vec::new();
+    for command in scripts.iter().flat_map(|script| script.split(['\n', ';'])) {
+        let mut words = command
+            .split_whitespace()
+            .map(|word| word.trim_matches(|ch| ch == '"' || ch == '\''));
+        if words
+            .next()
+            .is_some_and(|name| client.sends.contains(&name))
+        {
+            files.extend(
+                words
+                    .filter(|word| !word.starts_with('-'))
+                    .map(str::to_owned),
+            );
+        }
+    }
+    files
+}
+
 /// A program that takes its subcommand by another name too: an alias, or any prefix that
 /// starts one of its commands (or aliases) alone, as the program resolves it
 #[derive(Debug)]

@@ -864,6 +864,8 @@ impl Reader {
                 .filter(|input| input.contains("$(") || input.contains('`'))
                 .cloned();
             let has_input = stdin.is_some() || !at.upstream.is_empty();
+            // `lftp -e 'put F'`, `sftp host <<< 'put F'`: files the client sends.
+            let sent = knowledge::sent_files(&program, &args, stdin.as_deref());
             let runs = self.runs(&program, &written_as, &args, stdin.take(), at.upstream);
             self.evaluated
                 .place(evaluated::command_place(&program, &args));
@@ -916,6 +918,11 @@ impl Reader {
             // folder the command runs in.
             for operand in &below_folders {
                 if let Ok(path) = self.path(operand, false) {
+                    command.paths.push(path);
+                }
+            }
+            for file in &sent {
+                if let Ok(path) = self.path(file, false) {
                     command.paths.push(path);
                 }
             }
