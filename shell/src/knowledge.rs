@@ -3079,6 +3079,9 @@ pub(crate) struct Autorun {
     /// Options naming a file the program reads first and acts on (`mysql
     /// --defaults-extra-file=F`, `sqlite3 -init F`), the file next or after `=`
     pub(crate) options: &'static [&'static str],
+    /// Whether its files are settings or statements it reads (`.curlrc`, `.psqlrc`) rather
+    /// than code it runs (a git hook): what a refusal says it does with them
+    pub(crate) reads: bool,
 }
 
 /// Every program that runs files it finds, one row each
@@ -3103,6 +3106,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &["/.git/hooks/", "/.githooks/", "/.husky/"],
         variables: &[],
         options: &[],
+        reads: false,
     },
     Autorun {
         programs: &["npm", "pnpm", "yarn", "bun"],
@@ -3133,6 +3137,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         ],
         variables: &[],
         options: &[],
+        reads: false,
     },
     Autorun {
         programs: &["python", "python3", "python2", "pip", "pip3", "pytest"],
@@ -3145,6 +3150,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         ],
         variables: &["PYTHONSTARTUP"],
         options: &[],
+        reads: false,
     },
     Autorun {
         programs: &["bash", "sh", "dash", "zsh", "ksh"],
@@ -3152,6 +3158,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &[],
         variables: &["BASH_ENV", "ENV"],
         options: &[],
+        reads: false,
     },
     // A database client's settings file may carry statements it runs on connecting
     // (mysql's `init-command=`, psql's and sqlite3's startup files hold meta-commands and
@@ -3162,6 +3169,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &[".my.cnf", ".mylogin.cnf"],
         variables: &[],
         options: &["--defaults-file", "--defaults-extra-file"],
+        reads: true,
     },
     Autorun {
         programs: &["psql"],
@@ -3169,6 +3177,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &[".psqlrc"],
         variables: &["PSQLRC"],
         options: &[],
+        reads: true,
     },
     Autorun {
         programs: &["sqlite3", "duckdb"],
@@ -3176,6 +3185,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &[".sqliterc", ".duckdbrc"],
         variables: &[],
         options: &["-init"],
+        reads: true,
     },
     Autorun {
         programs: &["mongosh", "mongo"],
@@ -3183,6 +3193,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &[".mongoshrc.js", ".mongorc.js"],
         variables: &[],
         options: &[],
+        reads: false,
     },
     // An HTTP client's settings file holds its options (curl's `upload-file =`, `output =`,
     // wget's `post_file =`): one written on the line makes what it sends and writes unknown.
@@ -3192,6 +3203,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &[".curlrc"],
         variables: &[],
         options: &["-K", "--config"],
+        reads: true,
     },
     Autorun {
         programs: &["wget", "wget2"],
@@ -3199,6 +3211,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &[".wgetrc", ".wget2rc"],
         variables: &["WGETRC"],
         options: &["--config"],
+        reads: true,
     },
     // direnv runs a folder's `.envrc` (bash) when it is allowed and on every `direnv exec`.
     Autorun {
@@ -3207,6 +3220,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         files: &[".envrc"],
         variables: &[],
         options: &[],
+        reads: false,
     },
 ];
 

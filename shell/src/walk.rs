@@ -1273,9 +1273,15 @@ impl Reader {
                 })
             });
             if let Some(path) = found {
-                runs.opaque.push(format!(
-                    "`{program}` runs `{path}`, which is written on this line, and what it runs is only known then"
-                ));
+                runs.opaque.push(if row.reads {
+                    format!(
+                        "`{program}` first reads `{path}`, which is written on this line, and what it holds (settings, statements it runs) is only known then"
+                    )
+                } else {
+                    format!(
+                        "`{program}` runs `{path}`, which is written on this line, and what it runs is only known then"
+                    )
+                });
             }
             for file in whole_option_values(args, row.options) {
                 if file.starts_with("<(") || self.was_written(file) {
