@@ -102,24 +102,15 @@ fn by_byte<S: WordSink>(text: &str, start: usize, each: &mut S) {
     // Bytes, not chars: an ASCII byte is read as it is, and only a byte past ASCII starts
     // the decoding of a char. The end of the text ends the last word.
     while at <= bytes.len() {
-        let separator = match bytes.get(at) {
-            Some(b'%') => match percent_decoded(bytes, at) {
-                Some(decoded) => {
-                    at += 3;
-                    let lower = ASCII_WORD.get(usize::from(decoded)).copied().unwrap_or(0);
-                    if lower != 0 {
-                        word.push_ascii(lower);
-                        continue;
-                    }
-                    decoded
-                }
-                None => {
-                    at += 1;
-                    b'%'
-                }
-            },
-            Some(&byte) if byte.is_ascii() => {
-                at += 1;
+        // An ASCII byte, or the one a percent escape stands for, and the bytes it spans.
+        let ascii = match bytes.get(at) {
+            Some(b'%') => Some(percent_decoded(bytes, at).map_or((b'%', 1), |byte| (byte, 3))),
+            Some(&byte) if byte.is_ascii() => Some((byte, 1)),
+            _ => None,
+        };
+        let separator = match (ascii, bytes.get(at)) {
+            (Some((byte, span)), _) => {
+                at += span;
                 let lower = ASCII_WORD.get(usize::from(byte)).copied().unwrap_or(0);
                 if lower != 0 {
                     word.push_ascii(lower);
@@ -127,7 +118,7 @@ fn by_byte<S: WordSink>(text: &str, start: usize, each: &mut S) {
                 }
                 byte
             }
-            Some(_) => {
+            (None, Some(_)) => {
                 let ch = text
                     .get(at..)
                     .and_then(|rest| rest.chars().next())
@@ -139,7 +130,7 @@ fn by_byte<S: WordSink>(text: &str, start: usize, each: &mut S) {
                 }
                 b'#'
             }
-            None => {
+            (None, None) => {
                 at += 1;
                 b' '
             }
