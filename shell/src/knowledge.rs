@@ -770,59 +770,110 @@ pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
     }
 }
 
-/// A file-transfer client that takes commands of its own language from an option or its
-/// input (`lftp -e 'put F; bye'`, `sftp host <<< 'put F'`): the words after its sending
-/// commands are local files it reads and sends
+/// A file-transfer client that takes commands of its own language from an option, a file or
+/// its input (`lftp -e 'put F; bye'`, `sftp -b cmds host`, `sftp host <<< 'put F'`): the
+/// words after its sending commands are local files it reads and sends, and a command
+/// that starts with `!` hands the rest of its line to a shell
 #[derive(Debug)]
 pub(crate) struct TransferClient {
     pub(crate) programs: &'static [&'static str],
     /// Options whose value holds its commands
     pub(crate) options: &'static [&'static str],
+    /// Options whose value names a file of its commands
+    pub(crate) script_options: &'static [&'static str],
     /// Whether it reads its commands from its input
     pub(crate) input: bool,
     /// The commands that send local files
     pub(crate) sends: &'static [&'static str],
 }
 
-/// File-transfer clients and their sending commands (lftp(1), sftp(1), ftp(1))
+/// File-transfer clients, their commands' options and sending commands (lftp(1): `-e`, `-c`,
+/// `-f`; sftp(1): `-b`; ftp(1)); each runs `!command` in a local shell
 pub(crate) const TRANSFER_CLIENTS: &[TransferClient] = &[
     TransferClient {
         programs: &["lftp"],
         options: &["-e", "-c"],
+        script_options: &["-f"],
         input: true,
         sends: &["put", "mput", "reput", "sput", "mirror"],
     },
     TransferClient {
-        programs: &["sftp", "ftp", "pftp", "tnftp", "ncftp"],
+        programs: &["sftp"],
         options: &[],
+        script_options: &["-b"],
+        input: true,
+        sends: &["put", "mput", "reput", "send", "append"],
+    },
+    TransferClient {
+        programs: &["ftp", "pftp", "tnftp", "ncftp"],
+        options: &[],
+        script_options: &[],
         input: true,
         sends: &["put", "mput", "reput", "send", "append"],
     },
 ];
 
-/// The words after the sending commands of a transfer client's own commands, given by
-/// option or as `input`: the local files it reads (every word but options, so a remote
-/// name counts too: a path more, never one fewer)
-pub(crate) fn sent_files(program: &str, args: &[String], input: Option<&str>) -> Vec<String> {
-    let Some(client) = TRANSFER_CLIENTS
+/// What a transfer client is told to do on its command line and input
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct TransferCommands {
+    /// The local files its sending commands name (every word but options, so a remote name
+    /// counts too: a path more, never one fewer)
+    pub(crate) sent: Vec<String>,
+    /// The command lines its `!` commands hand a shell
+    pub(crate) shell_lines: Vec<String>,
+    /// Values of its command options known only at run time, as they travel (encoded)
+    pub(crate) unknown: Vec<String>,
+    /// The files it reads more commands from (`lftp -f FILE`, `sftp -b FILE`)
+    pub(crate) files: Vec<String>,
+    /// Whether it reads commands from its input: given none as text, the input is whatever
+    /// comes down the pipe or the redirect
+    pub(crate) reads_input: bool,
+}
+
+/// What `program` is told to do by `args` and `input` ([`TransferCommands`]), an option's
+/// value being known when `is_unknown` says it is not; `None` when `program` is no transfer
+/// client the table knows
+pub(crate) fn transfer_commands(
+    program: &str,
+    args: &[String],
+    input: Option<&str>,
+    is_unknown: impl Fn(&str) -> bool,
+) -> Option<TransferCommands> {
+    let client = TRANSFER_CLIENTS
         .iter()
-        .find(|row| row.programs.contains(&program))
-    else {
-        return Vec::new();
+        .find(|row| row.programs.contains(&program))?;
+    let mut found = TransferCommands {
+        reads_input: client.input && input.is_none(),
+        ..TransferCommands::default()
     };
-    let mut scripts: Vec<&str> = args
-        .windows(2)
-        .filter(|pair| {
-            pair.first()
-                .is_some_and(|option| client.options.contains(&option.as_str()))
-        })
-        .filter_map(|pair| pair.get(1).map(String::as_str))
-        .collect();
-    if client.input {
-        scripts.extend(input);
+    let mut texts: Vec<&str> = Vec::new();
+    for pair in args.windows(2) {
+        let (Some(option), Some(value)) = (pair.first(), pair.get(1)) else {
+            continue;
+        };
+        if client.options.contains(&option.as_str()) {
+            if is_unknown(value) {
+                found.unknown.push(value.clone());
+            } else {
+                texts.push(value);
+            }
+        } else if client.script_options.contains(&option.as_str()) {
+            found.files.push(value.clone());
+        }
     }
-    let mut files = Vec::new();
-    for command in scripts.iter().flat_map(|script| script.split(['\n', ';'])) {
+    if client.input {
+        texts.extend(input);
+    }
+    for command in texts.iter().flat_map(|text| text.split(['\n', ';'])) {
+        let command = command.trim_start();
+        if let Some(line) = command.strip_prefix('!') {
+            found.shell_lines.extend(
+                Some(line.trim())
+                    .filter(|line| !line.is_empty())
+                    .map(str::to_owned),
+            );
+            continue;
+        }
         let mut words = command
             .split_whitespace()
             .map(|word| word.trim_matches(|ch| ch == '"' || ch == '\''));
@@ -830,14 +881,14 @@ pub(crate) fn sent_files(program: &str, args: &[String], input: Option<&str>) ->
             .next()
             .is_some_and(|name| client.sends.contains(&name))
         {
-            files.extend(
+            found.sent.extend(
                 words
                     .filter(|word| !word.starts_with('-'))
                     .map(str::to_owned),
             );
         }
     }
-    files
+    Some(found)
 }
 
 /// A program that takes its subcommand by another name too: an alias, or any prefix that
@@ -3964,6 +4015,38 @@ mod tests {
             Some((vec![('l', ""), ('p', "/bin/rm")], vec!["ls"]))
         );
         assert_eq!(builtin_options("complete", &words("-C id x")), None);
+    }
+
+    #[test]
+    fn each_transfer_client_names_what_its_commands_send_and_run() {
+        let read = |program, args: &[&str], input| {
+            let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+            transfer_commands(program, &args, input, |word| word.starts_with('?'))
+                .unwrap_or_default()
+        };
+        let lftp = read(
+            "lftp",
+            &["-e", "put ~/.pypirc; !id", "-f", "cmds", "host"],
+            None,
+        );
+        assert_eq!(lftp.sent, ["~/.pypirc"]);
+        assert_eq!(lftp.shell_lines, ["id"]);
+        assert_eq!(lftp.files, ["cmds"]);
+        assert!(lftp.reads_input);
+        assert_eq!(read("lftp", &["-c", "?CMDS"], None).unknown, ["?CMDS"]);
+        let sftp = read(
+            "sftp",
+            &["-b", "batch", "host"],
+            Some("put -r dist\n! rm -rf ~\n"),
+        );
+        assert_eq!(sftp.sent, ["dist"]);
+        assert_eq!(sftp.shell_lines, ["rm -rf ~"]);
+        assert_eq!(sftp.files, ["batch"]);
+        assert!(!sftp.reads_input);
+        let ftp = read("ftp", &["-n", "host"], Some("send notes.txt\n!"));
+        assert_eq!(ftp.sent, ["notes.txt"]);
+        assert!(ftp.shell_lines.is_empty() && ftp.files.is_empty());
+        assert_eq!(transfer_commands("scp", &[], None, |_| false), None);
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         owed_dash: false,
         evaluated: Evaluated::default(),
         fetched: Vec::new(),
-        input_descriptor: None,
+        input: None,
     };
     reader.script(line, &[], Depth::default())?;
     if let Some(why) = reader.evaluated.why() {
@@ -104,9 +104,19 @@ struct Reader {
     /// The folders fetched on the line so far (`git clone URL d`), normalised: a file in one
     /// is code from elsewhere
     fetched: Vec<String>,
-    /// The descriptor the statement being walked reads its input from (`bash <&3`), which
-    /// an earlier command opened on what only run time knows (`exec 3< <(curl …)`)
-    input_descriptor: Option<String>,
+    /// Where the statement being walked reads its input from by redirect
+    input: Option<RedirectedInput>,
+}
+
+/// Where a statement reads its input from by redirect, for a program that runs its input
+#[derive(Debug, Clone)]
+enum RedirectedInput {
+    /// A descriptor other than the standard input (`bash <&3`), which an earlier command
+    /// opened on what only run time knows (`exec 3< <(curl …)`)
+    Descriptor(String),
+    /// A file, as its word expands (`bash < x.sh`): what it holds is read only when the
+    /// line wrote or fetched it, as for `bash x.sh`
+    File(String),
 }
 
 /// Where a node is walked: its source text, the commands feeding its input, and how deep
@@ -509,10 +519,12 @@ impl Reader {
             }
         }
         let script_text = script.clone();
-        let descriptor = redirect_nodes
+        // The last input redirect is the one the shell leaves in place.
+        let input = redirect_nodes
             .iter()
-            .find_map(|redirect| input_descriptor(*redirect, at.source));
-        let outer_descriptor = std::mem::replace(&mut self.input_descriptor, descriptor);
+            .filter_map(|redirect| self.redirected_input(*redirect, at.source))
+            .last();
+        let outer_input = std::mem::replace(&mut self.input, input);
         let walked = self.around(
             &redirect_nodes,
             &redirects,
@@ -533,7 +545,7 @@ impl Reader {
                 }
             },
         );
-        self.input_descriptor = outer_descriptor;
+        self.input = outer_input;
         let (upstream, created) = walked?;
         // `cat <<EOF | sh`: the here-document is what the rest of the pipeline reads.
         let forwarded = match self.commands.get(created.clone()) {
@@ -553,6 +565,37 @@ impl Reader {
             )?;
         }
         Ok(())
+    }
+
+    /// Where an input redirect points (`< f`, `<&3`, `< /dev/fd/3`); `None` for outputs,
+    /// the standard input itself and process substitutions, which feed commands instead
+    fn redirected_input<N: Syntax>(&self, node: N, source: &str) -> Option<RedirectedInput> {
+        if node.kind() != "file_redirect" {
+            return None;
+        }
+        let (operator, targets) = redirect_parts(node, source);
+        let [target] = targets.as_slice() else {
+            return None;
+        };
+        let raw = text(*target, source);
+        match operator.as_str() {
+            "<&" | "0<&" => (raw != "0" && raw.bytes().all(|byte| byte.is_ascii_digit()))
+                .then(|| RedirectedInput::Descriptor(raw.to_owned())),
+            "<" | "0<" if target.kind() != "process_substitution" => {
+                let mut words = Vec::with_capacity(1);
+                expand::word(raw, &self.env(), &mut words);
+                let file = match words.as_slice() {
+                    [one] => one.clone(),
+                    _ => unquote(raw),
+                };
+                match descriptor_of(&file) {
+                    Some(descriptor) => Some(RedirectedInput::Descriptor(descriptor)),
+                    None if STDIN_PATHS.contains(&file.as_str()) => None,
+                    None => Some(RedirectedInput::File(file)),
+                }
+            }
+            _ => None,
+        }
     }
 
     /// An output redirect to a file (`> f`, `2>> f`, `&> f`); `None` for inputs, descriptors
@@ -611,6 +654,7 @@ impl Reader {
         // `time ( … )`, `coproc ( … )`: tree-sitter-bash hangs the subshell bash runs on the
         // command, as if it were a word.
         let mut subshells = Vec::new();
+        let mut input = None;
         for child in node.named_children() {
             let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
             let range = child.byte_range();
@@ -633,7 +677,13 @@ impl Reader {
                 "comment" => {}
                 "subshell" => subshells.push(child),
                 "herestring_redirect" => script = Some(herestring(child, at.source)),
-                "file_redirect" => redirects.extend(self.file_redirect(child, at.source)?),
+                "file_redirect" => {
+                    // `< x.sh bash`: tree-sitter-bash hangs a leading redirect on the command.
+                    if let Some(redirected) = self.redirected_input(child, at.source) {
+                        input = Some(redirected);
+                    }
+                    redirects.extend(self.file_redirect(child, at.source)?)
+                }
                 _ => {
                     let word = text(child, at.source);
                     if word.contains('$') {
@@ -652,6 +702,7 @@ impl Reader {
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
             let outer = std::mem::replace(&mut reader.command_env, command_env);
+            let outer_input = input.map(|input| reader.input.replace(input));
             let with_fed: Vec<usize>;
             let upstream = if fed.is_empty() {
                 upstream
@@ -661,6 +712,9 @@ impl Reader {
             };
             let result = reader.simple(words, At { upstream, ..at }, script);
             reader.command_env = outer;
+            if let Some(outer_input) = outer_input {
+                reader.input = outer_input;
+            }
             result
         })?;
         for subshell in subshells {
@@ -865,8 +919,13 @@ impl Reader {
                 .cloned();
             let has_input = stdin.is_some() || !at.upstream.is_empty();
             // `lftp -e 'put F'`, `sftp host <<< 'put F'`: files the client sends.
-            let sent = knowledge::sent_files(&program, &args, stdin.as_deref());
-            let runs = self.runs(&program, &written_as, &args, stdin.take(), at.upstream);
+            let transfer =
+                knowledge::transfer_commands(&program, &args, stdin.as_deref(), expand::is_unknown);
+            let mut runs = self.runs(&program, &written_as, &args, stdin.take(), at.upstream);
+            let sent = match transfer {
+                Some(transfer) => self.transfer_runs(&program, transfer, at.upstream, &mut runs),
+                None => Vec::new(),
+            };
             self.evaluated
                 .place(evaluated::command_place(&program, &args));
             let run_as_script =
@@ -1552,6 +1611,11 @@ impl Reader {
                     (Some(code), Some(file)) if file == "-" => {
                         self.inline(row, program, &code, &mut runs)
                     }
+                    // Given no code and no file, or `-`, it runs its input.
+                    (None, None) => self.runs_input(program, upstream, &mut runs),
+                    (None, Some(file)) if file == "-" => {
+                        self.runs_input(program, upstream, &mut runs)
+                    }
                     (_, Some(file)) if self.runs_fetched_or_written(file) => {
                         runs.opaque.push(format!(
                             "`{file}` is written or fetched on this line, and what it runs is only known then"
@@ -1857,9 +1921,10 @@ impl Reader {
     /// Why the input a program runs is unknown when it comes from a descriptor an earlier
     /// command opened (`bash <&3`, `bash /dev/fd/3`)
     fn descriptor_input(&self, program: &str, file: Option<&str>, runs: &mut Runs) {
-        let descriptor = match file {
-            Some(file) => descriptor_of(file),
-            None => self.input_descriptor.clone(),
+        let descriptor = match (file, &self.input) {
+            (Some(file), _) => descriptor_of(file),
+            (None, Some(RedirectedInput::Descriptor(descriptor))) => Some(descriptor.clone()),
+            (None, _) => None,
         };
         if let Some(descriptor) = descriptor {
             runs.opaque.push(format!(
@@ -1896,10 +1961,37 @@ impl Reader {
         }
     }
 
+    /// What a transfer client's commands run (`!cmd`) and read more commands from, added to
+    /// `runs`; returns the local files they send
+    fn transfer_runs(
+        &self,
+        program: &str,
+        transfer: knowledge::TransferCommands,
+        upstream: &[usize],
+        runs: &mut Runs,
+    ) -> Vec<String> {
+        for line in transfer.shell_lines.into_iter().chain(transfer.unknown) {
+            runs.word(program, line);
+        }
+        // `sftp -b -` reads its input, which `reads_input` covers already.
+        for file in &transfer.files {
+            if !STDIN_PATHS.contains(&file.as_str()) {
+                self.script_file(program, file, runs);
+            }
+        }
+        if transfer.reads_input {
+            self.runs_input(program, upstream, runs);
+        }
+        transfer.sent
+    }
+
     /// A program that runs its input as a script, fed by `upstream`: what it runs is only
     /// known at run time unless every command feeding it prints its own output
     fn runs_input(&self, program: &str, upstream: &[usize], runs: &mut Runs) {
         self.descriptor_input(program, None, runs);
+        if let Some(RedirectedInput::File(file)) = &self.input {
+            self.script_file(program, file, runs);
+        }
         let feeding = upstream
             .iter()
             .filter_map(|index| self.commands.get(*index));
@@ -2080,22 +2172,6 @@ fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
         }
     }
     (operator, targets)
-}
-
-/// The descriptor other than the standard input that an input redirect reads (`<&3`,
-/// `0<&3`, `< /dev/fd/3`)
-fn input_descriptor<N: Syntax>(node: N, source: &str) -> Option<String> {
-    if node.kind() != "file_redirect" {
-        return None;
-    }
-    let (operator, targets) = redirect_parts(node, source);
-    let target = text(*targets.first()?, source);
-    match operator.as_str() {
-        "<&" | "0<&" => (target != "0" && target.bytes().all(|byte| byte.is_ascii_digit()))
-            .then(|| target.to_owned()),
-        "<" | "0<" => descriptor_of(&unquote(target)),
-        _ => None,
-    }
 }
 
 /// The descriptor a path names when it is one other than the standard input (`/dev/fd/3`,
