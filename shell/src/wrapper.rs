@@ -25,7 +25,9 @@ struct Wrapper {
     /// CMD`)
     long_only: bool,
     /// The subcommands under which the wrapper runs a program, after its global options
-    /// (`limactl shell INSTANCE CMD…`, `uv run CMD…`); empty when it always does
+    /// (`limactl shell INSTANCE CMD…`, `uv run CMD…`), words apart for a subcommand of a
+    /// subcommand, each after its own options (`docker compose -f F exec SERVICE CMD…`);
+    /// empty when it always does
     subcommands: &'static [&'static str],
     /// Options whose value is the program it runs, the first given winning, with its words
     /// after the wrapper's options (`start-stop-daemon --exec /bin/x -- ARGS`)
@@ -50,8 +52,11 @@ pub(crate) struct Wrapped {
     pub(crate) or_at: Option<usize>,
 }
 
-/// The long options of `docker` and `podman` (their own, then those of `run` and `exec`)
-/// that take the next word as their value
+/// The subcommands under which `docker` and `podman` run a command in a container
+const CONTAINER_RUNS: &[&str] = &["run", "exec", "compose run", "compose exec"];
+
+/// The long options of `docker` and `podman` (their own, then those of `run` and `exec`, and
+/// of compose and its `run` and `exec`) that take the next word as their value
 const CONTAINER_VALUED: &[&str] = &[
     // docker's own options before the subcommand
     "context",
@@ -133,6 +138,16 @@ const CONTAINER_VALUED: &[&str] = &[
     "volumes-from",
     "workdir",
     "pod",
+    // compose's own options, then those of its `run` and `exec`
+    "file",
+    "project-name",
+    "project-directory",
+    "profile",
+    "parallel",
+    "progress",
+    "ansi",
+    "index",
+    "env-from-file",
 ];
 
 const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
@@ -439,17 +454,31 @@ const WRAPPERS: &[Wrapper] = &[
     // CMD in the container (or hand it to the image's entry point, which may be a shell: read
     // as a program either way), as `ssh HOST CMD…` runs it on the host. Podman takes
     // docker's command line.
+    // Compose runs a command in a service's container the same way (`docker compose exec
+    // SERVICE CMD…`, `run`), and `docker-compose`, `podman-compose` are its older names.
     Wrapper {
         long_valued: CONTAINER_VALUED,
-        subcommands: &["run", "exec"],
+        subcommands: CONTAINER_RUNS,
         positionals: 1,
-        ..wrapper("docker", "acehlmpuvwH")
+        ..wrapper("docker", "acefhlmpuvwH")
+    },
+    Wrapper {
+        long_valued: CONTAINER_VALUED,
+        subcommands: CONTAINER_RUNS,
+        positionals: 1,
+        ..wrapper("podman", "acefhlmpuvwH")
     },
     Wrapper {
         long_valued: CONTAINER_VALUED,
         subcommands: &["run", "exec"],
         positionals: 1,
-        ..wrapper("podman", "acehlmpuvwH")
+        ..wrapper("docker-compose", "acefhlmpuvwH")
+    },
+    Wrapper {
+        long_valued: CONTAINER_VALUED,
+        subcommands: &["run", "exec"],
+        positionals: 1,
+        ..wrapper("podman-compose", "acefhlmpuvwH")
     },
     // Lima: `lima CMD…` is `limactl shell default CMD…`, which runs CMD in the virtual
     // machine with its words quoted, after `NAME=value` words.
@@ -671,11 +700,10 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
     }
     let mut index = own_options(spec, args, 0)?;
     if !spec.subcommands.is_empty() {
-        let subcommand = args.get(index)?;
-        if !spec.subcommands.contains(&subcommand.as_str()) {
-            return None;
-        }
-        index = own_options(spec, args, index + 1)?;
+        index = spec
+            .subcommands
+            .iter()
+            .find_map(|path| subcommand_path(spec, args, index, path))?;
     }
     // `coproc NAME { …; }`: bash takes a name only before a compound command.
     if spec.named
@@ -700,6 +728,18 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
         leading: Vec::new(),
         or_at: (unlisted_before && index + 1 < args.len()).then_some(index + 1),
     })
+}
+
+/// Where the options after the subcommand `path` (`compose exec`) end, when the words at
+/// `index` are that path, each word followed by its options
+fn subcommand_path(spec: &Wrapper, args: &[String], mut index: usize, path: &str) -> Option<usize> {
+    for word in path.split(' ') {
+        if args.get(index)? != word {
+            return None;
+        }
+        index = own_options(spec, args, index + 1)?;
+    }
+    Some(index)
 }
 
 /// Where a wrapper's own options starting at `index` end: at its first operand, or after
@@ -902,6 +942,19 @@ mod tests {
             ("exec", "-a name rm", Some(2)),
             ("time", "-f %e rm", Some(2)),
             ("ionice", "-c 3 rm", Some(2)),
+            ("docker", "run --rm -v /:/h -e A=1 img rm", Some(7)),
+            ("docker", "--context x exec -it -u root web rm", Some(7)),
+            ("docker", "compose -f prod.yml exec -T web rm", Some(6)),
+            ("docker", "compose -p app run --rm -e A=1 web rm", Some(8)),
+            ("docker", "compose up -d", None),
+            ("docker", "rm -f web", None),
+            ("podman", "compose exec web rm", Some(3)),
+            (
+                "docker-compose",
+                "--profile dev run -w /app web rm",
+                Some(6),
+            ),
+            ("podman-compose", "exec db rm", Some(2)),
         ];
         for (program, args, expected) in cases {
             let at = wrapped(program, &words(args)).map(|wrapped| wrapped.at);
