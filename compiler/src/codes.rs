@@ -1093,7 +1093,7 @@ pub const INVALID_SHELL_CONDITION: Code = Code {
            (or a list of strings for `in`); an ordering (`<`, `>`); `flag(...)` without a \
            flag written with its dashes; `program_is(...)` without the name of a kind of \
            program the reader knows (`\"shell\"`, `\"interpreter\"`, `\"download\"`, \
-           `\"stdin_runner\"`, `\"privilege\"`, `\"disk_formatter\"`); a call other than \
+           `\"stdin_runner\"`, `\"privilege\"`, `\"disk_formatter\"`, `\"archiver\"`); a call other than \
            `flag(...)`, `program_is(...)` and `stdin_from(...)`; or a call such as \
            `shell.any(...)` that does not exist.",
     why: "A shell condition tests the words of one simple command; anything else would \

@@ -437,6 +437,12 @@ const DISK_FORMATTERS: &[&str] = &[
     "blkdiscard",
 ];
 
+/// Programs that pack files into an archive (or an archive into files): a file they read
+/// leaves with the archive
+const ARCHIVERS: &[&str] = &[
+    "tar", "gtar", "bsdtar", "pax", "zip", "7z", "7za", "7zr", "7zz", "rar", "gpgtar",
+];
+
 /// A kind of program the reader knows, which a policy names with `program_is("NAME")`
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProgramKind {
@@ -496,6 +502,13 @@ pub const PROGRAM_KINDS: &[ProgramKind] = &[
         about: "programs that make a file system or wipe a device whatever their words",
         programs: DISK_FORMATTERS,
         prefixes: &["mkfs"],
+        interpreters: false,
+    },
+    ProgramKind {
+        name: "archiver",
+        about: "programs that pack files into an archive, which takes what they read along",
+        programs: ARCHIVERS,
+        prefixes: &[],
         interpreters: false,
     },
 ];
@@ -768,6 +781,56 @@ pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
         ],
         _ => &[],
     }
+}
+
+/// A program's options that move it into a folder before it does its work, each below the
+/// one before unless absolute (`git -C a -C b` works in `a/b`)
+#[derive(Debug)]
+pub(crate) struct FolderOptions {
+    pub(crate) programs: &'static [&'static str],
+    /// The options, taking the folder as their value (`-C DIR`, `-CDIR`, `--directory=DIR`)
+    pub(crate) options: &'static [&'static str],
+    /// Whether the option moves only the operands after it (tar(1) reads each operand in the
+    /// folder of the last `-C` before it), rather than the whole command (git(1))
+    pub(crate) operands_after: bool,
+}
+
+/// Programs that work in a folder an option names: tar(1) `-C`/`--directory`/`--cd`,
+/// git(1) `-C`
+pub(crate) const FOLDER_OPTIONS: &[FolderOptions] = &[
+    FolderOptions {
+        programs: &["tar", "gtar", "bsdtar"],
+        options: &["-C", "--directory", "--cd"],
+        operands_after: true,
+    },
+    FolderOptions {
+        programs: &["git"],
+        options: &["-C"],
+        operands_after: false,
+    },
+];
+
+/// The row of [`FOLDER_OPTIONS`] of `program`
+pub(crate) fn folder_options(program: &str) -> Option<&'static FolderOptions> {
+    FOLDER_OPTIONS
+        .iter()
+        .find(|row| row.programs.contains(&program))
+}
+
+/// `path` as reached after moving into `folders` in order: below the last, each below the
+/// one before, an absolute one (`/`, `~`) starting over
+pub(crate) fn below_folders<'a>(
+    folders: impl DoubleEndedIterator<Item = &'a str>,
+    path: &str,
+) -> String {
+    let mut joined = path.to_owned();
+    for folder in folders.rev() {
+        if joined.starts_with(['/', '~']) {
+            break;
+        }
+        joined = format!("{}/{joined}", folder.trim_end_matches('/'));
+    }
+    joined
 }
 
 /// A file-transfer client that takes commands of its own language from an option, a file or
@@ -3851,7 +3914,7 @@ mod tests {
     fn every_program_kind_holds_for_its_programs_and_no_other() {
         // One line per row: programs of the kind, and programs that are not, from what each
         // program does (its manual), not from the table.
-        let rows: [(&str, &[&str], &[&str]); 6] = [
+        let rows: [(&str, &[&str], &[&str]); 7] = [
             (
                 "shell",
                 &["sh", "bash", "zsh", "dash", "fish", "ksh"],
@@ -3899,6 +3962,11 @@ mod tests {
                     "blkdiscard",
                 ],
                 &["mkfsx", "mkdir", "fdisk"],
+            ),
+            (
+                "archiver",
+                &["tar", "bsdtar", "zip", "7zz", "gpgtar"],
+                &["unzip", "gzip", "tarball"],
             ),
         ];
         for (name, members, others) in rows {

@@ -964,7 +964,7 @@ impl Reader {
                 .collect();
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args);
-            let below_folders = writes::below_tar_folders(&program, &args);
+            let below_folders = writes::operands_below_folders(&program, &args);
             let socat = if program == "socat" {
                 knowledge::socat_addresses(&args)
             } else {

@@ -358,60 +358,57 @@ pub(crate) fn written(
     out
 }
 
-/// `path` as git reaches it: below the folders of `-C`, each below the one before (`git -C a
-/// -C b` works in `a/b`), unless it is absolute; what is known of it when a part is only
-/// known at run time
+/// `path` as git reaches it: below the folders of its folder options (`-C`,
+/// [`knowledge::FOLDER_OPTIONS`]), unless it is absolute; what is known of it when a part is
+/// only known at run time
 fn below_git_folders(words: &Sorted<'_>, path: &str) -> Result<String, UnknownWord> {
+    let options = knowledge::folder_options("git").map_or(&[][..], |row| row.options);
     let folders = words
         .values
         .iter()
-        .filter(|(option, folder)| *option == "-C" && !folder.is_empty())
+        .filter(|(option, folder)| options.contains(option) && !folder.is_empty())
         .map(|(_, folder)| *folder);
-    let mut joined = path.to_owned();
     for folder in std::iter::once(path).chain(folders.clone()) {
         if expand::is_unknown(folder) {
             return word(folder);
         }
     }
-    for folder in folders.rev() {
-        if joined.starts_with(['/', '~']) {
-            break;
-        }
-        joined = format!("{}/{joined}", folder.trim_end_matches('/'));
-    }
-    word(&joined)
+    word(&knowledge::below_folders(folders, path))
 }
 
-/// The operands of `tar` after a `-C DIR` (`--directory`), as tar reaches them: below that
-/// folder, each `-C` below the one before, unless absolute (`tar cf k.tar -C ~ .ssh`
-/// archives `~/.ssh`). Every word after the option that is no option is taken for an
-/// operand, so an option's value may be joined too: a path more, never one fewer.
-pub(crate) fn below_tar_folders(program: &str, args: &[String]) -> Vec<String> {
-    if !matches!(program, "tar" | "gtar" | "bsdtar") {
+/// The operands of a program whose folder option moves the operands after it (`tar -C DIR`,
+/// [`knowledge::FOLDER_OPTIONS`]), as it reaches them: below the folders named before each
+/// (`tar cf k.tar -C ~ .ssh` archives `~/.ssh`). Every word after the option that is no
+/// option is taken for an operand, so an option's value may be joined too: a path more,
+/// never one fewer.
+pub(crate) fn operands_below_folders(program: &str, args: &[String]) -> Vec<String> {
+    let Some(row) = knowledge::folder_options(program).filter(|row| row.operands_after) else {
         return Vec::new();
-    }
-    let mut folder: Option<String> = None;
+    };
+    let mut folders: Vec<String> = Vec::new();
     let mut out = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
-        let named = match arg.as_str() {
-            "-C" | "--directory" | "--cd" => words.next().cloned(),
-            other => other
-                .strip_prefix("--directory=")
-                .or_else(|| other.strip_prefix("-C").filter(|dir| !dir.is_empty()))
-                .map(str::to_owned),
+        let named = if row.options.contains(&arg.as_str()) {
+            words.next().cloned()
+        } else {
+            row.options.iter().find_map(|option| {
+                let rest = arg.strip_prefix(option)?;
+                let value = if option.starts_with("--") {
+                    rest.strip_prefix('=')?
+                } else {
+                    rest
+                };
+                (!value.is_empty()).then(|| value.to_owned())
+            })
         };
         if let Some(dir) = named {
-            folder = Some(match folder {
-                Some(before) if !dir.starts_with(['/', '~']) => {
-                    format!("{}/{dir}", before.trim_end_matches('/'))
-                }
-                _ => dir,
-            });
-        } else if let Some(dir) = &folder {
-            if !arg.starts_with('-') && !arg.starts_with(['/', '~']) {
-                out.push(format!("{}/{arg}", dir.trim_end_matches('/')));
-            }
+            folders.push(dir);
+        } else if !folders.is_empty() && !arg.starts_with('-') && !arg.starts_with(['/', '~']) {
+            out.push(knowledge::below_folders(
+                folders.iter().map(String::as_str),
+                arg,
+            ));
         }
     }
     out
@@ -601,17 +598,17 @@ mod tests {
     #[test]
     fn tar_operands_after_a_folder_are_below_it() {
         assert_eq!(
-            below_tar_folders("tar", &words("czf k.tgz -C ~ .ssh -C .config gh /etc/x")),
+            operands_below_folders("tar", &words("czf k.tgz -C ~ .ssh -C .config gh /etc/x")),
             ["~/.ssh", "~/.config/gh"]
         );
         assert_eq!(
-            below_tar_folders(
+            operands_below_folders(
                 "bsdtar",
                 &words("-cf k.tar --directory=/root .aws -C/tmp y")
             ),
             ["/root/.aws", "/tmp/y"]
         );
-        assert!(below_tar_folders("tar", &words("czf k.tgz .ssh")).is_empty());
-        assert!(below_tar_folders("zip", &words("-C ~ .ssh")).is_empty());
+        assert!(operands_below_folders("tar", &words("czf k.tgz .ssh")).is_empty());
+        assert!(operands_below_folders("zip", &words("-C ~ .ssh")).is_empty());
     }
 }
