@@ -1534,6 +1534,27 @@ impl Reader {
                     }
                 }
             }
+            // Given no command at all, `parallel` runs each line of its input, or of the
+            // files of `-a`/`::::`, as a command line.
+            "parallel" if wrapper::wrapped(program, args).is_none() => {
+                let files = option_value(args, 'a', "--arg-file").into_iter().chain(
+                    args.iter()
+                        .skip_while(|arg| *arg != "::::")
+                        .skip(1)
+                        .cloned(),
+                );
+                let mut from_files = false;
+                for file in files {
+                    from_files = true;
+                    self.script_file(program, &file, &mut runs);
+                }
+                if !from_files {
+                    match stdin.clone() {
+                        Some(script) => runs.script(script),
+                        None => self.runs_input(program, upstream, &mut runs),
+                    }
+                }
+            }
             "ssh" => {
                 if let Some(script) = knowledge::ssh_remote_command(args) {
                     runs.word(program, script);
