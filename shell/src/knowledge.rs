@@ -24,6 +24,10 @@ pub(crate) const SHELLS: &[&str] = &[
     "rbash", "lksh", "pdksh", "oksh", "loksh",
 ];
 
+/// A shell's long options that take the next word as their value (`bash --rcfile FILE`,
+/// `fish --init-command CMD` runs before the script, which makes it no less the script's)
+pub(crate) const SHELL_VALUED_LONG: &[&str] = &["--rcfile", "--init-file"];
+
 /// Programs that run a script read from their input when given no file (`echo cmd | at now`)
 pub(crate) const STDIN_RUNNERS: &[&str] = &["at", "batch"];
 
@@ -51,6 +55,13 @@ pub(crate) enum Lang {
     Tcl,
     /// R (`Rscript -e`): judged by its words
     R,
+    /// PowerShell (`pwsh -c`): judged by its words, compared without case as PowerShell
+    /// reads them
+    PowerShell,
+    /// Julia (`julia -e`): judged by its words
+    Julia,
+    /// AppleScript and JavaScript for Automation (`osascript -e`): judged by its words
+    AppleScript,
 }
 
 /// How an interpreter takes code on its command line
@@ -64,6 +75,9 @@ pub(crate) struct Interpreter {
     pub(crate) code_options: &'static [&'static str],
     /// Whether, with no code option, the first operand is the code (`awk`)
     pub(crate) first_operand: bool,
+    /// Whether code may be glued to a short code option (`-c'code'`), as getopt reads
+    /// options; PowerShell takes whole parameter names only (`-Command`, `-ConfigurationName`)
+    pub(crate) glued: bool,
     /// The language of the code, which says how it is read
     pub(crate) lang: Lang,
 }
@@ -148,6 +162,91 @@ const R_DANGER: &[&str] = &[
     "download", "write", "sink", "do.call", "pipe", "socket",
 ];
 
+/// Words of PowerShell code that reach files, processes or more code, with their aliases
+/// (`ri`, `rm`, `del`, `iex`, `saps`, …); a `&` calls a command or a script block
+const POWERSHELL_DANGER: &[&str] = &[
+    "remove-item",
+    "ri ",
+    "rm ",
+    "rmdir",
+    "del ",
+    "erase",
+    "rd ",
+    "clear-content",
+    "clc ",
+    "set-content",
+    "sc ",
+    "out-file",
+    "add-content",
+    "new-item",
+    "ni ",
+    "copy-item",
+    "cp ",
+    "cpi ",
+    "move-item",
+    "mv ",
+    "mi ",
+    "rename-item",
+    "invoke-expression",
+    "iex",
+    "invoke-command",
+    "icm",
+    "start-process",
+    "saps",
+    "start ",
+    "invoke-item",
+    "ii ",
+    "invoke-webrequest",
+    "iwr",
+    "invoke-restmethod",
+    "irm",
+    "&",
+    ".invoke",
+    "[system.",
+    "frombase64",
+    "scriptblock",
+    "format-volume",
+    "clear-disk",
+    "stop-computer",
+    "restart-computer",
+    "cmd",
+    "bash",
+    "sh ",
+    "/bin/",
+    "exec",
+    "set-executionpolicy",
+];
+
+/// Words of Julia code that reach files, processes or more code
+const JULIA_DANGER: &[&str] = &[
+    "rm(", "run(", "`", "pipeline", "eval", "include", "write", "mv(", "cp(", "chmod", "chown",
+    "download", "ccall", "open(", "symlink", "spawn", "kill", "meta.", "base.", "mktemp", "touch(",
+    "cd(",
+];
+
+/// Words of AppleScript (and of JavaScript for Automation) that reach files, processes, other
+/// applications or more code
+const APPLESCRIPT_DANGER: &[&str] = &[
+    "do shell script",
+    "doshellscript",
+    "run script",
+    "delete",
+    "move",
+    "duplicate",
+    "keystroke",
+    "key code",
+    "system events",
+    "finder",
+    "terminal",
+    "objc",
+    "$.",
+    "eval",
+    "load script",
+    "store script",
+    "write",
+    "open for access",
+];
+
 /// Words of JavaScript code that reach files, processes or more code (when it cannot be parsed)
 const NODE_DANGER: &[&str] = &[
     "child_process",
@@ -208,6 +307,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "python",
         prefix: true,
         code_options: &["-c"],
+        glued: true,
         first_operand: false,
         lang: Lang::Python,
     },
@@ -215,6 +315,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "pypy",
         prefix: true,
         code_options: &["-c"],
+        glued: true,
         first_operand: false,
         lang: Lang::Python,
     },
@@ -222,6 +323,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "node",
         prefix: false,
         code_options: &["-e", "-p", "--eval", "--print"],
+        glued: true,
         first_operand: false,
         lang: Lang::JavaScript,
     },
@@ -229,6 +331,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "deno",
         prefix: false,
         code_options: &["eval"],
+        glued: true,
         first_operand: false,
         lang: Lang::JavaScript,
     },
@@ -236,6 +339,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "bun",
         prefix: false,
         code_options: &["-e", "--eval", "-p", "--print"],
+        glued: true,
         first_operand: false,
         lang: Lang::JavaScript,
     },
@@ -243,6 +347,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "perl",
         prefix: true,
         code_options: &["-e", "-E"],
+        glued: true,
         first_operand: false,
         lang: Lang::Perl,
     },
@@ -250,6 +355,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "ruby",
         prefix: true,
         code_options: &["-e"],
+        glued: true,
         first_operand: false,
         lang: Lang::Ruby,
     },
@@ -257,6 +363,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "php",
         prefix: true,
         code_options: &["-r"],
+        glued: true,
         first_operand: false,
         lang: Lang::Php,
     },
@@ -264,6 +371,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "lua",
         prefix: true,
         code_options: &["-e"],
+        glued: true,
         first_operand: false,
         lang: Lang::Lua,
     },
@@ -271,6 +379,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "tclsh",
         prefix: true,
         code_options: &[],
+        glued: true,
         first_operand: false,
         lang: Lang::Tcl,
     },
@@ -278,6 +387,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "wish",
         prefix: true,
         code_options: &[],
+        glued: true,
         first_operand: false,
         lang: Lang::Tcl,
     },
@@ -285,6 +395,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "expect",
         prefix: false,
         code_options: &["-c"],
+        glued: true,
         first_operand: false,
         lang: Lang::Tcl,
     },
@@ -292,6 +403,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "Rscript",
         prefix: false,
         code_options: &["-e"],
+        glued: true,
         first_operand: false,
         lang: Lang::R,
     },
@@ -299,13 +411,47 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "R",
         prefix: false,
         code_options: &["-e"],
+        glued: true,
         first_operand: false,
         lang: Lang::R,
+    },
+    Interpreter {
+        name: "pwsh",
+        prefix: true,
+        code_options: &["-c", "-C", "-Command", "-command", "-COMMAND", "--command"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::PowerShell,
+    },
+    Interpreter {
+        name: "powershell",
+        prefix: true,
+        code_options: &["-c", "-C", "-Command", "-command", "-COMMAND", "--command"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::PowerShell,
+    },
+    Interpreter {
+        name: "julia",
+        prefix: true,
+        code_options: &["-e", "--eval", "-E", "--print"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Julia,
+    },
+    Interpreter {
+        name: "osascript",
+        prefix: false,
+        code_options: &["-e"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::AppleScript,
     },
     Interpreter {
         name: "awk",
         prefix: false,
         code_options: &[],
+        glued: true,
         first_operand: true,
         lang: Lang::Awk,
     },
@@ -313,6 +459,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "gawk",
         prefix: false,
         code_options: &[],
+        glued: true,
         first_operand: true,
         lang: Lang::Awk,
     },
@@ -320,6 +467,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "mawk",
         prefix: false,
         code_options: &[],
+        glued: true,
         first_operand: true,
         lang: Lang::Awk,
     },
@@ -327,6 +475,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "nawk",
         prefix: false,
         code_options: &[],
+        glued: true,
         first_operand: true,
         lang: Lang::Awk,
     },
@@ -345,34 +494,48 @@ pub(crate) fn interpreter(program: &str) -> Option<&'static Interpreter> {
     })
 }
 
-/// The code an interpreter is given on its command line: the value of a code option, or
-/// (for `awk`) its first operand when no `-f` names a program file
-pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Option<&'a str> {
-    let mut words = args.iter();
+/// The code an interpreter is given on its command line: the value of each code option, or
+/// (for `awk`) its first operand when no `-f` names a program file. A getopt-style short
+/// option may end a cluster of flags or have the code glued to it (`perl -le CODE`,
+/// `python3 -Bc CODE`, `perl -e'CODE'`); since a flag before it may be one that takes a value
+/// (`python3 -Wc`), every word that may be code is given, so none is missed.
+pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Vec<&'a str> {
+    let mut codes = Vec::new();
+    let mut words = args.iter().peekable();
     while let Some(arg) = words.next() {
         for option in row.code_options {
             if arg == option {
-                return words.next().map(String::as_str);
+                codes.extend(words.peek().map(|code| code.as_str()));
+                continue;
             }
-            // `-c'code'` and `-e'code'` glue the code to a short option.
-            if option.len() == 2 && !option.starts_with("--") {
-                if let Some(glued) = arg.strip_prefix(option).filter(|rest| !rest.is_empty()) {
-                    return Some(glued);
+            let Some(letter) = option
+                .strip_prefix('-')
+                .filter(|letter| row.glued && letter.len() == 1)
+            else {
+                continue;
+            };
+            let Some(cluster) = arg.strip_prefix('-').filter(|rest| !rest.starts_with('-')) else {
+                continue;
+            };
+            if let Some(at) = cluster.find(letter) {
+                match cluster.get(at + 1..) {
+                    Some("") | None => codes.extend(words.peek().map(|code| code.as_str())),
+                    Some(glued) => codes.push(glued),
                 }
             }
         }
-        if row.first_operand {
+        if row.first_operand && codes.is_empty() {
             match arg.as_str() {
-                "-f" | "--file" => return None,
+                "-f" | "--file" => return codes,
                 "-F" | "-v" => {
                     words.next();
                 }
                 other if other.starts_with('-') => {}
-                code => return Some(code),
+                code => return vec![code],
             }
         }
     }
-    None
+    codes
 }
 
 /// Words in code of `lang` that may delete files, run commands or evaluate more code: code
@@ -387,6 +550,9 @@ pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
         Lang::Perl | Lang::Ruby | Lang::Lua => SCRIPT_DANGER,
         Lang::Tcl => TCL_DANGER,
         Lang::R => R_DANGER,
+        Lang::PowerShell => POWERSHELL_DANGER,
+        Lang::Julia => JULIA_DANGER,
+        Lang::AppleScript => APPLESCRIPT_DANGER,
     }
 }
 
@@ -1276,8 +1442,11 @@ pub(crate) struct ScriptOption {
     /// The subcommands it takes effect under (`git rebase -x`); empty for any
     pub(crate) subcommands: &'static [&'static str],
     /// Options whose value is the next word, or follows `=` for a long one; a short one
-    /// may end a cluster (`script -qc CMD`)
+    /// may end a cluster (`script -qc CMD`) where `clusters` says so
     pub(crate) options: &'static [&'static str],
+    /// Whether short options may be clustered, as getopt reads them; PowerShell takes whole
+    /// parameter names only, so its `-e` never ends `-NoProfile`
+    pub(crate) clusters: bool,
     /// Starts of one word whose rest is the value (`--checkpoint-action=exec=CMD`, `+CMD`)
     pub(crate) glued: &'static [&'static str],
     /// How the value carries the command line
@@ -1297,6 +1466,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
             "--info-script",
             "--new-volume-script",
         ],
+        clusters: true,
         glued: &["--checkpoint-action=exec="],
         carried: Carried::Whole,
     },
@@ -1304,6 +1474,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["ssh", "scp", "sftp"],
         subcommands: &[],
         options: &["-o"],
+        clusters: true,
         glued: &["-o"],
         carried: Carried::Keys(&["proxycommand", "localcommand", "remotecommand"]),
     },
@@ -1311,6 +1482,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["rsync"],
         subcommands: &[],
         options: &["-e", "--rsh", "--rsync-path"],
+        clusters: true,
         glued: &[],
         carried: Carried::Whole,
     },
@@ -1318,6 +1490,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["script", "flock", "sg"],
         subcommands: &[],
         options: &["-c", "--command"],
+        clusters: true,
         glued: &[],
         carried: Carried::Whole,
     },
@@ -1325,6 +1498,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["zip"],
         subcommands: &[],
         options: &["-TT", "--unzip-command"],
+        clusters: true,
         glued: &[],
         carried: Carried::Whole,
     },
@@ -1332,6 +1506,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["git"],
         subcommands: &[],
         options: &["-c"],
+        clusters: true,
         glued: &[],
         carried: Carried::Keys(&[
             "core.fsmonitor",
@@ -1350,6 +1525,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["git"],
         subcommands: &["rebase"],
         options: &["-x", "--exec"],
+        clusters: true,
         glued: &[],
         carried: Carried::Whole,
     },
@@ -1364,6 +1540,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
             "-iex",
             "--init-eval-command",
         ],
+        clusters: true,
         glued: &[],
         carried: Carried::AfterBang(&["shell ", "pipe "]),
     },
@@ -1371,13 +1548,42 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"],
         subcommands: &[],
         options: &["-c", "--cmd"],
+        clusters: true,
         glued: &["+"],
         carried: Carried::AfterBang(&[]),
+    },
+    // PowerShell's `-EncodedCommand` is code in base64, which no word of it shows.
+    ScriptOption {
+        programs: &["pwsh", "powershell"],
+        subcommands: &[],
+        options: &[
+            "-EncodedCommand",
+            "-encodedcommand",
+            "-ENCODEDCOMMAND",
+            "-ec",
+            "-EC",
+            "-enc",
+            "-Enc",
+            "-e",
+        ],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Opaque("`pwsh -EncodedCommand` runs code given in base64"),
+    },
+    // nix-shell(1) runs `--run` and `--command` in a shell of the environment it builds.
+    ScriptOption {
+        programs: &["nix-shell"],
+        subcommands: &[],
+        options: &["--run", "--command"],
+        clusters: true,
+        glued: &[],
+        carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["make", "gmake", "bmake"],
         subcommands: &[],
         options: &["-E", "--eval"],
+        clusters: true,
         glued: &[],
         carried: Carried::Opaque("`make --eval` text holds recipes a shell runs"),
     },
@@ -1386,6 +1592,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["npx"],
         subcommands: &[],
         options: &["-c", "--call"],
+        clusters: true,
         glued: &[],
         carried: Carried::Whole,
     },
@@ -1393,6 +1600,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["npm"],
         subcommands: &["exec", "x"],
         options: &["-c", "--call"],
+        clusters: true,
         glued: &[],
         carried: Carried::Whole,
     },
@@ -1401,6 +1609,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["pnpm"],
         subcommands: &["exec", "dlx"],
         options: &["-c", "--shell-mode"],
+        clusters: true,
         glued: &[],
         carried: Carried::Words,
     },
@@ -1408,6 +1617,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["pnpx"],
         subcommands: &[],
         options: &["-c", "--shell-mode"],
+        clusters: true,
         glued: &[],
         carried: Carried::Words,
     },
@@ -1417,6 +1627,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["bun", "yarn"],
         subcommands: &["exec"],
         options: &[],
+        clusters: true,
         glued: &[],
         carried: Carried::Words,
     },
@@ -1461,7 +1672,8 @@ fn row_words(
         || args.iter().any(|arg| {
             row.options.iter().any(|option| {
                 arg == option
-                    || (option.len() == 2
+                    || (row.clusters
+                        && option.len() == 2
                         && !arg.starts_with("--")
                         && arg.starts_with('-')
                         && arg.contains(&option[1..]))
@@ -1502,7 +1714,8 @@ fn option_values<'a>(row: &ScriptOption, args: &'a [String]) -> Vec<&'a str> {
         let takes_next = row.options.iter().any(|option| {
             arg == option
                 // A short option ending a cluster of flags: `-qc CMD`.
-                || (option.len() == 2
+                || (row.clusters
+                    && option.len() == 2
                     && !option.starts_with("--")
                     && arg.len() > 2
                     && !arg.starts_with("--")
@@ -3882,7 +4095,10 @@ mod tests {
             ("deno", "eval Deno.removeSync('/')", Some(true)),
             ("bun", "--eval console.log(1)", Some(false)),
             ("perl", "-e system('id')", Some(true)),
-            ("perl", "-ne print", None),
+            ("perl", "-ne print", Some(false)),
+            ("perl", "-lne system('id')", Some(true)),
+            ("python3", "-Bc __import__('os').system('id')", Some(true)),
+            ("python3", "-W c -c print(1)", Some(false)),
             ("ruby", "-e FileUtils.rm_rf('/')", Some(true)),
             ("php", "-r echo(1);", Some(false)),
             ("lua", "-e os.execute('id')", Some(true)),
@@ -3895,15 +4111,41 @@ mod tests {
             ("expect", "-c puts_hi", Some(false)),
             ("Rscript", "-e unlink('~',recursive=TRUE)", Some(true)),
             ("Rscript", "-e print(1)", Some(false)),
+            ("pwsh", "-Command Remove-Item_-Recurse_~", Some(true)),
+            (
+                "pwsh",
+                "-ConfigurationName x -Command Get-Date",
+                Some(false),
+            ),
+            ("powershell", "-c iex_$env:X", Some(true)),
+            ("julia", "-e rm(homedir(),recursive=true)", Some(true)),
+            ("julia", "-e println(1)", Some(false)),
+            ("osascript", "-e doShellScript('id')", Some(true)),
+            ("osascript", "-e beep", Some(false)),
         ];
         for (program, line, expected) in cases {
             let row = interpreter(program).unwrap_or_else(|| panic!("{program} is no interpreter"));
             let args = words(line);
             let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-            let judged = inline_code(row, &args)
-                .map(|code| !crate::inline::effects(row.lang, program, code, deadline).is_empty());
+            let codes = inline_code(row, &args);
+            let judged = (!codes.is_empty()).then(|| {
+                codes.iter().any(|code| {
+                    !crate::inline::effects(row.lang, program, code, deadline).is_empty()
+                })
+            });
             assert_eq!(judged, expected, "{program} {line}");
         }
+        // AppleScript's words hold blanks, which `words` would split.
+        let osascript = interpreter("osascript").map(|row| row.lang);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let code = "do shell script \"rm -rf ~\"";
+        assert!(osascript.is_some_and(|lang| !crate::inline::effects(
+            lang,
+            "osascript",
+            code,
+            deadline
+        )
+        .is_empty()));
         assert!(INTERPRETERS
             .iter()
             .all(|row| interpreter(row.name).is_some()));

@@ -1622,12 +1622,18 @@ impl Reader {
                 None => self.runs_input(program, upstream, &mut runs),
             }
         } else if let Some(row) = knowledge::interpreter(program) {
-            match knowledge::inline_code(row, args) {
-                Some(code) if expand::is_unknown(code) => runs.opaque.push(format!(
-                    "the code `{program}` is given on its command line is built at run time"
-                )),
-                Some(code) => self.inline(row, program, code, &mut runs),
-                None => match (stdin, first_operand()) {
+            let codes = knowledge::inline_code(row, args);
+            for code in &codes {
+                if expand::is_unknown(code) {
+                    runs.opaque.push(format!(
+                        "the code `{program}` is given on its command line is built at run time"
+                    ));
+                } else {
+                    self.inline(row, program, code, &mut runs);
+                }
+            }
+            if codes.is_empty() {
+                match (stdin, first_operand()) {
                     (Some(code), None) => self.inline(row, program, &code, &mut runs),
                     (Some(code), Some(file)) if file == "-" => {
                         self.inline(row, program, &code, &mut runs)
@@ -1643,7 +1649,7 @@ impl Reader {
                         ));
                     }
                     _ => {}
-                },
+                }
             }
         }
         self.variable_runs(program, &mut runs);
@@ -1915,16 +1921,38 @@ impl Reader {
         runs: &mut Runs,
     ) {
         let mut saw_c = false;
-        for arg in args {
-            match arg.strip_prefix('-') {
-                Some(cluster) if !cluster.starts_with('-') && cluster.contains('c') => saw_c = true,
-                Some(_) if arg != "-" => {}
-                _ if saw_c => {
+        let mut options_done = false;
+        let mut words = args.iter();
+        while let Some(arg) = words.next() {
+            // `-e`, `+x` and `--norc` are options until `--`; `-` alone is an operand.
+            let option = (!options_done && arg.len() > 1)
+                .then(|| arg.strip_prefix('-').or_else(|| arg.strip_prefix('+')))
+                .flatten();
+            match option {
+                Some("-") => options_done = true,
+                Some(long) if long.starts_with('-') => {
+                    if let Some(script) = long.strip_prefix("-command=") {
+                        runs.word(program, script.to_owned());
+                        return;
+                    }
+                    saw_c |= long == "-command";
+                    if knowledge::SHELL_VALUED_LONG.contains(&arg.as_str()) {
+                        words.next();
+                    }
+                }
+                Some(cluster) => {
+                    saw_c |= arg.starts_with('-') && cluster.contains('c');
+                    // `-o errexit`, `+O extglob`, `-eo pipefail`: each takes a word.
+                    for _ in cluster.chars().filter(|flag| matches!(flag, 'o' | 'O')) {
+                        words.next();
+                    }
+                }
+                None if saw_c => {
                     runs.word(program, arg.clone());
                     return;
                 }
-                _ if STDIN_PATHS.contains(&arg.as_str()) => break,
-                _ => {
+                None if STDIN_PATHS.contains(&arg.as_str()) => break,
+                None => {
                     self.script_file(program, arg, runs);
                     return;
                 }

@@ -35,6 +35,9 @@ struct Wrapper {
     /// Whether its operands may come between its options, until `--` (getopt's permuting
     /// and LLVM's reading): the program and its words are all of them, then all after `--`
     interleaved: bool,
+    /// Whether the program is the words after the first `--` past the subcommand, and only
+    /// those (`kubectl exec POD -c C -- CMD…`)
+    after_dashes: bool,
 }
 
 /// The program a wrapper runs, found in its words
@@ -150,6 +153,31 @@ const CONTAINER_VALUED: &[&str] = &[
     "env-from-file",
 ];
 
+/// The long options of `kubectl` (and `oc`) before its subcommand that take the next word as
+/// their value (`kubectl options`)
+const KUBECTL_VALUED: &[&str] = &[
+    "context",
+    "namespace",
+    "kubeconfig",
+    "cluster",
+    "user",
+    "server",
+    "token",
+    "as",
+    "as-group",
+    "as-uid",
+    "cache-dir",
+    "certificate-authority",
+    "client-certificate",
+    "client-key",
+    "request-timeout",
+    "tls-server-name",
+    "profile",
+    "profile-output",
+    "password",
+    "username",
+];
+
 const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
     Wrapper {
         name,
@@ -163,6 +191,7 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         subcommands: &[],
         program_options: &[],
         interleaved: false,
+        after_dashes: false,
     }
 }
 
@@ -480,6 +509,21 @@ const WRAPPERS: &[Wrapper] = &[
         positionals: 1,
         ..wrapper("podman-compose", "acefhlmpuvwH")
     },
+    // Kubernetes: `kubectl exec POD -- CMD…` runs CMD in the pod's container, `kubectl run
+    // NAME --image=I -- CMD…` and `kubectl debug … -- CMD…` in a new one; OpenShift's `oc`
+    // takes the same command line. The command is only ever after `--`.
+    Wrapper {
+        long_valued: KUBECTL_VALUED,
+        subcommands: &["exec", "run", "debug"],
+        after_dashes: true,
+        ..wrapper("kubectl", "cnfs")
+    },
+    Wrapper {
+        long_valued: KUBECTL_VALUED,
+        subcommands: &["exec", "run", "debug"],
+        after_dashes: true,
+        ..wrapper("oc", "cnfs")
+    },
     // Lima: `lima CMD…` is `limactl shell default CMD…`, which runs CMD in the virtual
     // machine with its words quoted, after `NAME=value` words.
     Wrapper {
@@ -704,6 +748,14 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
             .subcommands
             .iter()
             .find_map(|path| subcommand_path(spec, args, index, path))?;
+    }
+    if spec.after_dashes {
+        let dashes = index + args.get(index..)?.iter().position(|arg| arg == "--")?;
+        return (dashes + 1 < args.len()).then_some(Wrapped {
+            at: dashes + 1,
+            leading: Vec::new(),
+            or_at: None,
+        });
     }
     // `coproc NAME { …; }`: bash takes a name only before a compound command.
     if spec.named
@@ -955,6 +1007,17 @@ mod tests {
                 Some(6),
             ),
             ("podman-compose", "exec db rm", Some(2)),
+            ("kubectl", "exec -it web -c app -- rm -rf /data", Some(6)),
+            ("kubectl", "-n prod exec web -- rm", Some(5)),
+            ("kubectl", "--context prod exec web -- rm", Some(5)),
+            (
+                "kubectl",
+                "run t --image=alpine --restart=Never -- rm",
+                Some(5),
+            ),
+            ("kubectl", "exec web", None),
+            ("kubectl", "logs web -- rm", None),
+            ("oc", "debug node/n -- chroot /host rm", Some(3)),
         ];
         for (program, args, expected) in cases {
             let at = wrapped(program, &words(args)).map(|wrapped| wrapped.at);

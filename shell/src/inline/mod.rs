@@ -90,9 +90,14 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
         // `php -r` code has no `<?php` tag: the grammar for code alone reads it.
         Lang::Php => tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
-        Lang::Perl | Lang::Awk | Lang::Lua | Lang::Tcl | Lang::R => {
-            return by_words(lang, program, code)
-        }
+        Lang::Perl
+        | Lang::Awk
+        | Lang::Lua
+        | Lang::Tcl
+        | Lang::R
+        | Lang::PowerShell
+        | Lang::Julia
+        | Lang::AppleScript => return by_words(lang, program, code),
     };
     let source = code;
     let Some(tree) = parse(language, source, deadline) else {
@@ -110,7 +115,14 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         Lang::JavaScript => javascript::read(root, source, &mut found),
         Lang::Ruby => ruby::read(root, source, &mut found),
         Lang::Php => php::read(root, source, &mut found),
-        Lang::Perl | Lang::Awk | Lang::Lua | Lang::Tcl | Lang::R => {}
+        Lang::Perl
+        | Lang::Awk
+        | Lang::Lua
+        | Lang::Tcl
+        | Lang::R
+        | Lang::PowerShell
+        | Lang::Julia
+        | Lang::AppleScript => {}
     }
     found
 }
