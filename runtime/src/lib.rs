@@ -6,7 +6,8 @@
 //! Its modules stand on four floors; a module imports only from its own floor and the
 //! floors below (`tests/architecture.rs` checks it):
 //! 1. `vocabulary`: the words of the language and the data of a compiled rule;
-//! 2. `event`, `outcome`: what flows in and out of an evaluation;
+//! 2. `event`, `outcome`, `run`: what flows in and out of an evaluation, and the counters a
+//!    run's events see;
 //! 3. the engine: `evaluate`, `arith`, `index`, `resolve`, `policy`, `bounds`, `prelude`,
 //!    `format`, `compact`, `native_hook`, `handle`, `render`;
 //! 4. the loop: `driver`, `state`, `agent_loop`, `guard`, `checkpoint`, `script`, `report`.
@@ -17,6 +18,7 @@ mod vocabulary;
 
 mod event;
 mod outcome;
+mod run;
 
 mod arith;
 mod bounds;
@@ -69,6 +71,7 @@ pub use resolve::{
     RESOLVED_BY_MAX_STOP_REQUESTS,
 };
 pub use rulesc_shell::{program_kind as shell_program_kind, PROGRAM_KINDS as SHELL_PROGRAM_KINDS};
+pub use run::{RunCounters, StopChain};
 pub use script::{
     Script, ScriptError, ScriptedApprover, ScriptedModel, ScriptedTool, ScriptedTools, Turn,
     MAX_SCRIPT_RETRIES,

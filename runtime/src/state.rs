@@ -4,7 +4,9 @@
 //! Invariant: [`ExecutionState`] is everything that survives an event and it serializes
 //! completely; every count that can be derived from its records (`steps`, `errors`,
 //! `tokens`, `retries`) is derived, never stored twice, so saving and loading a state can
-//! neither lose nor duplicate an error or a token. The data of the event in flight (the
+//! neither lose nor duplicate an error or a token. The run's counters move only by the
+//! transitions of [`RunCounters`] (`run.rs`): the records hold what `steps` and `errors`
+//! follow from, and the state keeps what no record tells (`failures`, `stop_requests`). The data of the event in flight (the
 //! current tool call, inference response, error, and the step's gathered evaluations) is
 //! [`CurrentExecution`], which is never serialized and never outlives its step; no state is
 //! embedded in an outcome or a record.
@@ -15,6 +17,7 @@ use serde_json::{Map, Value as Json};
 use crate::driver::{InferenceResponse, Message, Usage};
 use crate::event::{ErrorInfo, Event, ToolOutput};
 use crate::outcome::{Decision, Evaluation, Resolution};
+use crate::run::RunCounters;
 use crate::trace::TraceState;
 use crate::vocabulary::{ErrorKind, EventKind, FinishReason, Status, StopDecision, StopReason};
 
@@ -237,6 +240,33 @@ impl ExecutionState {
         self.totals().errors
     }
 
+    /// The run's counters as its next event sees them: `steps` and `errors`, and whether
+    /// the step under way (one not yet resolved) failed, as the step records hold them;
+    /// `failures` and `stop_requests` as kept
+    pub fn counters(&self) -> RunCounters {
+        let totals = self.totals();
+        let step_failed = self
+            .step_records
+            .last()
+            .is_some_and(|record| record.outcome.is_none() && !record.errors.is_empty());
+        RunCounters::resumed(
+            totals.steps,
+            totals.errors,
+            self.failures,
+            self.stop_requests,
+        )
+        .in_step_that_failed(step_failed)
+    }
+
+    /// Moves the run's counters by `transition`, whose `steps` and `errors` the caller's
+    /// record already holds: what the records cannot tell is kept from it
+    fn count(&mut self, transition: impl FnOnce(&mut RunCounters)) {
+        let mut counters = self.counters();
+        transition(&mut counters);
+        self.failures = counters.failures();
+        self.stop_requests = counters.stop_requests();
+    }
+
     /// Consecutive failed calls; reset when a step ends without error
     pub fn failures(&self) -> u64 {
         self.failures
@@ -306,13 +336,11 @@ impl ExecutionState {
         let totals = self.totals();
         let mut event = Event::new(kind);
         event.step = self.step();
-        event.steps = totals.steps;
+        self.counters().describe(&mut event);
         event.tokens = totals.usage.total();
         event.input_tokens = totals.usage.input;
         event.output_tokens = totals.usage.output;
         event.elapsed_ms = self.elapsed_ms;
-        event.failures = self.failures;
-        event.errors = totals.errors;
         event.retries = self.retries();
         event.metadata = self.metadata.clone();
         current.describe(kind, self, &mut event);
@@ -389,7 +417,7 @@ impl ExecutionState {
     pub(crate) fn record_error(&mut self, error: ErrorRecord) {
         if let Some(record) = self.step_records.last_mut() {
             record.errors.push(error);
-            self.failures = self.failures.saturating_add(1);
+            self.count(RunCounters::call_failed);
         }
     }
 
@@ -410,9 +438,7 @@ impl ExecutionState {
     pub(crate) fn finish_step(&mut self, counted: bool) {
         if let Some(record) = self.step_records.last_mut() {
             record.counted = counted;
-            if record.errors.is_empty() {
-                self.failures = 0;
-            }
+            self.count(|counters| counters.step_ended(counted));
         }
     }
 
@@ -422,8 +448,9 @@ impl ExecutionState {
         }
     }
 
+    /// A stop of finished work was prevented
     pub(crate) fn record_stop_request(&mut self) {
-        self.stop_requests = self.stop_requests.saturating_add(1);
+        self.count(|counters| counters.stops().prevented());
     }
 
     pub(crate) fn set_end(&mut self, end: RunEnd) {
@@ -625,6 +652,11 @@ mod tests {
     /// Step `step` of a run: a model call using `step` tokens each way, an error every
     /// third step, and every step but the fifth counted
     fn run_step(state: &mut ExecutionState, step: u64) {
+        run_step_counting(state, step, &mut RunCounters::default());
+    }
+
+    /// [`run_step`], with the same step told to `counters` by their transitions
+    fn run_step_counting(state: &mut ExecutionState, step: u64, counters: &mut RunCounters) {
         state.begin_step();
         state.record_response(&InferenceResponse {
             text: String::new(),
@@ -641,8 +673,38 @@ mod tests {
                 message: format!("failure {step}"),
                 tool: None,
             });
+            counters.call_failed();
         }
         state.finish_step(step != 5);
+        state.resolve_step(Resolution::none());
+        counters.step_ended(step != 5);
+    }
+
+    /// The counters derived from the records, and those kept beside them, are the ones the
+    /// run's transitions give, before and after a save and a load
+    #[test]
+    fn the_state_counts_as_the_run_model_does() {
+        let mut state = ExecutionState::default();
+        let mut counters = RunCounters::default();
+        for step in 1..=7 {
+            run_step_counting(&mut state, step, &mut counters);
+            assert_eq!(state.counters(), counters, "step {step}");
+        }
+        state.record_stop_request();
+        counters.stops().prevented();
+        let json = serde_json::to_string(&state).expect("a state serializes");
+        let loaded: ExecutionState = serde_json::from_str(&json).expect("and loads");
+        assert_eq!(loaded.counters(), counters);
+        // Steps 3 and 6 failed, 5 did not count; the seventh went through.
+        assert_eq!(
+            (
+                counters.steps(),
+                counters.errors(),
+                counters.failures(),
+                counters.stop_requests()
+            ),
+            (6, 2, 0, 1)
+        );
     }
 
     /// The memo of closed steps gives the counts the records hold, in a run, in a state
