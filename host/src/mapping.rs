@@ -5,13 +5,18 @@
 //! `AfterAgent`), so `steps` counts finished turns, and a turn that a stop hook kept going
 //! is a new step. Tool calls happen inside step `steps + 1`.
 //!
-//! The counters follow the agent loop's (runtime `agent_loop.rs`) as far as a hook can see:
-//! - a failed tool call (`PostToolUseFailure`) and a call this policy blocked grow `errors`
-//!   and `failures` before `post_tool_use` fires, then fire `on_error` (`tool` or
-//!   `tool_blocked`) unless `post_tool_use` forbade; a call that ran without error resets
-//!   `failures` (hooks do not see where a model step ends, so the tool call stands for it);
-//! - `stop_requests` counts the stops prevented in a row: the host's `stop_hook_active` says
-//!   whether this stop follows one (so it is at least 1) or begins a new chain (0);
+//! The counters move by the runtime's one model of a run (`RunCounters`, runtime `run.rs`),
+//! as in the agent loop; this mapping only says which host call is which transition
+//! (docs/state.md, "What the counters mean"). Hooks see no model call, so each tool call
+//! stands for the model step that made it, and the `Stop` of a turn for its last one, the
+//! answer; only that one counts in `steps`:
+//! - a failed tool call (`PostToolUseFailure`) and a call this policy blocked are a failed
+//!   call ending a step that failed, counted before `post_tool_use` fires, then fire
+//!   `on_error` (`tool` or `tool_blocked`) unless `post_tool_use` forbade; a call that ran
+//!   without error ends a step without one, which resets `failures`;
+//! - a `Stop` ends the turn's last step, without error: it counts in `steps` and resets
+//!   `failures` before `stop` fires; the host's `stop_hook_active` says whether this
+//!   stop follows a prevented one (so the chain is at least 1) or begins a new chain (0);
 //! - `elapsed` runs from the first call of the session; tokens are not seen by hooks and stay 0;
 //! - `metadata` is the outcome's after each event, so `set` effects carry over.
 //!
@@ -19,8 +24,8 @@
 //! state and the time, so every mapping is unit-testable.
 
 use rulesc_runtime::{
-    Decision, ErrorInfo, EvalOptions, Event, EventKind, HostEvent, Outcome, Policy, StopDecision,
-    StopReason,
+    Decision, ErrorInfo, EvalOptions, Event, EventKind, HostEvent, Outcome, Policy, RunCounters,
+    StopChain, StopDecision, StopReason,
 };
 
 use super::answer::Verdict;
@@ -46,10 +51,13 @@ pub(crate) fn respond_recorded(
         return stopped(call, reason, reset_flags);
     }
     let elapsed_ms = state.clock.tick(now_ms);
+    let run = state.run_of(policy_key, elapsed_ms);
     let mut session = Session {
         policy,
         call,
-        run: state.run_of(policy_key, elapsed_ms),
+        counters: run.counters(),
+        subagent_stops: run.subagent_stops(),
+        run,
         elapsed_ms,
         latched: None,
         verdict: Verdict::default(),
@@ -57,8 +65,14 @@ pub(crate) fn respond_recorded(
     };
     session.respond();
     let Session {
-        verdict, latched, ..
+        run,
+        counters,
+        subagent_stops,
+        verdict,
+        latched,
+        ..
     } = session;
+    run.keep(counters, subagent_stops);
     if latched.is_some() {
         state.forbidden = latched;
     }
@@ -86,6 +100,10 @@ struct Session<'a> {
     call: &'a HookCall,
     /// The policy's run of the session
     run: &'a mut PolicyRun,
+    /// The run's counters during this call, kept in `run` when it is answered
+    counters: RunCounters,
+    /// The chain of stops prevented in the current sub-agent, kept likewise
+    subagent_stops: StopChain,
     /// The session's elapsed time at this call
     elapsed_ms: u64,
     /// The reason of a `forbid` this call latched
@@ -96,7 +114,7 @@ struct Session<'a> {
 
 impl Session<'_> {
     fn respond(&mut self) {
-        let in_turn = self.run.steps.saturating_add(1);
+        let in_turn = self.counters.steps().saturating_add(1);
         match self.call.event {
             HostEvent::SessionStart => {
                 self.fire(EventKind::ExecutionStart, 0, |_| {});
@@ -108,7 +126,7 @@ impl Session<'_> {
             HostEvent::PreTool => self.pre_tool_use(in_turn),
             HostEvent::PermissionRequest => self.permission_request(in_turn),
             HostEvent::PostTool => {
-                self.run.failures = 0;
+                self.counters.step_ended(false);
                 let result = self.call.result.clone();
                 self.fire(EventKind::PostToolUse, in_turn, |event| {
                     event.result = result;
@@ -121,20 +139,18 @@ impl Session<'_> {
                 self.tool_failed(in_turn, "tool", message, false);
             }
             HostEvent::Stop => {
-                self.run.steps = self.run.steps.saturating_add(1);
-                let steps = self.run.steps;
-                self.run.stop_requests = self.stop(EventKind::Stop, steps, self.run.stop_requests);
+                self.counters.step_ended(true);
+                let steps = self.counters.steps();
+                let kept = *self.counters.stops();
+                *self.counters.stops() = self.stop(EventKind::Stop, steps, kept);
             }
             HostEvent::SubagentStop => {
-                self.run.subagent_stop_requests = self.stop(
-                    EventKind::SubagentStop,
-                    in_turn,
-                    self.run.subagent_stop_requests,
-                );
+                self.subagent_stops =
+                    self.stop(EventKind::SubagentStop, in_turn, self.subagent_stops);
             }
             HostEvent::SessionEnd => {
                 let stop_reason = self.run.stop_reason.unwrap_or(StopReason::UserRequested);
-                let steps = self.run.steps;
+                let steps = self.counters.steps();
                 self.fire(EventKind::ExecutionEnd, steps, |event| {
                     event.stop_reason = Some(stop_reason);
                     event.status = Some(stop_reason.status());
@@ -170,8 +186,8 @@ impl Session<'_> {
 
     /// A failed or blocked tool call: `post_tool_use`, then `on_error` unless it forbade
     fn tool_failed(&mut self, step: u64, kind: &str, message: String, blocked: bool) {
-        self.run.errors = self.run.errors.saturating_add(1);
-        self.run.failures = self.run.failures.saturating_add(1);
+        self.counters.call_failed();
+        self.counters.step_ended(false);
         let post = self.fire(EventKind::PostToolUse, step, |event| {
             event.tool_error = Some(!blocked);
             event.blocked = Some(blocked);
@@ -189,17 +205,13 @@ impl Session<'_> {
         });
     }
 
-    /// A stop hook event; returns the stops prevented in a row after it
+    /// A stop hook event; returns the chain of prevented stops after it
     ///
-    /// `stored` is the count this state kept. The host's `stop_hook_active` is the ground
-    /// truth of whether a chain is going on: when it is false the chain starts at 0, when it
-    /// is true at least one stop was prevented (perhaps by another hook than this one).
-    fn stop(&mut self, kind: EventKind, step: u64, stored: u64) -> u64 {
-        let stop_requests = if self.call.stop_hook_active {
-            stored.max(1)
-        } else {
-            0
-        };
+    /// `chain` is the one this state kept. The host's `stop_hook_active` is the ground
+    /// truth of whether a chain is going on (perhaps one another hook than this one made).
+    fn stop(&mut self, kind: EventKind, step: u64, mut chain: StopChain) -> StopChain {
+        chain.reported(self.call.stop_hook_active);
+        let stop_requests = chain.count();
         let response = self.call.response.clone().unwrap_or_default();
         let outcome = self.fire(kind, step, |event| {
             event.stop_reason = Some(StopReason::Completed);
@@ -208,15 +220,16 @@ impl Session<'_> {
             event.response = Some(response);
         });
         match outcome.resolution.decision {
-            Decision::Request => stop_requests.saturating_add(1),
-            Decision::Forbid => 0,
+            Decision::Request => chain.prevented(),
+            Decision::Forbid => chain.stood(),
             _ => {
                 if kind == EventKind::Stop {
                     self.run.stop_reason = Some(StopReason::Completed);
                 }
-                0
+                chain.stood();
             }
         }
+        chain
     }
 
     /// Evaluates one event built from the state and the call, then keeps what it changed
@@ -243,10 +256,8 @@ impl Session<'_> {
     fn event(&self, kind: EventKind, step: u64) -> Event {
         let mut event = Event::new(kind);
         event.step = step;
-        event.steps = self.run.steps;
+        self.counters.describe(&mut event);
         event.elapsed_ms = self.elapsed_ms;
-        event.failures = self.run.failures;
-        event.errors = self.run.errors;
         event.metadata = self.run.metadata.clone();
         event.session_id = Some(self.call.session_id.clone());
         event.cwd.clone_from(&self.call.cwd);
@@ -392,7 +403,7 @@ mod tests {
     }
 
     #[test]
-    fn a_successful_tool_call_resets_failures_and_a_failure_fires_on_error() {
+    fn a_successful_tool_call_and_a_turn_end_reset_failures_and_a_failure_fires_on_error() {
         let policy = Policy::new(Vec::new(), Defaults::default()).unwrap();
         let mut state = SessionState::new(0);
         respond(&policy, &call(HostEvent::PostToolFailure), &mut state, 0);
@@ -403,6 +414,16 @@ mod tests {
         assert_eq!(verdict, Verdict::default());
         respond(&policy, &call(HostEvent::PostTool), &mut state, 0);
         assert_eq!((run(&mut state).errors, run(&mut state).failures), (3, 0));
+        // The answer that ends a turn is a model step without a failed call, as the agent
+        // loop's last step is (docs/state.md).
+        respond(&policy, &call(HostEvent::PostToolFailure), &mut state, 0);
+        assert_eq!((run(&mut state).errors, run(&mut state).failures), (4, 1));
+        respond(&policy, &call(HostEvent::Stop), &mut state, 0);
+        let after_turn = run(&mut state);
+        assert_eq!(
+            (after_turn.steps, after_turn.errors, after_turn.failures),
+            (1, 4, 0)
+        );
     }
 
     #[test]

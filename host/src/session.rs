@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::io::{self, ErrorKind};
 use std::path::PathBuf;
 
-use rulesc_runtime::{StopReason, TraceState};
+use rulesc_runtime::{RunCounters, StopChain, StopReason, TraceState};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
@@ -98,7 +98,8 @@ pub(crate) struct PolicyRun {
     pub(crate) steps: u64,
     /// Failed or blocked tool calls in this session
     pub(crate) errors: u64,
-    /// Failed or blocked tool calls since the last one that succeeded
+    /// Failed or blocked tool calls since a model step last ended without one: a tool call
+    /// that succeeded, or the answer that ended a turn
     pub(crate) failures: u64,
     /// Stops prevented in a row in the main agent's current chain
     pub(crate) stop_requests: u64,
@@ -116,6 +117,28 @@ pub(crate) struct PolicyRun {
     /// is the one forgotten past [`MAX_POLICY_RUNS`]
     #[serde(default)]
     pub(crate) last_used_ms: u64,
+}
+
+impl PolicyRun {
+    /// The run's counters, as the runtime's model of a run moves them
+    pub(crate) fn counters(&self) -> RunCounters {
+        RunCounters::resumed(self.steps, self.errors, self.failures, self.stop_requests)
+    }
+
+    /// The chain of stops prevented in the current sub-agent
+    pub(crate) fn subagent_stops(&self) -> StopChain {
+        StopChain::resumed(self.subagent_stop_requests)
+    }
+
+    /// Keeps the counters and the sub-agent's chain of stops a call left (every call ends the
+    /// model steps it sees, so none is under way between calls)
+    pub(crate) fn keep(&mut self, counters: RunCounters, subagent_stops: StopChain) {
+        self.steps = counters.steps();
+        self.errors = counters.errors();
+        self.failures = counters.failures();
+        self.stop_requests = counters.stop_requests();
+        self.subagent_stop_requests = subagent_stops.count();
+    }
 }
 
 /// The state as version 3 wrote it: one run for every policy
