@@ -46,6 +46,7 @@ mod progress;
 mod redis_store;
 mod reload;
 mod replay;
+mod run_model;
 mod scenarios;
 mod schema;
 mod shell_corpus;
