@@ -79,6 +79,11 @@ fn line_escapes(escapes: &[Escape], line: &str, effects: &mut Effects) {
                     found.push(rest.trim().to_owned());
                 }
             }
+            Escape::Leading(mark) => {
+                if let Some(rest) = trimmed.strip_prefix(mark) {
+                    found.push(rest.trim().to_owned());
+                }
+            }
             Escape::LineStart(word) => {
                 if let Some(rest) = strip_word(trimmed, word) {
                     found.push(rest.trim().to_owned());
@@ -169,6 +174,11 @@ mod tests {
         );
         assert_eq!(lines("sqlite3", &["a.db"], Some(".once '|sh'")), ["sh"]);
         assert_eq!(lines("duckdb", &[], Some("  .SHELL id")), ["id"]);
+        assert_eq!(
+            lines("ed", &["-s", "f"], Some("1p\n!rm -rf ~\nq")),
+            ["rm -rf ~"]
+        );
+        assert_eq!(lines("ex", &["-s"], Some("! id")), ["id"]);
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub(crate) const PROJECT_BIN_FOLDERS: &[&str] = &[
 /// their input
 pub(crate) const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "tcsh", "csh", "fish",
-    "rbash", "lksh", "pdksh", "oksh", "loksh",
+    "rbash", "lksh", "pdksh", "oksh", "loksh", "nu", "elvish", "xonsh", "rc", "es", "osh", "ysh",
+    "oil",
 ];
 
 /// A shell's long options that take the next word as their value (`bash --rcfile FILE`,
@@ -62,6 +63,9 @@ pub(crate) enum Lang {
     Julia,
     /// AppleScript and JavaScript for Automation (`osascript -e`): judged by its words
     AppleScript,
+    /// Any other language an interpreter takes on its command line (Elixir, Guile, Emacs
+    /// Lisp, Octave, Groovy, `dc`): judged by words most languages reach the system with
+    Other,
 }
 
 /// How an interpreter takes code on its command line
@@ -215,6 +219,14 @@ const POWERSHELL_DANGER: &[&str] = &[
     "/bin/",
     "exec",
     "set-executionpolicy",
+];
+
+/// Words through which most languages reach files, processes or more code: what code of a
+/// language the table has no list for is judged by
+const OTHER_DANGER: &[&str] = &[
+    "system", "exec", "spawn", "shell", "cmd", "popen", "eval", "delete", "remove", "rm ", "rm(",
+    "rm_", "rm-", "unlink", "rmdir", "rename", "write", "open", "file", "process", "!", "`",
+    "load", "require", "http", "socket", "run",
 ];
 
 /// Words of Julia code that reach files, processes or more code
@@ -448,6 +460,54 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         lang: Lang::AppleScript,
     },
     Interpreter {
+        name: "elixir",
+        prefix: false,
+        code_options: &["-e", "--eval"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "guile",
+        prefix: false,
+        code_options: &["-c"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "octave",
+        prefix: false,
+        code_options: &["--eval"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "groovy",
+        prefix: false,
+        code_options: &["-e"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "emacs",
+        prefix: false,
+        code_options: &["--eval", "-eval"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "dc",
+        prefix: false,
+        code_options: &["-e", "--expression"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
         name: "awk",
         prefix: false,
         code_options: &[],
@@ -553,6 +613,7 @@ pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
         Lang::PowerShell => POWERSHELL_DANGER,
         Lang::Julia => JULIA_DANGER,
         Lang::AppleScript => APPLESCRIPT_DANGER,
+        Lang::Other => OTHER_DANGER,
     }
 }
 
@@ -3571,6 +3632,8 @@ pub(crate) enum Escape {
     Anywhere(&'static str),
     /// The rest of a line that starts with this word (`.shell`, `system`)
     LineStart(&'static str),
+    /// The rest of a line that starts with this mark, a blank after it or not (ed's `!cmd`)
+    Leading(&'static str),
     /// The command after `|` of a line that starts with this word (`\o |cmd`, `.once |cmd`)
     Pipe(&'static str),
     /// The quoted command after `PROGRAM` (`COPY t FROM PROGRAM 'cmd'`)
@@ -3621,7 +3684,8 @@ const SQLITE_ESCAPES: &[Escape] = &[
     Escape::WritesFile(".backup"),
 ];
 
-/// Every database client whose statements may run a command line
+/// Every client whose statements may run a command line: database clients, and the line
+/// editors
 pub(crate) const DATABASE_CLIENTS: &[DatabaseClient] = &[
     DatabaseClient {
         name: "psql",
@@ -3652,6 +3716,20 @@ pub(crate) const DATABASE_CLIENTS: &[DatabaseClient] = &[
         code_options: &["-c", "-cmd", "-s"],
         statement_operands: true,
         escapes: SQLITE_ESCAPES,
+    },
+    // The line editors read their commands from their input, where `!cmd` runs a shell
+    // (ed(1), ex(1)): no database, but statements that reach one the same way.
+    DatabaseClient {
+        name: "ed",
+        code_options: &[],
+        statement_operands: false,
+        escapes: &[Escape::Leading("!")],
+    },
+    DatabaseClient {
+        name: "ex",
+        code_options: &[],
+        statement_operands: false,
+        escapes: &[Escape::Leading("!")],
     },
 ];
 
@@ -4122,6 +4200,16 @@ mod tests {
             ("julia", "-e println(1)", Some(false)),
             ("osascript", "-e doShellScript('id')", Some(true)),
             ("osascript", "-e beep", Some(false)),
+            (
+                "elixir",
+                "-e System.cmd(\"rm\",[\"-rf\",\"/\"])",
+                Some(true),
+            ),
+            ("guile", "-c (system\"id\")", Some(true)),
+            ("octave", "--eval disp(1+1)", Some(false)),
+            ("groovy", "-e println(1)", Some(false)),
+            ("emacs", "--batch --eval (shell-command\"id\")", Some(true)),
+            ("dc", "-e !id", Some(true)),
         ];
         for (program, line, expected) in cases {
             let row = interpreter(program).unwrap_or_else(|| panic!("{program} is no interpreter"));

@@ -676,7 +676,58 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("parallel", "jSadI")
     },
     wrapper("screen", "Sctphe"),
+    // Multi-call programs: `busybox rm …`, `toybox rm …` run their applet.
     wrapper("busybox", ""),
+    wrapper("toybox", ""),
+    // Programs that run a command under something they set up first: ssh-agent(1) with an
+    // agent, dbus-run-session(1) with a bus, chronic (moreutils) quietly, faketime(1) at
+    // another time (its first operand), cpulimit(1) throttled, perf(1)'s `stat`, `record`
+    // and `trace` measured, and `mise exec`/`rtx exec` in a tool environment.
+    wrapper("ssh-agent", "aEPt"),
+    Wrapper {
+        long_valued: &["config-file", "dbus-daemon"],
+        ..wrapper("dbus-run-session", "")
+    },
+    wrapper("chronic", ""),
+    Wrapper {
+        positionals: 1,
+        ..wrapper("faketime", "")
+    },
+    Wrapper {
+        long_valued: &["limit", "pid", "exe", "path"],
+        ..wrapper("cpulimit", "lpe")
+    },
+    Wrapper {
+        long_valued: &[
+            "event",
+            "output",
+            "repeat",
+            "pid",
+            "tid",
+            "cpu",
+            "cgroup",
+            "delay",
+            "field-separator",
+            "post",
+            "pre",
+            "call-graph",
+            "freq",
+        ],
+        subcommands: &["stat", "record", "trace"],
+        ..wrapper("perf", "eorptCGDFc")
+    },
+    Wrapper {
+        long_valued: &["cd", "jobs", "env", "command"],
+        subcommands: &["exec", "x"],
+        after_dashes: true,
+        ..wrapper("mise", "CjEc")
+    },
+    Wrapper {
+        long_valued: &["cd", "jobs", "env", "command"],
+        subcommands: &["exec", "x"],
+        after_dashes: true,
+        ..wrapper("rtx", "CjEc")
+    },
     Wrapper {
         named: true,
         ..wrapper("coproc", "")
@@ -750,9 +801,18 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
             .find_map(|path| subcommand_path(spec, args, index, path))?;
     }
     if spec.after_dashes {
-        let dashes = index + args.get(index..)?.iter().position(|arg| arg == "--")?;
-        return (dashes + 1 < args.len()).then_some(Wrapped {
-            at: dashes + 1,
+        // The options may have ended at the `--` already (`mise exec -- CMD`).
+        let ended = index
+            .checked_sub(1)
+            .and_then(|before| args.get(before))
+            .is_some_and(|word| word == "--");
+        let at = if ended {
+            index
+        } else {
+            index + args.get(index..)?.iter().position(|arg| arg == "--")? + 1
+        };
+        return (at < args.len()).then_some(Wrapped {
+            at,
             leading: Vec::new(),
             or_at: None,
         });
@@ -1018,6 +1078,18 @@ mod tests {
             ("kubectl", "exec web", None),
             ("kubectl", "logs web -- rm", None),
             ("oc", "debug node/n -- chroot /host rm", Some(3)),
+            ("toybox", "rm -rf /", Some(0)),
+            ("ssh-agent", "-t 60 sh -c x", Some(2)),
+            ("dbus-run-session", "-- rm", Some(1)),
+            ("chronic", "-e rm", Some(1)),
+            ("faketime", "2020-01-01 rm", Some(1)),
+            ("cpulimit", "-l 50 -- rm", Some(3)),
+            ("perf", "stat -e cycles -- rm", Some(4)),
+            ("perf", "report -i x", None),
+            ("mise", "exec node@20 -- rm", Some(3)),
+            ("rtx", "x python -- rm", Some(3)),
+            ("mise", "exec -- rm", Some(2)),
+            ("kubectl", "exec -- rm", Some(2)),
         ];
         for (program, args, expected) in cases {
             let at = wrapped(program, &words(args)).map(|wrapped| wrapped.at);

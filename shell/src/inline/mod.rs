@@ -97,7 +97,8 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         | Lang::R
         | Lang::PowerShell
         | Lang::Julia
-        | Lang::AppleScript => return by_words(lang, program, code),
+        | Lang::AppleScript
+        | Lang::Other => return by_words(lang, program, code),
     };
     let source = code;
     let Some(tree) = parse(language, source, deadline) else {
@@ -122,7 +123,8 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         | Lang::R
         | Lang::PowerShell
         | Lang::Julia
-        | Lang::AppleScript => {}
+        | Lang::AppleScript
+        | Lang::Other => {}
     }
     found
 }
