@@ -22,6 +22,7 @@ mod run;
 
 mod arith;
 mod bounds;
+mod checked_rule;
 mod compact;
 mod encoded;
 mod evaluate;
@@ -50,6 +51,7 @@ mod state;
 
 pub use agent_loop::AgentLoop;
 pub use bounds::{MAX_PATH_SEGMENTS, MAX_RULES, MAX_STRING_LEN};
+pub use checked_rule::CheckedRule;
 pub use checkpoint::{
     CheckpointError, Checkpointer, Interrupted, CHECKPOINT_FORMAT, CHECKPOINT_VERSION,
 };

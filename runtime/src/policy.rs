@@ -1,13 +1,14 @@
 //! A checked, indexed policy set: what the compiler produces and the evaluator runs.
 //!
-//! Invariant: a `Policy` is valid by construction. `Policy::new` checks every rule
-//! (`from_json` goes through it), so every rule in a policy has a unique id that is not
-//! reserved, at least one event, a verb allowed on each of its events and a stop reason
-//! exactly when its verb takes one; the other constructor reads back what this runtime
-//! wrote of such a policy (`from_checked_compact`, for the hook's checksummed cache). A
-//! `Policy` is immutable and shares its rules behind an `Arc`; what
-//! it builds on first use (each event kind's index, a regular expression, a condition
-//! decoded from the compact form) is built once, whichever thread asks first.
+//! Invariant: a `Policy` is valid by construction. Every rule in a policy is a
+//! [`CheckedRule`] (`checked_rule.rs`): `Policy::new` checks each rule it is handed
+//! (`from_json` goes through it), and `Policy::from_checked` takes rules the compiler
+//! already checked one by one; both then check what only the whole set can tell, so every
+//! id is unique. The other constructor reads back what this runtime wrote of such a policy
+//! (`from_checked_compact`, for the hook's checksummed cache). A `Policy` is immutable and
+//! shares its rules behind an `Arc`; what it builds on first use (each event kind's index,
+//! a regular expression, a condition decoded from the compact form) is built once,
+//! whichever thread asks first.
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, OnceLock};
@@ -17,21 +18,22 @@ use tracing::{debug, warn};
 
 use crate::arith;
 use crate::bounds;
+use crate::checked_rule::CheckedRule;
 use crate::encoded::{Conditions, Undecodable};
 use crate::evaluate::holds;
 use crate::event::Event;
 use crate::index::{IndexEntry, RuleIndex};
 use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
-use crate::policy_error::{PolicyError, MAX_CONDITION_DEPTH};
+use crate::policy_error::PolicyError;
 use crate::prelude;
 use crate::programs::Requirements;
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::shell::{CommandLine, Undecided, DEFAULT_SHELL_TOOLS};
 use crate::trace::{self, Reading, TraceSpec, TraceState};
 use crate::vocabulary::{
-    Action, Condition, Defaults, EventKind, FieldPath, LabelStep, Limits, Mode, OnUndecidable,
-    Operand, PathSegment, Rule, StopReason, Verb,
+    Action, Condition, Defaults, FieldPath, LabelStep, Limits, Mode, OnUndecidable, PathSegment,
+    Rule, StopReason, Verb,
 };
 
 /// A checked, indexed policy set, ready to evaluate events
@@ -107,15 +109,41 @@ struct Encoded {
 impl Policy {
     /// Checks `rules`, adds the prelude (docs/language.md §8) and indexes them
     ///
-    /// Each rule's events are sorted and deduplicated, and a `forbid` or `allow_stop`
-    /// without a stop reason gets its default, so equal policies compare and serialize
-    /// alike. The host limits are [`Limits::default`] until [`Policy::with_limits`].
-    pub fn new(mut rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
+    /// Each rule is checked as [`CheckedRule::new`] checks it, in the order given, and the
+    /// first refusal is the error; then the policy as [`Policy::from_checked`] checks it.
+    /// The host limits are [`Limits::default`] until [`Policy::with_limits`].
+    pub fn new(rules: Vec<Rule>, defaults: Defaults) -> Result<Policy, PolicyError> {
+        // Refused before any rule is checked: checking grows with the number of rules.
         bounds::check_rule_count(rules.len())?;
-        let n_user_rules = rules.len();
-        rules.extend(prelude::rules());
-        check_rules(&mut rules, n_user_rules)?;
+        let rules = rules
+            .into_iter()
+            .map(CheckedRule::new)
+            .collect::<Result<Vec<_>, _>>()?;
+        Policy::assemble(rules, defaults)
+    }
+
+    /// The policy of rules already checked one by one: what only the whole set can tell is
+    /// checked here (how many rules, an id used twice, the defaults), each rule is not
+    /// checked again; then the prelude is added and the rules indexed
+    pub fn from_checked(
+        rules: Vec<CheckedRule>,
+        defaults: Defaults,
+    ) -> Result<Policy, PolicyError> {
+        bounds::check_rule_count(rules.len())?;
+        Policy::assemble(rules, defaults)
+    }
+
+    /// [`Policy::from_checked`] once the number of rules is known to be within the bound
+    fn assemble(rules: Vec<CheckedRule>, defaults: Defaults) -> Result<Policy, PolicyError> {
+        let mut seen = HashSet::with_capacity(rules.len());
+        if let Some(rule) = rules.iter().find(|rule| !seen.insert(rule.id.as_str())) {
+            return Err(PolicyError::DuplicateId(rule.id.clone()));
+        }
         check_defaults(&defaults)?;
+        let n_user_rules = rules.len();
+        // The prelude is written in canonical form, with ids no user rule may take.
+        let mut rules: Vec<Rule> = rules.into_iter().map(CheckedRule::into_rule).collect();
+        rules.extend(prelude::rules());
         let trace = trace::assign_slots(&mut rules);
         let index = RuleIndex::default();
         index.prepare(&rules, &[]);
@@ -748,141 +776,6 @@ fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
         line: None,
         priority: hook.priority(),
     })
-}
-
-/// Checks `rules`, the user's first `n_user` then the prelude, and brings each to its
-/// canonical form; the first rule in order that fails decides the error, then the first
-/// id used twice
-fn check_rules(rules: &mut [Rule], n_user: usize) -> Result<(), PolicyError> {
-    let user = rules.get(..n_user).unwrap_or_default();
-    if let Some(rule) = user.iter().find(|rule| Rule::is_reserved_id(&rule.id)) {
-        return Err(PolicyError::ReservedId(rule.id.clone()));
-    }
-    for rule in rules.iter_mut() {
-        check_rule(rule)?;
-    }
-    let mut seen = HashSet::with_capacity(rules.len());
-    match rules.iter().find(|rule| !seen.insert(rule.id.as_str())) {
-        Some(rule) => Err(PolicyError::DuplicateId(rule.id.clone())),
-        None => Ok(()),
-    }
-}
-
-/// Checks one rule and brings it to its canonical form
-fn check_rule(rule: &mut Rule) -> Result<(), PolicyError> {
-    bounds::check_rule(rule)?;
-    rule.events.sort();
-    rule.events.dedup();
-    if rule.events.is_empty() {
-        return Err(PolicyError::NoEvents(rule.id.clone()));
-    }
-    if rule
-        .condition
-        .as_ref()
-        .is_some_and(|condition| exceeds_depth(condition, MAX_CONDITION_DEPTH))
-    {
-        return Err(PolicyError::TooDeep(rule.id.clone()));
-    }
-    // A quantifier's test is a leaf of its own, one level down (docs/expressions.md).
-    let mut quantified = Vec::new();
-    for leaf in rule.condition.iter().flat_map(Condition::leaves) {
-        if let Condition::Quantified { condition, .. } = leaf {
-            if !is_element_test(condition) {
-                return Err(PolicyError::InvalidQuantifier(rule.id.clone()));
-            }
-            quantified.push(condition.as_ref());
-        }
-    }
-    let invalid = rule
-        .condition
-        .iter()
-        .flat_map(Condition::leaves)
-        .chain(quantified)
-        .find_map(|leaf| match leaf {
-            Condition::Regex { pattern, .. } => pattern.check().err(),
-            Condition::Glob { pattern, .. } => pattern.check().err(),
-            _ => None,
-        });
-    if let Some(err) = invalid {
-        return Err(PolicyError::InvalidPattern {
-            rule: rule.id.clone(),
-            message: err.to_string(),
-        });
-    }
-    match &mut rule.action {
-        Action::Decide {
-            verb, stop_reason, ..
-        } => {
-            if let Some(event) = rule.events.iter().find(|event| !event.allows(*verb)) {
-                return Err(PolicyError::VerbNotAllowed {
-                    rule: rule.id.clone(),
-                    verb: *verb,
-                    event: *event,
-                });
-            }
-            if stop_reason.is_some() && !verb.takes_stop_reason() {
-                return Err(PolicyError::StopReasonNotAllowed {
-                    rule: rule.id.clone(),
-                    verb: *verb,
-                });
-            }
-            *stop_reason = stop_reason_of(*verb, *stop_reason);
-        }
-        Action::Label { .. } => {
-            if rule.events != [EventKind::PostToolUse] {
-                return Err(PolicyError::InvalidTrace {
-                    rule: rule.id.clone(),
-                    message: "`label result` is an effect of `post_tool_use` alone".to_owned(),
-                });
-            }
-        }
-        Action::Set { key, .. } | Action::Compute { key, .. } => {
-            let indexes = key
-                .segments
-                .iter()
-                .any(|segment| matches!(segment, PathSegment::Index(_)));
-            if key.segments.is_empty() || indexes {
-                return Err(PolicyError::InvalidSetKey {
-                    rule: rule.id.clone(),
-                    key: key.to_string(),
-                });
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Whether `condition` can be a quantifier's test: a comparison whose left side is a field,
-/// or a pattern, `in` or `contains` test of a field
-fn is_element_test(condition: &Condition) -> bool {
-    matches!(
-        condition,
-        Condition::Compare {
-            left: Operand::Field(_),
-            ..
-        } | Condition::Glob { .. }
-            | Condition::Regex { .. }
-            | Condition::In { .. }
-            | Condition::Contains { .. }
-    )
-}
-
-/// Whether `condition` nests deeper than `limit` levels, found without recursion
-fn exceeds_depth(condition: &Condition, limit: usize) -> bool {
-    let mut pending = vec![(condition, 1_usize)];
-    while let Some((condition, depth)) = pending.pop() {
-        if depth > limit {
-            return true;
-        }
-        match condition {
-            Condition::All(parts) | Condition::Any(parts) => {
-                pending.extend(parts.iter().map(|part| (part, depth + 1)));
-            }
-            Condition::Not(part) => pending.push((part, depth + 1)),
-            _ => {}
-        }
-    }
-    false
 }
 
 /// Checks that each default is a verb its event allows (docs/language.md §5.4)

@@ -21,6 +21,7 @@ const FLOORS: [(&str, u8); 39] = [
     ("run", 1),
     ("arith", 2),
     ("bounds", 2),
+    ("checked_rule", 2),
     ("compact", 2),
     ("evaluate", 2),
     ("format", 2),
