@@ -44,6 +44,7 @@ mod model_run;
 mod module_circles;
 mod progress;
 mod redis_store;
+mod refusal;
 mod reload;
 mod replay;
 mod run_model;

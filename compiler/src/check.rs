@@ -156,15 +156,16 @@ fn check_files(
     let policy = if has_errors {
         None
     } else {
-        let user_rules = rules.iter().map(|lowered| lowered.rule.clone()).collect();
-        let shadow = rules
+        let shadow: Vec<String> = rules
             .iter()
             .filter(|lowered| lowered.mode == Mode::Shadow)
-            .map(|lowered| lowered.rule.id.clone());
-        match Policy::new(user_rules, defaults) {
+            .map(|lowered| lowered.rule.id.clone())
+            .collect();
+        let checked = rules.iter().map(|lowered| lowered.rule.clone()).collect();
+        match Policy::from_checked(checked, defaults) {
             Ok(policy) => Some(policy.with_shadow_rules(shadow)),
             Err(err) => {
-                diags.push(rejected(&err, &rules));
+                diags.push(refused(&err, &rules));
                 None
             }
         }
@@ -189,22 +190,20 @@ fn rule_past_the_limit(parsed: &[(FileId, &SourceFile, Parsed)]) -> Option<Diagn
     Some(codes::too_many_rules(file, span, count, MAX_RULES))
 }
 
-/// E037 for a policy the runtime refused, at the rule it names when there is one
-fn rejected(err: &PolicyError, rules: &[LoweredRule<'_>]) -> Diagnostic {
+/// What the runtime refused of the set of checked rules, at the rule it names when there is
+/// one: only what the whole set can tell (an id used twice, the number of rules, the
+/// defaults), which the set's own checks report first
+fn refused(err: &PolicyError, rules: &[LoweredRule<'_>]) -> Diagnostic {
     let named = match err {
-        PolicyError::DuplicateId(rule)
-        | PolicyError::NoEvents(rule)
-        | PolicyError::VerbNotAllowed { rule, .. }
-        | PolicyError::StopReasonNotAllowed { rule, .. }
-        | PolicyError::InvalidSetKey { rule, .. } => Some(rule.as_str()),
+        PolicyError::DuplicateId(rule) => Some(rule.as_str()),
         _ => None,
     };
     let place = named
-        .and_then(|id| rules.iter().find(|lowered| lowered.rule.id == id))
+        .and_then(|id| rules.iter().rev().find(|lowered| lowered.rule.id == id))
         .map_or((FileId(0), Span::default()), |lowered| {
             (lowered.file, lowered.decl.span)
         });
-    codes::policy_rejected(place.0, place.1, &err.to_string())
+    codes::refused(place.0, place.1, err)
 }
 
 /// A rule id as declared, before the rule is known to check

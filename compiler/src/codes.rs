@@ -11,7 +11,7 @@
 //! are lints (see `lint/`).
 
 use rulesc_grammar::Span;
-use rulesc_runtime::{EventKind, Field, StopReason, Verb};
+use rulesc_runtime::{EventKind, Field, PolicyError, StopReason, Verb};
 
 use crate::diagnostic::{Code, Diagnostic, Label, Severity};
 use crate::source::FileId;
@@ -1033,26 +1033,52 @@ pub(crate) fn invalid_test(
     }
 }
 
-/// E037: the runtime refused a policy every check accepted
+/// E037, retired: the runtime refused a policy every check accepted
+///
+/// The compiler now builds its policy from rules the runtime's own check accepted one by
+/// one, and reports a refusal with the code of the problem ([`refused`]).
 pub const POLICY_REJECTED: Code = Code {
     id: "E037",
     name: "policy-rejected",
     severity: Severity::Error,
-    summary: "the runtime refused a policy the compiler accepted",
-    what: "A policy set that passed every check of the compiler but that the runtime refused \
-           to build. The compiler checks everything the runtime checks, with a precise code, \
-           so this code should never be seen: it is a bug in rulesc.",
-    why: "A policy the runtime cannot build cannot be evaluated; reporting it keeps `check` \
-          honest instead of failing later.",
-    wrong: "# no known policy produces this code",
-    right: "# report the policy that produced it as a bug",
+    summary: "retired: no longer reported",
+    what: "Retired. This code was reported when the runtime refused a policy set that had \
+           passed every check of the compiler. The compiler now has the runtime check each \
+           rule as it is checked, and reports any refusal with the code of the problem \
+           itself, at the rule, so this code is never reported.",
+    why: "Codes are never reused: this number stays reserved so an old report that names it \
+          still points here.",
+    wrong: "# no policy produces this code",
+    right: "# no policy produces this code",
 };
 
-/// Builds E037 from the runtime's own reason, at the rule it names when known
-pub(crate) fn policy_rejected(file: FileId, span: Span, reason: &str) -> Diagnostic {
+/// What the runtime's check refused in a rule that lowering accepted, or in the set of
+/// such rules, at `span`: reported with the code that names the same problem in source
+///
+/// Lowering reports each of these problems first, at its own span, so a refusal here means
+/// the two disagree; the runtime's reason says which rule and why.
+pub(crate) fn refused(file: FileId, span: Span, err: &PolicyError) -> Diagnostic {
+    let code = match err {
+        PolicyError::DuplicateId(_) => DUPLICATE_RULE_ID,
+        PolicyError::ReservedId(_) => INVALID_ANNOTATION,
+        PolicyError::VerbNotAllowed { .. } => VERB_NOT_ALLOWED,
+        // The grammar has no rule without an event.
+        PolicyError::NoEvents(_) => SYNTAX_ERROR,
+        PolicyError::StopReasonNotAllowed { .. } => UNEXPECTED_STOP_REASON,
+        PolicyError::DefaultNotAllowed { .. } => INVALID_DEFAULT,
+        PolicyError::TooDeep(_) => NESTING_TOO_DEEP,
+        PolicyError::InvalidTrace { .. } => INVALID_TRACE_TEST,
+        PolicyError::TooManyRules { .. } => TOO_MANY_RULES,
+        PolicyError::StringTooLong { .. } => STRING_TOO_LONG,
+        PolicyError::PathTooLong { .. } => PATH_TOO_LONG,
+        PolicyError::InvalidSetKey { .. } => INVALID_SET_TARGET,
+        PolicyError::InvalidQuantifier(_) => QUANTIFIER_WITHOUT_FIELD,
+        // A glob is matched as the regular expression it is translated to.
+        PolicyError::InvalidPattern { .. } => INVALID_REGEX,
+    };
     Diagnostic::new(
-        POLICY_REJECTED,
-        format!("the runtime refused the policy: {reason}"),
+        code,
+        format!("the runtime refused the policy: {err}"),
         Label::new(file, span, "refused here"),
     )
     .with_help("this is a bug in rulesc; please report it with this policy")

@@ -6,8 +6,10 @@ use std::fmt;
 use crate::vocabulary::{EventKind, Verb};
 
 /// Why a set of rules cannot form a policy
+///
+/// Not `#[non_exhaustive]`: the compiler names each refusal with the code of the same
+/// problem in source, and a new refusal must break its `match` until it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum PolicyError {
     /// Two rules share an id
     DuplicateId(String),

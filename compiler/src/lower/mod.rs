@@ -17,8 +17,8 @@ use rulesc_grammar::{
     PathSegment as AstSegment, RuleDecl, Span,
 };
 use rulesc_runtime::{
-    Action, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Mode, OnUndecidable,
-    Operand, Origin, RegexPattern, Rule, StopReason, Verb,
+    Action, CheckedRule, CompareOp, Condition, EventKind, Field, GlobPattern, Literal, Mode,
+    OnUndecidable, Operand, Origin, RegexPattern, Rule, StopReason, Verb,
 };
 
 use crate::codes;
@@ -32,8 +32,8 @@ use crate::types::{self, Type};
 /// A rule that checked, with the syntax it came from (for duplicate ids and lints)
 #[derive(Debug)]
 pub(crate) struct LoweredRule<'ast> {
-    /// The runtime rule
-    pub(crate) rule: Rule,
+    /// The runtime rule, as the runtime's check accepted it
+    pub(crate) rule: CheckedRule,
     /// The file it was written in
     pub(crate) file: FileId,
     /// Its syntax
@@ -89,27 +89,33 @@ pub(crate) fn lower_rule<'ast>(
     let id = annotations
         .id
         .unwrap_or_else(|| default_id(source, lines, decl));
-    let mut kinds: Vec<EventKind> = events.iter().map(|(kind, _)| *kind).collect();
-    kinds.sort();
-    kinds.dedup();
-    Some(LoweredRule {
-        rule: Rule {
-            id,
-            events: kinds,
-            condition,
-            action: action?,
-            priority: annotations.priority,
-            origin: Some(Origin {
-                file: source.name.clone(),
-                line: start.line,
-                column: start.column,
-            }),
-        },
-        file,
-        decl,
-        allowed: annotations.allow,
-        mode: annotations.mode,
-    })
+    let kinds: Vec<EventKind> = events.iter().map(|(kind, _)| *kind).collect();
+    let rule = Rule {
+        id,
+        events: kinds,
+        condition,
+        action: action?,
+        priority: annotations.priority,
+        origin: Some(Origin {
+            file: source.name.clone(),
+            line: start.line,
+            column: start.column,
+        }),
+    };
+    // The runtime's one check of a rule: what it accepts here, the policy takes unchecked.
+    match CheckedRule::new(rule) {
+        Ok(rule) => Some(LoweredRule {
+            rule,
+            file,
+            decl,
+            allowed: annotations.allow,
+            mode: annotations.mode,
+        }),
+        Err(err) => {
+            diags.push(codes::refused(file, decl.span, &err));
+            None
+        }
+    }
 }
 
 /// What a rule's annotations say
