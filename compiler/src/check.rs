@@ -129,7 +129,7 @@ fn check_files(
     }
     let mut set = SetCheck {
         diags: not_text,
-        ..<SetCheck<'_> as Default>::default()
+        ..<SetCheck as Default>::default()
     };
     for (file, source, tree) in &parsed {
         set.file(*file, source, tree);
@@ -193,7 +193,7 @@ fn rule_past_the_limit(parsed: &[(FileId, &SourceFile, Parsed)]) -> Option<Diagn
 /// What the runtime refused of the set of checked rules, at the rule it names when there is
 /// one: only what the whole set can tell (an id used twice, the number of rules, the
 /// defaults), which the set's own checks report first
-fn refused(err: &PolicyError, rules: &[LoweredRule<'_>]) -> Diagnostic {
+fn refused(err: &PolicyError, rules: &[LoweredRule]) -> Diagnostic {
     let named = match err {
         PolicyError::DuplicateId(rule) => Some(rule.as_str()),
         _ => None,
@@ -201,7 +201,7 @@ fn refused(err: &PolicyError, rules: &[LoweredRule<'_>]) -> Diagnostic {
     let place = named
         .and_then(|id| rules.iter().rev().find(|lowered| lowered.rule.id == id))
         .map_or((FileId(0), Span::default()), |lowered| {
-            (lowered.file, lowered.decl.span)
+            (lowered.file, lowered.spans.rule)
         });
     codes::refused(place.0, place.1, err)
 }
@@ -225,9 +225,9 @@ struct FirstDefault {
 
 /// What is gathered across the files of a set
 #[derive(Default)]
-struct SetCheck<'ast> {
+struct SetCheck {
     diags: Vec<Diagnostic>,
-    rules: Vec<LoweredRule<'ast>>,
+    rules: Vec<LoweredRule>,
     declared_ids: Vec<DeclaredId>,
     defaults: Defaults,
     first_defaults: BTreeMap<EventKind, FirstDefault>,
@@ -238,8 +238,8 @@ struct SetCheck<'ast> {
     has_syntax_errors: bool,
 }
 
-impl<'ast> SetCheck<'ast> {
-    fn file(&mut self, file: FileId, source: &SourceFile, tree: &'ast Parsed) {
+impl SetCheck {
+    fn file(&mut self, file: FileId, source: &SourceFile, tree: &Parsed) {
         let lines = LineIndex::new(&source.text);
         for error in &tree.errors {
             self.has_syntax_errors = true;

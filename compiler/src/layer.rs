@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use rulesc_grammar::{ActionNode, Span};
+use rulesc_grammar::Span;
 use rulesc_runtime::{Action, Condition, EventKind, Field, FieldPath, Operand, TraceTerm, Verb};
 
 use crate::codes;
@@ -31,7 +31,7 @@ pub(crate) struct DeclaredDefault {
 /// policy; nothing for a set without a file of the user's layer
 pub(crate) fn check(
     layers: &[Layer],
-    rules: &[LoweredRule<'_>],
+    rules: &[LoweredRule],
     defaults: &[DeclaredDefault],
 ) -> Vec<Diagnostic> {
     let layer_of = |file: FileId| layers.get(file.index()).copied().unwrap_or_default();
@@ -42,7 +42,7 @@ pub(crate) fn check(
         .iter()
         .partition(|lowered| layer_of(lowered.file) == Layer::User);
     // Each key the user's rules keep, with the first rule that keeps it.
-    let mut kept: BTreeMap<&FieldPath, &LoweredRule<'_>> = BTreeMap::new();
+    let mut kept: BTreeMap<&FieldPath, &LoweredRule> = BTreeMap::new();
     for lowered in &user {
         let mut keys = Vec::new();
         if let Action::Set { key, .. } | Action::Compute { key, .. } = &lowered.rule.action {
@@ -65,16 +65,12 @@ pub(crate) fn check(
             .find(|(user_key, _)| overlaps(user_key, key))
             .map(|(_, keeper)| *keeper);
         if let Some(keeper) = keeper {
-            let span = match &lowered.decl.action {
-                ActionNode::Set { span, .. } => *span,
-                _ => lowered.decl.span,
-            };
             diags.push(codes::project_resets_user_state(
                 lowered.file,
-                span,
+                lowered.spans.effect,
                 (&lowered.rule.id, &keeper.rule.id),
                 &key.to_string(),
-                (keeper.file, keeper.decl.span),
+                (keeper.file, keeper.spans.rule),
             ));
         }
     }

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use rulesc_grammar::{ActionNode, Span};
+use rulesc_grammar::Span;
 use rulesc_runtime::{Action, EventKind, FieldPath, Literal, Operand};
 
 use crate::codes;
@@ -15,8 +15,8 @@ use crate::lint::{domain, Context};
 use crate::lower::LoweredRule;
 
 /// A `set` rule: its key, value, and where the value is written
-struct Effect<'r, 'ast> {
-    lowered: &'r LoweredRule<'ast>,
+struct Effect<'r> {
+    lowered: &'r LoweredRule,
     value: Value<'r>,
     value_span: Span,
 }
@@ -33,20 +33,17 @@ enum Value<'r> {
 /// value: whether a later effect conflicts depends on nothing else, so the first conflicting
 /// earlier effect is always a representative, and many equal rules are compared once
 #[derive(Default)]
-struct Representatives<'e, 'r, 'ast> {
+struct Representatives<'e, 'r> {
     /// In file and source order
-    effects: Vec<&'e Effect<'r, 'ast>>,
+    effects: Vec<&'e Effect<'r>>,
     /// The positions in `effects` of the representatives of each canonical text
     by_text: HashMap<String, Vec<usize>>,
 }
 
-impl<'e, 'r, 'ast> Representatives<'e, 'r, 'ast> {
+impl<'e, 'r> Representatives<'e, 'r> {
     /// The first earlier effect `later` conflicts with, with their common events: one
     /// warning per later rule is enough to point at the conflict
-    fn first_conflict(
-        &self,
-        later: &Effect<'_, '_>,
-    ) -> Option<(&'e Effect<'r, 'ast>, Vec<EventKind>)> {
+    fn first_conflict(&self, later: &Effect<'_>) -> Option<(&'e Effect<'r>, Vec<EventKind>)> {
         self.effects.iter().find_map(|first| {
             if first.value == later.value
                 || domain::exclusive(
@@ -69,7 +66,7 @@ impl<'e, 'r, 'ast> Representatives<'e, 'r, 'ast> {
     }
 
     /// Keeps `effect` unless an earlier one has its events, condition and value
-    fn add(&mut self, effect: &'e Effect<'r, 'ast>) {
+    fn add(&mut self, effect: &'e Effect<'r>) {
         let rule = &effect.lowered.rule;
         // Equal effects have equal texts; a text shared by unequal ones only puts them in
         // one bucket, where they are told apart.
@@ -97,19 +94,19 @@ impl<'e, 'r, 'ast> Representatives<'e, 'r, 'ast> {
 
 /// Warns on each `set` rule that conflicts with an earlier one (in file and source order):
 /// a common event, the same key, a different value
-pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
-    let mut by_key: BTreeMap<&FieldPath, Vec<Effect<'_, '_>>> = BTreeMap::new();
+pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
+    let mut by_key: BTreeMap<&FieldPath, Vec<Effect<'_>>> = BTreeMap::new();
     for lowered in ctx.rules {
         let (key, value) = match &lowered.rule.action {
             Action::Set { key, value } => (key, Value::Literal(value)),
             Action::Compute { key, value } => (key, Value::Computed(value)),
             Action::Decide { .. } | Action::Label { .. } => continue,
         };
-        if let ActionNode::Set { value: syntax, .. } = &lowered.decl.action {
+        if let Some((_, value_span)) = lowered.spans.set {
             by_key.entry(key).or_default().push(Effect {
                 lowered,
                 value,
-                value_span: syntax.span(),
+                value_span,
             });
         }
     }

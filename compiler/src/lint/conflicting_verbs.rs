@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use rulesc_grammar::ActionNode;
 use rulesc_runtime::{Action, EventKind, Verb};
 
 use crate::codes;
@@ -19,8 +18,8 @@ type Shape<'r> = (&'r [EventKind], String);
 
 /// Warns on each decision rule whose events and condition equal an earlier rule's (in file
 /// and source order) while its verb differs
-pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
-    let mut groups: BTreeMap<Shape<'_>, Vec<(&LoweredRule<'_>, Verb)>> = BTreeMap::new();
+pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
+    let mut groups: BTreeMap<Shape<'_>, Vec<(&LoweredRule, Verb)>> = BTreeMap::new();
     for lowered in ctx.rules {
         if let Action::Decide { verb, .. } = &lowered.rule.action {
             let shape = domain::shape(lowered.rule.condition.as_ref());
@@ -38,7 +37,7 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
         // The first earlier rule with another verb is the head when the verbs differ, and
         // otherwise the first rule whose verb differs from the head's: two rules to keep,
         // not every earlier rule to search.
-        let mut first_other: Option<&(&LoweredRule<'_>, Verb)> = None;
+        let mut first_other: Option<&(&LoweredRule, Verb)> = None;
         for entry in group {
             let (later, verb) = entry;
             let earlier = if *verb == head.1 {
@@ -48,8 +47,8 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
             };
             if let Some((first, first_verb)) = earlier {
                 diags.push(codes::conflicting_verbs(
-                    (later.file, verb_span(later)),
-                    (first.file, verb_span(first)),
+                    (later.file, later.spans.effect),
+                    (first.file, first.spans.effect),
                     (&first.rule.id, &later.rule.id),
                     (*first_verb, *verb),
                 ));
@@ -60,12 +59,4 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
         }
     }
     diags
-}
-
-/// Where the rule's verb is written
-pub(super) fn verb_span(lowered: &LoweredRule<'_>) -> rulesc_grammar::Span {
-    match &lowered.decl.action {
-        ActionNode::Verb { verb, .. } => verb.span,
-        ActionNode::Set { span, .. } | ActionNode::Label { span, .. } => *span,
-    }
 }

@@ -21,12 +21,11 @@ use rulesc_runtime::{Action, EventKind, Verb};
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use crate::lint::conflicting_verbs::verb_span;
 use crate::lint::{domain, Context};
 use crate::lower::LoweredRule;
 
 /// Warns on each rule that is dead on every event it fires on
-pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
     let always = Always::new(ctx.rules);
     let mut diags = Vec::new();
     for lowered in ctx.rules {
@@ -50,8 +49,8 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
         if killers.all(|other| other.is_some()) {
             let (winner, why) = first;
             diags.push(codes::dead_rule(
-                (lowered.file, verb_span(lowered)),
-                (winner.file, verb_span(winner)),
+                (lowered.file, lowered.spans.effect),
+                (winner.file, winner.spans.effect),
                 (&lowered.rule.id, &winner.rule.id),
                 why,
             ));
@@ -63,8 +62,8 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
 /// The rules that always match, in file and source order, indexed by event so that the
 /// first of them to keep a rule from mattering is found in a few look-ups: asking each of
 /// them about each rule costs the square of the rules
-struct Always<'r, 'ast> {
-    rules: Vec<&'r LoweredRule<'ast>>,
+struct Always<'r> {
+    rules: Vec<&'r LoweredRule>,
     /// By event, the first two positions of the rules that forbid there (one may be the rule
     /// asked about)
     forbids: BTreeMap<EventKind, Vec<usize>>,
@@ -87,9 +86,9 @@ struct Deciders {
     first_from: Vec<usize>,
 }
 
-impl<'r, 'ast> Always<'r, 'ast> {
-    fn new(rules: &'r [LoweredRule<'ast>]) -> Self {
-        let rules: Vec<&LoweredRule<'_>> = rules
+impl<'r> Always<'r> {
+    fn new(rules: &'r [LoweredRule]) -> Self {
+        let rules: Vec<&LoweredRule> = rules
             .iter()
             .filter(|lowered| domain::is_unconditional(lowered.rule.condition.as_ref()))
             .collect();
@@ -144,11 +143,7 @@ impl<'r, 'ast> Always<'r, 'ast> {
     /// The rule that keeps `lowered` from mattering on `event`, with what it does there: the
     /// first rule [`kills`] says so of, found as the smallest of the positions where each of
     /// its reasons first holds
-    fn killer(
-        &self,
-        lowered: &LoweredRule<'ast>,
-        event: EventKind,
-    ) -> Option<(&'r LoweredRule<'ast>, String)> {
+    fn killer(&self, lowered: &LoweredRule, event: EventKind) -> Option<(&'r LoweredRule, String)> {
         let verb = match &lowered.rule.action {
             Action::Decide { verb, .. } => Some(*verb),
             Action::Set { .. } | Action::Compute { .. } | Action::Label { .. } => None,
@@ -184,7 +179,7 @@ impl<'r, 'ast> Always<'r, 'ast> {
     }
 
     /// The position of the first rule other than `lowered` that forbids on one of `events`
-    fn first_forbid(&self, lowered: &LoweredRule<'_>, events: &[EventKind]) -> Option<usize> {
+    fn first_forbid(&self, lowered: &LoweredRule, events: &[EventKind]) -> Option<usize> {
         events
             .iter()
             .filter_map(|event| self.forbids.get(event))
@@ -201,7 +196,7 @@ impl<'r, 'ast> Always<'r, 'ast> {
 
 /// A rule's events and the shape of its condition, as one text: what makes two rules of
 /// other verbs a pair for `conflicting-verbs`
-fn events_and_shape(lowered: &LoweredRule<'_>) -> String {
+fn events_and_shape(lowered: &LoweredRule) -> String {
     let events: Vec<&str> = lowered
         .rule
         .events
@@ -217,7 +212,7 @@ fn events_and_shape(lowered: &LoweredRule<'_>) -> String {
 
 /// What `other`, a rule that always matches, does that keeps `lowered` from mattering on
 /// `event`, if anything
-fn kills(lowered: &LoweredRule<'_>, event: EventKind, other: &LoweredRule<'_>) -> Option<String> {
+fn kills(lowered: &LoweredRule, event: EventKind, other: &LoweredRule) -> Option<String> {
     let verb = match &lowered.rule.action {
         Action::Decide { verb, .. } => Some(*verb),
         Action::Set { .. } | Action::Compute { .. } | Action::Label { .. } => None,
@@ -260,12 +255,7 @@ const FINAL_STOPS: [EventKind; 4] = [
 ];
 
 /// Whether `conflicting-verbs` reports this pair: same events, same condition, other verbs
-fn conflicting(
-    lowered: &LoweredRule<'_>,
-    other: &LoweredRule<'_>,
-    verb: Verb,
-    other_verb: Verb,
-) -> bool {
+fn conflicting(lowered: &LoweredRule, other: &LoweredRule, verb: Verb, other_verb: Verb) -> bool {
     verb != other_verb
         && lowered.rule.events == other.rule.events
         && domain::shape(lowered.rule.condition.as_ref())

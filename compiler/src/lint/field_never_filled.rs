@@ -13,21 +13,17 @@
 //! (`error.kind == "rate_limit" and tool == "deploy"`, `blocked and result ~ "*"`), so the
 //! lint is sound: under an `or` or a `not`, the read may well see a value.
 
-use rulesc_grammar::print;
 use rulesc_runtime::{CompareOp, Condition, ErrorKind, EventKind, Field, Literal, Operand};
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use crate::lint::metadata::read_paths;
 use crate::lint::Context;
-use crate::resolve;
 
 /// Warns at each read of a field that the rest of its rule's `and` leaves unfilled
-pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     for lowered in ctx.rules {
-        let (Some(syntax), Some(condition)) = (&lowered.decl.condition, &lowered.rule.condition)
-        else {
+        let Some(condition) = &lowered.rule.condition else {
             continue;
         };
         let parts = match condition {
@@ -38,27 +34,23 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
         let blocked = parts
             .iter()
             .any(|part| matches!(part, Condition::Flag(Field::Blocked)) || is_blocked(part));
-        read_paths(syntax, &mut |path| {
-            let mut ignored = Vec::new();
-            let Some(field) = resolve::field(lowered.file, path, &mut ignored) else {
-                return;
-            };
-            let because = match (&field, &no_tool) {
+        for read in &lowered.spans.found.reads {
+            let because = match (&read.field, &no_tool) {
                 (Field::Tool, Some(kinds)) if lowered.rule.events == [EventKind::OnError] => {
                     format!("`error.kind` is {kinds}: a failed model call has no tool")
                 }
                 (Field::Result | Field::ResultPath(_), _) if blocked => {
                     "the call is `blocked`: a blocked tool never ran".to_owned()
                 }
-                _ => return,
+                _ => continue,
             };
             diags.push(codes::field_never_filled(
                 lowered.file,
-                path.span,
-                &print::path(path),
+                read.span,
+                &read.text,
                 &because,
             ));
-        });
+        }
     }
     diags
 }

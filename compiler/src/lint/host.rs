@@ -6,15 +6,11 @@
 //! (the `rulesc` command reads them from `rulesc-host`, which follows its own mapping and
 //! answers). Without a host, these lints are silent.
 
-use rulesc_grammar::print;
 use rulesc_runtime::{Action, EventKind, Field, Verb};
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use crate::lint::conflicting_verbs::verb_span;
-use crate::lint::metadata::read_paths;
 use crate::lint::Context;
-use crate::resolve;
 
 /// What a coding agent does with a policy run as its hook
 pub trait HostFacts {
@@ -30,7 +26,7 @@ pub trait HostFacts {
 }
 
 /// The host lints of every rule
-pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
     let Some(host) = ctx.host else {
         return Vec::new();
     };
@@ -47,11 +43,11 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
             .copied()
             .filter(|kind| host.sends(*kind))
             .collect();
-        for (kind, ident) in rule.events.iter().zip(&lowered.decl.events) {
+        for (kind, span) in rule.events.iter().zip(&lowered.spans.events) {
             if !host.sends(*kind) {
                 diags.push(codes::event_not_sent_by_host(
                     lowered.file,
-                    ident.span,
+                    *span,
                     *kind,
                     host.name(),
                     &fired,
@@ -67,7 +63,7 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
             if let Some((kind, instead)) = refused {
                 diags.push(codes::verb_not_honoured_by_host(
                     lowered.file,
-                    verb_span(lowered),
+                    lowered.spans.effect,
                     verb,
                     kind,
                     host.name(),
@@ -75,22 +71,16 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
                 ));
             }
         }
-        if let Some(condition) = &lowered.decl.condition {
-            read_paths(condition, &mut |path| {
-                let mut ignored = Vec::new();
-                let Some(field) = resolve::field(lowered.file, path, &mut ignored) else {
-                    return;
-                };
-                if let Some(kind) = sent.iter().find(|kind| !host.fills(&field, **kind)) {
-                    diags.push(codes::field_not_filled_by_host(
-                        lowered.file,
-                        path.span,
-                        &print::path(path),
-                        *kind,
-                        host.name(),
-                    ));
-                }
-            });
+        for read in &lowered.spans.found.reads {
+            if let Some(kind) = sent.iter().find(|kind| !host.fills(&read.field, **kind)) {
+                diags.push(codes::field_not_filled_by_host(
+                    lowered.file,
+                    read.span,
+                    &read.text,
+                    *kind,
+                    host.name(),
+                ));
+            }
         }
     }
     diags

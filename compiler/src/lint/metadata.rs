@@ -8,14 +8,12 @@
 
 use std::collections::HashSet;
 
-use rulesc_grammar::{
-    ActionNode, Compare, Expr, Operand, Path, PathSegment as Segment, Span, TraceCall,
-};
-use rulesc_runtime::{Action, FieldPath, PathSegment};
+use rulesc_grammar::Span;
+use rulesc_runtime::{Action, Field, FieldPath, PathSegment};
 
 use crate::lint::Context;
+use crate::lower::FieldRead;
 use crate::source::FileId;
-use crate::types::decode_str;
 
 /// A metadata path written in a rule
 pub(super) struct Access {
@@ -94,56 +92,50 @@ impl<'p> Overlapping<'p> {
 }
 
 /// Every metadata path a condition reads, in file and source order
-pub(super) fn reads(ctx: &Context<'_, '_>) -> Vec<Access> {
+pub(super) fn reads(ctx: &Context<'_>) -> Vec<Access> {
     let mut reads = Vec::new();
     for lowered in ctx.rules {
-        let mut found = |path: &Path| {
-            if let Some(access) = access(lowered.file, path) {
-                reads.push(access);
-            }
-        };
-        if let Some(condition) = &lowered.decl.condition {
-            read_paths(condition, &mut found);
-        }
+        let found = &lowered.spans.found;
+        reads.extend(
+            found
+                .reads
+                .iter()
+                .filter_map(|read| access(lowered.file, read)),
+        );
         // A computed `set` reads the keys it adds up (`metadata.total + 1`), but a counter's
         // read of its own key is no use of it.
-        if let (ActionNode::Set { value, .. }, Action::Compute { key, .. }) =
-            (&lowered.decl.action, &lowered.rule.action)
-        {
-            operand_paths(value, &mut |path: &Path| {
-                if let Some(access) = access(lowered.file, path) {
-                    if access.path != key.segments {
-                        reads.push(access);
-                    }
-                }
-            });
+        if let Action::Compute { key, .. } = &lowered.rule.action {
+            reads.extend(
+                found
+                    .value_reads
+                    .iter()
+                    .filter_map(|read| access(lowered.file, read))
+                    .filter(|access| access.path != key.segments),
+            );
         }
     }
     reads
 }
 
 /// Every metadata path a `set` rule writes, in file and source order
-pub(super) fn sets(ctx: &Context<'_, '_>) -> Vec<Access> {
+pub(super) fn sets(ctx: &Context<'_>) -> Vec<Access> {
     ctx.rules
         .iter()
-        .filter_map(
-            |lowered| match (&lowered.rule.action, &lowered.decl.action) {
-                (
-                    Action::Set { key, .. } | Action::Compute { key, .. },
-                    ActionNode::Set { target, .. },
-                ) => Some(Access {
+        .filter_map(|lowered| match (&lowered.rule.action, lowered.spans.set) {
+            (Action::Set { key, .. } | Action::Compute { key, .. }, Some((target, _))) => {
+                Some(Access {
                     path: key.segments.clone(),
                     file: lowered.file,
-                    span: target.span,
-                }),
-                _ => None,
-            },
-        )
+                    span: target,
+                })
+            }
+            _ => None,
+        })
         .collect()
 }
 
 /// Every top-level metadata key a test event gives, as the host would
-pub(super) fn declared(ctx: &Context<'_, '_>) -> Vec<Vec<PathSegment>> {
+pub(super) fn declared(ctx: &Context<'_>) -> Vec<Vec<PathSegment>> {
     ctx.tests
         .iter()
         .flat_map(|test| &test.case.steps)
@@ -152,71 +144,14 @@ pub(super) fn declared(ctx: &Context<'_, '_>) -> Vec<Vec<PathSegment>> {
         .collect()
 }
 
-/// Calls `found` with each path the condition reads
-pub(super) fn read_paths(condition: &Expr, found: &mut impl FnMut(&Path)) {
-    match condition {
-        Expr::Or(parts, _) | Expr::And(parts, _) => {
-            for part in parts {
-                read_paths(part, found);
-            }
-        }
-        Expr::Not(inner, _) | Expr::Paren(inner, _) => read_paths(inner, found),
-        Expr::Compare(compare) => compare_paths(compare, found),
-        Expr::Quantified(quantified) => compare_paths(&quantified.compare, found),
-        Expr::Path(path) => found(path),
-        Expr::Trace(call) => trace_paths(call, found),
-        // The words inside `shell(...)` are a command's, never metadata.
-        Expr::Lit(_) | Expr::Call(_) => {}
+/// The metadata access `read` is, if it reads below `metadata`
+fn access(file: FileId, read: &FieldRead) -> Option<Access> {
+    match &read.field {
+        Field::Metadata(path) if !path.segments.is_empty() => Some(Access {
+            path: path.segments.clone(),
+            file,
+            span: read.span,
+        }),
+        _ => None,
     }
-}
-
-/// Calls `found` with each path the comparison reads, arithmetic included
-fn compare_paths(compare: &Compare, found: &mut impl FnMut(&Path)) {
-    operand_paths(&compare.left, found);
-    operand_paths(&compare.right, found);
-}
-
-/// Calls `found` with each path `operand` reads: itself, or those inside its arithmetic
-pub(super) fn operand_paths(operand: &Operand, found: &mut impl FnMut(&Path)) {
-    match operand {
-        Operand::Path(path) => found(path),
-        Operand::Lit(_) => {}
-        Operand::Trace(call) => trace_paths(call, found),
-        Operand::Group(inner, _) => operand_paths(inner, found),
-        Operand::Arith(arith) => {
-            operand_paths(&arith.left, found);
-            operand_paths(&arith.right, found);
-        }
-    }
-}
-
-/// Calls `found` with each path a trace function's condition reads on past events
-fn trace_paths(call: &TraceCall, found: &mut impl FnMut(&Path)) {
-    if let Some(when) = &call.when {
-        read_paths(when, found);
-    }
-}
-
-/// The metadata access `path` is, if it starts with `metadata.`
-fn access(file: FileId, path: &Path) -> Option<Access> {
-    let mut segments = path.segments.iter();
-    match segments.next() {
-        Some(Segment::Name(root)) if root.name == "metadata" => {}
-        _ => return None,
-    }
-    let path_below: Option<Vec<PathSegment>> = segments
-        .map(|segment| match segment {
-            Segment::Name(name) => Some(PathSegment::Key(name.name.clone())),
-            Segment::Quoted { key, .. } => {
-                decode_str(&key.name, key.span).ok().map(PathSegment::Key)
-            }
-            Segment::Index { text, .. } => text.parse().ok().map(PathSegment::Index),
-        })
-        .collect();
-    let path_below = path_below.filter(|below| !below.is_empty())?;
-    Some(Access {
-        path: path_below,
-        file,
-        span: path.span,
-    })
 }

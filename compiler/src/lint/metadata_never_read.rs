@@ -6,7 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::lint::{metadata, Context};
 
 /// Warns on each `set` whose key no condition reads
-pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
     let reads = metadata::reads(ctx);
     let read = metadata::Overlapping::new(reads.iter().map(|read| read.path.as_slice()));
     metadata::sets(ctx)

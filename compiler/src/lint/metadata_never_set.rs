@@ -11,7 +11,7 @@ use crate::diagnostic::Diagnostic;
 use crate::lint::{metadata, Context};
 
 /// Warns once per metadata key read but never set nor declared
-pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
     let sets = metadata::sets(ctx);
     let declared = metadata::declared(ctx);
     let mut unset: BTreeMap<String, Vec<metadata::Access>> = BTreeMap::new();

@@ -3,7 +3,8 @@
 //!
 //! One file per lint, each a function from the checked rules to diagnostics, listed in
 //! [`LINTS`]. `check` runs every lint on the rules that lowered, so a lint sees only checked
-//! runtime rules (with their syntax for spans) and never has to re-check names or types.
+//! runtime rules, with the places lowering kept of their parts (`lower/spans.rs`): never the
+//! syntax tree, and no name, field or type resolved again.
 //! To add a lint: give it a row and a constructor in `codes.rs` (a `W0xx` code whose name
 //! reads as "allow ⟨name⟩"), write `lint/<name>.rs`, add it to [`LINTS`], and add a fixture
 //! and a near-miss fixture under `tests/ui/warnings/`.
@@ -37,9 +38,9 @@ use crate::lower::LoweredRule;
 use crate::test_block::LoweredTest;
 
 /// What every lint sees: the rules that checked, in file and source order
-pub(crate) struct Context<'a, 'ast> {
-    /// The checked rules with their syntax
-    pub(crate) rules: &'a [LoweredRule<'ast>],
+pub(crate) struct Context<'a> {
+    /// The checked rules with where their parts are written
+    pub(crate) rules: &'a [LoweredRule],
     /// The inline tests that checked: their events show the metadata the host provides
     pub(crate) tests: &'a [LoweredTest],
     /// The coding agent the policy will run under as a hook, when the user named one
@@ -47,7 +48,7 @@ pub(crate) struct Context<'a, 'ast> {
 }
 
 /// A lint: reads the context, returns its warnings
-type Lint = fn(&Context<'_, '_>) -> Vec<Diagnostic>;
+type Lint = fn(&Context<'_>) -> Vec<Diagnostic>;
 
 /// Every lint `check` runs
 const LINTS: &[Lint] = &[
@@ -65,7 +66,7 @@ const LINTS: &[Lint] = &[
 ];
 
 /// Runs every lint and keeps the warnings no rule's `@allow` silences
-pub(crate) fn run(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+pub(crate) fn run(ctx: &Context<'_>) -> Vec<Diagnostic> {
     let allowing = Allowing::new(ctx.rules);
     LINTS
         .iter()
@@ -77,17 +78,17 @@ pub(crate) fn run(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
 /// The rules with an `@allow`, sorted by file and start, so the rules that may hold a
 /// warning's place are found by a binary search rather than by asking every rule of the set
 /// for every warning
-struct Allowing<'r, 'ast> {
-    rules: Vec<&'r LoweredRule<'ast>>,
+struct Allowing<'r> {
+    rules: Vec<&'r LoweredRule>,
 }
 
-impl<'r, 'ast> Allowing<'r, 'ast> {
-    fn new(rules: &'r [LoweredRule<'ast>]) -> Self {
-        let mut rules: Vec<&LoweredRule<'_>> = rules
+impl<'r> Allowing<'r> {
+    fn new(rules: &'r [LoweredRule]) -> Self {
+        let mut rules: Vec<&LoweredRule> = rules
             .iter()
             .filter(|lowered| !lowered.allowed.is_empty())
             .collect();
-        rules.sort_by_key(|lowered| (lowered.file, lowered.decl.span.start));
+        rules.sort_by_key(|lowered| (lowered.file, lowered.spans.rule.start));
         Allowing { rules }
     }
 
@@ -99,13 +100,15 @@ impl<'r, 'ast> Allowing<'r, 'ast> {
     fn silences(&self, diag: &Diagnostic) -> bool {
         let at = &diag.primary;
         let after = self.rules.partition_point(|lowered| {
-            (lowered.file, lowered.decl.span.start) <= (at.file, at.span.start)
+            (lowered.file, lowered.spans.rule.start) <= (at.file, at.span.start)
         });
         self.rules
             .iter()
             .take(after)
             .rev()
-            .take_while(|lowered| lowered.file == at.file && lowered.decl.span.end >= at.span.start)
-            .any(|lowered| at.span.end <= lowered.decl.span.end && lowered.allows(diag.code))
+            .take_while(|lowered| {
+                lowered.file == at.file && lowered.spans.rule.end >= at.span.start
+            })
+            .any(|lowered| at.span.end <= lowered.spans.rule.end && lowered.allows(diag.code))
     }
 }

@@ -16,11 +16,10 @@ use rulesc_runtime::{Action, CompareOp, Condition, EventKind, Field, Operand, Ve
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use crate::lint::conflicting_verbs::verb_span;
 use crate::lint::{domain, Context};
 
 /// Warns once, at the first unbounded `request`, when no rule is a guard
-pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
+pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
     let has_guard = ctx.rules.iter().any(|lowered| {
         matches!(
             lowered.rule.action,
@@ -56,10 +55,10 @@ pub(super) fn check(ctx: &Context<'_, '_>) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let others = requests
-        .map(|lowered| (lowered.file, verb_span(lowered)))
+        .map(|lowered| (lowered.file, lowered.spans.effect))
         .collect();
     vec![codes::unbounded_request(
-        (first.file, verb_span(first)),
+        (first.file, first.spans.effect),
         &first.rule.id,
         others,
     )]

@@ -46,7 +46,7 @@ enum UnitError {
 }
 
 /// The operand inside any number of parentheses
-pub(crate) fn without_groups(operand: &AstOperand) -> &AstOperand {
+fn without_groups(operand: &AstOperand) -> &AstOperand {
     let mut operand = operand;
     while let AstOperand::Group(inner, _) = operand {
         operand = inner;
@@ -128,15 +128,16 @@ impl Lowering<'_> {
     ) -> Option<Condition> {
         let word = quantified.quantifier.word();
         let left = &quantified.compare.left;
-        if !matches!(without_groups(left), AstOperand::Path(_)) {
+        let AstOperand::Path(path) = without_groups(left) else {
             self.diags.push(codes::quantifier_without_field(
                 self.file,
                 left.span(),
                 word,
             ));
             return None;
-        }
+        };
         let condition = self.compare(&quantified.compare, events)?;
+        self.found_quantifier(word, quantified.quantifier_span, path.span);
         let quantifier = match quantified.quantifier {
             AstQuantifier::Any => ListQuantifier::Any,
             AstQuantifier::All => ListQuantifier::All,

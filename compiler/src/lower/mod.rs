@@ -8,9 +8,12 @@
 mod expression;
 mod provenance;
 mod shell;
+mod spans;
 mod trace;
 
-pub(crate) use expression::without_groups;
+pub(crate) use spans::{ConditionSpans, FieldRead, RuleSpans};
+
+use spans::{Found, QuantifierSpan};
 
 use rulesc_grammar::{
     print, ActionNode, Annotation, Compare, Expr, Lit, LitKind, Op, Operand as AstOperand, Path,
@@ -29,22 +32,23 @@ use crate::resolve;
 use crate::source::{FileId, LineIndex, SourceFile};
 use crate::types::{self, Type};
 
-/// A rule that checked, with the syntax it came from (for duplicate ids and lints)
+/// A rule that checked: the runtime rule, with where each of its parts is written (for
+/// duplicate ids, the layers' check and lints, which read no syntax)
 #[derive(Debug)]
-pub(crate) struct LoweredRule<'ast> {
+pub(crate) struct LoweredRule {
     /// The runtime rule, as the runtime's check accepted it
     pub(crate) rule: CheckedRule,
     /// The file it was written in
     pub(crate) file: FileId,
-    /// Its syntax
-    pub(crate) decl: &'ast RuleDecl,
+    /// Where it and its parts are written
+    pub(crate) spans: RuleSpans,
     /// The lints `@allow` silences on it, as codes (`W005`)
     pub(crate) allowed: Vec<&'static str>,
     /// `@mode(shadow)`: evaluated and recorded, never enforced
     pub(crate) mode: Mode,
 }
 
-impl LoweredRule<'_> {
+impl LoweredRule {
     /// Whether the rule's `@allow` silences `lint` on it
     pub(crate) fn allows(&self, lint: Code) -> bool {
         self.allowed.contains(&lint.id)
@@ -61,27 +65,35 @@ pub(crate) fn default_id(source: &SourceFile, lines: &LineIndex, decl: &RuleDecl
 }
 
 /// Lowers one rule of `source`; `None` when it has errors (all reported in `diags`)
-pub(crate) fn lower_rule<'ast>(
+pub(crate) fn lower_rule(
     file: FileId,
     source: &SourceFile,
     lines: &LineIndex,
-    decl: &'ast RuleDecl,
+    decl: &RuleDecl,
     diags: &mut Vec<Diagnostic>,
-) -> Option<LoweredRule<'ast>> {
+) -> Option<LoweredRule> {
     let n_before = diags.len();
-    let mut lowering = Lowering { file, diags };
+    let mut lowering = Lowering {
+        file,
+        diags,
+        found: Found::default(),
+    };
     let annotations = lowering.annotations(&decl.annotations);
     let events = lowering.events(decl);
     let condition = decl
         .condition
         .as_ref()
         .map(|expr| lowering.expr(expr, &events));
+    // What lowering the effect reads is the value of a computed `set`.
+    let n_condition_reads = lowering.found.reads.len();
     let action = lowering.action(&decl.action, &events);
     let mut condition = condition.flatten();
     if let (Some((choice, span)), Some(action)) = (annotations.undecidable, &action) {
         let kinds: Vec<EventKind> = events.iter().map(|(kind, _)| *kind).collect();
         lowering.apply_undecidable(choice, span, action, &kinds, condition.as_mut());
     }
+    let mut found = std::mem::take(&mut lowering.found);
+    found.value_reads = found.reads.split_off(n_condition_reads);
     if diags.len() != n_before {
         return None;
     }
@@ -107,7 +119,7 @@ pub(crate) fn lower_rule<'ast>(
         Ok(rule) => Some(LoweredRule {
             rule,
             file,
-            decl,
+            spans: RuleSpans::new(decl, found),
             allowed: annotations.allow,
             mode: annotations.mode,
         }),
@@ -171,10 +183,12 @@ impl Typed {
     }
 }
 
-/// The state of lowering one rule: its file and where problems go
+/// The state of lowering one rule: its file, where problems go, and what lints will want
+/// to know of where its parts are written
 pub(crate) struct Lowering<'a> {
     pub(crate) file: FileId,
     pub(crate) diags: &'a mut Vec<Diagnostic>,
+    found: Found,
 }
 
 impl Lowering<'_> {
@@ -497,15 +511,39 @@ impl Lowering<'_> {
         lowered.into_iter().collect()
     }
 
+    /// The field `path` names, visible on `events`; kept as a read of the rule
     pub(crate) fn field(&mut self, path: &Path, events: &[(EventKind, Span)]) -> Option<Field> {
         let field = resolve::field(self.file, path, self.diags)?;
-        match resolve::check_visible(self.file, &field, path.span, events) {
-            Some(diag) => {
-                self.diags.push(diag);
-                None
-            }
-            None => Some(field),
+        if let Some(diag) = resolve::check_visible(self.file, &field, path.span, events) {
+            self.diags.push(diag);
+            return None;
         }
+        self.found.reads.push(FieldRead {
+            field: field.clone(),
+            text: print::path(path),
+            span: path.span,
+        });
+        Some(field)
+    }
+
+    /// Keeps a quantifier over the field read at `field_span`, once its comparison lowered
+    pub(crate) fn found_quantifier(&mut self, word: &'static str, span: Span, field_span: Span) {
+        let field = self
+            .found
+            .reads
+            .iter()
+            .rev()
+            .find(|read| read.span == field_span);
+        if let Some(field) = field.cloned() {
+            self.found
+                .quantifiers
+                .push(QuantifierSpan { word, span, field });
+        }
+    }
+
+    /// Keeps the label of a `from` test, written at `span`
+    pub(crate) fn found_label(&mut self, label: &str, span: Span) {
+        self.found.labels.push((label.to_owned(), span));
     }
 
     pub(crate) fn operand(

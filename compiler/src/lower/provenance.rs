@@ -42,6 +42,7 @@ impl Lowering<'_> {
             // `from prompt`: the user's own words in this run
             Side::Field(Field::Prompt) => Some(PROMPT_SOURCE.to_owned()),
             Side::Lit(Literal::Str(label)) if !label.starts_with(RESERVED_LABEL_PREFIX) => {
+                self.found_label(&label, right.span);
                 Some(label)
             }
             Side::Lit(Literal::Str(label)) => {
