@@ -1036,7 +1036,7 @@ pub(crate) fn invalid_test(
 /// E037, retired: the runtime refused a policy every check accepted
 ///
 /// The compiler now builds its policy from rules the runtime's own check accepted one by
-/// one, and reports a refusal with the code of the problem ([`refused`]).
+/// one, and reports a refusal with the code of the problem (`refused`).
 pub const POLICY_REJECTED: Code = Code {
     id: "E037",
     name: "policy-rejected",
