@@ -115,3 +115,110 @@ pub(crate) struct Found {
     /// The label of every `from "L"`, with the label's span
     pub(crate) labels: Vec<(String, Span)>,
 }
+
+#[cfg(test)]
+mod tests {
+    use rulesc_grammar::Item;
+
+    use super::*;
+    use crate::lower::lower_rule;
+    use crate::source::{FileId, LineIndex, SourceFile};
+
+    /// The text of `src` at `span`
+    fn at(src: &str, span: Span) -> &str {
+        src.get(span.range()).unwrap()
+    }
+
+    /// The spans of the one rule of `src`, which must lower
+    fn spans_of(src: &str) -> RuleSpans {
+        let parsed = rulesc_grammar::parse(src);
+        let Some(Item::Rule(decl)) = parsed.file.items.first() else {
+            unreachable!("the source is one rule");
+        };
+        let source = SourceFile::new("t.rules", "t.rules", src);
+        let mut diags = Vec::new();
+        let lowered = lower_rule(FileId(0), &source, &LineIndex::new(src), decl, &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        lowered.unwrap().spans
+    }
+
+    #[test]
+    fn reads_quantifiers_and_labels_point_at_their_text() {
+        let src = "on post_tool_use when (not blocked) and any arg.to ~ \"*@x\" \
+                   and arg.body from \"web\" and count(pre_tool_use when tool == \"a\") > 2 \
+                   forbid";
+        let spans = spans_of(src);
+        let reads: Vec<(&str, &str)> = spans
+            .found
+            .reads
+            .iter()
+            .map(|read| (at(src, read.span), read.text.as_str()))
+            .collect();
+        assert_eq!(
+            reads,
+            [
+                ("blocked", "blocked"),
+                ("arg.to", "arg.to"),
+                ("arg.body", "arg.body"),
+                ("tool", "tool")
+            ]
+        );
+        let [quantifier] = spans.found.quantifiers.as_slice() else {
+            unreachable!("one quantifier");
+        };
+        assert_eq!(
+            (
+                quantifier.word,
+                at(src, quantifier.span),
+                at(src, quantifier.field.span)
+            ),
+            ("any", "any", "arg.to")
+        );
+        let labels: Vec<(&str, &str)> = spans
+            .found
+            .labels
+            .iter()
+            .map(|(label, span)| (label.as_str(), at(src, *span)))
+            .collect();
+        assert_eq!(labels, [("web", "\"web\"")]);
+        assert_eq!(at(src, spans.effect), "forbid");
+    }
+
+    #[test]
+    fn the_condition_keeps_its_and_or_not_without_parentheses() {
+        let src = "on after_step when steps > 1 and ((not (tokens < 2)) or elapsed > 1s) forbid";
+        let condition = spans_of(src).condition.unwrap();
+        let [left, right] = condition.parts.as_slice() else {
+            unreachable!("an `and` of two parts");
+        };
+        assert_eq!(at(src, left.span), "steps > 1");
+        assert_eq!(at(src, right.span), "(not (tokens < 2)) or elapsed > 1s");
+        let [not, _] = right.parts.as_slice() else {
+            unreachable!("an `or` of two parts");
+        };
+        assert_eq!(at(src, not.span), "not (tokens < 2)");
+        let inner: Vec<&str> = not.parts.iter().map(|part| at(src, part.span)).collect();
+        assert_eq!(inner, ["tokens < 2"]);
+    }
+
+    #[test]
+    fn a_computed_set_reads_apart_from_the_condition() {
+        let src = "on post_tool_use when metadata.n > 0 set metadata.total = metadata.total + 1";
+        let spans = spans_of(src);
+        let texts = |reads: &[FieldRead]| -> Vec<String> {
+            reads
+                .iter()
+                .map(|read| at(src, read.span).to_owned())
+                .collect()
+        };
+        assert_eq!(texts(&spans.found.reads), ["metadata.n"]);
+        assert_eq!(texts(&spans.found.value_reads), ["metadata.total"]);
+        let (target, value) = spans.set.unwrap();
+        assert_eq!(
+            (at(src, target), at(src, value)),
+            ("metadata.total", "metadata.total + 1")
+        );
+        let events: Vec<&str> = spans.events.iter().map(|span| at(src, *span)).collect();
+        assert_eq!(events, ["post_tool_use"]);
+    }
+}
