@@ -43,7 +43,7 @@ pub(super) fn check(ctx: &Context<'_>) -> Vec<Diagnostic> {
             .copied()
             .filter(|kind| host.sends(*kind))
             .collect();
-        for (kind, span) in rule.events.iter().zip(&lowered.spans.events) {
+        for (kind, span) in &lowered.spans.events {
             if !host.sends(*kind) {
                 diags.push(codes::event_not_sent_by_host(
                     lowered.file,

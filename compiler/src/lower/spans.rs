@@ -5,15 +5,16 @@
 //! runtime rule, never the syntax tree; every field here was resolved once, by lowering.
 
 use rulesc_grammar::{ActionNode, Expr, RuleDecl, Span};
-use rulesc_runtime::Field;
+use rulesc_runtime::{EventKind, Field};
 
 /// Where a lowered rule and its parts are written
 #[derive(Debug)]
 pub(crate) struct RuleSpans {
     /// The whole rule, annotations included
     pub(crate) rule: Span,
-    /// Each event as written, in source order (the runtime rule's are sorted)
-    pub(crate) events: Vec<Span>,
+    /// Each event as written, with the kind it names, in source order (the runtime rule's
+    /// are sorted); a name that is no event was refused before any lint reads these
+    pub(crate) events: Vec<(EventKind, Span)>,
     /// The verb of a decision; the whole effect of a `set` or a `label`
     pub(crate) effect: Span,
     /// A `set`'s target (`metadata.key`) and value
@@ -42,7 +43,11 @@ impl RuleSpans {
         };
         RuleSpans {
             rule: decl.span,
-            events: decl.events.iter().map(|ident| ident.span).collect(),
+            events: decl
+                .events
+                .iter()
+                .filter_map(|ident| Some((EventKind::from_name(&ident.name)?, ident.span)))
+                .collect(),
             effect,
             set,
             condition: decl.condition.as_ref().map(ConditionSpans::of),
@@ -218,7 +223,11 @@ mod tests {
             (at(src, target), at(src, value)),
             ("metadata.total", "metadata.total + 1")
         );
-        let events: Vec<&str> = spans.events.iter().map(|span| at(src, *span)).collect();
+        let events: Vec<&str> = spans
+            .events
+            .iter()
+            .map(|(_, span)| at(src, *span))
+            .collect();
         assert_eq!(events, ["post_tool_use"]);
     }
 }
