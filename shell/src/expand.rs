@@ -736,9 +736,11 @@ pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
         }
         return Some(words.join(" "));
     }
-    let format = words.first()?;
-    let printed = format.replace("\\n", "\n");
-    (words.len() == 1 && !format.contains('%') && !printed.contains('\\')).then_some(printed)
+    // `printf -v NAME …` prints nothing, and `--` is no format.
+    if words.first().is_some_and(|format| format.starts_with('-')) {
+        return None;
+    }
+    crate::printf::output(&words)
 }
 
 /// `text` split at blanks outside quotes

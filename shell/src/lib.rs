@@ -30,6 +30,7 @@ mod knowledge;
 mod limits;
 mod links;
 mod path;
+mod printf;
 mod syntax;
 mod walk;
 mod word;

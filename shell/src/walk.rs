@@ -21,6 +21,7 @@ use crate::knowledge::{
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::links::Links;
 use crate::path::normalise;
+use crate::printf;
 use crate::syntax::Syntax;
 use crate::word::unquote;
 use crate::{fast, wrapper, writes, Context};
@@ -354,10 +355,12 @@ impl Reader {
             match command.program.as_str() {
                 // `echo -e` decodes backslash escapes (`\x72\x6d` is `rm`), as `printf` does.
                 "echo" if command.has_flag("-e") => {
-                    printed.push(decode_escapes(&command.operands.join(" ")));
+                    printed.push(printf::decode_escapes(&command.operands.join(" ")));
                 }
                 "echo" => printed.push(command.operands.join(" ")),
-                "printf" => printed.push(printf_literal(&command.operands)?),
+                "printf" if !command.has_flag("-v") => {
+                    printed.push(printf::output(&command.operands)?);
+                }
                 _ => return None,
             }
         }
@@ -2591,28 +2594,6 @@ fn put_for(template: &[String], replace: &str, line: &str) -> Vec<String> {
             }
         })
         .collect()
-}
-
-/// What `printf FORMAT` prints when the format is all it is given and converts nothing:
-/// the format with its escapes (`\\n`, `\\x72`, `\\162`) decoded
-fn printf_literal(operands: &[String]) -> Option<String> {
-    let [format] = operands else {
-        return None;
-    };
-    if format.contains(['%', '\'']) {
-        return None;
-    }
-    Some(decode_escapes(format))
-}
-
-/// `text` with its backslash escapes (`\n`, `\x72`, `\162`) decoded
-fn decode_escapes(text: &str) -> String {
-    let mut printed = String::with_capacity(text.len());
-    let mut quoted = String::with_capacity(text.len() + 1);
-    quoted.push_str(text);
-    quoted.push('\'');
-    crate::word::ansi_c(&mut quoted.chars().peekable(), &mut printed);
-    printed
 }
 
 /// The first operand of `args` after the program's global options and their values;
