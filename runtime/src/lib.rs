@@ -82,12 +82,12 @@ pub use shell::DEFAULT_SHELL_TOOLS;
 pub use state::{ErrorRecord, EventRecord, ExecutionState, RunEnd, StepRecord, ToolCallRecord};
 pub use trace::{TraceState, PROMPT_SOURCE};
 pub use vocabulary::{
-    fold_case, parse_duration, Action, Arith, ArithOp, CompareOp, Condition, Defaults,
-    DurationError, Enumeration, ErrorKind, EventField, EventKind, Field, FieldPath, FieldType,
-    FinishReason, GlobPattern, HostEvent, HostEventName, JsonType, LabelStep, Limits,
-    ListQuantifier, Literal, Mode, OnUndecidable, Operand, Origin, PathSegment, PatternError,
-    Quantifier, RegexPattern, Rule, ShellCondition, ShellWord, SortedJson, Status, StopDecision,
-    StopReason, TraceTerm, TraceTest, Verb, Window, WordTest, Words, ALL_HOST_EVENTS,
-    CLAUDE_EVENTS, CODEX_EVENTS, EVENT_FIELDS, GEMINI_EVENTS, MAX_PATTERN_LEN, MAX_TRACE_BOUND,
-    RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT,
+    fold_case, parse_duration, Action, Arith, ArithOp, Builtin, BuiltinArguments, BuiltinRow,
+    BuiltinScope, CompareOp, Condition, Defaults, DurationError, Enumeration, ErrorKind,
+    EventField, EventKind, Field, FieldPath, FieldType, FinishReason, GlobPattern, HostEvent,
+    HostEventName, JsonType, LabelStep, Limits, ListQuantifier, Literal, Mode, OnUndecidable,
+    Operand, Origin, PathSegment, PatternError, Quantifier, RegexPattern, Rule, ShellCondition,
+    ShellWord, SortedJson, Status, StopDecision, StopReason, TraceTerm, TraceTest, Verb, Window,
+    WordTest, Words, ALL_HOST_EVENTS, BUILTINS, CLAUDE_EVENTS, CODEX_EVENTS, EVENT_FIELDS,
+    GEMINI_EVENTS, MAX_PATTERN_LEN, MAX_TRACE_BOUND, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT,
 };

@@ -1,6 +1,6 @@
 //! The ground floor: the words of the language and the data of a compiled rule.
 //!
-//! Event kinds, verbs, stop reasons, the enumerated values of fields, the schema of event
+//! Event kinds, verbs, stop reasons, the builtins, the enumerated values of fields, the schema of event
 //! fields, literals, field paths, conditions with their compiled matchers, rules, defaults
 //! and host limits. Everything above (the evaluator, resolution, the agent loop) speaks in
 //! these terms, and the compiler builds them.
@@ -9,6 +9,7 @@
 //! (`runtime/tests/architecture.rs` holds every module to its floor), so the vocabulary can
 //! be read, and changed, without knowing the engine.
 
+mod builtin;
 mod condition;
 mod event_kind;
 mod expression;
@@ -28,6 +29,7 @@ mod values;
 mod verb;
 mod words;
 
+pub use builtin::{Builtin, BuiltinArguments, BuiltinRow, BuiltinScope, BUILTINS};
 pub use condition::{Condition, TraceTerm, TraceTest, Window, MAX_TRACE_BOUND};
 pub use event_kind::EventKind;
 pub use expression::{Arith, ArithOp, CompareOp, ListQuantifier, Operand};
