@@ -4,5 +4,6 @@
 
 mod policy_gen;
 
+mod builtins;
 mod fmt_props;
 mod robust;

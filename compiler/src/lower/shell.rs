@@ -6,11 +6,12 @@
 
 use rulesc_grammar::{Call, Compare, Expr, Lit, LitKind, Op, Operand, Path, PathSegment, Span};
 use rulesc_runtime::{
-    Condition, EventKind, Field, FieldPath, GlobPattern, PathSegment as FieldSegment, Quantifier,
-    RegexPattern, ShellCondition, ShellWord, WordTest, Words,
+    Builtin, BuiltinArguments, BuiltinRow, BuiltinScope, Condition, EventKind, Field, FieldPath,
+    GlobPattern, PathSegment as FieldSegment, Quantifier, RegexPattern, ShellCondition, ShellWord,
+    WordTest, Words,
 };
 
-use crate::codes;
+use crate::codes::{self, and_list, or_list};
 use crate::diagnostic::Diagnostic;
 use crate::glob_case::has_brace_alternation;
 use crate::glob_case::spelt_both_cases;
@@ -25,23 +26,17 @@ pub(crate) fn lower_call(
     events: &[(EventKind, Span)],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Condition> {
-    let quantifier = match dotted(&call.name).as_str() {
-        "shell" => Quantifier::Any,
-        "shell.all" => Quantifier::All,
-        other => {
-            // `any` and `all` quantify a comparison without parentheses (docs/expressions.md).
-            let help = if matches!(other, "any" | "all") {
-                "write the comparison after the word, without parentheses: \
-                 `any arg.to ~ \"*@evil.example\"`; test a shell command with `shell(...)`"
-            } else {
-                "test a shell command with `shell(...)` or `shell.all(...)`"
-            };
-            diags.push(codes::invalid_shell_condition(
+    let name = dotted(&call.name);
+    let builtin = BuiltinRow::named(&name).map(|row| row.builtin);
+    let quantifier = match builtin {
+        Some(Builtin::Shell) => Quantifier::Any,
+        Some(Builtin::ShellAll) => Quantifier::All,
+        _ => {
+            diags.push(misplaced_call(
                 file,
                 call.name.span,
-                format!("there is no condition `{other}(...)`"),
-                "unknown name",
-                help,
+                &name,
+                BuiltinScope::Condition,
             ));
             return None;
         }
@@ -98,22 +93,28 @@ impl ShellLowering<'_> {
                 .map(|inner| ShellCondition::Not(Box::new(inner))),
             Expr::Paren(inner, _) => self.condition(inner),
             Expr::Compare(compare) => self.compare(compare),
-            Expr::Path(path) if dotted(path) == "outside_cwd" => Some(ShellCondition::OutsideCwd),
-            Expr::Path(path) if dotted(path) == "outside_cwd_and_tmp" => {
-                Some(ShellCondition::OutsideCwdAndTmp)
-            }
+            Expr::Path(path) => match BuiltinRow::named(&dotted(path)).map(|row| row.builtin) {
+                Some(Builtin::OutsideCwd) => Some(ShellCondition::OutsideCwd),
+                Some(Builtin::OutsideCwdAndTmp) => Some(ShellCondition::OutsideCwdAndTmp),
+                _ => self.not_a_condition(expr.span()),
+            },
             Expr::Call(call) => self.call(call),
-            Expr::Path(_) | Expr::Lit(_) | Expr::Quantified(_) | Expr::Trace(_) => {
-                self.error(
-                    expr.span(),
-                    "this is not a condition on a shell command".to_owned(),
-                    "not a shell condition",
-                    "test `program`, `arg`, `operand`, `path` or `redirect`, or use `flag(...)`, \
-                     `stdin_from(...)`, `outside_cwd` or `outside_cwd_and_tmp`",
-                );
-                None
+            Expr::Lit(_) | Expr::Quantified(_) | Expr::Trace(_) => {
+                self.not_a_condition(expr.span())
             }
         }
+    }
+
+    /// E040 for what is no condition on a shell command
+    fn not_a_condition(&mut self, span: Span) -> Option<ShellCondition> {
+        self.error(
+            span,
+            "this is not a condition on a shell command".to_owned(),
+            "not a shell condition",
+            "test `program`, `arg`, `operand`, `path` or `redirect`, or use `flag(...)`, \
+             `stdin_from(...)`, `outside_cwd` or `outside_cwd_and_tmp`",
+        );
+        None
     }
 
     /// Every part lowered, so that every part's problems are reported
@@ -124,13 +125,14 @@ impl ShellLowering<'_> {
     }
 
     fn call(&mut self, call: &Call) -> Option<ShellCondition> {
-        match dotted(&call.name).as_str() {
-            "flag" => self.flag(&call.argument),
-            "program_is" => self.program_kind(&call.argument),
-            "stdin_from" => self
+        let name = dotted(&call.name);
+        match BuiltinRow::named(&name).map(|row| row.builtin) {
+            Some(Builtin::Flag) => self.flag(&call.argument),
+            Some(Builtin::ProgramIs) => self.program_kind(&call.argument),
+            Some(Builtin::StdinFrom) => self
                 .condition(&call.argument)
                 .map(|inner| ShellCondition::StdinFrom(Box::new(inner))),
-            "shell" | "shell.all" => {
+            Some(Builtin::Shell | Builtin::ShellAll) => {
                 self.error(
                     call.name.span,
                     "a shell condition cannot hold another one".to_owned(),
@@ -139,14 +141,13 @@ impl ShellLowering<'_> {
                 );
                 None
             }
-            other => {
-                self.error(
+            _ => {
+                self.diags.push(misplaced_call(
+                    self.file,
                     call.name.span,
-                    format!("there is no shell condition `{other}(...)`"),
-                    "unknown name",
-                    "inside `shell(...)` the calls are `flag(...)`, `program_is(...)` and \
-                     `stdin_from(...)`",
-                );
+                    &name,
+                    BuiltinScope::ShellCommand,
+                ));
                 None
             }
         }
@@ -377,5 +378,63 @@ fn words_to_compare() -> String {
     match names.split_last() {
         Some((last, rest)) => format!("compare {} or {last}", rest.join(", ")),
         None => String::new(),
+    }
+}
+
+/// E040 for a call named `name`, written at `span` in `scope`, that is no builtin there
+fn misplaced_call(file: FileId, span: Span, name: &str, scope: BuiltinScope) -> Diagnostic {
+    let what = match scope {
+        BuiltinScope::Condition => "condition",
+        BuiltinScope::ShellCommand => "shell condition",
+    };
+    let (message, label) = if BuiltinRow::named(name).is_some() {
+        (
+            format!("`{name}(...)` is not a {what} here"),
+            "a builtin written otherwise",
+        )
+    } else {
+        (format!("there is no {what} `{name}(...)`"), "unknown name")
+    };
+    codes::invalid_shell_condition(
+        file,
+        span,
+        message,
+        label,
+        &misplaced_call_help(name, scope),
+    )
+}
+
+/// The help of a call that is no builtin of `scope`: how the builtin of that name is written,
+/// where it is one, else the nearest name, else the calls of `scope` that hold a condition
+fn misplaced_call_help(name: &str, scope: BuiltinScope) -> String {
+    let calls = || BuiltinRow::in_scope(scope).filter(|row| row.is_call());
+    let Some(row) = BuiltinRow::named(name) else {
+        if let Some(near) = resolve::suggest(name, calls().map(|row| row.name)) {
+            return format!("did you mean `{near}(...)`?");
+        }
+        let names: Vec<String> = calls()
+            .filter(|row| !matches!(row.arguments, BuiltinArguments::Counted { .. }))
+            .map(|row| format!("`{}(...)`", row.name))
+            .collect();
+        return match scope {
+            BuiltinScope::Condition => format!("test a shell command with {}", or_list(&names)),
+            BuiltinScope::ShellCommand => {
+                format!("inside `shell(...)` the calls are {}", and_list(&names))
+            }
+        };
+    };
+    match row.arguments {
+        // `any` and `all` quantify a comparison without parentheses (docs/expressions.md).
+        BuiltinArguments::Comparison => "write the comparison after the word, without \
+             parentheses: `any arg.to ~ \"*@evil.example\"`; test a shell command with \
+             `shell(...)`"
+            .to_owned(),
+        _ if row.scope != scope => {
+            format!("`{}` is written {}", row.signature(), row.scope.described())
+        }
+        BuiltinArguments::Nothing => {
+            format!("`{}` is written alone, without parentheses", row.name)
+        }
+        _ => format!("write it as `{}`, an event's name first", row.signature()),
     }
 }

@@ -10,7 +10,8 @@ use rulesc_grammar::{
     Compare, Expr, Lit, LitKind, Op, Operand, Path, PathSegment, Span, TraceCall,
 };
 use rulesc_runtime::{
-    CompareOp, Condition, EventKind, TraceTerm, TraceTest, Window, MAX_TRACE_BOUND,
+    Builtin, BuiltinArguments, BuiltinRow, CompareOp, Condition, EventKind, TraceTerm, TraceTest,
+    Window, MAX_TRACE_BOUND,
 };
 
 use super::Lowering;
@@ -18,9 +19,6 @@ use crate::codes;
 use crate::literal::report_literal_errors;
 use crate::resolve;
 use crate::types;
-
-/// The name of the loop guard's count, written as a field
-const SAME_CALL_COUNT: &str = "same_call_count";
 
 /// Whether `compare` has a trace function or `same_call_count` on a side
 pub(crate) fn is_trace_compare(compare: &Compare) -> bool {
@@ -34,20 +32,36 @@ pub(crate) fn is_trace_compare(compare: &Compare) -> bool {
 }
 
 fn is_same_call_count(path: &Path) -> bool {
-    matches!(path.segments.as_slice(), [PathSegment::Name(name)] if name.name == SAME_CALL_COUNT)
+    same_call_count(path).is_some()
+}
+
+/// The loop guard's row, if `path` is `same_call_count`
+fn same_call_count(path: &Path) -> Option<&'static BuiltinRow> {
+    match path.segments.as_slice() {
+        [PathSegment::Name(name)] => {
+            BuiltinRow::named(&name.name).filter(|row| row.builtin == Builtin::SameCallCount)
+        }
+        _ => None,
+    }
+}
+
+/// The trace function `call` names; the grammar reads a trace function's name only among the
+/// table's (a test holds the two lists equal), so another name is never met, and is counted
+fn function(call: &TraceCall) -> Builtin {
+    BuiltinRow::named(&call.name.name).map_or(Builtin::Count, |row| row.builtin)
 }
 
 /// A count on one side of a comparison, before it is lowered
 enum Counted<'a> {
     Call(&'a TraceCall),
-    SameCall(Span),
+    SameCall(Span, &'static BuiltinRow),
 }
 
 /// The count `operand` is, if it is one
 fn counted(operand: &Operand) -> Option<Counted<'_>> {
     match operand {
         Operand::Trace(call) => Some(Counted::Call(call)),
-        Operand::Path(path) if is_same_call_count(path) => Some(Counted::SameCall(path.span)),
+        Operand::Path(path) => same_call_count(path).map(|row| Counted::SameCall(path.span, row)),
         _ => None,
     }
 }
@@ -59,7 +73,7 @@ impl Lowering<'_> {
         call: &TraceCall,
         events: &[(EventKind, Span)],
     ) -> Option<Condition> {
-        if call.name.name != "seen" {
+        if function(call) != Builtin::Seen {
             let name = &call.name.name;
             self.diags.push(codes::invalid_trace_test(
                 self.file,
@@ -102,7 +116,7 @@ impl Lowering<'_> {
             (None, None) => return None,
         };
         let term = match counted {
-            Counted::Call(call) if call.name.name == "seen" => {
+            Counted::Call(call) if function(call) == Builtin::Seen => {
                 self.diags.push(codes::invalid_trace_test(
                     self.file,
                     call.span,
@@ -114,7 +128,7 @@ impl Lowering<'_> {
                 return None;
             }
             Counted::Call(call) => self.trace_term(call, events),
-            Counted::SameCall(span) => self.same_call(span, events),
+            Counted::SameCall(span, row) => self.same_call(span, row, events),
         };
         let Some(compare_op) = compare_op(op) else {
             self.diags.push(codes::invalid_trace_test(
@@ -184,12 +198,14 @@ impl Lowering<'_> {
         Some(bound)
     }
 
-    /// `same_call_count`, on `pre_tool_use` rules only
-    fn same_call(&mut self, span: Span, events: &[(EventKind, Span)]) -> Option<TraceTerm> {
-        if let Some((kind, event_span)) = events
-            .iter()
-            .find(|(kind, _)| *kind != EventKind::PreToolUse)
-        {
+    /// `same_call_count`, on the events of its row (`pre_tool_use`) only
+    fn same_call(
+        &mut self,
+        span: Span,
+        row: &BuiltinRow,
+        events: &[(EventKind, Span)],
+    ) -> Option<TraceTerm> {
+        if let Some((kind, event_span)) = events.iter().find(|(kind, _)| !row.usable_on(*kind)) {
             self.diags.push(codes::same_call_not_visible(
                 self.file,
                 span,
@@ -209,11 +225,14 @@ impl Lowering<'_> {
             _ => None,
         };
         let within = call.within.as_ref().map(|window| {
-            if call.name.name == "streak" {
+            if matches!(
+                BuiltinRow::named(&call.name.name).map(|row| row.arguments),
+                Some(BuiltinArguments::Counted { window: false })
+            ) {
                 self.diags.push(codes::invalid_window(
                     self.file,
                     window.span,
-                    "`streak(...)` takes no window".to_owned(),
+                    format!("`{}(...)` takes no window", call.name.name),
                     "a streak counts events in a row ending now; use `count(...)` for a window",
                 ));
                 return None;
@@ -225,8 +244,8 @@ impl Lowering<'_> {
             Some(lowered) => Some(Box::new(lowered?)),
             None => None,
         };
-        Some(match call.name.name.as_str() {
-            "streak" => {
+        Some(match function(call) {
+            Builtin::Streak => {
                 if within.is_some() {
                     return None;
                 }

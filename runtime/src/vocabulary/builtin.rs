@@ -75,8 +75,8 @@ impl BuiltinScope {
     /// Where it is, in user words
     pub fn described(self) -> &'static str {
         match self {
-            BuiltinScope::Condition => "a condition",
-            BuiltinScope::ShellCommand => "inside `shell(...)` and `shell.all(...)`",
+            BuiltinScope::Condition => "in a rule's condition, outside `shell(...)`",
+            BuiltinScope::ShellCommand => "inside `shell(...)` or `shell.all(...)`",
         }
     }
 }
