@@ -504,6 +504,44 @@ fn completion_offers_events_then_visible_fields_then_allowed_verbs() {
 }
 
 #[test]
+fn hover_and_completion_know_the_builtins() {
+    let mut editor = Editor::initialized();
+    let uri = "file:///p/trace.rules";
+    let text = "on pre_tool_use when streak(post_tool_use when tool_error) >= 3 and \
+                shell.all(flag(\"-r\")) ask\n";
+    editor.open(uri, text);
+    let hover = |editor: &mut Editor, needle: &str| {
+        let answer = editor.request("textDocument/hover", at(uri, position_of(text, needle, 1)));
+        answer["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    // docs/trace.md, "The functions": a streak counts events in a row, and has no window.
+    let streak = hover(&mut editor, "streak(");
+    assert!(
+        streak.contains("`streak(EVENT when CONDITION)`"),
+        "{streak}"
+    );
+    assert!(streak.contains("in a row, ending now"), "{streak}");
+    assert!(streak.contains("usable on: every event"), "{streak}");
+    // docs/shell.md: shell conditions read a tool call's command.
+    let shell_all = hover(&mut editor, "shell.all(");
+    assert!(
+        shell_all.contains("`pre_tool_use`, `post_tool_use`"),
+        "{shell_all}"
+    );
+    let flag = hover(&mut editor, "flag(");
+    assert!(flag.contains("inside `shell(...)`"), "{flag}");
+    let offered = completion_labels(&mut editor, uri, "on stop when ");
+    for name in ["count", "seen", "streak", "any", "all"] {
+        assert!(offered.contains(&name.to_owned()), "{name}: {offered:?}");
+    }
+    assert!(!offered.contains(&"shell".to_owned()), "{offered:?}");
+    assert_eq!(editor.shut_down(), 0);
+}
+
+#[test]
 fn symbols_are_the_rule_ids_and_by_goes_to_the_rule() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("guard.rules");

@@ -2,7 +2,8 @@
 //!
 //! - after `on` and after a comma of its event list: events;
 //! - after `when`, `and`, `or`, `not` and `(` in a rule: the fields visible on every event
-//!   of the rule;
+//!   of the rule and the builtins usable on all of them; inside `shell(...)`, the words of a
+//!   command and the builtins written there;
 //! - after the rule's events, or after a complete comparison: the verbs allowed on every
 //!   event of the rule;
 //! - after `default`: the events that take a default, then the verbs that default may name;
@@ -13,7 +14,9 @@
 //! The client filters the items by the word already typed, so that word is not read here.
 
 use lsp_types::{CompletionItem, CompletionItemKind};
-use rulesc_runtime::{Defaults, EventKind, StopReason, Verb};
+use rulesc_runtime::{
+    Builtin, BuiltinRow, BuiltinScope, Defaults, EventKind, ShellWord, StopReason, Verb,
+};
 
 use crate::tokens::{self, Kind, Token};
 use crate::words;
@@ -48,6 +51,17 @@ pub(crate) fn completions(text: &str, offset: u32) -> Vec<CompletionItem> {
                 kind: Some(CompletionItemKind::FIELD),
                 ..CompletionItem::default()
             })
+            .chain(words::builtins_usable_on(BuiltinScope::Condition, &events).map(builtin_item))
+            .collect(),
+        Slot::ShellCommand(events) => ShellWord::ALL
+            .into_iter()
+            .map(|word| CompletionItem {
+                label: word.name().to_owned(),
+                kind: Some(CompletionItemKind::FIELD),
+                detail: Some("a word of the command".to_owned()),
+                ..CompletionItem::default()
+            })
+            .chain(words::builtins_usable_on(BuiltinScope::ShellCommand, &events).map(builtin_item))
             .collect(),
         Slot::Verbs(verbs, extra) => verbs
             .into_iter()
@@ -116,6 +130,8 @@ impl<'text> Read<'text> {
 enum Slot {
     Events(Vec<EventKind>),
     Fields(Vec<EventKind>),
+    /// Inside `shell(...)`: the words of a command and the builtins written there
+    ShellCommand(Vec<EventKind>),
     /// Verbs, and keywords that may come instead
     Verbs(Vec<Verb>, &'static [&'static str]),
     /// The stop reasons, after `forbid` or `allow_stop`
@@ -222,9 +238,46 @@ fn rule_slot(after_on: &[Read<'_>]) -> Slot {
         };
     };
     match condition.last() {
+        None | Some(Read::Word("and" | "or" | "not") | Read::Punct('(')) if in_shell(condition) => {
+            Slot::ShellCommand(events)
+        }
         None | Some(Read::Word("and" | "or" | "not") | Read::Punct('(')) => Slot::Fields(events),
         Some(Read::Value | Read::Punct(')')) => Slot::Verbs(verbs, &["and", "or"]),
         _ => Slot::Nothing,
+    }
+}
+
+/// Whether the end of `condition` is inside the parentheses of `shell(...)` or `shell.all(...)`
+fn in_shell(condition: &[Read<'_>]) -> bool {
+    // Each open parenthesis, and whether it opened a shell condition.
+    let mut open = Vec::new();
+    let mut before = None;
+    for word in condition {
+        match word {
+            Read::Punct('(') => open.push(before.is_some_and(|name| {
+                BuiltinRow::named(name)
+                    .is_some_and(|row| matches!(row.builtin, Builtin::Shell | Builtin::ShellAll))
+            })),
+            Read::Punct(')') => {
+                open.pop();
+            }
+            _ => {}
+        }
+        before = match word {
+            Read::Word(name) => Some(*name),
+            _ => None,
+        };
+    }
+    open.contains(&true)
+}
+
+fn builtin_item(row: &BuiltinRow) -> CompletionItem {
+    CompletionItem {
+        label: row.name.to_owned(),
+        kind: Some(CompletionItemKind::FUNCTION),
+        detail: Some(row.signature()),
+        documentation: Some(lsp_types::Documentation::String(row.doc.to_owned())),
+        ..CompletionItem::default()
     }
 }
 
@@ -295,6 +348,44 @@ mod tests {
             labels("on on_error |"),
             ["forbid", "allow", "retry", "ignore", "when"]
         );
+    }
+
+    #[test]
+    fn builtins_where_a_condition_starts() {
+        let offered = labels("on stop when |");
+        for name in ["count", "seen", "streak", "any", "all"] {
+            assert!(offered.contains(&name.to_owned()), "{name}: {offered:?}");
+        }
+        assert!(!offered.contains(&"shell".to_owned()), "{offered:?}");
+        assert!(
+            !offered.contains(&"same_call_count".to_owned()),
+            "{offered:?}"
+        );
+        let offered = labels("on pre_tool_use when tool == \"Bash\" and |");
+        for name in ["shell", "shell.all", "same_call_count"] {
+            assert!(offered.contains(&name.to_owned()), "{name}: {offered:?}");
+        }
+        assert!(!offered.contains(&"flag".to_owned()), "{offered:?}");
+    }
+
+    #[test]
+    fn the_words_of_a_command_inside_shell() {
+        let offered = labels("on pre_tool_use when shell(program == \"rm\" and |");
+        for name in [
+            "program",
+            "operand",
+            "flag",
+            "program_is",
+            "stdin_from",
+            "outside_cwd",
+        ] {
+            assert!(offered.contains(&name.to_owned()), "{name}: {offered:?}");
+        }
+        assert!(!offered.contains(&"tool".to_owned()), "{offered:?}");
+        assert!(!offered.contains(&"count".to_owned()), "{offered:?}");
+        let offered = labels("on pre_tool_use when shell.all(program == \"ls\") and |");
+        assert!(offered.contains(&"tool".to_owned()), "{offered:?}");
+        assert!(!offered.contains(&"flag".to_owned()), "{offered:?}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `textDocument/hover`: what the event, verb, field or diagnostic code under the cursor
-//! means. Codes are explained in comments too (`# allow W005: ...`); nothing is explained
+//! `textDocument/hover`: what the event, verb, field, builtin or diagnostic code under the
+//! cursor means. Codes are explained in comments too (`# allow W005: ...`); nothing is explained
 //! inside a string.
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};

@@ -1,13 +1,16 @@
-//! The words of the language as an editor shows them: what each event, verb and field
-//! means and where it may be used, read from the runtime's vocabulary and schema, and the
-//! explanations of diagnostic codes from the compiler's table (what `rulesc explain` prints).
+//! The words of the language as an editor shows them: what each event, verb, field and
+//! builtin means and where it may be used, read from the runtime's vocabulary, schema and
+//! table of builtins, and the explanations of diagnostic codes from the compiler's table
+//! (what `rulesc explain` prints).
 //!
 //! Invariant: no text about the language is written here; every sentence comes from the
 //! runtime's vocabulary or the compiler's code table, so hover and completion cannot drift
 //! from `rulesc check` and `rulesc explain`.
 
 use rulesc_compiler::codes;
-use rulesc_runtime::{EventField, EventKind, Field, FieldPath, Verb, EVENT_FIELDS};
+use rulesc_runtime::{
+    BuiltinRow, BuiltinScope, EventField, EventKind, Field, FieldPath, Verb, EVENT_FIELDS,
+};
 
 /// A word of the language
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +21,8 @@ pub(crate) enum Word {
     Verb(Verb),
     /// A condition field, with its spelling as written
     Field(Field, String),
+    /// A builtin: `count`, `shell.all`, `same_call_count`
+    Builtin(&'static BuiltinRow),
     /// A diagnostic code (`E012`)
     Code(rulesc_compiler::Code),
 }
@@ -30,6 +35,9 @@ impl Word {
         }
         if let Some(verb) = Verb::from_name(text) {
             return Some(Word::Verb(verb));
+        }
+        if let Some(row) = BuiltinRow::named(text) {
+            return Some(Word::Builtin(row));
         }
         if let Some(field) = field_named(text) {
             return Some(Word::Field(field, text.to_owned()));
@@ -69,6 +77,15 @@ impl Word {
                 }
                 text
             }
+            Word::Builtin(row) => format!(
+                "`{}` (builtin, {}): {}\n\nwritten {}\n\nusable on: {}\n\n```rules\n{}\n```",
+                row.signature(),
+                row.result.name(),
+                row.doc,
+                row.scope.described(),
+                usable_on(row),
+                row.example,
+            ),
             // The explanation is Markdown already: headings and indented examples.
             Word::Code(code) => code.explain(),
         }
@@ -143,6 +160,23 @@ pub(crate) fn test_keys_of(kind: EventKind) -> impl Iterator<Item = &'static Eve
         .filter(move |field| field.field().is_none_or(|visible| visible.visible_on(kind)))
 }
 
+/// The events a builtin may be used on, or "every event"
+fn usable_on(row: &BuiltinRow) -> String {
+    if EventKind::ALL.iter().all(|kind| row.usable_on(*kind)) {
+        "every event".to_owned()
+    } else {
+        quoted(row.events.iter().map(|kind| kind.name()))
+    }
+}
+
+/// The builtins of `scope` usable on every one of `events`, in the table's order
+pub(crate) fn builtins_usable_on(
+    scope: BuiltinScope,
+    events: &[EventKind],
+) -> impl Iterator<Item = &'static BuiltinRow> + '_ {
+    BuiltinRow::in_scope(scope).filter(|row| events.iter().all(|kind| row.usable_on(*kind)))
+}
+
 /// The verbs allowed on every one of `events`, in declaration order
 pub(crate) fn verbs_allowed_on(events: &[EventKind]) -> Vec<Verb> {
     Verb::ALL
@@ -161,5 +195,68 @@ fn quoted<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
         "none".to_owned()
     } else {
         words.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_builtin_is_described_by_its_row() {
+        let Some(Word::Builtin(row)) = Word::named("same_call_count") else {
+            panic!("`same_call_count` is no builtin word");
+        };
+        assert_eq!(row.name, "same_call_count");
+        let text = Word::Builtin(row).describe();
+        assert!(
+            text.starts_with("`same_call_count` (builtin, integer): "),
+            "{text}"
+        );
+        assert!(text.contains("usable on: `pre_tool_use`\n"), "{text}");
+        let text = Word::named("count").unwrap().describe();
+        assert!(
+            text.starts_with("`count(EVENT when CONDITION within WINDOW)` (builtin, integer)"),
+            "{text}"
+        );
+        assert!(text.contains("usable on: every event"), "{text}");
+        let text = Word::named("shell.all").unwrap().describe();
+        assert!(
+            text.contains("usable on: `pre_tool_use`, `post_tool_use`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("```rules\non pre_tool_use when shell.all("),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn builtins_of_a_scope_usable_on_every_event_of_a_rule() {
+        let names = |scope, events: &[EventKind]| -> Vec<&str> {
+            builtins_usable_on(scope, events)
+                .map(|row| row.name)
+                .collect()
+        };
+        assert_eq!(
+            names(BuiltinScope::Condition, &[EventKind::Stop]),
+            ["count", "seen", "streak", "any", "all"]
+        );
+        assert_eq!(
+            names(
+                BuiltinScope::Condition,
+                &[EventKind::PreToolUse, EventKind::PostToolUse]
+            ),
+            [
+                "count",
+                "seen",
+                "streak",
+                "any",
+                "all",
+                "shell",
+                "shell.all"
+            ]
+        );
+        assert!(names(BuiltinScope::ShellCommand, &[EventKind::PreToolUse]).contains(&"flag"));
     }
 }
