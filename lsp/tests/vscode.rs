@@ -1,7 +1,8 @@
 //! The VS Code extension in `editors/vscode/`: its JSON files parse, it contributes the
 //! `.rules` language with the TextMate grammar and launches `rulesc lsp`, and the grammar's
 //! word lists are the language's, read from the grammar (`rules.pest`, its `kw_` rules) and
-//! the runtime's vocabulary, so highlighting cannot drift from the language.
+//! the runtime's vocabulary and table of builtins, so highlighting cannot drift from the
+//! language.
 
 #![expect(
     clippy::unwrap_used,
@@ -13,7 +14,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use rulesc_runtime::{EventKind, StopReason, Verb};
+use rulesc_runtime::{EventKind, StopReason, Verb, BUILTINS};
 use serde_json::Value;
 
 fn extension_dir() -> PathBuf {
@@ -34,7 +35,8 @@ fn pattern(name: &str) -> String {
         .to_owned()
 }
 
-/// The words of a `\b(a|b|c)\b` pattern, each checked to be matched whole by it
+/// The words of a `\b(a|b|c)\b` pattern (a `\.` in one is a dot), each checked to be
+/// matched whole by it
 fn words_of(name: &str) -> BTreeSet<String> {
     let source = pattern(name);
     let inner = source
@@ -45,8 +47,9 @@ fn words_of(name: &str) -> BTreeSet<String> {
     inner
         .split('|')
         .map(|word| {
-            assert!(regex.is_match(word), "`{name}` does not match `{word}`");
-            word.to_owned()
+            let word = word.replace("\\.", ".");
+            assert!(regex.is_match(&word), "`{name}` does not match `{word}`");
+            word
         })
         .collect()
 }
@@ -100,6 +103,32 @@ fn the_events_verbs_and_stop_reasons_are_the_runtimes() {
         words_of("stop-reasons"),
         set(StopReason::ALL.map(StopReason::name))
     );
+}
+
+#[test]
+fn the_builtins_are_the_tables_and_win_over_fields() {
+    assert_eq!(
+        words_of("builtins"),
+        set(BUILTINS.iter().map(|row| row.name))
+    );
+    let builtins = regex::Regex::new(&pattern("builtins")).unwrap();
+    for (text, found) in [
+        ("shell.all(program == \"ls\")", "shell.all"),
+        ("outside_cwd_and_tmp)", "outside_cwd_and_tmp"),
+        ("count(stop)", "count"),
+    ] {
+        assert_eq!(builtins.find(text).unwrap().as_str(), found);
+    }
+    // At one place the first pattern of the list wins, so builtins come before fields.
+    let grammar = json_file("syntaxes/rules.tmLanguage.json");
+    let order: Vec<&str> = grammar["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|include| include["include"].as_str().unwrap())
+        .collect();
+    let position = |name: &str| order.iter().position(|include| *include == name).unwrap();
+    assert!(position("#builtins") < position("#fields"), "{order:?}");
 }
 
 /// Every regular expression of a grammar node, at any depth
