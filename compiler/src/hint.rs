@@ -7,7 +7,9 @@
 //! resolver's.
 
 use rulesc_grammar::SyntaxError;
-use rulesc_runtime::{EventKind, HostEventName, Verb, ALL_HOST_EVENTS};
+use rulesc_runtime::{
+    BuiltinArguments, BuiltinRow, EventKind, HostEventName, Verb, ALL_HOST_EVENTS,
+};
 
 /// Words other policy languages and hooks use for a decision, and the verb that makes it
 const VERB_ALIASES: [(&str, Verb); 19] = [
@@ -71,8 +73,21 @@ fn squashed(name: &str) -> String {
         .collect()
 }
 
-/// The help line for a syntax error in `src`, when the mistake is a common one
+/// The help line for a syntax error in `src`, when the mistake is a common one, or else when
+/// a builtin's parentheses hold too many or too few arguments: how that builtin is written
 pub(crate) fn syntax_help(src: &str, error: &SyntaxError) -> Option<String> {
+    common_mistake(src, error).or_else(|| {
+        let found = src.get(error.span.range())?;
+        if matches!(found, "," | ")") {
+            builtin_call(src, error.span.start as usize)
+        } else {
+            None
+        }
+    })
+}
+
+/// The help line for a syntax error in `src` that is a common mistake
+fn common_mistake(src: &str, error: &SyntaxError) -> Option<String> {
     let found = src.get(error.span.range())?;
     let expects = |words: &str| error.expected.iter().any(|expected| expected == words);
     if found == "=" && expects("an operator") {
@@ -187,6 +202,68 @@ fn quoted_key_help(src: &str, start: usize, found: &str, word: &str) -> Option<S
     ))
 }
 
+/// How a builtin is written, for a call of it that is not: its signature and what goes in
+/// its parentheses
+pub(crate) fn written_as(row: &BuiltinRow) -> String {
+    let signature = row.signature();
+    match row.arguments {
+        BuiltinArguments::Nothing => format!("`{signature}` is written alone, without parentheses"),
+        BuiltinArguments::Counted { .. } => {
+            format!("write it as `{signature}`, an event's name first")
+        }
+        BuiltinArguments::Condition => format!("write it as `{signature}`, with one condition"),
+        BuiltinArguments::Text(_) => format!("write it as `{signature}`, with one string"),
+        BuiltinArguments::Comparison => {
+            format!("write it as `{signature}`, the comparison after the word without parentheses")
+        }
+    }
+}
+
+/// How far back a call's name is looked for: far enough for any call written by hand, near
+/// enough that a file of thousands of errors on one long line is reported in linear time
+const CALL_REACH: usize = 1024;
+
+/// How the builtin is written whose parentheses, opened on the line of byte `offset` of
+/// `src` and at most [`CALL_REACH`] bytes before it, are still open there: `flag(FLAG)` for
+/// `flag("-r", "-f")`
+fn builtin_call(src: &str, offset: usize) -> Option<String> {
+    let reach_start =
+        (offset.saturating_sub(CALL_REACH)..=offset).find(|idx| src.is_char_boundary(*idx))?;
+    let reach = src.get(reach_start..offset)?;
+    let line = match reach.rfind(['\n', '\r']) {
+        Some(idx) => reach.get(idx + 1..)?,
+        None if reach_start == 0 => reach,
+        None => return None,
+    };
+    // The name before each parenthesis still open, outside strings and comments.
+    let mut open: Vec<&str> = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for (idx, char) in line.char_indices() {
+        match (in_string, char) {
+            (true, _) if escaped => escaped = false,
+            (true, '\\') => escaped = true,
+            (_, '"') => in_string = !in_string,
+            (true, _) => {}
+            (false, '#') => return None,
+            (false, '(') => {
+                let head = line.get(..idx).unwrap_or_default();
+                let name_start = head
+                    .rfind(|char: char| {
+                        !(char.is_ascii_alphanumeric() || char == '_' || char == '.')
+                    })
+                    .map_or(0, |idx| idx + 1);
+                open.push(head.get(name_start..).unwrap_or_default());
+            }
+            (false, ')') => {
+                open.pop();
+            }
+            (false, _) => {}
+        }
+    }
+    BuiltinRow::named(open.last()?).map(written_as)
+}
+
 /// `did you mean `x`?`
 fn did_you_mean(name: &str) -> String {
     format!("did you mean `{name}`?")
@@ -222,5 +299,41 @@ mod tests {
         assert_eq!(verb_alias("Block"), Some(Verb::Block));
         assert_eq!(verb_alias("stop"), Some(Verb::Forbid));
         assert_eq!(verb_alias("maybe"), None);
+    }
+
+    #[test]
+    fn a_syntax_error_inside_a_builtins_parentheses_says_how_it_is_written() {
+        let help = |text: &str| {
+            let offset = text.find('|').unwrap();
+            builtin_call(&text.replace('|', ""), offset)
+        };
+        assert_eq!(
+            help("on pre_tool_use when shell(flag(\"-r\"|, \"-f\")) block").as_deref(),
+            Some("write it as `flag(FLAG)`, with one string")
+        );
+        assert_eq!(
+            help("on stop when seen(stop|, stop) forbid").as_deref(),
+            Some("write it as `seen(EVENT when CONDITION within WINDOW)`, an event's name first")
+        );
+        assert_eq!(
+            help("on pre_tool_use when shell(outside_cwd(|)) block").as_deref(),
+            Some("`outside_cwd` is written alone, without parentheses")
+        );
+        // A parenthesis in a string, a closed call, another line or a comment opens nothing.
+        assert_eq!(
+            help("on pre_tool_use when shell(flag(\"(\")) and tool |== block").as_deref(),
+            None
+        );
+        assert_eq!(help("on stop when count(stop\n|, stop) forbid"), None);
+        assert_eq!(help("on stop # count(|"), None);
+        let far = format!(
+            "on stop when count(stop{}|, stop) forbid",
+            " ".repeat(CALL_REACH)
+        );
+        assert_eq!(help(&far), None);
+        assert_eq!(
+            help("on pre_tool_use when shell(flag(\"\\\"(\") |").as_deref(),
+            Some("write it as `shell(CONDITION)`, with one condition")
+        );
     }
 }

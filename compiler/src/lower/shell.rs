@@ -15,6 +15,7 @@ use crate::codes::{self, and_list, or_list};
 use crate::diagnostic::Diagnostic;
 use crate::glob_case::has_brace_alternation;
 use crate::glob_case::spelt_both_cases;
+use crate::hint;
 use crate::resolve;
 use crate::source::FileId;
 use crate::types;
@@ -432,9 +433,6 @@ fn misplaced_call_help(name: &str, scope: BuiltinScope) -> String {
         _ if row.scope != scope => {
             format!("`{}` is written {}", row.signature(), row.scope.described())
         }
-        BuiltinArguments::Nothing => {
-            format!("`{}` is written alone, without parentheses", row.name)
-        }
-        _ => format!("write it as `{}`, an event's name first", row.signature()),
+        _ => hint::written_as(row),
     }
 }
