@@ -108,12 +108,20 @@ impl ShellLowering<'_> {
 
     /// E040 for what is no condition on a shell command
     fn not_a_condition(&mut self, span: Span) -> Option<ShellCondition> {
+        let builtins: Vec<String> = BuiltinRow::in_scope(BuiltinScope::ShellCommand)
+            .map(|row| match row.is_call() {
+                true => format!("`{}(...)`", row.name),
+                false => format!("`{}`", row.name),
+            })
+            .collect();
         self.error(
             span,
             "this is not a condition on a shell command".to_owned(),
             "not a shell condition",
-            "test `program`, `arg`, `operand`, `path` or `redirect`, or use `flag(...)`, \
-             `stdin_from(...)`, `outside_cwd` or `outside_cwd_and_tmp`",
+            &format!(
+                "test `program`, `arg`, `operand`, `path` or `redirect`, or use {}",
+                or_list(&builtins)
+            ),
         );
         None
     }
