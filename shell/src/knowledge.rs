@@ -1181,6 +1181,35 @@ pub(crate) fn transfer_commands(
     Some(found)
 }
 
+/// Programs that are another one under their own name: a drop-in replacement installed
+/// beside it (`sudo-rs`), or a wrapper that hands every command on (`hub` to `git`)
+const CALLED_AS: &[(&str, &str)] = &[("hub", "git"), ("sudo-rs", "sudo"), ("su-rs", "su")];
+
+/// The program `program` with `args` is, and its words: a row of [`CALLED_AS`]; git's
+/// commands run by their own name (`git-push ARGS` is `git push ARGS`, as git runs
+/// `git-filter-repo` for `git filter-repo`); a multi-call `coreutils --coreutils-prog=rm`
+pub(crate) fn called_as(program: String, mut args: Vec<String>) -> (String, Vec<String>) {
+    if let Some((_, name)) = CALLED_AS.iter().find(|(alias, _)| *alias == program) {
+        return ((*name).to_owned(), args);
+    }
+    if let Some(command) = program.strip_prefix("git-").filter(|rest| !rest.is_empty()) {
+        args.insert(0, command.to_owned());
+        return ("git".to_owned(), args);
+    }
+    if program == "coreutils" {
+        if let Some(name) = args
+            .first()
+            .and_then(|first| first.strip_prefix("--coreutils-prog="))
+            .filter(|name| !name.is_empty())
+            .map(str::to_owned)
+        {
+            args.remove(0);
+            return (name, args);
+        }
+    }
+    (program, args)
+}
+
 /// A program that takes its subcommand by another name too: an alias, or any prefix that
 /// starts one of its commands (or aliases) alone, as the program resolves it
 #[derive(Debug)]
@@ -4413,6 +4442,27 @@ mod tests {
             Some((vec![('l', ""), ('p', "/bin/rm")], vec!["ls"]))
         );
         assert_eq!(builtin_options("complete", &words("-C id x")), None);
+    }
+
+    #[test]
+    fn a_program_called_by_another_name_is_read_as_itself() {
+        let called = |program: &str, line: &str| {
+            let (program, args) = called_as(program.to_owned(), words(line));
+            format!("{program} {}", args.join(" "))
+        };
+        assert_eq!(
+            called("git-push", "--force origin"),
+            "git push --force origin"
+        );
+        assert_eq!(
+            called("git-filter-repo", "--path x"),
+            "git filter-repo --path x"
+        );
+        assert_eq!(called("hub", "push -f"), "git push -f");
+        assert_eq!(called("sudo-rs", "id"), "sudo id");
+        assert_eq!(called("coreutils", "--coreutils-prog=rm -rf x"), "rm -rf x");
+        assert_eq!(called("coreutils", "--help"), "coreutils --help");
+        assert_eq!(called("git-", "x"), "git- x");
     }
 
     #[test]

@@ -872,6 +872,9 @@ impl Reader {
             // The program as written: `/tmp/c` runs the file `/tmp/c`, whose name is `c`.
             let written_as = first.clone();
             let (program, unknown_program) = program_of(first);
+            // `git-push`, `hub push`, `coreutils --coreutils-prog=rm`: the program they are.
+            let (program, args_called) = knowledge::called_as(program, args);
+            args = args_called;
             if program == "git" {
                 if let Some(rewritten) = git_alias(&args) {
                     match rewritten {

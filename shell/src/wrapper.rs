@@ -617,10 +617,13 @@ const WRAPPERS: &[Wrapper] = &[
             "filter-prod",
             "workspace-concurrency",
             "reporter",
+            "package",
         ],
-        subcommands: &["exec"],
+        subcommands: &["exec", "dlx"],
         ..wrapper("pnpm", "Cc")
     },
+    // corepack(8) runs the package manager it names with the words after it.
+    wrapper("corepack", ""),
     Wrapper {
         long_valued: &["name", "prefix", "cwd"],
         subcommands: &["run"],
@@ -1079,6 +1082,8 @@ mod tests {
             ("kubectl", "logs web -- rm", None),
             ("oc", "debug node/n -- chroot /host rm", Some(3)),
             ("toybox", "rm -rf /", Some(0)),
+            ("pnpm", "dlx rimraf x", Some(1)),
+            ("corepack", "pnpm publish", Some(0)),
             ("ssh-agent", "-t 60 sh -c x", Some(2)),
             ("dbus-run-session", "-- rm", Some(1)),
             ("chronic", "-e rm", Some(1)),
