@@ -662,6 +662,11 @@ const DISK_FORMATTERS: &[&str] = &[
     "mkntfs",
     "mkexfatfs",
     "blkdiscard",
+    // LVM: a physical volume's label written or removed, a group or a volume removed
+    "pvcreate",
+    "pvremove",
+    "vgremove",
+    "lvremove",
 ];
 
 /// Programs that pack files into an archive (or an archive into files): a file they read
@@ -4400,6 +4405,8 @@ mod tests {
                     "mkswap",
                     "wipefs",
                     "blkdiscard",
+                    "pvcreate",
+                    "lvremove",
                 ],
                 &["mkfsx", "mkdir", "fdisk"],
             ),
