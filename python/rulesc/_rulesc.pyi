@@ -5,7 +5,15 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Optional, Sequence, Union, final
 
-__all__ = ["EventError", "Policy", "PolicyError", "Session", "UnknownKeyWarning", "__version__"]
+__all__ = [
+    "EventError",
+    "Policy",
+    "PolicyError",
+    "RunCounters",
+    "Session",
+    "UnknownKeyWarning",
+    "__version__",
+]
 
 __version__: str
 
@@ -93,3 +101,38 @@ class Session:
     @property
     def metadata(self) -> dict[str, Any]:
         """The metadata the next event starts from."""
+
+@final
+class RunCounters:
+    """The counters of one run, as its events see them: ``steps``, ``errors``, ``failures``
+    and ``stop_requests``, moved only by the runtime's transitions, so each means what it
+    means in the agent loop and under ``rulesc hook`` (docs/state.md, "What the counters
+    mean"). Threads that share one take turns.
+    """
+
+    def __new__(cls, *, steps: int = 0, errors: int = 0, failures: int = 0, stop_requests: int = 0) -> RunCounters:
+        """A new run, or one resumed with the counts a host kept."""
+
+    def call_failed(self) -> None:
+        """A model call or a tool call failed, or a tool call was blocked: one more error, one
+        more failure in a row, and the step under way is one that failed."""
+
+    def step_ended(self, counted: bool) -> None:
+        """The step under way ended: it counts in ``steps`` when ``counted``, and when none of
+        its calls failed the failures in a row are over."""
+
+    @property
+    def steps(self) -> int:
+        """Steps completed so far."""
+
+    @property
+    def errors(self) -> int:
+        """Failed calls, and blocked tool calls, in the whole run."""
+
+    @property
+    def failures(self) -> int:
+        """Failed and blocked calls since a step last ended without one."""
+
+    @property
+    def stop_requests(self) -> int:
+        """The stops prevented in a row."""
