@@ -25,10 +25,12 @@ What each decision does:
 - anything else (``allow``, ``none``, the stop verbs a tool guardrail cannot express): the
   call goes on.
 
-Counters follow the agent loop's as far as tool guardrails see: a blocked call grows
-``errors`` and ``failures`` before its ``post_tool_use``, a call that ran resets ``failures``,
-and ``elapsed_ms`` runs from the guardrails' creation; ``steps`` and tokens are not seen and
-stay 0. So ``rules/error-policy.rules`` ends a run whose model tries five refused calls in a row.
+Counters move by the runtime's model of a run (:class:`rulesc.RunCounters`), as ``rulesc hook``
+moves them: tool guardrails see no model call, so each tool call ends the model step that made
+it, uncounted. A blocked call grows ``errors`` and ``failures`` before its ``post_tool_use``, a
+call that ran resets ``failures``, and ``elapsed_ms`` runs from the guardrails' creation;
+``steps`` and tokens are not seen and stay 0. So ``rules/error-policy.rules`` ends a run whose
+model tries five refused calls in a row.
 
 Arguments that are not a JSON object are refused before the policy is asked: a guard that
 cannot read a call does not let it through.
@@ -51,7 +53,7 @@ from agents.tool_guardrails import (
     ToolOutputGuardrailData,
 )
 
-from rulesc import Policy, Session
+from rulesc import Policy, RunCounters, Session
 
 Approver = Callable[[dict[str, Any], dict[str, Any]], bool]
 """Answers an ``ask``: given the ``pre_tool_use`` event and its outcome, whether the call may run."""
@@ -63,8 +65,8 @@ class PolicyGuardrails:
     """A rulesc policy as the tool guardrails of one run (one execution, one session).
 
     Use a new instance for each run: the session's state (the metadata ``set`` effects wrote)
-    belongs to one execution. ``outcomes`` lists every event observed with its outcome, in
-    order, for logging and tests.
+    and ``counters`` belong to one execution. ``outcomes`` lists every event observed with its
+    outcome, in order, for logging and tests.
     """
 
     def __init__(
@@ -79,10 +81,8 @@ class PolicyGuardrails:
         self.session = session if session is not None else policy.session()
         self.approve = approve
         self.outcomes: list[tuple[dict[str, Any], dict[str, Any]]] = []
-        self.errors = 0
-        """Calls that failed or were refused in this run."""
-        self.failures = 0
-        """Calls refused in a row."""
+        self.counters = RunCounters()
+        """The run's counters, which each event observed states."""
         self._start = time.monotonic()
         self._lock = threading.Lock()
         self.input_guardrail: ToolInputGuardrail[Any] = ToolInputGuardrail(
@@ -91,6 +91,16 @@ class PolicyGuardrails:
         self.output_guardrail: ToolOutputGuardrail[Any] = ToolOutputGuardrail(
             guardrail_function=self._after_call, name=f"{name}:post_tool_use"
         )
+
+    @property
+    def errors(self) -> int:
+        """Calls that failed or were refused in this run."""
+        return self.counters.errors
+
+    @property
+    def failures(self) -> int:
+        """Calls refused in a row."""
+        return self.counters.failures
 
     def guard(self, *tools: FunctionTool) -> list[Tool]:
         """Copies of ``tools`` with both guardrails added after their own ones."""
@@ -109,8 +119,8 @@ class PolicyGuardrails:
         with self._lock:
             event = {
                 **event,
-                "errors": self.errors,
-                "failures": self.failures,
+                "errors": self.counters.errors,
+                "failures": self.counters.failures,
                 "elapsed_ms": int((time.monotonic() - self._start) * 1000),
             }
             outcome = self.session.observe(event)
@@ -143,8 +153,9 @@ class PolicyGuardrails:
 
     def _after_call(self, data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
         arg = _arguments(data.context.tool_arguments)
+        # The call ran: the model step that made it ended without a failed call.
         with self._lock:
-            self.failures = 0
+            self.counters.step_ended(counted=False)
         event = {
             "event": "post_tool_use",
             "tool": data.context.tool_name,
@@ -160,9 +171,10 @@ class PolicyGuardrails:
 
     def _blocked(self, tool: str, arg: dict[str, Any], message: str) -> Optional[dict[str, Any]]:
         """Fires what follows a blocked call; the outcome that forbade, if one did."""
+        # The refused call failed, and ended the model step that made it.
         with self._lock:
-            self.errors += 1
-            self.failures += 1
+            self.counters.call_failed()
+            self.counters.step_ended(counted=False)
         after = self.observe(
             {"event": "post_tool_use", "tool": tool, "arg": arg, "tool_error": False, "blocked": True}
         )
