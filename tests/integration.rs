@@ -11,6 +11,8 @@ mod host_protocol;
 mod model;
 #[path = "../compiler/tests/policy_gen/mod.rs"]
 mod policy_gen;
+#[path = "common/recorder.rs"]
+mod recorder;
 #[path = "common/redis_server.rs"]
 mod redis_server;
 

@@ -19,29 +19,11 @@ use crate::model;
 use std::sync::{Arc, Mutex};
 
 use crate::model::gen::{self, Rng};
-use rulesc::{compile_str, Event, EventKind, HookDecision, Limits, NativeHook, Script};
+use crate::recorder::Recorder;
+use rulesc::{compile_str, EventKind, Limits, Script};
 use serde_json::{json, Value as Json};
 
 /// Records every event the loop fires, and votes nothing
-struct Recorder {
-    seen: Arc<Mutex<Vec<Event>>>,
-}
-
-impl NativeHook for Recorder {
-    fn id(&self) -> &str {
-        "recorder"
-    }
-    fn events(&self) -> &[EventKind] {
-        &EventKind::ALL
-    }
-    fn evaluate(&self, event: &Event) -> Option<HookDecision> {
-        if let Ok(mut seen) = self.seen.lock() {
-            seen.push(event.clone());
-        }
-        None
-    }
-}
-
 /// A random script of docs/cli.md's shape
 fn script(rng: &mut Rng) -> Json {
     let turns: Vec<Json> = (0..rng.below(6))

@@ -20,10 +20,11 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use rulesc::events::{read_event, Session};
-use rulesc::{compile_str, Event, EventKind, HookDecision, Limits, NativeHook, Script};
+use rulesc::{compile_str, Event, EventKind, Limits, Script};
 use serde_json::{json, Value as Json};
 
 use crate::common;
+use crate::recorder::Recorder;
 
 /// The events both front doors see, whose counters the table gives
 const COMPARED: [EventKind; 5] = [
@@ -138,24 +139,6 @@ fn seen_in_metadata(metadata: &Json, event: EventKind) -> Seen {
         count("errors"),
         stop_requests,
     )
-}
-
-/// Records every event the loop fires, and votes nothing
-struct Recorder {
-    seen: Arc<Mutex<Vec<Event>>>,
-}
-
-impl NativeHook for Recorder {
-    fn id(&self) -> &str {
-        "recorder"
-    }
-    fn events(&self) -> &[EventKind] {
-        &EventKind::ALL
-    }
-    fn evaluate(&self, event: &Event) -> Option<HookDecision> {
-        self.seen.lock().unwrap().push(event.clone());
-        None
-    }
 }
 
 /// The run in the agent loop: every event it fired, in order

@@ -26,7 +26,7 @@ mod tree;
 use std::time::Instant;
 
 #[cfg(feature = "tree-sitter")]
-use tree_sitter::{Language, ParseOptions, ParseState, Parser};
+use tree_sitter::{Language, Node, ParseOptions, ParseState, Parser};
 
 use crate::knowledge::Lang;
 
@@ -84,12 +84,14 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, _deadline: Instant)
 /// What `code`, given to `program`, does; `deadline` bounds the parsing
 #[cfg(feature = "tree-sitter")]
 pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) -> Vec<Effect> {
-    let language: Language = match lang {
-        Lang::Python => tree_sitter_python::LANGUAGE.into(),
-        Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-        Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+    // Each parsed language's grammar, and the reader of its tree.
+    type Reader = fn(Node<'_>, &str, &mut Vec<Effect>);
+    let (language, read): (Language, Reader) = match lang {
+        Lang::Python => (tree_sitter_python::LANGUAGE.into(), python::read),
+        Lang::JavaScript => (tree_sitter_javascript::LANGUAGE.into(), javascript::read),
+        Lang::Ruby => (tree_sitter_ruby::LANGUAGE.into(), ruby::read),
         // `php -r` code has no `<?php` tag: the grammar for code alone reads it.
-        Lang::Php => tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
+        Lang::Php => (tree_sitter_php::LANGUAGE_PHP_ONLY.into(), php::read),
         Lang::Perl
         | Lang::Awk
         | Lang::Lua
@@ -111,21 +113,7 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         return by_words(lang, program, code);
     }
     let mut found = Vec::new();
-    match lang {
-        Lang::Python => python::read(root, source, &mut found),
-        Lang::JavaScript => javascript::read(root, source, &mut found),
-        Lang::Ruby => ruby::read(root, source, &mut found),
-        Lang::Php => php::read(root, source, &mut found),
-        Lang::Perl
-        | Lang::Awk
-        | Lang::Lua
-        | Lang::Tcl
-        | Lang::R
-        | Lang::PowerShell
-        | Lang::Julia
-        | Lang::AppleScript
-        | Lang::Other => {}
-    }
+    read(root, source, &mut found);
     found
 }
 
