@@ -14,6 +14,11 @@ const MAX_OUTPUT: usize = 64 * 1024;
 /// What `printf` prints given `operands` (the format, then its arguments)
 pub(crate) fn output(operands: &[String]) -> Option<String> {
     let (format, mut args) = operands.split_first()?;
+    // The reader keeps the home a `~` expanded to as `~`; printed as text, it would read as
+    // a literal `~` to whatever takes the text (`xargs -0` passes no tilde to the shell).
+    if args.iter().any(|arg| arg.starts_with('~')) {
+        return None;
+    }
     let mut out = String::new();
     loop {
         let before = args.len();
@@ -151,6 +156,7 @@ mod tests {
 
     #[test]
     fn an_output_only_run_time_knows_is_none() {
+        assert_eq!(printed(&["%s\\0", "~"]), None);
         assert_eq!(printed(&["%q", "x"]), None);
         assert_eq!(printed(&["%d", "x"]), None);
         assert_eq!(printed(&["%x", "10"]), None);
