@@ -1141,23 +1141,33 @@ pub(crate) fn transfer_commands(
         reads_input: client.input && input.is_none(),
         ..TransferCommands::default()
     };
-    let mut texts: Vec<&str> = Vec::new();
-    for pair in args.windows(2) {
-        let (Some(option), Some(value)) = (pair.first(), pair.get(1)) else {
-            continue;
-        };
-        if client.options.contains(&option.as_str()) {
-            if is_unknown(value) {
-                found.unknown.push(value.clone());
+    // The value of `options` in `arg`: the next word, or glued to a short one (`-e'put F'`,
+    // as getopt reads it)
+    let value_of = |options: &[&str], arg: &str, next: Option<&'_ String>| -> Option<String> {
+        if options.contains(&arg) {
+            return next.cloned();
+        }
+        options
+            .iter()
+            .filter(|option| option.len() == 2)
+            .find_map(|option| arg.strip_prefix(option).filter(|rest| !rest.is_empty()))
+            .map(str::to_owned)
+    };
+    let mut texts: Vec<String> = Vec::new();
+    for (at, arg) in args.iter().enumerate() {
+        let next = args.get(at + 1);
+        if let Some(value) = value_of(client.options, arg, next) {
+            if is_unknown(&value) {
+                found.unknown.push(value);
             } else {
                 texts.push(value);
             }
-        } else if client.script_options.contains(&option.as_str()) {
-            found.files.push(value.clone());
+        } else if let Some(file) = value_of(client.script_options, arg, next) {
+            found.files.push(file);
         }
     }
     if client.input {
-        texts.extend(input);
+        texts.extend(input.map(str::to_owned));
     }
     for command in texts.iter().flat_map(|text| text.split(['\n', ';'])) {
         let command = command.trim_start();
@@ -4570,6 +4580,12 @@ mod tests {
         assert_eq!(lftp.files, ["cmds"]);
         assert!(lftp.reads_input);
         assert_eq!(read("lftp", &["-c", "?CMDS"], None).unknown, ["?CMDS"]);
+        let glued = read("lftp", &["-cput .env; !id", "host"], None);
+        assert_eq!(
+            (glued.sent, glued.shell_lines),
+            (vec![".env".to_owned()], vec!["id".to_owned()])
+        );
+        assert_eq!(read("sftp", &["-bcmds", "host"], None).files, ["cmds"]);
         let sftp = read(
             "sftp",
             &["-b", "batch", "host"],
