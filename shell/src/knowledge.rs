@@ -3506,9 +3506,18 @@ pub(crate) const DELETERS: &[Deleter] = &[
 /// program's own `-r`/`-f` where it takes them, as `cmake -E rm -rf`), `--`, then the
 /// operands it deletes; `None` when it deletes nothing
 pub(crate) fn deletes_as_rm(program: &str, args: &[String]) -> Option<Vec<String>> {
-    static BY_NAME: ByName =
-        LazyLock::new(|| by_name::index(DELETERS, |row| std::slice::from_ref(&row.program)));
-    by_name::rows(DELETERS, &BY_NAME, program).find_map(|row| row_as_rm(row, args))
+    by_name::rows(DELETERS, &DELETERS_BY_NAME, program).find_map(|row| row_as_rm(row, args))
+}
+
+/// [`DELETERS`] by the program of each row
+static DELETERS_BY_NAME: ByName =
+    LazyLock::new(|| by_name::index(DELETERS, |row| std::slice::from_ref(&row.program)));
+
+/// Whether `program` has a row in [`DELETERS`], whatever its words
+pub(crate) fn is_deleter(program: &str) -> bool {
+    by_name::positions(&DELETERS_BY_NAME, program)
+        .next()
+        .is_some()
 }
 
 /// [`deletes_as_rm`] for one row

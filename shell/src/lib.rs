@@ -32,6 +32,7 @@ mod links;
 mod path;
 mod printf;
 mod syntax;
+mod unlisted;
 mod walk;
 mod word;
 mod wrapper;

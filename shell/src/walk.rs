@@ -23,6 +23,7 @@ use crate::links::Links;
 use crate::path::normalise;
 use crate::printf;
 use crate::syntax::Syntax;
+use crate::unlisted;
 use crate::word::unquote;
 use crate::{fast, wrapper, writes, Context};
 
@@ -960,6 +961,11 @@ impl Reader {
                 .and_then(|wrapped| wrapped.or_at)
                 .and_then(|at| args.get(at..))
                 .map(<[String]>::to_vec);
+            // `eatmydata rm -rf ~`: a program with no row may run the command in its words.
+            let unlisted = wrapped
+                .is_none()
+                .then(|| unlisted::may_run(&program, &args))
+                .flatten();
             let next = wrapped.map(|mut wrapped| {
                 let rest = args.split_off(wrapped.at.min(args.len()));
                 wrapped.leading.extend(rest);
@@ -1097,7 +1103,7 @@ impl Reader {
             for words in xargs_more {
                 self.simple(words, at, None)?;
             }
-            if let Some(words) = also {
+            if let Some(words) = also.or(unlisted) {
                 self.simple(words, at, None)?;
             }
             match next {

@@ -787,11 +787,18 @@ const WRAPPERS: &[Wrapper] = &[
     },
 ];
 
+/// [`WRAPPERS`] by name
+static BY_NAME: ByName =
+    LazyLock::new(|| by_name::index(WRAPPERS, |spec| std::slice::from_ref(&spec.name)));
+
+/// Whether `program` has a row in the wrapper table, whether or not its words run anything
+pub(crate) fn is_wrapper(program: &str) -> bool {
+    by_name::positions(&BY_NAME, program).next().is_some()
+}
+
 /// The program a wrapper runs in its arguments (`args` excludes the wrapper's own name);
 /// `None` when `program` is no wrapper or runs nothing (`command -v sudo`)
 pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
-    static BY_NAME: ByName =
-        LazyLock::new(|| by_name::index(WRAPPERS, |spec| std::slice::from_ref(&spec.name)));
     let spec = by_name::rows(WRAPPERS, &BY_NAME, program).next()?;
     if spec.interleaved {
         return interleaved(spec, args);
