@@ -323,6 +323,16 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Python,
     },
+    // IPython's code is Python with `!CMD` shell escapes and `%` magics, which
+    // tree-sitter-python does not read: judged by its words.
+    Interpreter {
+        name: "ipython",
+        prefix: true,
+        code_options: &["-c"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
     Interpreter {
         name: "pypy",
         prefix: true,
@@ -619,8 +629,29 @@ pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
 
 /// Programs that fetch text from elsewhere: downloads and sockets
 pub(crate) const DOWNLOADS: &[&str] = &[
-    "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "xhs", "curlie", "nc", "ncat",
-    "netcat", "socat",
+    "curl",
+    "wget",
+    "wget2",
+    "fetch",
+    "ftp",
+    "tftp",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "xhs",
+    "curlie",
+    "httpx",
+    "lwp-request",
+    "lwp-download",
+    "GET",
+    "POST",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "telnet",
+    "websocat",
 ];
 
 /// Programs that pass along text they are given (decoders, filters, printers); with
@@ -1105,6 +1136,13 @@ pub(crate) const TRANSFER_CLIENTS: &[TransferClient] = &[
         script_options: &[],
         input: true,
         sends: &["put", "mput", "reput", "send", "append"],
+    }, // smbclient(1): `-c 'cmd; cmd'`, else commands read from its input.
+    TransferClient {
+        programs: &["smbclient"],
+        options: &["-c", "--command"],
+        script_options: &[],
+        input: true,
+        sends: &["put", "mput", "reput"],
     },
 ];
 
@@ -1537,6 +1575,9 @@ pub(crate) enum Carried {
     /// them is given, or always when the row names none (`pnpm -c exec 'CMD'`, `bun exec
     /// 'CMD'`)
     Words,
+    /// Each operand is a command line, the row's options taking the next word as their
+    /// value (`hyperfine 'CMD' 'CMD'`, `concurrently 'CMD' 'CMD'`)
+    Operands,
 }
 
 /// A program that runs a command line given in one of its options
@@ -1726,6 +1767,149 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         glued: &[],
         carried: Carried::Words,
     },
+    // Benchmark, task and watch runners that run each operand as a command line, and the
+    // command lines of their options: hyperfine(1) (`--prepare`, `--setup`, `--cleanup`,
+    // `--conclude`), concurrently, watchexec, and nodemon's `--exec`.
+    ScriptOption {
+        programs: &["hyperfine"],
+        subcommands: &[],
+        options: &[
+            "-p",
+            "--prepare",
+            "-s",
+            "--setup",
+            "-c",
+            "--cleanup",
+            "--conclude",
+        ],
+        clusters: true,
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["hyperfine"],
+        subcommands: &[],
+        options: &[
+            "-w",
+            "--warmup",
+            "-m",
+            "--min-runs",
+            "-M",
+            "--max-runs",
+            "-r",
+            "--runs",
+            "-S",
+            "--shell",
+            "-n",
+            "--command-name",
+            "-u",
+            "--time-unit",
+            "-o",
+            "--output",
+            "--style",
+            "--sort",
+            "--input",
+            "--reference",
+            "--export-asciidoc",
+            "--export-csv",
+            "--export-json",
+            "--export-markdown",
+            "--export-orgmode",
+            "-D",
+            "--parameter-step-size",
+            "-p",
+            "--prepare",
+            "-s",
+            "--setup",
+            "-c",
+            "--cleanup",
+            "--conclude",
+        ],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Operands,
+    },
+    ScriptOption {
+        programs: &["concurrently"],
+        subcommands: &[],
+        options: &[
+            "-n",
+            "--names",
+            "-c",
+            "--prefix-colors",
+            "-p",
+            "--prefix",
+            "-l",
+            "--prefix-length",
+            "-t",
+            "--timestamp-format",
+            "-s",
+            "--success",
+            "--name-separator",
+            "--restart-tries",
+            "--restart-after",
+            "-m",
+            "--max-processes",
+            "--default-input-target",
+            "--hide",
+            "--kill-signal",
+        ],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Operands,
+    },
+    ScriptOption {
+        programs: &["watchexec"],
+        subcommands: &[],
+        options: &[
+            "-w",
+            "--watch",
+            "-W",
+            "--watch-non-recursive",
+            "-e",
+            "--exts",
+            "-f",
+            "--filter",
+            "-i",
+            "--ignore",
+            "-j",
+            "--filter-prog",
+            "--filter-file",
+            "--ignore-file",
+            "-s",
+            "--signal",
+            "--stop-signal",
+            "--stop-timeout",
+            "-d",
+            "--debounce",
+            "--delay-run",
+            "--poll",
+            "--shell",
+            "-E",
+            "--env",
+            "--project-origin",
+            "--workdir",
+            "-o",
+            "--on-busy-update",
+            "--emit-events-to",
+            "--fs-events",
+            "--timeout",
+            "--wrap-process",
+            "--log-file",
+            "--color",
+        ],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Operands,
+    },
+    ScriptOption {
+        programs: &["nodemon"],
+        subcommands: &[],
+        options: &["-x", "--exec"],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Whole,
+    },
     // `bun exec` runs its words as a script of Bun's shell, `yarn exec` (Yarn 2 and later)
     // as one of Yarn's.
     ScriptOption {
@@ -1754,6 +1938,10 @@ pub(crate) fn option_scripts(
     }) {
         if row.carried == Carried::Words {
             scripts.extend(row_words(row, program, subcommand, args, is_unknown).map(Ok));
+            continue;
+        }
+        if row.carried == Carried::Operands {
+            scripts.extend(operands(row, args).map(|operand| Ok(operand.to_owned())));
             continue;
         }
         for value in option_values(row, args) {
@@ -1838,6 +2026,24 @@ fn option_values<'a>(row: &ScriptOption, args: &'a [String]) -> Vec<&'a str> {
     values
 }
 
+/// The operands of `args`, the values of the row's options and every other option
+/// skipped, every word after `--` an operand
+fn operands<'a>(row: &'static ScriptOption, args: &'a [String]) -> impl Iterator<Item = &'a str> {
+    let mut words = args.iter();
+    let mut after_dashes = false;
+    std::iter::from_fn(move || loop {
+        let arg = words.next()?;
+        if after_dashes || arg == "-" || !arg.starts_with('-') {
+            return Some(arg.as_str());
+        }
+        if arg == "--" {
+            after_dashes = true;
+        } else if row.options.contains(&arg.as_str()) {
+            words.next();
+        }
+    })
+}
+
 /// The command line a value carries, as its row says
 fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String>> {
     match carried {
@@ -1856,7 +2062,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
                 .map(|script| Ok(script.to_owned()))
         }
         Carried::Opaque(why) => Some(Err(why.to_owned())),
-        Carried::Words => None,
+        Carried::Words | Carried::Operands => None,
     }
 }
 
@@ -1905,6 +2111,9 @@ pub(crate) enum Destination {
     },
     /// Every operand after the script, with one of these flags (`sed -i`)
     InPlace(&'static [&'static str]),
+    /// Every operand after the program, when `-i`/`--include` loads one of these libraries
+    /// (`gawk -i inplace`)
+    Included(&'static [&'static str]),
     /// The settings file a subcommand writes (`git config --global`, `pip config set`)
     Setting {
         /// The operands a writing command starts with, one list per form
@@ -2937,6 +3146,25 @@ pub(crate) const WRITERS: &[Writer] = &[
             "-m", "-s", "-h", "-D", "-F", "-R", "-w", "-Y",
         ],
         destination: Destination::Confirmed(&["-f"]),
+    },
+    // gawk(1): the `inplace` extension writes each file back.
+    Writer {
+        programs: &["gawk", "awk"],
+        valued: &[
+            "-f",
+            "--file",
+            "-e",
+            "--source",
+            "-i",
+            "--include",
+            "-v",
+            "--assign",
+            "-F",
+            "--field-separator",
+            "-l",
+            "--load",
+        ],
+        destination: Destination::Included(&["inplace", "inplace.awk"]),
     },
     Writer {
         programs: &["sed", "gsed"],
@@ -4330,6 +4558,8 @@ mod tests {
                 Some(false),
             ),
             ("powershell", "-c iex_$env:X", Some(true)),
+            ("ipython", "-c !id", Some(true)),
+            ("ipython3", "-c print(1)", Some(false)),
             ("julia", "-e rm(homedir(),recursive=true)", Some(true)),
             ("julia", "-e println(1)", Some(false)),
             ("osascript", "-e doShellScript('id')", Some(true)),
@@ -4513,6 +4743,16 @@ mod tests {
             ("bun", "exec id ?unknown", vec!["?unknown"]),
             ("yarn", "exec id", vec!["id"]),
             ("yarn", "install", vec![]),
+            (
+                "hyperfine",
+                "-w 3 -p make id whoami",
+                vec!["make", "id", "whoami"],
+            ),
+            ("hyperfine", "--runs 5 -- -x", vec!["-x"]),
+            ("concurrently", "-n a,b id whoami", vec!["id", "whoami"]),
+            ("watchexec", "-e rs -- cargo test", vec!["cargo", "test"]),
+            ("nodemon", "-x id app.js", vec!["id"]),
+            ("nodemon", "app.js", vec![]),
         ];
         for (program, line, expected) in cases {
             let args = words(line);

@@ -1067,6 +1067,7 @@ impl Reader {
                 });
             }
             self.push(command)?;
+            let own_index = self.commands.len().saturating_sub(1);
             for why in runs.opaque {
                 let opaque = SimpleCommand {
                     unknown: vec![Unknown {
@@ -1081,13 +1082,24 @@ impl Reader {
             if !runs.writes.is_empty() {
                 self.push(inline_writes(&program_name, runs.writes, at.upstream))?;
             }
+            // What socat runs reads what socat relays from its other address: a download's.
+            let relayed: Vec<usize>;
+            let run_at = if program_name == "socat" {
+                relayed = at.upstream.iter().copied().chain([own_index]).collect();
+                At {
+                    upstream: &relayed,
+                    ..at
+                }
+            } else {
+                at
+            };
             for script in runs.scripts {
-                self.nested(&script, at)?;
+                self.nested(&script, run_at)?;
             }
             for run in runs.inline {
                 match run {
-                    InlineRun::Script(script) => self.nested(&script, at)?,
-                    InlineRun::Exec(words) => self.simple(words, at, None)?,
+                    InlineRun::Script(script) => self.nested(&script, run_at)?,
+                    InlineRun::Exec(words) => self.simple(words, run_at, None)?,
                 }
             }
             if let Some(cwd) = cwd {
@@ -1532,6 +1544,17 @@ impl Reader {
                     if !words.is_empty() {
                         runs.inline.push(InlineRun::Exec(words));
                     }
+                }
+            }
+            // `parallel 'rm -rf {}' ::: ARGS`: its command's words, joined, are a command
+            // line for each argument, put for `{}` (or after it).
+            "parallel"
+                if wrapper::wrapped(program, args)
+                    .is_some_and(|wrapped| parallel_lines(args, wrapped.at).is_some()) =>
+            {
+                let at = wrapper::wrapped(program, args).map_or(0, |wrapped| wrapped.at);
+                for line in parallel_lines(args, at).unwrap_or_default() {
+                    runs.word(program, line);
                 }
             }
             // `parallel ::: CMD...` with no command of its own runs each argument as one.
@@ -2069,6 +2092,82 @@ impl Reader {
             ));
         }
     }
+}
+
+/// The command lines `parallel` runs when its command, from `at`, comes before its first
+/// `:::` and carries a blank or a replacement string (`parallel 'rm -rf {}' ::: ~ /etc`):
+/// GNU parallel joins the command's words with blanks and runs the line in a shell, each
+/// argument quoted in place of `{}` (and `{.}`, `{/}`, `{//}`, `{/.}`, `{N}`), or appended
+/// when there is none. `None` for any other form, which the wrapper's reading covers. An
+/// argument only known at run time is handed on as the unknown word it is.
+fn parallel_lines(args: &[String], at: usize) -> Option<Vec<String>> {
+    let sources = args.iter().position(|arg| arg.starts_with(":::"))?;
+    let command = args.get(at..sources)?;
+    if !command.iter().any(|word| word.contains([' ', '\t', '{'])) {
+        return None;
+    }
+    let template = command.join(" ");
+    let lines = args
+        .get(sources..)?
+        .iter()
+        .filter(|arg| !arg.starts_with(":::"))
+        .take(MAX_PARALLEL_ARGUMENTS)
+        .map(|arg| {
+            if expand::is_unknown(arg) {
+                return arg.clone();
+            }
+            parallel_replaced(&template, arg)
+                .unwrap_or_else(|| format!("{template} {}", single_quoted(arg)))
+        })
+        .collect();
+    Some(lines)
+}
+
+/// How many arguments of `parallel` are read: each is a command line of its own
+const MAX_PARALLEL_ARGUMENTS: usize = 64;
+
+/// `template` with GNU parallel's replacement strings put for what they stand for of `arg`;
+/// `None` when it has none
+fn parallel_replaced(template: &str, arg: &str) -> Option<String> {
+    let base = arg.rsplit_once('/').map_or(arg, |(_, base)| base);
+    let dir = arg.rsplit_once('/').map_or(".", |(dir, _)| dir);
+    let no_ext = |text: &str| {
+        text.rsplit_once('.')
+            .filter(|(stem, ext)| !stem.is_empty() && !ext.contains('/'))
+            .map_or(text.to_owned(), |(stem, _)| stem.to_owned())
+    };
+    let mut line = String::new();
+    let mut replaced = false;
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let (before, from) = rest.split_at(open);
+        line.push_str(before);
+        let close = from.find('}').unwrap_or(from.len());
+        let inner = from.get(1..close).unwrap_or_default();
+        let digits = inner.trim_start_matches(|ch: char| ch.is_ascii_digit());
+        let value = match digits {
+            "" => Some(arg.to_owned()),
+            "." => Some(no_ext(arg)),
+            "/" => Some(base.to_owned()),
+            "//" => Some(dir.to_owned()),
+            "/." => Some(no_ext(base)),
+            "#" | "%" => Some("1".to_owned()),
+            _ => None,
+        };
+        match value {
+            Some(value) => {
+                replaced = true;
+                line.push_str(&single_quoted(&value));
+                rest = from.get(close + 1..).unwrap_or_default();
+            }
+            None => {
+                line.push('{');
+                rest = from.get(1..).unwrap_or_default();
+            }
+        }
+    }
+    line.push_str(rest);
+    replaced.then_some(line)
 }
 
 /// `text` in single quotes, as bash quotes a word it hands a command line

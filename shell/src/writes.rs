@@ -354,6 +354,25 @@ pub(crate) fn written(
                 );
             }
         }
+        Destination::Included(libraries) => {
+            let included = words.values.iter().any(|(option, value)| {
+                matches!(*option, "-i" | "--include") && libraries.contains(value)
+            });
+            let program_given = words
+                .values
+                .iter()
+                .any(|(option, _)| matches!(*option, "-f" | "--file" | "-e" | "--source"));
+            if included {
+                let skip = usize::from(!program_given);
+                out.extend(
+                    words
+                        .operands
+                        .iter()
+                        .skip(skip)
+                        .map(|operand| word(operand)),
+                );
+            }
+        }
     }
     out
 }
