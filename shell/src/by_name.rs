@@ -20,9 +20,17 @@ pub(crate) fn index<T>(
         .enumerate()
         .flat_map(|(at, row)| names(row).iter().map(move |name| (*name, at)))
         .collect();
-    pairs.sort_unstable();
+    pairs.sort_unstable_by(|(one, at), (other, other_at)| {
+        by_length(one, other).then(at.cmp(other_at))
+    });
     pairs.dedup();
     pairs.into_boxed_slice()
+}
+
+/// The index's order: by length, then by bytes. Most names a search passes differ in
+/// length, so it compares bytes only among names as long as the one it looks for.
+pub(crate) fn by_length(one: &str, other: &str) -> std::cmp::Ordering {
+    one.len().cmp(&other.len()).then_with(|| one.cmp(other))
 }
 
 /// The rows of `rows` that list `name`, in the table's order
@@ -39,7 +47,7 @@ pub(crate) fn positions<'n>(
     by_name: &'static ByName,
     name: &'n str,
 ) -> impl Iterator<Item = usize> + 'n {
-    let first = by_name.partition_point(|(listed, _)| *listed < name);
+    let first = by_name.partition_point(|(listed, _)| by_length(listed, name).is_lt());
     by_name
         .get(first..)
         .unwrap_or_default()

@@ -8,6 +8,9 @@
 //! Programs whose words name programs as data (`man rm`, `which sudo`, `pkill curl`,
 //! `apt-get install curl`) are listed here, as are those the reader already reads.
 
+use std::sync::LazyLock;
+
+use crate::by_name;
 use crate::knowledge;
 use crate::wrapper;
 
@@ -138,13 +141,60 @@ const WATCHED: &[&str] = &[
     "find", "kill", "tee",
 ];
 
-/// Whether a guard watches `name` when it runs
+/// What the reader knows of a program's name here
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Its words name programs as data, or the reader reads them its own way
+    Data,
+    /// A guard watches it when it runs
+    Watched,
+}
+
+/// Every name of the tables above and of the reader's own (program kinds, deleters,
+/// writers, wrappers), sorted, each once: a program is looked up in one search, since each
+/// simple command of a line is
+static ROLES: LazyLock<Box<[(&'static str, Role)]>> = LazyLock::new(|| {
+    let data = NAMES_AS_DATA.iter().chain(READ_ELSEWHERE).copied();
+    let kinds = crate::PROGRAM_KINDS
+        .iter()
+        .flat_map(|kind| kind.programs.iter().copied());
+    let watched = WATCHED
+        .iter()
+        .copied()
+        .chain(kinds)
+        .chain(knowledge::deleter_and_writer_names())
+        .chain(wrapper::names());
+    let mut roles: Vec<(&'static str, Role)> = watched
+        .map(|name| (name, Role::Watched))
+        .chain(data.map(|name| (name, Role::Data)))
+        .collect();
+    // A name in both lists is data: the reader reads it its own way, or not at all.
+    roles.sort_unstable_by(|(one, one_role), (other, other_role)| {
+        by_name::by_length(one, other)
+            .then((*one_role == Role::Watched).cmp(&(*other_role == Role::Watched)))
+    });
+    roles.dedup_by(|later, earlier| later.0 == earlier.0);
+    roles.into_boxed_slice()
+});
+
+/// The role of `name`, if a table names it
+fn role(name: &str) -> Option<Role> {
+    ROLES
+        .binary_search_by(|(listed, _)| by_name::by_length(listed, name))
+        .ok()
+        .and_then(|at| ROLES.get(at))
+        .map(|(_, role)| *role)
+}
+
+/// Whether a guard watches `name` when it runs: a name of the tables, an interpreter with
+/// its version (`python3.12`), a file system maker (`mkfs.ext4`)
 fn watched(name: &str) -> bool {
-    WATCHED.contains(&name)
-        || crate::PROGRAM_KINDS.iter().any(|kind| kind.holds(name))
-        || knowledge::is_deleter(name)
-        || knowledge::writers(name).next().is_some()
-        || wrapper::is_wrapper(name)
+    match role(name) {
+        Some(role) => role == Role::Watched,
+        None => crate::PROGRAM_KINDS
+            .iter()
+            .any(|kind| (kind.interpreters || !kind.prefixes.is_empty()) && kind.holds(name)),
+    }
 }
 
 /// The words from which `program`, which the reader has no row for, may run a program a guard
@@ -153,11 +203,7 @@ fn watched(name: &str) -> bool {
 /// when options follow it (`daemonize /bin/rm -rf ~`), since checksums and listings name
 /// programs' files too (`sha256sum /bin/rm /bin/ls`).
 pub(crate) fn may_run(program: &str, args: &[String]) -> Option<Vec<String>> {
-    if program.is_empty()
-        || NAMES_AS_DATA.contains(&program)
-        || READ_ELSEWHERE.contains(&program)
-        || watched(program)
-    {
+    if program.is_empty() || role(program).is_some() || watched(program) {
         return None;
     }
     let at = args.iter().enumerate().position(|(at, word)| {
