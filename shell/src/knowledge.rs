@@ -682,6 +682,12 @@ const PRIVILEGE: &[&str] = &[
     "please",
     "pleaseedit",
     "ksu",
+    "runuser",
+    "pbrun",
+    "dzdo",
+    "pfexec",
+    "calife",
+    "super",
 ];
 
 /// Programs that make a file system or wipe a device whatever their words
@@ -4643,6 +4649,7 @@ mod tests {
                 "privilege",
                 &[
                     "sudo", "su", "doas", "pkexec", "run0", "sudoedit", "please", "ksu",
+                    "runuser", "pbrun", "dzdo", "pfexec", "calife", "super",
                 ],
                 &["sudoku", "env", "pleased"],
             ),
