@@ -4648,8 +4648,8 @@ mod tests {
             (
                 "privilege",
                 &[
-                    "sudo", "su", "doas", "pkexec", "run0", "sudoedit", "please", "ksu",
-                    "runuser", "pbrun", "dzdo", "pfexec", "calife", "super",
+                    "sudo", "su", "doas", "pkexec", "run0", "sudoedit", "please", "ksu", "runuser",
+                    "pbrun", "dzdo", "pfexec", "calife", "super",
                 ],
                 &["sudoku", "env", "pleased"],
             ),
