@@ -1604,9 +1604,12 @@ pub(crate) enum Carried {
     /// The value is the command line (`script -c CMD`)
     Whole,
     /// The value is `KEY=VALUE` (or `KEY VALUE`), and the VALUE of these keys (compared
-    /// without case) is a command line, after a leading `!` (`ssh -o ProxyCommand=CMD`,
-    /// `git -c core.fsmonitor=CMD`)
+    /// without case, `*` standing for any subsection) is a command line, after a leading
+    /// `!` (`ssh -o ProxyCommand=CMD`, `git -c core.fsmonitor=CMD`, `diff.*.textconv`)
     Keys(&'static [&'static str]),
+    /// As `Keys`, for an editor: the command line is given the file it edits, which only
+    /// run time knows (`git -c sequence.editor='sed -i …' rebase -i` drops commits)
+    Editors(&'static [&'static str]),
     /// What follows the first `!` in the value is a command line (`vim -c '!CMD'`, gdb's
     /// `-ex 'shell CMD'` and `-ex '!CMD'`)
     AfterBang(&'static [&'static str]),
@@ -1697,18 +1700,67 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         options: &["-c"],
         clusters: true,
         glued: &[],
+        // git-config(1): the keys whose value is a command line git runs (a leading `!`
+        // marks one where a program name is also taken).
         carried: Carried::Keys(&[
             "core.fsmonitor",
             "core.sshcommand",
+            "core.gitproxy",
             "core.pager",
-            "core.editor",
+            "pager.*",
             "core.askpass",
-            "sequence.editor",
+            "core.alternaterefscommand",
             "diff.external",
+            "diff.*.textconv",
+            "diff.*.command",
+            "difftool.*.cmd",
+            "mergetool.*.cmd",
+            "merge.*.driver",
+            "filter.*.clean",
+            "filter.*.smudge",
+            "filter.*.process",
             "gpg.program",
+            "gpg.*.program",
+            "gpg.ssh.defaultkeycommand",
             "credential.helper",
+            "credential.*.helper",
             "uploadpack.packobjectshook",
+            "interactive.difffilter",
+            "sendemail.tocmd",
+            "sendemail.cccmd",
+            "sendemail.sendmailcmd",
+            "submodule.*.update",
+            "remote.*.uploadpack",
+            "remote.*.receivepack",
+            "browser.*.cmd",
+            "man.*.cmd",
         ]),
+    },
+    ScriptOption {
+        programs: &["git"],
+        subcommands: &[],
+        options: &["-c"],
+        clusters: true,
+        glued: &[],
+        carried: Carried::Editors(&["core.editor", "sequence.editor"]),
+    },
+    // `git difftool -x CMD` runs CMD on the two versions of each file; `git grep -OCMD`
+    // opens the matching files with CMD (the value glued: `-O` alone takes the pager).
+    ScriptOption {
+        programs: &["git"],
+        subcommands: &["difftool"],
+        options: &["-x", "--extcmd"],
+        clusters: true,
+        glued: &["--extcmd="],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["git"],
+        subcommands: &["grep"],
+        options: &[],
+        clusters: false,
+        glued: &["-O", "--open-files-in-pager="],
+        carried: Carried::Whole,
     },
     ScriptOption {
         programs: &["git"],
@@ -2069,6 +2121,7 @@ fn option_values<'a>(row: &ScriptOption, args: &'a [String]) -> Vec<&'a str> {
     values
 }
 
+<<<<<<< HEAD
 /// The operands of `args`, the values of the row's options and every other option
 /// skipped, every word after `--` an operand
 fn operands<'a>(row: &'static ScriptOption, args: &'a [String]) -> impl Iterator<Item = &'a str> {
@@ -2085,17 +2138,35 @@ fn operands<'a>(row: &'static ScriptOption, args: &'a [String]) -> impl Iterator
             words.next();
         }
     })
+=======
+/// The command line of a `KEY=VALUE` whose key is one of `keys` (see [`Carried::Keys`])
+fn keyed_script(keys: &[&str], value: &str) -> Option<String> {
+    let (key, script) = value.split_once(['=', ' '])?;
+    let key = key.to_ascii_lowercase();
+    keys.iter()
+        .any(|pattern| key_matches(pattern, &key))
+        .then(|| script.strip_prefix('!').unwrap_or(script).to_owned())
+}
+
+/// Whether a setting's key is `pattern`, whose `*` stands for any subsection
+/// (`diff.*.textconv` for `diff.pdf.textconv`)
+fn key_matches(pattern: &str, key: &str) -> bool {
+    match pattern.split_once('*') {
+        Some((start, end)) => {
+            key.len() > start.len() + end.len() && key.starts_with(start) && key.ends_with(end)
+        }
+        None => pattern == key,
+    }
+>>>>>>> 44c1b84 (Shell knowledge: git's options and settings that name a command)
 }
 
 /// The command line a value carries, as its row says
 fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String>> {
     match carried {
         Carried::Whole => Some(Ok(value.to_owned())),
-        Carried::Keys(keys) => {
-            let (key, script) = value.split_once(['=', ' '])?;
-            let key = key.to_ascii_lowercase();
-            keys.contains(&key.as_str())
-                .then(|| Ok(script.strip_prefix('!').unwrap_or(script).to_owned()))
+        Carried::Keys(keys) => keyed_script(keys, value).map(Ok),
+        Carried::Editors(keys) => {
+            keyed_script(keys, value).map(|script| Ok(format!("{script} \"$@\"")))
         }
         Carried::AfterBang(words) => {
             let text = value.trim_start_matches([':', ' ']);
@@ -4764,6 +4835,18 @@ mod tests {
             ("git", "-c core.fsmonitor=id status", vec!["id"]),
             ("git", "-c credential.helper=!id fetch", vec!["id"]),
             ("git", "-c user.name=x commit", vec![]),
+            ("git", "-c diff.pdf.textconv=id diff", vec!["id"]),
+            ("git", "-c Filter.lfs.Smudge=id checkout", vec!["id"]),
+            ("git", "-c pager.log=id log", vec!["id"]),
+            ("git", "-c diff.textconv=id diff", vec![]),
+            ("git", "-c sequence.editor=id rebase -i", vec!["id \"$@\""]),
+            ("git", "-c core.editor=true commit", vec!["true \"$@\""]),
+            ("git", "difftool -y -x id HEAD", vec!["id"]),
+            ("git", "difftool --extcmd=id HEAD", vec!["id"]),
+            ("git", "difftool -y HEAD", vec![]),
+            ("git", "grep -Oid TODO", vec!["id"]),
+            ("git", "grep --open-files-in-pager=id TODO", vec!["id"]),
+            ("git", "grep -O TODO", vec![]),
             ("git", "rebase -x id main", vec!["id"]),
             ("git", "rebase --exec=id main", vec!["id"]),
             ("git", "cherry-pick -x abc", vec![]),

@@ -1775,17 +1775,23 @@ impl Reader {
     fn git_runs(&self, args: &[String], runs: &mut Runs) {
         let after = |word: &str| {
             let at = args.iter().position(|arg| arg == word)?;
-            let rest: Vec<&str> = args.get(at + 1..)?.iter().map(String::as_str).collect();
-            (!rest.is_empty()).then(|| rest.join(" "))
+            let rest = args.get(at + 1..)?;
+            (!rest.is_empty()).then(|| rest.to_vec())
         };
-        let sub = subcommand_of("git", args);
-        let script = match sub.as_deref() {
-            Some("bisect") => after("run"),
-            Some("submodule") => after("foreach"),
-            _ => None,
-        };
-        if let Some(script) = script {
-            runs.word("git", script);
+        match subcommand_of("git", args).as_deref() {
+            // `bisect run CMD ARGS…` runs the program with its words, no shell between.
+            Some("bisect") => {
+                if let Some(words) = after("run") {
+                    runs.inline.push(InlineRun::Exec(words));
+                }
+            }
+            // `submodule foreach` hands its words, joined, to a shell.
+            Some("submodule") => {
+                if let Some(words) = after("foreach") {
+                    runs.word("git", words.join(" "));
+                }
+            }
+            _ => {}
         }
         // `ext::CMD` names a remote by a command git runs, its words split at spaces, `% `
         // a space within one (git-remote-ext(1)).
