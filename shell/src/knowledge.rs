@@ -3929,6 +3929,220 @@ fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
     (words.len() > operands_from).then_some(words)
 }
 
+/// What else marks a package a runner fetches from elsewhere, besides a URL or a VCS spec
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fetched {
+    /// Nothing else
+    Url,
+    /// `OWNER/REPO`, npm's shorthand for a GitHub repository (not `@scope/name`)
+    GitHubShorthand,
+    /// `PATH@VERSION`, a module Go fetches at that version, outside the project's own
+    Version,
+}
+
+/// A runner that fetches the package or module it runs (`npx`, `uvx`, `deno run`): given
+/// a URL or a repository rather than a registry's name, it runs code from elsewhere
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PackageRunner {
+    /// The program
+    pub(crate) program: &'static str,
+    /// The words naming the runner after the program (`tool run` of `uv tool run`)
+    pub(crate) subcommand: &'static [&'static str],
+    /// Options whose value names a package too (`uvx --from SPEC`), next or after `=`
+    pub(crate) specs: &'static [&'static str],
+    /// The runner's other options that take the next word as their value
+    pub(crate) valued: &'static [&'static str],
+    /// What else marks a fetched package
+    pub(crate) fetched: Fetched,
+}
+
+/// The npm-family runners' options: a package spec, and the other valued ones
+const NPM_SPECS: &[&str] = &["-p", "--package"];
+const NPM_VALUED: &[&str] = &["-c", "--call", "-w", "--workspace", "--registry", "--cache"];
+/// uv's runner options (uv-tool-run(1))
+const UV_SPECS: &[&str] = &["--from", "--with", "-w", "--with-editable", "--with-requirements"];
+const UV_VALUED: &[&str] = &[
+    "-p",
+    "--python",
+    "--index",
+    "--default-index",
+    "--index-url",
+    "--extra-index-url",
+    "-c",
+    "--constraints",
+];
+
+/// Every runner that fetches what it runs, one row per spelling
+pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
+    PackageRunner {
+        program: "npx",
+        subcommand: &[],
+        specs: NPM_SPECS,
+        valued: NPM_VALUED,
+        fetched: Fetched::GitHubShorthand,
+    },
+    PackageRunner {
+        program: "npm",
+        subcommand: &["exec"],
+        specs: NPM_SPECS,
+        valued: NPM_VALUED,
+        fetched: Fetched::GitHubShorthand,
+    },
+    PackageRunner {
+        program: "npm",
+        subcommand: &["x"],
+        specs: NPM_SPECS,
+        valued: NPM_VALUED,
+        fetched: Fetched::GitHubShorthand,
+    },
+    PackageRunner {
+        program: "pnpx",
+        subcommand: &[],
+        specs: NPM_SPECS,
+        valued: NPM_VALUED,
+        fetched: Fetched::GitHubShorthand,
+    },
+    PackageRunner {
+        program: "pnpm",
+        subcommand: &["dlx"],
+        specs: NPM_SPECS,
+        valued: NPM_VALUED,
+        fetched: Fetched::GitHubShorthand,
+    },
+    PackageRunner {
+        program: "yarn",
+        subcommand: &["dlx"],
+        specs: NPM_SPECS,
+        valued: NPM_VALUED,
+        fetched: Fetched::GitHubShorthand,
+    },
+    PackageRunner {
+        program: "bunx",
+        subcommand: &[],
+        specs: NPM_SPECS,
+        valued: NPM_VALUED,
+        fetched: Fetched::GitHubShorthand,
+    },
+    PackageRunner {
+        program: "bun",
+        subcommand: &["x"],
+        specs: NPM_SPECS,
+        valued: NPM_VALUED,
+        fetched: Fetched::GitHubShorthand,
+    },
+    PackageRunner {
+        program: "deno",
+        subcommand: &["run"],
+        specs: &[],
+        valued: &[
+            "-c",
+            "--config",
+            "--import-map",
+            "--lock",
+            "--cert",
+            "-L",
+            "--log-level",
+            "--location",
+            "--seed",
+        ],
+        fetched: Fetched::Url,
+    },
+    PackageRunner {
+        program: "uvx",
+        subcommand: &[],
+        specs: UV_SPECS,
+        valued: UV_VALUED,
+        fetched: Fetched::Url,
+    },
+    PackageRunner {
+        program: "uv",
+        subcommand: &["tool", "run"],
+        specs: UV_SPECS,
+        valued: UV_VALUED,
+        fetched: Fetched::Url,
+    },
+    PackageRunner {
+        program: "pipx",
+        subcommand: &["run"],
+        specs: &["--spec"],
+        valued: &["--python", "--pip-args", "--index-url"],
+        fetched: Fetched::Url,
+    },
+    PackageRunner {
+        program: "go",
+        subcommand: &["run"],
+        specs: &[],
+        valued: &[
+            "-C", "-o", "-p", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
+            "-overlay", "-pkgdir", "-exec",
+        ],
+        fetched: Fetched::Version,
+    },
+];
+
+/// The package a runner is given that it fetches from elsewhere to run (`npx
+/// github:o/r`, `uvx --from git+https://…`, `go run example.com/x@latest`), if any
+pub(crate) fn fetched_package<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
+    PACKAGE_RUNNERS
+        .iter()
+        .filter(|row| row.program == program)
+        .find_map(|row| row_fetched_package(row, args))
+}
+
+/// [`fetched_package`] for one row: its options' specs, then the package it runs (the
+/// first operand after the subcommand)
+fn row_fetched_package<'a>(row: &PackageRunner, args: &'a [String]) -> Option<&'a str> {
+    let mut subcommand = row.subcommand.iter();
+    let mut awaited = subcommand.next();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let spec = if row.specs.contains(&arg.as_str()) {
+            words.next().map(String::as_str)
+        } else {
+            row.specs
+                .iter()
+                .find_map(|option| arg.strip_prefix(option)?.strip_prefix('='))
+        };
+        if let Some(spec) = spec {
+            if is_fetched(row.fetched, spec) {
+                return Some(spec);
+            }
+            continue;
+        }
+        if row.valued.contains(&arg.as_str()) {
+            words.next();
+            continue;
+        }
+        if arg.starts_with('-') {
+            continue;
+        }
+        match awaited {
+            Some(word) if arg == word => awaited = subcommand.next(),
+            Some(_) => return None,
+            None => return is_fetched(row.fetched, arg).then_some(arg.as_str()),
+        }
+    }
+    None
+}
+
+/// Whether a runner's package is fetched from elsewhere: a URL, a VCS spec, or what the
+/// row's `fetched` says
+fn is_fetched(fetched: Fetched, spec: &str) -> bool {
+    const REMOTE_STARTS: &[&str] = &[
+        "git+", "git@", "github:", "gitlab:", "bitbucket:", "gist:", "http:", "https:",
+    ];
+    if spec.contains("://") || REMOTE_STARTS.iter().any(|start| spec.starts_with(start)) {
+        return true;
+    }
+    match fetched {
+        Fetched::Url => false,
+        Fetched::GitHubShorthand => {
+            spec.contains('/') && !spec.starts_with(['@', '.', '/', '~']) && !spec.contains(':')
+        }
+        Fetched::Version => spec.contains('@') && !spec.starts_with(['.', '/']),
+    }
+}
+
 /// A program that runs files it finds by their place or name (`git commit` runs
 /// `.git/hooks/pre-commit`, `npm install` the scripts of `package.json`): one written on
 /// the same line makes what the program runs known only then
@@ -4899,6 +5113,43 @@ mod tests {
                     .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
                     .collect();
             assert_eq!(found, expected, "{program} {line}");
+        }
+    }
+
+    #[test]
+    fn runners_given_a_url_or_a_repository_fetch_what_they_run() {
+        let cases = [
+            ("npx", "-y github:o/r", Some("github:o/r")),
+            ("npx", "o/r --help", Some("o/r")),
+            ("npx", "-p cowsay -p git+ssh://h/r cowsay", Some("git+ssh://h/r")),
+            ("npx", "prettier --check .", None),
+            ("npx", "@biomejs/biome check ./src", None),
+            ("npx", "-p cowsay cowsay github:o/r", None),
+            ("npm", "exec --yes -- https://h/p.tgz", Some("https://h/p.tgz")),
+            ("npm", "run build", None),
+            ("pnpm", "dlx o/r", Some("o/r")),
+            ("bun", "x github:o/r", Some("github:o/r")),
+            ("bunx", "vitest run", None),
+            ("deno", "run -A https://h/mod.ts", Some("https://h/mod.ts")),
+            ("deno", "run --config deno.json main.ts https://api", None),
+            ("deno", "test -A", None),
+            ("uvx", "--from git+https://h/r x", Some("git+https://h/r")),
+            ("uvx", "--with=https://h/w.whl ruff", Some("https://h/w.whl")),
+            ("uvx", "ruff check", None),
+            ("uv", "tool run --from=git+https://h/r x", Some("git+https://h/r")),
+            ("uv", "run pytest", None),
+            ("pipx", "run --spec git+https://h/r x", Some("git+https://h/r")),
+            ("pipx", "run black .", None),
+            ("go", "run example.com/x/y@latest", Some("example.com/x/y@latest")),
+            ("go", "run -tags e2e ./cmd/x", None),
+            ("go", "run .", None),
+        ];
+        for (program, line, expected) in cases {
+            assert_eq!(
+                fetched_package(program, &words(line)),
+                expected,
+                "{program} {line}"
+            );
         }
     }
 

@@ -1697,6 +1697,11 @@ impl Reader {
                 }
             }
         }
+        if let Some(package) = knowledge::fetched_package(program, args) {
+            runs.opaque.push(format!(
+                "`{program}` runs `{package}`, fetched from elsewhere as it runs: what its code does is only known then"
+            ));
+        }
         self.network_input(program, &mut runs);
         self.variable_runs(program, &mut runs);
         self.autoruns(program, args, &mut runs);
