@@ -4302,7 +4302,161 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         options: &[],
         reads: false,
     },
+    // Task runners run the recipes of the project's task file, a shell's or their own
+    // language's code.
+    Autorun {
+        programs: &["just"],
+        subcommands: &[],
+        files: &["justfile", "Justfile", ".justfile"],
+        variables: &[],
+        options: &["-f", "--justfile"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["rake"],
+        subcommands: &[],
+        files: &["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "*.rake"],
+        variables: &[],
+        options: &["-f", "--rakefile"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["task", "go-task"],
+        subcommands: &[],
+        files: &["Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"],
+        variables: &[],
+        options: &["-t", "--taskfile"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["invoke", "inv"],
+        subcommands: &[],
+        files: &["tasks.py"],
+        variables: &[],
+        options: &["-f", "--collection"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["nox"],
+        subcommands: &[],
+        files: &["noxfile.py"],
+        variables: &[],
+        options: &["-f", "--noxfile"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["tox"],
+        subcommands: &[],
+        files: &["tox.ini", "pyproject.toml", "setup.cfg"],
+        variables: &[],
+        options: &["-c"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["deno"],
+        subcommands: &["task", "test", "bench"],
+        files: &["deno.json", "deno.jsonc", "*_test.ts", "*.test.ts", "*_test.js", "*.test.js"],
+        variables: &[],
+        options: &["-c", "--config"],
+        reads: false,
+    },
+    // Test runners run the test files they collect (and their settings' hooks).
+    Autorun {
+        programs: &["pytest", "py.test"],
+        subcommands: &[],
+        files: &[
+            "test_*.py",
+            "*_test.py",
+            "pytest.ini",
+            "pyproject.toml",
+            "setup.cfg",
+            "tox.ini",
+        ],
+        variables: &[],
+        options: &["-c", "--rootdir", "-p"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["jest", "vitest", "mocha", "ava", "playwright"],
+        subcommands: &[],
+        files: &[
+            "*.test.js",
+            "*.test.ts",
+            "*.spec.js",
+            "*.spec.ts",
+            "*.test.mjs",
+            "*.test.tsx",
+            "*.spec.tsx",
+            "jest.config.*",
+            "vitest.config.*",
+            "playwright.config.*",
+            ".mocharc.*",
+            "package.json",
+        ],
+        variables: &[],
+        options: &["-c", "--config"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["go"],
+        subcommands: &["test", "generate", "vet"],
+        files: &["*_test.go", "*.go"],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
+    Autorun {
+        programs: &["cargo"],
+        subcommands: &["build", "b", "run", "r", "test", "t", "check", "c", "bench", "clippy"],
+        files: &["build.rs", "Cargo.toml", "/.cargo/config.toml", "/.cargo/config", "*.rs"],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
+    Autorun {
+        programs: &["bundle"],
+        subcommands: &["exec", "install", "update"],
+        files: &["Gemfile"],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
+    Autorun {
+        programs: &["composer"],
+        subcommands: &["run", "run-script", "install", "update", "test"],
+        files: &["composer.json"],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
+    Autorun {
+        programs: &["gradle", "gradlew", "mvn", "mvnw"],
+        subcommands: &[],
+        files: &[
+            "build.gradle",
+            "build.gradle.kts",
+            "settings.gradle",
+            "settings.gradle.kts",
+            "pom.xml",
+        ],
+        variables: &[],
+        options: &["-b", "--build-file", "-f", "--file"],
+        reads: false,
+    },
 ];
+
+/// Whether `path`, a file written on the line, is one an [`Autorun`] row's `file` names:
+/// a part of its path (`/.git/hooks/`), its name, or a pattern of its name with one `*`
+/// (`test_*.py`)
+pub(crate) fn autorun_file(file: &str, path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match file.split_once('*') {
+        Some((start, end)) => {
+            name.len() >= start.len() + end.len() && name.starts_with(start) && name.ends_with(end)
+        }
+        None => path.contains(file) || name == file,
+    }
+}
 
 /// A database client and how its statements reach a shell
 #[derive(Debug)]
@@ -5114,6 +5268,18 @@ mod tests {
                     .collect();
             assert_eq!(found, expected, "{program} {line}");
         }
+    }
+
+    #[test]
+    fn autorun_files_are_named_by_a_part_of_their_path_or_a_pattern_of_their_name() {
+        assert!(autorun_file("justfile", "/p/justfile"));
+        assert!(autorun_file("/.git/hooks/", "/p/.git/hooks/pre-commit"));
+        assert!(autorun_file("test_*.py", "/p/tests/test_x.py"));
+        assert!(autorun_file("*_test.go", "/p/x_test.go"));
+        assert!(autorun_file("jest.config.*", "/p/jest.config.ts"));
+        assert!(!autorun_file("test_*.py", "/p/latest_results.txt"));
+        assert!(!autorun_file("test_*.py", "/p/test_/notes.txt"));
+        assert!(!autorun_file("*_test.go", "/p/_test.go.txt"));
     }
 
     #[test]

@@ -1353,17 +1353,24 @@ impl Reader {
     /// through a variable naming it (see [`knowledge::AUTORUNS`])
     fn autoruns(&self, program: &str, args: &[String], runs: &mut Runs) {
         let subcommand = subcommand_of(program, args);
+        // `python3 -m pytest` runs what `pytest` does.
+        let module = knowledge::interpreter(program)
+            .filter(|row| row.lang == knowledge::Lang::Python)
+            .and_then(|_| option_value(args, 'm', "--module"));
         for row in knowledge::AUTORUNS.iter().filter(|row| {
-            row.programs.contains(&program)
+            (row.programs.contains(&program)
+                || module
+                    .as_deref()
+                    .is_some_and(|module| row.programs.contains(&module)))
                 && (row.subcommands.is_empty()
                     || subcommand
                         .as_deref()
                         .is_some_and(|sub| row.subcommands.contains(&sub)))
         }) {
             let found = self.written.iter().find(|path| {
-                row.files.iter().any(|file| {
-                    path.contains(file) || path.rsplit('/').next() == Some(*file) || path == file
-                })
+                row.files
+                    .iter()
+                    .any(|file| knowledge::autorun_file(file, path))
             });
             if let Some(path) = found {
                 runs.opaque.push(if row.reads {
