@@ -3678,6 +3678,9 @@ pub(crate) struct Deleter {
     /// Options naming the folder the operands go to; without one, the last operand is that
     /// place, and not deleted (`mv a b`: `a` is gone from its place, `b` is written)
     pub(crate) moved_to: Option<&'static [&'static str]>,
+    /// Options naming the folder the operands after them are relative to (`tar -C DIR`),
+    /// each relative to the one before
+    pub(crate) relative_to: &'static [&'static str],
 }
 
 /// Every program read as the `rm` it stands for, one row each
@@ -3689,6 +3692,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &["-S", "--suffix", "-t", "--target-directory"],
         as_rm: &[],
         moved_to: Some(&["-t", "--target-directory"]),
+        relative_to: &[],
     },
     Deleter {
         program: "rimraf",
@@ -3697,6 +3701,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &["--glob", "--preserve-root"],
         as_rm: &["-r", "-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "del-cli",
@@ -3705,6 +3710,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "cmake",
@@ -3713,6 +3719,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &[],
         as_rm: &["-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "cmake",
@@ -3721,6 +3728,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "cmake",
@@ -3729,6 +3737,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &[],
         as_rm: &["-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "shred",
@@ -3743,6 +3752,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &["-n", "--iterations", "-s", "--size", "--random-source"],
         as_rm: &["-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "tar",
@@ -3760,6 +3770,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         ],
         as_rm: &["-r", "-f"],
         moved_to: None,
+        relative_to: &["-C", "--directory"],
     },
     // rsync(1) `--remove-source-files` deletes what it sent: every operand but the last.
     Deleter {
@@ -3798,6 +3809,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         ],
         as_rm: &["-r", "-f"],
         moved_to: Some(&[]),
+        relative_to: &[],
     },
     // zip(1) `-m` and 7-Zip's `-sdel` delete the files once they are in the archive (the
     // archive's own name is taken for one too: a path more, never one fewer).
@@ -3808,6 +3820,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &["-b", "-n", "-t", "-tt", "-x", "-i", "-P", "-O", "--out"],
         as_rm: &["-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "7z",
@@ -3816,6 +3829,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "7zz",
@@ -3824,6 +3838,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
+        relative_to: &[],
     },
     // Secure deleters: rm that overwrites first.
     Deleter {
@@ -3833,6 +3848,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &[],
         as_rm: &["-f"],
         moved_to: None,
+        relative_to: &[],
     },
     Deleter {
         program: "wipe",
@@ -3841,6 +3857,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         valued: &["-c", "-l", "-x", "-X", "-S", "-T"],
         as_rm: &["-f"],
         moved_to: None,
+        relative_to: &[],
     },
 ];
 
@@ -3862,6 +3879,20 @@ pub(crate) fn deleter_and_writer_names() -> impl Iterator<Item = &'static str> {
         .iter()
         .map(|row| row.program)
         .chain(WRITERS.iter().flat_map(|row| row.programs.iter().copied()))
+}
+
+/// `path` as seen from `folder`, when one is given and the path is relative; a folder
+/// only known at run time makes the path that folder, unknown as well
+fn in_folder(folder: Option<&str>, path: &str) -> String {
+    match folder {
+        Some(folder) if crate::expand::is_unknown(folder) => folder.to_owned(),
+        Some(folder)
+            if !path.starts_with(['/', '~']) && path != "-" && !crate::expand::is_unknown(path) =>
+        {
+            format!("{}/{path}", folder.trim_end_matches('/'))
+        }
+        _ => path.to_owned(),
+    }
 }
 
 /// [`deletes_as_rm`] for one row
@@ -3897,6 +3928,8 @@ fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
     }
     words.push("--".to_owned());
     let operands_from = words.len();
+    // The folder of a `relative_to` option, which operands after it are relative to.
+    let mut folder: Option<String> = None;
     let mut rest_words = rest.iter().enumerate();
     while let Some((at, arg)) = rest_words.next() {
         // An option that takes a value, alone or ending a cluster (`-f A`, `-cf A`), or a
@@ -3910,10 +3943,21 @@ fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
                     && option.len() == 2
                     && arg.ends_with(&option[1..]))
         });
-        if takes_value {
+        let folder_option = row.relative_to.iter().find_map(|option| {
+            if arg == option {
+                return Some(None);
+            }
+            arg.strip_prefix(option)?.strip_prefix('=').map(Some)
+        });
+        if let Some(glued) = folder_option {
+            let value = glued.or_else(|| rest_words.next().map(|(_, value)| value.as_str()));
+            if let Some(value) = value {
+                folder = Some(in_folder(folder.as_deref(), value));
+            }
+        } else if takes_value {
             rest_words.next();
         } else if arg == "-" || !arg.starts_with('-') {
-            words.push(arg.clone());
+            words.push(in_folder(folder.as_deref(), arg));
         }
     }
     if let Some(options) = row.moved_to {
