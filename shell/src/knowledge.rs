@@ -4810,31 +4810,115 @@ pub(crate) fn command_variables(
         .filter(move |row| row.programs.is_empty() || row.programs.contains(&program))
 }
 
-/// The short options of `ssh` that take a value (its manual's synopsis)
-const SSH_VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
+/// A program that runs a command line on other hosts, as `ssh HOST CMD` does: the words
+/// after its options (and its host, for `ssh`) are joined into one shell line
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RemoteShell {
+    /// The programs
+    pub(crate) programs: &'static [&'static str],
+    /// The short options that take a value, the rest of their word or the next
+    pub(crate) valued: &'static str,
+    /// The long options that take the next word as their value
+    pub(crate) valued_long: &'static [&'static str],
+    /// Whether the first operand is the host, before the command (`ssh`); the others take
+    /// their hosts from options (`pdsh -w`, `pssh -h FILE`)
+    pub(crate) host_operand: bool,
+}
 
-/// The command line `ssh [options] host command...` runs on the host: its words after the
-/// host, joined as ssh joins them; `None` when it runs none (a login shell)
-pub(crate) fn ssh_remote_command(args: &[String]) -> Option<String> {
+/// Every program that runs a command line on other hosts, one row each
+pub(crate) const REMOTE_SHELLS: &[RemoteShell] = &[
+    // ssh(1)'s synopsis.
+    RemoteShell {
+        programs: &["ssh"],
+        valued: "BbcDEeFIiJLlmOoPpQRSWw",
+        valued_long: &[],
+        host_operand: true,
+    },
+    // parallel-ssh: `pssh -h HOSTS_FILE CMD`, `-H HOST`.
+    RemoteShell {
+        programs: &["pssh", "parallel-ssh"],
+        valued: "hHlpoetOxX",
+        valued_long: &[
+            "--hosts",
+            "--host",
+            "--user",
+            "--par",
+            "--outdir",
+            "--errdir",
+            "--timeout",
+            "--option",
+            "--extra-args",
+            "--extra-arg",
+        ],
+        host_operand: false,
+    },
+    // pdsh(1): `pdsh -w HOSTS CMD`.
+    RemoteShell {
+        programs: &["pdsh"],
+        valued: "wxgXRltufM",
+        valued_long: &[],
+        host_operand: false,
+    },
+    // clush(1): `clush -w NODES CMD`.
+    RemoteShell {
+        programs: &["clush"],
+        valued: "wxgXlftuoOR",
+        valued_long: &[
+            "--nodes",
+            "--exclude",
+            "--group",
+            "--xgroup",
+            "--user",
+            "--fanout",
+            "--options",
+            "--worker",
+            "--dest",
+        ],
+        host_operand: false,
+    },
+];
+
+/// The command line `program` (`ssh [options] host command...`, `pdsh -w hosts
+/// command...`) runs on other hosts: its words after its options and host, joined as ssh
+/// joins them; `None` when it runs none (a login shell) or is no such program
+pub(crate) fn remote_command(program: &str, args: &[String]) -> Option<String> {
+    let row = REMOTE_SHELLS
+        .iter()
+        .find(|row| row.programs.contains(&program))?;
     let mut words = args.iter();
+    let mut host = row.host_operand;
+    let mut rest = Vec::new();
     while let Some(arg) = words.next() {
         if arg == "--" {
-            words.next()?;
+            if host {
+                words.next()?;
+            }
+            rest.extend(words.by_ref());
             break;
         }
+        if row.valued_long.contains(&arg.as_str()) {
+            words.next();
+            continue;
+        }
         match arg.strip_prefix('-') {
+            Some(long) if long.starts_with('-') => {}
             Some(cluster) if !cluster.is_empty() => {
                 // The first letter that takes a value takes the rest, or the next word.
-                if let Some(at) = cluster.find(|letter| SSH_VALUED.contains(letter)) {
+                if let Some(at) = cluster.find(|letter| row.valued.contains(letter)) {
                     if at + 1 == cluster.len() {
                         words.next()?;
                     }
                 }
             }
-            _ => break,
+            _ if host => host = false,
+            _ => {
+                rest.push(arg);
+                rest.extend(words.by_ref());
+                break;
+            }
         }
     }
-    let rest: Vec<&str> = words.map(String::as_str).collect();
+    let rest: Vec<&str> = rest.into_iter().map(String::as_str).collect();
     (!rest.is_empty()).then(|| rest.join(" "))
 }
 
@@ -5497,21 +5581,31 @@ mod tests {
     }
 
     #[test]
-    fn ssh_runs_the_words_after_its_host() {
-        // From ssh(1): `ssh [options] destination [command [argument ...]]`.
+    fn remote_shells_run_the_words_after_their_options_and_host() {
+        // From ssh(1): `ssh [options] destination [command [argument ...]]`; pssh(1),
+        // pdsh(1), clush(1) take their hosts from options.
         let cases = [
-            ("host rm -rf x", Some("rm -rf x")),
-            ("-p 22 -i key host ls", Some("ls")),
-            ("-p22 -tt host ls -la", Some("ls -la")),
-            ("-o Port=22 host", None),
-            ("host", None),
-            ("-- host id", Some("id")),
+            ("ssh", "host rm -rf x", Some("rm -rf x")),
+            ("ssh", "-p 22 -i key host ls", Some("ls")),
+            ("ssh", "-p22 -tt host ls -la", Some("ls -la")),
+            ("ssh", "-o Port=22 host", None),
+            ("ssh", "host", None),
+            ("ssh", "-- host id", Some("id")),
+            ("pssh", "-h hosts.txt -i id -u", Some("id -u")),
+            ("pssh", "--hosts hosts.txt -l root id", Some("id")),
+            ("parallel-ssh", "-H a -H b -- id", Some("id")),
+            ("pdsh", "-w h[1-3] id", Some("id")),
+            ("pdsh", "-Rssh -w h1,h2 -N uptime", Some("uptime")),
+            ("clush", "-w n1 -b id", Some("id")),
+            ("clush", "--nodes n1 --user u id", Some("id")),
+            ("clush", "-w n1", None),
+            ("scp", "a host:b", None),
         ];
-        for (line, expected) in cases {
+        for (program, line, expected) in cases {
             assert_eq!(
-                ssh_remote_command(&words(line)).as_deref(),
+                remote_command(program, &words(line)).as_deref(),
                 expected,
-                "{line}"
+                "{program} {line}"
             );
         }
     }

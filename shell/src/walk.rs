@@ -1607,11 +1607,6 @@ impl Reader {
                     }
                 }
             }
-            "ssh" => {
-                if let Some(script) = knowledge::ssh_remote_command(args) {
-                    runs.word(program, script);
-                }
-            }
             "git" => self.git_runs(args, &mut runs),
             "make" | "gmake" | "bmake" => {
                 let files = option_value(args, 'f', "--file")
@@ -1644,6 +1639,9 @@ impl Reader {
                 ));
             }
             _ => {}
+        }
+        if let Some(script) = knowledge::remote_command(program, args) {
+            runs.word(program, script);
         }
         for (evaluation, value) in knowledge::builtin_code(program, args) {
             self.builtin_code(
