@@ -3973,6 +3973,151 @@ fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
     (words.len() > operands_from).then_some(words)
 }
 
+/// How a program is told to serve files over HTTP
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Serving {
+    /// Always: it is a file server
+    Always,
+    /// When given this option (`php -S ADDR`), alone or with its value glued
+    Option(&'static str),
+    /// When run as this module (`python3 -m http.server`)
+    Module(&'static str),
+    /// When Ruby's `un` library runs this command (`ruby -run -e httpd`)
+    RubyUn(&'static str),
+    /// Under this subcommand (`caddy file-server`)
+    Subcommand(&'static str),
+}
+
+/// A program that serves a folder's files over HTTP to whoever asks: the folder's files
+/// are sent off the machine as surely as by an upload
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileServer {
+    /// The program, or the interpreter row's name (`python` for `python3`)
+    pub(crate) program: &'static str,
+    /// How it is told to serve
+    pub(crate) serving: Serving,
+    /// Options naming the folder served, the value next or after `=`
+    pub(crate) folders: &'static [&'static str],
+    /// Whether its operands (after what selects serving) are folders served
+    pub(crate) operands: bool,
+}
+
+/// Every program that serves a folder, one row per spelling; without a folder named, it
+/// serves its working folder
+pub(crate) const FILE_SERVERS: &[FileServer] = &[
+    FileServer {
+        program: "php",
+        serving: Serving::Option("-S"),
+        folders: &["-t", "--docroot"],
+        operands: false,
+    },
+    FileServer {
+        program: "python",
+        serving: Serving::Module("http.server"),
+        folders: &["-d", "--directory"],
+        operands: false,
+    },
+    FileServer {
+        program: "python",
+        serving: Serving::Module("SimpleHTTPServer"),
+        folders: &[],
+        operands: false,
+    },
+    FileServer {
+        program: "ruby",
+        serving: Serving::RubyUn("httpd"),
+        folders: &[],
+        operands: true,
+    },
+    // busybox's `httpd -h HOME`.
+    FileServer {
+        program: "httpd",
+        serving: Serving::Always,
+        folders: &["-h"],
+        operands: false,
+    },
+    FileServer {
+        program: "caddy",
+        serving: Serving::Subcommand("file-server"),
+        folders: &["-r", "--root"],
+        operands: false,
+    },
+    FileServer {
+        program: "http-server",
+        serving: Serving::Always,
+        folders: &[],
+        operands: true,
+    },
+    FileServer {
+        program: "serve",
+        serving: Serving::Always,
+        folders: &[],
+        operands: true,
+    },
+    FileServer {
+        program: "miniserve",
+        serving: Serving::Always,
+        folders: &[],
+        operands: true,
+    },
+    FileServer {
+        program: "darkhttpd",
+        serving: Serving::Always,
+        folders: &[],
+        operands: true,
+    },
+];
+
+/// The folders `program` serves over HTTP (see [`FILE_SERVERS`]), `.` when it names none;
+/// `None` when it serves none
+pub(crate) fn served_folders(program: &str, args: &[String]) -> Option<Vec<String>> {
+    let name = interpreter(program).map_or(program, |row| row.name);
+    FILE_SERVERS
+        .iter()
+        .filter(|row| row.program == name)
+        .find_map(|row| row_served_folders(row, args))
+}
+
+/// [`served_folders`] for one row
+fn row_served_folders(row: &FileServer, args: &[String]) -> Option<Vec<String>> {
+    let after = match row.serving {
+        Serving::Always => 0,
+        Serving::Option(option) => args.iter().position(|arg| arg.starts_with(option))? + 2,
+        Serving::Module(module) => {
+            args.windows(2)
+                .position(|pair| pair[0] == "-m" && pair[1] == module)?
+                + 2
+        }
+        Serving::RubyUn(command) => {
+            if !args.iter().any(|arg| arg == "-run") {
+                return None;
+            }
+            let code = args.iter().position(|arg| arg == "-e")? + 1;
+            (args.get(code)? == command).then_some(code + 1)?
+        }
+        Serving::Subcommand(sub) => args.iter().position(|arg| arg == sub)? + 1,
+    };
+    let mut folders = Vec::new();
+    let mut words = args.iter().enumerate();
+    while let Some((at, arg)) = words.next() {
+        if row.folders.contains(&arg.as_str()) {
+            folders.extend(words.next().map(|(_, value)| value.clone()));
+        } else if let Some(value) = row
+            .folders
+            .iter()
+            .find_map(|option| arg.strip_prefix(option)?.strip_prefix('='))
+        {
+            folders.push(value.to_owned());
+        } else if row.operands && at >= after && !arg.starts_with('-') {
+            folders.push(arg.clone());
+        }
+    }
+    if folders.is_empty() {
+        folders.push(".".to_owned());
+    }
+    Some(folders)
+}
+
 /// What else marks a package a runner fetches from elsewhere, besides a URL or a VCS spec
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fetched {
@@ -5408,6 +5553,34 @@ mod tests {
         assert!(!autorun_file("test_*.py", "/p/latest_results.txt"));
         assert!(!autorun_file("test_*.py", "/p/test_/notes.txt"));
         assert!(!autorun_file("*_test.go", "/p/_test.go.txt"));
+    }
+
+    #[test]
+    fn file_servers_serve_the_folders_they_name_or_their_own() {
+        let cases: [(&str, &str, Option<&[&str]>); 12] = [
+            ("php", "-S 0.0.0.0:80 -t ~/.ssh", Some(&["~/.ssh"])),
+            ("php8.2", "-S localhost:80", Some(&["."])),
+            ("php", "-r echo(1);", None),
+            ("python3", "-m http.server -d ~/.ssh 80", Some(&["~/.ssh"])),
+            ("python3", "-m http.server --directory=/", Some(&["/"])),
+            ("python3", "-m http.server 8000", Some(&["."])),
+            ("python3", "-m pytest", None),
+            // An option's value among the operands is taken for a folder too: a path
+            // more, never one fewer.
+            ("ruby", "-run -e httpd ~ -p 80", Some(&["~", "80"])),
+            ("ruby", "-e httpd", None),
+            ("httpd", "-f -h ~ -p 80", Some(&["~"])),
+            ("caddy", "file-server --root ~", Some(&["~"])),
+            ("http-server", "dist -p 80", Some(&["dist", "80"])),
+        ];
+        for (program, line, expected) in cases {
+            let expected = expected.map(|folders| folders.iter().map(|f| f.to_string()).collect());
+            assert_eq!(
+                served_folders(program, &words(line)),
+                expected,
+                "{program} {line}"
+            );
+        }
     }
 
     #[test]

@@ -1707,6 +1707,15 @@ impl Reader {
                 "`{program}` runs `{package}`, fetched from elsewhere as it runs: what its code does is only known then"
             ));
         }
+        // A file server sends the folders it serves to whoever asks: read as `serve`, the
+        // static file server, of each (`php -S … -t ~/.ssh` is `serve -- ~/.ssh`).
+        if let Some(folders) = knowledge::served_folders(program, args) {
+            if program != "serve" {
+                let mut words = vec!["serve".to_owned(), "--".to_owned()];
+                words.extend(folders);
+                runs.inline.push(InlineRun::Exec(words));
+            }
+        }
         self.network_input(program, &mut runs);
         self.variable_runs(program, &mut runs);
         self.autoruns(program, args, &mut runs);
