@@ -4085,7 +4085,7 @@ fn row_served_folders(row: &FileServer, args: &[String]) -> Option<Vec<String>> 
         Serving::Option(option) => args.iter().position(|arg| arg.starts_with(option))? + 2,
         Serving::Module(module) => {
             args.windows(2)
-                .position(|pair| pair[0] == "-m" && pair[1] == module)?
+                .position(|pair| matches!(pair, [flag, name] if flag == "-m" && name == module))?
                 + 2
         }
         Serving::RubyUn(command) => {
@@ -4149,7 +4149,13 @@ pub(crate) struct PackageRunner {
 const NPM_SPECS: &[&str] = &["-p", "--package"];
 const NPM_VALUED: &[&str] = &["-c", "--call", "-w", "--workspace", "--registry", "--cache"];
 /// uv's runner options (uv-tool-run(1))
-const UV_SPECS: &[&str] = &["--from", "--with", "-w", "--with-editable", "--with-requirements"];
+const UV_SPECS: &[&str] = &[
+    "--from",
+    "--with",
+    "-w",
+    "--with-editable",
+    "--with-requirements",
+];
 const UV_VALUED: &[&str] = &[
     "-p",
     "--python",
@@ -4262,8 +4268,18 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         subcommand: &["run"],
         specs: &[],
         valued: &[
-            "-C", "-o", "-p", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
-            "-overlay", "-pkgdir", "-exec",
+            "-C",
+            "-o",
+            "-p",
+            "-tags",
+            "-ldflags",
+            "-gcflags",
+            "-asmflags",
+            "-mod",
+            "-modfile",
+            "-overlay",
+            "-pkgdir",
+            "-exec",
         ],
         fetched: Fetched::Version,
     },
@@ -4318,7 +4334,14 @@ fn row_fetched_package<'a>(row: &PackageRunner, args: &'a [String]) -> Option<&'
 /// row's `fetched` says
 fn is_fetched(fetched: Fetched, spec: &str) -> bool {
     const REMOTE_STARTS: &[&str] = &[
-        "git+", "git@", "github:", "gitlab:", "bitbucket:", "gist:", "http:", "https:",
+        "git+",
+        "git@",
+        "github:",
+        "gitlab:",
+        "bitbucket:",
+        "gist:",
+        "http:",
+        "https:",
     ];
     if spec.contains("://") || REMOTE_STARTS.iter().any(|start| spec.starts_with(start)) {
         return true;
@@ -4504,7 +4527,13 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     Autorun {
         programs: &["rake"],
         subcommands: &[],
-        files: &["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "*.rake"],
+        files: &[
+            "Rakefile",
+            "rakefile",
+            "Rakefile.rb",
+            "rakefile.rb",
+            "*.rake",
+        ],
         variables: &[],
         options: &["-f", "--rakefile"],
         reads: false,
@@ -4512,7 +4541,12 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     Autorun {
         programs: &["task", "go-task"],
         subcommands: &[],
-        files: &["Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"],
+        files: &[
+            "Taskfile.yml",
+            "Taskfile.yaml",
+            "taskfile.yml",
+            "taskfile.yaml",
+        ],
         variables: &[],
         options: &["-t", "--taskfile"],
         reads: false,
@@ -4544,7 +4578,14 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     Autorun {
         programs: &["deno"],
         subcommands: &["task", "test", "bench"],
-        files: &["deno.json", "deno.jsonc", "*_test.ts", "*.test.ts", "*_test.js", "*.test.js"],
+        files: &[
+            "deno.json",
+            "deno.jsonc",
+            "*_test.ts",
+            "*.test.ts",
+            "*_test.js",
+            "*.test.js",
+        ],
         variables: &[],
         options: &["-c", "--config"],
         reads: false,
@@ -4596,8 +4637,16 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     },
     Autorun {
         programs: &["cargo"],
-        subcommands: &["build", "b", "run", "r", "test", "t", "check", "c", "bench", "clippy"],
-        files: &["build.rs", "Cargo.toml", "/.cargo/config.toml", "/.cargo/config", "*.rs"],
+        subcommands: &[
+            "build", "b", "run", "r", "test", "t", "check", "c", "bench", "clippy",
+        ],
+        files: &[
+            "build.rs",
+            "Cargo.toml",
+            "/.cargo/config.toml",
+            "/.cargo/config",
+            "*.rs",
+        ],
         variables: &[],
         options: &[],
         reads: false,
@@ -5588,11 +5637,19 @@ mod tests {
         let cases = [
             ("npx", "-y github:o/r", Some("github:o/r")),
             ("npx", "o/r --help", Some("o/r")),
-            ("npx", "-p cowsay -p git+ssh://h/r cowsay", Some("git+ssh://h/r")),
+            (
+                "npx",
+                "-p cowsay -p git+ssh://h/r cowsay",
+                Some("git+ssh://h/r"),
+            ),
             ("npx", "prettier --check .", None),
             ("npx", "@biomejs/biome check ./src", None),
             ("npx", "-p cowsay cowsay github:o/r", None),
-            ("npm", "exec --yes -- https://h/p.tgz", Some("https://h/p.tgz")),
+            (
+                "npm",
+                "exec --yes -- https://h/p.tgz",
+                Some("https://h/p.tgz"),
+            ),
             ("npm", "run build", None),
             ("pnpm", "dlx o/r", Some("o/r")),
             ("bun", "x github:o/r", Some("github:o/r")),
@@ -5601,13 +5658,29 @@ mod tests {
             ("deno", "run --config deno.json main.ts https://api", None),
             ("deno", "test -A", None),
             ("uvx", "--from git+https://h/r x", Some("git+https://h/r")),
-            ("uvx", "--with=https://h/w.whl ruff", Some("https://h/w.whl")),
+            (
+                "uvx",
+                "--with=https://h/w.whl ruff",
+                Some("https://h/w.whl"),
+            ),
             ("uvx", "ruff check", None),
-            ("uv", "tool run --from=git+https://h/r x", Some("git+https://h/r")),
+            (
+                "uv",
+                "tool run --from=git+https://h/r x",
+                Some("git+https://h/r"),
+            ),
             ("uv", "run pytest", None),
-            ("pipx", "run --spec git+https://h/r x", Some("git+https://h/r")),
+            (
+                "pipx",
+                "run --spec git+https://h/r x",
+                Some("git+https://h/r"),
+            ),
             ("pipx", "run black .", None),
-            ("go", "run example.com/x/y@latest", Some("example.com/x/y@latest")),
+            (
+                "go",
+                "run example.com/x/y@latest",
+                Some("example.com/x/y@latest"),
+            ),
             ("go", "run -tags e2e ./cmd/x", None),
             ("go", "run .", None),
         ];

@@ -2396,15 +2396,17 @@ fn socket_redirect<N: Syntax>(node: N, source: &str) -> Option<RedirectedInput> 
     if node.kind() != "file_redirect" {
         return None;
     }
+    // Any target: tree-sitter-bash may hang a word after the path on the redirect.
     let (_, targets) = redirect_parts(node, source);
-    let [target] = targets.as_slice() else {
-        return None;
-    };
-    let path = unquote(text(*target, source));
-    knowledge::NETWORK_DEVICES
+    targets
         .iter()
-        .any(|device| path.starts_with(device))
-        .then_some(RedirectedInput::Socket(path))
+        .map(|target| unquote(text(*target, source)))
+        .find(|path| {
+            knowledge::NETWORK_DEVICES
+                .iter()
+                .any(|device| path.starts_with(device))
+        })
+        .map(RedirectedInput::Socket)
 }
 
 /// The descriptor a path names when it is one other than the standard input (`/dev/fd/3`,
