@@ -551,10 +551,12 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Other,
     },
+    // gawk's and busybox's `-e`/`--source` add code beside `-f`'s files (on many systems
+    // `awk` is gawk).
     Interpreter {
         name: "awk",
         prefix: false,
-        code_options: &[],
+        code_options: &["-e", "--source"],
         glued: true,
         first_operand: true,
         lang: Lang::Awk,
@@ -562,7 +564,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
     Interpreter {
         name: "gawk",
         prefix: false,
-        code_options: &[],
+        code_options: &["-e", "--source"],
         glued: true,
         first_operand: true,
         lang: Lang::Awk,
@@ -605,6 +607,7 @@ pub(crate) fn interpreter(program: &str) -> Option<&'static Interpreter> {
 /// (`python3 -Wc`), every word that may be code is given, so none is missed.
 pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Vec<&'a str> {
     let mut codes = Vec::new();
+    let mut program_file = false;
     let mut words = args.iter().peekable();
     while let Some(arg) = words.next() {
         for option in row.code_options {
@@ -628,14 +631,24 @@ pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Vec<&'a 
                 }
             }
         }
-        if row.first_operand && codes.is_empty() {
+        // A code option's value may also be a flag's (`awk -Fe`): the first operand is
+        // still taken for code, so none is missed. With `-f`, the operands are files.
+        if row.first_operand && !program_file {
             match arg.as_str() {
-                "-f" | "--file" => return codes,
+                "-f" | "--file" => {
+                    words.next();
+                    program_file = true;
+                }
                 "-F" | "-v" => {
                     words.next();
                 }
                 other if other.starts_with('-') => {}
-                code => return vec![code],
+                code => {
+                    if !codes.contains(&code) {
+                        codes.push(code);
+                    }
+                    return codes;
+                }
             }
         }
     }
@@ -5352,6 +5365,10 @@ mod tests {
             ("gawk", "-F: {print}", Some(false)),
             ("mawk", "{print|\"sh\"}", Some(true)),
             ("nawk", "-f prog.awk", None),
+            ("gawk", "-f /dev/null -e BEGIN{system(\"id\")}", Some(true)),
+            ("awk", "--source BEGIN{system(\"id\")}", Some(true)),
+            ("awk", "-Fe -v x=1 BEGIN{system(\"id\")}", Some(true)),
+            ("awk", "-e {print} data.csv", Some(false)),
             ("tclsh8.6", "x.tcl", None),
             ("expect", "-c spawn_rm", Some(true)),
             ("expect", "-c puts_hi", Some(false)),
