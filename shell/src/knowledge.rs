@@ -4619,6 +4619,23 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         options: &["-c", "--rootdir", "-p"],
         reads: false,
     },
+    // The package managers' `test` (and a `run` of a script) run the project's test runner.
+    Autorun {
+        programs: &["npm", "pnpm", "yarn", "bun"],
+        subcommands: &["test", "t", "run", "run-script"],
+        files: &[
+            "*.test.js",
+            "*.test.ts",
+            "*.spec.js",
+            "*.spec.ts",
+            "*.test.mjs",
+            "*.test.tsx",
+            "*.spec.tsx",
+        ],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
     Autorun {
         programs: &["jest", "vitest", "mocha", "ava", "playwright"],
         subcommands: &[],
