@@ -4160,7 +4160,18 @@ pub(crate) struct PackageRunner {
 
 /// The npm-family runners' options: a package spec, and the other valued ones
 const NPM_SPECS: &[&str] = &["-p", "--package"];
-const NPM_VALUED: &[&str] = &["-c", "--call", "-w", "--workspace", "--registry", "--cache"];
+const NPM_VALUED: &[&str] = &[
+    "-c",
+    "--call",
+    "-w",
+    "--workspace",
+    "--registry",
+    "--cache",
+    "--prefix",
+    "-C",
+    "--dir",
+    "--cwd",
+];
 /// uv's runner options (uv-tool-run(1))
 const UV_SPECS: &[&str] = &[
     "--from",
@@ -5685,6 +5696,8 @@ mod tests {
                 Some("https://h/p.tgz"),
             ),
             ("npm", "run build", None),
+            ("npm", "--prefix web exec github:o/r", Some("github:o/r")),
+            ("pnpm", "-C web dlx o/r", Some("o/r")),
             ("pnpm", "dlx o/r", Some("o/r")),
             ("bun", "x github:o/r", Some("github:o/r")),
             ("bunx", "vitest run", None),
