@@ -620,7 +620,13 @@ impl Reader {
         node: N,
         source: &str,
     ) -> Result<Option<Redirect>, Unreadable> {
-        let (operator, targets) = redirect_parts(node, source);
+        let (operator, mut targets) = redirect_parts(node, source);
+        // tree-sitter-bash may take the descriptor of the next redirect for a target of
+        // this one (`> f 0>&1`, read as `> f 0` and `>&1`): a number after the file is
+        // that descriptor, not part of the file's name.
+        if targets.len() > 1 {
+            targets.retain(|target| target.kind() != "number");
+        }
         let raw = match targets.as_slice() {
             [] => return Ok(None),
             _ if targets
