@@ -2134,7 +2134,6 @@ fn option_values<'a>(row: &ScriptOption, args: &'a [String]) -> Vec<&'a str> {
     values
 }
 
-<<<<<<< HEAD
 /// The operands of `args`, the values of the row's options and every other option
 /// skipped, every word after `--` an operand
 fn operands<'a>(row: &'static ScriptOption, args: &'a [String]) -> impl Iterator<Item = &'a str> {
@@ -2151,7 +2150,8 @@ fn operands<'a>(row: &'static ScriptOption, args: &'a [String]) -> impl Iterator
             words.next();
         }
     })
-=======
+}
+
 /// The command line of a `KEY=VALUE` whose key is one of `keys` (see [`Carried::Keys`])
 fn keyed_script(keys: &[&str], value: &str) -> Option<String> {
     let (key, script) = value.split_once(['=', ' '])?;
@@ -2170,7 +2170,6 @@ fn key_matches(pattern: &str, key: &str) -> bool {
         }
         None => pattern == key,
     }
->>>>>>> 44c1b84 (Shell knowledge: git's options and settings that name a command)
 }
 
 /// The command line a value carries, as its row says
