@@ -32,7 +32,7 @@ use crate::vocabulary::{Action, Defaults, EventKind, Mode, Origin, Rule};
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 7;
+const COMPACT_VERSION: u64 = 8;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]

@@ -364,6 +364,10 @@ fn command_truth(
                 opaque || unknown_words(command).any(|word| word.may_be_outside(cwd, tmp_inside)),
             )
         }
+        ShellCondition::WholeCwd => Truth::or_unknown(
+            command.paths.iter().any(|path| whole(path, cwd)),
+            opaque || unknown_words(command).any(|word| word.may_be_whole(cwd)),
+        ),
         ShellCondition::Word { word, test } => match word {
             ShellWord::Program => {
                 if hides_program(command) {
@@ -570,6 +574,28 @@ impl UnknownWord<'_> {
         start.starts_with(&literal) || literal.starts_with(&start)
     }
 
+    /// Whether the word, as a path, may be the working directory itself or all it holds:
+    /// what is known of it must lead there (`"$X"`, `./$X`, `../$X`, `/home/u/$X` for a
+    /// working directory `/home/u/app`), with a name or nothing after it
+    fn may_be_whole(&self, cwd: Option<&str>) -> bool {
+        if !self.name {
+            return true;
+        }
+        let base = self.prefix;
+        if base.starts_with('/') {
+            cwd.is_some_and(|cwd| {
+                let folder = format!("{}/", cwd.trim_end_matches('/'));
+                folder
+                    .strip_prefix(base)
+                    .is_some_and(|rest| !rest.trim_end_matches('/').contains('/'))
+            })
+        } else {
+            base.trim_start_matches("./").is_empty()
+                || base.starts_with('~')
+                || base.split('/').any(|part| part == "..")
+        }
+    }
+
     /// Whether the word, as a path, may lie outside the working directory: a name after a
     /// prefix inside it cannot
     fn may_be_outside(&self, cwd: Option<&str>, tmp_inside: bool) -> bool {
@@ -654,6 +680,21 @@ const SYSTEM_FOLDERS: &[&str] = &[
 /// leaves wherever the command runs (absolute, under `~`, or starting with `..`). Whatever
 /// the working directory, `/`, every folder at the root, a home directory and what is in a
 /// system folder the working directory is not inside are outside (docs/shell.md).
+/// Whether `path` is the working directory itself or everything it holds (`DIR/*`); never
+/// without a working directory, which leaves `.` as it is
+fn whole(path: &str, cwd: Option<&str>) -> bool {
+    cwd.filter(|cwd| cwd.starts_with('/')).is_some_and(|cwd| {
+        let root = cwd.trim_end_matches('/');
+        let root = if root.is_empty() { "/" } else { root };
+        path == root
+            || path
+                .strip_suffix("/*")
+                .is_some_and(|dir| dir == root || (dir.is_empty() && root == "/"))
+    }) || path == "."
+        || path == "./*"
+        || path == "*"
+}
+
 fn outside(path: &str, cwd: Option<&str>) -> bool {
     if protected(path, cwd) {
         return true;

@@ -283,3 +283,70 @@ fn without_the_full_parser_a_line_past_the_fast_reader_fails_closed() {
         Decision::None
     );
 }
+
+#[test]
+fn whole_cwd_is_the_working_directory_itself_or_all_it_holds() {
+    let policy = Policy::new(
+        vec![rule(
+            "whole",
+            Condition::Shell {
+                quantifier: Quantifier::Any,
+                condition: ShellCondition::All(vec![
+                    ShellCondition::Word {
+                        word: ShellWord::Program,
+                        test: WordTest::Equals("rm".to_owned()),
+                    },
+                    ShellCondition::WholeCwd,
+                ]),
+                on_undecidable: None,
+            },
+            Verb::Block,
+        )],
+        Defaults::default(),
+    )
+    .unwrap();
+    let project = "/home/u/app";
+    for line in [
+        "rm -rf .",
+        "rm -rf *",
+        "rm -rf ./*",
+        "rm -rf /home/u/app/",
+        "cd .. && rm -rf app",
+        "cd src && rm -rf ..",
+        "rm -rf \"$PWD\"",
+    ] {
+        assert_eq!(
+            decision(&policy, &call_in(line, project)),
+            Decision::Block,
+            "{line}"
+        );
+    }
+    for line in [
+        "rm -rf src",
+        "rm -rf ./build/*",
+        "cd build && rm -rf *",
+        "rm -rf /tmp/x",
+    ] {
+        assert_eq!(
+            decision(&policy, &call_in(line, project)),
+            Decision::None,
+            "{line}"
+        );
+    }
+    // What only run time knows may be the project when what is known leads there.
+    assert_eq!(
+        decision(&policy, &call_in("rm -rf \"$TARGET\"", project)),
+        Decision::Ask
+    );
+    assert_eq!(
+        decision(
+            &policy,
+            &call_in("rm -rf /home/u/$(basename \"$X\")", project)
+        ),
+        Decision::Ask
+    );
+    assert_eq!(
+        decision(&policy, &call_in("rm -rf /tmp/build/$(date +%s)", project)),
+        Decision::None
+    );
+}

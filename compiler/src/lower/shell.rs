@@ -97,6 +97,7 @@ impl ShellLowering<'_> {
             Expr::Path(path) => match BuiltinRow::named(&dotted(path)).map(|row| row.builtin) {
                 Some(Builtin::OutsideCwd) => Some(ShellCondition::OutsideCwd),
                 Some(Builtin::OutsideCwdAndTmp) => Some(ShellCondition::OutsideCwdAndTmp),
+                Some(Builtin::WholeCwd) => Some(ShellCondition::WholeCwd),
                 _ => self.not_a_condition(expr.span()),
             },
             Expr::Call(call) => self.call(call),

@@ -41,6 +41,8 @@ pub enum Builtin {
     OutsideCwd,
     /// `outside_cwd_and_tmp` inside a shell condition
     OutsideCwdAndTmp,
+    /// `whole_cwd` inside a shell condition
+    WholeCwd,
 }
 
 /// What a builtin takes, as it is written
@@ -106,7 +108,7 @@ pub struct BuiltinRow {
 const TOOL_CALL_EVENTS: &[EventKind] = &[EventKind::PreToolUse, EventKind::PostToolUse];
 
 /// Every builtin of the language
-pub const BUILTINS: [BuiltinRow; 13] = [
+pub const BUILTINS: [BuiltinRow; 14] = [
     BuiltinRow {
         builtin: Builtin::Count,
         name: "count",
@@ -258,6 +260,18 @@ pub const BUILTINS: [BuiltinRow; 13] = [
               inside",
         example: "on pre_tool_use when shell(program == \"rm\" and outside_cwd_and_tmp) block \
                   \"delete inside the project or /tmp\"",
+    },
+    BuiltinRow {
+        builtin: Builtin::WholeCwd,
+        name: "whole_cwd",
+        arguments: BuiltinArguments::Nothing,
+        scope: BuiltinScope::ShellCommand,
+        events: TOOL_CALL_EVENTS,
+        result: FieldType::Bool,
+        doc: "whether some operand, as a normalised path, is the working directory itself or \
+              everything it holds (`.`, `*`, `\"$PWD\"`)",
+        example: "on pre_tool_use when shell(program == \"rm\" and flag(\"-r\") and whole_cwd) \
+                  ask \"this deletes the whole project\"",
     },
 ];
 

@@ -52,6 +52,9 @@ pub enum ShellCondition {
     /// `outside_cwd_and_tmp`: some operand, as a path, lies outside the working directory
     /// and outside the temporary folders (`/tmp/...`, `/var/tmp/...`)
     OutsideCwdAndTmp,
+    /// `whole_cwd`: some operand, as a path, is the working directory itself or everything
+    /// it holds (`.`, `*`, `"$PWD"`, `../app` from `app`)
+    WholeCwd,
     /// `program == "rm"`, `arg ~ "of=/dev/*"`: the word (any of them, for a list) matches
     Word {
         /// Which word is tested
