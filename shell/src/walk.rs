@@ -1272,6 +1272,8 @@ impl Reader {
         let filters = ["grep", "egrep", "fgrep", "sort", "uniq", "head", "tail"];
         let listed = |command: &SimpleCommand| match command.program.as_str() {
             "find" => Some(find_roots(&command.args)),
+            // Names of the files a search lists, below the folders it searches.
+            "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" => searched_roots(command),
             // Names of the repository's files, below the folder git runs in.
             "git" if lists_files_below(command) => Some(vec![".".to_owned()]),
             _ => None,
@@ -2529,6 +2531,39 @@ fn find_roots(args: &[String]) -> Vec<String> {
     }
 }
 
+/// The folders a search that lists names of files (`grep -rl`, `rg -l`, `rg --files`)
+/// searches, whose files it names: its path operands, after the pattern unless an option
+/// gives it, or `.`; `None` for a search that prints lines, not names
+fn searched_roots(command: &SimpleCommand) -> Option<Vec<String>> {
+    let lists = [
+        "-l",
+        "-L",
+        "--files-with-matches",
+        "--files-without-match",
+        "--files",
+    ]
+    .iter()
+    .any(|flag| command.has_flag(flag))
+        || (matches!(command.program.as_str(), "ag" | "ack") && command.has_flag("-g"));
+    if !lists || !command.unknown.is_empty() {
+        return None;
+    }
+    let pattern_given = ["-e", "-f", "--regexp", "--file", "--files"]
+        .iter()
+        .any(|flag| command.has_flag(flag));
+    let roots: Vec<String> = command
+        .operands
+        .iter()
+        .skip(usize::from(!pattern_given))
+        .cloned()
+        .collect();
+    Some(if roots.is_empty() {
+        vec![".".to_owned()]
+    } else {
+        roots
+    })
+}
+
 /// Whether a `git` command prints names of files below the folder it runs in, one per
 /// line: `git ls-files` and `git diff --name-only` without a path operand that could lead
 /// above it
@@ -2879,6 +2914,8 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
                 .map(move |name| format!("{}/{name}", root.trim_end_matches('/')))
         })
         .collect();
+    // A root the search cannot find itself stands for what lies below it only.
+    roots.retain(|root| expand::is_unknown(root) || finds_root(args, root));
     roots.extend(children);
     let mut commands = Vec::new();
     let mut words = args.iter();
@@ -2907,6 +2944,103 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
         }
     }
     commands
+}
+
+/// Whether `find` with `args` may find the root `root` itself, not only what lies below it:
+/// not with `-mindepth 1` or more, nor when a `-name` it must pass (no `-o`, `!` or `,`
+/// anywhere) cannot match the root's own name (`find . -name __pycache__` never finds `.`)
+fn finds_root(args: &[String], root: &str) -> bool {
+    let below_only = args.windows(2).any(|pair| match pair {
+        [option, depth] => {
+            option == "-mindepth" && depth.parse::<u32>().is_ok_and(|depth| depth >= 1)
+        }
+        _ => false,
+    });
+    if below_only {
+        return false;
+    }
+    let alternatives = args
+        .iter()
+        .any(|arg| matches!(arg.as_str(), "-o" | "-or" | "!" | "-not" | ","));
+    if alternatives {
+        return true;
+    }
+    let name = root
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(root);
+    let name = if name.is_empty() { "/" } else { name };
+    args.windows(2)
+        .filter_map(|pair| match pair {
+            [test, pattern] if test == "-name" || test == "-iname" => Some(pattern),
+            _ => None,
+        })
+        .all(|pattern| {
+            expand::is_unknown(pattern)
+                || may_match_name(&pattern.to_ascii_lowercase(), &name.to_ascii_lowercase())
+        })
+}
+
+/// Whether the glob `pattern` (`*`, `?`, `[...]`, which stands here for any one character)
+/// may match `name`: more than it does, never less
+fn may_match_name(pattern: &str, name: &str) -> bool {
+    let pattern: Vec<char> = squash_classes(pattern);
+    let name: Vec<char> = name.chars().collect();
+    // Matched by the classic two-pointer walk, remembering the last `*`.
+    let (mut p, mut n, mut star, mut resume) = (0, 0, None, 0);
+    while n < name.len() {
+        match pattern.get(p) {
+            Some('?') => {
+                p += 1;
+                n += 1;
+            }
+            Some('*') => {
+                star = Some(p);
+                resume = n;
+                p += 1;
+            }
+            Some(ch) if name.get(n) == Some(ch) => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                Some(at) => {
+                    p = at + 1;
+                    resume += 1;
+                    n = resume;
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern
+        .get(p..)
+        .unwrap_or_default()
+        .iter()
+        .all(|ch| *ch == '*')
+}
+
+/// `pattern` with each bracket expression `[...]` as `?` and a backslash's character as
+/// itself
+fn squash_classes(pattern: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut chars = pattern.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '[' => {
+                for inner in chars.by_ref() {
+                    if inner == ']' {
+                        break;
+                    }
+                }
+                out.push('?');
+            }
+            '\\' => out.extend(chars.next()),
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The `$(...)`, backtick and `<(...)` substitutions in `parts`, whose output the command
