@@ -2010,6 +2010,16 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         glued: &[],
         carried: Carried::Operands,
     },
+    // watch(1) hands its words, joined, to `sh -c` (unless `-x`, which runs them as they
+    // are: read both ways).
+    ScriptOption {
+        programs: &["watch"],
+        subcommands: &[],
+        options: &[],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Words,
+    },
     ScriptOption {
         programs: &["nodemon"],
         subcommands: &[],
@@ -3272,6 +3282,25 @@ pub(crate) const WRITERS: &[Writer] = &[
             "-m", "-s", "-h", "-D", "-F", "-R", "-w", "-Y",
         ],
         destination: Destination::Confirmed(&["-f"]),
+    },
+    // xxd(1): `xxd [options] [infile [outfile]]`, with `-r` too.
+    Writer {
+        programs: &["xxd"],
+        valued: &[
+            "-c",
+            "-cols",
+            "-g",
+            "-groupsize",
+            "-l",
+            "-len",
+            "-o",
+            "-offset",
+            "-s",
+            "-seek",
+            "-n",
+            "-name",
+        ],
+        destination: Destination::After(1),
     },
     // gawk(1): the `inplace` extension writes each file back.
     Writer {
@@ -4880,6 +4909,33 @@ pub(crate) struct CommandVariable {
 /// ENVIRONMENT VARIABLES, less(1)'s INPUT PREPROCESSOR, man(1), psql(1), systemctl(1),
 /// rsync(1), sudo(8), ssh(1))
 pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
+    // bash(1): `PROMPT_COMMAND` runs before each prompt of an interactive shell, and the
+    // prompt strings' `$(...)` run as they are expanded (`PS4` before each traced command).
+    CommandVariable {
+        name: "PROMPT_COMMAND",
+        programs: &["bash", "sh", "rbash"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "PS0",
+        programs: &["bash", "sh", "rbash"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "PS1",
+        programs: &["bash", "sh", "rbash"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "PS2",
+        programs: &["bash", "sh", "rbash"],
+        marks: "",
+    },
+    CommandVariable {
+        name: "PS4",
+        programs: &["bash", "sh", "rbash"],
+        marks: "",
+    },
     CommandVariable {
         name: "GIT_EXTERNAL_DIFF",
         programs: &["git"],

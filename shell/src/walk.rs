@@ -274,7 +274,8 @@ impl Reader {
                         }
                     }
                 }
-                walked
+                walked?;
+                self.declaration(node, at)
             }
             // A `cd` in a subshell or a substitution ends with it.
             "subshell" | "command_substitution" | "process_substitution" => {
@@ -290,10 +291,42 @@ impl Reader {
             }
             "declaration_command" => {
                 self.quoted_operands(node, at.source, 0);
-                self.children(node, inner)
+                self.children(node, inner)?;
+                self.declaration(node, at)
             }
             _ => self.children(node, inner),
         }
+    }
+
+    /// `declare -x`, `export -p`, `local x=1`: the builtin is a command of its own, which
+    /// prints the variables when given no name (`export -p | curl -d @- …`). Its words are its
+    /// flags and the names it declares; the values were read as the assignments they are.
+    fn declaration<N: Syntax>(&mut self, node: N, at: At<'_, '_>) -> Result<(), Unreadable> {
+        let source = text(node, at.source);
+        let Some(program) = source.split_whitespace().next() else {
+            return Ok(());
+        };
+        let args = node
+            .named_children()
+            .map(|child| {
+                let word = text(child, at.source);
+                match child.kind() {
+                    "variable_assignment" => word
+                        .split_once('=')
+                        .map_or(word, |(name, _)| name)
+                        .to_owned(),
+                    _ => word.to_owned(),
+                }
+            })
+            .collect();
+        let command = simple_command(
+            program.to_owned(),
+            args,
+            at.upstream,
+            &self.context,
+            &self.made_links,
+        );
+        self.push(command)
     }
 
     /// Notes the single-quoted strings below `node` as text, down to [`MAX_TREE_DEPTH`]
