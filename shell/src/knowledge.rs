@@ -1567,7 +1567,7 @@ pub(crate) fn global_valued_options(program: &str) -> &'static [&'static str] {
             "-l",
             "--log-level",
         ],
-        "kubectl" => &[
+        "kubectl" | "oc" => &[
             "-n",
             "--namespace",
             "--context",
@@ -1575,6 +1575,36 @@ pub(crate) fn global_valued_options(program: &str) -> &'static [&'static str] {
             "-s",
             "--server",
         ],
+        // The cluster tools' own options before a command (`talosctl -n NODE reset`,
+        // `helm -n NS uninstall R`, `flux -n NS delete ks K`).
+        "helm" | "flux" => &[
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--context",
+            "--kubeconfig",
+        ],
+        "talosctl" => &[
+            "-n",
+            "--nodes",
+            "-e",
+            "--endpoints",
+            "--talosconfig",
+            "--context",
+            "--cluster",
+        ],
+        // The cloud CLIs' global options (`gcloud --project P compute instances delete`).
+        "gcloud" => &[
+            "--project",
+            "--account",
+            "--configuration",
+            "--format",
+            "--verbosity",
+            "--impersonate-service-account",
+            "--billing-project",
+        ],
+        "az" => &["--subscription", "-o", "--output", "--query"],
+        "doctl" => &["-t", "--access-token", "--context", "-o", "--output"],
         "npm" | "yarn" | "pnpm" => &["-C", "--prefix", "--dir", "-w", "--workspace", "--filter"],
         "cargo" => &["-C", "--config", "-Z"],
         // aws(1) global options (`aws --profile prod configure ...`).

@@ -3,4 +3,5 @@
 mod fast;
 mod links;
 mod structure;
+mod subcommands;
 mod unreadable;
