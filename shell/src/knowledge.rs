@@ -738,6 +738,8 @@ const PRIVILEGE: &[&str] = &[
     "pfexec",
     "calife",
     "super",
+    "gosu",
+    "su-exec",
 ];
 
 /// Programs that make a file system or wipe a device whatever their words
@@ -1292,7 +1294,15 @@ pub(crate) fn transfer_commands(
 
 /// Programs that are another one under their own name: a drop-in replacement installed
 /// beside it (`sudo-rs`), or a wrapper that hands every command on (`hub` to `git`)
-const CALLED_AS: &[(&str, &str)] = &[("hub", "git"), ("sudo-rs", "sudo"), ("su-rs", "su")];
+const CALLED_AS: &[(&str, &str)] = &[
+    ("hub", "git"),
+    ("sudo-rs", "sudo"),
+    ("su-rs", "su"),
+    // MariaDB 11 renamed its programs; the old names are links to the new
+    ("mariadb-admin", "mysqladmin"),
+    // Docker-compatible CLIs whose subcommands and options are docker's
+    ("finch", "docker"),
+];
 
 /// The program `program` with `args` is, and its words: a row of [`CALLED_AS`]; git's
 /// commands run by their own name (`git-push ARGS` is `git push ARGS`, as git runs
@@ -5581,7 +5591,7 @@ mod tests {
                 "privilege",
                 &[
                     "sudo", "su", "doas", "pkexec", "run0", "sudoedit", "please", "ksu", "runuser",
-                    "pbrun", "dzdo", "pfexec", "calife", "super",
+                    "pbrun", "dzdo", "pfexec", "calife", "super", "gosu", "su-exec",
                 ],
                 &["sudoku", "env", "pleased"],
             ),
@@ -5863,6 +5873,8 @@ mod tests {
         );
         assert_eq!(called("hub", "push -f"), "git push -f");
         assert_eq!(called("sudo-rs", "id"), "sudo id");
+        assert_eq!(called("mariadb-admin", "-f drop x"), "mysqladmin -f drop x");
+        assert_eq!(called("finch", "volume prune -f"), "docker volume prune -f");
         assert_eq!(called("coreutils", "--coreutils-prog=rm -rf x"), "rm -rf x");
         assert_eq!(called("coreutils", "--help"), "coreutils --help");
         assert_eq!(called("git-", "x"), "git- x");

@@ -785,6 +785,16 @@ const WRAPPERS: &[Wrapper] = &[
         positionals: 1,
         ..wrapper("chroot", "")
     },
+    // gosu(1) and su-exec(1), the sudo of container entrypoints: `USER[:GROUP] CMD…`, no
+    // options of their own.
+    Wrapper {
+        positionals: 1,
+        ..wrapper("gosu", "")
+    },
+    Wrapper {
+        positionals: 1,
+        ..wrapper("su-exec", "")
+    },
 ];
 
 /// [`WRAPPERS`] by name
@@ -1053,6 +1063,8 @@ mod tests {
             ("systemd-run", "--unit x -p A=b rm", Some(4)),
             ("nsenter", "-t 1 -m rm", Some(3)),
             ("chroot", "/ rm", Some(1)),
+            ("gosu", "root rm", Some(1)),
+            ("su-exec", "0:0 rm", Some(1)),
             ("run0", "-u root rm", Some(2)),
             ("pkexec", "--user root rm", Some(2)),
             ("doas", "-u root rm", Some(2)),
