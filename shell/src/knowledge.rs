@@ -3953,13 +3953,11 @@ pub(crate) fn deletes_as_rm(program: &str, args: &[String]) -> Option<Vec<String
 static DELETERS_BY_NAME: ByName =
     LazyLock::new(|| by_name::index(DELETERS, |row| std::slice::from_ref(&row.program)));
 
-/// Every program that deletes as `rm` does ([`DELETERS`]) or writes files its words name
-/// ([`WRITERS`])
-pub(crate) fn deleter_and_writer_names() -> impl Iterator<Item = &'static str> {
-    DELETERS
-        .iter()
-        .map(|row| row.program)
-        .chain(WRITERS.iter().flat_map(|row| row.programs.iter().copied()))
+/// Whether `program` has a row in [`DELETERS`], whatever its words
+pub(crate) fn is_deleter(program: &str) -> bool {
+    by_name::positions(&DELETERS_BY_NAME, program)
+        .next()
+        .is_some()
 }
 
 /// `path` as seen from `folder`, when one is given and the path is relative; a folder

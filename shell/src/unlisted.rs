@@ -141,60 +141,36 @@ const WATCHED: &[&str] = &[
     "find", "kill", "tee",
 ];
 
-/// What the reader knows of a program's name here
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    /// Its words name programs as data, or the reader reads them its own way
-    Data,
-    /// A guard watches it when it runs
-    Watched,
-}
-
-/// Every name of the tables above and of the reader's own (program kinds, deleters,
-/// writers, wrappers), sorted, each once: a program is looked up in one search, since each
-/// simple command of a line is
-static ROLES: LazyLock<Box<[(&'static str, Role)]>> = LazyLock::new(|| {
-    let data = NAMES_AS_DATA.iter().chain(READ_ELSEWHERE).copied();
-    let kinds = crate::PROGRAM_KINDS
+/// [`NAMES_AS_DATA`] and [`READ_ELSEWHERE`], sorted as the name indexes are: a hook call is
+/// a process of its own, so this is built in each, and kept small
+static NOT_WRAPPERS: LazyLock<Box<[&'static str]>> = LazyLock::new(|| {
+    let mut names: Vec<&'static str> = NAMES_AS_DATA
         .iter()
-        .flat_map(|kind| kind.programs.iter().copied());
-    let watched = WATCHED
-        .iter()
+        .chain(READ_ELSEWHERE)
         .copied()
-        .chain(kinds)
-        .chain(knowledge::deleter_and_writer_names())
-        .chain(wrapper::names());
-    let mut roles: Vec<(&'static str, Role)> = watched
-        .map(|name| (name, Role::Watched))
-        .chain(data.map(|name| (name, Role::Data)))
         .collect();
-    // A name in both lists is data: the reader reads it its own way, or not at all.
-    roles.sort_unstable_by(|(one, one_role), (other, other_role)| {
-        by_name::by_length(one, other)
-            .then((*one_role == Role::Watched).cmp(&(*other_role == Role::Watched)))
-    });
-    roles.dedup_by(|later, earlier| later.0 == earlier.0);
-    roles.into_boxed_slice()
+    names.sort_unstable_by(|one, other| by_name::by_length(one, other));
+    names.dedup();
+    names.into_boxed_slice()
 });
 
-/// The role of `name`, if a table names it
-fn role(name: &str) -> Option<Role> {
-    ROLES
-        .binary_search_by(|(listed, _)| by_name::by_length(listed, name))
-        .ok()
-        .and_then(|at| ROLES.get(at))
-        .map(|(_, role)| *role)
+/// Whether `program`'s words name programs as data, or the reader reads them its own way
+fn not_a_wrapper(program: &str) -> bool {
+    NOT_WRAPPERS
+        .binary_search_by(|listed| by_name::by_length(listed, program))
+        .is_ok()
 }
 
-/// Whether a guard watches `name` when it runs: a name of the tables, an interpreter with
-/// its version (`python3.12`), a file system maker (`mkfs.ext4`)
+/// Whether a guard watches `name` when it runs: a name of the program kinds (an interpreter
+/// with its version, `python3.12`; a file system maker, `mkfs.ext4`), of the deleters, the
+/// writers or the wrappers, or a core command that deletes, moves or changes permissions.
+/// Each table's own index is searched: the reading builds them anyway.
 fn watched(name: &str) -> bool {
-    match role(name) {
-        Some(role) => role == Role::Watched,
-        None => crate::PROGRAM_KINDS
-            .iter()
-            .any(|kind| (kind.interpreters || !kind.prefixes.is_empty()) && kind.holds(name)),
-    }
+    WATCHED.contains(&name)
+        || crate::PROGRAM_KINDS.iter().any(|kind| kind.holds(name))
+        || knowledge::is_deleter(name)
+        || knowledge::writers(name).next().is_some()
+        || wrapper::is_wrapper(name)
 }
 
 /// The words from which `program`, which the reader has no row for, may run a program a guard
@@ -203,7 +179,7 @@ fn watched(name: &str) -> bool {
 /// when options follow it (`daemonize /bin/rm -rf ~`), since checksums and listings name
 /// programs' files too (`sha256sum /bin/rm /bin/ls`).
 pub(crate) fn may_run(program: &str, args: &[String]) -> Option<Vec<String>> {
-    if program.is_empty() || role(program).is_some() || watched(program) {
+    if program.is_empty() || not_a_wrapper(program) || watched(program) {
         return None;
     }
     let at = args.iter().enumerate().position(|(at, word)| {

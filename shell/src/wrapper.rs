@@ -801,9 +801,9 @@ const WRAPPERS: &[Wrapper] = &[
 static BY_NAME: ByName =
     LazyLock::new(|| by_name::index(WRAPPERS, |spec| std::slice::from_ref(&spec.name)));
 
-/// The name of every wrapper in the table
-pub(crate) fn names() -> impl Iterator<Item = &'static str> {
-    WRAPPERS.iter().map(|spec| spec.name)
+/// Whether `program` has a row in the wrapper table, whether or not its words run anything
+pub(crate) fn is_wrapper(program: &str) -> bool {
+    by_name::positions(&BY_NAME, program).next().is_some()
 }
 
 /// The program a wrapper runs in its arguments (`args` excludes the wrapper's own name);
