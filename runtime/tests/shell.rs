@@ -38,6 +38,11 @@ fn program_is(quantifier: Quantifier, program: &str) -> Condition {
 
 /// `shell(program == "rm" and outside_cwd)`, with an `@undecidable(...)` choice
 fn rm_outside(choice: Option<OnUndecidable>) -> Condition {
+    rm_and(ShellCondition::OutsideCwd, choice)
+}
+
+/// `shell(program == "rm" and CONDITION)`, with an `@undecidable(...)` choice
+fn rm_and(condition: ShellCondition, choice: Option<OnUndecidable>) -> Condition {
     Condition::Shell {
         quantifier: Quantifier::Any,
         condition: ShellCondition::All(vec![
@@ -45,7 +50,7 @@ fn rm_outside(choice: Option<OnUndecidable>) -> Condition {
                 word: ShellWord::Program,
                 test: WordTest::Equals("rm".to_owned()),
             },
-            ShellCondition::OutsideCwd,
+            condition,
         ]),
         on_undecidable: choice,
     }
@@ -289,17 +294,7 @@ fn whole_cwd_is_the_working_directory_itself_or_all_it_holds() {
     let policy = Policy::new(
         vec![rule(
             "whole",
-            Condition::Shell {
-                quantifier: Quantifier::Any,
-                condition: ShellCondition::All(vec![
-                    ShellCondition::Word {
-                        word: ShellWord::Program,
-                        test: WordTest::Equals("rm".to_owned()),
-                    },
-                    ShellCondition::WholeCwd,
-                ]),
-                on_undecidable: None,
-            },
+            rm_and(ShellCondition::WholeCwd, None),
             Verb::Block,
         )],
         Defaults::default(),

@@ -4924,6 +4924,15 @@ pub(crate) const DATABASE_CLIENTS: &[DatabaseClient] = &[
     },
 ];
 
+/// A variable bash itself runs as a command line, in a shell it starts
+const fn bash_variable(name: &'static str) -> CommandVariable {
+    CommandVariable {
+        name,
+        programs: &["bash", "sh", "rbash"],
+        marks: "",
+    }
+}
+
 /// The row of [`DATABASE_CLIENTS`] for `program`
 pub(crate) fn database_client(program: &str) -> Option<&'static DatabaseClient> {
     DATABASE_CLIENTS.iter().find(|row| row.name == program)
@@ -4949,31 +4958,11 @@ pub(crate) struct CommandVariable {
 pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
     // bash(1): `PROMPT_COMMAND` runs before each prompt of an interactive shell, and the
     // prompt strings' `$(...)` run as they are expanded (`PS4` before each traced command).
-    CommandVariable {
-        name: "PROMPT_COMMAND",
-        programs: &["bash", "sh", "rbash"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "PS0",
-        programs: &["bash", "sh", "rbash"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "PS1",
-        programs: &["bash", "sh", "rbash"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "PS2",
-        programs: &["bash", "sh", "rbash"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "PS4",
-        programs: &["bash", "sh", "rbash"],
-        marks: "",
-    },
+    bash_variable("PROMPT_COMMAND"),
+    bash_variable("PS0"),
+    bash_variable("PS1"),
+    bash_variable("PS2"),
+    bash_variable("PS4"),
     CommandVariable {
         name: "GIT_EXTERNAL_DIFF",
         programs: &["git"],

@@ -344,14 +344,7 @@ pub(crate) fn written(
                 .iter()
                 .any(|(option, _)| matches!(*option, "-e" | "--expression" | "-f" | "--file"));
             if in_place {
-                let skip = usize::from(!script_given);
-                out.extend(
-                    words
-                        .operands
-                        .iter()
-                        .skip(skip)
-                        .map(|operand| word(operand)),
-                );
+                out.extend(files_after_script(&words, script_given).map(word));
             }
         }
         Destination::Included(libraries) => {
@@ -363,14 +356,7 @@ pub(crate) fn written(
                 .iter()
                 .any(|(option, _)| matches!(*option, "-f" | "--file" | "-e" | "--source"));
             if included {
-                let skip = usize::from(!program_given);
-                out.extend(
-                    words
-                        .operands
-                        .iter()
-                        .skip(skip)
-                        .map(|operand| word(operand)),
-                );
+                out.extend(files_after_script(&words, program_given).map(word));
             }
         }
     }
@@ -568,6 +554,19 @@ fn old_style_values<'a>(row: &Writer, args: &'a [String]) -> Vec<(String, &'a st
         .zip(rest)
         .map(|(letter, value)| (format!("-{letter}"), value.as_str()))
         .collect()
+}
+
+/// The operands of an editing program after its script, which is the first operand unless
+/// an option gave it (`sed -e S F`, `gawk -f P F`)
+fn files_after_script<'s, 'a>(
+    words: &'s Sorted<'a>,
+    script_given: bool,
+) -> impl Iterator<Item = &'a str> + 's {
+    words
+        .operands
+        .iter()
+        .skip(usize::from(!script_given))
+        .copied()
 }
 
 /// Sorts `args` by the row's options that take a value
