@@ -3944,9 +3944,15 @@ pub(crate) const DELETERS: &[Deleter] = &[
 
 /// The `rm` command `program` with `args` stands for: `rm`, the row's flags (and the
 /// program's own `-r`/`-f` where it takes them, as `cmake -E rm -rf`), `--`, then the
-/// operands it deletes; `None` when it deletes nothing
-pub(crate) fn deletes_as_rm(program: &str, args: &[String]) -> Option<Vec<String>> {
-    by_name::rows(DELETERS, &DELETERS_BY_NAME, program).find_map(|row| row_as_rm(row, args))
+/// operands it deletes; `None` when it deletes nothing. `is_unknown` tells a word only
+/// known at run time.
+pub(crate) fn deletes_as_rm(
+    program: &str,
+    args: &[String],
+    is_unknown: fn(&str) -> bool,
+) -> Option<Vec<String>> {
+    by_name::rows(DELETERS, &DELETERS_BY_NAME, program)
+        .find_map(|row| row_as_rm(row, args, is_unknown))
 }
 
 /// [`DELETERS`] by the program of each row
@@ -3962,12 +3968,10 @@ pub(crate) fn is_deleter(program: &str) -> bool {
 
 /// `path` as seen from `folder`, when one is given and the path is relative; a folder
 /// only known at run time makes the path that folder, unknown as well
-fn in_folder(folder: Option<&str>, path: &str) -> String {
+fn in_folder(folder: Option<&str>, path: &str, is_unknown: fn(&str) -> bool) -> String {
     match folder {
-        Some(folder) if crate::expand::is_unknown(folder) => folder.to_owned(),
-        Some(folder)
-            if !path.starts_with(['/', '~']) && path != "-" && !crate::expand::is_unknown(path) =>
-        {
+        Some(folder) if is_unknown(folder) => folder.to_owned(),
+        Some(folder) if !path.starts_with(['/', '~']) && path != "-" && !is_unknown(path) => {
             format!("{}/{path}", folder.trim_end_matches('/'))
         }
         _ => path.to_owned(),
@@ -3975,7 +3979,7 @@ fn in_folder(folder: Option<&str>, path: &str) -> String {
 }
 
 /// [`deletes_as_rm`] for one row
-fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
+fn row_as_rm(row: &Deleter, args: &[String], is_unknown: fn(&str) -> bool) -> Option<Vec<String>> {
     let rest: &[String] = match row.verbs {
         [] => args,
         verbs => {
@@ -4031,12 +4035,12 @@ fn row_as_rm(row: &Deleter, args: &[String]) -> Option<Vec<String>> {
         if let Some(glued) = folder_option {
             let value = glued.or_else(|| rest_words.next().map(|(_, value)| value.as_str()));
             if let Some(value) = value {
-                folder = Some(in_folder(folder.as_deref(), value));
+                folder = Some(in_folder(folder.as_deref(), value, is_unknown));
             }
         } else if takes_value {
             rest_words.next();
         } else if arg == "-" || !arg.starts_with('-') {
-            words.push(in_folder(folder.as_deref(), arg));
+            words.push(in_folder(folder.as_deref(), arg, is_unknown));
         }
     }
     if let Some(options) = row.moved_to {

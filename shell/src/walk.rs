@@ -1024,7 +1024,7 @@ impl Reader {
                 .flat_map(|row| writes::written(row, &args, &self.context, has_input))
                 .collect();
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
-            let deletes = knowledge::deletes_as_rm(&program, &args);
+            let deletes = knowledge::deletes_as_rm(&program, &args, expand::is_unknown);
             let below_folders = writes::operands_below_folders(&program, &args);
             let socat = if program == "socat" {
                 knowledge::socat_addresses(&args)
