@@ -3,18 +3,27 @@
 //! command more than reading its words, so each table is indexed by name once per process.
 //! A hook call is a process of its own, so building the index is paid on every call: it is
 //! one sorted list of (name, row) pairs, searched by halves, which costs a tenth of what a
-//! map with a list per name cost to build.
+//! map with a list per name cost to build. Most names a table is asked for are in none of
+//! its rows: a [`NameFilter`] of its names answers those before any search.
 
 use std::sync::LazyLock;
 
-/// A table's rows by each name they list: (name, position) pairs, sorted, each once
-pub(crate) type ByName = LazyLock<Box<[(&'static str, usize)]>>;
+use crate::name_filter::NameFilter;
+
+/// A table's rows by each name they list, built once per process
+pub(crate) type ByName = LazyLock<Index>;
+
+/// (name, position) pairs, sorted, each once, and a filter of the names
+pub(crate) struct Index {
+    pairs: Box<[(&'static str, usize)]>,
+    names: NameFilter,
+}
 
 /// The positions of `rows` that list each name `names` gives of a row
 pub(crate) fn index<T>(
     rows: &'static [T],
     names: impl Fn(&'static T) -> &'static [&'static str],
-) -> Box<[(&'static str, usize)]> {
+) -> Index {
     let mut pairs: Vec<(&'static str, usize)> = rows
         .iter()
         .enumerate()
@@ -24,7 +33,10 @@ pub(crate) fn index<T>(
         by_length(one, other).then(at.cmp(other_at))
     });
     pairs.dedup();
-    pairs.into_boxed_slice()
+    Index {
+        names: pairs.iter().map(|(name, _)| *name).collect(),
+        pairs: pairs.into_boxed_slice(),
+    }
 }
 
 /// The index's order: by length, then by bytes. Most names a search passes differ in
@@ -47,8 +59,13 @@ pub(crate) fn positions<'n>(
     by_name: &'static ByName,
     name: &'n str,
 ) -> impl Iterator<Item = usize> + 'n {
-    let first = by_name.partition_point(|(listed, _)| by_length(listed, name).is_lt());
-    by_name
+    let pairs = if by_name.names.may_hold(name) {
+        &by_name.pairs[..]
+    } else {
+        &[]
+    };
+    let first = pairs.partition_point(|(listed, _)| by_length(listed, name).is_lt());
+    pairs
         .get(first..)
         .unwrap_or_default()
         .iter()

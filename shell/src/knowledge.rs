@@ -6,6 +6,7 @@
 use std::sync::LazyLock;
 
 use crate::by_name::{self, ByName};
+use crate::name_filter::NameFilter;
 
 /// Folders project tools put first on `PATH`, so that a program named as a file in one
 /// runs it: `npx` and `npm run` (`node_modules/.bin`), an activated Python virtual
@@ -589,6 +590,19 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
 
 /// The interpreter `program` is, if any
 pub(crate) fn interpreter(program: &str) -> Option<&'static Interpreter> {
+    static NAMES: LazyLock<NameFilter> =
+        LazyLock::new(|| INTERPRETERS.iter().map(|row| row.name).collect());
+    // A row with a version after its name (`python3.12`) is asked for every name the
+    // program's trailing digits and dots may follow.
+    let version = program
+        .trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '.')
+        .len();
+    let named = (version..=program.len())
+        .filter_map(|end| program.get(..end))
+        .any(|name| NAMES.may_hold(name));
+    if !named {
+        return None;
+    }
     INTERPRETERS.iter().find(|row| {
         if row.prefix {
             program
@@ -771,14 +785,15 @@ pub struct ProgramKind {
     pub name: &'static str,
     /// What the programs of the kind do, for the docs and messages
     pub about: &'static str,
-    /// The programs, by exact name
-    pub programs: &'static [&'static str],
+    /// The programs, by exact name. Not public, so every kind is a row of
+    /// [`PROGRAM_KINDS`], whose names [`ProgramKind::holds`] filters by.
+    pub(crate) programs: &'static [&'static str],
     /// Name starts that make a program of the kind when followed by a file system
     /// (`mkfs` covers `mkfs.ext4`)
-    pub prefixes: &'static [&'static str],
+    pub(crate) prefixes: &'static [&'static str],
     /// Whether the kind is the programs of the interpreter table, whose names may carry a
     /// version (`python3.12`)
-    pub interpreters: bool,
+    pub(crate) interpreters: bool,
 }
 
 /// Every kind of program a policy can name, one row each
@@ -837,7 +852,13 @@ pub const PROGRAM_KINDS: &[ProgramKind] = &[
 impl ProgramKind {
     /// Whether `program` is of this kind
     pub fn holds(&self, program: &str) -> bool {
-        self.programs.contains(&program)
+        static NAMES: LazyLock<NameFilter> = LazyLock::new(|| {
+            PROGRAM_KINDS
+                .iter()
+                .flat_map(|kind| kind.programs.iter().copied())
+                .collect()
+        });
+        NAMES.may_hold(program) && self.programs.contains(&program)
             || (self.interpreters && interpreter(program).is_some())
             || self.prefixes.iter().any(|prefix| {
                 program

@@ -29,6 +29,7 @@ mod inline;
 mod knowledge;
 mod limits;
 mod links;
+mod name_filter;
 mod path;
 mod printf;
 mod syntax;
@@ -43,6 +44,7 @@ pub use knowledge::{program_kind, ProgramKind, PROGRAM_KINDS};
 pub use limits::{
     Unreadable, MAX_BYTES, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH, MAX_TIME,
 };
+pub use name_filter::NameFilter;
 
 /// Where a command line runs: the directories paths are resolved against
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

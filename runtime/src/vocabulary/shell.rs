@@ -123,7 +123,7 @@ impl WordTest {
             WordTest::Equals(expected) => same_word(text, expected),
             WordTest::Glob(pattern) => pattern.is_match(text),
             WordTest::Regex(pattern) => pattern.is_match(text),
-            WordTest::In(members) => members.iter().any(|member| same_word(text, member)),
+            WordTest::In(members) => members.contains(text),
             WordTest::Contains(needle) => text.contains(needle.as_str()),
             WordTest::Kind(kind) => {
                 rulesc_shell::program_kind(kind).is_some_and(|kind| kind.holds(text))

@@ -5,11 +5,13 @@
 //! a word apiece was an allocation, a copy and a UTF-8 check apiece, more than a tenth of a
 //! Bash call. So a list is one string and the ends of its words, and the binary form
 //! writes it so: reading it is one copy of the string and one of the ends. JSON writes the
-//! list of strings.
+//! list of strings. A list is asked of every simple command of a line, and most programs
+//! are in none: a [`NameFilter`] of its words, built as it is read, answers those.
 
 use std::borrow::Cow;
 use std::fmt;
 
+use rulesc_shell::NameFilter;
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -20,6 +22,8 @@ pub struct Words {
     text: String,
     /// Where each word ends in `text`
     ends: Vec<usize>,
+    /// The words, as a filter that refuses most others at once
+    filter: NameFilter,
 }
 
 impl Words {
@@ -33,6 +37,11 @@ impl Words {
         })
     }
 
+    /// Whether `word` is one of the words, exactly
+    pub fn contains(&self, word: &str) -> bool {
+        self.filter.may_hold(word) && self.iter().any(|member| member == word)
+    }
+
     /// How many words there are
     pub fn len(&self) -> usize {
         self.ends.len()
@@ -44,6 +53,7 @@ impl Words {
     }
 
     fn push(&mut self, word: &str) {
+        self.filter.insert(word);
         self.text.push_str(word);
         self.ends.push(self.text.len());
     }
@@ -93,7 +103,13 @@ impl<'de> Deserialize<'de> for Words {
             }
             start = end;
         }
-        Ok(Words { text, ends })
+        let mut words = Words {
+            text,
+            ends,
+            filter: NameFilter::default(),
+        };
+        words.filter = words.iter().collect();
+        Ok(words)
     }
 }
 
@@ -110,6 +126,7 @@ impl<'de> Visitor<'de> for WordsVisitor {
         let mut words = Words {
             text: String::new(),
             ends: Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096)),
+            filter: NameFilter::default(),
         };
         while let Some(Word(word)) = seq.next_element()? {
             words.push(&word);
@@ -175,5 +192,12 @@ mod tests {
             assert!(postcard::from_bytes::<Words>(&bad).is_err());
         }
         assert_eq!(words.len(), 4);
+        for word in ["psql", "", "mysql", "é \"quoted\""] {
+            assert!(words.contains(word), "{word}");
+        }
+        for word in ["psq", "mysql ", "sqlite3", "é"] {
+            assert!(!words.contains(word), "{word}");
+        }
+        assert!(!Words::default().contains(""));
     }
 }
