@@ -1404,9 +1404,7 @@ impl Reader {
                     .as_deref()
                     .is_some_and(|module| row.programs.contains(&module)))
                 && (row.subcommands.is_empty()
-                    || subcommand
-                        .as_deref()
-                        .is_some_and(|sub| row.subcommands.contains(&sub)))
+                    || subcommand.is_some_and(|sub| row.subcommands.contains(&sub)))
         }) {
             let found = self.written.iter().find(|path| {
                 row.files
@@ -1696,7 +1694,7 @@ impl Reader {
         }
         for script in knowledge::option_scripts(
             program,
-            subcommand_of(program, args).as_deref(),
+            subcommand_of(program, args),
             args,
             expand::is_unknown,
         ) {
@@ -1838,7 +1836,7 @@ impl Reader {
             let rest = args.get(at + 1..)?;
             (!rest.is_empty()).then(|| rest.to_vec())
         };
-        match subcommand_of("git", args).as_deref() {
+        match subcommand_of("git", args) {
             // `bisect run CMD ARGS…` runs the program with its words, no shell between.
             Some("bisect") => {
                 if let Some(words) = after("run") {
@@ -2653,7 +2651,7 @@ fn simple_command(
     context: &Context,
     links: &Links,
 ) -> SimpleCommand {
-    let subcommand = subcommand_of(&program, &args);
+    let subcommand = subcommand_of(&program, &args).map(str::to_owned);
     let mut flags = Vec::new();
     let mut operands = Vec::with_capacity(args.len());
     let mut unknown = Vec::new();
@@ -2855,7 +2853,7 @@ fn put_for(template: &[String], replace: &str, line: &str) -> Vec<String> {
 
 /// The first operand of `args` after the program's global options and their values;
 /// `None` when a word before it is only known at run time
-fn subcommand_of(program: &str, args: &[String]) -> Option<String> {
+fn subcommand_of<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
     let valued = knowledge::global_valued_options(program);
     let mut words = args.iter();
     while let Some(arg) = words.next() {
@@ -2866,7 +2864,7 @@ fn subcommand_of(program: &str, args: &[String]) -> Option<String> {
             return words
                 .next()
                 .filter(|word| !expand::is_unknown(word))
-                .map(|word| knowledge::command_name(program, word).to_owned());
+                .map(|word| knowledge::command_name(program, word));
         }
         if arg.starts_with('-') && arg != "-" {
             if valued.contains(&arg.as_str()) {
@@ -2874,7 +2872,7 @@ fn subcommand_of(program: &str, args: &[String]) -> Option<String> {
             }
             continue;
         }
-        return Some(knowledge::command_name(program, arg).to_owned());
+        return Some(knowledge::command_name(program, arg));
     }
     None
 }
