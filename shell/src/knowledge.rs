@@ -1696,8 +1696,9 @@ pub(crate) enum Carried {
     /// 'CMD'`)
     Words,
     /// Each operand is a command line, the row's options taking the next word as their
-    /// value (`hyperfine 'CMD' 'CMD'`, `concurrently 'CMD' 'CMD'`)
-    Operands,
+    /// value (`hyperfine 'CMD' 'CMD'`, `concurrently 'CMD' 'CMD'`), and so is the value of
+    /// each of the row's options listed here (`hyperfine --prepare 'CMD'`)
+    Operands(&'static [&'static str]),
 }
 
 /// A program that runs a command line given in one of its options
@@ -1943,22 +1944,6 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         programs: &["hyperfine"],
         subcommands: &[],
         options: &[
-            "-p",
-            "--prepare",
-            "-s",
-            "--setup",
-            "-c",
-            "--cleanup",
-            "--conclude",
-        ],
-        clusters: true,
-        glued: &[],
-        carried: Carried::Whole,
-    },
-    ScriptOption {
-        programs: &["hyperfine"],
-        subcommands: &[],
-        options: &[
             "-w",
             "--warmup",
             "-m",
@@ -1994,9 +1979,9 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
             "--cleanup",
             "--conclude",
         ],
-        clusters: false,
+        clusters: true,
         glued: &[],
-        carried: Carried::Operands,
+        carried: Carried::Operands(&["-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude"]),
     },
     ScriptOption {
         programs: &["concurrently"],
@@ -2025,7 +2010,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         ],
         clusters: false,
         glued: &[],
-        carried: Carried::Operands,
+        carried: Carried::Operands(&[]),
     },
     ScriptOption {
         programs: &["watchexec"],
@@ -2069,7 +2054,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         ],
         clusters: false,
         glued: &[],
-        carried: Carried::Operands,
+        carried: Carried::Operands(&[]),
     },
     // watch(1) hands its words, joined, to `sh -c` (unless `-x`, which runs them as they
     // are: read both ways).
@@ -2119,11 +2104,13 @@ pub(crate) fn option_scripts(
             scripts.extend(row_words(row, program, subcommand, args, is_unknown).map(Ok));
             continue;
         }
-        if row.carried == Carried::Operands {
+        if let Carried::Operands(scripted) = row.carried {
+            let values = option_values(row, scripted, args);
+            scripts.extend(values.into_iter().map(|value| Ok(value.to_owned())));
             scripts.extend(operands(row, args).map(|operand| Ok(operand.to_owned())));
             continue;
         }
-        for value in option_values(row, args) {
+        for value in option_values(row, row.options, args) {
             scripts.extend(carried_script(row.carried, value));
         }
     }
@@ -2170,8 +2157,8 @@ fn row_words(
     (!words.is_empty()).then(|| words.join(" "))
 }
 
-/// The values of a row's options among `args`
-fn option_values<'a>(row: &ScriptOption, args: &'a [String]) -> Vec<&'a str> {
+/// The values of `options`, some of a row's, among `args`, read as the row reads them
+fn option_values<'a>(row: &ScriptOption, options: &[&str], args: &'a [String]) -> Vec<&'a str> {
     let mut values = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
@@ -2183,26 +2170,30 @@ fn option_values<'a>(row: &ScriptOption, args: &'a [String]) -> Vec<&'a str> {
             values.push(value);
             continue;
         }
-        let takes_next = row.options.iter().any(|option| {
-            arg == option
-                // A short option ending a cluster of flags: `-qc CMD`.
-                || (row.clusters
-                    && option.len() == 2
-                    && !option.starts_with("--")
-                    && arg.len() > 2
-                    && !arg.starts_with("--")
-                    && arg.starts_with('-')
-                    && arg.ends_with(&option[1..]))
-        });
-        if takes_next {
+        if takes_value(row, options, arg) {
             values.extend(words.next().map(String::as_str));
         } else if let Some((name, value)) = arg.split_once('=') {
-            if name.starts_with("--") && row.options.contains(&name) {
+            if name.starts_with("--") && options.contains(&name) {
                 values.push(value);
             }
         }
     }
     values
+}
+
+/// Whether `arg` is one of `options` whose value is the next word: itself, or, where the
+/// row says so, a short one ending a cluster of flags (`-qc CMD`)
+fn takes_value(row: &ScriptOption, options: &[&str], arg: &str) -> bool {
+    options.iter().any(|option| {
+        arg == *option
+            || (row.clusters
+                && option.len() == 2
+                && !option.starts_with("--")
+                && arg.len() > 2
+                && !arg.starts_with("--")
+                && arg.starts_with('-')
+                && arg.ends_with(&option[1..]))
+    })
 }
 
 /// The operands of `args`, the values of the row's options and every other option
@@ -2217,7 +2208,7 @@ fn operands<'a>(row: &'static ScriptOption, args: &'a [String]) -> impl Iterator
         }
         if arg == "--" {
             after_dashes = true;
-        } else if row.options.contains(&arg.as_str()) {
+        } else if takes_value(row, row.options, arg) {
             words.next();
         }
     })
@@ -2259,7 +2250,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
                 .map(|script| Ok(script.to_owned()))
         }
         Carried::Opaque(why) => Some(Err(why.to_owned())),
-        Carried::Words | Carried::Operands => None,
+        Carried::Words | Carried::Operands(_) => None,
     }
 }
 
@@ -5724,6 +5715,11 @@ mod tests {
                 vec!["make", "id", "whoami"],
             ),
             ("hyperfine", "--runs 5 -- -x", vec!["-x"]),
+            (
+                "hyperfine",
+                "-Np id --setup=whoami --cleanup true make",
+                vec!["id", "whoami", "true", "make"],
+            ),
             ("concurrently", "-n a,b id whoami", vec!["id", "whoami"]),
             ("watchexec", "-e rs -- cargo test", vec!["cargo", "test"]),
             ("nodemon", "-x id app.js", vec!["id"]),
