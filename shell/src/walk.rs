@@ -3009,69 +3009,19 @@ fn finds_root(args: &[String], root: &str) -> bool {
         })
         .all(|pattern| {
             expand::is_unknown(pattern)
-                || may_match_name(&pattern.to_ascii_lowercase(), &name.to_ascii_lowercase())
+                || may_match_name(pattern, name)
         })
 }
 
-/// Whether the glob `pattern` (`*`, `?`, `[...]`, which stands here for any one character)
-/// may match `name`: more than it does, never less
+/// Whether the `find -name` glob `pattern` may match `name`, case aside (a folder on a
+/// case-blind disk is found either way); a pattern that is not a glob may match anything
 fn may_match_name(pattern: &str, name: &str) -> bool {
-    let pattern: Vec<char> = squash_classes(pattern);
-    let name: Vec<char> = name.chars().collect();
-    // Matched by the classic two-pointer walk, remembering the last `*`.
-    let (mut p, mut n, mut star, mut resume) = (0, 0, None, 0);
-    while n < name.len() {
-        match pattern.get(p) {
-            Some('?') => {
-                p += 1;
-                n += 1;
-            }
-            Some('*') => {
-                star = Some(p);
-                resume = n;
-                p += 1;
-            }
-            Some(ch) if name.get(n) == Some(ch) => {
-                p += 1;
-                n += 1;
-            }
-            _ => match star {
-                Some(at) => {
-                    p = at + 1;
-                    resume += 1;
-                    n = resume;
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern
-        .get(p..)
-        .unwrap_or_default()
-        .iter()
-        .all(|ch| *ch == '*')
-}
-
-/// `pattern` with each bracket expression `[...]` as `?` and a backslash's character as
-/// itself
-fn squash_classes(pattern: &str) -> Vec<char> {
-    let mut out = Vec::new();
-    let mut chars = pattern.chars();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '[' => {
-                for inner in chars.by_ref() {
-                    if inner == ']' {
-                        break;
-                    }
-                }
-                out.push('?');
-            }
-            '\\' => out.extend(chars.next()),
-            other => out.push(other),
-        }
-    }
-    out
+    globset::GlobBuilder::new(pattern)
+        .case_insensitive(true)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map_or(true, |glob| glob.compile_matcher().is_match(name))
 }
 
 /// The `$(...)`, backtick and `<(...)` substitutions in `parts`, whose output the command
