@@ -3007,10 +3007,7 @@ fn finds_root(args: &[String], root: &str) -> bool {
             [test, pattern] if test == "-name" || test == "-iname" => Some(pattern),
             _ => None,
         })
-        .all(|pattern| {
-            expand::is_unknown(pattern)
-                || may_match_name(pattern, name)
-        })
+        .all(|pattern| expand::is_unknown(pattern) || may_match_name(pattern, name))
 }
 
 /// Whether the `find -name` glob `pattern` may match `name`, case aside (a folder on a
