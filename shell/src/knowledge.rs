@@ -1981,7 +1981,15 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         ],
         clusters: true,
         glued: &[],
-        carried: Carried::Operands(&["-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude"]),
+        carried: Carried::Operands(&[
+            "-p",
+            "--prepare",
+            "-s",
+            "--setup",
+            "-c",
+            "--cleanup",
+            "--conclude",
+        ]),
     },
     ScriptOption {
         programs: &["concurrently"],
@@ -4238,7 +4246,93 @@ pub(crate) struct PackageRunner {
     pub(crate) valued: &'static [&'static str],
     /// What else marks a fetched package
     pub(crate) fetched: Fetched,
+    /// Whether every operand names a package it installs, building it with the package's
+    /// own code (`pip install a git+https://…`), not only the first, the one it runs
+    pub(crate) installs: bool,
 }
+
+/// An installer's row: each package it is given is built, running the package's own code
+/// (`setup.py`, npm's `install` scripts, a crate's `build.rs`), so one named by a URL or a
+/// repository runs code from elsewhere; a registry's name is everyday
+const fn installer(
+    program: &'static str,
+    subcommand: &'static [&'static str],
+    specs: &'static [&'static str],
+    valued: &'static [&'static str],
+    fetched: Fetched,
+) -> PackageRunner {
+    PackageRunner {
+        program,
+        subcommand,
+        specs,
+        valued,
+        fetched,
+        installs: true,
+    }
+}
+
+/// pip's install options: editable specs (`-e git+https://…`), and its other valued ones.
+/// An index or a links page (`--index-url`, `-f`) is a registry chosen by name: the
+/// packages are still named ones, as PyTorch's own instructions install them.
+const PIP_SPECS: &[&str] = &["-e", "--editable"];
+const PIP_VALUED: &[&str] = &[
+    "-r",
+    "--requirement",
+    "-c",
+    "--constraint",
+    "-i",
+    "--index-url",
+    "--extra-index-url",
+    "-f",
+    "--find-links",
+    "-t",
+    "--target",
+    "--prefix",
+    "--root",
+    "--src",
+    "--platform",
+    "--python-version",
+    "--implementation",
+    "--abi",
+    "--upgrade-strategy",
+    "--cache-dir",
+    "--log",
+    "--proxy",
+    "--retries",
+    "--timeout",
+    "--trusted-host",
+    "--cert",
+    "--client-cert",
+    "-C",
+    "--config-settings",
+    "--no-binary",
+    "--only-binary",
+    "--report",
+];
+/// cargo-install(1): `--git URL` names the crate's repository
+const CARGO_INSTALL_VALUED: &[&str] = &[
+    "--version",
+    "--vers",
+    "--branch",
+    "--tag",
+    "--rev",
+    "--path",
+    "--root",
+    "--registry",
+    "--index",
+    "-j",
+    "--jobs",
+    "--target",
+    "--target-dir",
+    "--profile",
+    "-F",
+    "--features",
+    "--config",
+    "-Z",
+    "--bin",
+    "--example",
+    "--color",
+];
 
 /// The npm-family runners' options: a package spec, and the other valued ones
 const NPM_SPECS: &[&str] = &["-p", "--package"];
@@ -4281,6 +4375,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: NPM_SPECS,
         valued: NPM_VALUED,
         fetched: Fetched::GitHubShorthand,
+        installs: false,
     },
     PackageRunner {
         program: "npm",
@@ -4288,6 +4383,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: NPM_SPECS,
         valued: NPM_VALUED,
         fetched: Fetched::GitHubShorthand,
+        installs: false,
     },
     PackageRunner {
         program: "npm",
@@ -4295,6 +4391,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: NPM_SPECS,
         valued: NPM_VALUED,
         fetched: Fetched::GitHubShorthand,
+        installs: false,
     },
     PackageRunner {
         program: "pnpx",
@@ -4302,6 +4399,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: NPM_SPECS,
         valued: NPM_VALUED,
         fetched: Fetched::GitHubShorthand,
+        installs: false,
     },
     PackageRunner {
         program: "pnpm",
@@ -4309,6 +4407,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: NPM_SPECS,
         valued: NPM_VALUED,
         fetched: Fetched::GitHubShorthand,
+        installs: false,
     },
     PackageRunner {
         program: "yarn",
@@ -4316,6 +4415,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: NPM_SPECS,
         valued: NPM_VALUED,
         fetched: Fetched::GitHubShorthand,
+        installs: false,
     },
     PackageRunner {
         program: "bunx",
@@ -4323,6 +4423,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: NPM_SPECS,
         valued: NPM_VALUED,
         fetched: Fetched::GitHubShorthand,
+        installs: false,
     },
     PackageRunner {
         program: "bun",
@@ -4330,6 +4431,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: NPM_SPECS,
         valued: NPM_VALUED,
         fetched: Fetched::GitHubShorthand,
+        installs: false,
     },
     PackageRunner {
         program: "deno",
@@ -4347,6 +4449,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
             "--seed",
         ],
         fetched: Fetched::Url,
+        installs: false,
     },
     PackageRunner {
         program: "uvx",
@@ -4354,6 +4457,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: UV_SPECS,
         valued: UV_VALUED,
         fetched: Fetched::Url,
+        installs: false,
     },
     PackageRunner {
         program: "uv",
@@ -4361,6 +4465,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: UV_SPECS,
         valued: UV_VALUED,
         fetched: Fetched::Url,
+        installs: false,
     },
     PackageRunner {
         program: "pipx",
@@ -4368,6 +4473,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         specs: &["--spec"],
         valued: &["--python", "--pip-args", "--index-url"],
         fetched: Fetched::Url,
+        installs: false,
     },
     PackageRunner {
         program: "go",
@@ -4388,7 +4494,61 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
             "-exec",
         ],
         fetched: Fetched::Version,
+        installs: false,
     },
+    // Installers, whose packages' build code runs as they install. `go install M@v` is not
+    // one: Go runs no code of a module to build it (the built program only runs later).
+    installer("pip", &["install"], PIP_SPECS, PIP_VALUED, Fetched::Url),
+    installer("pip3", &["install"], PIP_SPECS, PIP_VALUED, Fetched::Url),
+    installer(
+        "uv",
+        &["pip", "install"],
+        PIP_SPECS,
+        PIP_VALUED,
+        Fetched::Url,
+    ),
+    installer(
+        "pipx",
+        &["install"],
+        &["--spec"],
+        &["--python", "--pip-args", "--index-url", "--suffix"],
+        Fetched::Url,
+    ),
+    installer(
+        "npm",
+        &["install"],
+        &[],
+        NPM_VALUED,
+        Fetched::GitHubShorthand,
+    ),
+    installer("npm", &["i"], &[], NPM_VALUED, Fetched::GitHubShorthand),
+    installer("npm", &["add"], &[], NPM_VALUED, Fetched::GitHubShorthand),
+    installer("pnpm", &["add"], &[], NPM_VALUED, Fetched::GitHubShorthand),
+    installer(
+        "pnpm",
+        &["install"],
+        &[],
+        NPM_VALUED,
+        Fetched::GitHubShorthand,
+    ),
+    installer("pnpm", &["i"], &[], NPM_VALUED, Fetched::GitHubShorthand),
+    installer("yarn", &["add"], &[], NPM_VALUED, Fetched::GitHubShorthand),
+    installer("bun", &["add"], &[], NPM_VALUED, Fetched::GitHubShorthand),
+    installer(
+        "bun",
+        &["install"],
+        &[],
+        NPM_VALUED,
+        Fetched::GitHubShorthand,
+    ),
+    installer("bun", &["i"], &[], NPM_VALUED, Fetched::GitHubShorthand),
+    installer(
+        "cargo",
+        &["install"],
+        &["--git"],
+        CARGO_INSTALL_VALUED,
+        Fetched::Url,
+    ),
 ];
 
 /// The package a runner is given that it fetches from elsewhere to run (`npx
@@ -4401,7 +4561,7 @@ pub(crate) fn fetched_package<'a>(program: &str, args: &'a [String]) -> Option<&
 }
 
 /// [`fetched_package`] for one row: its options' specs, then the package it runs (the
-/// first operand after the subcommand)
+/// first operand after the subcommand), or, for an installer, every package it installs
 fn row_fetched_package<'a>(row: &PackageRunner, args: &'a [String]) -> Option<&'a str> {
     let mut subcommand = row.subcommand.iter();
     let mut awaited = subcommand.next();
@@ -4430,7 +4590,9 @@ fn row_fetched_package<'a>(row: &PackageRunner, args: &'a [String]) -> Option<&'
         match awaited {
             Some(word) if arg == word => awaited = subcommand.next(),
             Some(_) => return None,
-            None => return is_fetched(row.fetched, arg).then_some(arg.as_str()),
+            None if is_fetched(row.fetched, arg) => return Some(arg),
+            None if !row.installs => return None,
+            None => {}
         }
     }
     None
@@ -5826,6 +5988,36 @@ mod tests {
                 Some("git+https://h/r"),
             ),
             ("pipx", "run black .", None),
+            (
+                "pip",
+                "install -q requests git+https://h/r",
+                Some("git+https://h/r"),
+            ),
+            (
+                "pip3",
+                "install https://h/p.tar.gz",
+                Some("https://h/p.tar.gz"),
+            ),
+            (
+                "pip",
+                "install -e git+https://h/r#egg=x",
+                Some("git+https://h/r#egg=x"),
+            ),
+            ("pip", "install -r requirements.txt", None),
+            ("pip", "install requests 'flask>=3'", None),
+            ("pip3", "install --index-url https://h/simple torch", None),
+            ("uv", "pip install https://h/p.whl", Some("https://h/p.whl")),
+            ("npm", "install https://h/p.tgz", Some("https://h/p.tgz")),
+            ("npm", "i -D github:o/r", Some("github:o/r")),
+            ("npm", "install --save-dev o/r", Some("o/r")),
+            ("npm", "install", None),
+            ("npm", "ci", None),
+            ("npm", "i -D @types/node ./local", None),
+            ("yarn", "add o/r", Some("o/r")),
+            ("cargo", "install --git https://h/r x", Some("https://h/r")),
+            ("cargo", "install ripgrep", None),
+            ("cargo", "install --path .", None),
+            ("go", "install example.com/x/y@latest", None),
             (
                 "go",
                 "run example.com/x/y@latest",
