@@ -4452,6 +4452,14 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         installs: false,
     },
     PackageRunner {
+        program: "bun",
+        subcommand: &["run"],
+        specs: &[],
+        valued: &["--cwd", "-c", "--config", "--env-file", "-r", "--preload"],
+        fetched: Fetched::Url,
+        installs: false,
+    },
+    PackageRunner {
         program: "uvx",
         subcommand: &[],
         specs: UV_SPECS,
@@ -4557,12 +4565,26 @@ pub(crate) fn fetched_package<'a>(program: &str, args: &'a [String]) -> Option<&
     PACKAGE_RUNNERS
         .iter()
         .filter(|row| row.program == program)
-        .find_map(|row| row_fetched_package(row, args))
+        .find_map(|row| row_package(row, args, |spec| is_fetched(row.fetched, spec)))
 }
 
-/// [`fetched_package`] for one row: its options' specs, then the package it runs (the
-/// first operand after the subcommand), or, for an installer, every package it installs
-fn row_fetched_package<'a>(row: &PackageRunner, args: &'a [String]) -> Option<&'a str> {
+/// The file or package a runner runs, given first (`go run m.go`, `deno run x.ts`, `bun
+/// run x.ts`): one written or fetched on the line runs what only run time knows
+pub(crate) fn run_operand<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
+    PACKAGE_RUNNERS
+        .iter()
+        .filter(|row| row.program == program && !row.installs)
+        .find_map(|row| row_package(row, args, |_| true))
+}
+
+/// The first package of one row that is `wanted`: its options' specs, then the package it
+/// runs (the first operand after the subcommand), or, for an installer, every package it
+/// installs
+fn row_package<'a>(
+    row: &PackageRunner,
+    args: &'a [String],
+    wanted: impl Fn(&str) -> bool,
+) -> Option<&'a str> {
     let mut subcommand = row.subcommand.iter();
     let mut awaited = subcommand.next();
     let mut words = args.iter();
@@ -4575,7 +4597,7 @@ fn row_fetched_package<'a>(row: &PackageRunner, args: &'a [String]) -> Option<&'
                 .find_map(|option| arg.strip_prefix(option)?.strip_prefix('='))
         };
         if let Some(spec) = spec {
-            if is_fetched(row.fetched, spec) {
+            if wanted(spec) {
                 return Some(spec);
             }
             continue;
@@ -4590,7 +4612,7 @@ fn row_fetched_package<'a>(row: &PackageRunner, args: &'a [String]) -> Option<&'
         match awaited {
             Some(word) if arg == word => awaited = subcommand.next(),
             Some(_) => return None,
-            None if is_fetched(row.fetched, arg) => return Some(arg),
+            None if wanted(arg) => return Some(arg),
             None if !row.installs => return None,
             None => {}
         }

@@ -1745,6 +1745,12 @@ impl Reader {
             runs.opaque.push(format!(
                 "`{program}` runs `{package}`, fetched from elsewhere as it runs: what its code does is only known then"
             ));
+        } else if let Some(file) =
+            knowledge::run_operand(program, args).filter(|file| self.runs_fetched_or_written(file))
+        {
+            runs.opaque.push(format!(
+                "`{file}` is written or fetched on this line, and what it runs is only known then"
+            ));
         }
         // A file server sends the folders it serves to whoever asks: read as `serve`, the
         // static file server, of each (`php -S … -t ~/.ssh` is `serve -- ~/.ssh`).
