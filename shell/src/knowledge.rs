@@ -1681,9 +1681,8 @@ pub(crate) enum Carried {
     /// without case, `*` standing for any subsection) is a command line, after a leading
     /// `!` (`ssh -o ProxyCommand=CMD`, `git -c core.fsmonitor=CMD`, `diff.*.textconv`)
     Keys(&'static [&'static str]),
-    /// As `Keys`, for an editor: the command line is given the file it edits, which only
-    /// run time knows (`git -c sequence.editor='sed -i …' rebase -i` drops commits)
-    Editors(&'static [&'static str]),
+    /// As `Keys`, the keys those of the settings (see [`CommandSetting`])
+    Settings(&'static [CommandSetting]),
     /// What follows the first `!` in the value is a command line (`vim -c '!CMD'`, gdb's
     /// `-ex 'shell CMD'` and `-ex '!CMD'`)
     AfterBang(&'static [&'static str]),
@@ -1775,49 +1774,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         options: &["-c"],
         clusters: true,
         glued: &[],
-        // git-config(1): the keys whose value is a command line git runs (a leading `!`
-        // marks one where a program name is also taken).
-        carried: Carried::Keys(&[
-            "core.fsmonitor",
-            "core.sshcommand",
-            "core.gitproxy",
-            "core.pager",
-            "pager.*",
-            "core.askpass",
-            "core.alternaterefscommand",
-            "diff.external",
-            "diff.*.textconv",
-            "diff.*.command",
-            "difftool.*.cmd",
-            "mergetool.*.cmd",
-            "merge.*.driver",
-            "filter.*.clean",
-            "filter.*.smudge",
-            "filter.*.process",
-            "gpg.program",
-            "gpg.*.program",
-            "gpg.ssh.defaultkeycommand",
-            "credential.helper",
-            "credential.*.helper",
-            "uploadpack.packobjectshook",
-            "interactive.difffilter",
-            "sendemail.tocmd",
-            "sendemail.cccmd",
-            "sendemail.sendmailcmd",
-            "submodule.*.update",
-            "remote.*.uploadpack",
-            "remote.*.receivepack",
-            "browser.*.cmd",
-            "man.*.cmd",
-        ]),
-    },
-    ScriptOption {
-        programs: &["git"],
-        subcommands: &[],
-        options: &["-c"],
-        clusters: true,
-        glued: &[],
-        carried: Carried::Editors(&["core.editor", "sequence.editor"]),
+        carried: Carried::Settings(GIT_COMMAND_SETTINGS),
     },
     // `git difftool -x CMD` runs CMD on the two versions of each file; `git grep -OCMD`
     // opens the matching files with CMD (the value glued: `-O` alone takes the pager).
@@ -2247,9 +2204,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
     match carried {
         Carried::Whole => Some(Ok(value.to_owned())),
         Carried::Keys(keys) => keyed_script(keys, value).map(Ok),
-        Carried::Editors(keys) => {
-            keyed_script(keys, value).map(|script| Ok(format!("{script} \"$@\"")))
-        }
+        Carried::Settings(settings) => setting_script(settings, value).map(Ok),
         Carried::AfterBang(words) => {
             let text = value.trim_start_matches([':', ' ']);
             let after_word = words.iter().find_map(|word| text.strip_prefix(word));
@@ -5138,6 +5093,109 @@ pub(crate) fn database_client(program: &str) -> Option<&'static DatabaseClient> 
     DATABASE_CLIENTS.iter().find(|row| row.name == program)
 }
 
+/// A setting whose value is a command line a program runs, named by its key and, where
+/// it has one, by an environment variable: one row, so the two spellings cannot drift
+/// apart (`git -c core.sshCommand=CMD`, `GIT_SSH_COMMAND=CMD git`)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CommandSetting {
+    /// The key, without case, a `*` standing for any subsection (`diff.*.textconv`)
+    pub(crate) key: &'static str,
+    /// The environment variable that sets it too, if any
+    pub(crate) variable: Option<&'static str>,
+    /// Whether it names an editor, given the file it edits, which only run time knows
+    /// (`sequence.editor='sed -i …'` drops commits)
+    pub(crate) editor: bool,
+}
+
+/// A setting only a key names
+const fn key(key: &'static str) -> CommandSetting {
+    CommandSetting {
+        key,
+        variable: None,
+        editor: false,
+    }
+}
+
+/// A setting a key and an environment variable name
+const fn keyed(key: &'static str, variable: &'static str) -> CommandSetting {
+    CommandSetting {
+        key,
+        variable: Some(variable),
+        editor: false,
+    }
+}
+
+/// An editor's setting, by key and environment variable
+const fn editor(key: &'static str, variable: &'static str) -> CommandSetting {
+    CommandSetting {
+        key,
+        variable: Some(variable),
+        editor: true,
+    }
+}
+
+/// git-config(1) and git(1)'s ENVIRONMENT VARIABLES: the settings whose value is a command
+/// line git runs (a leading `!` marks one where a program name is also taken). `GIT_SSH`
+/// names a program with no key of its own: `core.sshCommand` is the nearest.
+pub(crate) const GIT_COMMAND_SETTINGS: &[CommandSetting] = &[
+    key("core.fsmonitor"),
+    keyed("core.sshcommand", "GIT_SSH_COMMAND"),
+    keyed("core.sshcommand", "GIT_SSH"),
+    keyed("core.gitproxy", "GIT_PROXY_COMMAND"),
+    keyed("core.pager", "GIT_PAGER"),
+    key("pager.*"),
+    keyed("core.askpass", "GIT_ASKPASS"),
+    key("core.alternaterefscommand"),
+    keyed("diff.external", "GIT_EXTERNAL_DIFF"),
+    key("diff.*.textconv"),
+    key("diff.*.command"),
+    key("difftool.*.cmd"),
+    key("mergetool.*.cmd"),
+    key("merge.*.driver"),
+    key("filter.*.clean"),
+    key("filter.*.smudge"),
+    key("filter.*.process"),
+    key("gpg.program"),
+    key("gpg.*.program"),
+    key("gpg.ssh.defaultkeycommand"),
+    key("credential.helper"),
+    key("credential.*.helper"),
+    key("uploadpack.packobjectshook"),
+    key("interactive.difffilter"),
+    key("sendemail.tocmd"),
+    key("sendemail.cccmd"),
+    key("sendemail.sendmailcmd"),
+    key("submodule.*.update"),
+    key("remote.*.uploadpack"),
+    key("remote.*.receivepack"),
+    key("browser.*.cmd"),
+    key("man.*.cmd"),
+    editor("core.editor", "GIT_EDITOR"),
+    editor("sequence.editor", "GIT_SEQUENCE_EDITOR"),
+];
+
+/// The command line a setting's value is, run as git runs it: an editor's given the file
+/// it edits, known only at run time
+pub(crate) fn setting_line(setting: &CommandSetting, value: &str) -> String {
+    let line = value.strip_prefix('!').unwrap_or(value);
+    if setting.editor {
+        format!("{line} \"$@\"")
+    } else {
+        line.to_owned()
+    }
+}
+
+/// The command line of a `KEY=VALUE` whose key is one of `settings`' (see
+/// [`Carried::Settings`])
+pub(crate) fn setting_script(settings: &[CommandSetting], value: &str) -> Option<String> {
+    let (key, script) = value.split_once(['=', ' '])?;
+    let key = key.to_ascii_lowercase();
+    settings
+        .iter()
+        .find(|setting| key_matches(setting.key, &key))
+        .map(|setting| setting_line(setting, script))
+}
+
 /// An environment variable whose value a program runs as a command line
 /// (`GIT_EXTERNAL_DIFF='...' git diff`, `LESSOPEN='|... %s' less f`)
 #[derive(Debug)]
@@ -5152,8 +5210,8 @@ pub(crate) struct CommandVariable {
     pub(crate) marks: &'static str,
 }
 
-/// Every environment variable a program runs as a command line: their manuals (git(1)'s
-/// ENVIRONMENT VARIABLES, less(1)'s INPUT PREPROCESSOR, man(1), psql(1), systemctl(1),
+/// Every environment variable a program runs as a command line (git's are rows of
+/// [`GIT_COMMAND_SETTINGS`]): their manuals (less(1)'s INPUT PREPROCESSOR, man(1), psql(1), systemctl(1),
 /// rsync(1), sudo(8), ssh(1))
 pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
     // bash(1): `PROMPT_COMMAND` runs before each prompt of an interactive shell, and the
@@ -5163,46 +5221,6 @@ pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
     bash_variable("PS1"),
     bash_variable("PS2"),
     bash_variable("PS4"),
-    CommandVariable {
-        name: "GIT_EXTERNAL_DIFF",
-        programs: &["git"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "GIT_SSH_COMMAND",
-        programs: &["git"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "GIT_SSH",
-        programs: &["git"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "GIT_PAGER",
-        programs: &["git"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "GIT_EDITOR",
-        programs: &["git"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "GIT_SEQUENCE_EDITOR",
-        programs: &["git"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "GIT_ASKPASS",
-        programs: &["git"],
-        marks: "",
-    },
-    CommandVariable {
-        name: "GIT_PROXY_COMMAND",
-        programs: &["git"],
-        marks: "",
-    },
     CommandVariable {
         name: "LESSOPEN",
         programs: &["less"],
@@ -5921,6 +5939,27 @@ mod tests {
                     .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
                     .collect();
             assert_eq!(found, expected, "{program} {line}");
+        }
+    }
+
+    #[test]
+    fn git_command_settings_read_alike_by_key_and_by_variable() {
+        let key = |text: &str| setting_script(GIT_COMMAND_SETTINGS, text);
+        assert_eq!(key("core.sshCommand=ssh -v").as_deref(), Some("ssh -v"));
+        assert_eq!(key("diff.pdf.textconv=!x").as_deref(), Some("x"));
+        assert_eq!(
+            key("sequence.editor=sed -i s/^pick/drop/").as_deref(),
+            Some("sed -i s/^pick/drop/ \"$@\"")
+        );
+        assert_eq!(key("user.name=sed"), None);
+        // Each variable's row reads its value as the key does.
+        for setting in GIT_COMMAND_SETTINGS.iter().filter(|row| row.variable.is_some()) {
+            assert_eq!(
+                key(&format!("{}=cmd", setting.key)),
+                Some(setting_line(setting, "cmd")),
+                "{:?}",
+                setting.variable
+            );
         }
     }
 

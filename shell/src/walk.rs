@@ -954,6 +954,19 @@ impl Reader {
                 }
             }
             let wrapped = wrapper::wrapped(&program, &args);
+            // `env NAME=value program`: the program's own environment, as before its name.
+            if program == "env" {
+                let own = wrapped.as_ref().map_or(args.len(), |wrapped| wrapped.at);
+                for (name, value) in args
+                    .iter()
+                    .take(own)
+                    .filter(|arg| wrapper::is_assignment(arg))
+                    .filter_map(|arg| arg.split_once('='))
+                {
+                    self.command_env
+                        .push((name.to_owned(), Binding::Known(vec![value.to_owned()])));
+                }
+            }
             // `xargs` hands the words of its input to the program it runs.
             let mut xargs_more = Vec::new();
             if program == "xargs" {
@@ -1857,6 +1870,9 @@ impl Reader {
             }
             _ => {}
         }
+        for setting in git_settings(args) {
+            self.git_hooks_written(setting, runs);
+        }
         // `ext::CMD` names a remote by a command git runs, its words split at spaces, `% `
         // a space within one (git-remote-ext(1)).
         for url in args.iter().filter_map(|arg| arg.strip_prefix("ext::")) {
@@ -1915,6 +1931,87 @@ impl Reader {
                 Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
                 None => {}
             }
+        }
+        if program == "git" {
+            self.git_variable_runs(runs);
+        }
+    }
+
+    /// The command lines `git` runs from its environment: the variables of its command
+    /// settings (`GIT_SSH_COMMAND`, `GIT_SEQUENCE_EDITOR`), and any setting given by
+    /// `GIT_CONFIG_PARAMETERS` or `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`
+    fn git_variable_runs(&self, runs: &mut Runs) {
+        for setting in knowledge::GIT_COMMAND_SETTINGS {
+            let Some(name) = setting.variable else {
+                continue;
+            };
+            match self.environment(name) {
+                Some(Binding::Known(values)) => {
+                    for value in values {
+                        runs.word("git", knowledge::setting_line(setting, value));
+                    }
+                }
+                Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
+                None => {}
+            }
+        }
+        for setting in self.git_environment_settings(runs) {
+            if let Some(script) =
+                knowledge::setting_script(knowledge::GIT_COMMAND_SETTINGS, &setting)
+            {
+                runs.word("git", script);
+            }
+            self.git_hooks_written(&setting, runs);
+        }
+    }
+
+    /// The `KEY=VALUE` settings git takes from its environment; one known only at run time
+    /// is unknown, added to `runs`
+    fn git_environment_settings(&self, runs: &mut Runs) -> Vec<String> {
+        let mut settings = Vec::new();
+        if let Some(binding) = self.environment("GIT_CONFIG_PARAMETERS") {
+            for value in known_values(binding, runs) {
+                settings.extend(git_config_parameters(value));
+            }
+        }
+        // `GIT_CONFIG_COUNT` pairs: git reads as many as it says, each a key and a value.
+        for index in 0..GIT_CONFIG_PAIRS {
+            let Some(key) = self.environment(&format!("GIT_CONFIG_KEY_{index}")) else {
+                break;
+            };
+            let keys = known_values(key, runs);
+            match self.environment(&format!("GIT_CONFIG_VALUE_{index}")) {
+                Some(value) => {
+                    let values = known_values(value, runs);
+                    for (key, value) in keys.iter().zip(values) {
+                        settings.push(format!("{key}={value}"));
+                    }
+                }
+                None => settings.extend(keys.iter().map(|key| format!("{key}="))),
+            }
+        }
+        settings
+    }
+
+    /// A hook git runs from a folder a setting names (`core.hooksPath=DIR`), written on
+    /// this line: what it runs is only known then
+    fn git_hooks_written(&self, setting: &str, runs: &mut Runs) {
+        let Some((key, folder)) = setting.split_once('=') else {
+            return;
+        };
+        if !key.eq_ignore_ascii_case("core.hookspath") || self.written.is_empty() {
+            return;
+        }
+        let folder = normalise(folder, &self.context);
+        let folder = folder.trim_end_matches('/');
+        let hook = self.written.iter().find(|path| {
+            path.strip_prefix(folder)
+                .is_some_and(|rest| rest.starts_with('/'))
+        });
+        if let Some(hook) = hook {
+            runs.opaque.push(format!(
+                "`git` runs `{hook}`, which is written on this line, and what it runs is only known then"
+            ));
         }
     }
 
@@ -2495,6 +2592,61 @@ fn push_char(words: &mut [String], ch: char) {
     if let Some(word) = words.last_mut() {
         word.push(ch);
     }
+}
+
+/// The values of a binding known on the line; a value only known at run time is unknown,
+/// added to `runs`
+fn known_values<'a>(binding: &'a Binding, runs: &mut Runs) -> Vec<&'a str> {
+    match binding {
+        Binding::Known(values) => {
+            let (unknown, known): (Vec<&String>, Vec<&String>) =
+                values.iter().partition(|value| expand::is_unknown(value));
+            if !unknown.is_empty() {
+                runs.opaque.push(
+                    "git's settings in its environment are only known at run time".to_owned(),
+                );
+            }
+            known.into_iter().map(String::as_str).collect()
+        }
+        Binding::Unknown(why) => {
+            runs.opaque.push(why.clone());
+            Vec::new()
+        }
+    }
+}
+
+/// How many `GIT_CONFIG_KEY_n` pairs are read: more than any line sets by hand
+const GIT_CONFIG_PAIRS: usize = 64;
+
+/// The `KEY=VALUE` settings of `GIT_CONFIG_PARAMETERS`, each quoted as git writes them
+/// (`'core.hooksPath'='h' 'core.pager'='less -R'`) or not
+fn git_config_parameters(value: &str) -> Vec<String> {
+    let mut settings = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    for ch in value.chars() {
+        match ch {
+            '\'' => quoted = !quoted,
+            blank if blank.is_whitespace() && !quoted => {
+                if !current.is_empty() {
+                    settings.push(std::mem::take(&mut current));
+                }
+            }
+            other => current.push(other),
+        }
+    }
+    if !current.is_empty() {
+        settings.push(current);
+    }
+    settings
+}
+
+/// The `-c KEY=VALUE` settings a `git` command is given before its subcommand
+fn git_settings(args: &[String]) -> impl Iterator<Item = &str> {
+    args.windows(2).filter_map(|pair| match pair {
+        [option, setting] if option == "-c" => Some(setting.as_str()),
+        _ => None,
+    })
 }
 
 /// The alias a `git` command's subcommand names among its own `-c alias.*` settings
