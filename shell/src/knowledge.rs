@@ -4600,6 +4600,33 @@ fn is_fetched(fetched: Fetched, spec: &str) -> bool {
     }
 }
 
+/// Files that hold secrets, by where they lie below a folder a search starts from (the
+/// secrets pack's keys and credentials): a search whose name test may match one's name
+/// may find it there (`find ~ -name 'id_*'` finds `~/.ssh/id_rsa`)
+pub(crate) const SECRET_FILES: &[&str] = &[
+    ".ssh/id_rsa",
+    ".ssh/id_dsa",
+    ".ssh/id_ecdsa",
+    ".ssh/id_ed25519",
+    ".aws/credentials",
+    ".aws/config",
+    ".config/gh/hosts.yml",
+    ".kube/config",
+    ".docker/config.json",
+    ".cargo/credentials.toml",
+    ".env",
+    ".env.local",
+    ".env.production",
+    ".netrc",
+    ".pgpass",
+    ".git-credentials",
+    ".pypirc",
+    ".npmrc",
+    ".vault-token",
+    ".my.cnf",
+    ".s3cfg",
+];
+
 /// A program that runs files it finds by their place or name (`git commit` runs
 /// `.git/hooks/pre-commit`, `npm install` the scripts of `package.json`): one written on
 /// the same line makes what the program runs known only then
@@ -5953,7 +5980,10 @@ mod tests {
         );
         assert_eq!(key("user.name=sed"), None);
         // Each variable's row reads its value as the key does.
-        for setting in GIT_COMMAND_SETTINGS.iter().filter(|row| row.variable.is_some()) {
+        for setting in GIT_COMMAND_SETTINGS
+            .iter()
+            .filter(|row| row.variable.is_some())
+        {
             assert_eq!(
                 key(&format!("{}=cmd", setting.key)),
                 Some(setting_line(setting, "cmd")),

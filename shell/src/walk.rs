@@ -1174,8 +1174,14 @@ impl Reader {
             if let Some(rm) = deletes {
                 self.simple(rm, at, None)?;
             }
+            // Each has its line of input put in already: read from no input again, or a
+            // search's names would feed them without end.
+            let fed = At {
+                upstream: &[],
+                ..at
+            };
             for words in xargs_more {
-                self.simple(words, at, None)?;
+                self.simple(words, fed, None)?;
             }
             if let Some(words) = also.or(unlisted) {
                 self.simple(words, at, None)?;
@@ -1330,11 +1336,16 @@ impl Reader {
                     && (listed(command).is_some() || filters.contains(&command.program.as_str()))
             });
         if from_listers {
-            return feeding
+            let mut words: Vec<String> = feeding
                 .iter()
                 .filter_map(|command| listed(command))
                 .flatten()
                 .collect();
+            // A secret a search may find by its name is among the names it lists.
+            for search in feeding.iter().filter(|command| command.program == "find") {
+                words.extend(found_secrets(&search.args, &find_roots(&search.args)));
+            }
+            return words;
         }
         vec![UnknownWord {
             prefix: String::new(),
@@ -3080,6 +3091,51 @@ fn whole_option_values<'a>(args: &'a [String], options: &[&str]) -> Vec<&'a str>
     values
 }
 
+/// The secret files a `find` may find below its roots: those whose name one of its `-name`
+/// or `-iname` patterns matches (`find ~ -name 'id_*'` may find `~/.ssh/id_rsa`), each
+/// where it lies below a root (see [`knowledge::SECRET_FILES`])
+fn found_secrets(args: &[String], roots: &[String]) -> Vec<String> {
+    let patterns: Vec<&String> = args
+        .windows(2)
+        .filter_map(|pair| match pair {
+            [test, name] if matches!(test.as_str(), "-name" | "-iname") => Some(name),
+            _ => None,
+        })
+        .filter(|name| !expand::is_unknown(name))
+        .collect();
+    if patterns.is_empty() {
+        return Vec::new();
+    }
+    let secrets: Vec<&str> = knowledge::SECRET_FILES
+        .iter()
+        .copied()
+        .filter(|secret| {
+            let name = secret.rsplit('/').next().unwrap_or(secret);
+            patterns.iter().any(|pattern| may_match_name(pattern, name))
+        })
+        .collect();
+    // A root above the homes (`/`, `/home`) finds a home's secrets too.
+    let mut folders: Vec<&str> = roots
+        .iter()
+        .filter(|root| !expand::is_unknown(root))
+        .map(|root| root.trim_end_matches('/'))
+        .collect();
+    if folders
+        .iter()
+        .any(|folder| matches!(*folder, "" | "/home" | "/Users"))
+    {
+        folders.push("~");
+    }
+    folders
+        .iter()
+        .flat_map(|folder| {
+            secrets
+                .iter()
+                .map(move |secret| format!("{folder}/{secret}"))
+        })
+        .collect()
+}
+
 /// The commands `find` runs for each file: `-exec`/`-execdir`/`-ok`/`-okdir` up to `;` or `+`,
 /// once per root of the search, `{}` standing for it
 fn find_exec(args: &[String]) -> Vec<Vec<String>> {
@@ -3094,7 +3150,7 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
         })
         .filter(|name| !name.contains('/') && !expand::is_unknown(name))
         .collect();
-    let children: Vec<String> = roots
+    let mut children: Vec<String> = roots
         .iter()
         .filter(|root| !expand::is_unknown(root))
         .flat_map(|root| {
@@ -3103,6 +3159,7 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
                 .map(move |name| format!("{}/{name}", root.trim_end_matches('/')))
         })
         .collect();
+    children.extend(found_secrets(args, &roots));
     // A root the search cannot find itself stands for what lies below it only.
     roots.retain(|root| expand::is_unknown(root) || finds_root(args, root));
     roots.extend(children);
