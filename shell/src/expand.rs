@@ -5,7 +5,7 @@
 //! program) leaves the word unknown: it is kept apart, with the text known before it and
 //! why it is unknown, so that a condition that tests it is undecidable rather than false.
 
-use crate::knowledge::{carries_text, prints_a_name, NAME_VARIABLES};
+use crate::knowledge::{carries_text, prints_a_name, NAME_VARIABLES, PROCESS_ID_PARAMETERS};
 use crate::word::ansi_c;
 use crate::Context;
 
@@ -547,6 +547,10 @@ impl<'e, 'a> Expansion<'e, 'a> {
             Some(Binding::Unknown(why)) => {
                 let why = why.clone();
                 self.unknown_part(why, !quoted, false, false);
+            }
+            None if PROCESS_ID_PARAMETERS.contains(&name) => {
+                self.current.push('$');
+                self.current.push_str(name);
             }
             None => {
                 let name_shape = NAME_VARIABLES.contains(&name);

@@ -1022,6 +1022,45 @@ pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
     }
 }
 
+/// Parts of a variable's name that mark a credential, compared without case as whole
+/// `_`-separated parts (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `OPENAI_API_KEY`), some of
+/// two (`API_KEY`); `TOKENIZER_PATH` is no credential
+const CREDENTIAL_NAME_PARTS: &[&[&str]] = &[
+    &["TOKEN"],
+    &["SECRET"],
+    &["PASSWORD"],
+    &["PASSWD"],
+    &["APIKEY"],
+    &["API", "KEY"],
+    &["PRIVATE", "KEY"],
+    &["ACCESS", "KEY"],
+    &["CREDENTIAL"],
+    &["CREDENTIALS"],
+    &["SESSION"],
+    &["COOKIE"],
+];
+
+/// Whether a variable's name marks a credential (see [`CREDENTIAL_NAME_PARTS`])
+pub(crate) fn names_a_credential(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('_').collect();
+    CREDENTIAL_NAME_PARTS.iter().any(|wanted| {
+        parts.windows(wanted.len()).any(|window| {
+            window
+                .iter()
+                .zip(wanted.iter())
+                .all(|(part, want)| part.eq_ignore_ascii_case(want))
+        })
+    })
+}
+
+/// Programs that print their own words: a credential variable expanded in them is the
+/// environment's secret printed, as `gh auth token` prints its store's
+pub(crate) const WORD_PRINTERS: &[&str] = &["echo", "printf"];
+
+/// Parameters whose value is a process id, kept as their name (as `$HOME` is): what a rule
+/// tests of `/proc/$$/environ` is a process's environment, whichever process it is
+pub(crate) const PROCESS_ID_PARAMETERS: &[&str] = &["$", "!", "BASHPID", "PPID"];
+
 /// Environment variables whose value is a name or a number, never a flag or a path
 pub(crate) const NAME_VARIABLES: &[&str] = &[
     "USER", "LOGNAME", "HOSTNAME", "SHLVL", "UID", "EUID", "PPID", "RANDOM", "SECONDS", "LINENO",
@@ -5966,6 +6005,26 @@ mod tests {
                     .map(|script| script.unwrap_or_else(|why| format!("unknown: {why}")))
                     .collect();
             assert_eq!(found, expected, "{program} {line}");
+        }
+    }
+
+    #[test]
+    fn credential_names_are_marked_by_whole_parts() {
+        for name in [
+            "TOKEN",
+            "GITHUB_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+            "OPENAI_API_KEY",
+            "stripe_apikey",
+            "DB_PASSWORD",
+            "SSH_PRIVATE_KEY",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "SESSION_COOKIE",
+        ] {
+            assert!(names_a_credential(name), "{name}");
+        }
+        for name in ["PATH", "TOKENIZER_PATH", "KEYBOARD", "API_URL", "HOME", "v"] {
+            assert!(!names_a_credential(name), "{name}");
         }
     }
 

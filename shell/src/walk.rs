@@ -50,6 +50,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         evaluated: Evaluated::default(),
         fetched: Vec::new(),
         input: None,
+        secret_words: false,
     };
     reader.script(line, &[], Depth::default())?;
     if let Some(why) = reader.evaluated.why() {
@@ -108,6 +109,9 @@ struct Reader {
     fetched: Vec<String>,
     /// Where the statement being walked reads its input from by redirect
     input: Option<RedirectedInput>,
+    /// Whether the words of the command being read expand a variable the line does not set
+    /// whose name marks a credential (`$GITHUB_TOKEN`), or one named at run time (`${!v}`)
+    secret_words: bool,
 }
 
 /// Where a statement reads its input from by redirect, for a program that runs its input
@@ -430,6 +434,14 @@ impl Reader {
         }
     }
 
+    /// Whether `word` expands a variable the line does not set whose name marks a
+    /// credential, or one named at run time (`${!v}`: any, a secret among them)
+    fn expands_a_secret(&self, word: &str) -> bool {
+        word.contains("${!")
+            || expand::referenced_names(word)
+                .any(|name| knowledge::names_a_credential(name) && self.environment(name).is_none())
+    }
+
     /// The commands whose output the variables `word` uses hold ([`Reader::fed`])
     fn fed_into(&self, word: &str, upstream: &mut Vec<usize>) {
         if self.fed.is_empty() || !word.contains('$') {
@@ -704,6 +716,7 @@ impl Reader {
         let mut command_env = Vars::new();
         // The commands whose output a variable in the words holds (`k=$(cat f); curl -d "$k"`).
         let mut fed = Vec::new();
+        let mut secret_words = false;
         // `time ( … )`, `coproc ( … )`: tree-sitter-bash hangs the subshell bash runs on the
         // command, as if it were a word.
         let mut subshells = Vec::new();
@@ -742,6 +755,7 @@ impl Reader {
                     if word.contains('$') {
                         self.evaluated.place(evaluated::word_place(word));
                         self.fed_into(word, &mut fed);
+                        secret_words |= self.expands_a_secret(word);
                     }
                     expand::word(word, &self.env(), &mut words);
                 }
@@ -755,6 +769,7 @@ impl Reader {
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
             let outer = std::mem::replace(&mut reader.command_env, command_env);
+            let outer_secret = std::mem::replace(&mut reader.secret_words, secret_words);
             let outer_input = input.map(|input| reader.input.replace(input));
             let with_fed: Vec<usize>;
             let upstream = if fed.is_empty() {
@@ -765,6 +780,7 @@ impl Reader {
             };
             let result = reader.simple(words, At { upstream, ..at }, script);
             reader.command_env = outer;
+            reader.secret_words = outer_secret;
             if let Some(outer_input) = outer_input {
                 reader.input = outer_input;
             }
@@ -1064,6 +1080,10 @@ impl Reader {
                 if let Ok(path) = self.path(store, false) {
                     command.paths.push(path);
                 }
+            }
+            // `echo "$TOKEN"` prints what the environment keeps, as its file holds it.
+            if self.secret_words && knowledge::WORD_PRINTERS.contains(&command.program.as_str()) {
+                command.paths.push(ENVIRONMENT_FILE.to_owned());
             }
             for write in writes {
                 let path = write.and_then(|file| self.path(&file, false).map_err(unknown_path));
@@ -2625,6 +2645,9 @@ fn known_values<'a>(binding: &'a Binding, runs: &mut Runs) -> Vec<&'a str> {
         }
     }
 }
+
+/// The file that holds a process's environment, as the secrets pack names it
+const ENVIRONMENT_FILE: &str = "/proc/self/environ";
 
 /// How many `GIT_CONFIG_KEY_n` pairs are read: more than any line sets by hand
 const GIT_CONFIG_PAIRS: usize = 64;
