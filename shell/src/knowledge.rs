@@ -4666,6 +4666,88 @@ pub(crate) const SECRET_FILES: &[&str] = &[
     ".s3cfg",
 ];
 
+/// A compiler that builds a program from source files: one built from a file the line
+/// wrote or fetched runs, when run, what only that file knows (`curl -o x.c URL && gcc x.c
+/// -o x && ./x`)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Compiler {
+    /// The programs
+    pub(crate) programs: &'static [&'static str],
+    /// The subcommand that builds (`go build`); none for a compiler itself
+    pub(crate) subcommand: Option<&'static str>,
+    /// What it names the program it builds without `-o`
+    pub(crate) built_as: BuiltAs,
+}
+
+/// The name a compiler gives the program it builds when `-o` names none
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BuiltAs {
+    /// A fixed name in the working folder (`a.out`)
+    Named(&'static str),
+    /// The first source's name without its extension, in the working folder (`x.rs` → `x`)
+    Stem,
+}
+
+/// Every compiler whose program the reader follows from a written source, one row each
+pub(crate) const COMPILERS: &[Compiler] = &[
+    Compiler {
+        programs: &["gcc", "cc", "clang", "g++", "c++", "clang++", "tcc"],
+        subcommand: None,
+        built_as: BuiltAs::Named("a.out"),
+    },
+    Compiler {
+        programs: &["rustc"],
+        subcommand: None,
+        built_as: BuiltAs::Stem,
+    },
+    Compiler {
+        programs: &["go"],
+        subcommand: Some("build"),
+        built_as: BuiltAs::Stem,
+    },
+];
+
+/// The program a compiler builds from `args` when one of its sources is `tainted` (written
+/// or fetched on the line): the value of `-o` (next or glued), else its row's name
+pub(crate) fn built_program(
+    program: &str,
+    args: &[String],
+    tainted: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let row = COMPILERS
+        .iter()
+        .find(|row| row.programs.contains(&program))?;
+    let mut words = args.iter().map(String::as_str);
+    if let Some(subcommand) = row.subcommand {
+        words
+            .by_ref()
+            .find(|word| !word.starts_with('-'))?
+            .eq(subcommand)
+            .then_some(())?;
+    }
+    let mut output = None;
+    let mut sources = Vec::new();
+    while let Some(word) = words.next() {
+        match word {
+            "-o" => output = words.next(),
+            glued if glued.starts_with("-o") && glued.len() > 2 => output = glued.get(2..),
+            option if option.starts_with('-') => {}
+            source => sources.push(source),
+        }
+    }
+    let first = sources.iter().copied().find(|source| tainted(source))?;
+    Some(match (output, row.built_as) {
+        (Some(output), _) => output.to_owned(),
+        (None, BuiltAs::Named(name)) => name.to_owned(),
+        (None, BuiltAs::Stem) => {
+            let name = first.rsplit('/').next().unwrap_or(first);
+            name.rsplit_once('.')
+                .map_or(name, |(stem, _)| stem)
+                .to_owned()
+        }
+    })
+}
+
 /// A program that runs files it finds by their place or name (`git commit` runs
 /// `.git/hooks/pre-commit`, `npm install` the scripts of `package.json`): one written on
 /// the same line makes what the program runs known only then
@@ -6006,6 +6088,19 @@ mod tests {
                     .collect();
             assert_eq!(found, expected, "{program} {line}");
         }
+    }
+
+    #[test]
+    fn compilers_build_a_program_from_a_written_source() {
+        let written = |source: &str| source == "x.c" || source == "m.rs" || source == "m.go";
+        let built = |program: &str, line: &str| built_program(program, &words(line), written);
+        assert_eq!(built("gcc", "x.c -o x").as_deref(), Some("x"));
+        assert_eq!(built("cc", "-O2 -ox x.c").as_deref(), Some("x"));
+        assert_eq!(built("clang", "x.c").as_deref(), Some("a.out"));
+        assert_eq!(built("rustc", "-O m.rs").as_deref(), Some("m"));
+        assert_eq!(built("go", "build m.go").as_deref(), Some("m"));
+        assert_eq!(built("gcc", "main.c -o main"), None);
+        assert_eq!(built("go", "vet m.go"), None);
     }
 
     #[test]

@@ -1052,6 +1052,13 @@ impl Reader {
             let writes: Vec<_> = knowledge::writers(&program)
                 .flat_map(|row| writes::written(row, &args, &self.context, has_input))
                 .collect();
+            // A program built from a source written on the line is one too (`gcc x.c -o x`).
+            let built = knowledge::built_program(&program, &args, |source| {
+                self.runs_fetched_or_written(source)
+            });
+            if let Some(Ok(path)) = built.map(|built| self.path(&built, false)) {
+                self.written.push(path);
+            }
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args, expand::is_unknown);
             let below_folders = writes::operands_below_folders(&program, &args);
