@@ -1024,7 +1024,7 @@ pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
 
 /// Parts of a variable's name that mark a credential, compared without case as whole
 /// `_`-separated parts (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `OPENAI_API_KEY`), some of
-/// two (`API_KEY`); `TOKENIZER_PATH` is no credential
+/// two in a row (`API_KEY`), none of more; `TOKENIZER_PATH` is no credential
 const CREDENTIAL_NAME_PARTS: &[&[&str]] = &[
     &["TOKEN"],
     &["SECRET"],
@@ -1040,16 +1040,20 @@ const CREDENTIAL_NAME_PARTS: &[&[&str]] = &[
     &["COOKIE"],
 ];
 
-/// Whether a variable's name marks a credential (see [`CREDENTIAL_NAME_PARTS`])
+/// Whether a variable's name marks a credential (see [`CREDENTIAL_NAME_PARTS`]); read on
+/// every expanded word, so it walks the name's parts with no allocation
 pub(crate) fn names_a_credential(name: &str) -> bool {
-    let parts: Vec<&str> = name.split('_').collect();
-    CREDENTIAL_NAME_PARTS.iter().any(|wanted| {
-        parts.windows(wanted.len()).any(|window| {
-            window
-                .iter()
-                .zip(wanted.iter())
-                .all(|(part, want)| part.eq_ignore_ascii_case(want))
-        })
+    let mut previous = "";
+    name.split('_').any(|part| {
+        let marks = CREDENTIAL_NAME_PARTS.iter().any(|wanted| match wanted {
+            [one] => part.eq_ignore_ascii_case(one),
+            [first, second] => {
+                previous.eq_ignore_ascii_case(first) && part.eq_ignore_ascii_case(second)
+            }
+            _ => false,
+        });
+        previous = part;
+        marks
     })
 }
 
