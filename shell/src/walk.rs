@@ -1792,7 +1792,12 @@ impl Reader {
                 }
             }
         }
-        if let Some(package) = knowledge::fetched_package(program, args) {
+        // `python3 -m pip install …` installs as `pip install …` does.
+        let package = knowledge::fetched_package(program, args).or_else(|| {
+            let (module, rest) = python_module(program, args)?;
+            knowledge::fetched_package(module, rest)
+        });
+        if let Some(package) = package {
             runs.opaque.push(format!(
                 "`{program}` runs `{package}`, fetched from elsewhere as it runs: what its code does is only known then"
             ));
@@ -2651,6 +2656,13 @@ fn known_values<'a>(binding: &'a Binding, runs: &mut Runs) -> Vec<&'a str> {
             Vec::new()
         }
     }
+}
+
+/// The module a Python interpreter runs as a program (`-m pip`) and the words after it
+fn python_module<'a>(program: &str, args: &'a [String]) -> Option<(&'a str, &'a [String])> {
+    knowledge::interpreter(program).filter(|row| row.lang == knowledge::Lang::Python)?;
+    let at = args.iter().position(|arg| arg == "-m")?;
+    Some((args.get(at + 1)?.as_str(), args.get(at + 2..)?))
 }
 
 /// The file that holds a process's environment, as the secrets pack names it
