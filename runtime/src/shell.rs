@@ -676,10 +676,6 @@ const SYSTEM_FOLDERS: &[&str] = &[
     "cores",
 ];
 
-/// Whether a normalised path lies outside the working directory; without one, whether it
-/// leaves wherever the command runs (absolute, under `~`, or starting with `..`). Whatever
-/// the working directory, `/`, every folder at the root, a home directory and what is in a
-/// system folder the working directory is not inside are outside (docs/shell.md).
 /// Whether `path` is the working directory itself or everything it holds (`DIR/*`); never
 /// without a working directory, which leaves `.` as it is
 fn whole(path: &str, cwd: Option<&str>) -> bool {
@@ -695,6 +691,10 @@ fn whole(path: &str, cwd: Option<&str>) -> bool {
         || path == "*"
 }
 
+/// Whether a normalised path lies outside the working directory; without one, whether it
+/// leaves wherever the command runs (absolute, under `~`, or starting with `..`). Whatever
+/// the working directory, `/`, every folder at the root, a home directory and what is in a
+/// system folder the working directory is not inside are outside (docs/shell.md).
 fn outside(path: &str, cwd: Option<&str>) -> bool {
     if protected(path, cwd) {
         return true;
