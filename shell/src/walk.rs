@@ -969,7 +969,7 @@ impl Reader {
                     self.context.cwd = self.path(&dir, false).ok();
                 }
             }
-            let wrapped = wrapper::wrapped(&program, &args);
+            let mut wrapped = wrapper::wrapped(&program, &args);
             // `env NAME=value program`: the program's own environment, as before its name.
             if program == "env" {
                 let own = wrapped.as_ref().map_or(args.len(), |wrapped| wrapped.at);
@@ -1039,6 +1039,8 @@ impl Reader {
                 .and_then(|wrapped| wrapped.or_at)
                 .and_then(|at| args.get(at..))
                 .map(<[String]>::to_vec);
+            // `docker run bitnami/kubectl delete ns x`: the image's program may take the words.
+            let entry = wrapped.as_mut().and_then(|wrapped| wrapped.entry.take());
             // `eatmydata rm -rf ~`: a program with no row may run the command in its words.
             let unlisted = wrapped
                 .is_none()
@@ -1211,6 +1213,9 @@ impl Reader {
                 self.simple(words, fed, None)?;
             }
             if let Some(words) = also.or(unlisted) {
+                self.simple(words, at, None)?;
+            }
+            if let Some(words) = entry {
                 self.simple(words, at, None)?;
             }
             match next {

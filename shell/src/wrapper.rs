@@ -38,6 +38,9 @@ struct Wrapper {
     /// Whether the program is the words after the first `--` past the subcommand, and only
     /// those (`kubectl exec POD -c C -- CMD…`)
     after_dashes: bool,
+    /// The subcommands whose operand is an image that may run the rest of the words as its
+    /// entry point's (`docker run bitnami/kubectl delete ns x`)
+    images: &'static [&'static str],
 }
 
 /// The program a wrapper runs, found in its words
@@ -53,10 +56,33 @@ pub(crate) struct Wrapped {
     /// wrapper's row does not list, takes a value (`uv run --new-option X rm …`): which
     /// one bash hands the program to is only known to the wrapper, so both are read
     pub(crate) or_at: Option<usize>,
+    /// The command line of the image's entry point, when the wrapper runs an image named
+    /// after a program: the image's name, then the words after it
+    pub(crate) entry: Option<Vec<String>>,
 }
 
 /// The subcommands under which `docker` and `podman` run a command in a container
-const CONTAINER_RUNS: &[&str] = &["run", "exec", "compose run", "compose exec"];
+const CONTAINER_RUNS: &[&str] = &[
+    "run",
+    "exec",
+    "container run",
+    "container exec",
+    "compose run",
+    "compose exec",
+];
+
+/// The subcommands of [`CONTAINER_RUNS`] whose operand is an image, not a container
+const CONTAINER_IMAGES: &[&str] = &["run", "container run"];
+
+/// Images named after the program they run where the name is not the program's: the last
+/// segment of the image's name, without its tag and a `-cli` suffix (`amazon/aws-cli` runs
+/// `aws` by that reading already)
+const IMAGE_PROGRAMS: &[(&str, &str)] = &[
+    ("cloud-sdk", "gcloud"),
+    ("google-cloud", "gcloud"),
+    ("azure", "az"),
+    ("github", "gh"),
+];
 
 /// The long options of `docker` and `podman` (their own, then those of `run` and `exec`, and
 /// of compose and its `run` and `exec`) that take the next word as their value
@@ -192,6 +218,7 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         program_options: &[],
         interleaved: false,
         after_dashes: false,
+        images: &[],
     }
 }
 
@@ -488,14 +515,23 @@ const WRAPPERS: &[Wrapper] = &[
     Wrapper {
         long_valued: CONTAINER_VALUED,
         subcommands: CONTAINER_RUNS,
+        images: CONTAINER_IMAGES,
         positionals: 1,
         ..wrapper("docker", "acefhlmpuvwH")
     },
     Wrapper {
         long_valued: CONTAINER_VALUED,
         subcommands: CONTAINER_RUNS,
+        images: CONTAINER_IMAGES,
         positionals: 1,
         ..wrapper("podman", "acefhlmpuvwH")
+    },
+    Wrapper {
+        long_valued: CONTAINER_VALUED,
+        subcommands: CONTAINER_RUNS,
+        images: CONTAINER_IMAGES,
+        positionals: 1,
+        ..wrapper("nerdctl", "acefhlmpuvwH")
     },
     Wrapper {
         long_valued: CONTAINER_VALUED,
@@ -814,11 +850,14 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
         return interleaved(spec, args);
     }
     let mut index = own_options(spec, args, 0)?;
+    let mut image = false;
     if !spec.subcommands.is_empty() {
-        index = spec
+        let (path, after) = spec
             .subcommands
             .iter()
-            .find_map(|path| subcommand_path(spec, args, index, path))?;
+            .find_map(|path| subcommand_path(spec, args, index, path).map(|after| (path, after)))?;
+        index = after;
+        image = spec.images.contains(path);
     }
     if spec.after_dashes {
         // The options may have ended at the `--` already (`mise exec -- CMD`).
@@ -835,6 +874,7 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
             at,
             leading: Vec::new(),
             or_at: None,
+            entry: None,
         });
     }
     // `coproc NAME { …; }`: bash takes a name only before a compound command.
@@ -859,7 +899,29 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
         at: index,
         leading: Vec::new(),
         or_at: (unlisted_before && index + 1 < args.len()).then_some(index + 1),
+        entry: image.then(|| entry_point(args, index)).flatten(),
     })
+}
+
+/// The command line an image's entry point runs when the image is named after a program
+/// (`bitnami/kubectl delete ns x` is `kubectl delete ns x`): which entry point an image has
+/// is only known to its registry, so this reading comes in addition to the words as a
+/// command of their own
+fn entry_point(args: &[String], at: usize) -> Option<Vec<String>> {
+    let image = args.get(at.checked_sub(1)?)?;
+    let name = image.rsplit('/').next().unwrap_or(image);
+    let name = name.split(['@', ':']).next().unwrap_or(name);
+    let name = name.strip_suffix("-cli").unwrap_or(name);
+    let program = IMAGE_PROGRAMS
+        .iter()
+        .find_map(|(image, program)| (*image == name).then_some(*program))
+        .unwrap_or(name);
+    if program.is_empty() {
+        return None;
+    }
+    let mut words = vec![program.to_owned()];
+    words.extend(args.get(at..).unwrap_or_default().iter().cloned());
+    Some(words)
 }
 
 /// Where the options after the subcommand `path` (`compose exec`) end, when the words at
@@ -951,6 +1013,7 @@ fn interleaved(spec: &Wrapper, args: &[String]) -> Option<Wrapped> {
         at: args.len(),
         leading,
         or_at: None,
+        entry: None,
     })
 }
 
@@ -1118,6 +1181,48 @@ mod tests {
         for (program, args, expected) in cases {
             let at = wrapped(program, &words(args)).map(|wrapped| wrapped.at);
             assert_eq!(at, expected, "{program} {args}");
+        }
+    }
+
+    #[test]
+    fn an_image_named_after_a_program_runs_it_with_the_words_after_it() {
+        let cases = [
+            (
+                "docker",
+                "run --rm bitnami/kubectl delete ns x",
+                Some("kubectl delete ns x"),
+            ),
+            (
+                "docker",
+                "run amazon/aws-cli:2.15 s3 rb s3://b",
+                Some("aws s3 rb s3://b"),
+            ),
+            (
+                "podman",
+                "run -w /w hashicorp/terraform destroy",
+                Some("terraform destroy"),
+            ),
+            (
+                "nerdctl",
+                "container run google/cloud-sdk:slim ls",
+                Some("gcloud ls"),
+            ),
+            (
+                "docker",
+                "run mcr.microsoft.com/azure-cli az x",
+                Some("az az x"),
+            ),
+            ("docker", "run img@sha256:ab x", Some("img x")),
+            ("docker", "exec kubectl delete ns x", None),
+            ("docker", "compose run kubectl delete ns x", None),
+        ];
+        for (program, args, expected) in cases {
+            let entry = wrapped(program, &words(args)).and_then(|found| found.entry);
+            assert_eq!(
+                entry.map(|words| words.join(" ")).as_deref(),
+                expected,
+                "{args}"
+            );
         }
     }
 
