@@ -1729,6 +1729,9 @@ pub(crate) enum Carried {
     /// What follows the first `!` in the value is a command line (`vim -c '!CMD'`, gdb's
     /// `-ex 'shell CMD'` and `-ex '!CMD'`)
     AfterBang(&'static [&'static str]),
+    /// The value is an editor's Ex command: `:!CMD` and Vim script's `system("CMD")` run a
+    /// command line, `delete(PATH, "rf")` removes a path (see `crate::vim`)
+    Vim,
     /// The value is text in the program's own language whose commands a shell runs, which
     /// the reader does not read (`make --eval`, `sed` with an `e` command): unknown
     Opaque(&'static str),
@@ -1866,7 +1869,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         options: &["-c", "--cmd"],
         clusters: true,
         glued: &["+"],
-        carried: Carried::AfterBang(&[]),
+        carried: Carried::Vim,
     },
     // PowerShell's `-EncodedCommand` is code in base64, which no word of it shows.
     ScriptOption {
@@ -2119,7 +2122,11 @@ pub(crate) fn option_scripts(
             continue;
         }
         for value in option_values(row, row.options, args) {
-            scripts.extend(carried_script(row.carried, value));
+            if row.carried == Carried::Vim {
+                scripts.extend(crate::vim::scripts(value));
+            } else {
+                scripts.extend(carried_script(row.carried, value));
+            }
         }
     }
     scripts
@@ -2256,7 +2263,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
                 .map(|script| Ok(script.to_owned()))
         }
         Carried::Opaque(why) => Some(Err(why.to_owned())),
-        Carried::Words | Carried::Operands(_) => None,
+        Carried::Words | Carried::Operands(_) | Carried::Vim => None,
     }
 }
 

@@ -34,6 +34,7 @@ mod path;
 mod printf;
 mod syntax;
 mod unlisted;
+mod vim;
 mod walk;
 mod word;
 mod wrapper;
