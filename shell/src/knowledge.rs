@@ -696,6 +696,12 @@ pub(crate) const DOWNLOADS: &[&str] = &[
     "curl",
     "wget",
     "wget2",
+    // Text-mode browsers print a page's source (`lynx -source`, `w3m -dump_source`) or text.
+    "lynx",
+    "w3m",
+    "links",
+    "links2",
+    "elinks",
     "fetch",
     "ftp",
     "tftp",

@@ -1064,6 +1064,10 @@ impl Reader {
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args, expand::is_unknown);
             let below_folders = writes::operands_below_folders(&program, &args);
+            // Only an archive written, fetched or piped in on the line concerns it.
+            let unpacks =
+                (!self.written.is_empty() || !self.fetched.is_empty() || !at.upstream.is_empty())
+                    && writes::unpacks(&program, &args);
             let socat = if program == "socat" {
                 knowledge::socat_addresses(&args)
             } else {
@@ -1146,6 +1150,9 @@ impl Reader {
                     .iter()
                     .filter_map(|path| path.strip_suffix("/*"));
                 self.fetched.extend(folders.map(str::to_owned));
+            }
+            if unpacks {
+                self.note_extracted(&command, at.upstream);
             }
             if let Some(link_args) = link_args {
                 self.made_links
@@ -1514,6 +1521,35 @@ impl Reader {
         !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
     }
 
+    /// `wget -O a.tgz URL && tar xzf a.tgz -C d && d/install`, `curl URL | tar xz`: what an
+    /// archive written or fetched on the line holds is as unknown as the archive, in the
+    /// folder it is unpacked into (the one it runs in, unless it names one)
+    fn note_extracted(&mut self, command: &SimpleCommand, upstream: &[usize]) {
+        let downloaded = upstream.iter().any(|index| {
+            self.commands
+                .get(*index)
+                .is_some_and(|feeding| knowledge::DOWNLOADS.contains(&feeding.program.as_str()))
+        });
+        let written = command
+            .paths
+            .iter()
+            .any(|path| !command.writes.contains(path) && self.runs_fetched_or_written(path));
+        if !downloaded && !written {
+            return;
+        }
+        let mut folders: Vec<String> = command
+            .writes
+            .iter()
+            .filter_map(|path| path.strip_suffix("/*"))
+            .map(str::to_owned)
+            .collect();
+        if folders.is_empty() {
+            // A folder only run time knows is kept as "": every relative path is below it.
+            folders.push(self.context.cwd.clone().unwrap_or_default());
+        }
+        self.fetched.append(&mut folders);
+    }
+
     /// Whether the file at `word`, which a command runs, was written earlier on the line or
     /// came with a folder fetched on it (`git clone URL d && bash d/x.sh`)
     fn runs_fetched_or_written(&self, word: &str) -> bool {
@@ -1522,8 +1558,10 @@ impl Reader {
         }
         let path = normalise(word, &self.context);
         self.fetched.iter().any(|folder| {
-            path.strip_prefix(folder.as_str())
-                .is_some_and(|below| below.starts_with('/'))
+            (folder.is_empty() && !path.starts_with(['/', '~']))
+                || path
+                    .strip_prefix(folder.as_str())
+                    .is_some_and(|below| below.starts_with('/'))
         })
     }
 

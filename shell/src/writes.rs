@@ -482,6 +482,16 @@ fn is_process_substitution(operand: &str) -> bool {
     operand.starts_with(">(") || operand.starts_with("<(")
 }
 
+/// Whether `program` unpacks an archive into a folder (`tar x`, `unzip`, `7z`): a row of
+/// [`knowledge::writers`] that writes anything below a folder, `tar` only when it extracts
+pub(crate) fn unpacks(program: &str, args: &[String]) -> bool {
+    knowledge::writers(program).any(|row| match row.destination {
+        Destination::Folder { tar_extracting, .. } => !tar_extracting || tar_extracts(row, args),
+        Destination::Module { .. } => true,
+        _ => false,
+    })
+}
+
 /// Whether a `tar` command extracts: `-x`, `--extract`, `--get`, or `x` in a first word
 /// without a dash (`tar xzf a.tgz`); in a cluster, only before an option whose value is
 /// glued on (the `x` of `-C/tmp/x` is a folder's)
