@@ -4088,6 +4088,93 @@ pub(crate) fn deletes_as_rm(
         .find_map(|row| row_as_rm(row, args, is_unknown))
 }
 
+/// A program that signals processes picked by name, whose user option given without a name
+/// picks every process of that user (`pkill -u dev`, `killall -u dev`)
+struct UserKiller {
+    /// The program
+    program: &'static str,
+    /// The options that pick processes by their user
+    user: &'static [&'static str],
+    /// Every option that takes the next word as its value, the user's among them
+    valued: &'static [&'static str],
+}
+
+/// The programs read as `kill -9 -1` when they are given a user and no name: as anyone
+/// but root, that is every process the user may signal
+const USER_KILLERS: &[UserKiller] = &[
+    UserKiller {
+        program: "pkill",
+        user: &["-u", "--euid", "-U", "--uid"],
+        valued: &[
+            "-u",
+            "--euid",
+            "-U",
+            "--uid",
+            "-g",
+            "--pgroup",
+            "-G",
+            "--group",
+            "-P",
+            "--parent",
+            "-s",
+            "--session",
+            "-t",
+            "--terminal",
+            "-F",
+            "--pidfile",
+            "--signal",
+            "--ns",
+            "--nslist",
+        ],
+    },
+    UserKiller {
+        program: "killall",
+        user: &["-u", "--user"],
+        valued: &[
+            "-u",
+            "--user",
+            "-s",
+            "--signal",
+            "-o",
+            "--older-than",
+            "-y",
+            "--younger-than",
+            "-n",
+            "--ns",
+            "-Z",
+            "--context",
+        ],
+    },
+];
+
+/// `kill -9 -1` when `program` signals every process of a user (`pkill -9 -u dev`,
+/// `killall -u dev`): a user option and no name
+pub(crate) fn kills_every_process(program: &str, args: &[String]) -> Option<Vec<String>> {
+    let row = USER_KILLERS.iter().find(|row| row.program == program)?;
+    let mut user = false;
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        let (name, glued) = match arg.split_once('=') {
+            Some((name, _)) if name.starts_with("--") => (name, true),
+            _ => (arg.as_str(), false),
+        };
+        // `-udev`: a short option with its value glued on.
+        let short_glued = row
+            .user
+            .iter()
+            .any(|option| option.len() == 2 && arg.len() > 2 && arg.starts_with(option));
+        if row.user.contains(&name) || short_glued {
+            user = true;
+        }
+        if row.valued.contains(&name) && !glued {
+            words.next();
+        } else if !arg.starts_with('-') {
+            return None;
+        }
+    }
+    user.then(|| ["kill", "-9", "-1"].map(str::to_owned).to_vec())
+}
+
 /// [`DELETERS`] by the program of each row
 static DELETERS_BY_NAME: ByName =
     LazyLock::new(|| by_name::index(DELETERS, |row| std::slice::from_ref(&row.program)));
@@ -6655,5 +6742,32 @@ mod tests {
         assert!(carries_text("base64") && carries_text("curl") && SHELLS.contains(&"fish"));
         assert!(STDIN_RUNNERS.contains(&"at") && STDIN_PATHS.contains(&"/dev/stdin"));
         assert!(NAME_VARIABLES.contains(&"USER"));
+    }
+
+    #[test]
+    fn a_user_given_to_a_killer_without_a_name_is_every_process() {
+        let words = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        for (program, line) in [
+            ("pkill", "-9 -u dev"),
+            ("pkill", "--euid=dev"),
+            ("pkill", "-udev"),
+            ("pkill", "--signal KILL -U 1000"),
+            ("killall", "-u dev"),
+            ("killall", "-s 9 --user dev"),
+        ] {
+            assert!(
+                kills_every_process(program, &words(line)).is_some(),
+                "{line}"
+            );
+        }
+        for (program, line) in [
+            ("pkill", "-u dev node"),
+            ("pkill", "-f vite"),
+            ("killall", "-u dev node"),
+            ("killall", "node"),
+            ("kill", "-u dev"),
+        ] {
+            assert_eq!(kills_every_process(program, &words(line)), None, "{line}");
+        }
     }
 }

@@ -1063,6 +1063,8 @@ impl Reader {
             }
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args, expand::is_unknown);
+            // `pkill -u dev` signals every process of the user, as `kill -9 -1` does.
+            let kills = knowledge::kills_every_process(&program, &args);
             let below_folders = writes::operands_below_folders(&program, &args);
             // Only an archive written, fetched or piped in on the line concerns it.
             let unpacks =
@@ -1207,8 +1209,8 @@ impl Reader {
             for exec in execs {
                 self.simple(exec, at, None)?;
             }
-            if let Some(rm) = deletes {
-                self.simple(rm, at, None)?;
+            for words in deletes.into_iter().chain(kills) {
+                self.simple(words, at, None)?;
             }
             // Each has its line of input put in already: read from no input again, or a
             // search's names would feed them without end.
