@@ -16,6 +16,8 @@ pub(crate) struct Effects {
     pub(crate) lines: Vec<String>,
     /// The files written, as their statements name them
     pub(crate) files: Vec<String>,
+    /// Why a command a statement runs cannot be known before it runs
+    pub(crate) unknown: Vec<String>,
 }
 
 /// What `program`'s statements in `args` and `stdin` do ([`Effects`]); `None` when
@@ -59,8 +61,8 @@ pub(crate) fn effects(program: &str, args: &[String], stdin: Option<&str>) -> Op
 /// What one line of statements does beyond the database, added to `effects`
 fn line_escapes(escapes: &[Escape], line: &str, effects: &mut Effects) {
     let trimmed = line.trim_start();
-    let found = &mut effects.lines;
     for escape in escapes {
+        let found = &mut effects.lines;
         match escape {
             Escape::WritesFile(word) => {
                 let file = strip_word(trimmed, word)
@@ -97,6 +99,14 @@ fn line_escapes(escapes: &[Escape], line: &str, effects: &mut Effects) {
                 }
             }
             Escape::Program => found.extend(programs(line)),
+            Escape::Vim => {
+                for script in crate::vim::scripts(trimmed) {
+                    match script {
+                        Ok(command) => effects.lines.push(command),
+                        Err(why) => effects.unknown.push(why),
+                    }
+                }
+            }
         }
     }
 }
@@ -177,6 +187,21 @@ mod tests {
         assert_eq!(
             lines("ed", &["-s", "f"], Some("1p\n!rm -rf ~\nq")),
             ["rm -rf ~"]
+        );
+        assert_eq!(
+            lines(
+                "ex",
+                &["-s", "f"],
+                Some("%s/a/b/g\ncall system(\"rm -rf ~\")\nwq")
+            ),
+            ["rm -rf ~"]
+        );
+        assert_eq!(lines("vim", &["-es"], Some("r !curl x")), ["curl x"]);
+        assert_eq!(
+            found("nvim", &["-es"], Some("call jobstart(g:cmd)"))
+                .unknown
+                .len(),
+            1
         );
         assert_eq!(lines("ex", &["-s"], Some("! id")), ["id"]);
     }

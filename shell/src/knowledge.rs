@@ -5343,6 +5343,8 @@ pub(crate) enum Escape {
     WritesFile(&'static str),
     /// The quoted file after `TO` in a copy out (`\copy (…) to 'FILE'`)
     CopyTo,
+    /// Each line is an editor's Ex command (`:!cmd`, `call system("cmd")`; see `crate::vim`)
+    Vim,
 }
 
 /// psql(1)'s meta-commands `\!`, `\o`, `\g`, `\w` and `COPY`/`\copy ... PROGRAM`
@@ -5425,11 +5427,32 @@ pub(crate) const DATABASE_CLIENTS: &[DatabaseClient] = &[
         statement_operands: false,
         escapes: &[Escape::Leading("!")],
     },
+    // ex(1) and Vim in Ex mode (`vim -es`) read Ex commands, and Vim script, on their
+    // input; given text to edit instead (`vim -`), a line of it is read the same way, which
+    // sees more than runs, never less.
     DatabaseClient {
         name: "ex",
         code_options: &[],
         statement_operands: false,
-        escapes: &[Escape::Leading("!")],
+        escapes: &[Escape::Vim],
+    },
+    DatabaseClient {
+        name: "vim",
+        code_options: &[],
+        statement_operands: false,
+        escapes: &[Escape::Vim],
+    },
+    DatabaseClient {
+        name: "nvim",
+        code_options: &[],
+        statement_operands: false,
+        escapes: &[Escape::Vim],
+    },
+    DatabaseClient {
+        name: "vi",
+        code_options: &[],
+        statement_operands: false,
+        escapes: &[Escape::Vim],
     },
 ];
 

@@ -44,7 +44,7 @@ pub(crate) fn scripts(value: &str) -> Vec<Result<String, String>> {
     let mut scripts = Vec::new();
     // `:!CMD`, `:r !CMD`, `:w !CMD`, `:%!CMD`: what follows the bang is a shell's.
     if let Some((_, command)) = value.split_once('!') {
-        scripts.push(Ok(command.to_owned()));
+        scripts.push(Ok(command.trim().to_owned()));
     }
     let (literal, all_read) = literal_runs(value);
     scripts.extend(literal.into_iter().map(Ok));

@@ -1585,6 +1585,7 @@ impl Reader {
             for file in client.files {
                 runs.writes.push(self.path(&file, false));
             }
+            runs.opaque.extend(client.unknown);
         }
         match program {
             "eval" => {
