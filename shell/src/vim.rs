@@ -38,6 +38,20 @@ const RUNNERS: &[&str] = &[
     "mzscheme ",
 ];
 
+/// The script files an editor sources from its command line (`vim -S FILE`, `-u VIMRC`),
+/// whose commands only their contents show; empty for any other program
+pub(crate) fn sourced_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
+    if !crate::knowledge::VIM_EDITORS.contains(&program) {
+        return Vec::new();
+    }
+    args.iter()
+        .zip(args.iter().skip(1))
+        .filter(|(option, _)| *option == "-S" || *option == "-u")
+        .map(|(_, file)| file.as_str())
+        .filter(|file| !file.starts_with('-') && *file != "NONE" && *file != "NORC")
+        .collect()
+}
+
 /// The command lines an editor's Ex command `value` runs, and as `Err` why one of them
 /// cannot be known
 pub(crate) fn scripts(value: &str) -> Vec<Result<String, String>> {
@@ -155,7 +169,16 @@ fn literal(text: &str) -> Option<(String, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::scripts;
+    use super::{scripts, sourced_files};
+
+    #[test]
+    fn an_editor_sources_the_files_of_its_options() {
+        let words = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let args = words("-u /tmp/rc -S x.vim -c q f.txt");
+        assert_eq!(sourced_files("nvim", &args), ["/tmp/rc", "x.vim"]);
+        assert!(sourced_files("vim", &words("-u NONE f.txt")).is_empty());
+        assert!(sourced_files("less", &args).is_empty());
+    }
 
     #[test]
     fn reads_the_commands_and_deletions_of_vim_script() {

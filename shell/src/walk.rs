@@ -24,6 +24,7 @@ use crate::path::normalise;
 use crate::printf;
 use crate::syntax::Syntax;
 use crate::unlisted;
+use crate::vim;
 use crate::word::unquote;
 use crate::{fast, wrapper, writes, Context};
 
@@ -1586,6 +1587,10 @@ impl Reader {
                 runs.writes.push(self.path(&file, false));
             }
             runs.opaque.extend(client.unknown);
+        }
+        // `vim -S x.vim` runs the commands of `x.vim`: read as a shell's script file is.
+        for file in vim::sourced_files(program, args) {
+            self.script_file(program, file, &mut runs);
         }
         match program {
             "eval" => {
