@@ -1752,10 +1752,6 @@ pub(crate) enum Carried {
     Operands(&'static [&'static str]),
 }
 
-/// Vim and the editors that read its command line (`vim -c CMD`, `-S FILE`)
-pub(crate) const VIM_EDITORS: &[&str] =
-    &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"];
-
 /// A program that runs a command line given in one of its options
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ScriptOption {
@@ -1874,7 +1870,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         carried: Carried::AfterBang(&["shell ", "pipe "]),
     },
     ScriptOption {
-        programs: VIM_EDITORS,
+        programs: crate::vim::VIM_EDITORS,
         subcommands: &[],
         options: &["-c", "--cmd"],
         clusters: true,
@@ -2867,7 +2863,7 @@ pub(crate) const WRITERS: &[Writer] = &[
         // silent mode in Ex mode (`ex -s`, `vim -e -s`, `vim -es`): it is read as a flag,
         // so a script file given to it counts as written too rather than the edited file
         // as a script.
-        programs: VIM_EDITORS,
+        programs: crate::vim::VIM_EDITORS,
         valued: &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"],
         destination: Destination::Every,
     },

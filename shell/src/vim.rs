@@ -38,10 +38,14 @@ const RUNNERS: &[&str] = &[
     "mzscheme ",
 ];
 
+/// Vim and the editors that read its command line (`vim -c CMD`, `-S FILE`)
+pub(crate) const VIM_EDITORS: &[&str] =
+    &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"];
+
 /// The script files an editor sources from its command line (`vim -S FILE`, `-u VIMRC`),
 /// whose commands only their contents show; empty for any other program
 pub(crate) fn sourced_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
-    if !crate::knowledge::VIM_EDITORS.contains(&program) {
+    if !VIM_EDITORS.contains(&program) {
         return Vec::new();
     }
     args.iter()
