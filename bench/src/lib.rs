@@ -13,11 +13,6 @@
 //! This member is outside the workspace's `default-members`, so `cargo test` and CI never
 //! build cedar-policy, regorus or criterion.
 
-/// The allocator of the `rulesc` binary (src/main.rs), so that every benchmark linking
-/// this library measures the work as the product does it
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 pub mod counter_rules;
 pub mod engines;
 pub mod noop;
