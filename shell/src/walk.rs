@@ -3253,8 +3253,24 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
         })
         .collect();
     children.extend(found_secrets(args, &roots));
-    // A root the search cannot find itself stands for what lies below it only.
-    roots.retain(|root| expand::is_unknown(root) || finds_root(args, root));
+    // A root the search cannot find itself stands for what lies below it only: a child
+    // named by a test every file must pass, else everything the root holds.
+    let narrowed = narrowing_names(args).is_some_and(|patterns| {
+        patterns.iter().any(|(test, pattern)| {
+            *test != "-path" && !pattern.contains('/') && !expand::is_unknown(pattern)
+        })
+    });
+    let (kept, dropped): (Vec<String>, Vec<String>) = roots
+        .into_iter()
+        .partition(|root| expand::is_unknown(root) || finds_root(args, root));
+    roots = kept;
+    if !narrowed {
+        children.extend(
+            dropped
+                .iter()
+                .map(|root| format!("{}/*", root.trim_end_matches('/'))),
+        );
+    }
     roots.extend(children);
     let mut commands = Vec::new();
     let mut words = args.iter();
@@ -3286,8 +3302,8 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
 }
 
 /// Whether `find` with `args` may find the root `root` itself, not only what lies below it:
-/// not with `-mindepth 1` or more, nor when a `-name` it must pass (no `-o`, `!` or `,`
-/// anywhere) cannot match the root's own name (`find . -name __pycache__` never finds `.`)
+/// not with `-mindepth 1` or more, nor when a `-name`/`-iname`/`-path` test every file must
+/// pass before any action cannot match the root (`find . -name __pycache__` never finds `.`)
 fn finds_root(args: &[String], root: &str) -> bool {
     let below_only = args.windows(2).any(|pair| match pair {
         [option, depth] => {
@@ -3298,24 +3314,62 @@ fn finds_root(args: &[String], root: &str) -> bool {
     if below_only {
         return false;
     }
-    let alternatives = args
-        .iter()
-        .any(|arg| matches!(arg.as_str(), "-o" | "-or" | "!" | "-not" | ","));
-    if alternatives {
+    let Some(patterns) = narrowing_names(args) else {
         return true;
-    }
-    let name = root
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or(root);
+    };
+    let trimmed = root.trim_end_matches('/');
+    let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
     let name = if name.is_empty() { "/" } else { name };
-    args.windows(2)
-        .filter_map(|pair| match pair {
-            [test, pattern] if test == "-name" || test == "-iname" => Some(pattern),
-            _ => None,
-        })
-        .all(|pattern| expand::is_unknown(pattern) || may_match_name(pattern, name))
+    let path = if trimmed.is_empty() { "/" } else { root };
+    patterns.iter().all(|(test, pattern)| {
+        expand::is_unknown(pattern)
+            || if *test == "-path" {
+                may_match_path(pattern, path)
+            } else {
+                may_match_name(pattern, name)
+            }
+    })
+}
+
+/// The `-name`/`-iname`/`-path` tests, with their patterns, that every file `find` acts on
+/// must pass: those before its first action, joined by the implicit AND; `None` when an
+/// operator (`-o`, `!`, `,`, parentheses) stands on the line, as a file may then pass by
+/// them. A test after an action narrows nothing: find runs the action before it.
+fn narrowing_names(args: &[String]) -> Option<Vec<(&str, &str)>> {
+    if args
+        .iter()
+        .any(|arg| matches!(arg.as_str(), "-o" | "-or" | "!" | "-not" | "," | "(" | ")"))
+    {
+        return None;
+    }
+    let mut tests = args
+        .iter()
+        .take_while(|arg| !FIND_ACTIONS.contains(&arg.as_str()));
+    let mut patterns = Vec::new();
+    while let Some(test) = tests.next() {
+        if matches!(test.as_str(), "-name" | "-iname" | "-path") {
+            if let Some(pattern) = tests.next() {
+                patterns.push((test.as_str(), pattern.as_str()));
+            }
+        }
+    }
+    Some(patterns)
+}
+
+/// The `find` primaries that act on a file (run, delete, print to a file), before which the
+/// tests that narrow what it acts on stand
+const FIND_ACTIONS: &[&str] = &[
+    "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls",
+    "-print", "-print0", "-printf", "-ls", "-prune", "-quit",
+];
+
+/// Whether the `find -path` glob `pattern` may match `path`, whose `*` crosses folders
+fn may_match_path(pattern: &str, path: &str) -> bool {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+        .map_or(true, |glob| glob.compile_matcher().is_match(path))
 }
 
 /// Whether the `find -name` glob `pattern` may match `name`, case aside (a folder on a
