@@ -175,20 +175,16 @@ fn watched(name: &str) -> bool {
 
 /// The words from which `program`, which the reader has no row for, may run a program a guard
 /// watches (`trickle -d 10 rm -rf ~` gives `rm -rf ~`); `None` for a program the reader
-/// knows, or whose words name no such program. A path is taken for the program it runs only
-/// when options follow it (`daemonize /bin/rm -rf ~`), since checksums and listings name
-/// programs' files too (`sha256sum /bin/rm /bin/ls`).
+/// knows, or whose words name no such program. A path names its program as a name does
+/// (`eatmydata /bin/rm ~/.bashrc`): the programs that name programs' files as data
+/// (checksums, listings) are in [`NAMES_AS_DATA`].
 pub(crate) fn may_run(program: &str, args: &[String]) -> Option<Vec<String>> {
     if program.is_empty() || not_a_wrapper(program) || watched(program) {
         return None;
     }
-    let at = args.iter().enumerate().position(|(at, word)| {
-        let (folder, name) = word.rsplit_once('/').unwrap_or(("", word));
-        let option_follows = args.get(at + 1).is_some_and(|next| next.starts_with('-'));
-        !word.starts_with('-')
-            && !name.is_empty()
-            && (folder.is_empty() || option_follows)
-            && watched(name)
+    let at = args.iter().position(|word| {
+        let name = word.rsplit('/').next().unwrap_or(word);
+        !word.starts_with('-') && !name.is_empty() && watched(name)
     })?;
     args.get(at..).map(<[String]>::to_vec)
 }
@@ -225,6 +221,10 @@ mod tests {
             Some("/bin/rm -rf ~")
         );
         assert_eq!(run("./run.sh sudo id").as_deref(), Some("sudo id"));
+        assert_eq!(
+            run("eatmydata /bin/rm ~/.bashrc").as_deref(),
+            Some("/bin/rm ~/.bashrc")
+        );
     }
 
     #[test]
