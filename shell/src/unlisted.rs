@@ -130,9 +130,9 @@ const NAMES_AS_DATA: &[&str] = &[
     "journalctl",
 ];
 
-/// Programs the reader reads in their own way (their subcommands, their scripts), besides the
-/// programs a guard watches
-const READ_ELSEWHERE: &[&str] = &["git", "find", "fd", "fdfind", "ssh", "make"];
+/// Programs the reader reads in their own way (their subcommands, their scripts) that a guard
+/// does not watch as such (`git` and `find` are in [`WATCHED`])
+const READ_ELSEWHERE: &[&str] = &["fd", "fdfind", "ssh", "make"];
 
 /// Programs a guard watches whatever runs them: those of the program kinds, deleters,
 /// writers and wrappers, and the core commands that delete, move or change permissions
