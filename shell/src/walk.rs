@@ -1704,50 +1704,7 @@ impl Reader {
                     }
                 }
             }
-            // `parallel 'rm -rf {}' ::: ARGS`: its command's words, joined, are a command
-            // line for each argument, put for `{}` (or after it).
-            "parallel"
-                if wrapper::wrapped(program, args)
-                    .is_some_and(|wrapped| parallel_lines(args, wrapped.at).is_some()) =>
-            {
-                let at = wrapper::wrapped(program, args).map_or(0, |wrapped| wrapped.at);
-                for line in parallel_lines(args, at).unwrap_or_default() {
-                    runs.word(program, line);
-                }
-            }
-            // `parallel ::: CMD...` with no command of its own runs each argument as one.
-            "parallel"
-                if wrapper::wrapped(program, args)
-                    .and_then(|wrapped| args.get(wrapped.at))
-                    .is_some_and(|word| word == ":::") =>
-            {
-                for script in args.iter().skip_while(|arg| *arg != ":::").skip(1) {
-                    if script != ":::" && script != "::::" {
-                        runs.word(program, script.clone());
-                    }
-                }
-            }
-            // Given no command at all, `parallel` runs each line of its input, or of the
-            // files of `-a`/`::::`, as a command line.
-            "parallel" if wrapper::wrapped(program, args).is_none() => {
-                let files = option_value(args, 'a', "--arg-file").into_iter().chain(
-                    args.iter()
-                        .skip_while(|arg| *arg != "::::")
-                        .skip(1)
-                        .cloned(),
-                );
-                let mut from_files = false;
-                for file in files {
-                    from_files = true;
-                    self.script_file(program, &file, &mut runs);
-                }
-                if !from_files {
-                    match stdin.clone() {
-                        Some(script) => runs.script(script),
-                        None => self.runs_input(program, upstream, &mut runs),
-                    }
-                }
-            }
+            "parallel" => self.parallel_runs(program, args, stdin.clone(), upstream, &mut runs),
             "git" => self.git_runs(args, &mut runs),
             "make" | "gmake" | "bmake" => {
                 let files = option_value(args, 'f', "--file")
@@ -2309,6 +2266,57 @@ impl Reader {
         }
     }
 
+    /// The command lines `parallel` runs, added to `runs`: its command's words joined, a
+    /// line per argument (`parallel 'rm -rf {}' ::: ARGS`); each argument, with no command
+    /// of its own (`parallel ::: CMD…`); given no command at all, each line of its input or
+    /// of the files of `-a`/`::::`
+    fn parallel_runs(
+        &self,
+        program: &str,
+        args: &[String],
+        stdin: Option<String>,
+        upstream: &[usize],
+        runs: &mut Runs,
+    ) {
+        let Some(wrapped) = wrapper::wrapped(program, args) else {
+            let files = option_value(args, 'a', "--arg-file").into_iter().chain(
+                args.iter()
+                    .skip_while(|arg| *arg != "::::")
+                    .skip(1)
+                    .cloned(),
+            );
+            let mut from_files = false;
+            for file in files {
+                from_files = true;
+                self.script_file(program, &file, runs);
+            }
+            if !from_files {
+                match stdin {
+                    Some(script) => runs.script(script),
+                    None => self.runs_input(program, upstream, runs),
+                }
+            }
+            return;
+        };
+        let no_command = args
+            .get(wrapped.at)
+            .is_some_and(|word| word.starts_with(":::"));
+        if !no_command {
+            for line in parallel_lines(args, wrapped.at).unwrap_or_default() {
+                runs.word(program, line);
+            }
+            return;
+        }
+        // Each argument is a command line; a file's lines are, read as a script is.
+        for source in parallel_sources(args.get(wrapped.at..).unwrap_or_default()) {
+            match source {
+                ParallelSource::Argument(line) => runs.word(program, line.to_owned()),
+                ParallelSource::File(file) => self.script_file(program, file, runs),
+                ParallelSource::PastLimit => runs.word(program, parallel_unknown(PAST_LIMIT)),
+            }
+        }
+    }
+
     /// A script file a shell or `source` runs: a process substitution's output, a file
     /// written on the line, or a word known only at run time
     fn script_file(&self, program: &str, file: &str, runs: &mut Runs) {
@@ -2387,32 +2395,104 @@ impl Reader {
 }
 
 /// The command lines `parallel` runs when its command, from `at`, comes before its first
-/// `:::` and carries a blank or a replacement string (`parallel 'rm -rf {}' ::: ~ /etc`):
-/// GNU parallel joins the command's words with blanks and runs the line in a shell, each
-/// argument quoted in place of `{}` (and `{.}`, `{/}`, `{//}`, `{/.}`, `{N}`), or appended
-/// when there is none. `None` for any other form, which the wrapper's reading covers. An
-/// argument only known at run time is handed on as the unknown word it is.
+/// `:::` and carries a blank or a replacement string (`parallel 'rm -rf {}' ::: ~ /etc`),
+/// or takes its arguments from files (`::::`): GNU parallel joins the command's words with
+/// blanks and runs the line in a shell, each argument quoted in place of `{}` (and `{.}`,
+/// `{/}`, `{//}`, `{/.}`, `{N}`), or appended when there is none. `None` for any other form,
+/// which the wrapper's reading covers. An argument only known at run time (a file's line,
+/// one past the limit), or a replacement string computed by perl (`{= s/x/y/ =}`), makes
+/// the line the unknown word it is.
 fn parallel_lines(args: &[String], at: usize) -> Option<Vec<String>> {
     let sources = args.iter().position(|arg| arg.starts_with(":::"))?;
     let command = args.get(at..sources)?;
-    if !command.iter().any(|word| word.contains([' ', '\t', '{'])) {
+    let arguments = parallel_arguments(args.get(sources..)?);
+    let from_files = args.iter().skip(sources).any(|arg| arg.starts_with("::::"));
+    if !from_files && !command.iter().any(|word| word.contains([' ', '\t', '{'])) {
         return None;
     }
     let template = command.join(" ");
-    let lines = args
-        .get(sources..)?
-        .iter()
-        .filter(|arg| !arg.starts_with(":::"))
-        .take(MAX_PARALLEL_ARGUMENTS)
+    if template.contains("{=") {
+        return Some(vec![parallel_unknown(
+            "a `{= … =}` replacement string of `parallel` is computed by perl at run time",
+        )]);
+    }
+    let lines = arguments
+        .into_iter()
         .map(|arg| {
-            if expand::is_unknown(arg) {
-                return arg.clone();
+            if expand::is_unknown(&arg) {
+                return arg;
             }
-            parallel_replaced(&template, arg)
-                .unwrap_or_else(|| format!("{template} {}", single_quoted(arg)))
+            parallel_replaced(&template, &arg)
+                .unwrap_or_else(|| format!("{template} {}", single_quoted(&arg)))
         })
         .collect();
     Some(lines)
+}
+
+/// The arguments `parallel` reads from its sources, each an unknown word where it is only
+/// known at run time (a file's line, an argument past the limit)
+fn parallel_arguments(sources: &[String]) -> Vec<String> {
+    parallel_sources(sources)
+        .map(|source| match source {
+            ParallelSource::Argument(word) => word.to_owned(),
+            ParallelSource::File(file) => parallel_unknown(&format!(
+                "the arguments `parallel` reads from the lines of `{file}` are known only at run time"
+            )),
+            ParallelSource::PastLimit => parallel_unknown(PAST_LIMIT),
+        })
+        .collect()
+}
+
+/// Why the arguments of `parallel` past [`MAX_PARALLEL_ARGUMENTS`] are unknown
+const PAST_LIMIT: &str = "`parallel` is given more arguments than are read";
+
+/// Where `parallel` takes an argument from
+enum ParallelSource<'a> {
+    /// A word after `:::` or `:::+`
+    Argument(&'a str),
+    /// A file after `::::` or `::::+`, each of whose lines is one
+    File(&'a str),
+    /// The arguments past [`MAX_PARALLEL_ARGUMENTS`], which are not read
+    PastLimit,
+}
+
+/// The sources of `parallel`'s arguments in `sources` (from its first `:::`), the first
+/// [`MAX_PARALLEL_ARGUMENTS`], then [`ParallelSource::PastLimit`] if any are left
+fn parallel_sources(sources: &[String]) -> impl Iterator<Item = ParallelSource<'_>> {
+    let mut from_file = false;
+    let mut words = sources.iter().filter_map(move |word| {
+        if word.starts_with(":::") {
+            from_file = word.starts_with("::::");
+            None
+        } else if from_file {
+            Some(ParallelSource::File(word))
+        } else {
+            Some(ParallelSource::Argument(word))
+        }
+    });
+    let mut read = 0;
+    std::iter::from_fn(move || {
+        if read > MAX_PARALLEL_ARGUMENTS {
+            return None;
+        }
+        read += 1;
+        match words.next() {
+            Some(_) if read > MAX_PARALLEL_ARGUMENTS => Some(ParallelSource::PastLimit),
+            next => next,
+        }
+    })
+}
+
+/// An unknown word standing for what `parallel` runs, and why
+fn parallel_unknown(why: &str) -> String {
+    UnknownWord {
+        prefix: String::new(),
+        split: true,
+        name: false,
+        own_code: false,
+        why: why.to_owned(),
+    }
+    .encode()
 }
 
 /// How many arguments of `parallel` are read: each is a command line of its own
