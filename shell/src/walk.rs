@@ -1367,7 +1367,7 @@ impl Reader {
         let listed = |command: &SimpleCommand| match command.program.as_str() {
             "find" => Some(find_roots(&command.args)),
             // Names of the files a search lists, below the folders it searches.
-            "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" => searched_roots(command),
+            program if search_listing_flags(program).is_some() => searched_roots(command),
             // Names of the repository's files, below the folder git runs in.
             "git" if lists_files_below(command) => Some(vec![".".to_owned()]),
             _ => None,
@@ -2904,20 +2904,61 @@ fn find_roots(args: &[String]) -> Vec<String> {
     }
 }
 
+/// The searches whose options make them list names of files, not lines, with those options:
+/// each program's own (`-L` is `--files-without-match` to grep, ag and ack, `--follow` to rg)
+const SEARCH_LISTING_FLAGS: &[(&str, &[&str])] = &[
+    ("grep", GREP_LISTING),
+    ("egrep", GREP_LISTING),
+    ("fgrep", GREP_LISTING),
+    (
+        "rg",
+        &[
+            "-l",
+            "--files-with-matches",
+            "--files-without-match",
+            "--files",
+        ],
+    ),
+    (
+        "ag",
+        &[
+            "-l",
+            "-L",
+            "-g",
+            "--files-with-matches",
+            "--files-without-matches",
+        ],
+    ),
+    (
+        "ack",
+        &[
+            "-l",
+            "-L",
+            "-g",
+            "--files-with-matches",
+            "--files-without-matches",
+        ],
+    ),
+];
+
+/// grep's options that list names of files
+const GREP_LISTING: &[&str] = &["-l", "-L", "--files-with-matches", "--files-without-match"];
+
+/// The options that make `program`, a search, list names of files; `None` for a program
+/// that is no search
+fn search_listing_flags(program: &str) -> Option<&'static [&'static str]> {
+    SEARCH_LISTING_FLAGS
+        .iter()
+        .find(|(search, _)| *search == program)
+        .map(|(_, flags)| *flags)
+}
+
 /// The folders a search that lists names of files (`grep -rl`, `rg -l`, `rg --files`)
 /// searches, whose files it names: its path operands, after the pattern unless an option
 /// gives it, or `.`; `None` for a search that prints lines, not names
 fn searched_roots(command: &SimpleCommand) -> Option<Vec<String>> {
-    let lists = [
-        "-l",
-        "-L",
-        "--files-with-matches",
-        "--files-without-match",
-        "--files",
-    ]
-    .iter()
-    .any(|flag| command.has_flag(flag))
-        || (matches!(command.program.as_str(), "ag" | "ack") && command.has_flag("-g"));
+    let lists = search_listing_flags(&command.program)
+        .is_some_and(|flags| flags.iter().any(|flag| command.has_flag(flag)));
     if !lists || !command.unknown.is_empty() {
         return None;
     }
