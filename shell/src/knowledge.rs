@@ -4387,9 +4387,8 @@ fn row_served_folders(row: &FileServer, args: &[String]) -> Option<Vec<String>> 
         Serving::Always => 0,
         Serving::Option(option) => args.iter().position(|arg| arg.starts_with(option))? + 2,
         Serving::Module(module) => {
-            args.windows(2)
-                .position(|pair| matches!(pair, [flag, name] if flag == "-m" && name == module))?
-                + 2
+            let (named, rest) = python_module(args)?;
+            (named == module).then(|| args.len().saturating_sub(rest.len()))?
         }
         Serving::RubyUn(command) => {
             if !args.iter().any(|arg| arg == "-run") {
@@ -6390,13 +6389,16 @@ mod tests {
 
     #[test]
     fn file_servers_serve_the_folders_they_name_or_their_own() {
-        let cases: [(&str, &str, Option<&[&str]>); 12] = [
+        let cases: [(&str, &str, Option<&[&str]>); 15] = [
             ("php", "-S 0.0.0.0:80 -t ~/.ssh", Some(&["~/.ssh"])),
             ("php8.2", "-S localhost:80", Some(&["."])),
             ("php", "-r echo(1);", None),
             ("python3", "-m http.server -d ~/.ssh 80", Some(&["~/.ssh"])),
             ("python3", "-m http.server --directory=/", Some(&["/"])),
             ("python3", "-m http.server 8000", Some(&["."])),
+            ("python3", "-mhttp.server -d ~/.ssh", Some(&["~/.ssh"])),
+            ("python3", "-I -m http.server -d /", Some(&["/"])),
+            ("python3", "-c x -m http.server -d /", None),
             ("python3", "-m pytest", None),
             // An option's value among the operands is taken for a folder too: a path
             // more, never one fewer.

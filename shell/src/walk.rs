@@ -1461,14 +1461,10 @@ impl Reader {
     fn autoruns(&self, program: &str, args: &[String], runs: &mut Runs) {
         let subcommand = subcommand_of(program, args);
         // `python3 -m pytest` runs what `pytest` does.
-        let module = knowledge::interpreter(program)
-            .filter(|row| row.lang == knowledge::Lang::Python)
-            .and_then(|_| option_value(args, 'm', "--module"));
+        let module = python_module(program, args).map(|(module, _)| module);
         for row in knowledge::AUTORUNS.iter().filter(|row| {
             (row.programs.contains(&program)
-                || module
-                    .as_deref()
-                    .is_some_and(|module| row.programs.contains(&module)))
+                || module.is_some_and(|module| row.programs.contains(&module)))
                 && (row.subcommands.is_empty()
                     || subcommand.is_some_and(|sub| row.subcommands.contains(&sub)))
         }) {
@@ -2792,8 +2788,7 @@ fn known_values<'a>(binding: &'a Binding, runs: &mut Runs) -> Vec<&'a str> {
 /// The module a Python interpreter runs as a program (`-m pip`) and the words after it
 fn python_module<'a>(program: &str, args: &'a [String]) -> Option<(&'a str, &'a [String])> {
     knowledge::interpreter(program).filter(|row| row.lang == knowledge::Lang::Python)?;
-    let at = args.iter().position(|arg| arg == "-m")?;
-    Some((args.get(at + 1)?.as_str(), args.get(at + 2..)?))
+    knowledge::python_module(args)
 }
 
 /// The file that holds a process's environment, as the secrets pack names it
