@@ -622,6 +622,7 @@ pub(crate) fn interpreter(program: &str) -> Option<&'static Interpreter> {
 pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Vec<&'a str> {
     let mut codes = Vec::new();
     let mut program_file = false;
+    let mut unsure = false;
     let mut words = args.iter().peekable();
     while let Some(arg) = words.next() {
         for option in row.code_options {
@@ -646,27 +647,136 @@ pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Vec<&'a 
             }
         }
         // A code option's value may also be a flag's (`awk -Fe`): the first operand is
-        // still taken for code, so none is missed. With `-f`, the operands are files.
+        // still taken for code, so none is missed. With `-f`, the operands are files; after
+        // an option awk's table does not know, which may take the next word, every operand
+        // may be the code.
         if row.first_operand && !program_file {
-            match arg.as_str() {
-                "-f" | "--file" => {
-                    words.next();
+            match awk_option(arg) {
+                AwkOption::Program { valued } => {
+                    if valued {
+                        words.next();
+                    }
                     program_file = true;
                 }
-                "-F" | "-v" => {
+                AwkOption::Valued => {
                     words.next();
                 }
-                other if other.starts_with('-') => {}
-                code => {
-                    if !codes.contains(&code) {
-                        codes.push(code);
+                AwkOption::Flag => {}
+                AwkOption::Unknown => unsure = true,
+                AwkOption::Operand => {
+                    if !codes.contains(&arg.as_str()) {
+                        codes.push(arg);
                     }
-                    return codes;
+                    if !unsure {
+                        return codes;
+                    }
                 }
             }
         }
     }
     codes
+}
+
+/// awk's options (gawk's, mawk's and busybox's) whose value is the next word, or glued to a
+/// short one (`-F:`); the first four give the program, which is then no operand
+pub(crate) const AWK_VALUED: &[&str] = &[
+    "-f",
+    "--file",
+    "-E",
+    "--exec",
+    "-e",
+    "--source",
+    "-i",
+    "--include",
+    "-v",
+    "--assign",
+    "-F",
+    "--field-separator",
+    "-l",
+    "--load",
+    "-W",
+];
+
+/// How many of [`AWK_VALUED`] give the program (`-f FILE`, `-E FILE`, `-e CODE`)
+const AWK_PROGRAM_OPTIONS: usize = 6;
+
+/// gawk's options that take no value, or only one glued to them (`-dFILE`, `--lint=fatal`)
+const AWK_FLAGS: &[&str] = &[
+    "-b",
+    "--characters-as-bytes",
+    "-c",
+    "--traditional",
+    "-C",
+    "--copyright",
+    "-d",
+    "--dump-variables",
+    "-D",
+    "--debug",
+    "-g",
+    "--gen-pot",
+    "-h",
+    "--help",
+    "-L",
+    "--lint",
+    "-M",
+    "--bignum",
+    "-N",
+    "--use-lc-numeric",
+    "-n",
+    "--non-decimal-data",
+    "-o",
+    "--pretty-print",
+    "-O",
+    "--optimize",
+    "-p",
+    "--profile",
+    "-P",
+    "--posix",
+    "-r",
+    "--re-interval",
+    "-s",
+    "--no-optimize",
+    "-S",
+    "--sandbox",
+    "-t",
+    "--lint-old",
+    "-V",
+    "--version",
+    "--",
+];
+
+/// What a word of awk's command line is, read before its program
+enum AwkOption {
+    /// An option giving the program (`-f FILE`, `-e CODE`), its value next when `valued`
+    Program { valued: bool },
+    /// An option whose value is the next word
+    Valued,
+    /// An option whose value, if any, is in the word itself
+    Flag,
+    /// An option awk's tables do not name: it may take the next word
+    Unknown,
+    /// No option: the program, unless an option gave it
+    Operand,
+}
+
+/// What `arg` is to awk: an option named whole (`-F`, `--assign=x=1`) or with its value
+/// glued to a short one (`-F:`, `-vx=1`), or an operand
+fn awk_option(arg: &str) -> AwkOption {
+    if !arg.starts_with('-') || arg == "-" {
+        return AwkOption::Operand;
+    }
+    let (name, inline) = match arg.split_once('=') {
+        Some((name, _)) if arg.starts_with("--") => (name, true),
+        _ if !arg.starts_with("--") && arg.len() > 2 => (arg.get(..2).unwrap_or(arg), true),
+        _ => (arg, false),
+    };
+    match AWK_VALUED.iter().position(|option| *option == name) {
+        Some(at) if at < AWK_PROGRAM_OPTIONS => AwkOption::Program { valued: !inline },
+        Some(_) if inline => AwkOption::Flag,
+        Some(_) => AwkOption::Valued,
+        None if AWK_FLAGS.contains(&name) => AwkOption::Flag,
+        None => AwkOption::Unknown,
+    }
 }
 
 /// Words in code of `lang` that may delete files, run commands or evaluate more code: code
@@ -3376,20 +3486,7 @@ pub(crate) const WRITERS: &[Writer] = &[
     // gawk(1): the `inplace` extension writes each file back.
     Writer {
         programs: &["gawk", "awk"],
-        valued: &[
-            "-f",
-            "--file",
-            "-e",
-            "--source",
-            "-i",
-            "--include",
-            "-v",
-            "--assign",
-            "-F",
-            "--field-separator",
-            "-l",
-            "--load",
-        ],
+        valued: AWK_VALUED,
         destination: Destination::Included(&["inplace", "inplace.awk"]),
     },
     Writer {
@@ -6073,6 +6170,21 @@ mod tests {
             ("awk", "--source BEGIN{system(\"id\")}", Some(true)),
             ("awk", "-Fe -v x=1 BEGIN{system(\"id\")}", Some(true)),
             ("awk", "-e {print} data.csv", Some(false)),
+            ("gawk", "-i inplace BEGIN{system(\"id\")} f", Some(true)),
+            (
+                "gawk",
+                "--include=inplace BEGIN{system(\"id\")} f",
+                Some(true),
+            ),
+            (
+                "gawk",
+                "-l ext -v x=1 -F: BEGIN{system(\"id\")}",
+                Some(true),
+            ),
+            ("mawk", "-W interactive BEGIN{system(\"id\")}", Some(true)),
+            ("gawk", "--new-option x BEGIN{system(\"id\")}", Some(true)),
+            ("gawk", "-E prog.awk BEGIN{system(\"id\")}", None),
+            ("gawk", "--posix -F: {print} f", Some(false)),
             ("tclsh8.6", "x.tcl", None),
             ("expect", "-c spawn_rm", Some(true)),
             ("expect", "-c puts_hi", Some(false)),
