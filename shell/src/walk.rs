@@ -311,19 +311,22 @@ impl Reader {
         let Some(program) = source.split_whitespace().next() else {
             return Ok(());
         };
-        let args = node
-            .named_children()
-            .map(|child| {
-                let word = text(child, at.source);
-                match child.kind() {
-                    "variable_assignment" => word
-                        .split_once('=')
-                        .map_or(word, |(name, _)| name)
-                        .to_owned(),
-                    _ => word.to_owned(),
+        // A word is expanded as a simple command's is (`export "-p"` prints, `export $opt`
+        // is only known at run time); an assignment stands for its name.
+        let mut args = Vec::new();
+        for child in node.named_children() {
+            let word = text(child, at.source);
+            match child.kind() {
+                "variable_assignment" => {
+                    args.push(
+                        word.split_once('=')
+                            .map_or(word, |(name, _)| name)
+                            .to_owned(),
+                    );
                 }
-            })
-            .collect();
+                _ => expand::word(word, &self.env(), &mut args),
+            }
+        }
         let command = simple_command(
             program.to_owned(),
             args,
