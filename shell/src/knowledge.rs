@@ -4875,7 +4875,9 @@ pub(crate) fn run_operand<'a>(program: &str, args: &'a [String]) -> Option<&'a s
 
 /// The first package of one row that is `wanted`: its options' specs, then the package it
 /// runs (the first operand after the subcommand), or, for an installer, every package it
-/// installs
+/// installs. An option the row does not list may take the next word as its value, so every
+/// word after the subcommand is looked at: a spec option or a remote spec after what was
+/// taken for the package is still found (`npx --loglevel silent github:o/r`).
 fn row_package<'a>(
     row: &PackageRunner,
     args: &'a [String],
@@ -4884,7 +4886,11 @@ fn row_package<'a>(
     let mut subcommand = row.subcommand.iter();
     let mut awaited = subcommand.next();
     let mut words = args.iter();
+    // Whether the word before was an option the row does not list, whose value it may be.
+    let mut unlisted_option = false;
+    let mut passed_package = false;
     while let Some(arg) = words.next() {
+        let after_unlisted = std::mem::take(&mut unlisted_option);
         let spec = if row.specs.contains(&arg.as_str()) {
             words.next().map(String::as_str)
         } else {
@@ -4903,18 +4909,37 @@ fn row_package<'a>(
             continue;
         }
         if arg.starts_with('-') {
+            unlisted_option = !arg.contains('=') && !RUNNER_FLAGS.contains(&arg.as_str());
             continue;
         }
         match awaited {
             Some(word) if arg == word => awaited = subcommand.next(),
+            Some(_) if after_unlisted => {}
             Some(_) => return None,
+            // Past the package, only a spec option may name another: an operand is the
+            // package's own (`npx wait-on http://localhost:3000`).
+            None if passed_package && !row.installs => {}
             None if wanted(arg) => return Some(arg),
-            None if !row.installs => return None,
-            None => {}
+            // What follows an unlisted option may be its value, the package still to come.
+            None if after_unlisted => {}
+            None => passed_package = true,
         }
     }
     None
 }
+
+/// Flags that take no value to any package runner (`npx -y`, `uvx -q`, `go run -v`)
+const RUNNER_FLAGS: &[&str] = &[
+    "-y",
+    "--yes",
+    "--no",
+    "--no-install",
+    "-q",
+    "--quiet",
+    "-v",
+    "--verbose",
+    "--offline",
+];
 
 /// Whether a runner's package is fetched from elsewhere: a URL, a VCS spec, or what the
 /// row's `fetched` says
@@ -6612,6 +6637,19 @@ mod tests {
                 Some("example.com/x/y@latest"),
             ),
             ("go", "run -tags e2e ./cmd/x", None),
+            (
+                "uvx",
+                "--python-preference managed --from git+https://h/x x",
+                Some("git+https://h/x"),
+            ),
+            ("npx", "--loglevel silent github:o/r", Some("github:o/r")),
+            ("npx", "--yes wait-on http://localhost:3000", None),
+            (
+                "npx",
+                "--new-option wait-on http://localhost:3000",
+                Some("http://localhost:3000"),
+            ),
+            ("npx", "eslint --fix src/a", None),
             ("go", "run .", None),
         ];
         for (program, line, expected) in cases {
