@@ -2201,6 +2201,44 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         glued: &[],
         carried: Carried::Whole,
     },
+    // man(1): the pager is a command line.
+    ScriptOption {
+        programs: &["man"],
+        subcommands: &[],
+        options: &["-P", "--pager"],
+        clusters: true,
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    // apt.conf(5): the hooks apt runs around an update and dpkg's runs, set by `-o`.
+    ScriptOption {
+        programs: &["apt", "apt-get", "apt-cache", "aptitude"],
+        subcommands: &[],
+        options: &["-o", "--option"],
+        clusters: true,
+        glued: &["-o"],
+        carried: Carried::Keys(&[
+            "apt::update::pre-invoke",
+            "apt::update::pre-invoke*",
+            "apt::update::post-invoke",
+            "apt::update::post-invoke*",
+            "dpkg::pre-invoke",
+            "dpkg::pre-invoke*",
+            "dpkg::post-invoke",
+            "dpkg::post-invoke*",
+            "dpkg::pre-install-pkgs",
+            "dpkg::pre-install-pkgs*",
+        ]),
+    },
+    // `brew sh --cmd=CMD` runs the command line in Homebrew's environment.
+    ScriptOption {
+        programs: &["brew"],
+        subcommands: &["sh"],
+        options: &["-c", "--cmd"],
+        clusters: true,
+        glued: &[],
+        carried: Carried::Whole,
+    },
     // `bun exec` runs its words as a script of Bun's shell, `yarn exec` (Yarn 2 and later)
     // as one of Yarn's.
     ScriptOption {

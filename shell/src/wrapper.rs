@@ -684,6 +684,30 @@ const WRAPPERS: &[Wrapper] = &[
         subcommands: &["exec"],
         ..wrapper("rbenv", "")
     },
+    // `rustup run TOOLCHAIN CMD…` runs the command with that toolchain.
+    Wrapper {
+        subcommands: &["run"],
+        positionals: 1,
+        ..wrapper("rustup", "")
+    },
+    // `yarn run BIN` and `yarn dlx PKG` run a package's program, named as the package is.
+    Wrapper {
+        long_valued: &[
+            "cwd",
+            "cache-folder",
+            "modules-folder",
+            "global-folder",
+            "package",
+        ],
+        subcommands: &["run", "dlx"],
+        ..wrapper("yarn", "p")
+    },
+    // `gem exec COMMAND` runs a gem's program, installing the gem first if need be.
+    Wrapper {
+        long_valued: &["gem", "version"],
+        subcommands: &["exec"],
+        ..wrapper("gem", "gv")
+    },
     Wrapper {
         subcommands: &["exec"],
         ..wrapper("pyenv", "")
@@ -1277,6 +1301,10 @@ mod tests {
             ("pnpm", "--dir app exec rm -rf x", "rm -rf x"),
             ("conda", "run -n base rm -rf x", "rm -rf x"),
             ("direnv", "exec . rm -rf x", "rm -rf x"),
+            ("rustup", "run stable rm -rf x", "rm -rf x"),
+            ("yarn", "dlx -p pkg rm -rf x", "rm -rf x"),
+            ("yarn", "run rm -rf x", "rm -rf x"),
+            ("gem", "exec -g g rm -rf x", "rm -rf x"),
             ("npm", "exec --package=cowsay -- rm -rf x", "rm -rf x"),
             ("npm", "x -p cowsay rm -rf x", "rm -rf x"),
             (
