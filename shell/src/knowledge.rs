@@ -1845,6 +1845,9 @@ pub(crate) enum Carried {
     /// What follows the first `!` in the value is a command line (`vim -c '!CMD'`, gdb's
     /// `-ex 'shell CMD'` and `-ex '!CMD'`)
     AfterBang(&'static [&'static str]),
+    /// A value that starts with `|` or `!` is a command line the program pipes its output
+    /// into; any other value names a file (`strace -o '|CMD'`)
+    Piped,
     /// The value is an editor's Ex command: `:!CMD` and Vim script's `system("CMD")` run a
     /// command line, `delete(PATH, "rf")` removes a path (see `crate::vim`)
     Vim,
@@ -1921,6 +1924,14 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         clusters: true,
         glued: &[],
         carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["strace"],
+        subcommands: &[],
+        options: &["-o", "--output"],
+        clusters: true,
+        glued: &["-o", "--output="],
+        carried: Carried::Piped,
     },
     ScriptOption {
         programs: &["zip"],
@@ -2416,6 +2427,9 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
                 .or_else(|| value.split_once('!').map(|(_, rest)| rest))
                 .map(|script| Ok(script.to_owned()))
         }
+        Carried::Piped => value
+            .strip_prefix(['|', '!'])
+            .map(|script| Ok(script.to_owned())),
         Carried::Opaque(why) => Some(Err(why.to_owned())),
         Carried::Words | Carried::Operands(_) | Carried::Vim => None,
     }
@@ -3039,6 +3053,13 @@ pub(crate) const WRITERS: &[Writer] = &[
         programs: &["shred"],
         valued: &["-n", "--iterations", "-s", "--size", "--random-source"],
         destination: Destination::Every,
+    },
+    // find(1)'s `-fprint FILE`, `-fprint0 FILE`, `-fls FILE` and `-fprintf FILE FORMAT`
+    // create or truncate FILE, whether or not anything is found.
+    Writer {
+        programs: &["find"],
+        valued: &["-fprint", "-fprint0", "-fls", "-fprintf"],
+        destination: Destination::Options(&["-fprint", "-fprint0", "-fls", "-fprintf"]),
     },
     Writer {
         programs: &["dd"],
@@ -4809,6 +4830,15 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         fetched: Fetched::Url,
         installs: false,
     },
+    // `uv run URL` fetches a script and runs it; `uv run pytest` runs a project's tool.
+    PackageRunner {
+        program: "uv",
+        subcommand: &["run"],
+        specs: UV_SPECS,
+        valued: UV_VALUED,
+        fetched: Fetched::Url,
+        installs: false,
+    },
     PackageRunner {
         program: "pipx",
         subcommand: &["run"],
@@ -6415,6 +6445,10 @@ mod tests {
             ("flock", "/tmp/l -c id", vec!["id"]),
             ("sg", "wheel -c id", vec!["id"]),
             ("zip", "-T -TT id a.zip x", vec!["id"]),
+            ("strace", "-o |id true", vec!["id"]),
+            ("strace", "-f -o!id true", vec!["id"]),
+            ("strace", "--output=|id true", vec!["id"]),
+            ("strace", "-o trace.log true", vec![]),
             ("ls", "-c x", vec![]),
             ("script", "-qc id /dev/null", vec!["id"]),
             ("script", "--command=id", vec!["id"]),
@@ -6633,6 +6667,14 @@ mod tests {
                 Some("git+https://h/r"),
             ),
             ("uv", "run pytest", None),
+            ("uv", "run https://h/x.py", Some("https://h/x.py")),
+            (
+                "uv",
+                "run --with=git+https://h/r x.py",
+                Some("git+https://h/r"),
+            ),
+            ("uv", "run --with rich scripts/report.py", None),
+            ("pipx", "run https://h/x.py", Some("https://h/x.py")),
             (
                 "pipx",
                 "run --spec git+https://h/r x",
