@@ -352,7 +352,7 @@ fn command_truth(
         ShellCondition::Not(part) => command_truth(part, command, script, cwd, false).not(),
         ShellCondition::Flag(flag) => Truth::or_unknown(
             command.has_flag(flag),
-            opaque || unknown_words(command).any(|word| word.may_be_flag()),
+            opaque || unknown_words(command).any(|word| word.may_be_the_flag(flag)),
         ),
         ShellCondition::OutsideCwd | ShellCondition::OutsideCwdAndTmp => {
             let tmp_inside = matches!(condition, ShellCondition::OutsideCwdAndTmp);
@@ -490,6 +490,22 @@ impl UnknownWord<'_> {
         self.split || self.prefix.starts_with('-') || (self.prefix.is_empty() && !self.name)
     }
 
+    /// Whether it may be (or split into) `flag`: a long option whose name is known
+    /// (`--tag=app:$V`) is that option alone, and one that is long is no cluster of short
+    /// ones. Its name may abbreviate the flag's, as getopt reads a unique prefix.
+    fn may_be_the_flag(&self, flag: &str) -> bool {
+        if !self.may_be_flag() {
+            return false;
+        }
+        if self.split || !self.prefix.starts_with("--") {
+            return true;
+        }
+        match self.prefix.split_once('=') {
+            Some((name, _)) => flag.starts_with(name),
+            None => flag.starts_with(self.prefix),
+        }
+    }
+
     /// Whether it is known to be a flag (`--out=$X`), never an operand
     fn is_flag(&self) -> bool {
         !self.split && self.prefix.starts_with('-')
@@ -514,8 +530,10 @@ impl UnknownWord<'_> {
             WordTest::Glob(pattern) => {
                 let literal = pattern.as_str();
                 !(self.name && self.prefix.is_empty() && literal.starts_with(['-', '+', ':', '/']))
+                    && pattern.may_match_starting_with(self.prefix)
             }
-            WordTest::Regex(_) | WordTest::Contains(_) | WordTest::Kind(_) => true,
+            WordTest::Regex(pattern) => pattern.may_match_starting_with(self.prefix),
+            WordTest::Contains(_) | WordTest::Kind(_) => true,
         }
     }
 
@@ -795,6 +813,52 @@ mod tests {
         assert!(!word("logs/", true).may_be_path_matching(&dev));
         assert!(word("", true).may_be_path_matching(&dev));
         assert!(word("/dev/", true).may_be_path_matching(&dev));
+    }
+
+    #[test]
+    fn a_word_may_be_a_flag_its_known_start_allows() {
+        let word = |prefix, split| UnknownWord {
+            prefix,
+            split,
+            name: false,
+            dir: None,
+        };
+        // `--tag=app:$V` is the option `--tag`; getopt takes `--pu` for `--push`.
+        assert!(!word("--tag=app:", false).may_be_the_flag("--push"));
+        assert!(word("--tag=app:", false).may_be_the_flag("--tag"));
+        assert!(word("--pu=", false).may_be_the_flag("--push"));
+        assert!(word("--pu", false).may_be_the_flag("--push"));
+        assert!(!word("--pull", false).may_be_the_flag("--push"));
+        // A long option is no cluster of short ones; `-$X` may be any cluster.
+        assert!(!word("--recursive=", false).may_be_the_flag("-r"));
+        assert!(word("-", false).may_be_the_flag("-r"));
+        assert!(word("-x", false).may_be_the_flag("-r"));
+        // Unquoted, it may split into words of any kind; with no known start, be any word.
+        assert!(word("--tag=app:", true).may_be_the_flag("--push"));
+        assert!(word("", false).may_be_the_flag("--push"));
+        assert!(!word("app:", false).may_be_the_flag("--push"));
+    }
+
+    /// A regular expression or a glob on a word whose known start leaves it can never
+    /// hold; one the rest may still satisfy may
+    #[test]
+    fn a_pattern_the_known_start_rules_out_cannot_match() {
+        let regex = |source| WordTest::Regex(crate::vocabulary::RegexPattern::new(source).unwrap());
+        let glob = |source| WordTest::Glob(crate::vocabulary::GlobPattern::new(source).unwrap());
+        let word = |prefix| UnknownWord {
+            prefix,
+            split: false,
+            name: false,
+            dir: None,
+        };
+        assert!(!word("feature/").may_match(&regex("^--?(force|delete)$")));
+        assert!(word("--for").may_match(&regex("^--?(force|delete)$")));
+        assert!(word("feature/").may_match(&regex("(force|delete)")));
+        assert!(!word("main").may_match(&glob("+*")));
+        assert!(word("+").may_match(&glob("+*")));
+        assert!(!word("-var=").may_match(&glob("-auto-approve*")));
+        assert!(!word("x").may_match(&glob("[0-9]*[a-z]")));
+        assert!(word("1").may_match(&glob("[0-9]*[a-z]")));
     }
 
     #[test]

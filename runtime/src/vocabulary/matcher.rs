@@ -14,6 +14,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::known_start;
 use super::lazy_regex::{needles_of, LazyRegex, PatternError};
 use super::needles::Needles;
 
@@ -146,6 +147,24 @@ impl GlobPattern {
             }
             // Invariant: `new` compiles every glob of another shape.
             Matcher::Plain(GlobShape::Other) => false,
+        }
+    }
+
+    /// Whether some text that starts with `known` may match: false only when no text going
+    /// on from it can (`known_start.rs`)
+    pub(crate) fn may_match_starting_with(&self, known: &str) -> bool {
+        let known = if self.fold {
+            fold_case(known)
+        } else {
+            Cow::Borrowed(known)
+        };
+        match self.shape() {
+            GlobShape::Literal(literal) => literal.starts_with(&*known),
+            GlobShape::Prefix(prefix) => {
+                prefix.starts_with(&*known) || known.starts_with(prefix.as_str())
+            }
+            GlobShape::Suffix(_) | GlobShape::Contains(_) => true,
+            GlobShape::Other => known_start::may_match(&self.regex_source, &known),
         }
     }
 
@@ -434,6 +453,13 @@ impl RegexPattern {
             literal.push(ch);
         }
         (!literal.is_empty()).then_some(literal)
+    }
+
+    /// Whether some text that starts with `known` may hold a match: false only when the
+    /// pattern matches from a text's start alone and no text going on from `known` can
+    /// (`known_start.rs`)
+    pub(crate) fn may_match_starting_with(&self, known: &str) -> bool {
+        known_start::may_match(&self.source, known)
     }
 
     /// Compiles the pattern if that was deferred, or says why it is not valid

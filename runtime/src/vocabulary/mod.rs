@@ -15,6 +15,7 @@ mod event_kind;
 mod expression;
 mod field;
 mod host_events;
+mod known_start;
 mod lazy_regex;
 mod literal;
 mod matcher;

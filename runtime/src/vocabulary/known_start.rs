@@ -1,0 +1,124 @@
+//! Whether a pattern may match a word of which only the start is known before the line runs
+//! (`myapp:$(git rev-parse HEAD)`, `--out=$DIR`).
+//!
+//! A shell condition on such a word is undecidable only when the word's run-time rest can
+//! change its answer. A pattern that can only match from a text's first character
+//! (`^(--output=|-o)?type=registry`, a glob, which matches the whole text) and that no text
+//! going on from the known start can match is decided false: `docker build -t
+//! myapp:$(git rev-parse HEAD) .` does not ask whether its tag is `--push`.
+//!
+//! The answer is worked out by walking the known start through the pattern's lazy DFA; a
+//! pattern the DFA cannot walk (a Unicode word boundary against a byte past ASCII, a cache
+//! that gives up) may match, so the worst case is kept.
+
+use regex_automata::hybrid::dfa::DFA;
+use regex_automata::{Anchored, Input};
+
+/// Whether some text that starts with `known` may hold a match of the regular expression
+/// `pattern` (source text, as a policy writes it); `true` whenever that cannot be ruled out
+pub(crate) fn may_match(pattern: &str, known: &str) -> bool {
+    if known.is_empty() {
+        return true;
+    }
+    // A Unicode `\b` is walked as far as the text is ASCII; a byte past it quits.
+    let config = DFA::config().unicode_word_boundary(true);
+    let Ok(dfa) = DFA::builder().configure(config).build(pattern) else {
+        return true;
+    };
+    // A match may start anywhere in the unknown rest unless the pattern is anchored.
+    if !dfa.get_nfa().is_always_start_anchored() {
+        return true;
+    }
+    let mut cache = dfa.create_cache();
+    let input = Input::new(known).anchored(Anchored::Yes);
+    let Ok(mut state) = dfa.start_state_forward(&mut cache, &input) else {
+        return true;
+    };
+    for &byte in known.as_bytes() {
+        let Ok(next) = dfa.next_state(&mut cache, state, byte) else {
+            return true;
+        };
+        state = next;
+        if state.is_match() || state.is_quit() || state.is_unknown() {
+            return true;
+        }
+        if state.is_dead() {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex::Regex;
+
+    #[test]
+    fn an_anchored_pattern_that_the_known_start_leaves_cannot_match() {
+        let registry = r"^(?:--output=|-o)?(?:[a-z-]+=[^,]*,)*type=registry\b";
+        assert!(!may_match(registry, "myapp:"));
+        assert!(may_match(registry, "--output=name=x,"));
+        assert!(may_match(registry, "type=reg"));
+        assert!(!may_match("^-auto-approve(=.*)?$", "-auto-x"));
+        assert!(may_match("^-auto-approve(=.*)?$", "-auto-approve="));
+        assert!(!may_match("(?i)^--?destroy$", "--destroyed"));
+        assert!(may_match("(?i)^--?destroy$", "--DES"));
+    }
+
+    #[test]
+    fn a_pattern_that_may_match_later_in_the_word_may_match() {
+        assert!(may_match(r"(?:^|,)type=registry\b", "myapp:"));
+        assert!(may_match("registry", "myapp:"));
+        assert!(may_match("(?m)^x", "abc"));
+        assert!(may_match("^a", ""));
+    }
+
+    #[test]
+    fn a_match_within_the_known_start_may_match() {
+        assert!(may_match("^ab", "abc"));
+        assert!(may_match("^ab$", "ab"));
+        assert!(!may_match("^ab$", "abc"));
+        // A Unicode word boundary past ASCII is beyond the DFA: the worst case is kept.
+        assert!(may_match(r"^é\b", "éa"));
+    }
+
+    /// The answer agrees with the `regex` crate on every completion tried: whenever a
+    /// completion of the known start matches, `may_match` says it may
+    #[test]
+    fn no_completion_that_matches_is_ruled_out() {
+        let patterns = [
+            r"^(?:--output=|-o)?(?:[a-z-]+=[^,]*,)*type=registry\b",
+            "^-auto-approve(=.*)?$",
+            r"^/(etc|usr|var/(lib|log))(/|$)",
+            "(?i)^--?force(=(1|t|true))?$",
+            r"^\.?/?[^/]*\.tfstate$",
+        ];
+        let starts = [
+            "", "-", "--", "--out", "-o", "/", "/et", "/etc", "x", "myapp:", "-auto", "--FO",
+        ];
+        let rests = [
+            "",
+            "c",
+            "put=type=registry",
+            "type=registry",
+            "-approve",
+            "rce",
+            "/hosts",
+            "a.tfstate",
+            "=true",
+            "tc/x",
+        ];
+        for pattern in patterns {
+            let regex = Regex::new(pattern).unwrap();
+            for start in starts {
+                for rest in rests {
+                    let text = format!("{start}{rest}");
+                    if regex.is_match(&text) {
+                        assert!(may_match(pattern, start), "{pattern} on {text}");
+                    }
+                }
+            }
+        }
+    }
+}
