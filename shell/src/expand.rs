@@ -730,21 +730,10 @@ pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
     }
     // An escape is read by `printf`, and by the `echo` of some shells (dash's): its output
     // is not what the line spells, so it is left unknown.
-    if program == "echo" {
-        if words
-            .iter()
-            .enumerate()
-            .any(|(n, word)| (n == 0 && word.starts_with('-')) || word.contains('\\'))
-        {
-            return None;
-        }
-        return Some(words.join(" "));
-    }
-    // `printf -v NAME …` prints nothing, and `--` is no format.
-    if words.first().is_some_and(|format| format.starts_with('-')) {
+    if program == "echo" && words.iter().any(|word| word.contains('\\')) {
         return None;
     }
-    crate::printf::output(&words)
+    crate::printf::printed(program, &words)
 }
 
 /// `text` split at blanks outside quotes

@@ -39,6 +39,7 @@ mod walk;
 mod word;
 mod wrapper;
 mod writes;
+mod xargs;
 
 pub use command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
 pub use knowledge::{program_kind, ProgramKind, PROGRAM_KINDS};

@@ -1,4 +1,6 @@
-//! What `printf FORMAT ARGS…` prints, as bash's builtin prints it, when every conversion of
+//! What `echo` and `printf FORMAT ARGS…` print, as bash's builtins print them: `echo`'s
+//! words after its options (`-n`, `-e`, `-E`, alone or together; any other word is printed,
+//! `-9` and `--` too), and `printf`'s format when every conversion of
 //! the format gives back text it was handed: `%s`, `%b` (its escapes decoded), `%c`, `%d` and
 //! `%i` of an integer, `%%`, with a width; the format is used again while arguments remain.
 //!
@@ -10,6 +12,40 @@ use crate::word::ansi_c;
 
 /// The most text a literal `printf` is taken to print
 const MAX_OUTPUT: usize = 64 * 1024;
+
+/// What the builtin `program` (`echo` or `printf`) prints given `args`, all its words
+pub(crate) fn printed(program: &str, args: &[String]) -> Option<String> {
+    match program {
+        "echo" => {
+            // Options are the leading words made of `n`, `e` and `E` alone; the last of `-e`
+            // and `-E` counts.
+            let options = args
+                .iter()
+                .take_while(|arg| {
+                    arg.strip_prefix('-').is_some_and(|letters| {
+                        !letters.is_empty()
+                            && letters.chars().all(|ch| matches!(ch, 'n' | 'e' | 'E'))
+                    })
+                })
+                .count();
+            let (options, words) = args.split_at(options);
+            let escapes = options
+                .iter()
+                .flat_map(|option| option.chars())
+                .rfind(|ch| matches!(ch, 'e' | 'E'))
+                == Some('e');
+            let text = words.join(" ");
+            Some(if escapes { decode_escapes(&text) } else { text })
+        }
+        // `printf -v NAME …` prints nothing, and another option is an error; `--` ends them.
+        "printf" => match args.split_first()? {
+            (first, rest) if first == "--" => output(rest),
+            (first, _) if first.starts_with('-') && first.len() > 1 => None,
+            _ => output(args),
+        },
+        _ => None,
+    }
+}
 
 /// What `printf` prints given `operands` (the format, then its arguments)
 pub(crate) fn output(operands: &[String]) -> Option<String> {
@@ -152,6 +188,41 @@ mod tests {
         assert_eq!(printed(&["it's %s", "x"]).as_deref(), Some("it's x"));
         assert_eq!(printed(&["plain"]).as_deref(), Some("plain"));
         assert_eq!(printed(&["%s"]).as_deref(), Some(""));
+    }
+
+    fn builtin(program: &str, words: &[&str]) -> Option<String> {
+        let words: Vec<String> = words.iter().map(|word| (*word).to_owned()).collect();
+        super::printed(program, &words)
+    }
+
+    /// Each expected text is what bash 5's `echo` and `printf` print, without the line break.
+    #[test]
+    fn words_like_options_are_printed_as_bash_does() {
+        assert_eq!(
+            builtin("echo", &["push", "-f", "origin"]).as_deref(),
+            Some("push -f origin")
+        );
+        assert_eq!(builtin("echo", &["-9", "-1"]).as_deref(), Some("-9 -1"));
+        assert_eq!(
+            builtin("echo", &["-n", "-e", "a\\x62"]).as_deref(),
+            Some("ab")
+        );
+        assert_eq!(
+            builtin("echo", &["-neE", "a\\x62"]).as_deref(),
+            Some("a\\x62")
+        );
+        assert_eq!(builtin("echo", &["--", "-n"]).as_deref(), Some("-- -n"));
+        assert_eq!(builtin("echo", &["-", "x"]).as_deref(), Some("- x"));
+        assert_eq!(builtin("echo", &["-nx", "y"]).as_deref(), Some("-nx y"));
+        assert_eq!(
+            builtin("printf", &["%s ", "-9", "-1"]).as_deref(),
+            Some("-9 -1 ")
+        );
+        assert_eq!(
+            builtin("printf", &["--", "%s", "-f"]).as_deref(),
+            Some("-f")
+        );
+        assert_eq!(builtin("printf", &["-v", "x", "%s", "y"]), None);
     }
 
     #[test]

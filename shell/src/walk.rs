@@ -26,7 +26,7 @@ use crate::syntax::Syntax;
 use crate::unlisted;
 use crate::vim;
 use crate::word::unquote;
-use crate::{fast, wrapper, writes, Context};
+use crate::{fast, wrapper, writes, xargs, Context};
 
 /// Reads a whole command line; `fast` lets the fast reader read the lines it can
 pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<Script, Unreadable> {
@@ -398,17 +398,9 @@ impl Reader {
             if !command.unknown.is_empty() {
                 return None;
             }
-            match command.program.as_str() {
-                // `echo -e` decodes backslash escapes (`\x72\x6d` is `rm`), as `printf` does.
-                "echo" if command.has_flag("-e") => {
-                    printed.push(printf::decode_escapes(&command.operands.join(" ")));
-                }
-                "echo" => printed.push(command.operands.join(" ")),
-                "printf" if !command.has_flag("-v") => {
-                    printed.push(printf::output(&command.operands)?);
-                }
-                _ => return None,
-            }
+            // All its words: `echo -9 -1` prints `-9 -1`, and `echo -e` decodes escapes
+            // (`\x72\x6d` is `rm`).
+            printed.push(printf::printed(&command.program, &command.args)?);
         }
         Some(printed.join("\n"))
     }
@@ -1310,8 +1302,9 @@ impl Reader {
     }
 
     /// Gives the program `xargs` runs (its words from `at_program` on) the words of its
-    /// input: appended, or, with `-I R` (`-i`, `--replace`), put for `R` in its words, one
-    /// command per line of input; the commands for the lines after the first are returned
+    /// input as xargs(1) does: appended, or, with `-I R` (`-i`, `--replace`), put for `R` in
+    /// its words, one command per line of input; with `-n N` or `-L N`, several commands.
+    /// The first command's words are left in `args`; those of the others are returned
     fn feed_xargs(
         &self,
         args: &mut Vec<String>,
@@ -1319,48 +1312,47 @@ impl Reader {
         stdin: Option<&str>,
         upstream: &[usize],
     ) -> Vec<Vec<String>> {
-        let own = args.get(..at_program).unwrap_or_default();
-        let replace = xargs_replace(own);
-        // `-0` and `-d` split the input at a byte, not at blanks, and `-I` at lines: a line
-        // of text is one word then.
-        let whole = replace.is_some()
-            || own.iter().any(|arg| {
-                matches!(arg.as_str(), "-0" | "--null" | "-d" | "--delimiter")
-                    || arg.starts_with("--delimiter=")
-                    || (arg.starts_with("-d") && !arg.starts_with("--"))
-            });
-        let input = self.xargs_input(stdin, upstream, whole);
-        let Some(replace) = replace else {
-            args.extend(input);
-            return Vec::new();
-        };
+        let options = xargs::Options::read(args.get(..at_program).unwrap_or_default());
         let template = args.split_off(at_program);
-        let mut lines = input.into_iter();
-        let Some(first) = lines.next() else {
-            args.extend(template);
-            return Vec::new();
-        };
-        args.extend(put_for(&template, &replace, &first));
-        let head = args.get(..at_program).unwrap_or_default().to_vec();
-        lines
-            .map(|line| {
-                let mut words = vec!["xargs".to_owned()];
-                words.extend(head.iter().cloned());
-                words.extend(put_for(&template, &replace, &line));
-                words
-            })
-            .collect()
+        let mut commands = self
+            .xargs_input(&options, stdin, upstream)
+            .into_iter()
+            .map(|items| match &options.replace {
+                Some(replace) => put_for(&template, replace, &items.concat()),
+                None => template.iter().cloned().chain(items).collect(),
+            });
+        // Given no input at all, `-I` runs nothing; its words are still read as written.
+        args.extend(commands.next().unwrap_or_else(|| template.clone()));
+        commands.collect()
     }
 
-    /// The words `xargs` reads from its input: a literal's words (its lines under `-0` and
-    /// `-d`), the names the commands it reads list (see `listed`), or a word only known at run
-    /// time
-    fn xargs_input(&self, stdin: Option<&str>, upstream: &[usize], whole: bool) -> Vec<String> {
-        if let Some(literal) = stdin {
-            if whole {
-                return literal.lines().map(str::to_owned).collect();
+    /// The items of each command `xargs` runs: those of a literal input, the names the
+    /// commands it reads list (see `listed`), or a word only known at run time
+    fn xargs_input(
+        &self,
+        options: &xargs::Options,
+        stdin: Option<&str>,
+        upstream: &[usize],
+    ) -> Vec<Vec<String>> {
+        let unknown = |why: String| {
+            vec![vec![UnknownWord {
+                prefix: String::new(),
+                split: true,
+                name: false,
+                own_code: false,
+                why,
             }
-            return literal.split_whitespace().map(str::to_owned).collect();
+            .encode()]]
+        };
+        if let Some(file) = &options.arg_file {
+            return unknown(format!(
+                "the words `xargs` reads from `{file}` are known only at run time"
+            ));
+        }
+        if let Some(literal) = stdin {
+            return options.commands(literal).unwrap_or_else(|| {
+                unknown("`xargs` refuses its input, whose quote is never closed".to_owned())
+            });
         }
         let feeding: Vec<&SimpleCommand> = upstream
             .iter()
@@ -1390,16 +1382,13 @@ impl Reader {
             for search in feeding.iter().filter(|command| command.program == "find") {
                 words.extend(found_secrets(&search.args, &find_roots(&search.args)));
             }
-            return words;
+            // Each name stands for any files: with `-I`, a command each.
+            return match options.replace {
+                Some(_) => words.into_iter().map(|word| vec![word]).collect(),
+                None => vec![words],
+            };
         }
-        vec![UnknownWord {
-            prefix: String::new(),
-            split: true,
-            name: false,
-            own_code: false,
-            why: "the words `xargs` reads from its input are known only at run time".to_owned(),
-        }
-        .encode()]
+        unknown("the words `xargs` reads from its input are known only at run time".to_owned())
     }
 
     /// `word` as a normalised path, through the links made on the line so far; or why
@@ -3186,25 +3175,6 @@ fn fd_exec(args: &[String]) -> Vec<Vec<String>> {
             words
         })
         .collect()
-}
-
-/// The text `xargs -I R` (`-iR`, `--replace=R`; `{}` when none is given) replaces
-fn xargs_replace(own: &[String]) -> Option<String> {
-    let mut words = own.iter();
-    while let Some(arg) = words.next() {
-        match arg.as_str() {
-            "-I" => return words.next().cloned(),
-            "-i" | "--replace" => return Some("{}".to_owned()),
-            _ => {}
-        }
-        if let Some(replace) = arg.strip_prefix("--replace=") {
-            return Some(replace.to_owned());
-        }
-        if let Some(replace) = arg.strip_prefix("-I").or_else(|| arg.strip_prefix("-i")) {
-            return Some(replace.to_owned());
-        }
-    }
-    None
 }
 
 /// `template` with `line` put for each `replace` in its words; a line only known at run
