@@ -73,10 +73,20 @@ fn parse_bytes(parser: &mut Parser, bytes: &[u8], deadline: Instant) -> Result<T
 /// takes `{` as a keyword only standing alone (bash(1), RESERVED WORDS): it becomes `%`,
 /// so the word is one word wherever it stands. `<>` (open for reading and writing,
 /// bash(1), REDIRECTION) becomes `>>`, a redirect of the same shape; the walk reads its
-/// operator from the text, `<>`.
+/// operator from the text, `<>`. A here-string takes any place among a command's
+/// redirects in bash, but tree-sitter-bash refuses one after a file's (`cat > f <<< x`):
+/// `<<<` becomes `<  `, an input redirect of the same shape, which [`BashNode`] reads as
+/// the here-string the text holds.
 fn respell(bytes: &mut [u8]) -> bool {
     let mut respelled = false;
     for at in 0..bytes.len() {
+        if bytes.get(at..at + 3) == Some(b"<<<") {
+            respelled = true;
+            if let Some(operator) = bytes.get_mut(at + 1..at + 3) {
+                operator.copy_from_slice(b"  ");
+            }
+            continue;
+        }
         let before = at
             .checked_sub(1)
             .and_then(|before| bytes.get(before))
@@ -142,39 +152,70 @@ fn first_error(root: Node<'_>) -> Unreadable {
     }
 }
 
-impl Syntax for Node<'_> {
+/// A node of a tree [`parse`] gave, read with the line it was parsed from: a here-string
+/// [`respell`] handed the parser as an input redirect is a here-string again
+#[derive(Clone, Copy)]
+pub(crate) struct BashNode<'t> {
+    node: Node<'t>,
+    source: &'t [u8],
+}
+
+/// The root of `tree`, parsed from `source`
+pub(crate) fn root<'t>(tree: &'t Tree, source: &'t str) -> BashNode<'t> {
+    BashNode {
+        node: tree.root_node(),
+        source: source.as_bytes(),
+    }
+}
+
+impl<'t> BashNode<'t> {
+    fn wrap(&self, nodes: impl Iterator<Item = Node<'t>>) -> std::vec::IntoIter<Self> {
+        let source = self.source;
+        let nodes: Vec<Self> = nodes.map(|node| BashNode { node, source }).collect();
+        nodes.into_iter()
+    }
+}
+
+impl Syntax for BashNode<'_> {
     // tree-sitter lends children through a cursor that must outlive them: they are collected.
     type Children = std::vec::IntoIter<Self>;
 
     fn kind(&self) -> &'static str {
-        Node::kind(self)
+        let kind = self.node.kind();
+        if kind != "file_redirect" {
+            return kind;
+        }
+        // After its descriptor, if any, the text of a respelled here-string is `<<<`.
+        let text = self.source.get(self.node.byte_range()).unwrap_or_default();
+        let operator = text.iter().position(|byte| !byte.is_ascii_digit());
+        match operator.and_then(|at| text.get(at..)) {
+            Some(operator) if operator.starts_with(b"<<<") => "herestring_redirect",
+            _ => kind,
+        }
     }
 
     fn is_named(&self) -> bool {
-        Node::is_named(self)
+        self.node.is_named()
     }
 
     fn byte_range(&self) -> Range<usize> {
-        Node::byte_range(self)
+        self.node.byte_range()
     }
 
     fn children(&self) -> Self::Children {
-        let mut cursor = self.walk();
-        let children: Vec<Self> = Node::children(self, &mut cursor).collect();
-        children.into_iter()
+        let mut cursor = self.node.walk();
+        self.wrap(self.node.children(&mut cursor))
     }
 
     // `Node::named_child(i)` starts over from the first child each time, which makes a
     // loop over it quadratic: a cursor reads them in one pass.
     fn named_children(&self) -> Self::Children {
-        let mut cursor = self.walk();
-        let children: Vec<Self> = Node::named_children(self, &mut cursor).collect();
-        children.into_iter()
+        let mut cursor = self.node.walk();
+        self.wrap(self.node.named_children(&mut cursor))
     }
 
     fn field(&self, field: &'static str) -> Self::Children {
-        let mut cursor = self.walk();
-        let children: Vec<Self> = self.children_by_field_name(field, &mut cursor).collect();
-        children.into_iter()
+        let mut cursor = self.node.walk();
+        self.wrap(self.node.children_by_field_name(field, &mut cursor))
     }
 }

@@ -190,7 +190,7 @@ impl Reader {
             None => self.parser.insert(bash_tree::parser()?),
         };
         let tree = bash_tree::parse(parser, at.source, self.deadline)?;
-        self.node(tree.root_node(), at, None)
+        self.node(bash_tree::root(&tree, at.source), at, None)
     }
 
     /// Without tree-sitter-bash, a line the fast reader gave up cannot be read
@@ -563,7 +563,7 @@ impl Reader {
                         }
                     }
                 }
-                "herestring_redirect" => script = Some(herestring(*redirect, at.source)),
+                "herestring_redirect" => script = Some(herestring(*redirect, at.source)?),
                 _ => redirects.extend(self.file_redirect(*redirect, at.source)?),
             }
         }
@@ -738,7 +738,7 @@ impl Reader {
                 }
                 "comment" => {}
                 "subshell" => subshells.push(child),
-                "herestring_redirect" => script = Some(herestring(child, at.source)),
+                "herestring_redirect" => script = Some(herestring(child, at.source)?),
                 "file_redirect" => {
                     // `< x.sh bash`: tree-sitter-bash hangs a leading redirect on the command.
                     if let Some(redirected) = self.redirected_input(child, at.source) {
@@ -3541,12 +3541,18 @@ const DESCENDED: &[&str] = &[
     "parenthesized_expression",
 ];
 
-/// The word a here-string feeds, after quote removal
-fn herestring<N: Syntax>(node: N, source: &str) -> String {
-    node.named_children()
-        .map(|word| unquote(text(word, source)))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The word a here-string feeds, after quote removal; unreadable when the parser took a
+/// word after it for a part of it (`cat > f <<< x y`, which tree-sitter-bash reads only
+/// respelled, see `bash_tree::parse`): the shell gives that word to the command
+fn herestring<N: Syntax>(node: N, source: &str) -> Result<String, Unreadable> {
+    let mut words = node
+        .named_children()
+        .filter(|child| child.kind() != "file_descriptor");
+    match (words.next(), words.next()) {
+        (Some(word), None) => Ok(unquote(text(word, source))),
+        (None, _) => Ok(String::new()),
+        (Some(_), Some(_)) => Err(Unreadable::DroppedWord),
+    }
 }
 
 /// The source text of a node

@@ -117,6 +117,15 @@ const EDGES: &[&str] = &[
     "rm -rf / 0<<< x",
     "a <<< x > f",
     "a > f <<< x",
+    // bash takes here-strings and here-documents among a command's redirects in any order;
+    // tree-sitter-bash refuses a here-string after a file's, and is handed it respelled
+    "cat > src/version.txt <<< \"1.4.0\"",
+    "sh 2>&1 > log <<< 'rm -rf ~'",
+    "cat > f <<< x y",
+    "cat > f 3<<< x",
+    "cat 2>&1 <<EOF\nx\nEOF",
+    "cat >f <<-EOF\n\tx\n\tEOF",
+    "echo '<<<' > f",
     "a=b=c",
     "a-b=c d",
     "1x=2 cmd",
