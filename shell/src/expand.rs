@@ -100,6 +100,17 @@ pub(crate) fn is_unknown(word: &str) -> bool {
 pub(crate) struct Env<'a> {
     pub(crate) vars: &'a Vars,
     pub(crate) context: &'a Context,
+    /// The positional parameters, when the line gives them (a call of a function it defines)
+    pub(crate) params: Option<&'a Params>,
+}
+
+/// The positional parameters of a function the line calls: the words of the call
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Params {
+    /// `$0`, when known
+    pub(crate) zero: Option<String>,
+    /// `$1`, `$2`, …, as the call's words expanded (a word only known at run time among them)
+    pub(crate) args: Vec<String>,
 }
 
 /// Expands the word `raw` (its source text) into the words bash would pass, pushed on `out`
@@ -524,6 +535,11 @@ impl<'e, 'a> Expansion<'e, 'a> {
             "IFS" => return self.current.push(' '),
             _ => {}
         }
+        if let Some(params) = self.env.params {
+            if self.positional(params, name, quoted) {
+                return;
+            }
+        }
         let bound = self.env.vars.iter().rev().find(|(bound, _)| bound == name);
         match bound.map(|(_, binding)| binding) {
             Some(Binding::Known(values)) => {
@@ -532,17 +548,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
                     .get(self.choice % values.len().max(1))
                     .cloned()
                     .unwrap_or_default();
-                // A value known up to a part (`d=$(mktemp -d)`, `D=/tmp/$X`) goes on as that.
-                if let Some(unknown) = UnknownWord::decode(&value) {
-                    self.current.push_str(&unknown.prefix);
-                    let split = !quoted && (unknown.split || !unknown.name);
-                    return self.unknown_part(unknown.why, split, unknown.name, unknown.own_code);
-                }
-                if quoted {
-                    self.current.push_str(&value);
-                } else {
-                    self.split(&value);
-                }
+                self.value(&value, quoted);
             }
             Some(Binding::Unknown(why)) => {
                 let why = why.clone();
@@ -563,6 +569,69 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 self.unknown_part(why, !quoted, name_shape, false);
             }
         }
+    }
+
+    /// Appends `value`, a parameter's, split into words unless `quoted`
+    fn value(&mut self, value: &str, quoted: bool) {
+        // A value known up to a part (`d=$(mktemp -d)`, `D=/tmp/$X`) goes on as that.
+        if let Some(unknown) = UnknownWord::decode(value) {
+            self.current.push_str(&unknown.prefix);
+            let split = !quoted && (unknown.split || !unknown.name);
+            return self.unknown_part(unknown.why, split, unknown.name, unknown.own_code);
+        }
+        if quoted {
+            self.current.push_str(value);
+        } else {
+            self.split(value);
+        }
+    }
+
+    /// A positional parameter given by the call (`$1`, `${10}`, `$#`, `$*`, `$@`), as bash
+    /// expands it: `"$@"` a word per argument, `"$*"` one word of them all, joined by a
+    /// blank; whether `name` is one the call gives
+    fn positional(&mut self, params: &Params, name: &str, quoted: bool) -> bool {
+        // An argument that may split into several words moves those after it.
+        let splits = |args: &[String]| {
+            args.iter()
+                .filter_map(|arg| UnknownWord::decode(arg))
+                .find(|unknown| unknown.split)
+        };
+        match name {
+            "0" => match &params.zero {
+                Some(zero) => self.value(zero, quoted),
+                None => return false,
+            },
+            "#" => match splits(&params.args) {
+                Some(unknown) => self.unknown_part(unknown.why, false, true, false),
+                None => self.current.push_str(&params.args.len().to_string()),
+            },
+            "@" | "*" => {
+                for (n, arg) in params.args.iter().enumerate() {
+                    if n > 0 {
+                        match (name, quoted) {
+                            ("*", true) => self.current.push(' '),
+                            _ => self.end_word(),
+                        }
+                    }
+                    self.value(arg, quoted);
+                }
+                // `"$@"` of no argument is no word, quoted or not.
+                if params.args.is_empty() && name == "@" && self.current.is_empty() {
+                    self.quoted_empty = false;
+                }
+            }
+            digits => {
+                let Some(at) = digits.parse::<usize>().ok().and_then(|n| n.checked_sub(1)) else {
+                    return false;
+                };
+                let before = params.args.get(..at).unwrap_or(&params.args);
+                match splits(before) {
+                    Some(unknown) => self.unknown_part(unknown.why, !quoted, false, false),
+                    None => self.value(params.args.get(at).map_or("", String::as_str), quoted),
+                }
+            }
+        }
+        true
     }
 
     /// The output of `$(inner)`: known for `pwd` and for `echo` or `cat <<EOF` of literal
@@ -841,6 +910,7 @@ mod tests {
         let env = Env {
             vars,
             context: &context,
+            params: None,
         };
         let mut out = Vec::new();
         word(raw, &env, &mut out);

@@ -13,7 +13,7 @@ use crate::bash_tree;
 use crate::clients;
 use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
 use crate::evaluated::{self, Evaluated};
-use crate::expand::{self, Binding, Env, UnknownWord, Vars};
+use crate::expand::{self, Binding, Env, Params, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
 use crate::knowledge::{
     self, carries_text, Evaluation, SocatAddress, SocatOpens, SHELLS, STDIN_PATHS, STDIN_RUNNERS,
@@ -52,6 +52,9 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         fetched: Vec::new(),
         input: None,
         secret_words: false,
+        functions: Vec::new(),
+        calling: Vec::new(),
+        params: None,
     };
     reader.script(line, &[], Depth::default())?;
     if let Some(why) = reader.evaluated.why() {
@@ -113,6 +116,13 @@ struct Reader {
     /// Whether the words of the command being read expand a variable the line does not set
     /// whose name marks a credential (`$GITHUB_TOKEN`), or one named at run time (`${!v}`)
     secret_words: bool,
+    /// The functions defined on the line so far, name and body (its source text)
+    functions: Vec<(String, String)>,
+    /// The functions whose call is being read, outermost first
+    calling: Vec<String>,
+    /// The positional parameters of the function call being read; `None` when only run time
+    /// knows them (the line's own, or after `shift` or `set --`)
+    params: Option<Params>,
 }
 
 /// Where a statement reads its input from by redirect, for a program that runs its input
@@ -298,6 +308,21 @@ impl Reader {
                 self.quoted_operands(node, at.source, 0);
                 self.children(node, inner)?;
                 self.declaration(node, at)
+            }
+            // The body is read where it stands, for a call the line does not show, with its
+            // parameters unknown; a call the line shows reads it again with the call's words.
+            // The function exists once its definition has run, so the body's own calls of it
+            // are not read as calls here.
+            "function_definition" => {
+                self.children(node, inner)?;
+                if let (Some(name), Some(body)) =
+                    (node.field("name").next(), node.field("body").next())
+                {
+                    let name = text(name, at.source).to_owned();
+                    self.functions
+                        .push((name, text(body, at.source).to_owned()));
+                }
+                Ok(())
             }
             _ => self.children(node, inner),
         }
@@ -502,6 +527,7 @@ impl Reader {
         Env {
             vars: &self.vars,
             context: &self.context,
+            params: self.params.as_ref(),
         }
     }
 
@@ -911,6 +937,9 @@ impl Reader {
         let mut stdin = stdin;
         let mut aliased = false;
         let mut moved = false;
+        // Whether the program is the command's own first word, not one a wrapper runs: only
+        // that word calls a function (`command f`, `sudo f` run a program of that name).
+        let mut own_word = true;
         loop {
             // The words after the program stay in the vector they came in.
             if args.is_empty() {
@@ -929,6 +958,14 @@ impl Reader {
                     args = replaced;
                     continue;
                 }
+            }
+            // bash looks a function up before the table of `hash` and the `PATH`.
+            let body = own_word
+                .then(|| self.functions.iter().rev().find(|(name, _)| *name == first))
+                .flatten()
+                .map(|(_, body)| body.clone());
+            if let Some(body) = body {
+                self.call(&first, &body, &args, at)?;
             }
             let first = self.hashed_as(first);
             // The program as written: `/tmp/c` runs the file `/tmp/c`, whose name is `c`.
@@ -950,6 +987,9 @@ impl Reader {
             }
             if program == "hash" {
                 self.hash_names(&args);
+            }
+            if changes_parameters(&program, &args) {
+                self.params = None;
             }
             // `read CDPATH`, `printf -v CDPATH /`: set, to what only run time knows.
             for name in knowledge::variables_set(&program, &args) {
@@ -1224,7 +1264,10 @@ impl Reader {
                 self.simple(words, at, None)?;
             }
             match next {
-                Some(rest) => args = rest,
+                Some(rest) => {
+                    args = rest;
+                    own_word = false;
+                }
                 None => return Ok(moved),
             }
         }
@@ -1238,6 +1281,48 @@ impl Reader {
         }
         self.commands.push(command);
         Ok(())
+    }
+
+    /// Reads the body of the function `name` the line defined, called with `args`, which are
+    /// its positional parameters. A call of a function whose call is being read never ends
+    /// (`bomb(){ bomb|bomb& }`): what it runs is only known at run time, as a command
+    /// hidden then.
+    fn call(
+        &mut self,
+        name: &str,
+        body: &str,
+        args: &[String],
+        at: At<'_, '_>,
+    ) -> Result<(), Unreadable> {
+        if let Some(outer) = self.calling.iter().position(|calling| calling == name) {
+            let through = self.calling.get(outer + 1..).unwrap_or_default();
+            let why = if through.is_empty() {
+                format!("`{name}` calls itself without end")
+            } else {
+                format!(
+                    "`{name}` calls itself through `{}` without end",
+                    through.join("`, `")
+                )
+            };
+            return self.push(SimpleCommand {
+                unknown: vec![Unknown {
+                    part: Part::Command,
+                    why,
+                }],
+                stdin_from: sorted(at.upstream),
+                ..SimpleCommand::default()
+            });
+        }
+        let params = Params {
+            zero: self.params.as_ref().and_then(|params| params.zero.clone()),
+            args: args.to_vec(),
+        };
+        let outer = self.params.replace(params);
+        self.calling.push(name.to_owned());
+        let read = self.nested(body, at);
+        self.calling.pop();
+        self.params = outer;
+        read
     }
 
     /// Reads a script a command runs, one level deeper
@@ -3004,6 +3089,29 @@ fn sorted(upstream: &[usize]) -> Vec<usize> {
     sorted.sort_unstable();
     sorted.dedup();
     sorted
+}
+
+/// Whether `program` with `args` sets the positional parameters anew: `shift`, and `set`
+/// given words that are no options (`set -- a b`, `set a`; `set -e`, `set -o pipefail` not)
+fn changes_parameters(program: &str, args: &[String]) -> bool {
+    match program {
+        "shift" => true,
+        "set" => {
+            let mut words = args.iter();
+            while let Some(arg) = words.next() {
+                match arg.strip_prefix(['-', '+']) {
+                    Some("" | "-") | None => return true,
+                    Some(cluster) => {
+                        if cluster.contains('o') {
+                            words.next();
+                        }
+                    }
+                }
+            }
+            false
+        }
+        _ => false,
+    }
 }
 
 /// Whether `program` changes the working directory of the commands after it

@@ -81,3 +81,46 @@ fn every_entry_reads_as_written() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(entries >= 40, "only {entries} entries");
 }
+
+/// A function that calls itself, here or through others, is called without end (a fork
+/// bomb): the call that reaches a function already being called is a command only known at
+/// run time, naming the function. Kept out of `structure.txt`, whose lines run under real
+/// bash in the shell oracle.
+#[test]
+fn a_function_that_calls_itself_runs_without_end() {
+    let cases = [
+        (":(){ :|:& };:", "`:` calls itself without end"),
+        (
+            "bomb(){ bomb|bomb& };bomb",
+            "`bomb` calls itself without end",
+        ),
+        (
+            "a(){ b; }; b(){ a|a& }; a",
+            "`a` calls itself through `b` without end",
+        ),
+    ];
+    for (line, why) in cases {
+        let Reading::Read(script) = read(line, &context()) else {
+            panic!("{line} is unreadable");
+        };
+        let endless = script.commands.iter().find(|command| {
+            command
+                .unknown
+                .iter()
+                .any(|unknown| unknown.part == Part::Command && unknown.why == why)
+        });
+        assert!(endless.is_some(), "{line}: {:#?}", render(&script));
+    }
+    // Defined and not called, or calling another function, it ends.
+    for line in ["bomb(){ bomb|bomb& }", "a(){ ls; }; b(){ a; a; }; b"] {
+        let Reading::Read(script) = read(line, &context()) else {
+            panic!("{line} is unreadable");
+        };
+        let opaque = script
+            .commands
+            .iter()
+            .flat_map(|command| &command.unknown)
+            .any(|unknown| unknown.part == Part::Command);
+        assert!(!opaque, "{line}: {:#?}", render(&script));
+    }
+}
