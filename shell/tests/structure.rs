@@ -82,6 +82,66 @@ fn every_entry_reads_as_written() {
     assert!(entries >= 40, "only {entries} entries");
 }
 
+/// The commands of `line` other than the shells that run a nested script, rendered
+fn without_shells(line: &str) -> Vec<String> {
+    match read(line, &context()) {
+        Reading::Read(script) => {
+            // The indexes of the commands kept, for the inputs that name them.
+            let kept: Vec<usize> = (0..script.commands.len())
+                .filter(|at| {
+                    script
+                        .commands
+                        .get(*at)
+                        .is_some_and(|command| command.program != "bash")
+                })
+                .collect();
+            let commands = kept
+                .iter()
+                .filter_map(|at| script.commands.get(*at))
+                .map(|command| {
+                    let mut command = command.clone();
+                    command.stdin_from = command
+                        .stdin_from
+                        .iter()
+                        .filter_map(|from| kept.iter().position(|kept| kept == from))
+                        .collect();
+                    command
+                })
+                .collect();
+            render(&Script { commands })
+        }
+        Reading::Unreadable(_) => vec!["unreadable".to_owned()],
+    }
+}
+
+/// A script given as an ANSI-C string (`$'…'`) is that string decoded, line breaks and
+/// all, so a here-document in it is read as the same here-document on a line of its own:
+/// each nested line must read as the direct line, but for the `bash` that runs it.
+#[test]
+fn a_here_document_in_an_ansi_c_script_reads_as_on_its_own_line() {
+    let pairs = [
+        (
+            "bash -c $'sh <<EOF\\nrm -rf ~\\nEOF'",
+            "sh <<EOF\nrm -rf ~\nEOF",
+        ),
+        (
+            "bash -c $'cat <<\\'E\\' | sh\\nrm -rf /etc\\nE'",
+            "cat <<'E' | sh\nrm -rf /etc\nE",
+        ),
+    ];
+    for (nested, direct) in pairs {
+        let direct_reading = without_shells(direct);
+        assert!(direct_reading
+            .iter()
+            .any(|command| command.starts_with("rm ")));
+        assert_eq!(without_shells(nested), direct_reading, "{nested}");
+    }
+    // A script `printf` prints with a redirect in its format is not read as text: the
+    // script is only known at run time, never taken for none.
+    let printed = without_shells("bash -c \"$(printf 'sh <<E\\nrm -rf ~\\nE')\"");
+    assert!(printed.iter().any(|command| command.contains("?command")));
+}
+
 /// A function that calls itself, here or through others, is called without end (a fork
 /// bomb): the call that reaches a function already being called is a command only known at
 /// run time, naming the function. Kept out of `structure.txt`, whose lines run under real
