@@ -1229,9 +1229,19 @@ impl Reader {
             } else {
                 at
             };
-            for script in runs.scripts {
-                self.nested(&script, run_at)?;
+            // `sh -c SCRIPT NAME ARGS…` gives its script positional parameters of its own.
+            let outer = match runs.params {
+                Some(params) => Some(self.params.replace(params)),
+                None => None,
+            };
+            let read = runs
+                .scripts
+                .iter()
+                .try_for_each(|script| self.nested(script, run_at));
+            if let Some(outer) = outer {
+                self.params = outer;
             }
+            read?;
             for run in runs.inline {
                 match run {
                     InlineRun::Script(script) => self.nested(&script, run_at)?,
@@ -2287,8 +2297,14 @@ impl Reader {
                         words.next();
                     }
                 }
+                // `sh -c SCRIPT NAME ARGS…`: `$0` is NAME, `$1`… the words after it.
                 None if saw_c => {
                     runs.word(program, arg.clone());
+                    let mut rest = words.cloned();
+                    runs.params = Some(Params {
+                        zero: rest.next(),
+                        args: rest.collect(),
+                    });
                     return;
                 }
                 None if saw_s || STDIN_PATHS.contains(&arg.as_str()) => break,
@@ -2625,6 +2641,9 @@ fn single_quoted(text: &str) -> String {
 #[derive(Default)]
 struct Runs {
     scripts: Vec<String>,
+    /// The positional parameters the scripts are given, when the command names them: `$0`
+    /// and the words after `sh -c SCRIPT`
+    params: Option<Params>,
     opaque: Vec<String>,
     /// What an interpreter's code runs, in the order the code says
     inline: Vec<InlineRun>,
