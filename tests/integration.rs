@@ -54,6 +54,7 @@ mod scenarios;
 mod schema;
 mod shell_corpus;
 mod shell_oracle;
+mod shell_watched;
 mod state_store;
 mod state_trust;
 mod test_command;

@@ -33,6 +33,7 @@ fn shell_1kb(c: &mut Criterion) {
     let context = Context {
         cwd: Some("/home/user/project".to_owned()),
         home: None,
+        ..Context::default()
     };
     let safe_shell = safe_shell().expect("safe-shell compiles");
     let globs = glob_guards().expect("the glob guards compile");
@@ -61,6 +62,7 @@ fn inline_code(c: &mut Criterion) {
     let context = Context {
         cwd: Some("/home/user/project".to_owned()),
         home: None,
+        ..Context::default()
     };
     let safe_shell = safe_shell().expect("safe-shell compiles");
     let event = bash_event(&python);

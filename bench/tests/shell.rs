@@ -31,6 +31,7 @@ fn the_fast_reader_reads_the_line_as_tree_sitter_bash_does() {
     let context = Context {
         cwd: Some("/home/user/project".to_owned()),
         home: None,
+        ..Context::default()
     };
     assert_eq!(
         read(&line, &context),

@@ -5,7 +5,8 @@
 //! of the call. So the form is binary (postcard), and laid out so that a reader decodes at
 //! once what every event needs: the defaults, the trace terms by slot, and for each user
 //! rule its id, events, action, priority, origin, mode and index entry (the conjunct that
-//! keys it); each rule's condition is bytes of its own (its postfix nodes, as the JSON form
+//! keys it); the program names the conditions test (`watched.rs`), encoded apart and decoded
+//! when a call first reads a command line; each rule's condition is bytes of its own (its postfix nodes, as the JSON form
 //! writes them), decoded when an event first makes the rule a candidate, and kept.
 //!
 //! Invariant: read only where this runtime wrote it of a policy it built, and the bytes are
@@ -23,16 +24,17 @@ use crate::bounds;
 use crate::encoded::Conditions;
 use crate::format::LoadError;
 use crate::index::IndexEntry;
-use crate::policy::Policy;
+use crate::policy::{Parts, Policy};
 use crate::postfix::flatten;
 use crate::programs::{self, Requirements};
 use crate::trace::TraceSpec;
 use crate::vocabulary::{Action, Defaults, EventKind, Mode, Origin, Rule};
+use crate::watched::Watched;
 
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 8;
+const COMPACT_VERSION: u64 = 9;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]
@@ -45,6 +47,9 @@ struct Compact<'a> {
     /// The user's rules, in order
     #[serde(borrow)]
     rules: Vec<Head<'a>>,
+    /// The program names the conditions test (`watched.rs`), in their own encoding
+    #[serde(borrow)]
+    watched: Encoded<'a>,
 }
 
 /// A user rule: all of it but its condition, which is encoded apart
@@ -81,28 +86,15 @@ impl<'de: 'a, 'a> Deserialize<'de> for Encoded<'a> {
     }
 }
 
-/// The parts of a policy that the compact form holds, for `Policy` to assemble
-pub(crate) struct Parts {
-    /// The user's rules, each without its condition (in [`Conditions`])
-    pub(crate) rules: Vec<Rule>,
-    pub(crate) defaults: Defaults,
-    pub(crate) trace: Vec<TraceSpec>,
-    /// The ids of the user's rules in shadow mode
-    pub(crate) shadow: Vec<String>,
-    /// The index entry of each user rule
-    pub(crate) index: Vec<IndexEntry>,
-    pub(crate) conditions: Conditions,
-    /// What each user rule requires of a tool call (`programs.rs`)
-    pub(crate) requirements: Requirements,
-}
-
-/// The compact form of a policy's defaults, trace terms and user rules (`rules`, each with
-/// its condition, mode and index entry)
+/// The compact form of a policy's defaults, trace terms, user rules (`rules`, each with
+/// its condition, mode and index entry) and watched program names
 pub(crate) fn write(
     defaults: &Defaults,
     trace: &[TraceSpec],
     rules: &[(&Rule, Mode, IndexEntry)],
+    watched: &Watched,
 ) -> Result<Vec<u8>, postcard::Error> {
+    let watched = watched.encode()?;
     let conditions = rules
         .iter()
         .map(|(rule, _, _)| {
@@ -138,6 +130,7 @@ pub(crate) fn write(
         defaults: *defaults,
         trace: Cow::Borrowed(trace),
         rules: heads,
+        watched: Encoded(&watched),
     })
 }
 
@@ -172,6 +165,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         index: Vec::with_capacity(n_rules),
         conditions: Conditions::with_capacity(n_rules, condition_bytes),
         requirements: Requirements::with_capacity(n_rules, requirement_bytes),
+        watched: Watched::encoded(compact.watched.0),
     };
     for head in compact.rules {
         let id = head.id.into_owned();
@@ -215,7 +209,7 @@ impl Policy {
             .collect();
         // Invariant: every type written is plain data, which postcard always serializes; were
         // it to fail, the empty form read back is refused, and the policy compiled again.
-        write(self.defaults(), self.trace_specs(), &rules).unwrap_or_default()
+        write(self.defaults(), self.trace_specs(), &rules, self.watched()).unwrap_or_default()
     }
 
     /// The policy [`Policy::to_compact`] wrote, read back
@@ -228,24 +222,7 @@ impl Policy {
     /// decides as a command line that cannot be read: a guard (`block`, `ask`, `forbid`)
     /// fires, any other rule does not.
     pub fn from_checked_compact(bytes: &[u8]) -> Result<Policy, LoadError> {
-        let Parts {
-            rules,
-            defaults,
-            trace,
-            shadow,
-            index,
-            conditions,
-            requirements,
-        } = read(bytes)?;
-        Ok(Policy::from_encoded(
-            rules,
-            defaults,
-            trace,
-            shadow,
-            index,
-            conditions,
-            requirements,
-        ))
+        read(bytes).map(Policy::from_encoded)
     }
 }
 
@@ -369,7 +346,7 @@ mod tests {
             let rules: Vec<(&Rule, Mode, IndexEntry)> = (0..count)
                 .map(|_| (&rule, Mode::Enforce, IndexEntry::of(&rule)))
                 .collect();
-            write(&Defaults::default(), &[], &rules).unwrap()
+            write(&Defaults::default(), &[], &rules, &Watched::of([])).unwrap()
         };
         assert!(Policy::from_checked_compact(&written(bounds::MAX_RULES)).is_ok());
         let err = Policy::from_checked_compact(&written(bounds::MAX_RULES + 1)).unwrap_err();
@@ -385,10 +362,10 @@ mod tests {
         let mut foreign = bytes.clone();
         // The version follows the format's name and its length.
         let version_at = 1 + COMPACT_FORMAT.len();
-        foreign[version_at] = 9;
+        foreign[version_at] = 99;
         assert_eq!(
             Policy::from_checked_compact(&foreign).unwrap_err(),
-            LoadError::Version(Some(9))
+            LoadError::Version(Some(99))
         );
         assert!(Policy::from_checked_compact(&bytes[..bytes.len() / 2]).is_err());
         assert!(Policy::from_checked_compact(b"").is_err());

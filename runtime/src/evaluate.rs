@@ -25,6 +25,7 @@ use crate::read::{read, Num, Value};
 use crate::shell::{self, CommandLine};
 use crate::trace::Reading;
 use crate::vocabulary::{fold_case, CompareOp, Condition, Field, ListQuantifier, Literal, Operand};
+use crate::watched::Watched;
 
 impl Condition {
     /// Whether this condition holds for `event` (docs/language.md §4.4)
@@ -33,12 +34,14 @@ impl Condition {
     /// its index, and tests compare the two. Shell conditions read the command of the tools
     /// of [`crate::DEFAULT_SHELL_TOOLS`], and one on a command that cannot be read is false.
     /// A trace test reads no run here, and is false: [`crate::EvalOptions::trace`]
-    /// gives it one.
+    /// gives it one. The programs the condition tests are watched behind unlisted programs,
+    /// as in a policy of this one condition.
     pub fn holds(&self, event: &Event) -> bool {
+        let watched = Watched::of([self]);
         holds(
             self,
             event,
-            &CommandLine::new(event, None),
+            &CommandLine::new(event, None, &watched),
             false,
             &Reading::default(),
         )

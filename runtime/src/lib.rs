@@ -40,6 +40,7 @@ mod render;
 mod resolve;
 mod shell;
 mod trace;
+mod watched;
 
 mod agent_loop;
 mod checkpoint;

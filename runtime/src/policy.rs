@@ -35,6 +35,7 @@ use crate::vocabulary::{
     Action, Condition, Defaults, FieldPath, LabelStep, Limits, Mode, OnUndecidable, PathSegment,
     Rule, StopReason, Verb,
 };
+use crate::watched::Watched;
 
 /// A checked, indexed policy set, ready to evaluate events
 ///
@@ -90,6 +91,8 @@ struct Shared {
     /// a call that does not meet it is not worth testing (nor, in the compact form,
     /// decoding) the condition for
     requirements: Requirements,
+    /// The program names the rules' shell conditions test (`watched.rs`)
+    watched: Watched,
     /// The conditions of the user's rules and their index entries, for a policy read from
     /// its compact form (`compact.rs`)
     encoded: Option<Encoded>,
@@ -104,6 +107,23 @@ struct Encoded {
     conditions: Conditions,
     /// Every rule whole, made when [`Policy::rules`] is first asked
     whole: OnceLock<Vec<Rule>>,
+}
+
+/// The parts of a policy that a stored form holds (`compact.rs`), for `Policy` to assemble
+pub(crate) struct Parts {
+    /// The user's rules, each without its condition (in [`Conditions`])
+    pub(crate) rules: Vec<Rule>,
+    pub(crate) defaults: Defaults,
+    pub(crate) trace: Vec<TraceSpec>,
+    /// The ids of the user's rules in shadow mode
+    pub(crate) shadow: Vec<String>,
+    /// The index entry of each user rule
+    pub(crate) index: Vec<IndexEntry>,
+    pub(crate) conditions: Conditions,
+    /// What each user rule requires of a tool call (`programs.rs`)
+    pub(crate) requirements: Requirements,
+    /// The program names the conditions test
+    pub(crate) watched: Watched,
 }
 
 impl Policy {
@@ -148,6 +168,7 @@ impl Policy {
         let index = RuleIndex::default();
         index.prepare(&rules, &[]);
         let requirements = Requirements::of(rules.get(..n_user_rules).unwrap_or_default());
+        let watched = Watched::of(rules.iter().filter_map(|rule| rule.condition.as_ref()));
         Ok(Policy {
             shared: Arc::new(Shared {
                 rules,
@@ -156,6 +177,7 @@ impl Policy {
                 index,
                 trace,
                 requirements,
+                watched,
                 encoded: None,
             }),
             limits: Limits::default(),
@@ -165,17 +187,19 @@ impl Policy {
     }
 
     /// The policy of user rules read from a stored form, their conditions kept encoded
-    /// (`conditions`, with the index entries `entries`): assembled as it was built, its
-    /// checks not made again (see [`Policy::from_checked_compact`])
-    pub(crate) fn from_encoded(
-        mut rules: Vec<Rule>,
-        defaults: Defaults,
-        trace: Vec<TraceSpec>,
-        shadow: Vec<String>,
-        entries: Vec<IndexEntry>,
-        conditions: Conditions,
-        requirements: Requirements,
-    ) -> Policy {
+    /// (with their index entries): assembled as it was built, its checks not made again
+    /// (see [`Policy::from_checked_compact`])
+    pub(crate) fn from_encoded(parts: Parts) -> Policy {
+        let Parts {
+            mut rules,
+            defaults,
+            trace,
+            shadow,
+            index: entries,
+            conditions,
+            requirements,
+            watched,
+        } = parts;
         let n_user_rules = rules.len();
         rules.extend(prelude::rules());
         let shadow = if shadow.is_empty() {
@@ -191,6 +215,7 @@ impl Policy {
                 index: RuleIndex::default(),
                 trace,
                 requirements,
+                watched,
                 encoded: Some(Encoded {
                     entries,
                     conditions,
@@ -206,6 +231,11 @@ impl Policy {
     /// The trace terms of the policy's rules, each once, by slot
     pub(crate) fn trace_specs(&self) -> &[TraceSpec] {
         &self.shared.trace
+    }
+
+    /// The program names the policy's shell conditions test (`watched.rs`)
+    pub(crate) fn watched(&self) -> &Watched {
+        &self.shared.watched
     }
 
     /// The condition of the rule at `index` of [`Policy::rules`], whose head (any field but
@@ -468,7 +498,7 @@ impl Policy {
         hooks: &[&dyn NativeHook],
         trace: &mut TraceState,
     ) -> Outcome {
-        let line = CommandLine::new(event, self.shell_tools.as_deref());
+        let line = CommandLine::new(event, self.shell_tools.as_deref(), &self.shared.watched);
         let reading = trace.observe(&self.shared.trace, event, &|when| {
             holds(when, event, &line, false, &Reading::default())
         });

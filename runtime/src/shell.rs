@@ -13,6 +13,7 @@ use serde_json::Value as Json;
 
 use crate::event::Event;
 use crate::vocabulary::{GlobShape, Quantifier, ShellCondition, ShellWord, WordTest};
+use crate::watched::Watched;
 
 /// The tools whose `command` argument is a shell command line when the embedding
 /// application declares none: Claude Code's and Codex's `Bash`, Gemini CLI's
@@ -23,6 +24,8 @@ pub const DEFAULT_SHELL_TOOLS: &[&str] = &["Bash", "run_shell_command", "bash", 
 pub(crate) struct CommandLine<'e> {
     event: &'e Event,
     shell_tools: Option<&'e [String]>,
+    /// The program names the policy tests, which the reader watches behind unlisted programs
+    watched: &'e Watched,
     reading: OnceCell<Option<Reading>>,
     /// Why a shell condition was last found undecidable
     why: RefCell<Option<(String, bool)>>,
@@ -42,11 +45,17 @@ pub(crate) enum Undecided {
 
 impl<'e> CommandLine<'e> {
     /// The command line of `event`, whose tool is a shell when `shell_tools` (or, when
-    /// `None`, [`DEFAULT_SHELL_TOOLS`]) names it
-    pub(crate) fn new(event: &'e Event, shell_tools: Option<&'e [String]>) -> Self {
+    /// `None`, [`DEFAULT_SHELL_TOOLS`]) names it, for a policy that tests the programs
+    /// `watched` names
+    pub(crate) fn new(
+        event: &'e Event,
+        shell_tools: Option<&'e [String]>,
+        watched: &'e Watched,
+    ) -> Self {
         CommandLine {
             event,
             shell_tools,
+            watched,
             reading: OnceCell::new(),
             why: RefCell::new(None),
         }
@@ -141,7 +150,11 @@ impl<'e> CommandLine<'e> {
             (Some(dir), Some(cwd)) => Some(format!("{cwd}/{dir}")),
             (_, cwd) => cwd.clone(),
         };
-        let context = Context { cwd, home: None };
+        let context = Context {
+            cwd,
+            home: None,
+            watched: self.watched.names().clone(),
+        };
         Some(rulesc_shell::read(line, &context))
     }
 }

@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 40] = [
+const FLOORS: [(&str, u8); 41] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
@@ -39,6 +39,7 @@ const FLOORS: [(&str, u8); 40] = [
     ("resolve", 2),
     ("shell", 2),
     ("trace", 2),
+    ("watched", 2),
     ("agent_loop", 3),
     ("checkpoint", 3),
     ("driver", 3),

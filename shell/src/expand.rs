@@ -906,6 +906,7 @@ mod tests {
         let context = Context {
             cwd: Some("/p".to_owned()),
             home: None,
+            ..Context::default()
         };
         let env = Env {
             vars,

@@ -36,6 +36,7 @@ mod syntax;
 mod unlisted;
 mod vim;
 mod walk;
+mod watched;
 mod word;
 mod wrapper;
 mod writes;
@@ -47,6 +48,7 @@ pub use limits::{
     Unreadable, MAX_BYTES, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH, MAX_TIME,
 };
 pub use name_filter::NameFilter;
+pub use watched::{WatchedName, WatchedNames};
 
 /// Where a command line runs: the directories paths are resolved against
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -55,6 +57,9 @@ pub struct Context {
     pub cwd: Option<String>,
     /// The home directory `~` and `$HOME` stand for; without it they stay `~`
     pub home: Option<String>,
+    /// The program names the loaded policies test: behind a program the reader has no row
+    /// for, a word naming one is read as the command it may run, as one its tables name is
+    pub watched: WatchedNames,
 }
 
 /// What reading a command line gave: its simple commands, or why it could not be read

@@ -117,6 +117,7 @@ impl Links {
                 let link_folder = Context {
                     cwd: parent(&at).map(str::to_owned),
                     home: context.home.clone(),
+                    ..Context::default()
                 };
                 self.resolve(normalise(target, &link_folder), false)
             }

@@ -134,6 +134,7 @@ mod tests {
         Context {
             cwd: Some("/home/u/project".to_owned()),
             home: Some("/home/u".to_owned()),
+            ..Context::default()
         }
     }
 

@@ -5,18 +5,24 @@
 //! rm -rf ~`, a project script that ends in `exec "$@"`. Whether an unlisted program runs its
 //! words is only known to that program, so the worst case is taken: from the first word that
 //! names a program a guard watches, the words are also read as the command they would be.
+//! A guard watches the programs of the reader's tables and those the loaded policies test
+//! (`watched.rs`): what a guard tests is what the reader looks for.
 //! Programs whose words name programs as data (`man rm`, `which sudo`, `pkill curl`,
-//! `apt-get install curl`) are listed here, as are those the reader already reads.
+//! `apt-get install curl`) are listed here, as are those the reader already reads, and the
+//! machine managers whose subcommands bear the names of the programs that power a machine
+//! off (`vagrant halt`, `virsh reboot vm1`).
 
 use std::sync::LazyLock;
 
 use crate::by_name;
 use crate::knowledge;
+use crate::watched::WatchedNames;
 use crate::wrapper;
 
 /// Programs whose words name other programs without running them: manuals and lookups,
 /// process finders, searchers, package managers and service managers (a package or a unit
-/// is often named as its program is)
+/// is often named as its program is), and machine managers, whose `halt`, `reboot` or
+/// `shutdown` acts on the machine they manage, not on the one they run on
 const NAMES_AS_DATA: &[&str] = &[
     // manuals and lookups
     "man",
@@ -128,6 +134,24 @@ const NAMES_AS_DATA: &[&str] = &[
     "systemctl",
     "service",
     "journalctl",
+    // machine managers
+    "vagrant",
+    "virsh",
+    "VBoxManage",
+    "vboxmanage",
+    "prlctl",
+    "qm",
+    "pct",
+    "xl",
+    "multipass",
+    "lxc",
+    "incus",
+    "openstack",
+    "hcloud",
+    "doctl",
+    "scw",
+    "linode-cli",
+    "civo",
 ];
 
 /// Programs the reader reads in their own way (their subcommands, their scripts) that a guard
@@ -174,17 +198,28 @@ fn watched(name: &str) -> bool {
 }
 
 /// The words from which `program`, which the reader has no row for, may run a program a guard
-/// watches (`trickle -d 10 rm -rf ~` gives `rm -rf ~`); `None` for a program the reader
-/// knows, or whose words name no such program. A path names its program as a name does
-/// (`eatmydata /bin/rm ~/.bashrc`): the programs that name programs' files as data
-/// (checksums, listings) are in [`NAMES_AS_DATA`].
-pub(crate) fn may_run(program: &str, args: &[String]) -> Option<Vec<String>> {
+/// watches (`trickle -d 10 rm -rf ~` gives `rm -rf ~`), its own or one of the names the
+/// policies test, `policies`; `None` for a program the reader knows, or whose words name no
+/// such program. A program only a policy names is read as unlisted (`kubectl exec pod --
+/// rm -rf /`). A path names its program as a name does (`eatmydata /bin/rm ~/.bashrc`):
+/// the programs that name programs' files as data (checksums, listings) are in
+/// [`NAMES_AS_DATA`]. A word holding a blank names no program: it is quoted text
+/// (`notify "terraform destroy done"`); nor does `.` or `..`, a folder (`jq .`), which
+/// a program cannot run, though a policy may test bash's `.`.
+pub(crate) fn may_run(
+    program: &str,
+    args: &[String],
+    policies: &WatchedNames,
+) -> Option<Vec<String>> {
     if program.is_empty() || not_a_wrapper(program) || watched(program) {
         return None;
     }
     let at = args.iter().position(|word| {
         let name = word.rsplit('/').next().unwrap_or(word);
-        !word.starts_with('-') && !name.is_empty() && watched(name)
+        !word.starts_with('-')
+            && !matches!(name, "" | "." | "..")
+            && !word.contains(char::is_whitespace)
+            && (watched(name) || policies.may_pass(name))
     })?;
     args.get(at..).map(<[String]>::to_vec)
 }
@@ -198,9 +233,13 @@ mod tests {
     }
 
     fn run(line: &str) -> Option<String> {
+        run_watching(line, &WatchedNames::default())
+    }
+
+    fn run_watching(line: &str, policies: &WatchedNames) -> Option<String> {
         let mut words = words(line);
         let program = words.remove(0);
-        may_run(&program, &words).map(|run| run.join(" "))
+        may_run(&program, &words, policies).map(|run| run.join(" "))
     }
 
     #[test]
@@ -250,6 +289,84 @@ mod tests {
             "rm -rf sh",
         ] {
             assert_eq!(run(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_machine_manager_powers_off_the_machines_it_manages() {
+        let power: WatchedNames = ["halt", "reboot", "shutdown", "poweroff"]
+            .into_iter()
+            .map(|name| crate::WatchedName::Is(name.into()))
+            .collect();
+        for line in [
+            "vagrant halt",
+            "virsh reboot vm1",
+            "VBoxManage controlvm vm1 poweroff",
+            "vboxmanage controlvm vm1 poweroff",
+            "prlctl reboot vm1",
+            "qm shutdown 100",
+            "pct reboot 100",
+            "xl shutdown vm1",
+            "multipass exec vm1 -- reboot",
+            "lxc exec c1 -- halt",
+            "incus exec c1 -- reboot",
+            "openstack server reboot vm1",
+            "hcloud server shutdown vm1",
+            "doctl compute droplet-action reboot 1",
+            "scw instance server reboot 1",
+            "linode-cli linodes reboot 1",
+            "civo instance reboot vm1",
+        ] {
+            assert_eq!(run_watching(line, &power), None, "{line}");
+        }
+        assert_eq!(
+            run_watching("eatmydata reboot", &power).as_deref(),
+            Some("reboot")
+        );
+    }
+
+    #[test]
+    fn a_program_a_policy_tests_is_watched_as_the_tables_programs_are() {
+        let terraform: WatchedNames = ["terraform", ".", ".."]
+            .into_iter()
+            .map(|name| crate::WatchedName::Is(name.into()))
+            .collect();
+        let line = "eatmydata terraform destroy";
+        assert_eq!(
+            run_watching(line, &terraform).as_deref(),
+            Some("terraform destroy")
+        );
+        assert_eq!(run(line), None, "no policy tests `terraform`");
+        assert_eq!(
+            run_watching("trickle -d 10 /usr/bin/terraform destroy", &terraform).as_deref(),
+            Some("/usr/bin/terraform destroy")
+        );
+        let kubectl: WatchedNames = [crate::WatchedName::Is("kubectl".into())]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            run_watching("eatmydata terraform destroy", &kubectl),
+            None,
+            "only the names given"
+        );
+        // `notify "terraform destroy"`: a quoted word of several words is text.
+        for line in [
+            &["echo", "terraform", "destroy"][..],
+            &["man", "terraform"],
+            &["which", "terraform"],
+            &["apt-get", "install", "terraform"],
+            &["eatmydata", "make", "build"],
+            &["notify", "terraform destroy"],
+            &["jq", "."],
+            &["tool", "..", "x"],
+            &["tool", "--terraform", "destroy"],
+        ] {
+            let words: Vec<String> = line.iter().map(|word| (*word).to_owned()).collect();
+            assert_eq!(
+                may_run(&words[0], &words[1..], &terraform),
+                None,
+                "{line:?}"
+            );
         }
     }
 }

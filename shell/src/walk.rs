@@ -1080,7 +1080,7 @@ impl Reader {
             // `eatmydata rm -rf ~`: a program with no row may run the command in its words.
             let unlisted = wrapped
                 .is_none()
-                .then(|| unlisted::may_run(&program, &args))
+                .then(|| unlisted::may_run(&program, &args, &self.context.watched))
                 .flatten();
             let next = wrapped.map(|mut wrapped| {
                 let rest = args.split_off(wrapped.at.min(args.len()));

@@ -17,6 +17,7 @@ fn contexts() -> [Context; 2] {
         Context {
             cwd: Some("/home/u/project".to_owned()),
             home: Some("/home/u".to_owned()),
+            ..Context::default()
         },
     ]
 }

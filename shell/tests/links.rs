@@ -112,6 +112,7 @@ impl Scratch {
         let context = Context {
             cwd: Some(project.display().to_string()),
             home: Some(home.display().to_string()),
+            ..Context::default()
         };
         Ok(Case {
             home,

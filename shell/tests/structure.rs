@@ -14,6 +14,7 @@ fn context() -> Context {
     Context {
         cwd: Some("/p".to_owned()),
         home: Some("/h".to_owned()),
+        ..Context::default()
     }
 }
 

@@ -52,6 +52,7 @@ pub(crate) fn context() -> Context {
     Context {
         cwd: Some(PROJECT.to_owned()),
         home: Some(HOME.to_owned()),
+        ..Context::default()
     }
 }
 

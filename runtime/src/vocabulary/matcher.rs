@@ -96,7 +96,7 @@ impl GlobPattern {
     }
 
     /// The needles of the glob's regular expression, when it has one (`needles.rs`)
-    fn needles(&self) -> Option<Needles> {
+    pub(crate) fn needles(&self) -> Option<Needles> {
         match &self.matcher {
             Matcher::Plain(_) => None,
             Matcher::Compiled(compiled) => compiled
@@ -467,6 +467,14 @@ impl RegexPattern {
         self.compiled.check(&self.source, REGEX_SIZE_LIMIT)
     }
 
+    /// The needles of the pattern (`needles.rs`): those it was read with, or found now
+    pub(crate) fn needles(&self) -> Option<Needles> {
+        self.compiled
+            .needles()
+            .cloned()
+            .or_else(|| needles_of(&self.source))
+    }
+
     /// The pattern as written
     pub fn as_str(&self) -> &str {
         &self.source
@@ -574,10 +582,7 @@ impl Serialize for RegexPattern {
         if serializer.is_human_readable() {
             return serializer.serialize_str(self.as_str());
         }
-        let needles = match self.compiled.needles() {
-            Some(needles) => Some(needles.clone()),
-            None => needles_of(&self.source),
-        };
+        let needles = self.needles();
         RegexForm {
             source: Cow::Borrowed(&self.source),
             needles,

@@ -58,7 +58,7 @@ impl Needles {
     }
 
     /// Each needle; bytes that end inside a needle end the walk (they are never written)
-    fn iter(&self) -> impl Iterator<Item = &[u8]> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[u8]> {
         let mut rest: &[u8] = &self.0;
         std::iter::from_fn(move || {
             let (&len, tail) = rest.split_first()?;

@@ -1,9 +1,11 @@
 //! The conditions on a shell command's structure: `shell(...)` and `shell.all(...)` and the
 //! words that may be tested inside them (docs/shell.md).
 
+use rulesc_shell::WatchedName;
 use serde::{Deserialize, Serialize};
 
-use super::matcher::{GlobPattern, RegexPattern};
+use super::matcher::{GlobPattern, GlobShape, RegexPattern};
+use super::needles::Needles;
 use super::words::Words;
 
 /// Which simple commands of a command line a shell condition must hold for
@@ -130,6 +132,59 @@ impl WordTest {
             }
         }
     }
+}
+
+impl WordTest {
+    /// What every name that passes this test as a program's has, for the shell reader to
+    /// watch behind a program it has no row for (`rulesc_shell::WatchedNames`). A test every
+    /// name passes (`~ "*"`, `contains ""`) gives nothing: the unlisted program's own
+    /// command passes it, with every word it would run. Neither does a kind, whose programs
+    /// the reader watches already. A pattern with no literal part to go by gives
+    /// [`WatchedName::Any`], the worst case.
+    pub(crate) fn watched_names(&self) -> Vec<WatchedName> {
+        match self {
+            WordTest::Equals(name) => vec![WatchedName::Is(name.as_str().into())],
+            WordTest::In(names) => names
+                .iter()
+                .map(|name| WatchedName::Is(name.into()))
+                .collect(),
+            WordTest::Contains(needle) if needle.is_empty() => Vec::new(),
+            WordTest::Contains(needle) => vec![WatchedName::Holds(needle.as_str().into())],
+            WordTest::Kind(_) => Vec::new(),
+            WordTest::Glob(pattern) => match pattern.shape() {
+                GlobShape::Literal(name) if !pattern.folds_case() => {
+                    vec![WatchedName::Is(name.as_str().into())]
+                }
+                GlobShape::Literal(text)
+                | GlobShape::Prefix(text)
+                | GlobShape::Suffix(text)
+                | GlobShape::Contains(text)
+                    if text.is_empty() =>
+                {
+                    Vec::new()
+                }
+                // A literal that ignores case: the names that start with it, in any case.
+                GlobShape::Literal(start) | GlobShape::Prefix(start) => {
+                    vec![WatchedName::StartsWith(start.as_str().into())]
+                }
+                GlobShape::Suffix(end) => vec![WatchedName::EndsWith(end.as_str().into())],
+                GlobShape::Contains(needle) => vec![WatchedName::Holds(needle.as_str().into())],
+                GlobShape::Other => held(pattern.needles()),
+            },
+            WordTest::Regex(pattern) => held(pattern.needles()),
+        }
+    }
+}
+
+/// The names that hold one of `needles`, or any name when none are known
+fn held(needles: Option<Needles>) -> Vec<WatchedName> {
+    let Some(needles) = needles else {
+        return vec![WatchedName::Any];
+    };
+    needles
+        .iter()
+        .map(|needle| WatchedName::Holds(String::from_utf8_lossy(needle).into()))
+        .collect()
 }
 
 /// Whether two words are equal. Asked of every command for every listed program, mostly of
