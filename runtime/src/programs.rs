@@ -174,18 +174,20 @@ fn shell_programs(condition: &ShellCondition) -> Option<Vec<WordTest>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::vocabulary::{GlobPattern, Quantifier};
 
-    fn program(test: WordTest) -> ShellCondition {
+    /// A test of a command's program, as `program ...` writes it
+    pub(crate) fn program(test: WordTest) -> ShellCondition {
         ShellCondition::Word {
             word: ShellWord::Program,
             test,
         }
     }
 
-    fn shell(condition: ShellCondition) -> Condition {
+    /// `shell(...)` of one condition, of any command of the line
+    pub(crate) fn shell(condition: ShellCondition) -> Condition {
         Condition::Shell {
             quantifier: Quantifier::Any,
             condition,

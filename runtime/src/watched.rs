@@ -131,22 +131,8 @@ fn shell_tested(condition: &ShellCondition, positive: bool, names: &mut Vec<Watc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocabulary::{GlobPattern, Quantifier, RegexPattern, WordTest};
-
-    fn program(test: WordTest) -> ShellCondition {
-        ShellCondition::Word {
-            word: ShellWord::Program,
-            test,
-        }
-    }
-
-    fn shell(condition: ShellCondition) -> Condition {
-        Condition::Shell {
-            quantifier: Quantifier::Any,
-            condition,
-            on_undecidable: None,
-        }
-    }
+    use crate::programs::tests::{program, shell};
+    use crate::vocabulary::{GlobPattern, RegexPattern, WordTest};
 
     fn glob(source: &str) -> WordTest {
         WordTest::Glob(GlobPattern::new(source).unwrap())
