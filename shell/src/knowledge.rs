@@ -5042,6 +5042,10 @@ pub(crate) const SECRET_FILES: &[&str] = &[
     ".ssh/id_dsa",
     ".ssh/id_ecdsa",
     ".ssh/id_ed25519",
+    // Keys kept under other names: a cloud's key pair as downloaded (`prod.pem`), a
+    // server's private key (`server.key`); the secrets pack takes all of `.ssh` but `.pub`.
+    ".ssh/key.pem",
+    ".ssh/server.key",
     ".aws/credentials",
     ".aws/config",
     ".config/gh/hosts.yml",
