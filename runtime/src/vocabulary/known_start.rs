@@ -11,18 +11,32 @@
 //! pattern the DFA cannot walk (a Unicode word boundary against a byte past ASCII, a cache
 //! that gives up) may match, so the worst case is kept.
 
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+
 use regex_automata::hybrid::dfa::DFA;
 use regex_automata::{Anchored, Input};
+
+use super::matcher::anchored_literal;
 
 /// Whether some text that starts with `known` may hold a match of the regular expression
 /// `pattern` (source text, as a policy writes it); `true` whenever that cannot be ruled out
 pub(crate) fn may_match(pattern: &str, known: &str) -> bool {
-    if known.is_empty() {
+    // Building the automaton costs more than the rest of a call: only a pattern written to
+    // match from the start (`^…`, after inline flags) is worth it.
+    if known.is_empty() || !written_anchored(pattern) {
         return true;
     }
-    // A Unicode `\b` is walked as far as the text is ASCII; a byte past it quits.
-    let config = DFA::config().unicode_word_boundary(true);
-    let Ok(dfa) = DFA::builder().configure(config).build(pattern) else {
+    // Its literal start alone often decides: `^/(etc|usr)` cannot match `s3://b/…`.
+    if let Some(literal) = anchored_literal(pattern) {
+        if !(known.starts_with(&literal) || literal.starts_with(known)) {
+            return false;
+        }
+        if known.len() <= literal.len() {
+            return true;
+        }
+    }
+    let Some(dfa) = automaton(pattern) else {
         return true;
     };
     // A match may start anywhere in the unknown rest unless the pattern is anchored.
@@ -49,6 +63,46 @@ pub(crate) fn may_match(pattern: &str, known: &str) -> bool {
     true
 }
 
+/// Longer patterns (the packs' lists of secret paths) cost more to build than they save
+const MAX_WALKED_PATTERN: usize = 120;
+
+/// The lazy DFA of `pattern`, built once per process (a call asks the same pattern of each
+/// unknown word); `None` when it is too long or cannot be built
+fn automaton(pattern: &str) -> Option<Arc<DFA>> {
+    static MEMO: LazyLock<Mutex<HashMap<String, Option<Arc<DFA>>>>> = LazyLock::new(Mutex::default);
+    if pattern.len() > MAX_WALKED_PATTERN {
+        return None;
+    }
+    let mut memo = MEMO.lock().unwrap_or_else(PoisonError::into_inner);
+    memo.entry(pattern.to_owned())
+        .or_insert_with(|| {
+            // A Unicode `\b` is walked as far as the text is ASCII; a byte past it quits.
+            let config = DFA::config().unicode_word_boundary(true);
+            DFA::builder()
+                .configure(config)
+                .build(pattern)
+                .ok()
+                .map(Arc::new)
+        })
+        .clone()
+}
+
+/// Whether `pattern` begins with `^`, after any inline flag groups (`(?i)^…`): a pattern
+/// anchored some other way (`(^a|^b)`) is taken to match anywhere, which only costs
+/// precision
+fn written_anchored(pattern: &str) -> bool {
+    let mut rest = pattern;
+    while let Some(flags) = rest.strip_prefix("(?") {
+        match flags.split_once(')') {
+            Some((names, after)) if names.chars().all(|c| c.is_ascii_alphabetic() || c == '-') => {
+                rest = after;
+            }
+            _ => return false,
+        }
+    }
+    rest.starts_with('^')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +118,18 @@ mod tests {
         assert!(may_match("^-auto-approve(=.*)?$", "-auto-approve="));
         assert!(!may_match("(?i)^--?destroy$", "--destroyed"));
         assert!(may_match("(?i)^--?destroy$", "--DES"));
+    }
+
+    #[test]
+    fn only_a_pattern_written_from_the_start_is_walked() {
+        assert!(written_anchored("^a"));
+        assert!(written_anchored("(?i)^a"));
+        assert!(written_anchored("(?is)(?-u)^a"));
+        assert!(!written_anchored("(?:^|,)a"));
+        assert!(!written_anchored("(?i:^a)"));
+        assert!(!written_anchored("a^"));
+        // Not walked, so it may match: precision lost, never a wrong `false`.
+        assert!(may_match("(^ab|^cd)", "x"));
     }
 
     #[test]
