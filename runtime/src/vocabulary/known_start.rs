@@ -17,8 +17,6 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use regex_automata::hybrid::dfa::DFA;
 use regex_automata::{Anchored, Input};
 
-use super::matcher::anchored_literal;
-
 /// Whether some text that starts with `known` may hold a match of the regular expression
 /// `pattern` (source text, as a policy writes it); `true` whenever that cannot be ruled out
 pub(crate) fn may_match(pattern: &str, known: &str) -> bool {
@@ -101,6 +99,25 @@ fn written_anchored(pattern: &str) -> bool {
         }
     }
     rest.starts_with('^')
+}
+
+/// The literal text every match of the regular expression `source` starts with, when it is
+/// anchored at the start by a leading `^` (`^/dev/` gives `/dev/`)
+pub(crate) fn anchored_literal(source: &str) -> Option<String> {
+    let rest = source.strip_prefix('^')?;
+    let mut literal = String::new();
+    let mut chars = rest.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ".[]()*+?{}|\\^$".contains(ch) {
+            break;
+        }
+        // A quantifier after a character makes that character optional.
+        if chars.peek().is_some_and(|next| "*?{".contains(*next)) {
+            break;
+        }
+        literal.push(ch);
+    }
+    (!literal.is_empty()).then_some(literal)
 }
 
 #[cfg(test)]

@@ -439,7 +439,7 @@ impl RegexPattern {
     /// The text every match starts with, when the pattern is anchored at the start (`^`)
     /// and begins with literal characters: `/dev/` of `^/dev/(sd|hd)`; `None` otherwise
     pub fn anchored_prefix(&self) -> Option<String> {
-        anchored_literal(&self.source)
+        known_start::anchored_literal(&self.source)
     }
 
     /// Whether some text that starts with `known` may hold a match: false only when the
@@ -592,25 +592,6 @@ impl<'de> Deserialize<'de> for RegexPattern {
         pattern.compiled = LazyRegex::with_needles(needles);
         Ok(pattern)
     }
-}
-
-/// The literal text every match of the regular expression `source` starts with, when it is
-/// anchored at the start by a leading `^` (`^/dev/` gives `/dev/`)
-pub(crate) fn anchored_literal(source: &str) -> Option<String> {
-    let rest = source.strip_prefix('^')?;
-    let mut literal = String::new();
-    let mut chars = rest.chars().peekable();
-    while let Some(ch) = chars.next() {
-        if ".[]()*+?{}|\\^$".contains(ch) {
-            break;
-        }
-        // A quantifier after a character makes that character optional.
-        if chars.peek().is_some_and(|next| "*?{".contains(*next)) {
-            break;
-        }
-        literal.push(ch);
-    }
-    (!literal.is_empty()).then_some(literal)
 }
 
 #[cfg(test)]
