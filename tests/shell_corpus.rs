@@ -54,7 +54,18 @@ fn decided_by(state: &Path, command: &str, cwd: &str, policy: &str) -> (bool, Js
     });
     let policy = format!("{ROOT}/{policy}");
     let state = state.display().to_string();
-    let args = ["hook", &policy, "--host", "claude", "--state-dir", &state];
+    // The first call compiles every pack, in a debug build on a machine that may be busy:
+    // these tests are about decisions, not the hook's deadline (tests/state_trust.rs).
+    let args = [
+        "hook",
+        &policy,
+        "--host",
+        "claude",
+        "--state-dir",
+        &state,
+        "--timeout",
+        "60s",
+    ];
     let (code, stdout, stderr) =
         common::run(&mut common::command(ROOT, &args), &payload.to_string());
     assert_eq!(code, 0, "hook failed on {command:?}: {stderr}");

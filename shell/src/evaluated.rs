@@ -239,6 +239,7 @@ mod tests {
             split: false,
             name: false,
             own_code: false,
+            one_word: false,
             why: "`$(id)` is known at run time".to_owned(),
         };
         let mut found = Evaluated::default();

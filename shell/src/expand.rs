@@ -5,7 +5,9 @@
 //! program) leaves the word unknown: it is kept apart, with the text known before it and
 //! why it is unknown, so that a condition that tests it is undecidable rather than false.
 
-use crate::knowledge::{carries_text, prints_a_name, NAME_VARIABLES, PROCESS_ID_PARAMETERS};
+use crate::knowledge::{
+    carries_text, prints_a_name, prints_one_word, NAME_VARIABLES, PROCESS_ID_PARAMETERS,
+};
 use crate::word::ansi_c;
 use crate::Context;
 
@@ -36,6 +38,9 @@ pub(crate) struct UnknownWord {
     /// Whether every unknown part is the output of a program printing its own code
     /// (`eval "$(ssh-agent -s)"`), not text handed to it
     pub(crate) own_code: bool,
+    /// Whether every unknown part is one word with no blank or glob character, which no
+    /// expansion splits (`$(git rev-parse --short HEAD)`, `knowledge::prints_one_word`)
+    pub(crate) one_word: bool,
     /// Why it is unknown, as a message names it
     pub(crate) why: String,
 }
@@ -48,7 +53,13 @@ impl UnknownWord {
     pub(crate) fn encode(&self) -> String {
         let mut text = String::with_capacity(self.prefix.len() + self.why.len() + 8);
         text.push(MARK);
-        for (flag, on) in [('s', self.split), ('n', self.name), ('c', self.own_code)] {
+        let flags = [
+            ('s', self.split),
+            ('n', self.name),
+            ('c', self.own_code),
+            ('w', self.one_word),
+        ];
+        for (flag, on) in flags {
             if on {
                 text.push(flag);
             }
@@ -72,6 +83,7 @@ impl UnknownWord {
             split: flags.contains('s'),
             name: flags.contains('n'),
             own_code: flags.contains('c'),
+            one_word: flags.contains('w'),
             why: why.to_owned(),
         })
     }
@@ -576,8 +588,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
         // A value known up to a part (`d=$(mktemp -d)`, `D=/tmp/$X`) goes on as that.
         if let Some(unknown) = UnknownWord::decode(value) {
             self.current.push_str(&unknown.prefix);
-            let split = !quoted && (unknown.split || !unknown.name);
-            return self.unknown_part(unknown.why, split, unknown.name, unknown.own_code);
+            let split = !quoted && !unknown.one_word && (unknown.split || !unknown.name);
+            return self.add_unknown(UnknownWord { split, ..unknown });
         }
         if quoted {
             self.current.push_str(value);
@@ -656,16 +668,26 @@ impl<'e, 'a> Expansion<'e, 'a> {
                         }
                     }
                 }
-                let name = programs.first().is_some_and(|(program, args)| {
-                    programs.len() == 1 && prints_a_name(program, args)
-                });
+                let (name, one_word) = match programs.as_slice() {
+                    [(program, args)] => {
+                        (prints_a_name(program, args), prints_one_word(program, args))
+                    }
+                    _ => (false, false),
+                };
                 let own_code = !programs.is_empty()
                     && programs.iter().all(|(program, _)| {
                         !carries_text(program.as_str()) && !program.contains('$')
                     });
                 let shown: String = inner.trim().chars().take(40).collect();
                 let why = format!("the output of `$({shown})` is known only at run time");
-                self.unknown_part(why, !quoted, name, own_code);
+                self.add_unknown(UnknownWord {
+                    prefix: String::new(),
+                    split: !quoted && !one_word,
+                    name,
+                    own_code,
+                    one_word,
+                    why,
+                });
             }
         }
     }
@@ -704,19 +726,30 @@ impl<'e, 'a> Expansion<'e, 'a> {
 
     /// Records that the word being built has a part only known at run time
     fn unknown_part(&mut self, why: String, split: bool, name: bool, own_code: bool) {
+        self.add_unknown(UnknownWord {
+            prefix: String::new(),
+            split,
+            name,
+            own_code,
+            one_word: false,
+            why,
+        });
+    }
+
+    /// Records `part`, whose prefix is ignored: the word's known start is the text built
+    /// before its first unknown part
+    fn add_unknown(&mut self, part: UnknownWord) {
         match &mut self.unknown {
             Some(unknown) => {
-                unknown.split |= split;
-                unknown.name &= name;
-                unknown.own_code &= own_code;
+                unknown.split |= part.split;
+                unknown.name &= part.name;
+                unknown.own_code &= part.own_code;
+                unknown.one_word &= part.one_word;
             }
             None => {
                 self.unknown = Some(UnknownWord {
                     prefix: self.current.clone(),
-                    split,
-                    name,
-                    own_code,
-                    why,
+                    ..part
                 })
             }
         }
@@ -918,10 +951,11 @@ mod tests {
         out.iter()
             .map(|word| match UnknownWord::decode(word) {
                 Some(unknown) => format!(
-                    "?{}{}{}[{}]",
+                    "?{}{}{}{}[{}]",
                     if unknown.split { "s" } else { "" },
                     if unknown.name { "n" } else { "" },
                     if unknown.own_code { "c" } else { "" },
+                    if unknown.one_word { "w" } else { "" },
                     unknown.prefix
                 ),
                 None => word.clone(),
@@ -978,7 +1012,10 @@ mod tests {
             ("$X", &["?s[]"]),
             ("pre$X", &["?s[pre]"]),
             ("\"$USER\"", &["?n[]"]),
-            ("\"$(date +%s)\"", &["?nc[]"]),
+            ("\"$(date +%s)\"", &["?ncw[]"]),
+            ("a:$(git rev-parse --short HEAD)", &["?ncw[a:]"]),
+            ("$(date +%s)", &["?ncw[]"]),
+            ("$(date)", &["?snc[]"]),
             ("\"$(ssh-agent -s)\"", &["?c[]"]),
             ("\"$(echo $X | base64 -d)\"", &["?[]"]),
             ("${X:-/etc}", &["?s[]"]),
@@ -1001,6 +1038,7 @@ mod tests {
             split: true,
             name: false,
             own_code: true,
+            one_word: true,
             why: "`$X` is set at run time".to_owned(),
         };
         assert_eq!(UnknownWord::decode(&unknown.encode()), Some(unknown));

@@ -1114,6 +1114,8 @@ pub(crate) fn mktemp_start(args: &[String], tmpdir: Option<&str>) -> Option<Stri
     Some(format!("{folder}/{}", name.trim_end_matches('X')))
 }
 
+/// Whether the output of `program` with `args` is names: words with no `/` and none
+/// starting with `-`, `+` or `:` (`$(date +%s)`, `$(docker ps -aq)`), however many
 pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
     match program {
         "date" | "nproc" | "uname" | "whoami" | "id" | "hostname" | "arch" | "getconf"
@@ -1134,6 +1136,121 @@ pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
                             || arg.starts_with("--path")
                     }))
         }
+        _ => false,
+    }
+}
+
+/// Whether the output of `program` with `args` is one word when it succeeds: no blank, no
+/// line break and no glob character, so that bash's field splitting and pathname expansion
+/// leave it one word even unquoted (`myapp:$(git rev-parse --short HEAD)`,
+/// `v=$(git describe --tags)`).
+pub(crate) fn prints_one_word(program: &str, args: &[String]) -> bool {
+    let options = || args.iter().filter(|arg| arg.starts_with('-'));
+    let operands = || args.iter().filter(|arg| !arg.starts_with('-'));
+    match program {
+        "nproc" | "whoami" | "logname" | "arch" | "uuidgen" => operands().next().is_none(),
+        "hostname" => {
+            operands().next().is_none()
+                && options().all(|arg| matches!(arg.as_str(), "-s" | "--short" | "-f" | "--fqdn"))
+        }
+        // One field each; `-a` and `-v` print several.
+        "uname" => {
+            operands().next().is_none()
+                && options().count() <= 1
+                && options().all(|arg| {
+                    matches!(
+                        arg.as_str(),
+                        "-s" | "-n"
+                            | "-r"
+                            | "-m"
+                            | "-p"
+                            | "-i"
+                            | "-o"
+                            | "--kernel-name"
+                            | "--nodename"
+                            | "--kernel-release"
+                            | "--machine"
+                            | "--processor"
+                            | "--hardware-platform"
+                            | "--operating-system"
+                    )
+                })
+        }
+        // A number or a name: `id -u`, `id -gn`; `id` alone prints a list.
+        "id" => {
+            let letters: String = options()
+                .filter_map(|arg| arg.strip_prefix('-'))
+                .filter(|arg| !arg.starts_with('-'))
+                .collect();
+            options().all(|arg| !arg.starts_with("--"))
+                && (letters.contains('u') || letters.contains('g'))
+                && letters
+                    .chars()
+                    .all(|letter| matches!(letter, 'u' | 'g' | 'n' | 'r'))
+        }
+        // Counts of standard input: `wc -l < f` prints one number, `wc -l f` a name after it.
+        "wc" => operands().next().is_none() && options().count() == 1,
+        "getconf" => options().next().is_none() && operands().count() == 1,
+        "date" => date_prints_one_word(args),
+        "git" => git_prints_one_word(args),
+        _ => false,
+    }
+}
+
+/// `date +FORMAT` whose format prints no blank: numeric fields, `%F`, `%T`, `%s`, zones; a
+/// day's or month's name may hold a blank in some locales, `%e` and `%_d` pad with one
+fn date_prints_one_word(args: &[String]) -> bool {
+    let mut formats = args.iter().filter_map(|arg| arg.strip_prefix('+'));
+    let Some(format) = formats.next() else {
+        // `date -I`, `--iso-8601[=…]` and `--rfc-3339=…`'s date-only forms print one word.
+        return args.iter().any(|arg| {
+            arg == "-I"
+                || arg.starts_with("-I") && !arg.contains('=')
+                || arg.starts_with("--iso-8601")
+        }) && args
+            .iter()
+            .all(|arg| arg.starts_with('-') && !arg.starts_with("--rfc"));
+    };
+    if formats.next().is_some() || format.starts_with(['-', '+', ':']) {
+        return false;
+    }
+    let mut chars = format.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '%' => {
+                let mut spec = chars.next();
+                while matches!(spec, Some('-' | '0' | '^' | '#' | ':')) {
+                    spec = chars.next();
+                }
+                let blank_free =
+                    spec.is_some_and(|spec| "sYymdHMSFTjuwVGgNzZCIRUWq%".contains(spec));
+                if !blank_free {
+                    return false;
+                }
+            }
+            ch if ch.is_ascii_alphanumeric() || "_.,:+=@-".contains(ch) => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// `git rev-parse` of at most one revision, `git describe` of at most one commit,
+/// `git branch --show-current` and `git rev-list --count`: a hash, a count or a ref's name
+/// (which git refuses to hold a blank or a glob character)
+fn git_prints_one_word(args: &[String]) -> bool {
+    let Some(at) = args.iter().position(|arg| !arg.starts_with('-')) else {
+        return false;
+    };
+    let subcommand = args.get(at).map_or("", String::as_str);
+    let rest = args.get(at + 1..).unwrap_or_default();
+    let operands = rest.iter().filter(|arg| !arg.starts_with('-')).count();
+    let has = |option: &str| rest.iter().any(|arg| arg == option);
+    match subcommand {
+        "rev-parse" => prints_a_name("git", args) && operands <= 1,
+        "describe" => operands <= 1,
+        "branch" => has("--show-current") && rest.len() == 1,
+        "rev-list" => has("--count"),
         _ => false,
     }
 }
@@ -6988,6 +7105,91 @@ mod tests {
     fn a_crontab_table_runs_each_line_after_its_time() {
         let table = "# jobs\nSHELL=/bin/sh\n*/5 * * * * cd /srv && ./backup\n@reboot  id -u\n\n";
         assert_eq!(crontab_commands(table), ["cd /srv && ./backup", "id -u"]);
+    }
+
+    /// Each row is checked against the real program where this machine has it: what it
+    /// prints is one word, as bash would split it, and what the table refuses is not
+    #[test]
+    fn one_word_printers_print_one_word_here() {
+        let run = |line: &str| {
+            let parts = words(line);
+            let (program, args) = parts.split_first()?;
+            let output = std::process::Command::new(program)
+                .args(args)
+                .output()
+                .ok()?;
+            output
+                .status
+                .success()
+                .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+        };
+        let one = [
+            "nproc",
+            "whoami",
+            "arch",
+            "uuidgen",
+            "hostname",
+            "hostname -s",
+            "uname",
+            "uname -m",
+            "uname -r",
+            "id -u",
+            "id -gn",
+            "id -un",
+            "getconf PAGESIZE",
+            "date +%s",
+            "date +%Y%m%d-%H%M%S",
+            "date -u +%FT%TZ",
+            "date -I",
+        ];
+        for line in one {
+            let parts = words(line);
+            let (program, args) = parts.split_first().expect("a program");
+            assert!(prints_one_word(program, args), "{line}");
+            if let Some(output) = run(line) {
+                assert_eq!(
+                    output.split_whitespace().count(),
+                    1,
+                    "{line} printed {output:?}"
+                );
+                assert!(
+                    !output.contains(['*', '?', '[']),
+                    "{line} printed {output:?}"
+                );
+            }
+        }
+        let several = [
+            "date",
+            "date +%c",
+            "date +%a",
+            "date +%e",
+            "uname -a",
+            "id",
+            "hostname -I",
+        ];
+        for line in several {
+            let parts = words(line);
+            let (program, args) = parts.split_first().expect("a program");
+            assert!(!prints_one_word(program, args), "{line}");
+        }
+        for line in [
+            "rev-parse --short HEAD",
+            "describe --tags --always",
+            "branch --show-current",
+            "rev-list --count HEAD",
+        ] {
+            assert!(prints_one_word("git", &words(line)), "git {line}");
+        }
+        for line in [
+            "rev-parse HEAD main",
+            "rev-parse --show-toplevel",
+            "branch",
+            "log -1",
+            "describe a b",
+        ] {
+            assert!(!prints_one_word("git", &words(line)), "git {line}");
+        }
+        assert!(!prints_one_word("wc", &words("-l file")) && prints_one_word("wc", &words("-l")));
     }
 
     #[test]

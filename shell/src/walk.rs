@@ -488,8 +488,9 @@ impl Reader {
             words.as_slice(),
             words.iter().find_map(|word| UnknownWord::decode(word)),
         ) {
-            // Known up to a part (`$(mktemp -d)`, `/tmp/$X`): kept so, for the words it goes into.
-            ([one], Some(unknown)) if !unknown.prefix.is_empty() => {
+            // Known up to a part (`$(mktemp -d)`, `/tmp/$X`), or known to be one word
+            // (`$(git describe)`): kept so, for the words it goes into.
+            ([one], Some(unknown)) if !unknown.prefix.is_empty() || unknown.one_word => {
                 Binding::Known(vec![one.clone()])
             }
             (_, Some(unknown)) => Binding::Unknown(unknown.why),
@@ -1387,6 +1388,7 @@ impl Reader {
                 split: false,
                 name: false,
                 own_code: false,
+                one_word: false,
                 why: format!(
                     "`hash -p {file}` binds a name known only at run time, which may be `{name}`"
                 ),
@@ -1435,6 +1437,7 @@ impl Reader {
                 split: true,
                 name: false,
                 own_code: false,
+                one_word: false,
                 why,
             }
             .encode()]]
@@ -2579,6 +2582,7 @@ fn parallel_unknown(why: &str) -> String {
         split: true,
         name: false,
         own_code: false,
+        one_word: false,
         why: why.to_owned(),
     }
     .encode()
@@ -3242,6 +3246,7 @@ fn unknown_path(why: String) -> UnknownWord {
         split: false,
         name: false,
         own_code: false,
+        one_word: false,
         why,
     }
 }
@@ -3321,6 +3326,7 @@ fn put_for(template: &[String], replace: &str, line: &str) -> Vec<String> {
                     split: false,
                     name: false,
                     own_code: false,
+                    one_word: false,
                     why: unknown.why,
                 }
                 .encode(),
