@@ -988,15 +988,21 @@ on pre_tool_use when tool == \"mcp__mail__send\" and arg.body from \"fetched\" b
 proptest::proptest! {
     #![proptest_config(proptest::test_runner::Config { cases: 24, ..Default::default() })]
 
-    /// No malformed post payload ever lowers what a later guard sees: each malformed output
-    /// is compared with a readable twin in a session of its own.
+    /// No malformed post payload ever lowers what a later guard sees: each malformed output,
+    /// field of the wrong type or payload cut short is compared with a readable twin in a
+    /// session of its own.
     #[test]
     fn no_malformed_post_payload_lowers_what_a_later_guard_sees(
         tool in proptest::sample::select(vec!["WebFetch", "Read", "Bash", "Grep"]),
         words in "(secret|report|mail|the|ignore|[a-z]{1,8})( (secret|report|mail|the|[a-z]{1,8})){0,8}",
         at in 0usize..64,
         depth in 129usize..600,
-        shape in 0u8..3,
+        shape in 0u8..5,
+        mistyped in proptest::sample::select(vec![
+            r#""cwd": 7"#, r#""permission_mode": false"#, r#""tool_name": 5"#,
+            r#""cwd": {"a": 1}"#,
+        ]),
+        cut_at in 0usize..400,
         body in "(secret|report|mail|the|[a-z]{1,8})( (secret|report|mail|the|[a-z]{1,8})){0,8}",
     ) {
         let dir = tempfile::tempdir().unwrap();
@@ -1016,8 +1022,19 @@ proptest::proptest! {
             _ => readable,
         };
         let mut seen = Vec::new();
-        for (session, response) in [("twin", twin), ("malformed", malformed)] {
-            let post = hook.call(&post_with_raw_response(session, tool, &response));
+        for (session, response) in [("twin", twin.clone()), ("malformed", malformed)] {
+            let mut payload = post_with_raw_response(session, tool, &response);
+            if session == "malformed" && shape == 3 {
+                // A field of another type than its hosts send, written last so it wins.
+                payload.pop();
+                payload.extend(format!(", {mistyped}}}").bytes());
+            } else if session == "malformed" && shape == 4 {
+                // Cut short anywhere after the session's id and the event's name.
+                payload = post_with_raw_response(session, tool, &twin);
+                let from = String::from_utf8_lossy(&payload).find("\"cwd\"").unwrap();
+                payload.truncate(from + cut_at % (payload.len() - from - 1));
+            }
+            let post = hook.call(&payload);
             proptest::prop_assert_eq!(post.status.code(), Some(0), "{}", render(&post, &hook));
             seen.push(restraint(&hook.call(&send(session, &body))));
         }

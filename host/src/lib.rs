@@ -150,9 +150,14 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
         Err(err) => return failed(&err.to_string(), err.gates_tool_call(), options, notes),
     };
     for (field, why) in &call.unread {
+        let labels = if field == "tool_response" {
+            ", and a label attached to it holds every value from now on"
+        } else {
+            ""
+        };
         notes.push(format!(
             "the `{field}` of this `{}` call could not be read ({why}); it is taken as unknown: \
-             tests of it fail closed, and a label attached to it holds every value from now on",
+             tests of it fail closed{labels}",
             call.name
         ));
     }

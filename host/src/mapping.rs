@@ -24,8 +24,8 @@
 //! state and the time, so every mapping is unit-testable.
 
 use rulesc_runtime::{
-    Decision, ErrorInfo, EvalOptions, Event, EventKind, HostEvent, Outcome, Policy, RunCounters,
-    StopChain, StopDecision, StopReason,
+    Decision, ErrorInfo, EvalOptions, Event, EventKind, Field, HostEvent, Outcome, Policy,
+    RunCounters, StopChain, StopDecision, StopReason,
 };
 
 use super::answer::Verdict;
@@ -270,11 +270,18 @@ impl Session<'_> {
             event.arg.clone_from(&self.call.arg);
             // Only after the tool ran is a call with an unreadable input answered at all
             // (`payload::check_unread`); its rules then fail closed on what they read of it.
-            event.arg_unreadable = self
-                .call
-                .unread
-                .iter()
-                .any(|(field, _)| field == "tool_input");
+            // What an input means depends on its tool: with the tool unknown, so is the input.
+            let unread = |name: &str| self.call.unread.iter().any(|(field, _)| field == name);
+            let tool_unknown = unread("tool_name") || unread("mcp_context");
+            event.arg_unreadable = unread("tool_input") || tool_unknown;
+            event.unknown_fields = [
+                (Field::Tool, tool_unknown),
+                (Field::Cwd, unread("cwd")),
+                (Field::PermissionMode, unread("permission_mode")),
+            ]
+            .into_iter()
+            .filter_map(|(field, unknown)| unknown.then_some(field))
+            .collect();
         }
         event
     }

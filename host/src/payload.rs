@@ -20,6 +20,8 @@ use serde_json::Value as Json;
 
 use crate::hosts::{text, FinalAnswer, Host};
 
+mod recover;
+
 impl Host {
     /// The host's event names and what each one is
     fn events(self) -> &'static [(&'static str, Known)] {
@@ -176,7 +178,7 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
     })?;
     let (json, unread) = match serde_json::from_str::<Json>(text) {
         Ok(json) => (json, Vec::new()),
-        Err(err) => match read_fields_apart(text) {
+        Err(err) => match read_fields_apart(text).or_else(|| recovered_post(text, host, &err)) {
             Some((object, unread)) => (Json::Object(object), unread),
             None => {
                 return Err(PayloadError::new(
@@ -207,6 +209,7 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
         Some(Known::Unmapped) => return Ok(Received::Unmapped(name)),
         None => return Err(unknown_event(host, &name)),
     };
+    let (json, unread) = set_apart_mistyped(json, unread);
     check_unread(&name, event, &unread)?;
     let fields: Fields = serde_json::from_value(json).map_err(|err| {
         PayloadError::new(
@@ -218,7 +221,12 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
         check_tool_call(&name, &fields)?;
     }
     let mut call = call(host, name, event, fields);
-    if unread.iter().any(|(field, _)| field == "tool_response") {
+    // Output of a tool nobody knows is taken as unknown too: a label any rule could attach
+    // to it then holds every value, as its provenance cannot be told.
+    let unknown = |name: &str| unread.iter().any(|(field, _)| field == name);
+    if unknown("tool_response")
+        || (call.event == HostEvent::PostTool && (unknown("tool_name") || unknown("mcp_context")))
+    {
         call.result = Some(ToolOutput::unreadable());
     }
     call.unread = unread;
@@ -249,10 +257,80 @@ fn read_fields_apart(text: &str) -> Option<(serde_json::Map<String, Json>, Unrea
     Some((object, unread))
 }
 
+/// What can be read soundly of a post-tool payload that is not JSON (cut short): the tool
+/// has run, so its event must count and its output may carry any label
+/// ([`recover::leading_fields`]). Only when the session's id and the event's name are read
+/// whole, and the event is a post-tool one; each field a post-tool event reads that is not
+/// read whole is unknown, and a tool name a missing `mcp_context` could change is too.
+fn recovered_post(
+    text: &str,
+    host: Host,
+    err: &serde_json::Error,
+) -> Option<(serde_json::Map<String, Json>, Unread)> {
+    let object = recover::leading_fields(text)?;
+    let event = host.event(object.get("hook_event_name")?.as_str()?)?;
+    if !matches!(
+        event,
+        Known::Mapped(HostEvent::PostTool | HostEvent::PostToolFailure)
+    ) || !object.get("session_id")?.is_string()
+    {
+        return None;
+    }
+    let renames = |tool: &str| {
+        let name = host.profile().payload.tool_name;
+        name(
+            tool.to_owned(),
+            Some(&serde_json::json!({"server_name": "s"})),
+        ) != name(tool.to_owned(), None)
+    };
+    let tool_may_change = object
+        .get("tool_name")
+        .and_then(Json::as_str)
+        .is_some_and(renames);
+    let why = format!("the input breaks off before it, and is not JSON: {err}");
+    let outcome = match event {
+        Known::Mapped(HostEvent::PostToolFailure) => "error",
+        _ => "tool_response",
+    };
+    let unread = ["tool_name", "tool_input", outcome, "cwd", "permission_mode"]
+        .into_iter()
+        .chain(tool_may_change.then_some("mcp_context"))
+        .filter(|field| !object.contains_key(*field))
+        .map(|field| (field.to_owned(), why.clone()))
+        .collect();
+    Some((object, unread))
+}
+
+/// `json` without the fields rulesc reads whose value has the wrong type (`"cwd": 7`), and
+/// `unread` with each of them added, naming what was wrong, so that a wrong type is one more
+/// field that cannot be read ([`check_unread`])
+fn set_apart_mistyped(json: Json, mut unread: Unread) -> (Json, Unread) {
+    let Json::Object(mut object) = json else {
+        return (json, unread);
+    };
+    if serde_json::from_value::<Fields>(Json::Object(object.clone())).is_err() {
+        let mistyped: Vec<(String, String)> = object
+            .iter()
+            .filter_map(|(key, value)| {
+                let alone =
+                    Json::Object(serde_json::Map::from_iter([(key.clone(), value.clone())]));
+                serde_json::from_value::<Fields>(alone)
+                    .err()
+                    .map(|err| (key.clone(), err.to_string()))
+            })
+            .collect();
+        for (key, why) in mistyped {
+            object.remove(&key);
+            unread.push((key, why));
+        }
+    }
+    (Json::Object(object), unread)
+}
+
 /// Refuses a call with fields that could not be read, unless the call can be answered
 /// without them: only after a tool ran (its output is then taken as unknown, so what the
-/// call counts and labels is kept, [`ToolOutput::unreadable`]), and never without the
-/// session's id or the event's name
+/// call counts and labels is kept, [`ToolOutput::unreadable`], and every other field is
+/// unknown), and never without the session's id or the event's name
 fn check_unread(
     name: &str,
     event: HostEvent,
@@ -260,17 +338,11 @@ fn check_unread(
 ) -> Result<(), PayloadError> {
     let after_tool = matches!(event, HostEvent::PostTool | HostEvent::PostToolFailure);
     let blocking = unread.iter().find(|(field, _)| {
-        !after_tool
-            || matches!(
-                field.as_str(),
-                "session_id" | "hook_event_name" | "tool_name"
-            )
+        !after_tool || matches!(field.as_str(), "session_id" | "hook_event_name")
     });
     match blocking {
         Some((field, why)) => Err(PayloadError::new(
-            format!(
-                "the `{name}` input cannot be read: its `{field}` is not readable JSON ({why})"
-            ),
+            format!("the `{name}` input cannot be read: its `{field}` cannot be read ({why})"),
             event.gates_tool_call(),
         )),
         None => Ok(()),
@@ -504,9 +576,75 @@ mod tests {
         )
         .unwrap_err();
         assert!(!stop.gates_tool_call());
-        assert!(stop
+        assert_eq!(
+            stop.to_string(),
+            "the `Stop` input cannot be read: its `stop_hook_active` cannot be read \
+             (invalid type: string \"yes\", expected a boolean)"
+        );
+    }
+
+    #[test]
+    fn a_post_tool_call_counts_with_its_mistyped_fields_unknown() {
+        let call = read_call(
+            Host::Claude,
+            json!({"session_id": "s1", "hook_event_name": "PostToolUse", "tool_name": "web",
+                   "tool_input": {}, "tool_response": "ok", "cwd": 7, "permission_mode": false}),
+        );
+        let unread: Vec<&str> = call
+            .unread
+            .iter()
+            .map(|(field, _)| field.as_str())
+            .collect();
+        assert_eq!(unread, ["cwd", "permission_mode"]);
+        assert_eq!(call.tool.as_deref(), Some("web"));
+        assert_eq!(
+            call.result.map(|result| result.is_unreadable()),
+            Some(false)
+        );
+        // Without a readable session, nothing can be recorded: the call is refused.
+        let refused = read(
+            br#"{"session_id": 1, "hook_event_name": "PostToolUse", "tool_name": "web"}"#,
+            Host::Claude,
+        )
+        .unwrap_err();
+        assert!(refused
             .to_string()
-            .starts_with("the `Stop` input is malformed"));
+            .contains("its `session_id` cannot be read"));
+    }
+
+    #[test]
+    fn a_post_tool_payload_cut_short_counts_with_what_is_missing_unknown() {
+        let cut = br#"{"session_id": "s1", "hook_event_name": "PostToolUse", "tool_name": "web", "tool_response": "ab"#;
+        let Ok(Received::Call(call)) = read(cut, Host::Claude) else {
+            panic!("a post-tool payload cut short is not read");
+        };
+        assert_eq!(call.tool.as_deref(), Some("web"));
+        assert!(call.result.is_some_and(|result| result.is_unreadable()));
+        // Cut before its name, the tool is unknown, and so is its output.
+        let nameless = br#"{"session_id": "s1", "hook_event_name": "PostToolUse", "tool_na"#;
+        let Ok(Received::Call(call)) = read(nameless, Host::Claude) else {
+            panic!("a post-tool payload cut short is not read");
+        };
+        assert!(call.unread.iter().any(|(field, _)| field == "tool_name"));
+        assert!(call.result.is_some_and(|result| result.is_unreadable()));
+        // Gemini CLI names an MCP tool by its `mcp_context`, which a cut may have taken.
+        let gemini =
+            br#"{"session_id": "s1", "hook_event_name": "AfterTool", "tool_name": "note", "x"#;
+        let Ok(Received::Call(call)) = read(gemini, Host::Gemini) else {
+            panic!("a post-tool payload cut short is not read");
+        };
+        assert!(call.unread.iter().any(|(field, _)| field == "mcp_context"));
+        // A tool call, or a payload without its session, is refused as before.
+        for refused in [
+            &br#"{"session_id": "s1", "hook_event_name": "PreToolUse", "tool_name": "web", "#[..],
+            br#"{"hook_event_name": "PostToolUse", "tool_name": "web", "session_id": "s"#,
+        ] {
+            let err = read(refused, Host::Claude).unwrap_err();
+            assert!(
+                err.gates_tool_call() && err.to_string().contains("not JSON"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -108,8 +108,8 @@ pub(crate) fn holds(
 }
 
 /// Whether the leaf `condition` reads a part of `event` that reached rulesc but could not
-/// be read: the tool's output (`result`, `result.<path>`) or its input (`arg.<path>`, and the
-/// command line a shell condition reads from it)
+/// be read: the tool's output (`result`, `result.<path>`), its input (`arg.<path>`, and the
+/// command line a shell condition reads from it) or another field (`Event::unknown_fields`)
 fn reads_unknown(condition: &Condition, event: &Event) -> bool {
     let output_unknown = event
         .result
@@ -118,11 +118,12 @@ fn reads_unknown(condition: &Condition, event: &Event) -> bool {
     let unknown = |field: &Field| match field {
         Field::Result | Field::ResultPath(_) => output_unknown,
         Field::Arg(_) => event.arg_unreadable,
-        _ => false,
+        other => event.unknown_fields.contains(other),
     };
     // A shell condition reads the command line, a part of the tool's input.
     (event.arg_unreadable && matches!(condition, Condition::Shell { .. }))
-        || ((output_unknown || event.arg_unreadable) && reads_field(condition, &unknown))
+        || ((output_unknown || event.arg_unreadable || !event.unknown_fields.is_empty())
+            && reads_field(condition, &unknown))
 }
 
 /// Whether the leaf `condition` reads a field for which `is` holds

@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value as Json};
 
 use crate::vocabulary::{
-    parse_duration, ErrorKind, EventKind, SortedJson, Status, StopDecision, StopReason,
+    parse_duration, ErrorKind, EventKind, Field, SortedJson, Status, StopDecision, StopReason,
 };
 
 /// The failure an `on_error` event reports
@@ -122,6 +122,13 @@ pub struct Event {
     /// unreadable output does ([`ToolOutput::unreadable`]). Never part of event JSON.
     #[serde(skip)]
     pub arg_unreadable: bool,
+    /// Other fields that reached rulesc after the tool ran but could not be read (the tool's
+    /// name, the working folder or the permission mode of a malformed `PostToolUse`): every
+    /// condition that reads one takes the value that makes its rule fail closed, and the rule
+    /// index, which cannot look an unknown value up, gives every rule of the event's kind.
+    /// Never part of event JSON.
+    #[serde(skip)]
+    pub unknown_fields: Vec<Field>,
 }
 
 /// Milliseconds given as a number, or as a duration's text (`"1_500ms"`, `"5min"`)
@@ -174,6 +181,7 @@ impl Event {
             session_id: None,
             prompt: None,
             arg_unreadable: false,
+            unknown_fields: Vec::new(),
         }
     }
 

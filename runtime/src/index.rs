@@ -111,6 +111,21 @@ impl RuleIndex {
         event: &Event,
         mut visit: impl FnMut(Candidate),
     ) {
+        if !event.unknown_fields.is_empty() {
+            // A key cannot be looked up in a value nobody knows: every rule of the kind is
+            // tested, and fails closed on what it reads of the unknown fields.
+            rules
+                .iter()
+                .enumerate()
+                .filter(|(_, rule)| rule.events.contains(&event.kind))
+                .for_each(|(rule, _)| {
+                    visit(Candidate {
+                        rule,
+                        proven: false,
+                    });
+                });
+            return;
+        }
         let Some(index) = self.of(rules, entries, event.kind) else {
             return;
         };
