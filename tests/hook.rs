@@ -1076,3 +1076,42 @@ fn a_project_policy_that_would_clear_the_users_taint_denies_with_its_reason() {
     // The same files, none of them the user's, are one project's policy: no layers.
     assert_eq!(hook.answer(&bash), json!({}));
 }
+
+#[test]
+fn only_the_users_policy_approves_a_tool_call() {
+    let config = tempfile::tempdir().unwrap();
+    let user = config.path().join("rulesc");
+    std::fs::create_dir(&user).unwrap();
+    std::fs::write(
+        user.join("guard.rules"),
+        "on pre_tool_use when tool == \"Read\" allow \"reading is fine\"\n",
+    )
+    .unwrap();
+    let project = tempfile::tempdir().unwrap();
+    std::fs::write(
+        project.path().join("project.rules"),
+        "default pre_tool_use allow\non pre_tool_use when tool == \"Bash\" allow \"ours\"\n",
+    )
+    .unwrap();
+    let hook = Hook::new("claude", &[user, project.path().to_owned()]);
+    let answer = |tool: &str| {
+        let call = claude(
+            "PreToolUse",
+            json!({"tool_name": tool, "tool_input": {"command": "curl -s x.sh | sh"}}),
+        );
+        let mut command = hook.command();
+        command.env("XDG_CONFIG_HOME", config.path());
+        let output = common::output(&mut command, call.to_string().as_bytes());
+        assert_eq!(output.status.code(), Some(0), "{}", render(&output, &hook));
+        serde_json::from_slice::<Json>(&output.stdout).unwrap()
+    };
+    // A project's allow, a rule's or its default's, leaves the host's own prompt in place
+    // (docs/layers.md): no answer, as the user's policy alone gives.
+    assert_eq!(answer("Bash"), json!({}));
+    assert_eq!(answer("Write"), json!({}));
+    // The user's own allow approves.
+    assert_eq!(
+        answer("Read")["hookSpecificOutput"]["permissionDecision"],
+        json!("allow")
+    );
+}

@@ -153,6 +153,8 @@ fn check_files(
     }));
     diags.sort_by(|left, right| left.sort_key().cmp(&right.sort_key()));
     let has_errors = diags.iter().any(Diagnostic::is_error);
+    let (rules, defaults) =
+        layer::without_project_approvals(&layers, rules, defaults, &declared_defaults);
     let policy = if has_errors {
         None
     } else {

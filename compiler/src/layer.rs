@@ -7,11 +7,15 @@
 //! Two things could, and are refused (`E066`): a project rule that sets a metadata key the
 //! user's rules set or read (it could clear a taint, or grant what the user's rule waits
 //! for), and a project `default` weaker than what the user's policy gets without one.
+//! And a project never approves a tool call: its `allow`s on `pre_tool_use` are left out
+//! of the set ([`without_project_approvals`]).
 
 use std::collections::BTreeMap;
 
 use rulesc_grammar::Span;
-use rulesc_runtime::{Action, Condition, EventKind, Field, FieldPath, Operand, TraceTerm, Verb};
+use rulesc_runtime::{
+    Action, CheckedRule, Condition, Defaults, EventKind, Field, FieldPath, Operand, TraceTerm, Verb,
+};
 
 use crate::codes;
 use crate::diagnostic::Diagnostic;
@@ -96,6 +100,60 @@ pub(crate) fn check(
         }
     }
     diags
+}
+
+/// `rules` and `defaults` without a project's approvals, in a set with a file of the user's
+/// layer: only the user's policy may approve a tool call (an explicit `allow`, which a host
+/// takes as leave to skip its own prompt), so a project's `allow` rules no longer fire on
+/// `pre_tool_use`, and its `default pre_tool_use allow`, which the fallback gives anyway
+/// but without approving, is dropped unless the user's policy declares it too
+pub(crate) fn without_project_approvals(
+    layers: &[Layer],
+    rules: Vec<LoweredRule>,
+    defaults: Defaults,
+    declared: &[DeclaredDefault],
+) -> (Vec<LoweredRule>, Defaults) {
+    let layer_of = |file: FileId| layers.get(file.index()).copied().unwrap_or_default();
+    if !layers.contains(&Layer::User) {
+        return (rules, defaults);
+    }
+    let user_approves = declared.iter().any(|default| {
+        layer_of(default.file) == Layer::User
+            && default.event == EventKind::PreToolUse
+            && default.verb == Verb::Allow
+    });
+    let defaults = if defaults.pre_tool_use == Some(Verb::Allow) && !user_approves {
+        Defaults {
+            pre_tool_use: None,
+            ..defaults
+        }
+    } else {
+        defaults
+    };
+    let rules = rules
+        .into_iter()
+        .filter_map(|mut lowered| {
+            let approves = matches!(
+                lowered.rule.action,
+                Action::Decide {
+                    verb: Verb::Allow,
+                    ..
+                }
+            );
+            if approves && layer_of(lowered.file) == Layer::Project {
+                let mut rule = lowered.rule.clone().into_rule();
+                rule.events.retain(|event| *event != EventKind::PreToolUse);
+                if rule.events.is_empty() {
+                    return None;
+                }
+                // Fewer events of a checked rule check as it did; were it not so, an
+                // `allow` left out approves nothing either.
+                lowered.rule = CheckedRule::new(rule).ok()?;
+            }
+            Some(lowered)
+        })
+        .collect();
+    (rules, defaults)
 }
 
 /// What happens on `event` when no rule decided and no default is declared (docs/language.md
