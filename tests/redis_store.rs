@@ -513,6 +513,85 @@ fn sessions_are_scored_and_pruned_by_the_servers_clock() {
 }
 
 #[test]
+fn a_large_prune_goes_in_bounded_parts_and_holds_up_no_call() {
+    let Some(fixture) = Fixture::new() else {
+        return;
+    };
+    assert_eq!(fixture.call(&tool("ls")).0, Some(0));
+    // 50,000 sessions written two days ago by the server's clock, as the index and the
+    // epoch's count say.
+    let (secs, _): (u64, u64) = redis::cmd("TIME")
+        .query(&mut fixture.server.connection())
+        .unwrap();
+    let old = (secs - 2 * 24 * 3_600) * 1_000;
+    let stale = 50_000;
+    let mut pipe = redis::pipe();
+    for n in 0..stale {
+        pipe.cmd("SET")
+            .arg(format!("rulesc:session:old{n}"))
+            .arg("{}")
+            .ignore();
+        pipe.cmd("ZADD")
+            .arg("rulesc:sessions")
+            .arg(old)
+            .arg(format!("old{n}"))
+            .ignore();
+    }
+    pipe.cmd("HINCRBY")
+        .arg("rulesc:epoch")
+        .arg("sessions")
+        .arg(stale)
+        .ignore();
+    pipe.query::<()>(&mut fixture.server.connection()).unwrap();
+    let listed = |fixture: &Fixture| -> u64 {
+        redis::cmd("ZCARD")
+            .arg("rulesc:sessions")
+            .query(&mut fixture.server.connection())
+            .unwrap()
+    };
+    // A call answered while others prune is answered as ever (docs/state.md, Pruning).
+    let pruning: Vec<_> = (0..2)
+        .map(|_| {
+            let machine = fixture.machine.path().to_owned();
+            let flags = fixture.flags(&machine);
+            let policy = fixture.policy.clone();
+            std::thread::spawn(move || {
+                let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+                    .arg("hook")
+                    .arg(&policy)
+                    .args(["--host", "claude", "--prune-older-than", "1h"])
+                    .args(flags)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                child.stdin.take().unwrap().write_all(&tool("ls")).unwrap();
+                transcript(&child.wait_with_output().unwrap())
+            })
+        })
+        .collect();
+    for _ in 0..5 {
+        let answered = fixture.call(&tool("ls"));
+        assert_eq!(answered, (Some(0), "{}".to_owned(), String::new()));
+    }
+    for prune in pruning {
+        assert_eq!(prune.join().unwrap().0, Some(0));
+    }
+    // Each call forgets a bounded part, 16 scripts of 256 sessions at most; later calls go on.
+    let left = listed(&fixture);
+    assert!(
+        (1 + stale - 2 * 4_096..=1 + stale - 4_096).contains(&left),
+        "{left} listed after two calls"
+    );
+    fixture.call_with(&["--prune-older-than", "1h"], &tool("ls"));
+    assert!(listed(&fixture) < left);
+    // The count of sessions followed: the next call sees no loss.
+    assert_eq!(fixture.call(&tool("ls")).0, Some(0));
+    assert!(!denied(&fixture.call(&tool("ls"))));
+}
+
+#[test]
 fn a_full_server_refuses_the_write_in_words_and_loses_nothing() {
     let Some(fixture) = Fixture::new() else {
         return;

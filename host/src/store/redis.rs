@@ -24,8 +24,9 @@
 //! while the index lists it; each refuses the call until `rulesc hook reset` acknowledges
 //! it.
 //!
-//! Pruning: `--prune-older-than` removes, in one script, every session whose last write is
-//! older by the server's clock. A write with `--prune-older-than` also gives the key that
+//! Pruning: `--prune-older-than` removes the sessions whose last write is older by the
+//! server's clock, [`PRUNE_BATCH`] per script and [`PRUNE_BATCHES`] scripts per call at
+//! most, so no call holds the server up for long. A write with `--prune-older-than` also gives the key that
 //! expiry, so the server forgets a session idle for that long even if no hook call passes
 //! the flag again.
 
@@ -55,6 +56,15 @@ const INDEX: &str = "rulesc:sessions";
 
 /// The hash of the server's epoch: its `id` and the count of `sessions` in [`INDEX`]
 const EPOCH: &str = "rulesc:epoch";
+
+/// How many sessions one pruning script forgets at most: the server runs nothing else
+/// while a script runs, so each is short (about a millisecond) and other clients' calls run
+/// between two
+const PRUNE_BATCH: usize = 256;
+
+/// How many pruning scripts one call runs at most: as the file store looks at a bounded
+/// part of its folder per call, calls go round any number of stale sessions a part each
+const PRUNE_BATCHES: usize = 16;
 
 /// The sorted set of sessions written with an expiry, by the server's time it falls
 const EXPIRIES: &str = "rulesc:expiries";
@@ -322,12 +332,22 @@ impl Store for RedisStore {
 
     fn prune(&mut self, age: Duration) -> io::Result<usize> {
         let age_ms = clamped_ms(age).to_string();
-        self.eval(
-            scripts::PRUNE,
-            None,
-            &[age_ms.as_bytes(), KEY_PREFIX.as_bytes()],
-        )
-        .map_err(|err| self.failed(&err))
+        let batch = PRUNE_BATCH.to_string();
+        let mut removed = 0;
+        for _ in 0..PRUNE_BATCHES {
+            let (had_state, forgotten): (usize, usize) = self
+                .eval(
+                    scripts::PRUNE,
+                    None,
+                    &[age_ms.as_bytes(), KEY_PREFIX.as_bytes(), batch.as_bytes()],
+                )
+                .map_err(|err| self.failed(&err))?;
+            removed += had_state;
+            if forgotten < PRUNE_BATCH {
+                break;
+            }
+        }
+        Ok(removed)
     }
 
     fn acknowledge_loss(&mut self) -> io::Result<String> {

@@ -111,15 +111,17 @@ return removed
 "
 );
 
-/// Forgets every session last written more than `ARGV[1]` ms before the server's time
-/// (keys prefixed `ARGV[2]`); answers how many of them still had state
+/// Forgets at most `ARGV[3]` of the sessions last written more than `ARGV[1]` ms before
+/// the server's time (keys prefixed `ARGV[2]`), the oldest first; answers how many of them
+/// still had state, and how many it forgot. A script holds the server up while it runs,
+/// so each forgets a few hundred and other clients' commands run between two
 pub(super) const PRUNE: &str = script!(
     r"
 local err = wrong_kind({'zset', 'hash', 'zset'})
 if err then return err end
 local before = string.format('%d', now_ms() - tonumber(ARGV[1]))
 local removed = 0
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. before)
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. before, 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(ids) do
   removed = removed + redis.call('DEL', ARGV[2] .. id)
   redis.call('ZREM', KEYS[1], id)
@@ -128,7 +130,7 @@ end
 if #ids > 0 and redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('HINCRBY', KEYS[2], 'sessions', -#ids)
 end
-return removed
+return {removed, #ids}
 "
 );
 
