@@ -157,17 +157,36 @@ impl Entry {
 /// they are, and nothing is cached: a broken policy is compiled, and reported, on every call
 /// until it is fixed.
 pub(crate) fn load(folder: &Path, loader: &dyn Loader) -> Result<Cached, String> {
-    load_at(folder, loader, SystemTime::now(), MAX_ENTRY_BYTES)
+    load_at(folder, loader, SystemTime::now(), BOUNDS)
 }
 
-/// [`load`] at the time `now`, which decides whether fresh stamps are recorded, with
-/// entries of at most `limit` bytes
+/// The most bytes a hook takes in and keeps of a policy
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    /// An entry's compiled policy
+    entry: u64,
+    /// The policy's files together, before they are compiled
+    sources: u64,
+}
+
+/// The bounds of every hook call: 64 MiB of source is far more than 100,000 rules (the
+/// most a policy may have, `E038`) of one condition and message each, about 7 MB, and
+/// compiles in about a second; a larger policy, whose compiling alone would take a hook's
+/// whole time, is refused before it is compiled, on every call
+const BOUNDS: Bounds = Bounds {
+    entry: MAX_ENTRY_BYTES,
+    sources: 64 * 1024 * 1024,
+};
+
+/// [`load`] at the time `now`, which decides whether fresh stamps are recorded, within
+/// `bounds`
 fn load_at(
     folder: &Path,
     loader: &dyn Loader,
     now: SystemTime,
-    limit: u64,
+    bounds: Bounds,
 ) -> Result<Cached, String> {
+    let limit = bounds.entry;
     let arguments = arguments_key(loader.arguments(), loader.user_folder().as_deref());
     let path = folder.join(format!("{arguments}.bin"));
     let entry = read_entry(&path, &arguments, limit).map_err(crate::state_error)?;
@@ -190,6 +209,18 @@ fn load_at(
         .iter()
         .map(|source| loader.read(source))
         .collect::<Result<Vec<Input>, String>>()?;
+    let source_bytes: u64 = inputs
+        .iter()
+        .map(|input| u64::try_from(input.bytes.len()).unwrap_or(u64::MAX))
+        .fold(0, u64::saturating_add);
+    if source_bytes > bounds.sources {
+        return Err(format!(
+            "the policy's files take {source_bytes} bytes, more than the {} a hook compiles \
+             (compiling them would take longer than a hook may); merge rules that do the same \
+             (`tool in [..]`), or shorten long messages",
+            bounds.sources
+        ));
+    }
     let content = content_key(&inputs);
     if let Some(entry) = entry.filter(|entry| entry.header.sources == content) {
         if let Some(policy) = decode(&entry) {
@@ -554,7 +585,7 @@ mod tests {
         }
 
         fn load(&self, loader: &dyn Loader, now: SystemTime) -> Cached {
-            load_at(self.cache.path(), loader, now, MAX_ENTRY_BYTES).unwrap()
+            load_at(self.cache.path(), loader, now, BOUNDS).unwrap()
         }
 
         fn entries(&self) -> Vec<PathBuf> {
@@ -812,8 +843,7 @@ mod tests {
             let loader = fixture.loader();
             fixture.write("guard.rules", bytes);
             for _ in 0..2 {
-                let err =
-                    load_at(fixture.cache.path(), &loader, later(), MAX_ENTRY_BYTES).unwrap_err();
+                let err = load_at(fixture.cache.path(), &loader, later(), BOUNDS).unwrap_err();
                 assert_eq!(err, "1 error");
             }
             assert_eq!(loader.compiles.get(), 2);
@@ -829,7 +859,8 @@ mod tests {
         let policy = fixture.loader().compile(&[]).unwrap();
         let size = u64::try_from(policy.to_compact().len()).unwrap();
         for _ in 0..2 {
-            let err = load_at(fixture.cache.path(), &loader, later(), size - 1).unwrap_err();
+            let err =
+                load_at(fixture.cache.path(), &loader, later(), entries_of(size - 1)).unwrap_err();
             assert!(
                 err.starts_with(&format!(
                     "the compiled policy takes {size} bytes, more than the {} a hook keeps",
@@ -839,9 +870,40 @@ mod tests {
             );
         }
         assert!(fixture.entries().is_empty());
-        load_at(fixture.cache.path(), &loader, later(), size).unwrap();
-        load_at(fixture.cache.path(), &loader, later(), size).unwrap();
+        load_at(fixture.cache.path(), &loader, later(), entries_of(size)).unwrap();
+        load_at(fixture.cache.path(), &loader, later(), entries_of(size)).unwrap();
         assert_eq!(loader.compiles.get(), 3, "kept, then loaded");
+    }
+
+    fn entries_of(entry: u64) -> Bounds {
+        Bounds { entry, ..BOUNDS }
+    }
+
+    #[test]
+    fn files_too_large_to_compile_in_time_are_refused_before_compiling_on_every_call() {
+        let fixture = Fixture::new();
+        let loader = fixture.loader();
+        fixture.write("guard.rules", b"on pre_tool_use block \"x\"\n");
+        let bounds = Bounds {
+            sources: 25,
+            ..BOUNDS
+        };
+        for _ in 0..2 {
+            let err = load_at(fixture.cache.path(), &loader, later(), bounds).unwrap_err();
+            assert_eq!(
+                err,
+                "the policy's files take 26 bytes, more than the 25 a hook compiles (compiling \
+                 them would take longer than a hook may); merge rules that do the same \
+                 (`tool in [..]`), or shorten long messages"
+            );
+        }
+        assert_eq!(loader.compiles.get(), 0, "refused before compiling");
+        let fits = Bounds {
+            sources: 26,
+            ..BOUNDS
+        };
+        load_at(fixture.cache.path(), &loader, later(), fits).unwrap();
+        assert_eq!(loader.compiles.get(), 1);
     }
 
     #[test]
@@ -852,7 +914,7 @@ mod tests {
         two.write("guard.rules", b"a");
         let (first, second) = (one.loader(), two.loader());
         for loader in [&first, &second, &first, &second] {
-            load_at(cache.path(), loader, later(), MAX_ENTRY_BYTES).unwrap();
+            load_at(cache.path(), loader, later(), BOUNDS).unwrap();
         }
         assert_eq!(fs::read_dir(cache.path()).unwrap().count(), 2);
         assert_eq!(first.counts(), (1, 1, 1));
