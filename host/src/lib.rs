@@ -314,7 +314,7 @@ fn respond(
     let mut verdict = None;
     let mut outcomes = Vec::new();
     store
-        .update(&call.session_id, now_ms, &mut |session| {
+        .update(&call.session_id, now_ms, &mut |session, now_ms| {
             // A store may run the update again when another process wrote meanwhile: only
             // the last run's outcomes are what happened.
             outcomes.clear();

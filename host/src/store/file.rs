@@ -68,11 +68,11 @@ impl Store for FileStore {
         &mut self,
         session_id: &str,
         now_ms: u64,
-        change: &mut dyn FnMut(&mut SessionState),
+        change: &mut dyn FnMut(&mut SessionState, u64),
     ) -> io::Result<()> {
         let _lock = self.dir.lock()?;
         let loaded = self.load(session_id, now_ms)?;
-        match super::changed(&loaded, change) {
+        match super::changed(&loaded, now_ms, change) {
             Some(session) => {
                 let path = self.session_path(session_id);
                 let bytes = session.encode()?;
@@ -191,13 +191,16 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let mut store = FileStore::new(StateDir::open(root.path()).unwrap());
         store
-            .update("s1", 7, &mut |state| state.run_of("p", 0).errors = 3)
+            .update("s1", 7, &mut |state, _| state.run_of("p", 0).errors = 3)
             .unwrap();
         let file = root.path().join("sessions/s-s1.json");
         let written: SessionState = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
         assert_eq!(written.runs["p"].errors, 3);
         fs::write(&file, "{").unwrap();
-        let err = store.update("s1", 9, &mut |_| {}).unwrap_err().to_string();
+        let err = store
+            .update("s1", 9, &mut |_, _| {})
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with(&format!(
                 "the state of session `s1` in `{}` cannot be read",
@@ -216,10 +219,10 @@ mod tests {
             // Another session's write leaves a spare; a new session's first write takes it.
             for session in ["earlier", "new"] {
                 store
-                    .update(session, 7, &mut |state| state.run_of("p", 0).errors = 1)
+                    .update(session, 7, &mut |state, _| state.run_of("p", 0).errors = 1)
                     .unwrap();
                 store
-                    .update(session, 8, &mut |state| state.run_of("p", 0).errors = 2)
+                    .update(session, 8, &mut |state, _| state.run_of("p", 0).errors = 2)
                     .unwrap();
             }
             assert!(spare.exists());
@@ -228,7 +231,7 @@ mod tests {
                 store.ahead_of_tool_calls();
             }
             store
-                .update("third", 9, &mut |state| state.run_of("p", 0).errors = 1)
+                .update("third", 9, &mut |state, _| state.run_of("p", 0).errors = 1)
                 .unwrap();
             assert_eq!(spare.exists(), ahead, "ahead of tool calls: {ahead}");
             assert!(root.path().join("sessions/s-third.json").exists());

@@ -20,8 +20,12 @@ use crate::state::StateDir;
 
 /// A place that keeps sessions' state
 pub(crate) trait Store {
-    /// Loads `session_id`'s state (a new session starts at `now_ms`), lets `change` change
-    /// it, and saves it if it changed, as one atomic transaction
+    /// Loads `session_id`'s state, lets `change` change it at the store's time, and saves it
+    /// if it changed, as one atomic transaction; a new session starts at that time
+    ///
+    /// The store's time is `now_ms`, this machine's clock, for a store on this machine, and
+    /// the server's clock for one that machines share, so machines whose clocks disagree
+    /// keep one session's clock alike.
     ///
     /// `change` may run more than once (a store that detects a conflicting write runs the
     /// transaction again on the new state); only its last run is saved.
@@ -29,7 +33,7 @@ pub(crate) trait Store {
         &mut self,
         session_id: &str,
         now_ms: u64,
-        change: &mut dyn FnMut(&mut SessionState),
+        change: &mut dyn FnMut(&mut SessionState, u64),
     ) -> io::Result<()>;
 
     /// Says that this call gates no tool call (a session's start, a prompt, a stop), so its
@@ -66,10 +70,11 @@ pub(crate) trait Store {
 /// them at the cost of a read.
 fn changed(
     loaded: &SessionState,
-    change: &mut dyn FnMut(&mut SessionState),
+    now_ms: u64,
+    change: &mut dyn FnMut(&mut SessionState, u64),
 ) -> Option<SessionState> {
     let mut session = loaded.clone();
-    change(&mut session);
+    change(&mut session, now_ms);
     (session != *loaded).then_some(session)
 }
 

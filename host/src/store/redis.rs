@@ -103,7 +103,12 @@ struct Read {
     indexed: u64,
     /// The index lists the session, and its key is gone before its expiry
     gone: bool,
+    /// The server's time (`TIME`), in milliseconds since 1970
+    now_ms: u64,
 }
+
+/// What the reading script answers, in the order of [`Read`]'s fields
+type ReadReply = (Option<Vec<u8>>, Option<String>, Option<u64>, u64, bool, u64);
 
 impl RedisStore {
     /// Connects to the server at `url` (`redis://HOST:PORT/DB`); `dir`, the state folder,
@@ -168,19 +173,15 @@ impl RedisStore {
     }
 
     fn read(&mut self, session_id: &str) -> Result<Read, RedisError> {
-        let (state, epoch, recorded, indexed, gone): (
-            Option<Vec<u8>>,
-            Option<String>,
-            Option<u64>,
-            u64,
-            bool,
-        ) = self.eval(scripts::READ, Some(session_id), &[session_id.as_bytes()])?;
+        let (state, epoch, recorded, indexed, gone, now_ms): ReadReply =
+            self.eval(scripts::READ, Some(session_id), &[session_id.as_bytes()])?;
         Ok(Read {
             state,
             epoch,
             recorded,
             indexed,
             gone,
+            now_ms,
         })
     }
 
@@ -189,8 +190,7 @@ impl RedisStore {
         &mut self,
         session_id: &str,
         known: &mut Option<String>,
-        now_ms: u64,
-        change: &mut dyn FnMut(&mut SessionState),
+        change: &mut dyn FnMut(&mut SessionState, u64),
     ) -> Result<bool, Failure> {
         let read = self.read(session_id)?;
         self.check(&read, known.as_deref(), session_id)
@@ -201,11 +201,13 @@ impl RedisStore {
                 .map_err(Failure::Refused)?;
             *known = Some(epoch.to_owned());
         }
+        // The server's time, as for its index: a machine whose clock runs ahead moves no
+        // session's clock on.
         let loaded = match &read.state {
-            None => SessionState::new(now_ms),
+            None => SessionState::new(read.now_ms),
             Some(bytes) => self.decode(bytes, session_id).map_err(Failure::Refused)?,
         };
-        let Some(session) = super::changed(&loaded, change) else {
+        let Some(session) = super::changed(&loaded, read.now_ms, change) else {
             return Ok(true);
         };
         let bytes = session.encode().map_err(Failure::Refused)?;
@@ -306,12 +308,13 @@ impl Store for RedisStore {
     fn update(
         &mut self,
         session_id: &str,
-        now_ms: u64,
-        change: &mut dyn FnMut(&mut SessionState),
+        // The server's clock is the store's time: this machine's is not read.
+        _now_ms: u64,
+        change: &mut dyn FnMut(&mut SessionState, u64),
     ) -> io::Result<()> {
         let mut known = self.epochs.known(&self.server)?;
         for _ in 0..MAX_ATTEMPTS {
-            match self.attempt(session_id, &mut known, now_ms, change) {
+            match self.attempt(session_id, &mut known, change) {
                 Ok(true) => return Ok(()),
                 Ok(false) => {}
                 Err(Failure::Refused(err)) => return Err(err),
@@ -586,13 +589,20 @@ mod tests {
         let mut store = RedisStore::open(&url, state, None).unwrap();
         let day_ms = 24 * 3_600 * 1_000;
         let ahead = crate::now_ms() + 8 * day_ms;
+        let mut given = 0;
         store
-            .update("ahead", ahead, &mut |session| {
+            .update("ahead", ahead, &mut |session, now_ms| {
+                given = now_ms;
                 *session = SessionState::new(ahead + 1);
             })
             .unwrap();
         let (secs, micros): (u64, u64) = redis::cmd("TIME").query(&mut store.con).unwrap();
         let server_now = secs * 1_000 + micros / 1_000;
+        // The session's clock moves by the server's time too (docs/state.md).
+        assert!(
+            given <= server_now && server_now - given < 60_000,
+            "{given} {server_now}"
+        );
         let score: u64 = redis::cmd("ZSCORE")
             .arg(INDEX)
             .arg("ahead")

@@ -37,8 +37,8 @@ end
 }
 
 /// Reads what a hook call needs of session `ARGV[1]`: its state, the epoch's id and count
-/// of sessions, how many sessions the index lists, and whether the index lists the session
-/// while its key is gone before its expiry (1) or not (0)
+/// of sessions, how many sessions the index lists, whether the index lists the session
+/// while its key is gone before its expiry (1) or not (0), and the server's time (ms)
 pub(super) const READ: &str = script!(
     r"
 local err = wrong_kind({'zset', 'hash', 'zset', 'string'})
@@ -50,7 +50,7 @@ if not state and redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   local expires = redis.call('ZSCORE', KEYS[3], ARGV[1])
   if not (expires and tonumber(expires) <= now_ms()) then gone = 1 end
 end
-return {state, epoch[1], epoch[2], redis.call('ZCARD', KEYS[1]), gone}
+return {state, epoch[1], epoch[2], redis.call('ZCARD', KEYS[1]), gone, now_ms()}
 "
 );
 
