@@ -23,9 +23,8 @@ use std::path::Path;
 pub(crate) const MAX_SESSION_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The most the compiled policy of a cache entry may take (its header line comes on top):
-/// the compact form of a policy of 100,000 rules (the most a policy may have, `E038`) with
-/// long messages stays below it; a larger one is refused, not compiled on every call
-/// (cache.rs)
+/// four times the source a hook compiles at most, which the compact form, keeping each
+/// message once, hardly passes; a larger one is refused after compiling (cache.rs)
 pub(crate) const MAX_ENTRY_BYTES: u64 = 256 * 1024 * 1024;
 
 /// How a file is opened
