@@ -48,3 +48,33 @@ fn policies_are_shared_across_threads() {
     fn assert_send_sync<T: Send + Sync + Clone>() {}
     assert_send_sync::<rulesc::Policy>();
 }
+
+/// docs/trace.md, "Output that cannot be read": with the tool's name unknown, every test of
+/// `tool` fails closed, from the whole policy and from the compact form alike, whatever
+/// rule index keys the rules by the tool
+#[test]
+fn a_post_tool_event_whose_tool_is_unknown_fails_closed_on_every_rule_that_reads_it() {
+    let source = r#"@id("label")
+on post_tool_use when tool == "web_fetch" label result "web"
+@id("taint")
+on post_tool_use when tool == "web_fetch" set metadata.tainted = true
+@id("guard")
+on post_tool_use when tool ~ "mcp__*" forbid "unknown mcp"
+on pre_tool_use when metadata.tainted block "tainted"
+"#;
+    let policy = rulesc::compile_str("p.rules", source).unwrap();
+    let compact = rulesc::Policy::from_checked_compact(&policy.to_compact()).unwrap();
+    let mut event: rulesc::Event =
+        serde_json::from_value(json!({"event": "post_tool_use", "result": "ok"})).unwrap();
+    event.unknown_fields = vec![rulesc::Field::Tool];
+    for policy in [&policy, &compact] {
+        let outcome = policy.evaluate(&event);
+        let fired: Vec<&str> = outcome
+            .evaluations
+            .iter()
+            .map(|evaluation| evaluation.rule.as_str())
+            .collect();
+        // A label and a guard fire; a `set` does not.
+        assert_eq!(fired, ["guard", "label"], "{outcome:?}");
+    }
+}

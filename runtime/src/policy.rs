@@ -539,9 +539,10 @@ impl Policy {
         let mut effects = Vec::new();
         let rules = self.heads();
         let entries = self.index_entries();
-        // A tool's output or input that could not be read is undecidable as a shell line
-        // can be.
+        // A tool's output, input or other field that could not be read is undecidable as a
+        // shell line can be.
         let output_unknown = event.arg_unreadable
+            || !event.unknown_fields.is_empty()
             || event
                 .result
                 .as_ref()
