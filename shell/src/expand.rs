@@ -464,8 +464,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
                     .unwrap_or_default();
                 skip_to(chars, end);
                 if inner.starts_with('(') {
-                    let why = format!("`$({inner})` is computed at run time");
-                    self.unknown_part(why, !quoted, true, false);
+                    self.arithmetic(inner, quoted);
                 } else {
                     self.substitution(inner, quoted);
                 }
@@ -508,6 +507,24 @@ impl<'e, 'a> Expansion<'e, 'a> {
     }
 
     /// `` `...` ``
+    /// `$((…))`, whose `inner` is `(…)`: its value when the line's literals give it, else a
+    /// number known only at run time, which may be negative (`-1`) and so no name
+    fn arithmetic(&mut self, inner: &str, quoted: bool) {
+        let ifs_set = self.env.vars.iter().any(|(bound, _)| bound == "IFS");
+        let value = inner
+            .strip_prefix('(')
+            .and_then(|rest| rest.strip_suffix(')'))
+            .filter(|_| quoted || !ifs_set)
+            .and_then(|text| crate::arithmetic::evaluate(text, &|name| self.known_value(name)));
+        match value {
+            Some(value) => self.current.push_str(&value.to_string()),
+            None => {
+                let why = format!("`$({inner})` is computed at run time");
+                self.unknown_part(why, !quoted, false, false);
+            }
+        }
+    }
+
     fn backtick(&mut self, raw: &str, at: usize, chars: &mut Chars<'_>, quoted: bool) {
         let rest = raw.get(at + 1..).unwrap_or_default();
         let end = rest.find('`').unwrap_or(rest.len());

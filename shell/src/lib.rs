@@ -17,6 +17,7 @@
 //! Whatever cannot be read with certainty (a syntax error, a NUL byte, too large, too deep)
 //! is a [`Reading::Unreadable`] value, never a panic, so a guard can fail closed.
 
+mod arithmetic;
 #[cfg(feature = "tree-sitter")]
 mod bash_tree;
 mod by_name;
