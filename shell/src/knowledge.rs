@@ -5269,7 +5269,7 @@ pub(crate) fn built_program(
 /// the same line makes what the program runs known only then
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Autorun {
-    /// The programs
+    /// The programs; none listed: any program (the dynamic loader's variables)
     pub(crate) programs: &'static [&'static str],
     /// The subcommands that run the files; empty for any
     pub(crate) subcommands: &'static [&'static str],
@@ -5358,6 +5358,16 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         subcommands: &[],
         files: &[],
         variables: &["BASH_ENV", "ENV"],
+        options: &[],
+        reads: false,
+    },
+    // ld.so(8): every dynamically linked program first loads the libraries `LD_PRELOAD`
+    // names (blanks or colons between them) and the auditing ones of `LD_AUDIT`.
+    Autorun {
+        programs: &[],
+        subcommands: &[],
+        files: &[],
+        variables: &["LD_PRELOAD", "LD_AUDIT"],
         options: &[],
         reads: false,
     },
@@ -5772,8 +5782,51 @@ const fn bash_variable(name: &'static str) -> CommandVariable {
         name,
         programs: &["bash", "sh", "rbash"],
         marks: "",
+        program: false,
     }
 }
+
+/// A row of [`COMMAND_VARIABLES`] for a program cargo runs by its path
+const fn cargo_variable(name: &'static str) -> CommandVariable {
+    CommandVariable {
+        name,
+        programs: &["cargo"],
+        marks: "",
+        program: true,
+    }
+}
+
+/// A row of [`COMMAND_VARIABLES`] for a tool a build runs as a command line
+const fn build_variable(name: &'static str) -> CommandVariable {
+    CommandVariable {
+        name,
+        programs: BUILDERS,
+        marks: "",
+        program: false,
+    }
+}
+
+/// The programs that build with the compilers and tools `CC`, `CXX`, `LD` and `AR` name
+const BUILDERS: &[&str] = &[
+    "make",
+    "gmake",
+    "cmake",
+    "meson",
+    "ninja",
+    "configure",
+    "cargo",
+    "go",
+    "pip",
+    "pip3",
+    "npm",
+    "yarn",
+    "pnpm",
+    "node-gyp",
+    "gem",
+    "bundle",
+    "python",
+    "python3",
+];
 
 /// The row of [`DATABASE_CLIENTS`] for `program`
 pub(crate) fn database_client(program: &str) -> Option<&'static DatabaseClient> {
@@ -5895,6 +5948,9 @@ pub(crate) struct CommandVariable {
     /// Characters the value may start with that mark how it is run, not what (`less`'s
     /// `|` and `||` for a piped preprocessor)
     pub(crate) marks: &'static str,
+    /// Whether the value is one program's path, run with no shell between (cargo's
+    /// `RUSTC_WRAPPER`), rather than a command line
+    pub(crate) program: bool,
 }
 
 /// Every environment variable a program runs as a command line (git's are rows of
@@ -5912,72 +5968,115 @@ pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
         name: "LESSOPEN",
         programs: &["less"],
         marks: "|-",
+        program: false,
     },
     CommandVariable {
         name: "LESSCLOSE",
         programs: &["less"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "MANPAGER",
         programs: &["man"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "PSQL_PAGER",
         programs: &["psql"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "PSQL_EDITOR",
         programs: &["psql"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "SYSTEMD_PAGER",
         programs: &[],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "SYSTEMD_EDITOR",
         programs: &["systemctl"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "SUDO_EDITOR",
         programs: &["sudoedit", "sudo"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "SSH_ASKPASS",
         programs: &["ssh", "ssh-add", "scp", "sftp"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "RSYNC_RSH",
         programs: &["rsync"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "RSYNC_CONNECT_PROG",
         programs: &["rsync"],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "PAGER",
         programs: &[],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "EDITOR",
         programs: &[],
         marks: "",
+        program: false,
     },
     CommandVariable {
         name: "VISUAL",
         programs: &[],
         marks: "",
+        program: false,
     },
+    // Where a page is opened: Python's `webbrowser` (a `%s` in the value is the address),
+    // xdg-open, `git web--browse` and the many CLIs that open one.
+    CommandVariable {
+        name: "BROWSER",
+        programs: &[],
+        marks: "",
+        program: false,
+    },
+    // sudo(8): `-A` runs the helper program the variable names to read the password.
+    CommandVariable {
+        name: "SUDO_ASKPASS",
+        programs: &["sudo", "sudoedit"],
+        marks: "",
+        program: true,
+    },
+    // The Cargo Book, "Environment variables": cargo runs the compiler, the wrapper around
+    // it and rustdoc by these paths.
+    cargo_variable("RUSTC_WRAPPER"),
+    cargo_variable("RUSTC_WORKSPACE_WRAPPER"),
+    cargo_variable("CARGO_BUILD_RUSTC_WRAPPER"),
+    cargo_variable("RUSTC"),
+    cargo_variable("CARGO_BUILD_RUSTC"),
+    cargo_variable("RUSTDOC"),
+    // The compilers and tools a build runs as command lines: make's `$(CC) …` through a
+    // shell, the cc crate of cargo's build scripts, setuptools, node-gyp, cgo, autoconf.
+    build_variable("CC"),
+    build_variable("CXX"),
+    build_variable("LD"),
+    build_variable("AR"),
 ];
 
 /// An environment variable whose value gives an interpreter options of its own, some of

@@ -1553,7 +1553,8 @@ impl Reader {
         // `python3 -m pytest` runs what `pytest` does.
         let module = python_module(program, args).map(|(module, _)| module);
         for row in knowledge::AUTORUNS.iter().filter(|row| {
-            (row.programs.contains(&program)
+            (row.programs.is_empty()
+                || row.programs.contains(&program)
                 || module.is_some_and(|module| row.programs.contains(&module)))
                 && (row.subcommands.is_empty()
                     || subcommand.is_some_and(|sub| row.subcommands.contains(&sub)))
@@ -1590,9 +1591,13 @@ impl Reader {
                         }
                     }
                     let written = match binding {
-                        Binding::Known(values) => values
-                            .iter()
-                            .any(|file| expand::is_unknown(file) || self.was_written(file)),
+                        // A list of files (`LD_PRELOAD="a.so b.so"`) runs each.
+                        Binding::Known(values) => values.iter().any(|value| {
+                            expand::is_unknown(value)
+                                || value
+                                    .split([' ', ':'])
+                                    .any(|file| !file.is_empty() && self.was_written(file))
+                        }),
                         Binding::Unknown(_) => true,
                     };
                     if written {
@@ -2020,6 +2025,10 @@ impl Reader {
     /// The command lines a program runs from its environment (`GIT_EXTERNAL_DIFF='...' git
     /// diff`, `LESSOPEN='|... %s' less f`)
     fn variable_runs(&self, program: &str, runs: &mut Runs) {
+        // Most lines set no variable: there is nothing to look up.
+        if self.command_env.is_empty() && self.vars.is_empty() {
+            return;
+        }
         for row in knowledge::CODE_VARIABLES
             .iter()
             .filter(|row| row.programs.iter().any(|name| program.starts_with(name)))
@@ -2062,7 +2071,13 @@ impl Reader {
                 Some(Binding::Known(values)) => {
                     for value in values {
                         let line = value.trim_start_matches(|ch| row.marks.contains(ch));
-                        runs.word(program, line.to_owned());
+                        let line = if row.program && !expand::is_unknown(line) {
+                            // One path, blanks and all: a word of its own to the shell.
+                            format!("'{}'", line.replace('\'', r"'\''"))
+                        } else {
+                            line.to_owned()
+                        };
+                        runs.word(program, line);
                     }
                 }
                 Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
