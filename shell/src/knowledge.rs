@@ -36,6 +36,27 @@ pub(crate) const STDIN_RUNNERS: &[&str] = &["at", "batch"];
 /// Paths that name a program's own input, read as a script file: the script is its input
 pub(crate) const STDIN_PATHS: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
 
+/// The file `at` or `batch` reads its job from instead of its input, at(1)'s `-f FILE`
+/// (glued, `-fFILE`, or after flags that take no value, `-mf FILE`)
+pub(crate) fn job_file(args: &[String]) -> Option<&str> {
+    let mut words = args.iter().take_while(|arg| *arg != "--");
+    while let Some(arg) = words.next() {
+        let Some(cluster) = arg.strip_prefix('-') else {
+            continue;
+        };
+        let Some((flags, rest)) = cluster.split_once('f') else {
+            continue;
+        };
+        if flags.chars().all(|flag| "mMlvc".contains(flag)) {
+            return match rest {
+                "" => words.next().map(String::as_str),
+                glued => Some(glued),
+            };
+        }
+    }
+    None
+}
+
 /// The language of an interpreter's code, and how it is read
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lang {
@@ -7302,6 +7323,23 @@ mod tests {
         assert!(carries_text("base64") && carries_text("curl") && SHELLS.contains(&"fish"));
         assert!(STDIN_RUNNERS.contains(&"at") && STDIN_PATHS.contains(&"/dev/stdin"));
         assert!(NAME_VARIABLES.contains(&"USER"));
+    }
+
+    /// at(1): `-f FILE` reads the job from FILE; `-m`, `-M`, `-l`, `-v`, `-c` take no value
+    #[test]
+    fn the_job_file_of_at_is_its_f_option() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("-f /dev/stdin now", Some("/dev/stdin")),
+            ("-fjob.sh now", Some("job.sh")),
+            ("-mf job.sh now + 1 minute", Some("job.sh")),
+            ("-q b -f job.sh now", Some("job.sh")),
+            ("now + 1 minute", None),
+            ("-m now", None),
+            ("-- -f x", None),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(job_file(&words(line)), *expected, "at {line}");
+        }
     }
 
     #[test]

@@ -1855,10 +1855,15 @@ impl Reader {
         }
         if SHELLS.contains(&program) {
             self.shell_runs(program, args, stdin, upstream, &mut runs);
-        } else if STDIN_RUNNERS.contains(&program) && !args.iter().any(|arg| arg == "-f") {
-            match stdin {
-                Some(script) => runs.script(script),
-                None => self.runs_input(program, upstream, &mut runs),
+        } else if STDIN_RUNNERS.contains(&program) {
+            match knowledge::job_file(args) {
+                Some(file) if !STDIN_PATHS.contains(&file) => {
+                    self.script_file(program, file, &mut runs)
+                }
+                _ => match stdin {
+                    Some(script) => runs.script(script),
+                    None => self.runs_input(program, upstream, &mut runs),
+                },
             }
         } else if let Some(row) = knowledge::interpreter(program) {
             let codes = knowledge::inline_code(row, args);
@@ -1874,12 +1879,12 @@ impl Reader {
             if codes.is_empty() {
                 match (stdin, first_operand()) {
                     (Some(code), None) => self.inline(row, program, &code, &mut runs),
-                    (Some(code), Some(file)) if file == "-" => {
+                    (Some(code), Some(file)) if STDIN_PATHS.contains(&file.as_str()) => {
                         self.inline(row, program, &code, &mut runs)
                     }
                     // Given no code and no file, or `-`, it runs its input.
                     (None, None) => self.runs_input(program, upstream, &mut runs),
-                    (None, Some(file)) if file == "-" => {
+                    (None, Some(file)) if STDIN_PATHS.contains(&file.as_str()) => {
                         self.runs_input(program, upstream, &mut runs)
                     }
                     (_, Some(file)) if self.runs_fetched_or_written(file) => {
