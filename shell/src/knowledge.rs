@@ -2047,6 +2047,15 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         glued: &["-o"],
         carried: Carried::Keys(&["proxycommand", "localcommand", "remotecommand"]),
     },
+    // scp(1), sftp(1): `-S PROGRAM` is run in place of ssh (ssh's own `-S` is a socket).
+    ScriptOption {
+        programs: &["scp", "sftp"],
+        subcommands: &[],
+        options: &["-S"],
+        clusters: true,
+        glued: &[],
+        carried: Carried::Whole,
+    },
     ScriptOption {
         programs: &["rsync"],
         subcommands: &[],
@@ -6680,6 +6689,9 @@ mod tests {
             ("ssh", "-o ProxyCommand=id host", vec!["id"]),
             ("scp", "-oLocalCommand=id a b", vec!["id"]),
             ("ssh", "-o Port=22 host", vec![]),
+            ("scp", "-S ./s a h:", vec!["./s"]),
+            ("sftp", "-S ./s h", vec!["./s"]),
+            ("ssh", "-S ctl h", vec![]),
             ("rsync", "-e ssh a b", vec!["ssh"]),
             ("rsync", "--rsync-path=id a b", vec!["id"]),
             ("script", "-c id /dev/null", vec!["id"]),
