@@ -550,34 +550,18 @@ fn a_large_prune_goes_in_bounded_parts_and_holds_up_no_call() {
             .unwrap()
     };
     // A call answered while others prune is answered as ever (docs/state.md, Pruning).
-    let pruning: Vec<_> = (0..2)
-        .map(|_| {
-            let machine = fixture.machine.path().to_owned();
-            let flags = fixture.flags(&machine);
-            let policy = fixture.policy.clone();
-            std::thread::spawn(move || {
-                let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
-                    .arg("hook")
-                    .arg(&policy)
-                    .args(["--host", "claude", "--prune-older-than", "1h"])
-                    .args(flags)
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap();
-                child.stdin.take().unwrap().write_all(&tool("ls")).unwrap();
-                transcript(&child.wait_with_output().unwrap())
-            })
-        })
-        .collect();
-    for _ in 0..5 {
-        let answered = fixture.call(&tool("ls"));
-        assert_eq!(answered, (Some(0), "{}".to_owned(), String::new()));
-    }
-    for prune in pruning {
-        assert_eq!(prune.join().unwrap().0, Some(0));
-    }
+    std::thread::scope(|scope| {
+        let pruning: Vec<_> = (0..2)
+            .map(|_| scope.spawn(|| fixture.call_with(&["--prune-older-than", "1h"], &tool("ls"))))
+            .collect();
+        for _ in 0..5 {
+            let answered = fixture.call(&tool("ls"));
+            assert_eq!(answered, (Some(0), "{}".to_owned(), String::new()));
+        }
+        for prune in pruning {
+            assert_eq!(prune.join().unwrap().0, Some(0));
+        }
+    });
     // Each call forgets a bounded part, 16 scripts of 256 sessions at most; later calls go on.
     let left = listed(&fixture);
     assert!(
