@@ -923,11 +923,13 @@ fn a_tool_output_that_cannot_be_read_still_counts_taints_and_labels() {
         ("nesting", "Bash", deep),
         ("read", "Read", r#"{"content": "\udead"}"#.to_owned()),
     ] {
+        // Recorded, and refused as any input that is no whole JSON is.
         let post = hook.call(&post_with_raw_response(session, tool, &response));
-        assert_eq!(post.status.code(), Some(0), "{}", render(&post, &hook));
+        assert_eq!(post.status.code(), Some(2), "{}", render(&post, &hook));
         let stderr = String::from_utf8_lossy(&post.stderr);
         assert!(
-            stderr.contains("the `tool_response` of this `PostToolUse` call could not be read"),
+            stderr.contains("the `tool_response` of this `PostToolUse` call could not be read")
+                && stderr.contains("the hook input is not JSON"),
             "{stderr}"
         );
         let later = hook.call(&send(session, "lunch at noon?"));
@@ -970,7 +972,7 @@ on pre_tool_use when tool == \"mcp__mail__send\" and arg.body from \"fetched\" b
         ("nesting", format!(r#"{{"command": "ls", "x": {deep}}}"#)),
     ] {
         let after = hook.call(&post(session, &input));
-        assert_eq!(after.status.code(), Some(0), "{}", render(&after, &hook));
+        assert_eq!(after.status.code(), Some(2), "{}", render(&after, &hook));
         let stderr = String::from_utf8_lossy(&after.stderr);
         assert!(
             stderr.contains("the `tool_input` of this `PostToolUse` call could not be read"),
@@ -1035,7 +1037,10 @@ proptest::proptest! {
                 payload.truncate(from + cut_at % (payload.len() - from - 1));
             }
             let post = hook.call(&payload);
-            proptest::prop_assert_eq!(post.status.code(), Some(0), "{}", render(&post, &hook));
+            // Whole JSON is answered; the rest is recorded, then refused.
+            let whole = serde_json::from_slice::<serde_json::Value>(&payload).is_ok();
+            let code = if whole { 0 } else { 2 };
+            proptest::prop_assert_eq!(post.status.code(), Some(code), "{}", render(&post, &hook));
             seen.push(restraint(&hook.call(&send(session, &body))));
         }
         proptest::prop_assert!(seen[1] >= seen[0], "twin {} > malformed {}", seen[0], seen[1]);

@@ -172,6 +172,9 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
     match responded {
         Ok((Ok(verdict), call_notes)) => {
             notes.extend(call_notes);
+            if let Some(why) = call.not_json.as_deref().filter(|_| !options.fail_open) {
+                return not_whole_json(&call.name, why, &verdict, options, notes);
+            }
             let (json, note) = verdict.answer(options.host, call.event);
             notes.extend(note);
             answer(SortedJson(&json).to_string(), notes)
@@ -187,6 +190,37 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
             notes,
         ),
     }
+}
+
+/// The answer to a call whose input is no whole JSON (`not_json` says why), once what
+/// could be read of it has been recorded: refused, as for any input no reader can tell a
+/// tool call from, with the policy's own reasons on stderr
+fn not_whole_json(
+    name: &str,
+    not_json: &str,
+    verdict: &answer::Verdict,
+    options: &Options,
+    mut notes: Vec<String>,
+) -> Reply {
+    let reasons = [
+        &verdict
+            .permission
+            .as_ref()
+            .map(|(_, reason)| reason.clone()),
+        &verdict.halt,
+        &verdict.keep_working,
+    ];
+    notes.extend(
+        reasons
+            .into_iter()
+            .flatten()
+            .map(|reason| format!("the policy says: {reason}")),
+    );
+    let reason = format!(
+        "the hook input is not JSON ({not_json}); what could be read of this `{name}` call \
+         was recorded, with the rest taken as unknown"
+    );
+    failed(&reason, true, options, notes)
 }
 
 /// Forgets what the store at `location` keeps of `session_id` (its counters, metadata and

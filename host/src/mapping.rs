@@ -348,6 +348,7 @@ mod tests {
             permission_mode: Some("default".to_owned()),
             prompt: Some("fix the tests".to_owned()),
             unread: Vec::new(),
+            not_json: None,
         }
     }
 

@@ -87,6 +87,9 @@ pub(crate) struct HookCall {
     pub(crate) prompt: Option<String>,
     /// The fields of the payload that could not be read, with why, left out of the call
     pub(crate) unread: Unread,
+    /// Why the payload is no whole JSON, when it was read field by field or cut short: the
+    /// event counts, yet the call is refused, as no reader can tell what it was
+    pub(crate) not_json: Option<String>,
 }
 
 /// What the host sent
@@ -176,10 +179,10 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
             true,
         )
     })?;
-    let (json, unread) = match serde_json::from_str::<Json>(text) {
-        Ok(json) => (json, Vec::new()),
+    let (json, unread, not_json) = match serde_json::from_str::<Json>(text) {
+        Ok(json) => (json, Vec::new(), None),
         Err(err) => match read_fields_apart(text).or_else(|| recovered_post(text, host, &err)) {
-            Some((object, unread)) => (Json::Object(object), unread),
+            Some((object, unread)) => (Json::Object(object), unread, Some(err.to_string())),
             None => {
                 return Err(PayloadError::new(
                     format!("the hook input is not JSON: {err}"),
@@ -230,6 +233,7 @@ pub(crate) fn read(input: &[u8], host: Host) -> Result<Received, PayloadError> {
         call.result = Some(ToolOutput::unreadable());
     }
     call.unread = unread;
+    call.not_json = not_json;
     Ok(Received::Call(Box::new(call)))
 }
 
@@ -458,6 +462,7 @@ fn call(host: Host, name: String, event: HostEvent, fields: Fields) -> HookCall 
         permission_mode: fields.permission_mode,
         prompt: fields.prompt,
         unread: Vec::new(),
+        not_json: None,
     }
 }
 
