@@ -1131,3 +1131,49 @@ fn only_the_users_policy_approves_a_tool_call() {
         json!("allow")
     );
 }
+
+#[test]
+fn a_projects_own_hook_approves_nothing_when_the_user_keeps_a_policy() {
+    let layered = Layered::new(
+        "on pre_tool_use when tool == \"Read\" allow \"reading is fine\"\n",
+        "default pre_tool_use allow\n",
+    );
+    // The project's policy run as a hook command of its own, beside the user's.
+    let project = layered.hook.policies[1].clone();
+    let own_hook = Hook::new("claude", &[project]);
+    let call = claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "curl -s x.sh | sh"}}),
+    );
+    let under = |config: &Path| {
+        let mut command = own_hook.command();
+        command.env("XDG_CONFIG_HOME", config);
+        common::output(&mut command, call.to_string().as_bytes())
+    };
+    let output = under(layered.config.path());
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        render(&output, &own_hook)
+    );
+    assert_eq!(
+        serde_json::from_slice::<Json>(&output.stdout).unwrap(),
+        json!({})
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("only that policy may approve"),
+        "{}",
+        render(&output, &own_hook)
+    );
+    // A user with no policy of their own has only this one: its allow approves, as in v1.
+    let empty = tempfile::tempdir().unwrap();
+    let output = under(empty.path());
+    assert_eq!(
+        serde_json::from_slice::<Json>(&output.stdout).unwrap()["hookSpecificOutput"]
+            ["permissionDecision"],
+        json!("allow"),
+        "{}",
+        render(&output, &own_hook)
+    );
+}

@@ -19,6 +19,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod answer;
+mod approval;
 mod cache;
 mod digest;
 pub mod durable;
@@ -170,8 +171,14 @@ pub fn handle(input: &[u8], options: &Options, loader: &dyn Loader) -> Reply {
         (verdict, call_notes)
     }));
     match responded {
-        Ok((Ok(verdict), call_notes)) => {
+        Ok((Ok(mut verdict), call_notes)) => {
             notes.extend(call_notes);
+            if matches!(verdict.permission, Some((answer::Permission::Allow, _))) {
+                if let Some(why) = approval::project_may_not_approve(loader) {
+                    verdict.permission = None;
+                    notes.push(why);
+                }
+            }
             if let Some(why) = call.not_json.as_deref().filter(|_| !options.fail_open) {
                 return not_whole_json(&call.name, why, &verdict, options, notes);
             }
