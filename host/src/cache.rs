@@ -33,7 +33,9 @@
 //! rewritten, and no damage to the cache can change a decision. Entries are written whole
 //! and renamed into place, so concurrent hooks at worst compile twice. Inputs that are not
 //! UTF-8 never make a policy (the compiler refuses them), so a broken policy of any kind is
-//! never cached and is reported on every call.
+//! never cached and is reported on every call. A policy that compiles larger than a hook
+//! keeps leaves an entry that holds no policy, only its size: used as any entry is, it
+//! refuses the same files again without compiling them.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -105,6 +107,11 @@ struct Header {
     found: Option<Walk>,
     /// The checksum of the compiled policy after the line (`digest::checksum`)
     checksum: String,
+    /// How many bytes the compiled policy took when that was more than a hook keeps: the
+    /// entry then holds no policy, and remembers the refusal, so that the same files are
+    /// refused without being compiled again
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    too_large: Option<u64>,
 }
 
 /// What a walk of the POLICY arguments found, with stamps taken after everything settled
@@ -192,6 +199,7 @@ fn load_at(
     let entry = read_entry(&path, &arguments, limit).map_err(crate::state_error)?;
     if let Some(entry) = &entry {
         if entry.header.found.as_ref().is_some_and(unchanged) {
+            remembered_too_large(&entry.header, limit)?;
             if let Some(policy) = decode(entry) {
                 return Ok(Cached {
                     policy,
@@ -223,6 +231,17 @@ fn load_at(
     }
     let content = content_key(&inputs);
     if let Some(entry) = entry.filter(|entry| entry.header.sources == content) {
+        if let Err(refusal) = remembered_too_large(&entry.header, limit) {
+            // Recording what was found spares the next calls the walk and reads too.
+            if found.is_some() && entry.header.found != found {
+                let header = Header {
+                    found,
+                    ..entry.header
+                };
+                return Err(with_warning(refusal, write(&path, &header, &[])));
+            }
+            return Err(refusal);
+        }
         if let Some(policy) = decode(&entry) {
             // What was found now, once recorded, spares the next calls the walk and reads.
             let warning = (found.is_some() && entry.header.found != found)
@@ -244,23 +263,55 @@ fn load_at(
     };
     let compact = policy.to_compact();
     let size = u64::try_from(compact.len()).unwrap_or(u64::MAX);
-    if size > limit {
-        // Uncached, each call would compile it again, and take longer than a hook may.
-        return Err(format!(
-            "the compiled policy takes {size} bytes, more than the {limit} a hook keeps \
-             compiled in its state folder; merge rules that do the same (`tool in [..]`), \
-             or shorten long messages"
-        ));
-    }
+    let fits = size <= limit;
+    let kept: &[u8] = if fits { &compact } else { &[] };
     let header = Header {
         rulesc: env!("CARGO_PKG_VERSION").to_owned(),
         arguments,
         sources: content,
         found,
-        checksum: checksum(&compact),
+        checksum: checksum(kept),
+        // Uncached, each call would compile it again, and take longer than a hook may: the
+        // entry remembers the refusal instead.
+        too_large: (!fits).then_some(size),
     };
-    let warning = write(&path, &header, &compact);
+    let warning = write(&path, &header, kept);
+    if !fits {
+        return Err(with_warning(too_large(size, limit), warning));
+    }
     Ok(Cached { policy, warning })
+}
+
+/// The refusal of a policy whose compiled form takes `size` bytes, more than `limit`
+fn too_large(size: u64, limit: u64) -> String {
+    format!(
+        "the compiled policy takes {size} bytes, more than the {limit} a hook keeps compiled \
+         in its state folder; merge rules that do the same (`tool in [..]`), or shorten long \
+         messages"
+    )
+}
+
+/// The refusal an entry remembers of its files, if it still holds under `limit`
+///
+/// A bound raised since (a later rulesc has its own entries; a test lowers it) no longer
+/// refuses: the files are compiled again.
+fn remembered_too_large(header: &Header, limit: u64) -> Result<(), String> {
+    match header.too_large {
+        Some(size) if size > limit => Err(format!(
+            "{}; measured when these files were last compiled, and not compiled again until \
+             they change",
+            too_large(size, limit)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `refusal`, followed by why it could not be remembered, if it could not
+fn with_warning(refusal: String, warning: Option<String>) -> String {
+    match warning {
+        Some(warning) => format!("{refusal} ({warning}, so the next call compiles it again)"),
+        None => refusal,
+    }
 }
 
 /// Writes the entry of `header` and `compact` at `path`; the warning when it cannot
@@ -852,27 +903,42 @@ mod tests {
     }
 
     #[test]
-    fn a_policy_too_large_to_keep_is_refused_and_one_that_fits_is_kept() {
+    fn a_policy_too_large_to_keep_is_refused_and_not_compiled_again_until_it_changes() {
         let fixture = Fixture::new();
         let loader = fixture.loader();
         fixture.write("guard.rules", b"a");
         let policy = fixture.loader().compile(&[]).unwrap();
         let size = u64::try_from(policy.to_compact().len()).unwrap();
-        for _ in 0..2 {
-            let err =
-                load_at(fixture.cache.path(), &loader, later(), entries_of(size - 1)).unwrap_err();
-            assert!(
-                err.starts_with(&format!(
-                    "the compiled policy takes {size} bytes, more than the {} a hook keeps",
-                    size - 1
-                )),
-                "{err}"
-            );
-        }
-        assert!(fixture.entries().is_empty());
+        let refusal = format!(
+            "the compiled policy takes {size} bytes, more than the {} a hook keeps compiled in \
+             its state folder; merge rules that do the same (`tool in [..]`), or shorten long \
+             messages",
+            size - 1
+        );
+        let refuse = |now: SystemTime| {
+            load_at(fixture.cache.path(), &loader, now, entries_of(size - 1)).unwrap_err()
+        };
+        // Too recent to be known by its stamps: the second call reads the files, and finds
+        // the refusal by their digest; the third, by their stamps, reads nothing.
+        assert_eq!(refuse(SystemTime::now()), refusal);
+        let remembered = format!(
+            "{refusal}; measured when these files were last compiled, and not compiled again \
+             until they change"
+        );
+        assert_eq!(refuse(later()), remembered);
+        assert_eq!(refuse(later()), remembered);
+        assert_eq!(loader.counts(), (2, 2, 1), "compiled once");
+        assert_eq!(fixture.header().too_large, Some(size));
+        // An edit is compiled again, and refused again.
+        fixture.write("guard.rules", b"b");
+        assert_eq!(refuse(later()), refusal);
+        assert_eq!(refuse(later()), remembered);
+        assert_eq!(loader.counts(), (3, 3, 2));
+        // A bound it fits in compiles it once more, and keeps it.
         load_at(fixture.cache.path(), &loader, later(), entries_of(size)).unwrap();
         load_at(fixture.cache.path(), &loader, later(), entries_of(size)).unwrap();
         assert_eq!(loader.compiles.get(), 3, "kept, then loaded");
+        assert_eq!(fixture.header().too_large, None);
     }
 
     fn entries_of(entry: u64) -> Bounds {
