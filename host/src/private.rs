@@ -87,8 +87,15 @@ pub(crate) fn create(path: &Path) -> io::Result<File> {
 }
 
 /// The contents of the file at `path`, at most `limit` bytes; `Ok(None)` when there is none
+///
+/// What is read is the length `fstat` gave, in one buffer of that size and, on a local file
+/// system, one `read`: never more, so a file that grows meanwhile cannot pass the bound.
+/// The hook's files do not change once open (entries and session states are written to
+/// another file, renamed into place, and states are read under the folder's lock), so the
+/// length taken is what the file holds; one cut short meanwhile reads shorter, and is
+/// refused as any damaged file is.
 pub(crate) fn read(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
-    let Some((file, metadata)) = open(path, Access::Read)? else {
+    let Some((mut file, metadata)) = open(path, Access::Read)? else {
         return Ok(None);
     };
     let too_large = || refused(path, &format!("is larger than {limit} bytes"));
@@ -96,14 +103,17 @@ pub(crate) fn read(path: &Path, limit: u64) -> io::Result<Option<Vec<u8>>> {
     if length > limit {
         return Err(too_large());
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
-    // The file may grow after its length was taken: the read stops past the limit anyway.
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|err| with_path(err, path))?;
-    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > limit {
-        return Err(too_large());
+    let mut bytes = vec![0; usize::try_from(length).map_err(|_| too_large())?];
+    let mut filled = 0;
+    while let Some(rest) = bytes.get_mut(filled..).filter(|rest| !rest.is_empty()) {
+        match file.read(rest) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) => return Err(with_path(err, path)),
+        }
     }
+    bytes.truncate(filled);
     Ok(Some(bytes))
 }
 
@@ -292,6 +302,12 @@ mod tests {
         assert!(error(read(&path, 2)).contains("is larger than 2 bytes"));
         assert_eq!(read(&dir.path().join("none"), 3).unwrap(), None);
         assert!(error(create(&path)).contains("exists"));
+        // Larger than any one buffer a reader starts with: still read whole.
+        let large: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        let path = dir.path().join("large");
+        std::io::Write::write_all(&mut create(&path).unwrap(), &large).unwrap();
+        assert_eq!(read(&path, 300_000).unwrap(), Some(large));
+        assert!(error(read(&path, 299_999)).contains("is larger than 299999 bytes"));
     }
 
     #[test]
