@@ -181,7 +181,7 @@ impl From<SharedRun> for SessionState {
     }
 }
 
-/// Only the version, read first to choose how to read the rest
+/// Only the version, read to choose how to read state of another version
 #[derive(Deserialize)]
 struct Versioned {
     version: u64,
@@ -233,6 +233,13 @@ impl SessionState {
         place: &str,
         reset_flags: &str,
     ) -> io::Result<SessionState> {
+        // State of this version, what nearly every call reads, is read in one pass; the
+        // version alone is read first only to tell why anything else is not read so.
+        if let Ok(state) = serde_json::from_slice::<SessionState>(bytes) {
+            if state.version == STATE_VERSION {
+                return Ok(state);
+            }
+        }
         let problem = match serde_json::from_slice::<Versioned>(bytes) {
             Ok(Versioned {
                 version: STATE_VERSION,
