@@ -238,7 +238,7 @@ fn load_at(
                     found,
                     ..entry.header
                 };
-                return Err(with_warning(refusal, write(&path, &header, &[])));
+                return Err(kept_or_not(refusal, write(&path, &header, &[])));
             }
             return Err(refusal);
         }
@@ -251,7 +251,7 @@ fn load_at(
                         found,
                         ..entry.header
                     };
-                    write(&path, &header, compact)
+                    write(&path, &header, compact).err().map(cannot_cache)
                 })
                 .flatten();
             return Ok(Cached { policy, warning });
@@ -275,11 +275,14 @@ fn load_at(
         // entry remembers the refusal instead.
         too_large: (!fits).then_some(size),
     };
-    let warning = write(&path, &header, kept);
+    let written = write(&path, &header, kept);
     if !fits {
-        return Err(with_warning(too_large(size, limit), warning));
+        return Err(kept_or_not(too_large(size, limit), written));
     }
-    Ok(Cached { policy, warning })
+    Ok(Cached {
+        policy,
+        warning: written.err().map(cannot_cache),
+    })
 }
 
 /// The refusal of a policy whose compiled form takes `size` bytes, more than `limit`
@@ -306,29 +309,26 @@ fn remembered_too_large(header: &Header, limit: u64) -> Result<(), String> {
     }
 }
 
-/// `refusal`, followed by why it could not be remembered, if it could not
-fn with_warning(refusal: String, warning: Option<String>) -> String {
-    match warning {
-        Some(warning) => format!("{refusal} ({warning}, so the next call compiles it again)"),
-        None => refusal,
+/// `refusal`, followed by why the entry that remembers it could not be written, if it
+/// could not
+fn kept_or_not(refusal: String, written: Result<(), String>) -> String {
+    match written {
+        Ok(()) => refusal,
+        Err(err) => format!("{refusal} (this could not be recorded for the next calls: {err})"),
     }
 }
 
-/// Writes the entry of `header` and `compact` at `path`; the warning when it cannot
-fn write(path: &Path, header: &Header, compact: &[u8]) -> Option<String> {
-    let mut entry = match serde_json::to_vec(header) {
-        Ok(line) => line,
-        Err(err) => return Some(cannot_cache(&err)),
-    };
+/// Writes the entry of `header` and `compact` at `path`; why not, when it cannot
+fn write(path: &Path, header: &Header, compact: &[u8]) -> Result<(), String> {
+    let mut entry = serde_json::to_vec(header).map_err(|err| err.to_string())?;
     // Compact JSON holds no raw line break, so the first one ends the header.
     entry.push(b'\n');
     entry.extend_from_slice(compact);
-    write_atomically(path, &entry)
-        .err()
-        .map(|err| cannot_cache(&err))
+    write_atomically(path, &entry).map_err(|err| err.to_string())
 }
 
-fn cannot_cache(err: &dyn std::fmt::Display) -> String {
+/// The warning of a compiled policy that could not be cached, for `err`
+fn cannot_cache(err: String) -> String {
     format!("the compiled policy could not be cached: {err}")
 }
 
