@@ -212,6 +212,16 @@ fn load_at(
     // Stamped before any file is read: a file changed after its stamp was taken is then
     // read anew by the next call.
     let found = settled(&files, now);
+    // Sizes first: files too large to compile are refused before a byte of them is read.
+    let listed_bytes = files
+        .sources
+        .iter()
+        .filter_map(|source| std::fs::metadata(&source.path).ok())
+        .map(|metadata| metadata.len())
+        .fold(0, u64::saturating_add);
+    if listed_bytes > bounds.sources {
+        return Err(too_big_to_compile(listed_bytes, bounds.sources));
+    }
     let inputs = files
         .sources
         .iter()
@@ -222,12 +232,7 @@ fn load_at(
         .map(|input| u64::try_from(input.bytes.len()).unwrap_or(u64::MAX))
         .fold(0, u64::saturating_add);
     if source_bytes > bounds.sources {
-        return Err(format!(
-            "the policy's files take {source_bytes} bytes, more than the {} a hook compiles \
-             (compiling them would take longer than a hook may); merge rules that do the same \
-             (`tool in [..]`), or shorten long messages",
-            bounds.sources
-        ));
+        return Err(too_big_to_compile(source_bytes, bounds.sources));
     }
     let content = content_key(&inputs);
     if let Some(entry) = entry.filter(|entry| entry.header.sources == content) {
@@ -330,6 +335,15 @@ fn write(path: &Path, header: &Header, compact: &[u8]) -> Result<(), String> {
 /// The warning of a compiled policy that could not be cached, for `err`
 fn cannot_cache(err: String) -> String {
     format!("the compiled policy could not be cached: {err}")
+}
+
+/// Why files of `bytes` in all are not compiled, `bound` being what a hook compiles
+fn too_big_to_compile(bytes: u64, bound: u64) -> String {
+    format!(
+        "the policy's files take {bytes} bytes, more than the {bound} a hook compiles \
+         (compiling them would take longer than a hook may); merge rules that do the same \
+         (`tool in [..]`), or shorten long messages"
+    )
 }
 
 /// The digest that names the entry of the POLICY arguments `arguments` whose user's layer
