@@ -6,6 +6,8 @@
 //! read makes it undecidable, and [`holds`] gives it the value the caller asks for then.
 //! The first reason met is kept for the message of the rule that fires on it.
 
+mod by_program;
+
 use std::cell::{OnceCell, RefCell};
 
 use rulesc_shell::{Context, Part, Reading, Script, SimpleCommand};
@@ -14,6 +16,7 @@ use serde_json::Value as Json;
 use crate::event::Event;
 use crate::vocabulary::{GlobShape, Quantifier, ShellCondition, ShellWord, WordTest};
 use crate::watched::Watched;
+use by_program::{settled_by, Programs};
 
 /// The tools whose `command` argument is a shell command line when the embedding
 /// application declares none: Claude Code's and Codex's `Bash`, Gemini CLI's
@@ -27,6 +30,8 @@ pub(crate) struct CommandLine<'e> {
     /// The program names the policy tests, which the reader watches behind unlisted programs
     watched: &'e Watched,
     reading: OnceCell<Option<Reading>>,
+    /// The programs of the read line's commands, grouped when a condition first asks
+    programs: OnceCell<Programs>,
     /// Why a shell condition was last found undecidable
     why: RefCell<Option<(String, bool)>>,
 }
@@ -57,6 +62,7 @@ impl<'e> CommandLine<'e> {
             shell_tools,
             watched,
             reading: OnceCell::new(),
+            programs: OnceCell::new(),
             why: RefCell::new(None),
         }
     }
@@ -64,6 +70,11 @@ impl<'e> CommandLine<'e> {
     /// The reading of the command; `None` when the event is no shell tool call
     fn reading(&self) -> Option<&Reading> {
         self.reading.get_or_init(|| self.read()).as_ref()
+    }
+
+    /// The programs of `script`, this line's reading
+    fn programs(&self, script: &Script) -> &Programs {
+        self.programs.get_or_init(|| Programs::of(script))
     }
 
     /// Whether the call may be a shell call: it is one, or its input could not be read
@@ -77,10 +88,10 @@ impl<'e> CommandLine<'e> {
     /// it cannot be read
     pub(crate) fn may_run(&self, runs: impl Fn(&str) -> bool) -> bool {
         match self.reading() {
-            Some(Reading::Read(script)) if !self.event.arg_unreadable => script
-                .commands
-                .iter()
-                .any(|command| hides_program(command) || runs(&command.program)),
+            Some(Reading::Read(script)) if !self.event.arg_unreadable => {
+                let programs = self.programs(script);
+                programs.hidden() || programs.names(script).any(runs)
+            }
             _ => true,
         }
     }
@@ -212,17 +223,25 @@ pub(crate) fn holds(
         Some(Reading::Read(script)) => script,
     };
     let cwd = line.event.cwd.as_deref();
-    let program = program_test(condition);
+    // Most conditions are settled by a command's program alone (most commands run none of
+    // the programs they name): that is asked once per program the line runs, and only the
+    // commands it leaves open are walked.
+    let programs = line.programs(script);
+    let settled: Vec<Option<bool>> = programs
+        .names(script)
+        .map(|program| settled_by(condition, program))
+        .collect();
     // Asked whether it holds for sure, a condition stops at the first part that does not:
     // an undecidable part already decides that (no pattern after it is compiled), and why it
     // is undecidable is kept by the evaluation that asks for it (`undecidable` true).
     let only_true = !undecidable;
     let mut why: Option<(String, bool)> = None;
-    // Most conditions begin with a test of the program, which most commands fail: it is
-    // asked first and alone, so those commands cost one test instead of the whole walk.
-    let mut truth_of = |command: &SimpleCommand| -> Truth {
-        if !hides_program(command) && program.is_some_and(|test| !test.is_match(&command.program)) {
-            return Truth::False;
+    let mut truth_of = |at: usize, command: &SimpleCommand| -> Truth {
+        if let Some(value) = programs
+            .of_command(at)
+            .and_then(|program| settled.get(program).copied().flatten())
+        {
+            return Truth::from(value);
         }
         let truth = command_truth(condition, command, script, cwd, only_true);
         if truth == Truth::Unknown && why.is_none() && !only_true {
@@ -233,8 +252,8 @@ pub(crate) fn holds(
     let truth = match quantifier {
         Quantifier::Any => {
             let mut truth = Truth::False;
-            for command in &script.commands {
-                match truth_of(command) {
+            for (at, command) in script.commands.iter().enumerate() {
+                match truth_of(at, command) {
                     Truth::True => {
                         truth = Truth::True;
                         break;
@@ -247,8 +266,8 @@ pub(crate) fn holds(
         }
         Quantifier::All => {
             let mut truth = Truth::from(!script.commands.is_empty());
-            for command in &script.commands {
-                match truth_of(command) {
+            for (at, command) in script.commands.iter().enumerate() {
+                match truth_of(at, command) {
                     Truth::False => {
                         truth = Truth::False;
                         break;
@@ -308,22 +327,6 @@ fn hides_program(command: &SimpleCommand) -> bool {
         .any(|unknown| matches!(unknown.part, Part::Command | Part::Program))
 }
 
-/// The test of the program a condition requires to hold: the condition itself or the first
-/// of the parts all of which must hold (`program == "rm" and ...`)
-fn program_test(condition: &ShellCondition) -> Option<&WordTest> {
-    let first = match condition {
-        ShellCondition::All(parts) => parts.first()?,
-        other => other,
-    };
-    match first {
-        ShellCondition::Word {
-            word: ShellWord::Program,
-            test,
-        } => Some(test),
-        _ => None,
-    }
-}
-
 /// Whether `condition` holds for one simple command of `script`; with `only_true`, only
 /// whether it is true matters, and a conjunction stops at its first part that is not
 fn command_truth(
@@ -333,10 +336,13 @@ fn command_truth(
     cwd: Option<&str>,
     only_true: bool,
 ) -> Truth {
-    let opaque = command
-        .unknown
-        .iter()
-        .any(|unknown| unknown.part == Part::Command);
+    // Asked only by the parts that can be undecidable, after their own test.
+    let opaque = || {
+        command
+            .unknown
+            .iter()
+            .any(|unknown| unknown.part == Part::Command)
+    };
     match condition {
         ShellCondition::All(parts) => {
             let mut truth = Truth::True;
@@ -365,7 +371,7 @@ fn command_truth(
         ShellCondition::Not(part) => command_truth(part, command, script, cwd, false).not(),
         ShellCondition::Flag(flag) => Truth::or_unknown(
             command.has_flag(flag),
-            opaque || unknown_words(command).any(|word| word.may_be_the_flag(flag)),
+            opaque() || unknown_words(command).any(|word| word.may_be_the_flag(flag)),
         ),
         ShellCondition::OutsideCwd | ShellCondition::OutsideCwdAndTmp => {
             let tmp_inside = matches!(condition, ShellCondition::OutsideCwdAndTmp);
@@ -374,12 +380,12 @@ fn command_truth(
                     .paths
                     .iter()
                     .any(|path| outside(path, cwd) && !(tmp_inside && in_tmp(path))),
-                opaque || unknown_words(command).any(|word| word.may_be_outside(cwd, tmp_inside)),
+                opaque() || unknown_words(command).any(|word| word.may_be_outside(cwd, tmp_inside)),
             )
         }
         ShellCondition::WholeCwd => Truth::or_unknown(
             command.paths.iter().any(|path| whole(path, cwd)),
-            opaque || unknown_words(command).any(|word| word.may_be_whole(cwd)),
+            opaque() || unknown_words(command).any(|word| word.may_be_whole(cwd)),
         ),
         ShellCondition::Word { word, test } => match word {
             ShellWord::Program => {
@@ -393,21 +399,21 @@ fn command_truth(
                 Some(subcommand) => Truth::from(test.is_match(subcommand)),
                 None => Truth::or_unknown(
                     false,
-                    opaque || unknown_words(command).any(|word| word.may_match(test)),
+                    opaque() || unknown_words(command).any(|word| word.may_match(test)),
                 ),
             },
             ShellWord::Arg => Truth::or_unknown(
                 command.args.iter().any(|arg| test.is_match(arg)),
-                opaque || unknown_words(command).any(|word| word.may_match(test)),
+                opaque() || unknown_words(command).any(|word| word.may_match(test)),
             ),
             ShellWord::Operand => Truth::or_unknown(
                 command.operands.iter().any(|arg| test.is_match(arg)),
-                opaque
+                opaque()
                     || unknown_words(command).any(|word| !word.is_flag() && word.may_match(test)),
             ),
             ShellWord::Path => Truth::or_unknown(
                 command.paths.iter().any(|path| test.is_match(path)),
-                opaque
+                opaque()
                     || unknown_words(command)
                         .any(|word| !word.is_flag() && word.may_be_path_matching(test)),
             ),
@@ -416,7 +422,7 @@ fn command_truth(
                     .redirects
                     .iter()
                     .any(|redirect| test.is_match(&redirect.target)),
-                opaque
+                opaque()
                     || unknown_targets(command, false).any(|file| file.may_be_path_matching(test)),
             ),
             ShellWord::Written => Truth::or_unknown(
@@ -426,7 +432,7 @@ fn command_truth(
                     .map(|redirect| redirect.target.as_str())
                     .chain(command.writes.iter().map(String::as_str))
                     .any(|file| test.is_match(file)),
-                opaque
+                opaque()
                     || unknown_targets(command, true).any(|file| file.may_be_path_matching(test)),
             ),
         },
@@ -776,40 +782,8 @@ fn protected(path: &str, cwd: Option<&str>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{in_tmp, outside, program_test, UnknownWord};
-    use crate::vocabulary::{ShellCondition, ShellWord, WordTest};
-
-    #[test]
-    fn only_a_program_test_every_command_must_pass_is_asked_first() {
-        let program = |name: &str| ShellCondition::Word {
-            word: ShellWord::Program,
-            test: WordTest::Equals(name.to_owned()),
-        };
-        let rm = WordTest::Equals("rm".to_owned());
-        let flag = ShellCondition::Flag("-r".to_owned());
-        assert_eq!(program_test(&program("rm")), Some(&rm));
-        let all = ShellCondition::All(vec![program("rm"), flag.clone()]);
-        assert_eq!(program_test(&all), Some(&rm));
-        // Either part may hold, the program need not; nor when it comes second, or negated.
-        assert_eq!(
-            program_test(&ShellCondition::Any(vec![program("rm"), flag.clone()])),
-            None
-        );
-        assert_eq!(
-            program_test(&ShellCondition::All(vec![flag, program("rm")])),
-            None
-        );
-        assert_eq!(
-            program_test(&ShellCondition::Not(Box::new(program("rm")))),
-            None
-        );
-        assert_eq!(program_test(&ShellCondition::All(Vec::new())), None);
-        let operand = ShellCondition::Word {
-            word: ShellWord::Operand,
-            test: WordTest::Equals("rm".to_owned()),
-        };
-        assert_eq!(program_test(&operand), None);
-    }
+    use super::{in_tmp, outside, UnknownWord};
+    use crate::vocabulary::WordTest;
 
     #[test]
     fn only_a_name_after_a_known_folder_stays_in_it() {
