@@ -16,7 +16,7 @@ use serde_json::Value as Json;
 use crate::event::Event;
 use crate::vocabulary::{GlobShape, Quantifier, ShellCondition, ShellWord, WordTest};
 use crate::watched::Watched;
-use by_program::{settled_by, Programs};
+use by_program::{OnProgram, Programs};
 
 /// The tools whose `command` argument is a shell command line when the embedding
 /// application declares none: Claude Code's and Codex's `Bash`, Gemini CLI's
@@ -227,9 +227,9 @@ pub(crate) fn holds(
     // the programs they name): that is asked once per program the line runs, and only the
     // commands it leaves open are walked.
     let programs = line.programs(script);
-    let settled: Vec<Option<bool>> = programs
+    let on_programs: Vec<OnProgram<'_>> = programs
         .names(script)
-        .map(|program| settled_by(condition, program))
+        .map(|program| OnProgram::of(condition, program))
         .collect();
     // Asked whether it holds for sure, a condition stops at the first part that does not:
     // an undecidable part already decides that (no pattern after it is compiled), and why it
@@ -237,13 +237,16 @@ pub(crate) fn holds(
     let only_true = !undecidable;
     let mut why: Option<(String, bool)> = None;
     let mut truth_of = |at: usize, command: &SimpleCommand| -> Truth {
-        if let Some(value) = programs
+        let truth = match programs
             .of_command(at)
-            .and_then(|program| settled.get(program).copied().flatten())
+            .and_then(|program| on_programs.get(program))
         {
-            return Truth::from(value);
-        }
-        let truth = command_truth(condition, command, script, cwd, only_true);
+            Some(OnProgram::Settled(value)) => return Truth::from(*value),
+            Some(OnProgram::Open { any, parts }) => {
+                joined(parts.iter().copied(), *any, command, script, cwd, only_true)
+            }
+            None => command_truth(condition, command, script, cwd, only_true),
+        };
         if truth == Truth::Unknown && why.is_none() && !only_true {
             why = reason_of(command, script).map(|(why, hidden)| (why.to_owned(), hidden));
         }
@@ -344,29 +347,8 @@ fn command_truth(
             .any(|unknown| unknown.part == Part::Command)
     };
     match condition {
-        ShellCondition::All(parts) => {
-            let mut truth = Truth::True;
-            for part in parts {
-                match command_truth(part, command, script, cwd, only_true) {
-                    Truth::False => return Truth::False,
-                    Truth::Unknown if only_true => return Truth::Unknown,
-                    Truth::Unknown => truth = Truth::Unknown,
-                    Truth::True => {}
-                }
-            }
-            truth
-        }
-        ShellCondition::Any(parts) => {
-            let mut truth = Truth::False;
-            for part in parts {
-                match command_truth(part, command, script, cwd, only_true) {
-                    Truth::True => return Truth::True,
-                    Truth::Unknown => truth = Truth::Unknown,
-                    Truth::False => {}
-                }
-            }
-            truth
-        }
+        ShellCondition::All(parts) => joined(parts, false, command, script, cwd, only_true),
+        ShellCondition::Any(parts) => joined(parts, true, command, script, cwd, only_true),
         // Whether the part is false decides, so it is asked exactly.
         ShellCondition::Not(part) => command_truth(part, command, script, cwd, false).not(),
         ShellCondition::Flag(flag) => Truth::or_unknown(
@@ -452,6 +434,29 @@ fn command_truth(
             truth
         }
     }
+}
+
+/// What `parts` joined by `or` (`any`) or `and` are worth on `command`; with `only_true`, a
+/// conjunction stops at its first part that is not true
+fn joined<'c>(
+    parts: impl IntoIterator<Item = &'c ShellCondition>,
+    any: bool,
+    command: &SimpleCommand,
+    script: &Script,
+    cwd: Option<&str>,
+    only_true: bool,
+) -> Truth {
+    let mut truth = Truth::from(!any);
+    for part in parts {
+        match command_truth(part, command, script, cwd, only_true) {
+            Truth::True if any => return Truth::True,
+            Truth::False if !any => return Truth::False,
+            Truth::Unknown if only_true && !any => return Truth::Unknown,
+            Truth::Unknown => truth = Truth::Unknown,
+            Truth::True | Truth::False => {}
+        }
+    }
+    truth
 }
 
 /// A word of a command only known at run time, and what is known of it

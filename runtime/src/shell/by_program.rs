@@ -70,12 +70,58 @@ impl Programs {
     }
 }
 
+/// What a shell condition is worth on the commands that run one program, as far as its tests
+/// of the program tell
+pub(super) enum OnProgram<'c> {
+    /// The program settles it (`program == "rm" and ...` on `git`)
+    Settled(bool),
+    /// The parts of its top `or` (`any`) or `and` that the program leaves open, to walk on
+    /// each command; the others are worth what does not change the whole (false parts of an
+    /// `or`, true parts of an `and`)
+    Open {
+        any: bool,
+        parts: Vec<&'c ShellCondition>,
+    },
+}
+
+impl<'c> OnProgram<'c> {
+    /// What `condition` is worth on the commands that run `program`
+    pub(super) fn of(condition: &'c ShellCondition, program: &str) -> OnProgram<'c> {
+        let (any, parts) = match condition {
+            ShellCondition::Any(parts) => (true, parts.as_slice()),
+            ShellCondition::All(parts) => (false, parts.as_slice()),
+            other => {
+                return match settled_by(other, program) {
+                    Some(value) => OnProgram::Settled(value),
+                    None => OnProgram::Open {
+                        any: true,
+                        parts: vec![other],
+                    },
+                }
+            }
+        };
+        let mut open = Vec::new();
+        for part in parts {
+            match settled_by(part, program) {
+                Some(value) if value == any => return OnProgram::Settled(any),
+                Some(_) => {}
+                None => open.push(part),
+            }
+        }
+        if open.is_empty() {
+            OnProgram::Settled(!any)
+        } else {
+            OnProgram::Open { any, parts: open }
+        }
+    }
+}
+
 /// What `condition` is worth on every command whose program is `program`, whatever else the
-/// command holds: `Some` when its tests of the program settle it (`program == "rm" and ...`
-/// on `git`), `None` when its other parts matter. A part other than a test of the program
-/// may be undecidable on a command, but never makes a conjunction with a false part, or a
-/// disjunction with a true one, anything else.
-pub(super) fn settled_by(condition: &ShellCondition, program: &str) -> Option<bool> {
+/// command holds: `Some` when its tests of the program settle it, `None` when its other
+/// parts matter. A part other than a test of the program may be undecidable on a command,
+/// but never makes a conjunction with a false part, or a disjunction with a true one,
+/// anything else.
+fn settled_by(condition: &ShellCondition, program: &str) -> Option<bool> {
     match condition {
         ShellCondition::Word {
             word: ShellWord::Program,
@@ -106,8 +152,8 @@ fn settled_parts(parts: &[ShellCondition], program: &str, deciding: bool) -> Opt
 mod tests {
     use rulesc_shell::{Part, Script, SimpleCommand, Unknown};
 
-    use super::{settled_by, Programs};
-    use crate::shell::{command_truth, Truth};
+    use super::{settled_by, OnProgram, Programs};
+    use crate::shell::{command_truth, joined, Truth};
     use crate::vocabulary::{RegexPattern, ShellCondition, ShellWord, WordTest};
 
     fn program(name: &str) -> ShellCondition {
@@ -185,12 +231,39 @@ mod tests {
     }
 
     #[test]
-    fn what_the_program_settles_is_what_the_whole_command_is_worth() {
+    fn only_the_parts_the_program_leaves_open_are_walked() {
+        let disks = ShellCondition::Any(vec![
+            ShellCondition::All(vec![program("sfdisk"), flag("-f")]),
+            program("sg_format"),
+            written("^/dev/sd"),
+        ]);
+        let open = |on: OnProgram<'_>| match on {
+            OnProgram::Open { any, parts } => Some((any, parts.len())),
+            OnProgram::Settled(_) => None,
+        };
+        assert_eq!(open(OnProgram::of(&disks, "git")), Some((true, 1)));
+        assert_eq!(open(OnProgram::of(&disks, "sfdisk")), Some((true, 2)));
+        assert!(matches!(
+            OnProgram::of(&disks, "sg_format"),
+            OnProgram::Settled(true)
+        ));
+        let rm_r = ShellCondition::All(vec![program("rm"), flag("-r")]);
+        assert!(matches!(
+            OnProgram::of(&rm_r, "git"),
+            OnProgram::Settled(false)
+        ));
+        assert_eq!(open(OnProgram::of(&rm_r, "rm")), Some((false, 1)));
+        assert_eq!(open(OnProgram::of(&flag("-r"), "rm")), Some((true, 1)));
+    }
+
+    #[test]
+    fn what_the_program_leaves_is_what_the_whole_command_is_worth() {
         let conditions = [
             ShellCondition::All(vec![flag("-r"), program("rm")]),
             ShellCondition::Any(vec![
                 ShellCondition::All(vec![flag("-f"), program("rm")]),
                 program("sudo"),
+                flag("-x"),
             ]),
             ShellCondition::Not(Box::new(ShellCondition::All(vec![
                 program("git"),
@@ -200,15 +273,20 @@ mod tests {
                 flag("-x"),
                 ShellCondition::Not(Box::new(program("rm"))),
             ]),
+            ShellCondition::All(vec![
+                ShellCondition::Not(Box::new(program("ls"))),
+                flag("-r"),
+                ShellCondition::Any(vec![program("rm"), flag("-f")]),
+            ]),
         ];
         // Commands whose other parts are true, false and undecidable (an unknown word may
-        // be any flag), and one whose words are all code made at run time.
+        // be any flag).
         let commands = [
             command("rm", &["-r", "-f", "-x"], Vec::new()),
             command("rm", &[], Vec::new()),
             command("rm", &[], vec![unknown_word()]),
             command("git", &["--force"], vec![unknown_word()]),
-            command("sudo", &[], vec![Part::Command]),
+            command("sudo", &["-r"], Vec::new()),
             command("ls", &["-r"], Vec::new()),
         ];
         let script = Script {
@@ -216,22 +294,23 @@ mod tests {
         };
         for condition in &conditions {
             for command in &commands {
-                let Some(value) = settled_by(condition, &command.program) else {
-                    continue;
-                };
-                if command
-                    .unknown
-                    .iter()
-                    .any(|unknown| unknown.part == Part::Command)
-                {
-                    continue;
-                }
                 for only_true in [false, true] {
-                    let truth = command_truth(condition, command, &script, None, only_true);
+                    let walked = command_truth(condition, command, &script, None, only_true);
+                    let left = match OnProgram::of(condition, &command.program) {
+                        OnProgram::Settled(value) => Truth::from(value),
+                        OnProgram::Open { any, parts } => {
+                            joined(parts, any, command, &script, None, only_true)
+                        }
+                    };
+                    // Asked only whether it is true, false and undecidable are the same.
+                    let same = if only_true {
+                        (walked == Truth::True) == (left == Truth::True)
+                    } else {
+                        walked == left
+                    };
                     assert!(
-                        truth == Truth::from(value)
-                            || (only_true && !value && truth == Truth::Unknown),
-                        "{condition:?} on {command:?}: settled {value}, walked {truth:?}"
+                        same,
+                        "{condition:?} on {command:?}: walked {walked:?}, left {left:?}"
                     );
                 }
             }
