@@ -25,6 +25,50 @@ pub(crate) fn evaluate(text: &str, value_of: &dyn Fn(&str) -> Option<String>) ->
     (parser.at == parser.bytes.len()).then_some(value)
 }
 
+/// The names the arithmetic expression `text` assigns (`q=1`, `n+=2`, `a[i]<<=1`, `++i`,
+/// `j--`), as bash's `let` and `((…))` do; a comparison (`==`, `<=`) assigns nothing
+pub(crate) fn assigned_names(text: &str) -> Vec<&str> {
+    const OPERATORS: [&str; 12] = [
+        "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
+    ];
+    let mut names = Vec::new();
+    let mut at = 0;
+    while let Some(start) = text
+        .get(at..)
+        .and_then(|rest| rest.find(|ch: char| ch.is_ascii_alphabetic() || ch == '_'))
+        .map(|found| at + found)
+    {
+        let tail = text.get(start..).unwrap_or_default();
+        let end = start
+            + tail
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(tail.len());
+        let name = text.get(start..end).unwrap_or_default();
+        // A digit before it makes it part of a number (`0x1f`, `2#101`).
+        let in_number = text
+            .get(..start)
+            .and_then(|before| before.chars().next_back())
+            .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '#');
+        let mut after = text.get(end..).unwrap_or_default().trim_start();
+        // An element of an array (`a[i]=1`) assigns the array.
+        if let Some(index) = after.strip_prefix('[') {
+            after = index.find(']').map_or("", |close| {
+                index.get(close + 1..).unwrap_or_default().trim_start()
+            });
+        }
+        let before = text.get(..start).unwrap_or_default().trim_end();
+        let assigns = (after.starts_with('=') && !after.starts_with("=="))
+            || OPERATORS.iter().any(|operator| after.starts_with(operator))
+            || before.ends_with("++")
+            || before.ends_with("--");
+        if assigns && !in_number && !names.contains(&name) {
+            names.push(name);
+        }
+        at = end;
+    }
+    names
+}
+
 struct Parser<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -176,7 +220,25 @@ fn integer(text: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::evaluate;
+    use super::{assigned_names, evaluate};
+
+    /// bash(1), Arithmetic Evaluation: `=` and the `op=` operators assign, as do `++` and
+    /// `--` on either side; `==`, `<=`, `>=` and `!=` compare.
+    #[test]
+    fn names_assigned_are_those_bash_assigns() {
+        let cases: &[(&str, &[&str])] = &[
+            ("q=1", &["q"]),
+            ("n += 2", &["n"]),
+            ("++i, j--", &["i", "j"]),
+            ("a[k]<<=1", &["a"]),
+            ("a=b=c+d", &["a", "b"]),
+            ("x==1 || y<=2 || z!=3 || w>=4", &[]),
+            ("0x1f + 2#101", &[]),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(assigned_names(text), *expected, "{text}");
+        }
+    }
 
     fn set(name: &str) -> Option<String> {
         match name {

@@ -477,6 +477,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 skip_to(chars, end);
                 if is_name(inner) || is_special(inner) {
                     self.parameter(inner, quoted);
+                } else if let Some(value) = self.case_modified(inner) {
+                    self.value(&value, quoted);
                 } else {
                     let why = format!("`${{{inner}}}` is known only at run time");
                     self.unknown_part(why, !quoted, false, false);
@@ -542,6 +544,24 @@ impl<'e, 'a> Expansion<'e, 'a> {
             },
             _ => None,
         }
+    }
+
+    /// `${NAME^^}` and the other case modifications of a value the line sets (bash(1),
+    /// Parameter Expansion), with a pass per value of a loop variable; `None` when the
+    /// value, or the change, is known only at run time (a pattern after the operator)
+    fn case_modified(&mut self, inner: &str) -> Option<String> {
+        let (name, change) = case_modification(inner)?;
+        let bound = self.env.vars.iter().rev().find(|(bound, _)| bound == name);
+        let Some((_, Binding::Known(values))) = bound else {
+            return None;
+        };
+        let value = values.get(self.choice % values.len().max(1))?;
+        // A home the reader keeps as `~` or `$HOME` has letters it does not know.
+        if is_unknown(value) || value.contains('~') || value.contains("$HOME") {
+            return None;
+        }
+        self.passes = self.passes.max(values.len());
+        Some(change.apply(value))
     }
 
     /// The value of a parameter
@@ -807,6 +827,62 @@ fn group_end(raw: &str, open: usize, opening: char, closing: char) -> usize {
     raw.len()
 }
 
+/// A change of the case of a value's letters
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CaseChange {
+    /// `^^`, `@U`
+    UpperAll,
+    /// `^`, `@u`
+    UpperFirst,
+    /// `,,`, `@L`
+    LowerAll,
+    /// `,`
+    LowerFirst,
+    /// `~~`
+    ToggleAll,
+    /// `~`
+    ToggleFirst,
+}
+
+impl CaseChange {
+    /// `value` with its letters changed; ASCII letters, as bash changes them in the C
+    /// locale
+    fn apply(self, value: &str) -> String {
+        let change = |ch: char| match self {
+            Self::UpperAll | Self::UpperFirst => ch.to_ascii_uppercase(),
+            Self::LowerAll | Self::LowerFirst => ch.to_ascii_lowercase(),
+            Self::ToggleAll | Self::ToggleFirst if ch.is_ascii_uppercase() => {
+                ch.to_ascii_lowercase()
+            }
+            Self::ToggleAll | Self::ToggleFirst => ch.to_ascii_uppercase(),
+        };
+        let all = matches!(self, Self::UpperAll | Self::LowerAll | Self::ToggleAll);
+        value
+            .chars()
+            .enumerate()
+            .map(|(at, ch)| if all || at == 0 { change(ch) } else { ch })
+            .collect()
+    }
+}
+
+/// The name and the change of a case modification with no pattern (`q^^`, `q,`, `q@U`)
+fn case_modification(inner: &str) -> Option<(&str, CaseChange)> {
+    let end = inner
+        .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        .unwrap_or(inner.len());
+    let (name, operator) = inner.split_at(end);
+    let change = match operator {
+        "^^" | "@U" => CaseChange::UpperAll,
+        "^" | "@u" => CaseChange::UpperFirst,
+        ",," | "@L" => CaseChange::LowerAll,
+        "," => CaseChange::LowerFirst,
+        "~~" => CaseChange::ToggleAll,
+        "~" => CaseChange::ToggleFirst,
+        _ => return None,
+    };
+    is_name(name).then_some((name, change))
+}
+
 fn is_name(text: &str) -> bool {
     !text.is_empty()
         && !text.starts_with(|ch: char| ch.is_ascii_digit())
@@ -986,6 +1062,11 @@ mod tests {
             ("D".to_owned(), Binding::Known(vec!["~".to_owned()])),
             ("F".to_owned(), Binding::Known(vec!["-r -f".to_owned()])),
             (
+                "Q".to_owned(),
+                Binding::Known(vec!["drop table T".to_owned()]),
+            ),
+            ("R".to_owned(), Binding::Known(vec!["RM -RF".to_owned()])),
+            (
                 "L".to_owned(),
                 Binding::Known(vec!["~".to_owned(), "/etc".to_owned()]),
             ),
@@ -1036,6 +1117,21 @@ mod tests {
             ("\"$(ssh-agent -s)\"", &["?c[]"]),
             ("\"$(echo $X | base64 -d)\"", &["?[]"]),
             ("${X:-/etc}", &["?s[]"]),
+            // bash(1), Case modification: `^` upper, `,` lower, `~` toggles; doubled, every
+            // letter, else the first; `@U`, `@u`, `@L` as `^^`, `^`, `,,`.
+            ("\"${Q^^}\"", &["DROP TABLE T"]),
+            ("${Q^^}", &["DROP", "TABLE", "T"]),
+            ("${Q^}", &["Drop", "table", "T"]),
+            ("${R,,}", &["rm", "-rf"]),
+            ("${R,}", &["rM", "-RF"]),
+            ("\"${R~~}\"", &["rm -rf"]),
+            ("\"${Q~}\"", &["Drop table T"]),
+            ("\"${Q@U}\"", &["DROP TABLE T"]),
+            ("\"${R@L}\"", &["rm -rf"]),
+            ("\"${Q@u}\"", &["Drop table T"]),
+            ("\"${Q^^[a-d]}\"", &["?[]"]),
+            ("\"${X^^}\"", &["?[]"]),
+            ("\"${D^^}\"", &["?[]"]),
             ("$1", &["?s[]"]),
             ("\"\"", &[""]),
             ("$EMPTY_UNKNOWN\"\"", &["?s[]"]),

@@ -72,21 +72,21 @@ pub(crate) enum Lang {
     Perl,
     /// awk: no grammar on crates.io; judged by its words
     Awk,
-    /// Lua: judged by its words
+    /// Lua: not read
     Lua,
-    /// Tcl (`tclsh`, `expect -c`): judged by its words
+    /// Tcl (`tclsh`, `expect -c`): not read
     Tcl,
-    /// R (`Rscript -e`): judged by its words
+    /// R (`Rscript -e`): not read
     R,
     /// PowerShell (`pwsh -c`): judged by its words, compared without case as PowerShell
     /// reads them
     PowerShell,
-    /// Julia (`julia -e`): judged by its words
+    /// Julia (`julia -e`): not read
     Julia,
     /// AppleScript and JavaScript for Automation (`osascript -e`): judged by its words
     AppleScript,
-    /// Any other language an interpreter takes on its command line (Elixir, Guile, Emacs
-    /// Lisp, Octave, Groovy, `dc`): judged by words most languages reach the system with
+    /// Any other language an interpreter takes on its command line or its input (Elixir,
+    /// Guile, Emacs Lisp, Octave, Groovy, Java in `jshell`, `dc`): not read
     Other,
 }
 
@@ -176,18 +176,6 @@ const SCRIPT_DANGER: &[&str] = &[
     "kill",
 ];
 
-/// Words of Tcl code (`tclsh`, `expect`) that reach files, processes or more code
-const TCL_DANGER: &[&str] = &[
-    "exec", "spawn", "open", "file", "eval", "source", "system", "socket", "interp", "uplevel",
-    "subst", "load", "|",
-];
-
-/// Words of R code that reach files, processes or more code
-const R_DANGER: &[&str] = &[
-    "system", "shell", "unlink", "file.", "eval", "parse", "source", "processx", "callr",
-    "download", "write", "sink", "do.call", "pipe", "socket",
-];
-
 /// Words of PowerShell code that reach files, processes or more code, with their aliases
 /// (`ri`, `rm`, `del`, `iex`, `saps`, …); a `&` calls a command or a script block
 const POWERSHELL_DANGER: &[&str] = &[
@@ -241,21 +229,6 @@ const POWERSHELL_DANGER: &[&str] = &[
     "/bin/",
     "exec",
     "set-executionpolicy",
-];
-
-/// Words through which most languages reach files, processes or more code: what code of a
-/// language the table has no list for is judged by
-const OTHER_DANGER: &[&str] = &[
-    "system", "exec", "spawn", "shell", "cmd", "popen", "eval", "delete", "remove", "rm ", "rm(",
-    "rm_", "rm-", "unlink", "rmdir", "rename", "write", "open", "file", "process", "!", "`",
-    "load", "require", "http", "socket", "run",
-];
-
-/// Words of Julia code that reach files, processes or more code
-const JULIA_DANGER: &[&str] = &[
-    "rm(", "run(", "`", "pipeline", "eval", "include", "write", "mv(", "cp(", "chmod", "chown",
-    "download", "ccall", "open(", "symlink", "spawn", "kill", "meta.", "base.", "mktemp", "touch(",
-    "cd(",
 ];
 
 /// Words of AppleScript (and of JavaScript for Automation) that reach files, processes, other
@@ -420,6 +393,15 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Ruby,
     },
+    // irb reads Ruby from its input (or a file), one statement after another.
+    Interpreter {
+        name: "irb",
+        prefix: false,
+        code_options: &[],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Ruby,
+    },
     Interpreter {
         name: "php",
         prefix: true,
@@ -553,6 +535,15 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         name: "groovy",
         prefix: false,
         code_options: &["-e"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    // jshell runs Java from its input or a script file (`jshell x.jsh`).
+    Interpreter {
+        name: "jshell",
+        prefix: false,
+        code_options: &[],
         glued: true,
         first_operand: false,
         lang: Lang::Other,
@@ -801,21 +792,21 @@ fn awk_option(arg: &str) -> AwkOption {
 }
 
 /// Words in code of `lang` that may delete files, run commands or evaluate more code: code
-/// that is not parsed (Perl, awk and Lua, or code a grammar stumbles on) and holds none of
-/// them (compared without case) is harmless
-pub(crate) fn dangerous_words(lang: Lang) -> &'static [&'static str] {
+/// that is not parsed (Perl, awk, PowerShell, AppleScript, or code a grammar stumbles on)
+/// and holds none of them (compared without case) is harmless. `None` for a language whose
+/// code is not read at all: a few words cannot tell what a language with many ways to the
+/// system does (Lua's `os.execute`, `io.popen`, `load`; R's `system2`; Tcl's `exec`), so its
+/// code is known only when it runs.
+pub(crate) fn dangerous_words(lang: Lang) -> Option<&'static [&'static str]> {
     match lang {
-        Lang::Python => PYTHON_DANGER,
-        Lang::JavaScript => NODE_DANGER,
-        Lang::Php => PHP_DANGER,
-        Lang::Awk => AWK_DANGER,
-        Lang::Perl | Lang::Ruby | Lang::Lua => SCRIPT_DANGER,
-        Lang::Tcl => TCL_DANGER,
-        Lang::R => R_DANGER,
-        Lang::PowerShell => POWERSHELL_DANGER,
-        Lang::Julia => JULIA_DANGER,
-        Lang::AppleScript => APPLESCRIPT_DANGER,
-        Lang::Other => OTHER_DANGER,
+        Lang::Python => Some(PYTHON_DANGER),
+        Lang::JavaScript => Some(NODE_DANGER),
+        Lang::Php => Some(PHP_DANGER),
+        Lang::Awk => Some(AWK_DANGER),
+        Lang::Perl | Lang::Ruby => Some(SCRIPT_DANGER),
+        Lang::PowerShell => Some(POWERSHELL_DANGER),
+        Lang::AppleScript => Some(APPLESCRIPT_DANGER),
+        Lang::Lua | Lang::Tcl | Lang::R | Lang::Julia | Lang::Other => None,
     }
 }
 
@@ -3923,6 +3914,11 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         valued: "p",
         code: &[],
     },
+    Builtin {
+        names: &["getopts"],
+        valued: "",
+        code: &[],
+    },
 ];
 
 /// A builtin's options with their values (empty for a flag), and its operands
@@ -4011,14 +4007,22 @@ pub(crate) fn bound_command(binding: &str) -> Option<&str> {
     Some(unquoted.unwrap_or(command))
 }
 
-/// The variables a builtin sets to what only run time knows, by the names its words give:
-/// `read NAME…` (and `-a NAME`), `printf -v NAME`, `mapfile NAME`/`readarray NAME`
+/// The variables a builtin sets to what only run time knows, by the names its words give
+/// (bash(1), Shell Builtin Commands): `read NAME…` (and `-a NAME`; `REPLY` without one),
+/// `printf -v NAME`, `mapfile NAME`/`readarray NAME` (`MAPFILE` without one), `getopts
+/// OPTSTRING NAME` (and `OPTARG`, `OPTIND`), and the names `let`'s expressions assign
 pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
     // The options whose value is a name set.
     let naming = match program {
         "read" => 'a',
         "printf" => 'v',
-        "mapfile" | "readarray" => ' ',
+        "mapfile" | "readarray" | "getopts" => ' ',
+        "let" => {
+            return args
+                .iter()
+                .flat_map(|arg| crate::arithmetic::assigned_names(arg))
+                .collect()
+        }
         _ => return Vec::new(),
     };
     let Some((options, operands)) = builtin_options(program, args) else {
@@ -4032,7 +4036,12 @@ pub(crate) fn variables_set<'a>(program: &str, args: &'a [String]) -> Vec<&'a st
     match program {
         // `printf`'s operands are its format and arguments.
         "printf" => {}
+        "mapfile" | "readarray" if operands.is_empty() && names.is_empty() => {
+            names.push("MAPFILE");
+        }
         "mapfile" | "readarray" => names.extend(operands.last()),
+        "getopts" => names.extend(operands.get(1).into_iter().chain(&["OPTARG", "OPTIND"])),
+        _ if operands.is_empty() && names.is_empty() => names.push("REPLY"),
         _ => names.extend(operands),
     }
     names
@@ -6487,8 +6496,11 @@ mod tests {
     #[test]
     fn every_interpreter_row_finds_its_code_and_judges_it() {
         // One line per row: the program, its words, the code it runs, and whether bash would
-        // have it run something it cannot see.
+        // have it run something it cannot see; code of a language the reader does not read
+        // (Lua, Tcl, R, Julia and the others) may run anything, whatever its words.
         let cases = [
+            ("irb", "x.rb", None),
+            ("jshell", "x.jsh", None),
             ("python3", "-c import_shutil;shutil.rmtree('/')", Some(true)),
             ("python3", "-c import(", Some(false)),
             ("python3.12", "-c print(1)", Some(false)),
@@ -6530,9 +6542,9 @@ mod tests {
             ("gawk", "--posix -F: {print} f", Some(false)),
             ("tclsh8.6", "x.tcl", None),
             ("expect", "-c spawn_rm", Some(true)),
-            ("expect", "-c puts_hi", Some(false)),
+            ("expect", "-c puts_hi", Some(true)),
             ("Rscript", "-e unlink('~',recursive=TRUE)", Some(true)),
-            ("Rscript", "-e print(1)", Some(false)),
+            ("Rscript", "-e print(1)", Some(true)),
             ("pwsh", "-Command Remove-Item_-Recurse_~", Some(true)),
             (
                 "pwsh",
@@ -6541,9 +6553,9 @@ mod tests {
             ),
             ("powershell", "-c iex_$env:X", Some(true)),
             ("ipython", "-c !id", Some(true)),
-            ("ipython3", "-c print(1)", Some(false)),
+            ("ipython3", "-c print(1)", Some(true)),
             ("julia", "-e rm(homedir(),recursive=true)", Some(true)),
-            ("julia", "-e println(1)", Some(false)),
+            ("julia", "-e println(1)", Some(true)),
             ("osascript", "-e doShellScript('id')", Some(true)),
             ("osascript", "-e beep", Some(false)),
             (
@@ -6552,8 +6564,8 @@ mod tests {
                 Some(true),
             ),
             ("guile", "-c (system\"id\")", Some(true)),
-            ("octave", "--eval disp(1+1)", Some(false)),
-            ("groovy", "-e println(1)", Some(false)),
+            ("octave", "--eval disp(1+1)", Some(true)),
+            ("groovy", "-e println(1)", Some(true)),
             ("emacs", "--batch --eval (shell-command\"id\")", Some(true)),
             ("dc", "-e !id", Some(true)),
         ];
@@ -7167,6 +7179,14 @@ mod tests {
             ("printf", "-v CDPATH %s /", vec!["CDPATH"]),
             ("printf", "%s\\n x", vec![]),
             ("mapfile", "-t -n 2 LINES", vec!["LINES"]),
+            ("mapfile", "-t", vec!["MAPFILE"]),
+            ("readarray", "-t -u 3", vec!["MAPFILE"]),
+            ("read", "-r", vec!["REPLY"]),
+            ("read", "-r -a A", vec!["A"]),
+            ("getopts", "ab: opt", vec!["opt", "OPTARG", "OPTIND"]),
+            ("getopts", "ab: opt -a x", vec!["opt", "OPTARG", "OPTIND"]),
+            ("let", "q=1 n+=2 ++i j-- k==1", vec!["q", "n", "i", "j"]),
+            ("let", "a=b=c x<<=1", vec!["a", "b", "x"]),
             ("echo", "CDPATH", vec![]),
         ];
         for (program, line, expected) in cases {

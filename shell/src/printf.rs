@@ -8,6 +8,7 @@
 //! integer, a conversion not listed, more than [`MAX_OUTPUT`] bytes) is `None`, never a
 //! guess, so a reading built on it cannot miss what bash prints.
 
+use crate::expand::is_unknown;
 use crate::word::ansi_c;
 
 /// The most text a literal `printf` is taken to print
@@ -45,6 +46,27 @@ pub(crate) fn printed(program: &str, args: &[String]) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// The name `printf -v NAME FORMAT ARGS…` sets (`-vNAME` too, `--` after it) and the
+/// value it sets, which is what it would print; `None` for any other `printf`, and when
+/// the value is known only at run time (a word of it unknown, a conversion not read)
+pub(crate) fn assigned(args: &[String]) -> Option<(&str, String)> {
+    let (first, rest) = args.split_first()?;
+    let (name, rest) = match first.strip_prefix("-v")? {
+        "" => rest
+            .split_first()
+            .map(|(name, rest)| (name.as_str(), rest))?,
+        glued => (glued, rest),
+    };
+    let operands = match rest.split_first() {
+        Some((first, after)) if first == "--" => after,
+        _ => rest,
+    };
+    if operands.first()?.starts_with('-') || operands.iter().any(|arg| is_unknown(arg)) {
+        return None;
+    }
+    Some((name, output(operands)?))
 }
 
 /// What `printf` prints given `operands` (the format, then its arguments)
@@ -223,6 +245,28 @@ mod tests {
             Some("-f")
         );
         assert_eq!(builtin("printf", &["-v", "x", "%s", "y"]), None);
+    }
+
+    fn assigned(words: &[&str]) -> Option<(String, String)> {
+        let words: Vec<String> = words.iter().map(|word| (*word).to_owned()).collect();
+        super::assigned(&words).map(|(name, value)| (name.to_owned(), value))
+    }
+
+    /// Each expected value is what bash 5's `printf -v q …; declare -p q` shows.
+    #[test]
+    fn printf_v_sets_what_it_would_print() {
+        let set = |name: &str, value: &str| Some((name.to_owned(), value.to_owned()));
+        assert_eq!(
+            assigned(&["-v", "q", "%s %s %s", "DROP", "TABLE", "users"]),
+            set("q", "DROP TABLE users")
+        );
+        assert_eq!(assigned(&["-vq", "%s-", "a", "b"]), set("q", "a-b-"));
+        assert_eq!(assigned(&["-v", "q", "--", "%d", "7"]), set("q", "7"));
+        assert_eq!(assigned(&["-v", "q", "plain"]), set("q", "plain"));
+        assert_eq!(assigned(&["-v", "q", "%q", "x"]), None);
+        assert_eq!(assigned(&["-v", "q", "%s", "\0sx\0\0y"]), None);
+        assert_eq!(assigned(&["%s", "x"]), None);
+        assert_eq!(assigned(&["-v", "q"]), None);
     }
 
     #[test]

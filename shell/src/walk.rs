@@ -993,9 +993,16 @@ impl Reader {
                 self.params = None;
             }
             // `read CDPATH`, `printf -v CDPATH /`: set, to what only run time knows.
+            // `printf -v q '%s' x` sets what it would print.
+            let printed = (program == "printf")
+                .then(|| crate::printf::assigned(&args))
+                .flatten();
             for name in knowledge::variables_set(&program, &args) {
-                let why = format!("`${name}` is set by `{program}` at run time");
-                self.vars.push((name.to_owned(), Binding::Unknown(why)));
+                let binding = match &printed {
+                    Some((set, value)) if *set == name => Binding::Known(vec![value.clone()]),
+                    _ => Binding::Unknown(format!("`${name}` is set by `{program}` at run time")),
+                };
+                self.vars.push((name.to_owned(), binding));
             }
             if program == "env" {
                 if let Some(split) = env_split_string(&args) {
@@ -1525,9 +1532,15 @@ impl Reader {
             {
                 None
             }
-            // With `CDPATH` set on the line, a relative folder is looked for in its folders.
+            // With `CDPATH` set on the line, a relative folder is looked for in its folders
+            // unless it starts with `/`, `./` or `../`, or is `.` or `..` (bash(1), `cd`):
+            // `.ssh` is looked for there too.
             (_, Some(dir))
-                if !dir.starts_with(['/', '.', '~']) && self.environment("CDPATH").is_some() =>
+                if !(dir.starts_with(['/', '~'])
+                    || matches!(dir.as_str(), "." | "..")
+                    || dir.starts_with("./")
+                    || dir.starts_with("../"))
+                    && self.environment("CDPATH").is_some() =>
             {
                 None
             }

@@ -102,7 +102,11 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         | Lang::AppleScript
         | Lang::Other => return by_words(lang, program, code),
     };
-    let source = code;
+    // A PHP file, which `php` reads from its input, starts with the tag that opens code.
+    let source = match lang {
+        Lang::Php => php_code(code),
+        _ => code,
+    };
     let Some(tree) = parse(language, source, deadline) else {
         return by_words(lang, program, code);
     };
@@ -115,6 +119,17 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
     let mut found = Vec::new();
     read(root, source, &mut found);
     found
+}
+
+/// The code of a PHP file: after its opening tag (`<?php`, `<?`), without a closing one;
+/// the text before the tag is printed, not run
+#[cfg(feature = "tree-sitter")]
+fn php_code(code: &str) -> &str {
+    let Some((_, after)) = code.split_once("<?") else {
+        return code;
+    };
+    let after = after.strip_prefix("php").unwrap_or(after);
+    after.rsplit_once("?>").map_or(after, |(code, _)| code)
 }
 
 /// A program run with these words: with one word, a command line handed to a shell (Ruby's
@@ -145,7 +160,11 @@ fn parse(language: Language, source: &str, deadline: Instant) -> Option<tree_sit
 /// delete files, run commands or evaluate more code is opaque, any other is harmless
 fn by_words(lang: Lang, program: &str, code: &str) -> Vec<Effect> {
     let lower = code.to_ascii_lowercase();
-    let words = crate::knowledge::dangerous_words(lang);
+    let Some(words) = crate::knowledge::dangerous_words(lang) else {
+        return vec![Effect::Opaque(format!(
+            "the code `{program}` is given is not read: what it does is only known when it runs"
+        ))];
+    };
     let found = words.iter().copied().find(|word| lower.contains(*word));
     // awk's `>` and `|` redirect only in some places; elsewhere they compare and join.
     let found = match lang {

@@ -358,8 +358,25 @@ fn php() {
                 "system('rm ' . '-rf ' . '~');",
                 Exactly(vec![script("rm -rf ~")]),
             ),
+            // A file fed to `php` on its input: text before `<?php` is printed, code after
+            // it runs (php(1)).
+            (
+                "hi <?php system('rm -rf ~'); ?> bye",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            ("<?php $f = 'system'; $f('id');", Opaque),
+            ("plain text", Exactly(vec![])),
         ],
     );
+}
+
+#[test]
+fn languages_the_reader_does_not_read_run_what_only_run_time_knows() {
+    // Lua's `os.execute`/`io.popen`/`load`, Tcl's `exec`, R's `system2`, Julia's backquoted
+    // commands: each language has more ways to the system than words can list.
+    for lang in [Lang::Lua, Lang::Tcl, Lang::R, Lang::Julia, Lang::Other] {
+        check(lang, vec![("print(1)", Opaque), ("puts hi", Opaque)]);
+    }
 }
 
 #[test]
