@@ -9,7 +9,8 @@ use tree_sitter::Node;
 
 use super::bindings::{within, Binding, Bindings};
 use super::tree::{
-    every_node, has_operator, join_operands, named_children, parenthesized, text, unescape, unknown,
+    every_node, has_operator, join_operands, kill, named_children, parenthesized, text, unescape,
+    unknown,
 };
 use super::{Effect, Value};
 
@@ -36,6 +37,8 @@ enum Does {
     Evaluates,
     /// Loads a module by name: opaque unless the name is a literal
     Requires,
+    /// Sends a signal to a process (`process.kill(pid, signal)`)
+    Kill,
 }
 
 /// The functions whose calls matter, by dotted name
@@ -70,6 +73,7 @@ fn table(name: &str) -> Option<Does> {
         | ("Deno", "run" | "Command" | "dlopen")
         | ("Bun", "spawn" | "spawnSync" | "$") => Does::Evaluates,
         ("", "require" | "import") | ("module" | "process.mainModule", "require") => Does::Requires,
+        ("process", "kill") => Does::Kill,
         // `import("child_process").then(cp => ...)` hands the module to a function.
         (module, "then") if MODULES.contains(&module) => Does::Evaluates,
         _ => return None,
@@ -391,6 +395,12 @@ impl Scope<'_> {
             Does::Evaluates => Effect::Opaque(format!(
                 "the code calls `{name}`, which runs what is only known at run time"
             )),
+            Does::Kill => kill(
+                self.argument(node, 0),
+                self.argument(node, 1),
+                false,
+                self.source,
+            ),
             Does::Requires => match self.argument(node, 0).map(|arg| self.value(arg, 0)) {
                 Some(Value::Known(_)) => return,
                 _ => Effect::Opaque(format!(

@@ -9,8 +9,8 @@ use tree_sitter::Node;
 
 use super::bindings::{within, Binding, Bindings};
 use super::tree::{
-    every_node, has_operator, join, join_operands, named_children, parenthesized, text, unescape,
-    unknown,
+    every_node, has_operator, in_loop, join, join_operands, kill, named_children, parenthesized,
+    text, unescape, unknown,
 };
 use super::{Effect, Value};
 
@@ -42,7 +42,24 @@ enum Does {
     Imports,
     /// `getattr(obj, name)`: opaque unless the name is a literal naming nothing in the table
     GetAttr,
+    /// Sends a signal to a process (`os.kill`), or to a group (`os.killpg`)
+    Kill {
+        /// Whether the id is a process group's
+        group: bool,
+    },
+    /// Makes a process (`os.fork`): in a loop, without end
+    Fork,
 }
+
+/// The kinds of node that run what they hold again and again
+const LOOPS: &[&str] = &[
+    "while_statement",
+    "for_statement",
+    "list_comprehension",
+    "set_comprehension",
+    "dictionary_comprehension",
+    "generator_expression",
+];
 
 /// The functions whose calls matter, by dotted name
 fn table(name: &str) -> Option<Does> {
@@ -81,6 +98,9 @@ fn table(name: &str) -> Option<Does> {
         | "os.posix_spawn_file_actions" => Does::Evaluates,
         "__import__" | "importlib.import_module" => Does::Imports,
         "getattr" => Does::GetAttr,
+        "os.kill" => Does::Kill { group: false },
+        "os.killpg" => Does::Kill { group: true },
+        "os.fork" | "os.forkpty" | "pty.fork" => Does::Fork,
         "asyncio.create_subprocess_exec" | "os.posix_spawn" | "os.posix_spawnp" => Does::Exec,
         _ if name.starts_with("os.exec") || name.starts_with("os.spawn") => Does::Exec,
         _ if name.starts_with("ctypes.")
@@ -469,6 +489,16 @@ impl Scope<'_> {
                     ),
                 }
             }
+            Does::Kill { group } => kill(
+                self.argument(node, 0, "pid"),
+                self.argument(node, 1, "signal"),
+                group,
+                self.source,
+            ),
+            Does::Fork if in_loop(node, LOOPS) => Effect::Opaque(format!(
+                "the code calls `{name}` again and again, in a loop: a fork bomb, which makes processes without end"
+            )),
+            Does::Fork => return,
             Does::Imports => match self.argument(node, 0, "name").map(|arg| self.value(arg, 0)) {
                 Some(Value::Known(_)) => return,
                 _ => Effect::Opaque(format!(

@@ -77,6 +77,54 @@ fn check(lang: Lang, cases: Vec<(&str, Expect)>) {
 
 use Expect::{Exactly, Opaque, UnknownValue};
 
+/// kill(2): a pid of `-1` signals every process the caller may signal; killpg(3) of `0`
+/// the caller's own group. `os.fork()` makes a process each time it is called.
+#[test]
+fn signals_and_forks() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import os; os.kill(-1, 9)",
+                Exactly(vec![exec(&["kill", "-s", "9", "-1"])]),
+            ),
+            (
+                "import os, signal; os.kill(-1, signal.SIGKILL)",
+                Exactly(vec![exec(&["kill", "-s", "KILL", "-1"])]),
+            ),
+            (
+                "import os; os.killpg(0, 9)",
+                Exactly(vec![exec(&["kill", "-s", "9", "-1"])]),
+            ),
+            (
+                "import os; os.killpg(42, 15)",
+                Exactly(vec![exec(&["kill", "-s", "15", "-42"])]),
+            ),
+            ("import os, sys; os.kill(int(sys.argv[1]), 9)", UnknownValue),
+            ("import os; [os.fork() for _ in iter(int, 1)]", Opaque),
+            ("import os\nwhile True:\n    os.fork()", Opaque),
+            (
+                "import os\nif os.fork() == 0:\n    print(1)",
+                Exactly(vec![]),
+            ),
+        ],
+    );
+    check(
+        Lang::JavaScript,
+        vec![
+            (
+                "process.kill(-1)",
+                Exactly(vec![exec(&["kill", "-s", "TERM", "-1"])]),
+            ),
+            (
+                "process.kill(-1, 'SIGKILL')",
+                Exactly(vec![exec(&["kill", "-s", "KILL", "-1"])]),
+            ),
+            ("process.kill(process.pid, 0)", UnknownValue),
+        ],
+    );
+}
+
 #[test]
 fn python() {
     check(

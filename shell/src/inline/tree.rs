@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::Value;
+use super::{Effect, Value};
 
 /// Every node under `root`, itself included, in source order, walked without recursion
 pub(super) fn every_node(root: Node<'_>) -> Vec<Node<'_>> {
@@ -71,6 +71,65 @@ pub(super) fn unescape(escape: &str) -> String {
 pub(super) fn unknown(what: &str, node: Node<'_>, source: &str) -> Value {
     let shown: String = text(node, source).chars().take(40).collect();
     Value::Unknown(format!("the {what} `{shown}` is computed at run time"))
+}
+
+/// A signal or process id the code gives as a literal integer (`9`, `-1`), or as a signal's
+/// name (`signal.SIGKILL`, `'SIGKILL'`), as `kill` takes it; `None` for any other
+pub(super) fn kill_word(node: Node<'_>, source: &str) -> Option<String> {
+    let written: String = text(node, source)
+        .chars()
+        .filter(|ch| !ch.is_whitespace() && !matches!(ch, '\'' | '"'))
+        .collect();
+    if written.parse::<i64>().is_ok() {
+        return Some(written);
+    }
+    let name = written.rsplit('.').next().unwrap_or(&written);
+    let name = name
+        .strip_prefix("SIG")
+        .filter(|name| !name.is_empty() && name.bytes().all(|byte| byte.is_ascii_uppercase()))?;
+    Some(name.to_owned())
+}
+
+/// A signal sent as `kill -s SIGNAL PID` does (the signal `TERM` when none is given): a
+/// process id only run time knows is an unknown word. To a `group` (`os.killpg`), the id is
+/// the group's, `-PGID`; the caller's own group, `0`, holds the shell the command runs in and
+/// what started it, and is read as every process, `-1`.
+pub(super) fn kill(
+    pid: Option<Node<'_>>,
+    signal: Option<Node<'_>>,
+    group: bool,
+    source: &str,
+) -> Effect {
+    let word = |node: Node<'_>, what: &str| match kill_word(node, source) {
+        Some(word) => Value::Known(word),
+        None => unknown(what, node, source),
+    };
+    let signal = signal.map_or(Value::Known("TERM".to_owned()), |node| word(node, "signal"));
+    let pid = match pid.map(|node| word(node, "process id")) {
+        Some(Value::Known(id)) if group && id == "0" => Value::Known("-1".to_owned()),
+        Some(Value::Known(id)) if group => Value::Known(format!("-{id}")),
+        Some(pid) => pid,
+        None => Value::Unknown("the process id is given at run time".to_owned()),
+    };
+    Effect::Exec(vec![
+        Value::Known("kill".to_owned()),
+        Value::Known("-s".to_owned()),
+        signal,
+        pid,
+    ])
+}
+
+/// Whether `node` stands in a loop or a comprehension (kinds in `loops`), where what it
+/// does is done again and again
+pub(super) fn in_loop(node: Node<'_>, loops: &[&str]) -> bool {
+    let mut at = node.parent();
+    while let Some(parent) = at {
+        if loops.contains(&parent.kind()) {
+            return true;
+        }
+        at = parent.parent();
+    }
+    false
 }
 
 /// Joins values into one: known when all are
