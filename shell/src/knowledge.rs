@@ -1988,6 +1988,10 @@ pub(crate) enum Carried {
     /// them is given, or always when the row names none (`pnpm -c exec 'CMD'`, `bun exec
     /// 'CMD'`)
     Words,
+    /// `KEY=VALUE` of a TOML setting whose key matches one of these (`*` for any part, as
+    /// in [`Carried::Keys`]), its value a string (the command line) or an array of strings
+    /// (the program and its words): cargo's `--config target.<triple>.runner=[…]`
+    Toml(&'static [&'static str]),
     /// Each operand is a command line, the row's options taking the next word as their
     /// value (`hyperfine 'CMD' 'CMD'`, `concurrently 'CMD' 'CMD'`), and so is the value of
     /// each of the row's options listed here (`hyperfine --prepare 'CMD'`)
@@ -2086,6 +2090,34 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         clusters: true,
         glued: &[],
         carried: Carried::Settings(GIT_COMMAND_SETTINGS),
+    },
+    // The Cargo Book, "Configuration": `--config KEY=VALUE` sets a key in TOML, and these
+    // name the program cargo runs a built program with, or links or compiles with; a
+    // string is split on blanks, an array is the program and its words.
+    ScriptOption {
+        programs: &["cargo"],
+        subcommands: &[],
+        options: &["--config"],
+        clusters: false,
+        glued: &["--config="],
+        carried: Carried::Toml(&[
+            "target.*.runner",
+            "target.*.linker",
+            "build.rustc",
+            "build.rustc-wrapper",
+            "build.rustc-workspace-wrapper",
+            "build.rustdoc",
+        ]),
+    },
+    // `go help run`/`go help test`: `-exec xprog` runs the built program as `xprog a.out
+    // args`, the value split on blanks.
+    ScriptOption {
+        programs: &["go"],
+        subcommands: &["run", "test"],
+        options: &["-exec", "--exec"],
+        clusters: false,
+        glued: &["-exec=", "--exec="],
+        carried: Carried::Whole,
     },
     // `git difftool -x CMD` runs CMD on the two versions of each file; `git grep -OCMD`
     // opens the matching files with CMD (the value glued: `-O` alone takes the pager).
@@ -2541,6 +2573,46 @@ fn keyed_script(keys: &[&str], value: &str) -> Option<String> {
         .then(|| script.strip_prefix('!').unwrap_or(script).to_owned())
 }
 
+/// The command line of a TOML `KEY=VALUE` whose key is one of `keys` (see
+/// [`Carried::Toml`]): a string's text, an array's strings each a word; a value of another
+/// shape (a table, a string with escapes) is known only when cargo reads it
+fn toml_script(keys: &[&str], value: &str) -> Option<Result<String, String>> {
+    let (key, value) = value.split_once('=')?;
+    let key: String = key
+        .trim()
+        .chars()
+        .filter(|ch| !matches!(ch, '"' | '\''))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if !keys.iter().any(|pattern| key_matches(pattern, &key)) {
+        return None;
+    }
+    let string = |text: &str| {
+        let text = text.trim();
+        ['"', '\'']
+            .iter()
+            .find_map(|quote| text.strip_prefix(*quote)?.strip_suffix(*quote))
+            .filter(|inner| !inner.contains(['\\', '"', '\'']))
+            .map(str::to_owned)
+    };
+    let value = value.trim();
+    let line = match value
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    {
+        Some(items) => items
+            .split(',')
+            .filter(|item| !item.trim().is_empty())
+            .map(|item| string(item).map(|word| format!("'{word}'")))
+            .collect::<Option<Vec<_>>>()
+            .map(|words| words.join(" ")),
+        None => string(value),
+    };
+    Some(line.ok_or_else(|| {
+        format!("the command cargo's `{key}` names is only known when cargo reads its value")
+    }))
+}
+
 /// Whether a setting's key is `pattern`, whose `*` stands for any subsection
 /// (`diff.*.textconv` for `diff.pdf.textconv`)
 fn key_matches(pattern: &str, key: &str) -> bool {
@@ -2569,6 +2641,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
             .strip_prefix(['|', '!'])
             .map(|script| Ok(script.to_owned())),
         Carried::Opaque(why) => Some(Err(why.to_owned())),
+        Carried::Toml(keys) => toml_script(keys, value),
         Carried::Words | Carried::Operands(_) | Carried::Vim => None,
     }
 }
@@ -4118,17 +4191,29 @@ pub(crate) const DELETERS: &[Deleter] = &[
         moved_to: Some(&["-t", "--target-directory"]),
         relative_to: &[],
     },
+    // rimraf(1) `--help`: every option is a flag (`-g`/`--glob`, `--preserve-root`), or
+    // takes its value glued (`--impl=native`).
     Deleter {
         program: "rimraf",
         verbs: &[],
         when: &[],
-        valued: &["--glob", "--preserve-root"],
+        valued: &[],
+        as_rm: &["-r", "-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    // del-cli installs itself as `del` and `del-cli`; its options are flags.
+    Deleter {
+        program: "del-cli",
+        verbs: &[],
+        when: &[],
+        valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
         relative_to: &[],
     },
     Deleter {
-        program: "del-cli",
+        program: "del",
         verbs: &[],
         when: &[],
         valued: &[],
@@ -5825,6 +5910,12 @@ const fn bash_variable(name: &'static str) -> CommandVariable {
     }
 }
 
+/// Whether the environment variable `name` is the one `pattern` names, a `*` standing for
+/// any part of it (`CARGO_TARGET_*_RUNNER`)
+pub(crate) fn variable_matches(pattern: &str, name: &str) -> bool {
+    key_matches(pattern, name)
+}
+
 /// A row of [`COMMAND_VARIABLES`] for a program cargo runs by its path
 const fn cargo_variable(name: &'static str) -> CommandVariable {
     CommandVariable {
@@ -6110,6 +6201,15 @@ pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
     cargo_variable("RUSTC"),
     cargo_variable("CARGO_BUILD_RUSTC"),
     cargo_variable("RUSTDOC"),
+    // `CARGO_TARGET_<TRIPLE>_LINKER` names the linker, `_RUNNER` the command line (split on
+    // blanks) a built program is run with, for each target triple.
+    cargo_variable("CARGO_TARGET_*_LINKER"),
+    CommandVariable {
+        name: "CARGO_TARGET_*_RUNNER",
+        programs: &["cargo"],
+        marks: "",
+        program: false,
+    },
     // The compilers and tools a build runs as command lines: make's `$(CC) …` through a
     // shell, the cc crate of cargo's build scripts, setuptools, node-gyp, cgo, autoconf.
     build_variable("CC"),
@@ -6776,6 +6876,32 @@ mod tests {
             ("watchexec", "-e rs -- cargo test", vec!["cargo", "test"]),
             ("nodemon", "-x id app.js", vec!["id"]),
             ("nodemon", "app.js", vec![]),
+            // The Cargo Book, "Configuration": a runner or wrapper given as TOML.
+            (
+                "cargo",
+                "run --config target.x86_64-unknown-linux-gnu.runner=[\"sh\",\"-c\",\"id\"]",
+                vec!["'sh' '-c' 'id'"],
+            ),
+            (
+                "cargo",
+                "build --config=build.rustc-wrapper=\"/tmp/w\"",
+                vec!["/tmp/w"],
+            ),
+            (
+                "cargo",
+                "test --config target.'cfg(unix)'.runner='id'",
+                vec!["id"],
+            ),
+            ("cargo", "build --config build.jobs=4", vec![]),
+            (
+                "cargo",
+                "run --config target.x.linker=[1]",
+                vec!["unknown: the command cargo's `target.x.linker` names is only known when cargo reads its value"],
+            ),
+            // `go help run`: `-exec xprog` runs the program built.
+            ("go", "test -exec=id ./...", vec!["id"]),
+            ("go", "run -exec xprog .", vec!["xprog"]),
+            ("go", "build -exec id", vec![]),
         ];
         for (program, line, expected) in cases {
             let args = words(line);

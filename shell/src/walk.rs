@@ -1549,13 +1549,13 @@ impl Reader {
     }
 
     /// The value of the environment variable `name` a command is given: set before its name
-    /// (`X=1 git diff`) or earlier on the line
+    /// (`X=1 git diff`) or earlier on the line; a `*` in `name` stands for any part of it
     fn environment(&self, name: &str) -> Option<&Binding> {
         self.command_env
             .iter()
             .rev()
             .chain(self.vars.iter().rev())
-            .find(|(var, _)| var == name)
+            .find(|(var, _)| var == name || knowledge::variable_matches(name, var))
             .map(|(_, binding)| binding)
     }
 
