@@ -1988,6 +1988,9 @@ pub(crate) enum Carried {
     /// them is given, or always when the row names none (`pnpm -c exec 'CMD'`, `bun exec
     /// 'CMD'`)
     Words,
+    /// rpm macro text: each `%(CMD)` is a command line a shell runs as the macro expands,
+    /// and `%{lua: …}` Lua code, which the reader does not read
+    RpmMacro,
     /// `KEY=VALUE` of a TOML setting whose key matches one of these (`*` for any part, as
     /// in [`Carried::Keys`]), its value a string (the command line) or an array of strings
     /// (the program and its words): cargo's `--config target.<triple>.runner=[…]`
@@ -2108,6 +2111,15 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
             "build.rustc-workspace-wrapper",
             "build.rustdoc",
         ]),
+    },
+    // rpm(8): `--eval`/`-E` expands macro text, and `%(CMD)` in it runs CMD at once.
+    ScriptOption {
+        programs: &["rpm", "rpmbuild", "rpmspec"],
+        subcommands: &[],
+        options: &["-E", "--eval"],
+        clusters: true,
+        glued: &["--eval="],
+        carried: Carried::RpmMacro,
     },
     // `go help run`/`go help test`: `-exec xprog` runs the built program as `xprog a.out
     // args`, the value split on blanks.
@@ -2573,6 +2585,36 @@ fn keyed_script(keys: &[&str], value: &str) -> Option<String> {
         .then(|| script.strip_prefix('!').unwrap_or(script).to_owned())
 }
 
+/// The command lines of rpm macro text's `%(CMD)` (rpm's macros documentation: "%(shell
+/// command)"), one a line; unknown when it holds Lua (`%{lua:`, `%[lua:`) or a `%(` never
+/// closed
+fn rpm_macro_script(text: &str) -> Option<Result<String, String>> {
+    if text.contains("lua:") {
+        return Some(Err(
+            "rpm's macro text holds Lua code (`%{lua: …}`), which is not read".to_owned(),
+        ));
+    }
+    let mut lines = Vec::new();
+    let mut rest = text;
+    while let Some((_, after)) = rest.split_once("%(") {
+        let mut depth = 1;
+        let end = after.char_indices().find_map(|(at, ch)| {
+            match ch {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(at)
+        });
+        let Some(end) = end else {
+            return Some(Err("rpm's macro text holds a `%(` never closed".to_owned()));
+        };
+        lines.push(after.get(..end).unwrap_or_default().to_owned());
+        rest = after.get(end + 1..).unwrap_or_default();
+    }
+    (!lines.is_empty()).then(|| Ok(lines.join("\n")))
+}
+
 /// The command line of a TOML `KEY=VALUE` whose key is one of `keys` (see
 /// [`Carried::Toml`]): a string's text, an array's strings each a word; a value of another
 /// shape (a table, a string with escapes) is known only when cargo reads it
@@ -2642,6 +2684,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
             .map(|script| Ok(script.to_owned())),
         Carried::Opaque(why) => Some(Err(why.to_owned())),
         Carried::Toml(keys) => toml_script(keys, value),
+        Carried::RpmMacro => rpm_macro_script(value),
         Carried::Words | Carried::Operands(_) | Carried::Vim => None,
     }
 }
@@ -4202,18 +4245,10 @@ pub(crate) const DELETERS: &[Deleter] = &[
         moved_to: None,
         relative_to: &[],
     },
-    // del-cli installs itself as `del` and `del-cli`; its options are flags.
+    // del-cli's options are flags; its other name, `del`, is a word of too many
+    // programs' own (`etcdctl del`) to be read as a deleter after an unlisted program.
     Deleter {
         program: "del-cli",
-        verbs: &[],
-        when: &[],
-        valued: &[],
-        as_rm: &["-r", "-f"],
-        moved_to: None,
-        relative_to: &[],
-    },
-    Deleter {
-        program: "del",
         verbs: &[],
         when: &[],
         valued: &[],
@@ -4483,6 +4518,40 @@ pub(crate) fn deletes_as_rm(
 ) -> Option<Vec<String>> {
     by_name::rows(DELETERS, &DELETERS_BY_NAME, program)
         .find_map(|row| row_as_rm(row, args, is_unknown))
+        .or_else(|| option_deletes(program, args))
+}
+
+/// Programs that delete the folder an option names, whole, before they fill it anew: the
+/// program and its options
+const OPTION_DELETERS: &[(&str, &[&str])] = &[
+    // pytest's docs, "How to use temporary directories and files": "The contents of the
+    // directory [given to `--basetemp`] will be removed" before each run.
+    ("pytest", &["--basetemp"]),
+    ("py.test", &["--basetemp"]),
+];
+
+/// `rm -r -f -- DIR` for the folder an option of [`OPTION_DELETERS`] names, next or after
+/// `=` (`pytest --basetemp=..`)
+fn option_deletes(program: &str, args: &[String]) -> Option<Vec<String>> {
+    let (_, options) = OPTION_DELETERS.iter().find(|(name, _)| *name == program)?;
+    let mut words = args.iter().take_while(|arg| *arg != "--");
+    let mut deleted = Vec::new();
+    while let Some(arg) = words.next() {
+        if options.contains(&arg.as_str()) {
+            deleted.extend(words.next().cloned());
+        } else if let Some(value) = options
+            .iter()
+            .find_map(|option| arg.strip_prefix(option)?.strip_prefix('='))
+        {
+            deleted.push(value.to_owned());
+        }
+    }
+    if deleted.is_empty() {
+        return None;
+    }
+    let mut rm = ["rm", "-r", "-f", "--"].map(str::to_owned).to_vec();
+    rm.extend(deleted);
+    Some(rm)
 }
 
 /// A program that signals processes picked by name, whose user option given without a name
@@ -5162,6 +5231,50 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         CARGO_INSTALL_VALUED,
         Fetched::Url,
     ),
+    // nix3-run(1), nix3-shell(1), nix3-develop(1): a flake reference names where the code
+    // comes from (`github:o/r`, `git+https://…`, `https://…/x.tar.gz`); a registry's name
+    // (`nixpkgs#hello`) or a path is everyday.
+    PackageRunner {
+        program: "nix",
+        subcommand: &["run"],
+        specs: &[],
+        valued: NIX_VALUED,
+        fetched: Fetched::Url,
+        installs: false,
+    },
+    installer("nix", &["shell"], &[], NIX_VALUED, Fetched::Url),
+    installer("nix", &["develop"], &[], NIX_VALUED, Fetched::Url),
+    // gh-extension(1): `gh extension install OWNER/REPO` (or a URL) installs a repository's
+    // code, which `gh NAME` then runs; `.` is the project's own.
+    installer(
+        "gh",
+        &["extension", "install"],
+        &[],
+        &["--pin"],
+        Fetched::GitHubShorthand,
+    ),
+    installer(
+        "gh",
+        &["ext", "install"],
+        &[],
+        &["--pin"],
+        Fetched::GitHubShorthand,
+    ),
+];
+
+/// nix's options that take the next word as their value
+const NIX_VALUED: &[&str] = &[
+    "-I",
+    "--include",
+    "-f",
+    "--file",
+    "--expr",
+    "--arg",
+    "--argstr",
+    "--option",
+    "--override-input",
+    "--profile",
+    "--system",
 ];
 
 /// The package a runner is given that it fetches from elsewhere to run (`npx
@@ -5260,6 +5373,7 @@ fn is_fetched(fetched: Fetched, spec: &str) -> bool {
         "gitlab:",
         "bitbucket:",
         "gist:",
+        "sourcehut:",
         "http:",
         "https:",
     ];
@@ -6898,6 +7012,15 @@ mod tests {
                 "run --config target.x.linker=[1]",
                 vec!["unknown: the command cargo's `target.x.linker` names is only known when cargo reads its value"],
             ),
+            // rpm(8): `%(CMD)` in the text `--eval` expands runs CMD.
+            ("rpm", "--eval %(id)", vec!["id"]),
+            ("rpm", "-E %{_libdir}/%(whoami)%(id)", vec!["whoami\nid"]),
+            ("rpm", "-E %{_libdir}", vec![]),
+            (
+                "rpm",
+                "--eval=%{lua:os.execute('id')}",
+                vec!["unknown: rpm's macro text holds Lua code (`%{lua: …}`), which is not read"],
+            ),
             // `go help run`: `-exec xprog` runs the program built.
             ("go", "test -exec=id ./...", vec!["id"]),
             ("go", "run -exec xprog .", vec!["xprog"]),
@@ -7052,6 +7175,22 @@ mod tests {
                 Some("https://h/w.whl"),
             ),
             ("uvx", "ruff check", None),
+            (
+                "nix",
+                "run github:attacker/flake",
+                Some("github:attacker/flake"),
+            ),
+            (
+                "nix",
+                "shell nixpkgs#jq git+https://h/r -c jq",
+                Some("git+https://h/r"),
+            ),
+            ("nix", "develop gitlab:o/r", Some("gitlab:o/r")),
+            ("nix", "run nixpkgs#hello", None),
+            ("nix", "develop", None),
+            ("gh", "extension install owner/repo", Some("owner/repo")),
+            ("gh", "ext install https://h/o/r", Some("https://h/o/r")),
+            ("gh", "extension install .", None),
             (
                 "uv",
                 "tool run --from=git+https://h/r x",
