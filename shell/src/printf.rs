@@ -8,7 +8,6 @@
 //! integer, a conversion not listed, more than [`MAX_OUTPUT`] bytes) is `None`, never a
 //! guess, so a reading built on it cannot miss what bash prints.
 
-use crate::expand::is_unknown;
 use crate::word::ansi_c;
 
 /// The most text a literal `printf` is taken to print
@@ -50,8 +49,9 @@ pub(crate) fn printed(program: &str, args: &[String]) -> Option<String> {
 
 /// The name `printf -v NAME FORMAT ARGS…` sets (`-vNAME` too, `--` after it) and the
 /// value it sets, which is what it would print; `None` for any other `printf`, and when
-/// the value is known only at run time (a word of it unknown, a conversion not read)
-pub(crate) fn assigned(args: &[String]) -> Option<(&str, String)> {
+/// the value is known only at run time (a word of it unknown, which `is_unknown` tells, a
+/// conversion not read)
+pub(crate) fn assigned(args: &[String], is_unknown: fn(&str) -> bool) -> Option<(&str, String)> {
     let (first, rest) = args.split_first()?;
     let (name, rest) = match first.strip_prefix("-v")? {
         "" => rest
@@ -249,7 +249,8 @@ mod tests {
 
     fn assigned(words: &[&str]) -> Option<(String, String)> {
         let words: Vec<String> = words.iter().map(|word| (*word).to_owned()).collect();
-        super::assigned(&words).map(|(name, value)| (name.to_owned(), value))
+        super::assigned(&words, |word| word.starts_with('\0'))
+            .map(|(name, value)| (name.to_owned(), value))
     }
 
     /// Each expected value is what bash 5's `printf -v q …; declare -p q` shows.

@@ -995,7 +995,7 @@ impl Reader {
             // `read CDPATH`, `printf -v CDPATH /`: set, to what only run time knows.
             // `printf -v q '%s' x` sets what it would print.
             let printed = (program == "printf")
-                .then(|| crate::printf::assigned(&args))
+                .then(|| crate::printf::assigned(&args, expand::is_unknown))
                 .flatten();
             for name in knowledge::variables_set(&program, &args) {
                 let binding = match &printed {
