@@ -5612,6 +5612,16 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     // A database client's settings file may carry statements it runs on connecting
     // (mysql's `init-command=`, psql's and sqlite3's startup files hold meta-commands and
     // SQL, mongosh's run JavaScript): one written on the line runs what only it knows.
+    // ssh_config(5): `ProxyCommand`, `LocalCommand` and `KnownHostsCommand` run command
+    // lines; `ssh -F FILE` reads FILE instead of `~/.ssh/config`.
+    Autorun {
+        programs: &["ssh", "scp", "sftp"],
+        subcommands: &[],
+        files: &["/.ssh/config"],
+        variables: &[],
+        options: &["-F"],
+        reads: true,
+    },
     Autorun {
         programs: &["mysql", "mariadb"],
         subcommands: &[],
