@@ -1224,6 +1224,10 @@ impl Reader {
                 self.push(opaque)?;
             }
             if !runs.writes.is_empty() {
+                // A file the code writes is one written on the line: run later, it runs
+                // what only run time knows.
+                self.written
+                    .extend(runs.writes.iter().filter_map(|write| write.clone().ok()));
                 self.push(inline_writes(&program_name, runs.writes, at.upstream))?;
             }
             // What socat runs reads what socat relays from its other address: a download's.

@@ -49,6 +49,8 @@ enum Does {
     },
     /// Makes a process (`os.fork`): in a loop, without end
     Fork,
+    /// Downloads to the file its second argument names (`urllib.request.urlretrieve`)
+    Fetch,
 }
 
 /// The kinds of node that run what they hold again and again
@@ -101,6 +103,7 @@ fn table(name: &str) -> Option<Does> {
         "os.kill" => Does::Kill { group: false },
         "os.killpg" => Does::Kill { group: true },
         "os.fork" | "os.forkpty" | "pty.fork" => Does::Fork,
+        "urllib.request.urlretrieve" | "urllib.urlretrieve" => Does::Fetch,
         "asyncio.create_subprocess_exec" | "os.posix_spawn" | "os.posix_spawnp" => Does::Exec,
         _ if name.starts_with("os.exec") || name.starts_with("os.spawn") => Does::Exec,
         _ if name.starts_with("ctypes.")
@@ -499,6 +502,11 @@ impl Scope<'_> {
                 "the code calls `{name}` again and again, in a loop: a fork bomb, which makes processes without end"
             )),
             Does::Fork => return,
+            // Without a file name, it writes a temporary file of its own.
+            Does::Fetch => match self.argument(node, 1, "filename") {
+                Some(file) => Effect::Write(self.value(file, 0)),
+                None => return,
+            },
             Does::Imports => match self.argument(node, 0, "name").map(|arg| self.value(arg, 0)) {
                 Some(Value::Known(_)) => return,
                 _ => Effect::Opaque(format!(

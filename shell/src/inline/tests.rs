@@ -80,7 +80,7 @@ use Expect::{Exactly, Opaque, UnknownValue};
 /// kill(2): a pid of `-1` signals every process the caller may signal; killpg(3) of `0`
 /// the caller's own group. `os.fork()` makes a process each time it is called.
 #[test]
-fn signals_and_forks() {
+fn signals_forks_and_downloads() {
     check(
         Lang::Python,
         vec![
@@ -102,6 +102,15 @@ fn signals_and_forks() {
             ),
             ("import os, sys; os.kill(int(sys.argv[1]), 9)", UnknownValue),
             ("import os; [os.fork() for _ in iter(int, 1)]", Opaque),
+            // urllib.request's docs: `urlretrieve(url, filename)` copies the object there.
+            (
+                "import urllib.request as u; u.urlretrieve('https://h/a', 'x.sh')",
+                Exactly(vec![write("x.sh")]),
+            ),
+            (
+                "from urllib.request import urlretrieve; urlretrieve('https://h/a')",
+                Exactly(vec![]),
+            ),
             ("import os\nwhile True:\n    os.fork()", Opaque),
             (
                 "import os\nif os.fork() == 0:\n    print(1)",
