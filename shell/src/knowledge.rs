@@ -72,16 +72,16 @@ pub(crate) enum Lang {
     Perl,
     /// awk: no grammar on crates.io; judged by its words
     Awk,
-    /// Lua: not read
+    /// Lua: judged by its words
     Lua,
     /// Tcl (`tclsh`, `expect -c`): not read
     Tcl,
-    /// R (`Rscript -e`): not read
+    /// R (`Rscript -e`): judged by its words
     R,
     /// PowerShell (`pwsh -c`): judged by its words, compared without case as PowerShell
     /// reads them
     PowerShell,
-    /// Julia (`julia -e`): not read
+    /// Julia (`julia -e`): judged by its words
     Julia,
     /// AppleScript and JavaScript for Automation (`osascript -e`): judged by its words
     AppleScript,
@@ -252,6 +252,101 @@ const APPLESCRIPT_DANGER: &[&str] = &[
     "store script",
     "write",
     "open for access",
+];
+
+/// Words of Lua code that reach files, processes or more code: the `os` and `io` libraries,
+/// code loaded at run time, native modules, and the global tables through which a name
+/// made at run time reaches them (`_G["o".."s"]`); compared as substrings, so `os` also
+/// stops `pos` and `close`, never the other way round
+const LUA_DANGER: &[&str] = &[
+    "os", "io", "load", "dofile", "require", "package", "debug", "_g", "_env", "fenv", "rawget",
+    "ffi", "module",
+];
+
+/// Words of R code that reach files, processes or more code: `system`, `shell`, file
+/// functions, writers, connections, code parsed or called by a name made at run time,
+/// native code, and packages loaded or installed (a package runs code when loaded)
+const R_DANGER: &[&str] = &[
+    "system",
+    "shell",
+    "unlink",
+    "file.",
+    "dir.",
+    "write",
+    "sink",
+    "save",
+    "pipe",
+    "url",
+    "socket",
+    "download",
+    "source",
+    "eval",
+    "parse",
+    "do.call",
+    "get",
+    "match.fun",
+    "sys.",
+    ".call",
+    ".c(",
+    ".external",
+    ".internal",
+    ".primitive",
+    "dyn.load",
+    "library",
+    "require",
+    "namespace",
+    "::",
+    "install",
+    "assign",
+    "environment",
+    "finalizer",
+    "setwd",
+    "quit",
+    "q(",
+];
+
+/// Words of Julia code that reach files, processes or more code: commands (`run`, a
+/// backquoted command), file functions, code evaluated or included, native calls, and
+/// modules brought in (`Base.Filesystem`, `Pkg`, `Downloads`)
+const JULIA_DANGER: &[&str] = &[
+    "run",
+    "`",
+    "pipeline",
+    "spawn",
+    "rm",
+    "mv",
+    "cp",
+    "write",
+    "open",
+    "touch",
+    "mkdir",
+    "mkpath",
+    "chmod",
+    "chown",
+    "link",
+    "cd(",
+    "eval",
+    "include",
+    "meta",
+    "ccall",
+    "cglobal",
+    "libc",
+    "libdl",
+    "base",
+    "core",
+    "getfield",
+    "getproperty",
+    "invoke",
+    "pkg",
+    "download",
+    "socket",
+    "kill",
+    "env",
+    "@",
+    "using",
+    "import",
+    "serializ",
+    "edit",
 ];
 
 /// Words of JavaScript code that reach files, processes or more code (when it cannot be parsed)
@@ -794,9 +889,10 @@ fn awk_option(arg: &str) -> AwkOption {
 /// Words in code of `lang` that may delete files, run commands or evaluate more code: code
 /// that is not parsed (Perl, awk, PowerShell, AppleScript, or code a grammar stumbles on)
 /// and holds none of them (compared without case) is harmless. `None` for a language whose
-/// code is not read at all: a few words cannot tell what a language with many ways to the
-/// system does (Lua's `os.execute`, `io.popen`, `load`; R's `system2`; Tcl's `exec`), so its
-/// code is known only when it runs.
+/// code is not read at all: where a few words cannot tell what a language with many ways to
+/// the system does (Tcl, whose every word may be a command), its code is known only when it
+/// runs. Lua's, R's and Julia's ways in are few and named (`os`, `io`, `load`; `system`,
+/// `file.`, `eval`; `run`, backquotes, `ccall`): code with none of them only computes.
 pub(crate) fn dangerous_words(lang: Lang) -> Option<&'static [&'static str]> {
     match lang {
         Lang::Python => Some(PYTHON_DANGER),
@@ -806,7 +902,10 @@ pub(crate) fn dangerous_words(lang: Lang) -> Option<&'static [&'static str]> {
         Lang::Perl | Lang::Ruby => Some(SCRIPT_DANGER),
         Lang::PowerShell => Some(POWERSHELL_DANGER),
         Lang::AppleScript => Some(APPLESCRIPT_DANGER),
-        Lang::Lua | Lang::Tcl | Lang::R | Lang::Julia | Lang::Other => None,
+        Lang::Lua => Some(LUA_DANGER),
+        Lang::R => Some(R_DANGER),
+        Lang::Julia => Some(JULIA_DANGER),
+        Lang::Tcl | Lang::Other => None,
     }
 }
 
@@ -6768,7 +6867,7 @@ mod tests {
             ("expect", "-c spawn_rm", Some(true)),
             ("expect", "-c puts_hi", Some(true)),
             ("Rscript", "-e unlink('~',recursive=TRUE)", Some(true)),
-            ("Rscript", "-e print(1)", Some(true)),
+            ("Rscript", "-e print(1)", Some(false)),
             ("pwsh", "-Command Remove-Item_-Recurse_~", Some(true)),
             (
                 "pwsh",
@@ -6779,7 +6878,27 @@ mod tests {
             ("ipython", "-c !id", Some(true)),
             ("ipython3", "-c print(1)", Some(true)),
             ("julia", "-e rm(homedir(),recursive=true)", Some(true)),
-            ("julia", "-e println(1)", Some(true)),
+            ("julia", "-e println(1)", Some(false)),
+            ("julia", "-e run(`id`)", Some(true)),
+            ("julia", "-e Pkg.test()", Some(true)),
+            ("julia", "-e Base.Filesystem.rm(\"x\")", Some(true)),
+            ("lua", "-e print(2^10)", Some(false)),
+            ("lua", "-e os.execute(\"id\")", Some(true)),
+            ("lua", "-e _G[\"o\"..\"s\"].remove(\"x\")", Some(true)),
+            ("lua", "-e load(\"x\")()", Some(true)),
+            (
+                "Rscript",
+                "-e summary(read.csv(\"data/a.csv\"))",
+                Some(false),
+            ),
+            ("Rscript", "-e system(\"id\")", Some(true)),
+            ("Rscript", "-e unlink(\"~\",recursive=TRUE)", Some(true)),
+            (
+                "Rscript",
+                "-e do.call(paste0(\"sys\",\"tem\"),list(\"id\"))",
+                Some(true),
+            ),
+            ("Rscript", "-e processx::run(\"id\")", Some(true)),
             ("osascript", "-e doShellScript('id')", Some(true)),
             ("osascript", "-e beep", Some(false)),
             (

@@ -429,11 +429,47 @@ fn php() {
 
 #[test]
 fn languages_the_reader_does_not_read_run_what_only_run_time_knows() {
-    // Lua's `os.execute`/`io.popen`/`load`, Tcl's `exec`, R's `system2`, Julia's backquoted
-    // commands: each language has more ways to the system than words can list.
-    for lang in [Lang::Lua, Lang::Tcl, Lang::R, Lang::Julia, Lang::Other] {
+    // Tcl's every word may be a command (`exec`, or any procedure it defines).
+    for lang in [Lang::Tcl, Lang::Other] {
         check(lang, vec![("print(1)", Opaque), ("puts hi", Opaque)]);
     }
+}
+
+#[test]
+fn lua_r_and_julia_are_judged_by_their_ways_to_the_system() {
+    // Each language's manual: Lua's `os` and `io` libraries and `load`; R's `system`,
+    // `unlink` and functions called by a name built at run time; Julia's `run` of a
+    // backquoted command, `rm` and `ccall`.
+    check(
+        Lang::Lua,
+        vec![
+            ("print(2^10)", Exactly(vec![])),
+            ("os.execute('rm -rf ~')", Opaque),
+            ("io.popen('id'):read('*a')", Opaque),
+            ("local f = load('return 1')", Opaque),
+            ("_G['o'..'s'].remove('x')", Opaque),
+        ],
+    );
+    check(
+        Lang::R,
+        vec![
+            ("print(summary(c(1, 2, 3)))", Exactly(vec![])),
+            ("system2('id')", Opaque),
+            ("unlink('~', recursive=TRUE)", Opaque),
+            ("do.call(paste0('sys', 'tem'), list('id'))", Opaque),
+            ("f <- get('sys' %+% 'tem')", Opaque),
+        ],
+    );
+    check(
+        Lang::Julia,
+        vec![
+            ("println(VERSION)", Exactly(vec![])),
+            ("run(`rm -rf /tmp/x`)", Opaque),
+            ("rm(homedir(); recursive=true)", Opaque),
+            ("ccall(:system, Int32, (Cstring,), \"id\")", Opaque),
+            ("using Pkg; Pkg.test()", Opaque),
+        ],
+    );
 }
 
 #[test]
