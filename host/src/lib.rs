@@ -210,9 +210,11 @@ fn not_whole_json(
     mut notes: Vec<String>,
 ) -> Reply {
     let reasons = [
+        // An approval is void here, so its reason ("allowed by …") is not repeated.
         &verdict
             .permission
             .as_ref()
+            .filter(|(permission, _)| *permission != answer::Permission::Allow)
             .map(|(_, reason)| reason.clone()),
         &verdict.halt,
         &verdict.keep_working,
