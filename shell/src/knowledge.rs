@@ -264,13 +264,14 @@ const LUA_DANGER: &[&str] = &[
 ];
 
 /// Words of R code that reach files, processes or more code: `system`, `shell`, file
-/// functions, writers, connections, code parsed or called by a name made at run time,
-/// native code, and packages loaded or installed (a package runs code when loaded)
+/// functions and every `file =` argument (`cat(…, file = "~/.bashrc")` writes), writers,
+/// connections, code parsed or called by a name made at run time, native code, and
+/// packages loaded or installed (a package runs code when loaded)
 const R_DANGER: &[&str] = &[
     "system",
     "shell",
     "unlink",
-    "file.",
+    "file",
     "dir.",
     "write",
     "sink",

@@ -456,6 +456,7 @@ fn lua_r_and_julia_are_judged_by_their_ways_to_the_system() {
             ("print(summary(c(1, 2, 3)))", Exactly(vec![])),
             ("system2('id')", Opaque),
             ("unlink('~', recursive=TRUE)", Opaque),
+            ("cat('x', file = '~/.bashrc')", Opaque),
             ("do.call(paste0('sys', 'tem'), list('id'))", Opaque),
             ("f <- get('sys' %+% 'tem')", Opaque),
         ],
