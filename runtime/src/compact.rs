@@ -4,10 +4,11 @@
 //! of a policy's rules; decoding every condition of every rule cost it more than the rest
 //! of the call. So the form is binary (postcard), and laid out so that a reader decodes at
 //! once what every event needs: the defaults, the trace terms by slot, and for each user
-//! rule its id, events, action, priority, origin, mode and index entry (the conjunct that
-//! keys it); the program names the conditions test (`watched.rs`), encoded apart and decoded
-//! when a call first reads a command line; each rule's condition is bytes of its own (its postfix nodes, as the JSON form
-//! writes them), decoded when an event first makes the rule a candidate, and kept.
+//! rule its events (as bits), mode and index entry (the conjunct that keys it). The rest is
+//! bytes of its own, decoded when first needed, and kept: the program names the conditions
+//! test (`watched.rs`), when a call first reads a command line; each rule's id, action,
+//! priority and origin (`heads.rs`), and its condition (its postfix nodes, as the JSON form
+//! writes them), when an event first makes the rule a candidate.
 //!
 //! Invariant: read only where this runtime wrote it of a policy it built, and the bytes are
 //! proven unchanged (the cache checks a checksum): the rules passed every check then, so
@@ -23,18 +24,19 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::bounds;
 use crate::encoded::Conditions;
 use crate::format::LoadError;
+use crate::heads::{self, EncodedHeads};
 use crate::index::IndexEntry;
 use crate::policy::{Parts, Policy};
 use crate::postfix::flatten;
 use crate::programs::{self, Requirements};
 use crate::trace::TraceSpec;
-use crate::vocabulary::{Action, Defaults, EventKind, Mode, Origin, Rule};
+use crate::vocabulary::{Defaults, Mode, Rule};
 use crate::watched::Watched;
 
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 9;
+const COMPACT_VERSION: u64 = 10;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]
@@ -52,16 +54,17 @@ struct Compact<'a> {
     watched: Encoded<'a>,
 }
 
-/// A user rule: all of it but its condition, which is encoded apart
+/// A user rule: its events, mode and index entry, and the rest of its head (`heads.rs`),
+/// its condition and its requirement, each encoded apart
 #[derive(Serialize, Deserialize)]
 struct Head<'a> {
-    id: Cow<'a, str>,
-    events: Cow<'a, [EventKind]>,
-    action: Cow<'a, Action>,
-    priority: i64,
-    origin: Option<Cow<'a, Origin>>,
+    /// The events it fires on, one bit each (`heads.rs`)
+    events: u16,
     mode: Mode,
     index: IndexEntry,
+    /// Its id, action, priority and origin, in their own encoding (`heads.rs`)
+    #[serde(borrow)]
+    rest: Encoded<'a>,
     /// The condition's postfix nodes, in this form's own encoding
     #[serde(borrow)]
     condition: Option<Encoded<'a>>,
@@ -108,21 +111,25 @@ pub(crate) fn write(
         .iter()
         .map(|(rule, _, _)| rule.condition.as_ref().map_or(Ok(None), programs::encode))
         .collect::<Result<Vec<Option<Vec<u8>>>, postcard::Error>>()?;
+    let rests = rules
+        .iter()
+        .map(|(rule, _, _)| heads::encode(rule))
+        .collect::<Result<Vec<(u16, Vec<u8>)>, postcard::Error>>()?;
     let heads = rules
         .iter()
+        .zip(&rests)
         .zip(&conditions)
         .zip(&requirements)
-        .map(|(((rule, mode, index), condition), requirement)| Head {
-            id: Cow::Borrowed(&rule.id),
-            events: Cow::Borrowed(&rule.events),
-            action: Cow::Borrowed(&rule.action),
-            priority: rule.priority,
-            origin: rule.origin.as_ref().map(Cow::Borrowed),
-            mode: *mode,
-            index: index.clone(),
-            condition: condition.as_deref().map(Encoded),
-            requirement: requirement.as_deref().map(Encoded),
-        })
+        .map(
+            |((((_, mode, index), (events, rest)), condition), requirement)| Head {
+                events: *events,
+                mode: *mode,
+                index: index.clone(),
+                rest: Encoded(rest),
+                condition: condition.as_deref().map(Encoded),
+                requirement: requirement.as_deref().map(Encoded),
+            },
+        )
         .collect();
     postcard::to_allocvec(&Compact {
         format: Cow::Borrowed(COMPACT_FORMAT),
@@ -147,18 +154,19 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
     bounds::check_rule_count(compact.rules.len()).map_err(LoadError::Policy)?;
     let n_rules = compact.rules.len();
     // Each buffer is sized once: growing it by doubling copied it again and again.
-    let (condition_bytes, requirement_bytes) =
+    let (head_bytes, condition_bytes, requirement_bytes) =
         compact
             .rules
             .iter()
-            .fold((0, 0), |(conditions, requirements), head| {
+            .fold((0, 0, 0), |(heads, conditions, requirements), head| {
                 (
+                    heads + head.rest.0.len(),
                     conditions + encoded_len(&head.condition),
                     requirements + encoded_len(&head.requirement),
                 )
             });
     let mut parts = Parts {
-        rules: Vec::with_capacity(n_rules + 2),
+        heads: EncodedHeads::with_capacity(n_rules, head_bytes),
         defaults: compact.defaults,
         trace: compact.trace.into_owned(),
         shadow: Vec::new(),
@@ -168,9 +176,13 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         watched: Watched::encoded(compact.watched.0),
     };
     for head in compact.rules {
-        let id = head.id.into_owned();
+        parts.heads.push(head.events, head.rest.0);
         if head.mode == Mode::Shadow {
-            parts.shadow.push(id.clone());
+            let id = parts
+                .heads
+                .get(parts.heads.len() - 1)
+                .map(|rule| rule.id.clone());
+            parts.shadow.extend(id);
         }
         parts
             .conditions
@@ -179,14 +191,6 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         parts
             .requirements
             .push_encoded(head.requirement.map(|Encoded(bytes)| bytes));
-        parts.rules.push(Rule {
-            id,
-            events: head.events.into_owned(),
-            condition: None,
-            action: head.action.into_owned(),
-            priority: head.priority,
-            origin: head.origin.map(Cow::into_owned),
-        });
     }
     Ok(parts)
 }
@@ -232,7 +236,8 @@ mod tests {
     use crate::event::Event;
     use crate::outcome::Decision;
     use crate::vocabulary::{
-        CompareOp, Condition, Field, FieldPath, Literal, Operand, PathSegment, Verb,
+        Action, CompareOp, Condition, EventKind, Field, FieldPath, Literal, Operand, PathSegment,
+        Verb,
     };
 
     fn rule(id: &str, verb: Verb, command: &str) -> Rule {
@@ -299,6 +304,50 @@ mod tests {
         );
         assert_eq!(decoded(&read), 2);
         assert_eq!(read.rules(), policy.rules());
+    }
+
+    #[test]
+    fn a_rule_that_tests_an_argument_is_decoded_only_for_calls_that_hold_it() {
+        // `shell(program == "nc") or arg.command =~ "/dev/tcp/"`, as the packs write it.
+        let mut guard = rule("guard", Verb::Block, "unused");
+        guard.condition = Some(Condition::Any(vec![
+            Condition::Shell {
+                quantifier: crate::vocabulary::Quantifier::Any,
+                condition: crate::vocabulary::ShellCondition::Word {
+                    word: crate::vocabulary::ShellWord::Program,
+                    test: crate::vocabulary::WordTest::Equals("nc".to_owned()),
+                },
+                on_undecidable: None,
+            },
+            Condition::Regex {
+                field: Field::Arg(FieldPath {
+                    segments: vec![PathSegment::Key("command".to_owned())],
+                }),
+                pattern: crate::vocabulary::RegexPattern::new("/dev/tcp/").unwrap(),
+            },
+        ]));
+        let policy = Policy::new(vec![guard], Defaults::default()).unwrap();
+        let read = Policy::from_checked_compact(&policy.to_compact()).unwrap();
+        let call = |tool: &str, arg: serde_json::Value| {
+            let mut event = Event::new(EventKind::PreToolUse);
+            event.tool = Some(tool.to_owned());
+            event.arg = Some(arg);
+            read.evaluate(&event).resolution.decision
+        };
+        let path = serde_json::json!({ "file_path": "/dev/tcp/x/1" });
+        assert_eq!(call("Read", path), Decision::None);
+        assert_eq!(read.decoded_conditions(), 0, "no `command`, no shell call");
+        // Not a shell tool, but its `command` is what the regular expression reads.
+        let exec = serde_json::json!({ "command": "cat </dev/tcp/x/1" });
+        assert_eq!(call("exec", exec), Decision::Block);
+        assert_eq!(
+            call("Bash", serde_json::json!({ "command": "nc x 1" })),
+            Decision::Block
+        );
+        assert_eq!(
+            call("Bash", serde_json::json!({ "command": "ls" })),
+            Decision::None
+        );
     }
 
     #[test]

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use tracing::warn;
 
 use crate::event::Event;
+use crate::heads::Heads;
 use crate::read::{read_int, read_str};
 use crate::vocabulary::{
     fold_case, CompareOp, Condition, EventKind, Field, FieldType, GlobShape, Literal, Operand, Rule,
@@ -78,7 +79,7 @@ impl RuleIndex {
     /// Builds every event kind's part now, and what each builds on first use (the sets of
     /// general globs and the automata of infixes), so that evaluating allocates nothing
     /// unless a glob matches
-    pub(crate) fn prepare(&self, rules: &[Rule], entries: &[IndexEntry]) {
+    pub(crate) fn prepare(&self, rules: &Heads, entries: &[IndexEntry]) {
         for kind in EventKind::ALL {
             let Some(index) = self.of(rules, entries, kind) else {
                 continue;
@@ -95,7 +96,7 @@ impl RuleIndex {
     }
 
     /// The part of `kind`, built on first use
-    fn of(&self, rules: &[Rule], entries: &[IndexEntry], kind: EventKind) -> Option<&EventIndex> {
+    fn of(&self, rules: &Heads, entries: &[IndexEntry], kind: EventKind) -> Option<&EventIndex> {
         let part = self.by_event.get(kind.index())?;
         Some(part.get_or_init(|| EventIndex::new(rules, entries, kind)))
     }
@@ -106,7 +107,7 @@ impl RuleIndex {
     /// search state that lives on this function's stack, so nothing is allocated.
     pub(crate) fn for_each_candidate(
         &self,
-        rules: &[Rule],
+        rules: &Heads,
         entries: &[IndexEntry],
         event: &Event,
         mut visit: impl FnMut(Candidate),
@@ -114,11 +115,9 @@ impl RuleIndex {
         if !event.unknown_fields.is_empty() {
             // A key cannot be looked up in a value nobody knows: every rule of the kind is
             // tested, and fails closed on what it reads of the unknown fields.
-            rules
-                .iter()
-                .enumerate()
-                .filter(|(_, rule)| rule.events.contains(&event.kind))
-                .for_each(|(rule, _)| {
+            (0..rules.len())
+                .filter(|rule| rules.fires_on(*rule, event.kind))
+                .for_each(|rule| {
                     visit(Candidate {
                         rule,
                         proven: false,
@@ -305,12 +304,12 @@ impl CounterIndex {
 impl EventIndex {
     /// The index of the rules of `rules` that fire on `kind`, the first `entries.len()` keyed
     /// by their entries
-    fn new(rules: &[Rule], entries: &[IndexEntry], kind: EventKind) -> EventIndex {
+    fn new(rules: &Heads, entries: &[IndexEntry], kind: EventKind) -> EventIndex {
         let mut builder = EventBuilder::default();
         // One stack for every rule's walk over its conjuncts.
         let mut pending = Vec::new();
-        for (rule_idx, rule) in rules.iter().enumerate() {
-            if !rule.events.contains(&kind) {
+        for rule_idx in 0..rules.len() {
+            if !rules.fires_on(rule_idx, kind) {
                 continue;
             }
             let keyed = match entries.get(rule_idx) {
@@ -319,7 +318,7 @@ impl EventIndex {
                 Some(IndexEntry::Keyed { conjunct, whole }) => key_of(conjunct)
                     .filter(|key| key.holds_on(kind))
                     .map_or(Keyed::Unkeyed, |key| Keyed::By(key, *whole)),
-                None => match &rule.condition {
+                None => match rules.condition(rule_idx) {
                     None => Keyed::Always,
                     Some(condition) => best_key(condition, &mut pending)
                         .filter(|(_, key, _)| key.holds_on(kind))

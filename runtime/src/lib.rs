@@ -28,6 +28,7 @@ mod encoded;
 mod evaluate;
 mod format;
 mod handle;
+mod heads;
 mod index;
 mod native_hook;
 mod policy;

@@ -22,6 +22,7 @@ use crate::checked_rule::CheckedRule;
 use crate::encoded::{Conditions, Undecodable};
 use crate::evaluate::holds;
 use crate::event::Event;
+use crate::heads::{EncodedHeads, Heads};
 use crate::index::{IndexEntry, RuleIndex};
 use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
@@ -79,8 +80,9 @@ enum Shadow {
 #[derive(Debug)]
 struct Shared {
     /// The user's rules in the order given, then the prelude; in a policy read from its
-    /// compact form, the user's rules hold no condition (see `encoded`)
-    rules: Vec<Rule>,
+    /// compact form, the user's rules' heads are decoded on first use and hold no
+    /// condition (see `encoded`)
+    rules: Heads,
     /// How many of `rules` are the user's
     n_user_rules: usize,
     defaults: Defaults,
@@ -111,8 +113,8 @@ struct Encoded {
 
 /// The parts of a policy that a stored form holds (`compact.rs`), for `Policy` to assemble
 pub(crate) struct Parts {
-    /// The user's rules, each without its condition (in [`Conditions`])
-    pub(crate) rules: Vec<Rule>,
+    /// The heads of the user's rules, each without its condition (in [`Conditions`])
+    pub(crate) heads: EncodedHeads,
     pub(crate) defaults: Defaults,
     pub(crate) trace: Vec<TraceSpec>,
     /// The ids of the user's rules in shadow mode
@@ -165,10 +167,11 @@ impl Policy {
         let mut rules: Vec<Rule> = rules.into_iter().map(CheckedRule::into_rule).collect();
         rules.extend(prelude::rules());
         let trace = trace::assign_slots(&mut rules);
-        let index = RuleIndex::default();
-        index.prepare(&rules, &[]);
         let requirements = Requirements::of(rules.get(..n_user_rules).unwrap_or_default());
         let watched = Watched::of(rules.iter().filter_map(|rule| rule.condition.as_ref()));
+        let rules = Heads::Whole(rules);
+        let index = RuleIndex::default();
+        index.prepare(&rules, &[]);
         Ok(Policy {
             shared: Arc::new(Shared {
                 rules,
@@ -191,7 +194,7 @@ impl Policy {
     /// (see [`Policy::from_checked_compact`])
     pub(crate) fn from_encoded(parts: Parts) -> Policy {
         let Parts {
-            mut rules,
+            heads,
             defaults,
             trace,
             shadow,
@@ -200,8 +203,11 @@ impl Policy {
             requirements,
             watched,
         } = parts;
-        let n_user_rules = rules.len();
-        rules.extend(prelude::rules());
+        let n_user_rules = heads.len();
+        let rules = Heads::Encoded {
+            user: heads,
+            prelude: prelude::rules().into(),
+        };
         let shadow = if shadow.is_empty() {
             Shadow::None
         } else {
@@ -241,16 +247,12 @@ impl Policy {
     /// The condition of the rule at `index` of [`Policy::rules`], whose head (any field but
     /// its condition) is `rule`: decoded now if the policy was read from its compact form
     /// and no event needed it yet
-    fn condition_of<'p>(
-        &'p self,
-        index: usize,
-        rule: &'p Rule,
-    ) -> Result<Option<&'p Condition>, Undecodable> {
+    fn condition_of(&self, index: usize) -> Result<Option<&Condition>, Undecodable> {
         match &self.shared.encoded {
             Some(encoded) if index < self.shared.n_user_rules => {
                 encoded.conditions.get(index, &self.shared.trace)
             }
-            _ => Ok(rule.condition.as_ref()),
+            _ => Ok(self.shared.rules.condition(index)),
         }
     }
 
@@ -309,11 +311,7 @@ impl Policy {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let user: BTreeSet<&str> = self
-            .user_heads()
-            .iter()
-            .map(|rule| rule.id.as_str())
-            .collect();
+        let user: BTreeSet<&str> = self.user_heads().map(|rule| rule.id.as_str()).collect();
         let ids: BTreeSet<String> = ids
             .into_iter()
             .map(Into::into)
@@ -342,7 +340,7 @@ impl Policy {
         let shadowed = match &self.shadow {
             Shadow::None => false,
             Shadow::Rules(ids) => ids.contains(id),
-            Shadow::All => self.user_heads().iter().any(|rule| rule.id == id),
+            Shadow::All => self.user_heads().any(|rule| rule.id == id),
         };
         if shadowed {
             Mode::Shadow
@@ -382,15 +380,24 @@ impl Policy {
     /// A policy read from its compact form decodes every condition the first time this is
     /// asked.
     pub fn rules(&self) -> &[Rule] {
+        match &self.shared.rules {
+            Heads::Whole(rules) => rules,
+            Heads::Encoded { .. } => self.whole_rules(),
+        }
+    }
+
+    /// Every rule whole, in a policy read from its compact form: each head and condition
+    /// decoded the first time this is asked
+    fn whole_rules(&self) -> &[Rule] {
         let Some(encoded) = &self.shared.encoded else {
-            return &self.shared.rules;
+            return &[];
         };
         encoded.whole.get_or_init(|| {
             self.heads()
                 .iter()
                 .enumerate()
                 .map(|(index, head)| {
-                    let condition = match self.condition_of(index, head) {
+                    let condition = match self.condition_of(index) {
                         Ok(condition) => condition.cloned(),
                         // Shown as it decides: a guard fires, anything else does not.
                         Err(Undecodable) if head.action.fails_closed() => {
@@ -416,15 +423,13 @@ impl Policy {
 
     /// Every rule as [`Policy::rules`] lists them, with every field but, in a policy read
     /// from its compact form, the user's rules' conditions ([`Policy::condition_of`])
-    fn heads(&self) -> &[Rule] {
+    fn heads(&self) -> &Heads {
         &self.shared.rules
     }
 
     /// The user's rules as [`Policy::heads`] holds them
-    fn user_heads(&self) -> &[Rule] {
-        self.heads()
-            .get(..self.shared.n_user_rules)
-            .unwrap_or_default()
+    fn user_heads(&self) -> impl Iterator<Item = &Rule> {
+        self.heads().iter().take(self.shared.n_user_rules)
     }
 
     /// The policy's defaults (docs/language.md §5.4)
@@ -550,21 +555,25 @@ impl Policy {
         self.shared
             .index
             .for_each_candidate(rules, entries, event, |candidate| {
-                let Some(rule) = rules.get(candidate.rule) else {
-                    return;
+                // A rule's head is decoded only once its condition holds, or when a guard
+                // would fire on an undecidable line: most candidates do neither.
+                let fails_closed = || {
+                    rules
+                        .get(candidate.rule)
+                        .is_some_and(|rule| rule.action.fails_closed())
                 };
                 let mut undecided = None;
                 let matches = candidate.proven
                     || self.may_hold_on(candidate.rule, line)
-                        && match self.condition_of(candidate.rule, rule) {
+                        && match self.condition_of(candidate.rule) {
                             Ok(None) => true,
                             Ok(Some(condition)) => {
                                 line.forget_why();
                                 // A guard whose shell condition cannot be decided fires as its
                                 // `@undecidable(...)` says (docs/shell.md); nothing else does.
                                 holds(condition, event, line, false, trace)
-                                    || (rule.action.fails_closed()
-                                        && (line.may_be_undecidable() || output_unknown)
+                                    || ((line.may_be_undecidable() || output_unknown)
+                                        && fails_closed()
                                         && !passes_read_line(
                                             condition,
                                             event,
@@ -585,11 +594,14 @@ impl Policy {
                                             )
                                         })
                             }
-                            Err(Undecodable) => rule.action.fails_closed(),
+                            Err(Undecodable) => fails_closed(),
                         };
                 if !matches {
                     return;
                 }
+                let Some(rule) = rules.get(candidate.rule) else {
+                    return;
+                };
                 let shadowed = self.shadows(candidate.rule, rule);
                 let (verb, stop_reason, message) = match &rule.action {
                     Action::Decide {

@@ -1,6 +1,7 @@
 //! What a rule's condition requires of a tool call before it can hold: a shell call, or a
 //! shell call some command of which runs a program some test passes (`shell(program in
-//! ["psql", "mysql"] and ...)`, `shell(program_is("interpreter") and ...)`). A rule whose
+//! ["psql", "mysql"] and ...)`, `shell(program_is("interpreter") and ...)`), or else an
+//! argument its text tests read (`shell(...) or arg.command =~ "/dev/tcp/"`). A rule whose
 //! requirement the call does not meet is not tested, and in the compact form not even
 //! decoded.
 //!
@@ -10,9 +11,10 @@
 //! or its compact form written, and kept beside each rule's head.
 //!
 //! Invariant: when [`rule_requirement`] gives one, the rule's condition is false (and not
-//! undecidable) on every event that does not meet it: one that is no shell call and whose
-//! input was read; or, for [`Requirement::Programs`], a readable line each of whose commands
-//! names its program and runs none that a test passes. A command with an unknown argument
+//! undecidable) on every event that does not meet it: one whose input was read, that holds
+//! none of the requirement's arguments, and that is no shell call or, for
+//! [`ShellNeed::Programs`], a readable line each of whose commands names its program and
+//! runs none that a test passes. A command with an unknown argument
 //! still names its program, and a test of that program is decided there, so it meets no
 //! requirement by that. `CommandLine::may_be_shell_call` and `CommandLine::may_run` hold the
 //! other side of it.
@@ -21,16 +23,51 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::event::Event;
 use crate::shell::CommandLine;
-use crate::vocabulary::{Condition, Rule, ShellCondition, ShellWord, WordTest};
+use crate::vocabulary::{Condition, Field, FieldPath, Rule, ShellCondition, ShellWord, WordTest};
 
-/// What a condition requires of a tool call before it can hold; either is a shell call
+/// What a condition requires of a tool call before it can hold: a shell call as `shell`
+/// says, or one of `args` in its input
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) enum Requirement {
-    /// A shell call: some shell term must hold
-    Shell,
+pub(crate) struct Requirement {
+    /// The arguments (`arg.<path>`) some text test reads: it may hold on a call that has
+    /// one. First, so that a call of a tool that is no shell decodes them alone.
+    args: Vec<FieldPath>,
+    /// The shell call it may hold on; none when it holds on no shell call for being one
+    shell: Option<ShellNeed>,
+}
+
+/// What shell call a condition may hold on
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) enum ShellNeed {
+    /// Any shell call: some shell term must hold
+    Any,
     /// A shell call with a command whose program passes one of these tests
     Programs(Vec<WordTest>),
+}
+
+impl Requirement {
+    fn shell(need: ShellNeed) -> Requirement {
+        Requirement {
+            shell: Some(need),
+            args: Vec::new(),
+        }
+    }
+
+    /// Either this or `other`
+    fn or(mut self, other: Requirement) -> Requirement {
+        self.shell = match (self.shell, other.shell) {
+            (None, one) | (one, None) => one,
+            (Some(ShellNeed::Programs(mut tests)), Some(ShellNeed::Programs(more))) => {
+                tests.extend(more);
+                Some(ShellNeed::Programs(tests))
+            }
+            (Some(_), Some(_)) => Some(ShellNeed::Any),
+        };
+        self.args.extend(other.args);
+        self
+    }
 }
 
 /// What each user rule of a policy requires of a tool call. In a policy read from its
@@ -94,20 +131,51 @@ impl Requirements {
         let Some(Some(slot)) = self.rules.get(index) else {
             return true;
         };
+        let event = line.event();
+        if event.arg_unreadable {
+            return true;
+        }
         if !line.may_be_shell_call() {
-            return false;
+            // A call of another tool can meet only the arguments, which are encoded first
+            // so that they are read alone.
+            return match slot.decoded.get() {
+                Some(Some(requirement)) => holds_an_arg(&requirement.args, event),
+                Some(None) => true,
+                None => self
+                    .bytes
+                    .get(slot.span.0..slot.span.1)
+                    .and_then(|bytes| postcard::take_from_bytes::<Vec<FieldPath>>(bytes).ok())
+                    .is_none_or(|(args, _)| holds_an_arg(&args, event)),
+            };
         }
         let decoded = slot.decoded.get_or_init(|| {
             let bytes = self.bytes.get(slot.span.0..slot.span.1)?;
             postcard::from_bytes(bytes).ok()
         });
         match decoded {
-            Some(Requirement::Programs(tests)) => {
-                line.may_run(|program| tests.iter().any(|test| test.is_match(program)))
+            Some(Requirement {
+                shell: Some(ShellNeed::Programs(tests)),
+                args,
+            }) => {
+                holds_an_arg(args, event)
+                    || line.may_run(|program| tests.iter().any(|test| test.is_match(program)))
             }
-            Some(Requirement::Shell) | None => true,
+            Some(Requirement {
+                shell: Some(ShellNeed::Any),
+                ..
+            })
+            | None => true,
+            Some(Requirement { shell: None, args }) => holds_an_arg(args, event),
         }
     }
+}
+
+/// Whether `event`'s input holds one of `args`, as reading `arg.<path>` finds it
+fn holds_an_arg(args: &[FieldPath], event: &Event) -> bool {
+    event
+        .arg
+        .as_ref()
+        .is_some_and(|arg| args.iter().any(|path| path.lookup(arg).is_some()))
 }
 
 /// The bytes the compact form keeps of what `condition` requires, if anything
@@ -120,9 +188,29 @@ pub(crate) fn encode(condition: &Condition) -> Result<Option<Vec<u8>>, postcard:
 /// What `condition` requires of a tool call; `None` when it may hold on any
 pub(crate) fn rule_requirement(condition: &Condition) -> Option<Requirement> {
     match condition {
-        Condition::Shell { condition, .. } => {
-            Some(shell_programs(condition).map_or(Requirement::Shell, Requirement::Programs))
+        Condition::Shell { condition, .. } => Some(Requirement::shell(
+            shell_programs(condition).map_or(ShellNeed::Any, ShellNeed::Programs),
+        )),
+        // A text test of an argument the input does not hold is false.
+        Condition::Glob {
+            field: Field::Arg(path),
+            ..
         }
+        | Condition::Regex {
+            field: Field::Arg(path),
+            ..
+        }
+        | Condition::In {
+            field: Field::Arg(path),
+            ..
+        }
+        | Condition::Contains {
+            field: Field::Arg(path),
+            ..
+        } => Some(Requirement {
+            shell: None,
+            args: vec![path.clone()],
+        }),
         Condition::All(parts) => parts
             .iter()
             .filter_map(rule_requirement)
@@ -130,13 +218,10 @@ pub(crate) fn rule_requirement(condition: &Condition) -> Option<Requirement> {
         Condition::Any(parts) => {
             let mut all: Option<Requirement> = None;
             for part in parts {
-                all = Some(match (all, rule_requirement(part)?) {
-                    (None, one) => one,
-                    (Some(Requirement::Programs(mut tests)), Requirement::Programs(more)) => {
-                        tests.extend(more);
-                        Requirement::Programs(tests)
-                    }
-                    (Some(_), _) => Requirement::Shell,
+                let part = rule_requirement(part)?;
+                all = Some(match all {
+                    None => part,
+                    Some(all) => all.or(part),
                 });
             }
             all
@@ -146,12 +231,14 @@ pub(crate) fn rule_requirement(condition: &Condition) -> Option<Requirement> {
 }
 
 /// How few calls meet a requirement, as far as its shape tells: the fewer tests of programs,
-/// the fewer calls
+/// the fewer calls; an argument, which every call of some tool has, counts as many
 fn narrowness(requirement: &Requirement) -> usize {
-    match requirement {
-        Requirement::Programs(tests) => tests.len(),
-        Requirement::Shell => usize::MAX,
-    }
+    let shell = match &requirement.shell {
+        None => 0,
+        Some(ShellNeed::Programs(tests)) => tests.len(),
+        Some(ShellNeed::Any) => 1 << 20,
+    };
+    shell.saturating_add(requirement.args.len().saturating_mul(1 << 10))
 }
 
 /// The tests of a program some command must pass for `condition` to hold on it
@@ -195,6 +282,10 @@ pub(crate) mod tests {
         }
     }
 
+    fn programs(tests: Vec<WordTest>) -> Requirement {
+        Requirement::shell(ShellNeed::Programs(tests))
+    }
+
     fn names(names: &[&str]) -> WordTest {
         WordTest::In(names.iter().collect())
     }
@@ -211,14 +302,12 @@ pub(crate) mod tests {
         ]));
         assert_eq!(
             rule_requirement(&condition),
-            Some(Requirement::Programs(vec![names(&["rm", "rmdir"])]))
+            Some(programs(vec![names(&["rm", "rmdir"])]))
         );
         let kind = shell(program(WordTest::Kind("interpreter".to_owned())));
         assert_eq!(
             rule_requirement(&kind),
-            Some(Requirement::Programs(vec![WordTest::Kind(
-                "interpreter".to_owned()
-            )]))
+            Some(programs(vec![WordTest::Kind("interpreter".to_owned())]))
         );
     }
 
@@ -233,15 +322,21 @@ pub(crate) mod tests {
         ]));
         assert_eq!(
             rule_requirement(&both),
-            Some(Requirement::Programs(vec![named("psql"), named("docker")]))
+            Some(programs(vec![named("psql"), named("docker")]))
         );
         let open = shell(ShellCondition::Any(vec![
             program(named("psql")),
             ShellCondition::Flag("-f".to_owned()),
         ]));
-        assert_eq!(rule_requirement(&open), Some(Requirement::Shell));
+        assert_eq!(
+            rule_requirement(&open),
+            Some(Requirement::shell(ShellNeed::Any))
+        );
         let mixed = Condition::Any(vec![shell(program(named("rm"))), open]);
-        assert_eq!(rule_requirement(&mixed), Some(Requirement::Shell));
+        assert_eq!(
+            rule_requirement(&mixed),
+            Some(Requirement::shell(ShellNeed::Any))
+        );
         assert_eq!(rule_requirement(&Condition::Any(Vec::new())), None);
     }
 
@@ -254,7 +349,7 @@ pub(crate) mod tests {
         ]);
         assert_eq!(
             rule_requirement(&condition),
-            Some(Requirement::Programs(vec![names(&["rm", "unlink"])]))
+            Some(programs(vec![names(&["rm", "unlink"])]))
         );
     }
 
@@ -263,13 +358,39 @@ pub(crate) mod tests {
         let negated = Condition::Not(Box::new(shell(program(named("rm")))));
         assert_eq!(rule_requirement(&negated), None);
         let stdin = shell(ShellCondition::StdinFrom(Box::new(program(named("curl")))));
-        assert_eq!(rule_requirement(&stdin), Some(Requirement::Shell));
+        assert_eq!(
+            rule_requirement(&stdin),
+            Some(Requirement::shell(ShellNeed::Any))
+        );
         let glob = shell(program(WordTest::Glob(GlobPattern::new("rm*").unwrap())));
         assert!(matches!(
             rule_requirement(&glob),
-            Some(Requirement::Programs(tests)) if tests.len() == 1
+            Some(Requirement { shell: Some(ShellNeed::Programs(tests)), args }) if tests.len() == 1 && args.is_empty()
         ));
         let either = Condition::Any(vec![negated, shell(program(named("rm")))]);
         assert_eq!(rule_requirement(&either), None);
+    }
+
+    #[test]
+    fn a_text_test_of_an_argument_requires_the_argument() {
+        let command = FieldPath {
+            segments: vec![crate::vocabulary::PathSegment::Key("command".to_owned())],
+        };
+        let regex = Condition::Regex {
+            field: Field::Arg(command.clone()),
+            pattern: crate::vocabulary::RegexPattern::new("/dev/tcp/").unwrap(),
+        };
+        let either = Condition::Any(vec![shell(program(named("nc"))), regex.clone()]);
+        assert_eq!(
+            rule_requirement(&either),
+            Some(Requirement {
+                shell: Some(ShellNeed::Programs(vec![named("nc")])),
+                args: vec![command],
+            })
+        );
+        let negated = Condition::Not(Box::new(regex.clone()));
+        assert_eq!(rule_requirement(&negated), None);
+        let both = Condition::All(vec![regex, shell(program(named("nc")))]);
+        assert_eq!(rule_requirement(&both), Some(programs(vec![named("nc")])));
     }
 }

@@ -77,6 +77,11 @@ impl<'e> CommandLine<'e> {
         self.programs.get_or_init(|| Programs::of(script))
     }
 
+    /// The event whose command line this is
+    pub(crate) fn event(&self) -> &'e Event {
+        self.event
+    }
+
     /// Whether the call may be a shell call: it is one, or its input could not be read
     /// (what leaves every shell condition undecidable)
     pub(crate) fn may_be_shell_call(&self) -> bool {

@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 42] = [
+const FLOORS: [(&str, u8); 43] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
@@ -26,6 +26,7 @@ const FLOORS: [(&str, u8); 42] = [
     ("evaluate", 2),
     ("format", 2),
     ("handle", 2),
+    ("heads", 2),
     ("index", 2),
     ("native_hook", 2),
     ("policy", 2),
