@@ -292,9 +292,11 @@ impl Reader {
                 walked?;
                 self.declaration(node, at)
             }
-            // A `cd` in a subshell or a substitution ends with it.
+            // A `cd` or an assignment in a subshell or a substitution ends with it: after
+            // `x=$(x=.ssh; echo ~/$x)`, `$x` is the substitution's output, not `.ssh`.
             "subshell" | "command_substitution" | "process_substitution" => {
                 let cwd = self.context.cwd.clone();
+                let vars = self.vars.len();
                 let upstream = if node.kind() == "subshell" {
                     at.upstream
                 } else {
@@ -302,6 +304,7 @@ impl Reader {
                 };
                 let walked = self.children(node, At { upstream, ..inner });
                 self.context.cwd = cwd;
+                self.vars.truncate(vars);
                 walked
             }
             "declaration_command" => {
