@@ -31,12 +31,13 @@ impl Evaluated {
         if self.text.is_some() {
             return;
         }
-        let known = match UnknownWord::decode(word) {
-            Some(unknown) => unknown.prefix,
-            None => word.to_owned(),
-        };
-        if holds_substitution(&known) {
-            self.text = Some(quoted(&known));
+        // Most words are known and hold no substitution: they are looked at, not copied.
+        let decoded = UnknownWord::decode(word);
+        let known = decoded
+            .as_ref()
+            .map_or(word, |unknown| unknown.prefix.as_str());
+        if holds_substitution(known) {
+            self.text = Some(quoted(known));
         }
     }
 

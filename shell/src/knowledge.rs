@@ -1080,13 +1080,20 @@ pub const PROGRAM_KINDS: &[ProgramKind] = &[
 impl ProgramKind {
     /// Whether `program` is of this kind
     pub fn holds(&self, program: &str) -> bool {
-        static NAMES: LazyLock<NameFilter> = LazyLock::new(|| {
-            PROGRAM_KINDS
-                .iter()
-                .flat_map(|kind| kind.programs.iter().copied())
-                .collect()
-        });
-        NAMES.may_hold(program) && self.programs.contains(&program)
+        self.holds_listed(program, KIND_NAMES.may_hold(program))
+    }
+
+    /// Whether `program` is of any kind: its name is filtered once for them all
+    pub(crate) fn any_holds(program: &str) -> bool {
+        let listed = KIND_NAMES.may_hold(program);
+        PROGRAM_KINDS
+            .iter()
+            .any(|kind| kind.holds_listed(program, listed))
+    }
+
+    /// [`ProgramKind::holds`], told whether the kinds' filter may hold the name
+    fn holds_listed(&self, program: &str, listed: bool) -> bool {
+        listed && self.programs.contains(&program)
             || (self.interpreters && interpreter(program).is_some())
             || self.prefixes.iter().any(|prefix| {
                 program
@@ -1095,6 +1102,14 @@ impl ProgramKind {
             })
     }
 }
+
+/// The names every program kind lists
+static KIND_NAMES: LazyLock<NameFilter> = LazyLock::new(|| {
+    PROGRAM_KINDS
+        .iter()
+        .flat_map(|kind| kind.programs.iter().copied())
+        .collect()
+});
 
 /// The kind of program a policy names, if there is one of that name
 pub fn program_kind(name: &str) -> Option<&'static ProgramKind> {
@@ -3914,14 +3929,23 @@ pub(crate) const WRITERS: &[Writer] = &[
 pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + '_ {
     let unversioned = program.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '.');
     static BY_NAME: ByName = LazyLock::new(|| by_name::index(WRITERS, |row| row.programs));
-    let mut positions: Vec<usize> = [program, unversioned]
+    // Most names carry no version: their rows are found in order, with nothing to merge.
+    let alone = (unversioned == program || unversioned.is_empty())
+        .then(|| by_name::rows(WRITERS, &BY_NAME, program));
+    let merged = alone.is_none().then(|| {
+        let mut positions: Vec<usize> = [program, unversioned]
+            .into_iter()
+            .filter(|name| !name.is_empty())
+            .flat_map(|name| by_name::positions(&BY_NAME, name))
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
+        positions.into_iter().filter_map(|at| WRITERS.get(at))
+    });
+    alone
         .into_iter()
-        .filter(|name| !name.is_empty())
-        .flat_map(|name| by_name::positions(&BY_NAME, name))
-        .collect();
-    positions.sort_unstable();
-    positions.dedup();
-    positions.into_iter().filter_map(|at| WRITERS.get(at))
+        .flatten()
+        .chain(merged.into_iter().flatten())
 }
 
 /// What an address of socat(1) opens (ADDRESS TYPES)

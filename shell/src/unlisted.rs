@@ -191,7 +191,7 @@ fn not_a_wrapper(program: &str) -> bool {
 /// Each table's own index is searched: the reading builds them anyway.
 fn watched(name: &str) -> bool {
     WATCHED.contains(&name)
-        || crate::PROGRAM_KINDS.iter().any(|kind| kind.holds(name))
+        || crate::ProgramKind::any_holds(name)
         || knowledge::is_deleter(name)
         || knowledge::writers(name).next().is_some()
         || wrapper::is_wrapper(name)

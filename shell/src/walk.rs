@@ -1568,8 +1568,7 @@ impl Reader {
 
     /// A file written earlier on the line that `program` runs by its place or name, or
     /// through a variable naming it (see [`knowledge::AUTORUNS`])
-    fn autoruns(&self, program: &str, args: &[String], runs: &mut Runs) {
-        let subcommand = subcommand_of(program, args);
+    fn autoruns(&self, program: &str, subcommand: Option<&str>, args: &[String], runs: &mut Runs) {
         // `python3 -m pytest` runs what `pytest` does.
         let module = python_module(program, args).map(|(module, _)| module);
         for row in knowledge::AUTORUNS.iter().filter(|row| {
@@ -1862,12 +1861,8 @@ impl Reader {
                 &mut runs,
             );
         }
-        for script in knowledge::option_scripts(
-            program,
-            subcommand_of(program, args),
-            args,
-            expand::is_unknown,
-        ) {
+        let subcommand = subcommand_of(program, args);
+        for script in knowledge::option_scripts(program, subcommand, args, expand::is_unknown) {
             match script {
                 Ok(script) => runs.word(program, script),
                 Err(why) => runs.opaque.push(why),
@@ -1943,7 +1938,7 @@ impl Reader {
         }
         self.network_input(program, &mut runs);
         self.variable_runs(program, &mut runs);
-        self.autoruns(program, args, &mut runs);
+        self.autoruns(program, subcommand, args, &mut runs);
         // A name without `/` is looked up in `PATH`: only a file written by that very name
         // may be it (a `PATH` holding `.`), not one of a fetched folder.
         // With `PATH` changed on the line, a file of that name written on it may be what runs.
