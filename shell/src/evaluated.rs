@@ -59,7 +59,9 @@ impl Evaluated {
 
 /// Whether `text` holds a command substitution bash would run if it evaluated the text
 fn holds_substitution(text: &str) -> bool {
-    text.contains("$(") || text.contains('`')
+    // Bytes compared in place: `contains("$(")` sets a searcher up for every word.
+    let bytes = text.as_bytes();
+    bytes.contains(&b'`') || bytes.windows(2).any(|pair| pair == b"$(")
 }
 
 /// `text`, cut to [`QUOTED`] characters
@@ -198,6 +200,17 @@ mod tests {
         let mut found = Evaluated::default();
         found.text("$(rm -rf ~)");
         assert_eq!(found.why(), None);
+    }
+
+    #[test]
+    fn a_substitution_opens_with_dollar_parenthesis_or_a_backquote() {
+        // bash(1), Command Substitution: `$(command)` or `` `command` ``.
+        for text in ["$(", "a[$(id)]", "`", "x`", "`id` y", "\"$(id)\""] {
+            assert!(holds_substitution(text), "{text}");
+        }
+        for text in ["", "$", "(", "$ (", "($", "${x}", "$((1))x"] {
+            assert_eq!(holds_substitution(text), text.contains("$("), "{text}");
+        }
     }
 
     #[test]

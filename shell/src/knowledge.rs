@@ -3173,9 +3173,13 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
 pub(crate) fn secret_stores(command: &crate::SimpleCommand) -> Vec<&'static str> {
     static BY_NAME: ByName = LazyLock::new(|| by_name::index(SECRET_PRINTERS, |row| row.programs));
     let program = command.program.as_str();
-    // A credential helper (`git-credential-store`) is found by its name's start.
+    // A credential helper (`git-credential-store`) is found by its name's start. Searching
+    // for a text sets a searcher up, which costs more than most commands' other lookups: a
+    // name without a `-` is searched no further.
     let family = program
-        .find("-credential-")
+        .contains('-')
+        .then(|| program.find("-credential-"))
+        .flatten()
         .and_then(|at| program.get(..at + "-credential-".len()));
     let rows = by_name::rows(SECRET_PRINTERS, &BY_NAME, program).chain(
         family

@@ -421,15 +421,19 @@ impl Reader {
         if commands.is_empty() {
             return None;
         }
-        let mut printed = Vec::with_capacity(commands.len());
-        for command in commands {
-            if !command.unknown.is_empty() {
-                return None;
-            }
-            // All its words: `echo -9 -1` prints `-9 -1`, and `echo -e` decodes escapes
-            // (`\x72\x6d` is `rm`).
-            printed.push(printf::printed(&command.program, &command.args)?);
-        }
+        // All its words: `echo -9 -1` prints `-9 -1`, and `echo -e` decodes escapes
+        // (`\x72\x6d` is `rm`). Most commands print nothing literal: nothing is allocated
+        // before the first one that does.
+        let printed: Vec<String> = commands
+            .iter()
+            .map(|command| {
+                command
+                    .unknown
+                    .is_empty()
+                    .then(|| printf::printed(&command.program, &command.args))
+                    .flatten()
+            })
+            .collect::<Option<_>>()?;
         Some(printed.join("\n"))
     }
 
