@@ -5408,19 +5408,24 @@ const NIX_VALUED: &[&str] = &[
 /// The package a runner is given that it fetches from elsewhere to run (`npx
 /// github:o/r`, `uvx --from git+https://…`, `go run example.com/x@latest`), if any
 pub(crate) fn fetched_package<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
-    PACKAGE_RUNNERS
-        .iter()
-        .filter(|row| row.program == program)
+    package_runners(program)
         .find_map(|row| row_package(row, args, |spec| is_fetched(row.fetched, spec)))
 }
 
 /// The file or package a runner runs, given first (`go run m.go`, `deno run x.ts`, `bun
 /// run x.ts`): one written or fetched on the line runs what only run time knows
 pub(crate) fn run_operand<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
-    PACKAGE_RUNNERS
-        .iter()
-        .filter(|row| row.program == program && !row.installs)
+    package_runners(program)
+        .filter(|row| !row.installs)
         .find_map(|row| row_package(row, args, |_| true))
+}
+
+/// The rows of `program` in [`PACKAGE_RUNNERS`], in the table's order: every command asks
+/// twice, and most run no package
+fn package_runners(program: &str) -> impl Iterator<Item = &'static PackageRunner> + '_ {
+    static BY_NAME: ByName =
+        LazyLock::new(|| by_name::index(PACKAGE_RUNNERS, |row| std::slice::from_ref(&row.program)));
+    by_name::rows(PACKAGE_RUNNERS, &BY_NAME, program)
 }
 
 /// The first package of one row that is `wanted`: its options' specs, then the package it
@@ -5994,6 +5999,28 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         reads: false,
     },
 ];
+
+/// The rows of [`AUTORUNS`] for `program`, or the Python module it runs (`python3 -m
+/// pytest`), in the table's order: those naming either, and those naming no program. Most
+/// programs are in no row, which a filter of the rows' names tells before any is compared.
+pub(crate) fn autoruns<'a>(
+    program: &'a str,
+    module: Option<&'a str>,
+) -> impl Iterator<Item = &'static Autorun> + 'a {
+    static NAMES: LazyLock<NameFilter> = LazyLock::new(|| {
+        AUTORUNS
+            .iter()
+            .flat_map(|row| row.programs.iter().copied())
+            .collect()
+    });
+    let listed = NAMES.may_hold(program) || module.is_some_and(|module| NAMES.may_hold(module));
+    AUTORUNS.iter().filter(move |row| {
+        row.programs.is_empty()
+            || listed
+                && (row.programs.contains(&program)
+                    || module.is_some_and(|module| row.programs.contains(&module)))
+    })
+}
 
 /// Whether `path`, a file written on the line, is one an [`Autorun`] row's `file` names:
 /// a part of its path (`/.git/hooks/`), its name, or a pattern of its name with one `*`

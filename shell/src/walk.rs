@@ -1575,12 +1575,9 @@ impl Reader {
     fn autoruns(&self, program: &str, subcommand: Option<&str>, args: &[String], runs: &mut Runs) {
         // `python3 -m pytest` runs what `pytest` does.
         let module = python_module(program, args).map(|(module, _)| module);
-        for row in knowledge::AUTORUNS.iter().filter(|row| {
-            (row.programs.is_empty()
-                || row.programs.contains(&program)
-                || module.is_some_and(|module| row.programs.contains(&module)))
-                && (row.subcommands.is_empty()
-                    || subcommand.is_some_and(|sub| row.subcommands.contains(&sub)))
+        for row in knowledge::autoruns(program, module).filter(|row| {
+            row.subcommands.is_empty()
+                || subcommand.is_some_and(|sub| row.subcommands.contains(&sub))
         }) {
             let found = self.written.iter().find(|path| {
                 row.files
