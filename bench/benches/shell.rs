@@ -5,6 +5,8 @@
 //! safe-shell policy on a tool that is no shell (`other_tool`), which reads nothing.
 //! `inline_code` reads a `python3 -c` line, whose code is parsed, beside the same text given
 //! to `echo`, and decides it with safe-shell.
+//! `shell_short` reads the short lines agents run most (`ls -la`, `git status`, `cargo test
+//! -q`), which a cut made for long lines must not slow.
 //! `shell_latency` times single decisions and prints their p50, p99 and maximum, which
 //! criterion's means do not show, for safe-shell and for every policy of `rules/` at once
 //! (safe-shell and the shell packs).
@@ -24,6 +26,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use rulesc_bench::shell_lines::{
     bash_event, glob_guards, inline_python_lines, line_1kb, other_tool_event, safe_shell,
+    EVERYDAY_LINES,
 };
 use rulesc_bench::shipped::policy as shipped;
 use rulesc_shell::{read, read_with_tree_sitter, Context};
@@ -53,6 +56,20 @@ fn shell_1kb(c: &mut Criterion) {
     group.bench_function("other_tool", |b| {
         b.iter(|| safe_shell.evaluate(black_box(&other)))
     });
+    group.finish();
+}
+
+/// Reading the short lines agents run most (`shell_short`), one benchmark each
+fn shell_short(c: &mut Criterion) {
+    let context = Context {
+        cwd: Some("/home/user/project".to_owned()),
+        home: None,
+        ..Context::default()
+    };
+    let mut group = c.benchmark_group("shell_short");
+    for line in EVERYDAY_LINES {
+        group.bench_function(line, |b| b.iter(|| read(black_box(line), &context)));
+    }
     group.finish();
 }
 
@@ -125,5 +142,5 @@ fn shell_latency(_: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, shell_1kb, inline_code, shell_latency);
+criterion_group!(benches, shell_1kb, shell_short, inline_code, shell_latency);
 criterion_main!(benches);

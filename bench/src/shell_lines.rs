@@ -20,6 +20,9 @@ pub fn line_1kb() -> String {
     line
 }
 
+/// Short lines an agent runs all day, whose reading must not pay for what long lines need
+pub const EVERYDAY_LINES: [&str; 3] = ["ls -la", "git status", "cargo test -q"];
+
 /// An agent's inline Python one-liner (reads JSON, calls a command, deletes a build folder),
 /// and the same line with `echo` in place of the interpreter, which parses no code
 pub fn inline_python_lines() -> (String, String) {
