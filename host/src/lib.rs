@@ -34,6 +34,7 @@ mod state;
 mod store;
 mod transcript;
 mod waiting;
+pub mod watchdog;
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
