@@ -505,6 +505,41 @@ impl Reader {
         }
     }
 
+    /// The text a here-string feeds: its word expanded as bash expands it, without
+    /// splitting or globbing (`<<< $'a\nb'` is two lines, `<<< "$(curl …)"` what only run
+    /// time knows); unreadable when the parser took a word after it for a part of it (`cat >
+    /// f <<< x y`, which tree-sitter-bash reads only respelled, see `bash_tree::parse`): the
+    /// shell gives that word to the command
+    fn herestring<N: Syntax>(&self, node: N, source: &str) -> Result<String, Unreadable> {
+        let mut words = node
+            .named_children()
+            .filter(|child| child.kind() != "file_descriptor");
+        let raw = match (words.next(), words.next()) {
+            (Some(word), None) => text(word, source),
+            (None, _) => return Ok(String::new()),
+            (Some(_), Some(_)) => return Err(Unreadable::DroppedWord),
+        };
+        let mut expanded = Vec::new();
+        expand::word(raw, &self.env(), &mut expanded);
+        let unknown: Vec<UnknownWord> = expanded
+            .iter()
+            .filter_map(|word| UnknownWord::decode(word))
+            .collect();
+        Ok(match (expanded.as_slice(), unknown.first()) {
+            ([one], _) => one.clone(),
+            (_, None) => expanded.join(" "),
+            (_, Some(first)) => UnknownWord {
+                prefix: String::new(),
+                split: true,
+                name: false,
+                own_code: unknown.iter().all(|word| word.own_code),
+                one_word: false,
+                why: first.why.clone(),
+            }
+            .encode(),
+        })
+    }
+
     /// Records the values a `for` loop's variable takes
     fn for_loop<N: Syntax>(&mut self, node: N, source: &str) {
         let Some(variable) = node.field("variable").next() else {
@@ -597,7 +632,7 @@ impl Reader {
                         }
                     }
                 }
-                "herestring_redirect" => script = Some(herestring(*redirect, at.source)?),
+                "herestring_redirect" => script = Some(self.herestring(*redirect, at.source)?),
                 _ => redirects.extend(self.file_redirect(*redirect, at.source)?),
             }
         }
@@ -772,7 +807,7 @@ impl Reader {
                 }
                 "comment" => {}
                 "subshell" => subshells.push(child),
-                "herestring_redirect" => script = Some(herestring(child, at.source)?),
+                "herestring_redirect" => script = Some(self.herestring(child, at.source)?),
                 "file_redirect" => {
                     // `< x.sh bash`: tree-sitter-bash hangs a leading redirect on the command.
                     if let Some(redirected) = self.redirected_input(child, at.source) {
@@ -1004,9 +1039,16 @@ impl Reader {
             let printed = (program == "printf")
                 .then(|| crate::printf::assigned(&args, expand::is_unknown))
                 .flatten();
-            for name in knowledge::variables_set(&program, &args) {
-                let binding = match &printed {
-                    Some((set, value)) if *set == name => Binding::Known(vec![value.clone()]),
+            // `find src -name '*.rs' | while read -r f`: one name a listing prints, a line
+            // each, as `xargs` takes them.
+            let read_listed = (program == "read" && stdin.is_none())
+                .then(|| self.listed_names(at.upstream))
+                .flatten();
+            let names = knowledge::variables_set(&program, &args);
+            for &name in &names {
+                let binding = match (&printed, &read_listed) {
+                    (Some((set, value)), _) if *set == name => Binding::Known(vec![value.clone()]),
+                    (_, Some(listed)) if names.len() == 1 => Binding::Known(listed.clone()),
                     _ => Binding::Unknown(format!("`${name}` is set by `{program}` at run time")),
                 };
                 self.vars.push((name.to_owned(), binding));
@@ -1465,11 +1507,29 @@ impl Reader {
                 "the words `xargs` reads from `{file}` are known only at run time"
             ));
         }
+        if let Some(input) = stdin.and_then(UnknownWord::decode) {
+            return unknown(input.why);
+        }
         if let Some(literal) = stdin {
             return options.commands(literal).unwrap_or_else(|| {
                 unknown("`xargs` refuses its input, whose quote is never closed".to_owned())
             });
         }
+        if let Some(words) = self.listed_names(upstream) {
+            // Each name stands for any files: with `-I`, a command each.
+            return match options.replace {
+                Some(_) => words.into_iter().map(|word| vec![word]).collect(),
+                None => vec![words],
+            };
+        }
+        unknown("the words `xargs` reads from its input are known only at run time".to_owned())
+    }
+
+    /// The names the commands of `upstream` print, when all they do is list files (`find`,
+    /// `grep -rl`, `git ls-files`, through filters such as `sort` and `head`): each listed
+    /// folder stands for the files below it, as a command given them reads them; `None`
+    /// when some command may print anything else
+    fn listed_names(&self, upstream: &[usize]) -> Option<Vec<String>> {
         let feeding: Vec<&SimpleCommand> = upstream
             .iter()
             .filter_map(|index| self.commands.get(*index))
@@ -1488,23 +1548,19 @@ impl Reader {
                 command.unknown.is_empty()
                     && (listed(command).is_some() || filters.contains(&command.program.as_str()))
             });
-        if from_listers {
-            let mut words: Vec<String> = feeding
-                .iter()
-                .filter_map(|command| listed(command))
-                .flatten()
-                .collect();
-            // A secret a search may find by its name is among the names it lists.
-            for search in feeding.iter().filter(|command| command.program == "find") {
-                words.extend(found_secrets(&search.args, &find_roots(&search.args)));
-            }
-            // Each name stands for any files: with `-I`, a command each.
-            return match options.replace {
-                Some(_) => words.into_iter().map(|word| vec![word]).collect(),
-                None => vec![words],
-            };
+        if !from_listers {
+            return None;
         }
-        unknown("the words `xargs` reads from its input are known only at run time".to_owned())
+        let mut words: Vec<String> = feeding
+            .iter()
+            .filter_map(|command| listed(command))
+            .flatten()
+            .collect();
+        // A secret a search may find by its name is among the names it lists.
+        for search in feeding.iter().filter(|command| command.program == "find") {
+            words.extend(found_secrets(&search.args, &find_roots(&search.args)));
+        }
+        Some(words)
     }
 
     /// `word` as a normalised path, through the links made on the line so far; or why
@@ -1894,6 +1950,9 @@ impl Reader {
             }
             if codes.is_empty() {
                 match (stdin, first_operand()) {
+                    (Some(code), _) if expand::is_unknown(&code) => runs.opaque.push(format!(
+                        "the code `{program}` reads from its input is built at run time"
+                    )),
                     (Some(code), None) => self.inline(row, program, &code, &mut runs),
                     (Some(code), Some(file)) if STDIN_PATHS.contains(&file.as_str()) => {
                         self.inline(row, program, &code, &mut runs)
@@ -2201,6 +2260,9 @@ impl Reader {
             (Some(file), _) => runs.opaque.push(format!(
                 "`crontab {file}` installs jobs from a file whose commands are only known when it is read"
             )),
+            (None, Some(table)) if expand::is_unknown(table) => runs.opaque.push(
+                "the table `crontab` installs from its input is only known at run time".to_owned(),
+            ),
             (None, Some(table)) => {
                 for command in knowledge::crontab_commands(table) {
                     runs.script(command.to_owned());
@@ -2693,7 +2755,15 @@ struct Runs {
 
 impl Runs {
     fn script(&mut self, script: String) {
-        self.scripts.push(script);
+        match UnknownWord::decode(&script) {
+            // `bash <<< "$(curl …)"`: input made at run time is a script known only then.
+            Some(unknown) if unknown.own_code => {}
+            Some(unknown) => self.opaque.push(format!(
+                "the script a program reads from its input is built at run time: {}",
+                unknown.why
+            )),
+            None => self.scripts.push(script),
+        }
     }
 
     /// A script given as a word: read when known, else unknown (unless a program printed
@@ -3709,20 +3779,6 @@ const DESCENDED: &[&str] = &[
     "unary_expression",
     "parenthesized_expression",
 ];
-
-/// The word a here-string feeds, after quote removal; unreadable when the parser took a
-/// word after it for a part of it (`cat > f <<< x y`, which tree-sitter-bash reads only
-/// respelled, see `bash_tree::parse`): the shell gives that word to the command
-fn herestring<N: Syntax>(node: N, source: &str) -> Result<String, Unreadable> {
-    let mut words = node
-        .named_children()
-        .filter(|child| child.kind() != "file_descriptor");
-    match (words.next(), words.next()) {
-        (Some(word), None) => Ok(unquote(text(word, source))),
-        (None, _) => Ok(String::new()),
-        (Some(_), Some(_)) => Err(Unreadable::DroppedWord),
-    }
-}
 
 /// The source text of a node
 fn text<N: Syntax>(node: N, source: &str) -> &str {
