@@ -2110,6 +2110,10 @@ pub(crate) enum Carried {
     /// in [`Carried::Keys`]), its value a string (the command line) or an array of strings
     /// (the program and its words): cargo's `--config target.<triple>.runner=[…]`
     Toml(&'static [&'static str]),
+    /// The setting `config set KEY VALUE` (or `KEY=VALUE`) stores for these keys is a
+    /// program the package manager runs from then on (`npm config set script-shell
+    /// PATH`): read as that program, run
+    ConfigSet(&'static [&'static str]),
     /// Each operand is a command line, the row's options taking the next word as their
     /// value (`hyperfine 'CMD' 'CMD'`, `concurrently 'CMD' 'CMD'`), and so is the value of
     /// each of the row's options listed here (`hyperfine --prepare 'CMD'`)
@@ -2147,10 +2151,29 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
             "-F",
             "--info-script",
             "--new-volume-script",
+            "--rsh-command",
         ],
         clusters: true,
         glued: &["--checkpoint-action=exec="],
         carried: Carried::Whole,
+    },
+    // npm-config(7) and pnpm's settings: `script-shell` is the shell the package scripts of
+    // `npm run`, `npm test`, `npm install` run in.
+    ScriptOption {
+        programs: &["npm", "pnpm", "yarn"],
+        subcommands: &[],
+        options: &["--script-shell"],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["npm", "pnpm", "yarn"],
+        subcommands: &["config", "c"],
+        options: &[],
+        clusters: false,
+        glued: &[],
+        carried: Carried::ConfigSet(&["script-shell"]),
     },
     ScriptOption {
         programs: &["ssh", "scp", "sftp"],
@@ -2577,6 +2600,10 @@ pub(crate) fn option_scripts(
             scripts.extend(row_words(row, program, subcommand, args, is_unknown).map(Ok));
             continue;
         }
+        if let Carried::ConfigSet(keys) = row.carried {
+            scripts.extend(config_set(keys, args));
+            continue;
+        }
         if let Carried::Operands(scripted) = row.carried {
             let values = option_values(row, scripted, args);
             scripts.extend(values.into_iter().map(|value| Ok(value.to_owned())));
@@ -2592,6 +2619,36 @@ pub(crate) fn option_scripts(
         }
     }
     scripts
+}
+
+/// The program `config set KEY VALUE` (`KEY=VALUE`) stores when KEY is one of `keys`,
+/// as one word: a shell of the machine's (`bash`, `/bin/zsh`); any other file is run by
+/// every later command of the package manager, in this call or the next, so what it holds
+/// then is only known at run time
+fn config_set(keys: &[&str], args: &[String]) -> Option<Result<String, String>> {
+    let at = args.iter().position(|arg| arg == "set")?;
+    let mut words = args
+        .get(at + 1..)?
+        .iter()
+        .filter(|arg| !arg.starts_with('-'));
+    let first = words.next()?;
+    let (key, value) = match first.split_once('=') {
+        Some((key, value)) => (key, value),
+        None => (first.as_str(), words.next()?.as_str()),
+    };
+    if !keys.contains(&key) {
+        return None;
+    }
+    let (folder, name) = value.rsplit_once('/').unwrap_or(("", value));
+    let system = ["", "/bin", "/usr/bin", "/usr/local/bin"].contains(&folder);
+    let shell = program_kind("shell").is_some_and(|kind| kind.holds(name));
+    Some(if system && shell {
+        Ok(format!("'{}'", value.replace('\'', r"'\''")))
+    } else {
+        Err(format!(
+            "`{key}` makes the package manager run `{value}` from now on, and what it runs is only known then"
+        ))
+    })
 }
 
 /// The command line of a [`Carried::Words`] row: the words after the subcommand and the
@@ -2800,7 +2857,7 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
         Carried::Opaque(why) => Some(Err(why.to_owned())),
         Carried::Toml(keys) => toml_script(keys, value),
         Carried::RpmMacro => rpm_macro_script(value),
-        Carried::Words | Carried::Operands(_) | Carried::Vim => None,
+        Carried::Words | Carried::Operands(_) | Carried::Vim | Carried::ConfigSet(_) => None,
     }
 }
 
@@ -3043,6 +3100,17 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
         &["export-credentials"],
         "~/.aws/credentials",
     ),
+    // npm-config(7), pnpm's and Yarn's `config get`: a registry's `_authToken`, `_auth` or
+    // `_password` (Yarn's `npmAuthToken`, `npmAuthIdent`) is printed from `.npmrc`.
+    SecretPrinter {
+        mentions: &["_auth", "_password", "npmauth"],
+        ..printer(
+            &["npm", "pnpm", "yarn"],
+            Subcommands::OneOf(&["config", "c"]),
+            &["get"],
+            "~/.npmrc",
+        )
+    },
     SecretPrinter {
         mentions: &["secret", "token"],
         ..printer(
@@ -6345,6 +6413,35 @@ pub(crate) fn setting_script(settings: &[CommandSetting], value: &str) -> Option
         .map(|setting| setting_line(setting, script))
 }
 
+/// git's settings that name a folder its hooks are run from, each with the part of the
+/// folder that holds them: githooks(5) `core.hooksPath`, and git-init(1)'s template folder,
+/// whose `hooks` are copied into the repository it makes (`init.templateDir`, also given
+/// as `git clone --template=DIR` and `git init --template=DIR`)
+pub(crate) const GIT_HOOK_FOLDERS: &[(&str, &str)] =
+    &[("core.hookspath", ""), ("init.templatedir", "/hooks")];
+
+/// The folder git runs hooks from by the setting `key` (compared without case) set to
+/// `folder`; `None` for any other setting
+pub(crate) fn git_hook_folder(key: &str, folder: &str) -> Option<String> {
+    GIT_HOOK_FOLDERS
+        .iter()
+        .find(|(setting, _)| key.eq_ignore_ascii_case(setting))
+        .map(|(_, hooks)| format!("{}{hooks}", folder.trim_end_matches('/')))
+}
+
+/// The template folder of `git clone` or `git init` (`--template=DIR`, `--template DIR`)
+pub(crate) fn git_template<'a>(subcommand: Option<&str>, args: &'a [String]) -> Option<&'a str> {
+    if !matches!(subcommand, Some("clone" | "init")) {
+        return None;
+    }
+    args.iter().enumerate().find_map(|(at, arg)| {
+        if arg == "--template" {
+            return args.get(at + 1).map(String::as_str);
+        }
+        arg.strip_prefix("--template=")
+    })
+}
+
 /// An environment variable whose value a program runs as a command line
 /// (`GIT_EXTERNAL_DIFF='...' git diff`, `LESSOPEN='|... %s' less f`)
 #[derive(Debug)]
@@ -6495,7 +6592,21 @@ pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
     build_variable("CXX"),
     build_variable("LD"),
     build_variable("AR"),
+    // npm-config(7): a `npm_config_KEY` variable (any case) sets KEY, and `script-shell`
+    // names the shell the package scripts run in (`SHELL -c SCRIPT`).
+    npm_variable("npm_config_script_shell"),
+    npm_variable("NPM_CONFIG_SCRIPT_SHELL"),
 ];
+
+/// A row of [`COMMAND_VARIABLES`] for a program the package managers run by its path
+const fn npm_variable(name: &'static str) -> CommandVariable {
+    CommandVariable {
+        name,
+        programs: &["npm", "npx", "pnpm", "yarn"],
+        marks: "",
+        program: true,
+    }
+}
 
 /// An environment variable whose value gives an interpreter options of its own, some of
 /// which load or run code (`PERL5OPT='-Mx;system(...)'`, `NODE_OPTIONS='--require ./x.js'`)
@@ -6823,6 +6934,12 @@ mod tests {
             ),
             ("gh auth status --show-tok", "~/.config/gh/hosts.yml"),
             ("gh auth token", "~/.config/gh/hosts.yml"),
+            (
+                "npm config get //registry.npmjs.org/:_authToken",
+                "~/.npmrc",
+            ),
+            ("yarn config get npmAuthToken", "~/.npmrc"),
+            ("pnpm config get //r.example/:_password", "~/.npmrc"),
             ("gh auth status -t", "~/.config/gh/hosts.yml"),
             (
                 "aws --profile p configure export-credentials",
@@ -6858,6 +6975,7 @@ mod tests {
             "gpg --export me",
             "gh auth status",
             "aws configure get region",
+            "npm config get registry",
             "kubectl config view --minify",
             "pass ls",
             "pass",
@@ -7077,6 +7195,43 @@ mod tests {
     }
 
     #[test]
+    fn git_runs_hooks_from_the_folders_its_settings_name() {
+        // githooks(5): hooks run from `core.hooksPath`; git-init(1), TEMPLATE DIRECTORY:
+        // the template's `hooks` are copied into the new repository.
+        assert_eq!(
+            git_hook_folder("core.hooksPath", "/tmp/h/").as_deref(),
+            Some("/tmp/h")
+        );
+        assert_eq!(
+            git_hook_folder("init.templateDir", "/tmp/t").as_deref(),
+            Some("/tmp/t/hooks")
+        );
+        assert_eq!(git_hook_folder("core.pager", "less"), None);
+        let words = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let args = words("clone --template=/tmp/t https://x.example/r");
+        assert_eq!(git_template(Some("clone"), &args), Some("/tmp/t"));
+        let args = words("init -q --template /tmp/t r");
+        assert_eq!(git_template(Some("init"), &args), Some("/tmp/t"));
+        let args = words("log --template=/tmp/t");
+        assert_eq!(git_template(Some("log"), &args), None);
+    }
+
+    #[test]
+    fn package_managers_run_the_script_shell_of_their_environment() {
+        for (name, program) in [
+            ("npm_config_script_shell", "npm"),
+            ("NPM_CONFIG_SCRIPT_SHELL", "pnpm"),
+            ("npm_config_script_shell", "yarn"),
+        ] {
+            assert!(
+                command_variables(program).any(|row| row.name == name && row.program),
+                "{name} {program}"
+            );
+        }
+        assert!(!command_variables("cargo").any(|row| row.name.starts_with("npm_")));
+    }
+
+    #[test]
     fn a_unique_prefix_is_the_option_it_abbreviates() {
         assert_eq!(full_option("rm", "rec"), "recursive");
         assert_eq!(full_option("rm", "f"), "force");
@@ -7097,6 +7252,30 @@ mod tests {
             ("tar", "-cf a --checkpoint-action=exec=id", vec!["id"]),
             ("tar", "--to-command=id -xf a", vec!["id"]),
             ("tar", "-I zstd -cf a", vec!["zstd"]),
+            // GNU tar's manual: `--rsh-command=CMD` is run in place of rsh for a remote
+            // archive, `-F`/`--info-script` and `--new-volume-script` at each volume's end.
+            ("tar", "cf h:/a x --rsh-command=/tmp/r", vec!["/tmp/r"]),
+            ("tar", "-c -F ./next -f a x", vec!["./next"]),
+            ("tar", "-cf a --new-volume-script=./next x", vec!["./next"]),
+            ("tar", "--use-compress-program=./z -cf a x", vec!["./z"]),
+            // npm-config(7) `script-shell`: the shell `npm run` runs scripts with.
+            ("npm", "--script-shell=/tmp/s test", vec!["/tmp/s"]),
+            ("pnpm", "--script-shell /tmp/s run build", vec!["/tmp/s"]),
+            ("npm", "run build -- --script x", vec![]),
+            (
+                "npm",
+                "config set script-shell /tmp/s",
+                vec!["unknown: `script-shell` makes the package manager run `/tmp/s` from now on, and what it runs is only known then"],
+            ),
+            (
+                "yarn",
+                "config set script-shell=./s",
+                vec!["unknown: `script-shell` makes the package manager run `./s` from now on, and what it runs is only known then"],
+            ),
+            ("pnpm", "config set --global script-shell bash", vec!["'bash'"]),
+            ("npm", "config set script-shell=/usr/bin/zsh", vec!["'/usr/bin/zsh'"]),
+            ("npm", "config set registry https://r.example", vec![]),
+            ("npm", "config get script-shell", vec![]),
             ("ssh", "-o ProxyCommand=id host", vec!["id"]),
             ("scp", "-oLocalCommand=id a b", vec!["id"]),
             ("ssh", "-o Port=22 host", vec![]),

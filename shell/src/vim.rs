@@ -60,10 +60,12 @@ pub(crate) fn sourced_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a st
 /// cannot be known
 pub(crate) fn scripts(value: &str) -> Vec<Result<String, String>> {
     let mut scripts = Vec::new();
-    // `:!CMD`, `:r !CMD`, `:w !CMD`, `:%!CMD`: what follows the bang is a shell's.
-    if let Some((_, command)) = value.split_once('!') {
+    // `:!CMD`, `:r !CMD`, `:w !CMD`, `:%!CMD`: what follows the bang is a shell's; the bang
+    // of `:w! FILE` only forces the write.
+    if let Some(command) = bang_command(value) {
         scripts.push(Ok(command.trim().to_owned()));
     }
+    scripts.extend(value.split('|').filter_map(written_or_run));
     let (literal, all_read) = literal_runs(value);
     scripts.extend(literal.into_iter().map(Ok));
     let unread = RUNNERS
@@ -77,6 +79,95 @@ pub(crate) fn scripts(value: &str) -> Vec<Result<String, String>> {
         )));
     }
     scripts
+}
+
+/// The Ex commands that write the buffer to the file they are given (`:w FILE`, `:wq FILE`,
+/// `:saveas FILE`), each as the shortest name Vim takes for it and its full name
+const WRITERS: &[(&str, &str)] = &[
+    ("w", "write"),
+    ("wq", "wq"),
+    ("x", "xit"),
+    ("exi", "exit"),
+    ("sav", "saveas"),
+    ("up", "update"),
+    ("wn", "wnext"),
+    ("wN", "wNext"),
+    ("wp", "wprevious"),
+];
+
+/// `:terminal CMD`, which runs its command line in a terminal window
+const TERMINAL: (&str, &str) = ("ter", "terminal");
+
+/// Whether `name` is the Ex command `(shortest, full)`: Vim takes any prefix of the full
+/// name at least as long as the shortest
+fn is_command(name: &str, (shortest, full): (&str, &str)) -> bool {
+    name.starts_with(shortest) && full.starts_with(name)
+}
+
+/// An Ex command's name and what follows it, past the `:` and the range (`:%`, `:1,$`)
+fn ex_name(command: &str) -> (&str, &str) {
+    let text = command
+        .trim_start_matches(|c: char| c == ':' || c.is_whitespace())
+        .trim_start_matches(|c: char| "%.$,;+-".contains(c) || c.is_ascii_digit());
+    let end = text
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    text.split_at(end)
+}
+
+/// The shell's command line after the first bang that runs one: every bang but the one
+/// glued to a writer's name, which forces the write (`:w! FILE`)
+fn bang_command(value: &str) -> Option<&str> {
+    value.match_indices('!').find_map(|(at, _)| {
+        let before = value.get(..at)?;
+        let name_start = before
+            .rfind(|c: char| !c.is_ascii_alphabetic())
+            .map_or(0, |end| end + 1);
+        let name = before.get(name_start..)?;
+        let forces = !name.is_empty() && WRITERS.iter().any(|writer| is_command(name, *writer));
+        (!forces).then(|| value.get(at + 1..)).flatten()
+    })
+}
+
+/// The command line an Ex command runs or the write it makes, as a shell's: `:w FILE` as
+/// `cat > FILE`, `:w >> FILE` as `cat >> FILE`, `:terminal CMD` as `CMD`; a file name
+/// with a character the shell would read otherwise than Vim is only known at run time
+fn written_or_run(command: &str) -> Option<Result<String, String>> {
+    let (name, rest) = ex_name(command);
+    let rest = rest.strip_prefix('!').unwrap_or(rest);
+    let mut words = rest
+        .split_whitespace()
+        .filter(|word| !word.starts_with("++"));
+    if is_command(name, TERMINAL) {
+        let line = words.collect::<Vec<_>>().join(" ");
+        return (!line.is_empty()).then_some(Ok(line));
+    }
+    if name.is_empty() || !WRITERS.iter().any(|writer| is_command(name, *writer)) {
+        return None;
+    }
+    let mut file = words.next()?;
+    let mut redirect = ">";
+    if let Some(appended) = file.strip_prefix(">>") {
+        redirect = ">>";
+        file = if appended.is_empty() {
+            words.next()?
+        } else {
+            appended
+        };
+    }
+    if file.starts_with('!') {
+        return None;
+    }
+    let plain = file
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_./~$-+@:,=".contains(c));
+    Some(if plain {
+        Ok(format!("cat {redirect} {file}"))
+    } else {
+        Err(format!(
+            "the file the editor's `:{name}` writes, `{file}`, is only known at run time"
+        ))
+    })
 }
 
 /// The runners [`literal_runs`] reads
@@ -198,7 +289,14 @@ mod tests {
         for (value, expected) in cases {
             assert_eq!(scripts(value), [Ok(expected.to_owned())], "{value}");
         }
-        for value in ["wq", "set ft=python", "call mysystem('x')", "%s/a/b/g"] {
+        for value in [
+            "wq",
+            "w!",
+            "set ft=python",
+            "call mysystem('x')",
+            "%s/a/b/g",
+            "terminal",
+        ] {
             assert_eq!(scripts(value), [], "{value}");
         }
         for value in [
@@ -208,8 +306,34 @@ mod tests {
             "lua os.execute('rm -rf ~')",
             "call termopen(x)",
             "call system('ls') | call system(g:x)",
+            "w `x`",
         ] {
             assert!(scripts(value).iter().any(Result::is_err), "{value}");
+        }
+    }
+
+    /// Vim's `:help :w_f`, `:w_a`, `:saveas`, `:wq`, `:x` and `:terminal`: the bang after a
+    /// writer's name forces the write (`:help :w!`), a blank before it pipes the buffer into
+    /// a command (`:help :w_c`)
+    #[test]
+    fn reads_the_writes_and_terminals_of_ex_commands() {
+        let cases: [(&str, &[&str]); 9] = [
+            ("w! ~/.bashrc", &["cat > ~/.bashrc"]),
+            (":write /etc/hosts", &["cat > /etc/hosts"]),
+            ("w >> ~/.profile", &["cat >> ~/.profile"]),
+            ("w>>~/.profile", &["cat >> ~/.profile"]),
+            ("sav! ++enc=utf-8 /tmp/x", &["cat > /tmp/x"]),
+            ("%wq! out.txt", &["cat > out.txt"]),
+            ("w !sh", &["sh"]),
+            ("set nomore | w! ~/.bashrc | q", &["cat > ~/.bashrc"]),
+            (
+                "ter ++close kubectl delete ns prod",
+                &["kubectl delete ns prod"],
+            ),
+        ];
+        for (value, expected) in cases {
+            let read: Vec<_> = scripts(value).into_iter().flatten().collect();
+            assert_eq!(read, expected, "{value}");
         }
     }
 }

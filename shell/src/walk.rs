@@ -2077,7 +2077,8 @@ impl Reader {
             let rest = args.get(at + 1..)?;
             (!rest.is_empty()).then(|| rest.to_vec())
         };
-        match subcommand_of("git", args) {
+        let subcommand = subcommand_of("git", args);
+        match subcommand {
             // `bisect run CMD ARGS…` runs the program with its words, no shell between.
             Some("bisect") => {
                 if let Some(words) = after("run") {
@@ -2094,6 +2095,13 @@ impl Reader {
         }
         for setting in git_settings(args) {
             self.git_hooks_written(setting, runs);
+        }
+        // `git clone --template=DIR`, `git init --template DIR`: the template's hooks are
+        // copied into the repository and run there (`post-checkout` on the clone itself).
+        if let Some(template) = knowledge::git_template(subcommand, args) {
+            if let Some(hooks) = knowledge::git_hook_folder("init.templatedir", template) {
+                self.git_hooks_written_in(&hooks, runs);
+            }
         }
         // `ext::CMD` names a remote by a command git runs, its words split at spaces, `% `
         // a space within one (git-remote-ext(1)).
@@ -2225,13 +2233,21 @@ impl Reader {
         settings
     }
 
-    /// A hook git runs from a folder a setting names (`core.hooksPath=DIR`), written on
-    /// this line: what it runs is only known then
+    /// A hook git runs from a folder a setting names (`core.hooksPath=DIR`, the `hooks` of
+    /// `init.templateDir=DIR`; see [`knowledge::GIT_HOOK_FOLDERS`]), written on this line:
+    /// what it runs is only known then
     fn git_hooks_written(&self, setting: &str, runs: &mut Runs) {
         let Some((key, folder)) = setting.split_once('=') else {
             return;
         };
-        if !key.eq_ignore_ascii_case("core.hookspath") || self.written.is_empty() {
+        if let Some(hooks) = knowledge::git_hook_folder(key, folder) {
+            self.git_hooks_written_in(&hooks, runs);
+        }
+    }
+
+    /// A hook git runs from `folder`, written on this line
+    fn git_hooks_written_in(&self, folder: &str, runs: &mut Runs) {
+        if self.written.is_empty() {
             return;
         }
         let folder = normalise(folder, &self.context);
