@@ -5621,6 +5621,60 @@ pub(crate) const SECRET_FILES: &[&str] = &[
     ".s3cfg",
 ];
 
+/// The folders that hold secrets, below a home (`~/.ssh/...`, but not a `.pub` key):
+/// what is written from a file in one carries a secret (see `crate::secret_copies`)
+pub(crate) const SECRET_FOLDERS: &[&str] = &[
+    ".ssh/",
+    ".aws/",
+    ".azure/",
+    ".gnupg/",
+    ".kube/",
+    ".docker/",
+    ".password-store/",
+    ".config/gcloud/",
+    ".config/gh/",
+    ".config/glab-cli/",
+    ".config/op/",
+    ".config/rclone/",
+    ".local/share/keyrings/",
+    "Library/Keychains/",
+];
+
+/// Whether `path` (normalised) is a secret: a file of [`SECRET_FILES`] or in a folder of
+/// [`SECRET_FOLDERS`] (a `.pub` key excepted), or a process's environment
+/// (`/proc/PID/environ`)
+pub(crate) fn is_secret_path(path: &str) -> bool {
+    let below = |part: &str| path.starts_with(part) || path.contains(&format!("/{part}"));
+    let named = |name: &str| path == name || path.ends_with(&format!("/{name}"));
+    (path.starts_with("/proc/") && path.ends_with("/environ"))
+        || SECRET_FILES.iter().any(|name| named(name))
+        || (!path.ends_with(".pub") && SECRET_FOLDERS.iter().any(|folder| below(folder)))
+}
+
+/// Programs that change a file's mode, owner or times and read nothing of it: a copy of a
+/// secret they are given is no secret read (`chmod 600 /tmp/k` before `ssh -i /tmp/k`)
+pub(crate) const MODE_CHANGERS: &[&str] =
+    &["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"];
+
+/// Programs whose output from a secret is public: a public key (`ssh-keygen -y`), a
+/// fingerprint, a checksum, a size or a listing
+pub(crate) const PUBLIC_FROM_SECRETS: &[&str] = &[
+    "ssh-keygen",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "md5sum",
+    "b2sum",
+    "cksum",
+    "shasum",
+    "wc",
+    "stat",
+    "ls",
+    "file",
+];
+
 /// A compiler that builds a program from source files: one built from a file the line
 /// wrote or fetched runs, when run, what only that file knows (`curl -o x.c URL && gcc x.c
 /// -o x && ./x`)
@@ -7229,6 +7283,30 @@ mod tests {
             );
         }
         assert!(!command_variables("cargo").any(|row| row.name.starts_with("npm_")));
+    }
+
+    #[test]
+    fn secrets_are_the_files_and_folders_of_the_tables() {
+        for folder in SECRET_FOLDERS {
+            assert!(is_secret_path(&format!("/home/u/{folder}x")), "{folder}");
+            assert!(
+                !is_secret_path(&format!("/home/u/{folder}x.pub")),
+                "{folder}"
+            );
+        }
+        for file in SECRET_FILES {
+            assert!(is_secret_path(&format!("/home/u/{file}")), "{file}");
+        }
+        assert!(MODE_CHANGERS.iter().all(|program| !is_deleter(program)));
+        assert!(is_secret_path("/proc/self/environ"));
+        assert!(is_secret_path("/proc/$PPID/environ"));
+        for path in [
+            "/home/u/project/README.md",
+            "/tmp/k.gpg",
+            "/proc/self/status",
+        ] {
+            assert!(!is_secret_path(path), "{path}");
+        }
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod links;
 mod name_filter;
 mod path;
 mod printf;
+mod secret_copies;
 mod syntax;
 mod unlisted;
 mod vim;

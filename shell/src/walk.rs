@@ -22,6 +22,7 @@ use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_
 use crate::links::Links;
 use crate::path::normalise;
 use crate::printf;
+use crate::secret_copies::SecretCopies;
 use crate::syntax::Syntax;
 use crate::unlisted;
 use crate::vim;
@@ -46,6 +47,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         aliases: Vec::new(),
         hashed: Vec::new(),
         written: Vec::new(),
+        secret_copies: SecretCopies::default(),
         made_links: Links::default(),
         owed_dash: false,
         evaluated: Evaluated::default(),
@@ -100,6 +102,8 @@ struct Reader {
     hashed: Vec<(Option<String>, String)>,
     /// The files written on the line so far (redirects, `curl -o`, `tee`), normalised
     written: Vec<String>,
+    /// The files among them written from a secret, which carry it
+    secret_copies: SecretCopies,
     /// The links made on the line so far (`ln -s`, `mount --bind`): a path through one is
     /// read as the path it leads to
     made_links: Links,
@@ -902,6 +906,13 @@ impl Reader {
                     None => command.redirects.push(redirect.clone()),
                 }
             }
+            // `base64 ~/.ssh/id_rsa > k.txt`: what the command writes of a secret, k.txt carries.
+            let written = redirects
+                .iter()
+                .filter(|redirect| writes_file(&redirect.operator))
+                .map(|redirect| &redirect.target);
+            self.secret_copies
+                .note(&command.program, &command.paths, written);
         }
         self.outputs(&outputs, &upstream, created.clone(), at)?;
         Ok((upstream, created))
@@ -1193,6 +1204,15 @@ impl Reader {
             if self.secret_words && knowledge::WORD_PRINTERS.contains(&command.program.as_str()) {
                 command.paths.push(ENVIRONMENT_FILE.to_owned());
             }
+            // `gpg -c -o k.gpg ~/.ssh/id_rsa && curl -F f=@k.gpg …` sends the key: a file the
+            // line wrote from a secret is read as the secret it carries (not when deleted or
+            // its mode changed).
+            if !knowledge::is_deleter(&command.program)
+                && !knowledge::MODE_CHANGERS.contains(&command.program.as_str())
+            {
+                let carried = self.secret_copies.read_by(&command.paths, &command.args);
+                command.paths.extend(carried);
+            }
             for write in writes {
                 let path = write.and_then(|file| self.path(&file, false).map_err(unknown_path));
                 match path {
@@ -1206,6 +1226,8 @@ impl Reader {
                     }),
                 }
             }
+            self.secret_copies
+                .note(&command.program, &command.paths, command.writes.iter());
             // A file a socat address names is a path of the command, written where socat
             // writes it; of one only known at run time, the path is what follows its type.
             for address in socat {
@@ -3015,6 +3037,12 @@ fn python_module<'a>(program: &str, args: &'a [String]) -> Option<(&'a str, &'a 
 
 /// The file that holds a process's environment, as the secrets pack names it
 const ENVIRONMENT_FILE: &str = "/proc/self/environ";
+
+/// Whether a redirect's operator writes the file it names (`>`, `>>`, `2>`, `&>`, `>|`),
+/// rather than reading it or copying a descriptor (`>&2`)
+fn writes_file(operator: &str) -> bool {
+    operator.contains('>') && !operator.starts_with('<') && !operator.ends_with('&')
+}
 
 /// How many `GIT_CONFIG_KEY_n` pairs are read: more than any line sets by hand
 const GIT_CONFIG_PAIRS: usize = 64;
