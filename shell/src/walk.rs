@@ -1155,9 +1155,12 @@ impl Reader {
                 wrapped.leading.extend(rest);
                 wrapped.leading
             });
-            let writes: Vec<_> = knowledge::writers(&program)
-                .flat_map(|row| writes::written(row, &args, &self.context, has_input))
-                .collect();
+            let writes = writes::written(
+                knowledge::writers(&program),
+                &args,
+                &self.context,
+                has_input,
+            );
             // A program built from a source written on the line is one too (`gcc x.c -o x`).
             let built = knowledge::built_program(&program, &args, |source| {
                 self.runs_fetched_or_written(source)
@@ -1179,7 +1182,7 @@ impl Reader {
             } else {
                 Vec::new()
             };
-            let program_name = program.clone();
+            let is_socat = program == "socat";
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
             // `tar c -C ~ .ssh` reads `~/.ssh`; the operand is also read as written, in the
@@ -1251,7 +1254,7 @@ impl Reader {
                     }
                 }
             }
-            if program_name == "socat" {
+            if is_socat {
                 for unknown in &mut command.unknown {
                     if let Part::Word { prefix, name, .. } = &mut unknown.part {
                         if let Some((_, path)) = knowledge::socat_opens(prefix) {
@@ -1273,7 +1276,7 @@ impl Reader {
             }
             if let Some(link_args) = link_args {
                 self.made_links
-                    .note(&program_name, &link_args, &self.context);
+                    .note(&command.program, &link_args, &self.context);
             }
             if let Some(why) = unknown_program {
                 command.unknown.push(Unknown {
@@ -1281,6 +1284,8 @@ impl Reader {
                     why,
                 });
             }
+            // Its name is kept past its record only for the writes of its code, which few have.
+            let writer = (!runs.writes.is_empty()).then(|| command.program.clone());
             self.push(command)?;
             let own_index = self.commands.len().saturating_sub(1);
             for why in runs.opaque {
@@ -1294,16 +1299,16 @@ impl Reader {
                 };
                 self.push(opaque)?;
             }
-            if !runs.writes.is_empty() {
+            if let Some(writer) = writer {
                 // A file the code writes is one written on the line: run later, it runs
                 // what only run time knows.
                 self.written
                     .extend(runs.writes.iter().filter_map(|write| write.clone().ok()));
-                self.push(inline_writes(&program_name, runs.writes, at.upstream))?;
+                self.push(inline_writes(&writer, runs.writes, at.upstream))?;
             }
             // What socat runs reads what socat relays from its other address: a download's.
             let relayed: Vec<usize>;
-            let run_at = if program_name == "socat" {
+            let run_at = if is_socat {
                 relayed = at.upstream.iter().copied().chain([own_index]).collect();
                 At {
                     upstream: &relayed,

@@ -16,15 +16,38 @@ struct Sorted<'a> {
     operands: Vec<&'a str>,
 }
 
-/// What `args` of a program of `row` write: each as a word to read as a path (a folder's
-/// contents as `DIR/*`), or what is known of it when it is only known at run time
-pub(crate) fn written(
+/// What `args` of a program write by its rows of the writers, `rows`, in order: each as a
+/// word to read as a path (a folder's contents as `DIR/*`), or what is known of it when it
+/// is only known at run time. The words are sorted by the options a row says take a value;
+/// a program's rows share one such list (git's three), so the words are sorted once for
+/// the rows that follow one another with the same list.
+pub(crate) fn written<'a>(
+    rows: impl IntoIterator<Item = &'static Writer>,
+    args: &'a [String],
+    context: &Context,
+    has_input: bool,
+) -> Vec<Result<String, UnknownWord>> {
+    let mut out = Vec::new();
+    let mut sorted: Option<(&[&str], Sorted<'a>)> = None;
+    for row in rows {
+        let (valued, words) = match sorted.take() {
+            Some((valued, words)) if std::ptr::eq(valued, row.valued) => (valued, words),
+            _ => (row.valued, sort(row, args)),
+        };
+        out.extend(written_by(row, &words, args, context, has_input));
+        sorted = Some((valued, words));
+    }
+    out
+}
+
+/// What `args`, sorted as `words`, of a program of `row` write
+fn written_by(
     row: &Writer,
+    words: &Sorted<'_>,
     args: &[String],
     context: &Context,
     has_input: bool,
 ) -> Vec<Result<String, UnknownWord>> {
-    let words = sort(row, args);
     let mut out = Vec::new();
     match row.destination {
         Destination::Last {
@@ -235,7 +258,7 @@ pub(crate) fn written(
                 .rev()
                 .find(|(option, _)| files.contains(option));
             if let Some((_, file)) = file {
-                out.push(below_git_folders(&words, file));
+                out.push(below_git_folders(words, file));
                 return out;
             }
             let scope = scopes
@@ -315,15 +338,15 @@ pub(crate) fn written(
                 .iter()
                 .find(|(option, _)| *option == "--git-dir")
             {
-                Some((_, git_dir)) => below_git_folders(&words, git_dir),
-                None if bare || expand::is_unknown(folder) => below_git_folders(&words, folder),
-                None => below_git_folders(&words, &format!("{folder}/.git")),
+                Some((_, git_dir)) => below_git_folders(words, git_dir),
+                None if bare || expand::is_unknown(folder) => below_git_folders(words, folder),
+                None => below_git_folders(words, &format!("{folder}/.git")),
             };
             let separate = words
                 .values
                 .iter()
                 .filter(|(option, _)| *option == "--separate-git-dir")
-                .map(|(_, git_dir)| below_git_folders(&words, git_dir));
+                .map(|(_, git_dir)| below_git_folders(words, git_dir));
             for written in std::iter::once(repository).chain(separate) {
                 match written {
                     Ok(folder) => {
@@ -344,7 +367,7 @@ pub(crate) fn written(
                 .iter()
                 .any(|(option, _)| matches!(*option, "-e" | "--expression" | "-f" | "--file"));
             if in_place {
-                out.extend(files_after_script(&words, script_given).map(word));
+                out.extend(files_after_script(words, script_given).map(word));
             }
         }
         Destination::Included(libraries) => {
@@ -356,7 +379,7 @@ pub(crate) fn written(
                 .iter()
                 .any(|(option, _)| matches!(*option, "-f" | "--file" | "-e" | "--source"));
             if included {
-                out.extend(files_after_script(&words, program_given).map(word));
+                out.extend(files_after_script(words, program_given).map(word));
             }
         }
     }
