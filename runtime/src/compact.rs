@@ -6,9 +6,11 @@
 //! once what every event needs: the defaults, the trace terms by slot, and for each user
 //! rule its events (as bits), mode and index entry (the conjunct that keys it). The rest is
 //! bytes of its own, decoded when first needed, and kept: the program names the conditions
-//! test (`watched.rs`), when a call first reads a command line; each rule's id, action,
-//! priority and origin (`heads.rs`), and its condition (its postfix nodes, as the JSON form
-//! writes them), when an event first makes the rule a candidate.
+//! test (`watched.rs`), when a call first reads a command line; the rules entered under the
+//! exact program names they require (`programs/by_name.rs`), when a shell call first asks
+//! of one; each rule's id, action, priority and origin (`heads.rs`), and its condition (its
+//! postfix nodes, as the JSON form writes them), when an event first makes the rule a
+//! candidate.
 //!
 //! Invariant: read only where this runtime wrote it of a policy it built, and the bytes are
 //! proven unchanged (the cache checks a checksum): the rules passed every check then, so
@@ -36,7 +38,7 @@ use crate::watched::Watched;
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 10;
+const COMPACT_VERSION: u64 = 11;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]
@@ -52,6 +54,10 @@ struct Compact<'a> {
     /// The program names the conditions test (`watched.rs`), in their own encoding
     #[serde(borrow)]
     watched: Encoded<'a>,
+    /// The rules entered under the exact program names they require
+    /// (`programs/by_name.rs`), in their own encoding
+    #[serde(borrow)]
+    by_name: Encoded<'a>,
 }
 
 /// A user rule: its events, mode and index entry, and the rest of its head (`heads.rs`),
@@ -107,10 +113,10 @@ pub(crate) fn write(
                 .transpose()
         })
         .collect::<Result<Vec<Option<Vec<u8>>>, postcard::Error>>()?;
-    let requirements = rules
-        .iter()
-        .map(|(rule, _, _)| rule.condition.as_ref().map_or(Ok(None), programs::encode))
-        .collect::<Result<Vec<Option<Vec<u8>>>, postcard::Error>>()?;
+    let programs::Encoded {
+        rules: requirements,
+        by_name,
+    } = programs::encode(rules.iter().map(|(rule, _, _)| rule.condition.as_ref()))?;
     let rests = rules
         .iter()
         .map(|(rule, _, _)| heads::encode(rule))
@@ -138,6 +144,7 @@ pub(crate) fn write(
         trace: Cow::Borrowed(trace),
         rules: heads,
         watched: Encoded(&watched),
+        by_name: Encoded(&by_name),
     })
 }
 
@@ -172,7 +179,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
         shadow: Vec::new(),
         index: Vec::with_capacity(n_rules),
         conditions: Conditions::with_capacity(n_rules, condition_bytes),
-        requirements: Requirements::with_capacity(n_rules, requirement_bytes),
+        requirements: Requirements::with_capacity(n_rules, requirement_bytes, compact.by_name.0),
         watched: Watched::encoded(compact.watched.0),
     };
     for head in compact.rules {

@@ -28,7 +28,7 @@ use crate::native_hook::NativeHook;
 use crate::outcome::{Act, EffectRecord, Evaluation, Outcome};
 use crate::policy_error::PolicyError;
 use crate::prelude;
-use crate::programs::Requirements;
+use crate::programs::{Named, Requirements};
 use crate::resolve::{order_effects, resolve_event, sort_evaluations, stop_reason_of};
 use crate::shell::{CommandLine, Undecided, DEFAULT_SHELL_TOOLS};
 use crate::trace::{self, Reading, TraceSpec, TraceState};
@@ -257,9 +257,10 @@ impl Policy {
     }
 
     /// Whether user rule `index` may hold on the call of `line`, as far as what its
-    /// condition requires tells, without decoding or testing the condition
-    fn may_hold_on(&self, index: usize, line: &CommandLine<'_>) -> bool {
-        self.shared.requirements.may_hold_on(index, line)
+    /// condition requires tells, without decoding or testing the condition; `named` is
+    /// what the line's programs name, kept for the call
+    fn may_hold_on(&self, index: usize, line: &CommandLine<'_>, named: &Named) -> bool {
+        self.shared.requirements.may_hold_on(index, line, named)
     }
 
     /// How many of the user's rules' conditions were decoded from the compact form so far
@@ -269,6 +270,12 @@ impl Policy {
             .encoded
             .as_ref()
             .map_or(0, |encoded| encoded.conditions.decoded())
+    }
+
+    /// How many of the user's rules' requirements were decoded from the compact form so far
+    #[cfg(test)]
+    pub(crate) fn decoded_requirements(&self) -> usize {
+        self.shared.requirements.decoded()
     }
 
     /// The index entries of the user's rules, when their conditions are encoded
@@ -544,6 +551,7 @@ impl Policy {
         let mut effects = Vec::new();
         let rules = self.heads();
         let entries = self.index_entries();
+        let named = Named::default();
         // A tool's output, input or other field that could not be read is undecidable as a
         // shell line can be.
         let output_unknown = event.arg_unreadable
@@ -564,7 +572,7 @@ impl Policy {
                 };
                 let mut undecided = None;
                 let matches = candidate.proven
-                    || self.may_hold_on(candidate.rule, line)
+                    || self.may_hold_on(candidate.rule, line, &named)
                         && match self.condition_of(candidate.rule) {
                             Ok(None) => true,
                             Ok(Some(condition)) => {

@@ -16,9 +16,16 @@
 //! [`ShellNeed::Programs`], a readable line each of whose commands names its program and
 //! runs none that a test passes. A command with an unknown argument
 //! still names its program, and a test of that program is decided there, so it meets no
-//! requirement by that. `CommandLine::may_be_shell_call` and `CommandLine::may_run` hold the
-//! other side of it.
+//! requirement by that. `CommandLine::may_be_shell_call` and `CommandLine::programs_run` hold
+//! the other side of it.
+//!
+//! In the compact form, a rule whose requirement is made of exact names alone is entered
+//! under each of them (`by_name.rs`), and a shell call looks up the programs its line runs
+//! instead of decoding the rule's tests.
 
+mod by_name;
+
+use std::cell::OnceCell;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -26,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use crate::event::Event;
 use crate::shell::CommandLine;
 use crate::vocabulary::{Condition, Field, FieldPath, Rule, ShellCondition, ShellWord, WordTest};
+use by_name::Index;
 
 /// What a condition requires of a tool call before it can hold: a shell call as `shell`
 /// says, or one of `args` in its input
@@ -79,7 +87,16 @@ pub(crate) struct Requirements {
     bytes: Vec<u8>,
     /// Each rule's requirement, if it has one
     rules: Vec<Option<Slot>>,
+    /// The rules entered under the exact names they require, in a policy read from its
+    /// compact form
+    by_name: Option<Index>,
 }
+
+/// The user rules the programs of one call's line name in the index ([`by_name`]), looked
+/// up when a rule entered there is first a candidate: `None` when the line may run any
+/// program (one only known at run time, or a line that cannot be read)
+#[derive(Default)]
+pub(crate) struct Named(OnceCell<Option<Vec<u32>>>);
 
 /// One rule's requirement: where its bytes are, and the requirement once decoded (`None`
 /// when they do not decode, which leaves the rule to be tested)
@@ -102,14 +119,17 @@ impl Requirements {
                 .iter()
                 .map(|rule| rule.condition.as_ref().and_then(rule_requirement).map(slot))
                 .collect(),
+            by_name: None,
         }
     }
 
-    /// Room for the requirements of `n_rules` rules, `n_bytes` long in all
-    pub(crate) fn with_capacity(n_rules: usize, n_bytes: usize) -> Requirements {
+    /// Room for the requirements of `n_rules` rules, `n_bytes` long in all, with the index
+    /// of their names as [`encode`] wrote it
+    pub(crate) fn with_capacity(n_rules: usize, n_bytes: usize, by_name: &[u8]) -> Requirements {
         Requirements {
             bytes: Vec::with_capacity(n_bytes),
             rules: Vec::with_capacity(n_rules),
+            by_name: Some(Index::encoded(by_name)),
         }
     }
 
@@ -126,8 +146,9 @@ impl Requirements {
     }
 
     /// Whether the condition of user rule `index` may hold on the call of `line`, as far as
-    /// what it requires tells
-    pub(crate) fn may_hold_on(&self, index: usize, line: &CommandLine<'_>) -> bool {
+    /// what it requires tells; `named` keeps what the line's programs name, for the rules
+    /// of one call
+    pub(crate) fn may_hold_on(&self, index: usize, line: &CommandLine<'_>, named: &Named) -> bool {
         let Some(Some(slot)) = self.rules.get(index) else {
             return true;
         };
@@ -135,37 +156,86 @@ impl Requirements {
         if event.arg_unreadable {
             return true;
         }
-        if !line.may_be_shell_call() {
-            // A call of another tool can meet only the arguments, which are encoded first
-            // so that they are read alone.
-            return match slot.decoded.get() {
-                Some(Some(requirement)) => holds_an_arg(&requirement.args, event),
-                Some(None) => true,
-                None => self
-                    .bytes
-                    .get(slot.span.0..slot.span.1)
-                    .and_then(|bytes| postcard::take_from_bytes::<Vec<FieldPath>>(bytes).ok())
-                    .is_none_or(|(args, _)| holds_an_arg(&args, event)),
-            };
+        if line.may_be_shell_call() {
+            match self.named_on(index, line, named) {
+                Some(true) => return true,
+                // Not run: only an argument its text tests read is left to meet.
+                Some(false) => {}
+                None => {
+                    return self
+                        .decode(slot)
+                        .is_none_or(|requirement| requirement.may_hold_on(line))
+                }
+            }
         }
-        let decoded = slot.decoded.get_or_init(|| {
-            let bytes = self.bytes.get(slot.span.0..slot.span.1)?;
-            postcard::from_bytes(bytes).ok()
+        // A call of another tool can meet only the arguments, which are encoded first so
+        // that they are read alone.
+        match slot.decoded.get() {
+            Some(Some(requirement)) => holds_an_arg(&requirement.args, event),
+            Some(None) => true,
+            None => self
+                .bytes
+                .get(slot.span.0..slot.span.1)
+                .and_then(|bytes| postcard::take_from_bytes::<Vec<FieldPath>>(bytes).ok())
+                .is_none_or(|(args, _)| holds_an_arg(&args, event)),
+        }
+    }
+
+    /// How many requirements are decoded: in a policy read from its compact form, how many
+    /// were so far
+    #[cfg(test)]
+    pub(crate) fn decoded(&self) -> usize {
+        self.rules
+            .iter()
+            .flatten()
+            .filter(|slot| slot.decoded.get().is_some())
+            .count()
+    }
+
+    /// The requirement of `slot`, decoded now if it was not yet; `None` when it does not
+    /// decode
+    fn decode<'s>(&self, slot: &'s Slot) -> Option<&'s Requirement> {
+        slot.decoded
+            .get_or_init(|| {
+                let bytes = self.bytes.get(slot.span.0..slot.span.1)?;
+                postcard::from_bytes(bytes).ok()
+            })
+            .as_ref()
+    }
+
+    /// Whether a program `line` may run is one of the names user rule `index` is entered
+    /// under; `None` when it is not entered (or the policy has no index)
+    fn named_on(&self, index: usize, line: &CommandLine<'_>, named: &Named) -> Option<bool> {
+        let by_name = self
+            .by_name
+            .as_ref()?
+            .decoded(self.rules.len())
+            .filter(|by_name| by_name.is_entered(index))?;
+        let named = named.0.get_or_init(|| {
+            line.programs_run().map(|names| {
+                let mut rules: Vec<u32> = names
+                    .flat_map(|name| by_name.rules_of(name).iter().copied())
+                    .collect();
+                rules.sort_unstable();
+                rules
+            })
         });
-        match decoded {
-            Some(Requirement {
-                shell: Some(ShellNeed::Programs(tests)),
-                args,
-            }) => {
-                holds_an_arg(args, event)
+        Some(named.as_ref().is_none_or(|rules| {
+            u32::try_from(index).is_ok_and(|index| rules.binary_search(&index).is_ok())
+        }))
+    }
+}
+
+impl Requirement {
+    /// Whether a condition that requires this may hold on the shell call of `line`
+    fn may_hold_on(&self, line: &CommandLine<'_>) -> bool {
+        match &self.shell {
+            Some(ShellNeed::Programs(tests)) => {
+                holds_an_arg(&self.args, line.event())
                     || line.may_run(|program| tests.iter().any(|test| test.is_match(program)))
             }
-            Some(Requirement {
-                shell: Some(ShellNeed::Any),
-                ..
-            })
-            | None => true,
-            Some(Requirement { shell: None, args }) => holds_an_arg(args, event),
+            Some(ShellNeed::Any) => true,
+            None => holds_an_arg(&self.args, line.event()),
         }
     }
 }
@@ -178,11 +248,29 @@ fn holds_an_arg(args: &[FieldPath], event: &Event) -> bool {
         .is_some_and(|arg| args.iter().any(|path| path.lookup(arg).is_some()))
 }
 
-/// The bytes the compact form keeps of what `condition` requires, if anything
-pub(crate) fn encode(condition: &Condition) -> Result<Option<Vec<u8>>, postcard::Error> {
-    rule_requirement(condition)
-        .map(|requirement| postcard::to_allocvec(&requirement))
-        .transpose()
+/// What the compact form keeps of the user rules' requirements
+pub(crate) struct Encoded {
+    /// What each rule's condition requires, if anything, in order
+    pub(crate) rules: Vec<Option<Vec<u8>>>,
+    /// The index of the rules by the exact names they require
+    pub(crate) by_name: Vec<u8>,
+}
+
+/// The bytes the compact form keeps of what each of `conditions` (the user rules', in order)
+/// requires
+pub(crate) fn encode<'c>(
+    conditions: impl Iterator<Item = Option<&'c Condition>>,
+) -> Result<Encoded, postcard::Error> {
+    let requirements: Vec<Option<Requirement>> = conditions
+        .map(|condition| condition.and_then(rule_requirement))
+        .collect();
+    Ok(Encoded {
+        rules: requirements
+            .iter()
+            .map(|requirement| requirement.as_ref().map(postcard::to_allocvec).transpose())
+            .collect::<Result<_, _>>()?,
+        by_name: by_name::encode(&requirements)?,
+    })
 }
 
 /// What `condition` requires of a tool call; `None` when it may hold on any

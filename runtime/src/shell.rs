@@ -92,12 +92,19 @@ impl<'e> CommandLine<'e> {
     /// program (or all of it) is only known at run time, or the line or the input holding
     /// it cannot be read
     pub(crate) fn may_run(&self, runs: impl Fn(&str) -> bool) -> bool {
+        self.programs_run().is_none_or(|mut names| names.any(runs))
+    }
+
+    /// Each distinct program the line's commands run; `None` when they may run any: some
+    /// command's program (or all of it) is only known at run time, or the line or the input
+    /// holding it cannot be read
+    pub(crate) fn programs_run(&self) -> Option<impl Iterator<Item = &str>> {
         match self.reading() {
             Some(Reading::Read(script)) if !self.event.arg_unreadable => {
                 let programs = self.programs(script);
-                programs.hidden() || programs.names(script).any(runs)
+                (!programs.hidden()).then(|| programs.names(script))
             }
-            _ => true,
+            _ => None,
         }
     }
 
