@@ -477,7 +477,10 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 skip_to(chars, end);
                 if is_name(inner) || is_special(inner) {
                     self.parameter(inner, quoted);
-                } else if let Some(value) = self.case_modified(inner) {
+                } else if let Some(value) = self
+                    .case_modified(inner)
+                    .or_else(|| self.pattern_edited(inner))
+                {
                     self.value(&value, quoted);
                 } else {
                     let why = format!("`${{{inner}}}` is known only at run time");
@@ -551,6 +554,21 @@ impl<'e, 'a> Expansion<'e, 'a> {
     /// value, or the change, is known only at run time (a pattern after the operator)
     fn case_modified(&mut self, inner: &str) -> Option<String> {
         let (name, change) = case_modification(inner)?;
+        Some(change.apply(&self.spelled_value(name)?))
+    }
+
+    /// `${NAME%WORD}`, `${NAME#WORD}` (and doubled), of a pattern of `*`, `?` and brackets,
+    /// and `${NAME/WORD/TEXT}` (`//`, `/#`, `/%`) of literal text, of a value the line sets
+    /// (bash(1), Parameter Expansion); `None` when a quote or an expansion makes the
+    /// pattern only known at run time
+    fn pattern_edited(&mut self, inner: &str) -> Option<String> {
+        let (name, edit) = pattern_edit(inner)?;
+        edit.apply(&self.spelled_value(name)?)
+    }
+
+    /// The value the line sets `name` to, letter for letter, with a pass per value of a
+    /// loop variable; `None` when only run time knows it
+    fn spelled_value(&mut self, name: &str) -> Option<String> {
         let bound = self.env.vars.iter().rev().find(|(bound, _)| bound == name);
         let Some((_, Binding::Known(values))) = bound else {
             return None;
@@ -561,7 +579,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
             return None;
         }
         self.passes = self.passes.max(values.len());
-        Some(change.apply(value))
+        Some(value.clone())
     }
 
     /// The value of a parameter
@@ -883,6 +901,165 @@ fn case_modification(inner: &str) -> Option<(&str, CaseChange)> {
     is_name(name).then_some((name, change))
 }
 
+/// An edit of a value by a pattern
+enum PatternEdit<'a> {
+    /// `#WORD` (`longest`: `##WORD`): the shortest (longest) prefix WORD matches removed
+    RemovePrefix { word: &'a str, longest: bool },
+    /// `%WORD` (`longest`: `%%WORD`): the shortest (longest) suffix WORD matches removed
+    RemoveSuffix { word: &'a str, longest: bool },
+    /// `/WORD/TEXT`: the first WORD replaced; `all` for `//`
+    Replace {
+        word: &'a str,
+        by: &'a str,
+        all: bool,
+    },
+    /// `/#WORD/TEXT`: WORD replaced at the start
+    ReplacePrefix { word: &'a str, by: &'a str },
+    /// `/%WORD/TEXT`: WORD replaced at the end
+    ReplaceSuffix { word: &'a str, by: &'a str },
+}
+
+impl PatternEdit<'_> {
+    /// `value` edited; `None` when the pattern is no pattern globset reads as bash would
+    fn apply(&self, value: &str) -> Option<String> {
+        Some(match *self {
+            Self::RemovePrefix { word, longest } => {
+                let matcher = pattern_matcher(word)?;
+                let mut ends: Vec<usize> = (0..=value.len())
+                    .filter(|end| value.is_char_boundary(*end))
+                    .collect();
+                if longest {
+                    ends.reverse();
+                }
+                let end = ends.into_iter().find(|end| {
+                    value
+                        .get(..*end)
+                        .is_some_and(|prefix| matcher.is_match(prefix))
+                });
+                value.get(end.unwrap_or(0)..)?.to_owned()
+            }
+            Self::RemoveSuffix { word, longest } => {
+                let matcher = pattern_matcher(word)?;
+                let mut starts: Vec<usize> = (0..=value.len())
+                    .rev()
+                    .filter(|start| value.is_char_boundary(*start))
+                    .collect();
+                if longest {
+                    starts.reverse();
+                }
+                let start = starts.into_iter().find(|start| {
+                    value
+                        .get(*start..)
+                        .is_some_and(|suffix| matcher.is_match(suffix))
+                });
+                value.get(..start.unwrap_or(value.len()))?.to_owned()
+            }
+            // An empty pattern replaces nothing.
+            Self::Replace { word: "", .. } => value.to_owned(),
+            Self::Replace {
+                word,
+                by,
+                all: true,
+            } => value.replace(word, by),
+            Self::Replace {
+                word,
+                by,
+                all: false,
+            } => value.replacen(word, by, 1),
+            Self::ReplacePrefix { word, by } => match value.strip_prefix(word) {
+                Some(rest) => format!("{by}{rest}"),
+                None => value.to_owned(),
+            },
+            Self::ReplaceSuffix { word, by } => match value.strip_suffix(word) {
+                Some(rest) => format!("{rest}{by}"),
+                None => value.to_owned(),
+            },
+        })
+    }
+}
+
+/// `pattern` as bash matches it in a parameter expansion: `*` any text, `/` too
+fn pattern_matcher(pattern: &str) -> Option<globset::GlobMatcher> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+        .ok()
+        .map(|glob| glob.compile_matcher())
+}
+
+/// The name and the edit of a pattern removal or substitution whose parts the line spells
+/// out (`q%X`, `f%.*`, `p##*/`, `c/rn/rm`): a removal's pattern may hold `*`, `?` and
+/// brackets; a substitution's pattern and text are literal
+fn pattern_edit(inner: &str) -> Option<(&str, PatternEdit<'_>)> {
+    let end = inner
+        .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        .unwrap_or(inner.len());
+    let (name, operator) = inner.split_at(end);
+    if !is_name(name) {
+        return None;
+    }
+    // What bash would expand in it (or read as an extended glob) is left to run time.
+    let spelled = |text: &str| !text.contains(['$', '`', '\'', '"', '~', '{', '}', '(', ')']);
+    let literal = |text: &str| spelled(text) && !text.contains(['*', '?', '[', '\\']);
+    let (edit, ok) = if let Some(word) = operator.strip_prefix("##") {
+        (
+            PatternEdit::RemovePrefix {
+                word,
+                longest: true,
+            },
+            spelled(word),
+        )
+    } else if let Some(word) = operator.strip_prefix('#') {
+        (
+            PatternEdit::RemovePrefix {
+                word,
+                longest: false,
+            },
+            spelled(word),
+        )
+    } else if let Some(word) = operator.strip_prefix("%%") {
+        (
+            PatternEdit::RemoveSuffix {
+                word,
+                longest: true,
+            },
+            spelled(word),
+        )
+    } else if let Some(word) = operator.strip_prefix('%') {
+        (
+            PatternEdit::RemoveSuffix {
+                word,
+                longest: false,
+            },
+            spelled(word),
+        )
+    } else {
+        let rest = operator.strip_prefix('/')?;
+        let (kind, rest) = match rest.chars().next() {
+            Some(mark @ ('/' | '#' | '%')) => (Some(mark), rest.get(1..).unwrap_or_default()),
+            _ => (None, rest),
+        };
+        let (word, by) = rest.split_once('/').unwrap_or((rest, ""));
+        let edit = match kind {
+            Some('/') => PatternEdit::Replace {
+                word,
+                by,
+                all: true,
+            },
+            Some('#') => PatternEdit::ReplacePrefix { word, by },
+            Some('%') => PatternEdit::ReplaceSuffix { word, by },
+            _ => PatternEdit::Replace {
+                word,
+                by,
+                all: false,
+            },
+        };
+        (edit, literal(word) && literal(by))
+    };
+    ok.then_some((name, edit))
+}
+
 fn is_name(text: &str) -> bool {
     !text.is_empty()
         && !text.starts_with(|ch: char| ch.is_ascii_digit())
@@ -1066,6 +1243,11 @@ mod tests {
                 Binding::Known(vec!["drop table T".to_owned()]),
             ),
             ("R".to_owned(), Binding::Known(vec!["RM -RF".to_owned()])),
+            ("K".to_owned(), Binding::Known(vec!["flushallX".to_owned()])),
+            ("P".to_owned(), Binding::Known(vec!["/tmp/.ssh".to_owned()])),
+            ("M".to_owned(), Binding::Known(vec!["rm -rf".to_owned()])),
+            ("C".to_owned(), Binding::Known(vec!["rn".to_owned()])),
+            ("V".to_owned(), Binding::Known(vec!["1.2.3".to_owned()])),
             (
                 "L".to_owned(),
                 Binding::Known(vec!["~".to_owned(), "/etc".to_owned()]),
@@ -1132,6 +1314,29 @@ mod tests {
             ("\"${Q^^[a-d]}\"", &["?[]"]),
             ("\"${X^^}\"", &["?[]"]),
             ("\"${D^^}\"", &["?[]"]),
+            // bash(1), Remove matching prefix/suffix pattern and Pattern substitution, of
+            // literal patterns; a glob or an expansion in them is left to run time.
+            ("${K%X}", &["flushall"]),
+            ("${K%%X}", &["flushall"]),
+            ("${P#/tmp}", &["/.ssh"]),
+            ("${P##/tmp}", &["/.ssh"]),
+            ("\"${M/-rf/-r -f}\"", &["rm -r -f"]),
+            ("${C//n/m}", &["rm"]),
+            ("${C/#r/w}", &["wn"]),
+            ("${C/%n/m}", &["rm"]),
+            ("${C/x}", &["rn"]),
+            ("${K%Y}", &["flushallX"]),
+            ("\"${K%*X}\"", &["flushall"]),
+            ("${V%.*}", &["1.2"]),
+            ("${V%%.*}", &["1"]),
+            ("${V#*.}", &["2.3"]),
+            ("${V##*.}", &["3"]),
+            ("${P##*/}", &[".ssh"]),
+            ("${P%/*}", &["/tmp"]),
+            ("${V%[0-9]}", &["1.2."]),
+            ("\"${C/?/x}\"", &["?[]"]),
+            ("\"${K%$Y}\"", &["?[]"]),
+            ("\"${X%a}\"", &["?[]"]),
             ("$1", &["?s[]"]),
             ("\"\"", &[""]),
             ("$EMPTY_UNKNOWN\"\"", &["?s[]"]),
