@@ -771,6 +771,11 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 if tail.split('/').any(|part| part == "..") {
                     unknown.name = false;
                 }
+                // Text beside a program's own code (`"rm -rf ~; $(ssh-agent -s)"`) is not
+                // that program's: the word runs more than it prints.
+                if !word.is_empty() {
+                    unknown.own_code = false;
+                }
                 self.words.push(unknown.encode());
             }
             None if !word.is_empty() || self.quoted_empty => self.words.push(word),
@@ -903,10 +908,13 @@ fn case_modification(inner: &str) -> Option<(&str, CaseChange)> {
 
 /// An edit of a value by a pattern
 enum PatternEdit<'a> {
-    /// `#WORD` (`longest`: `##WORD`): the shortest (longest) prefix WORD matches removed
-    RemovePrefix { word: &'a str, longest: bool },
-    /// `%WORD` (`longest`: `%%WORD`): the shortest (longest) suffix WORD matches removed
-    RemoveSuffix { word: &'a str, longest: bool },
+    /// `#WORD`, `##WORD` (`prefix`) and `%WORD`, `%%WORD`: the shortest (`longest`: the
+    /// longest) prefix or suffix WORD matches removed
+    Remove {
+        word: &'a str,
+        longest: bool,
+        prefix: bool,
+    },
     /// `/WORD/TEXT`: the first WORD replaced; `all` for `//`
     Replace {
         word: &'a str,
@@ -923,37 +931,11 @@ impl PatternEdit<'_> {
     /// `value` edited; `None` when the pattern is no pattern globset reads as bash would
     fn apply(&self, value: &str) -> Option<String> {
         Some(match *self {
-            Self::RemovePrefix { word, longest } => {
-                let matcher = pattern_matcher(word)?;
-                let mut ends: Vec<usize> = (0..=value.len())
-                    .filter(|end| value.is_char_boundary(*end))
-                    .collect();
-                if longest {
-                    ends.reverse();
-                }
-                let end = ends.into_iter().find(|end| {
-                    value
-                        .get(..*end)
-                        .is_some_and(|prefix| matcher.is_match(prefix))
-                });
-                value.get(end.unwrap_or(0)..)?.to_owned()
-            }
-            Self::RemoveSuffix { word, longest } => {
-                let matcher = pattern_matcher(word)?;
-                let mut starts: Vec<usize> = (0..=value.len())
-                    .rev()
-                    .filter(|start| value.is_char_boundary(*start))
-                    .collect();
-                if longest {
-                    starts.reverse();
-                }
-                let start = starts.into_iter().find(|start| {
-                    value
-                        .get(*start..)
-                        .is_some_and(|suffix| matcher.is_match(suffix))
-                });
-                value.get(..start.unwrap_or(value.len()))?.to_owned()
-            }
+            Self::Remove {
+                word,
+                longest,
+                prefix,
+            } => without_match(value, word, longest, prefix)?,
             // An empty pattern replaces nothing.
             Self::Replace { word: "", .. } => value.to_owned(),
             Self::Replace {
@@ -978,14 +960,42 @@ impl PatternEdit<'_> {
     }
 }
 
-/// `pattern` as bash matches it in a parameter expansion: `*` any text, `/` too
-fn pattern_matcher(pattern: &str) -> Option<globset::GlobMatcher> {
+/// `pattern` as bash matches it in a parameter expansion and `find -path`: `*` any text,
+/// `/` too; `None` when globset reads no pattern in it
+pub(crate) fn pattern_matcher(pattern: &str) -> Option<globset::GlobMatcher> {
     globset::GlobBuilder::new(pattern)
         .literal_separator(false)
         .backslash_escape(true)
         .build()
         .ok()
         .map(|glob| glob.compile_matcher())
+}
+
+/// `value` without its shortest (`longest`: longest) prefix (`prefix`) or suffix that
+/// `pattern` matches; itself when none does
+fn without_match(value: &str, pattern: &str, longest: bool, prefix: bool) -> Option<String> {
+    let matcher = pattern_matcher(pattern)?;
+    // Where to cut, from the shortest part cut off to the longest.
+    let mut cuts: Vec<usize> = (0..=value.len())
+        .filter(|at| value.is_char_boundary(*at))
+        .collect();
+    if prefix == longest {
+        cuts.reverse();
+    }
+    let split = |at: usize| {
+        let (head, tail) = value.split_at(at);
+        if prefix {
+            (head, tail)
+        } else {
+            (tail, head)
+        }
+    };
+    let kept = cuts
+        .into_iter()
+        .map(split)
+        .find(|(cut, _)| matcher.is_match(cut))
+        .map_or(value, |(_, kept)| kept);
+    Some(kept.to_owned())
 }
 
 /// The name and the edit of a pattern removal or substitution whose parts the line spells
@@ -1002,38 +1012,26 @@ fn pattern_edit(inner: &str) -> Option<(&str, PatternEdit<'_>)> {
     // What bash would expand in it (or read as an extended glob) is left to run time.
     let spelled = |text: &str| !text.contains(['$', '`', '\'', '"', '~', '{', '}', '(', ')']);
     let literal = |text: &str| spelled(text) && !text.contains(['*', '?', '[', '\\']);
-    let (edit, ok) = if let Some(word) = operator.strip_prefix("##") {
-        (
-            PatternEdit::RemovePrefix {
+    let removal = [
+        ("##", true, true),
+        ("#", false, true),
+        ("%%", true, false),
+        ("%", false, false),
+    ]
+    .into_iter()
+    .find_map(|(mark, longest, prefix)| {
+        let word = operator.strip_prefix(mark)?;
+        Some((
+            PatternEdit::Remove {
                 word,
-                longest: true,
+                longest,
+                prefix,
             },
             spelled(word),
-        )
-    } else if let Some(word) = operator.strip_prefix('#') {
-        (
-            PatternEdit::RemovePrefix {
-                word,
-                longest: false,
-            },
-            spelled(word),
-        )
-    } else if let Some(word) = operator.strip_prefix("%%") {
-        (
-            PatternEdit::RemoveSuffix {
-                word,
-                longest: true,
-            },
-            spelled(word),
-        )
-    } else if let Some(word) = operator.strip_prefix('%') {
-        (
-            PatternEdit::RemoveSuffix {
-                word,
-                longest: false,
-            },
-            spelled(word),
-        )
+        ))
+    });
+    let (edit, ok) = if let Some(removal) = removal {
+        removal
     } else {
         let rest = operator.strip_prefix('/')?;
         let (kind, rest) = match rest.chars().next() {
@@ -1293,10 +1291,13 @@ mod tests {
             ("pre$X", &["?s[pre]"]),
             ("\"$USER\"", &["?n[]"]),
             ("\"$(date +%s)\"", &["?ncw[]"]),
-            ("a:$(git rev-parse --short HEAD)", &["?ncw[a:]"]),
+            ("a:$(git rev-parse --short HEAD)", &["?nw[a:]"]),
             ("$(date +%s)", &["?ncw[]"]),
             ("$(date)", &["?snc[]"]),
             ("\"$(ssh-agent -s)\"", &["?c[]"]),
+            // Text beside a program's own code is not its code.
+            ("\"x; $(ssh-agent -s)\"", &["?[x; ]"]),
+            ("\"$(ssh-agent -s); x\"", &["?[]"]),
             ("\"$(echo $X | base64 -d)\"", &["?[]"]),
             ("${X:-/etc}", &["?s[]"]),
             // bash(1), Case modification: `^` upper, `,` lower, `~` toggles; doubled, every

@@ -3742,11 +3742,7 @@ const FIND_ACTIONS: &[&str] = &[
 
 /// Whether the `find -path` glob `pattern` may match `path`, whose `*` crosses folders
 fn may_match_path(pattern: &str, path: &str) -> bool {
-    globset::GlobBuilder::new(pattern)
-        .literal_separator(false)
-        .backslash_escape(true)
-        .build()
-        .map_or(true, |glob| glob.compile_matcher().is_match(path))
+    expand::pattern_matcher(pattern).is_none_or(|matcher| matcher.is_match(path))
 }
 
 /// Whether the `find -name` glob `pattern` may match `name`, case aside (a folder on a
