@@ -34,7 +34,6 @@ mod state;
 mod store;
 mod transcript;
 mod waiting;
-pub mod watchdog;
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

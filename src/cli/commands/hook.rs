@@ -119,7 +119,7 @@ impl Answer {
             };
             std::process::exit(i32::from(status.code()));
         };
-        if let Err(err) = rulesc_host::watchdog::spawn(watchdog) {
+        if let Err(err) = std::thread::Builder::new().spawn(watchdog) {
             // Without a watchdog, nothing keeps the call within its time.
             let reason = format!("rulesc hook could not start its timer: {err}");
             let status = write(&rulesc_host::unreadable_input(&reason, &fallback));
