@@ -39,7 +39,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rulesc_runtime::Policy;
@@ -144,8 +144,9 @@ pub(crate) struct Cached {
 /// An entry read whole, its checksum verified
 struct Entry {
     header: Header,
-    /// The file's bytes: the header line, then the policy's compact form
-    bytes: Vec<u8>,
+    /// The file's bytes: the header line, then the policy's compact form; shared with the
+    /// policy decoded from them, which reads its parts where they are
+    bytes: Arc<Vec<u8>>,
     /// Where the compact form starts in `bytes`
     start: usize,
 }
@@ -486,7 +487,7 @@ fn read_entry(path: &Path, arguments: &str, limit: u64) -> std::io::Result<Optio
     // in, no move to the front.
     let entry = Entry {
         header,
-        bytes,
+        bytes: Arc::new(bytes),
         start: line_end + 1,
     };
     let whole = entry.header.rulesc == env!("CARGO_PKG_VERSION")
@@ -514,7 +515,7 @@ fn decode(entry: &Entry) -> Option<Policy> {
     }
     // The entry holds a policy this rulesc built, and the checksum proves it unchanged, so
     // the checks its rules passed then are not made again.
-    let policy = Policy::from_checked_compact(entry.compact()).ok()?;
+    let policy = Policy::from_checked_compact_at(Arc::clone(&entry.bytes), entry.start).ok()?;
     *decoded = Some((entry.header.checksum.clone(), policy.clone()));
     Some(policy)
 }

@@ -20,6 +20,7 @@
 //! envelope names its own format and version, so bytes of another layout are refused whole.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -31,6 +32,7 @@ use crate::index::IndexEntry;
 use crate::policy::{Parts, Policy};
 use crate::postfix::flatten;
 use crate::programs::{self, Requirements};
+use crate::shared_bytes::SharedBytes;
 use crate::trace::TraceSpec;
 use crate::vocabulary::{Defaults, Mode, Rule};
 use crate::watched::Watched;
@@ -148,10 +150,12 @@ pub(crate) fn write(
     })
 }
 
-/// The parts of the policy `bytes` hold, as [`write`] wrote them
-pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
+/// The parts of the policy the compact form at `start` of `bytes` holds, as [`write`]
+/// wrote it: the parts keep spans of `bytes`, not copies
+pub(crate) fn read(bytes: &SharedBytes, start: usize) -> Result<Parts, LoadError> {
+    let form = bytes.all().get(start..).unwrap_or_default();
     let compact: Compact<'_> =
-        postcard::from_bytes(bytes).map_err(|err| LoadError::Json(err.to_string()))?;
+        postcard::from_bytes(form).map_err(|err| LoadError::Json(err.to_string()))?;
     if compact.format != COMPACT_FORMAT {
         return Err(LoadError::Format(Some(compact.format.into_owned())));
     }
@@ -160,27 +164,15 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
     }
     bounds::check_rule_count(compact.rules.len()).map_err(LoadError::Policy)?;
     let n_rules = compact.rules.len();
-    // Each buffer is sized once: growing it by doubling copied it again and again.
-    let (head_bytes, condition_bytes, requirement_bytes) =
-        compact
-            .rules
-            .iter()
-            .fold((0, 0, 0), |(heads, conditions, requirements), head| {
-                (
-                    heads + head.rest.0.len(),
-                    conditions + encoded_len(&head.condition),
-                    requirements + encoded_len(&head.requirement),
-                )
-            });
     let mut parts = Parts {
-        heads: EncodedHeads::with_capacity(n_rules, head_bytes),
+        heads: EncodedHeads::with_capacity(bytes, n_rules),
         defaults: compact.defaults,
         trace: compact.trace.into_owned(),
         shadow: Vec::new(),
         index: Vec::with_capacity(n_rules),
-        conditions: Conditions::with_capacity(n_rules, condition_bytes),
-        requirements: Requirements::with_capacity(n_rules, requirement_bytes, compact.by_name.0),
-        watched: Watched::encoded(compact.watched.0),
+        conditions: Conditions::with_capacity(bytes, n_rules),
+        requirements: Requirements::with_capacity(bytes, n_rules, compact.by_name.0),
+        watched: Watched::encoded(bytes.part(compact.watched.0)),
     };
     for head in compact.rules {
         parts.heads.push(head.events, head.rest.0);
@@ -200,11 +192,6 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Parts, LoadError> {
             .push_encoded(head.requirement.map(|Encoded(bytes)| bytes));
     }
     Ok(parts)
-}
-
-/// How many bytes an encoded part takes
-fn encoded_len(encoded: &Option<Encoded<'_>>) -> usize {
-    encoded.as_ref().map_or(0, |Encoded(bytes)| bytes.len())
 }
 
 impl Policy {
@@ -233,7 +220,14 @@ impl Policy {
     /// decides as a command line that cannot be read: a guard (`block`, `ask`, `forbid`)
     /// fires, any other rule does not.
     pub fn from_checked_compact(bytes: &[u8]) -> Result<Policy, LoadError> {
-        read(bytes).map(Policy::from_encoded)
+        Policy::from_checked_compact_at(Arc::new(bytes.to_vec()), 0)
+    }
+
+    /// The policy [`Policy::to_compact`] wrote, at `start` of `bytes` (after what the
+    /// caller keeps before it), read back as [`Policy::from_checked_compact`] does, but
+    /// without a copy: the policy keeps `bytes` and reads its parts where they are
+    pub fn from_checked_compact_at(bytes: Arc<Vec<u8>>, start: usize) -> Result<Policy, LoadError> {
+        read(&SharedBytes::new(bytes), start).map(Policy::from_encoded)
     }
 }
 

@@ -4,18 +4,20 @@
 use std::sync::OnceLock;
 
 use crate::postfix::{unflatten, Node};
+use crate::shared_bytes::{SharedBytes, Span};
 use crate::trace::{self, TraceSpec};
 use crate::vocabulary::Condition;
 
 /// The conditions of a policy's user rules, encoded, each decoded on first use
 #[derive(Debug)]
 pub(crate) struct Conditions {
-    /// Every condition's bytes, one after the other
-    bytes: Vec<u8>,
+    /// The compact form the conditions were read from
+    bytes: SharedBytes,
     /// Where each rule's condition is in `bytes`; none for a rule without a condition
-    spans: Vec<Option<(usize, usize)>>,
-    /// Each rule's condition once decoded: `None` when its bytes do not decode
-    decoded: Vec<OnceLock<Option<Condition>>>,
+    spans: Vec<Option<Span>>,
+    /// Each rule's condition once decoded: `None` when its bytes do not decode; boxed,
+    /// as a slot per rule is made on every call and a small one keeps its memory small
+    decoded: Vec<OnceLock<Option<Box<Condition>>>>,
 }
 
 #[cfg(test)]
@@ -30,22 +32,20 @@ impl Conditions {
 }
 
 impl Conditions {
-    /// Room for the conditions of `n_rules` rules, `n_bytes` long in all
-    pub(crate) fn with_capacity(n_rules: usize, n_bytes: usize) -> Conditions {
+    /// Room for the conditions of `n_rules` rules, read from `bytes`
+    pub(crate) fn with_capacity(bytes: &SharedBytes, n_rules: usize) -> Conditions {
         Conditions {
-            bytes: Vec::with_capacity(n_bytes),
+            bytes: bytes.clone(),
             spans: Vec::with_capacity(n_rules),
             decoded: Vec::with_capacity(n_rules),
         }
     }
 
-    /// Adds the next rule's condition: its encoded bytes, or `None` when it has none
+    /// Adds the next rule's condition: its encoded bytes (a slice of the bytes the
+    /// conditions were read from), or `None` when it has none
     pub(crate) fn push(&mut self, encoded: Option<&[u8]>) {
-        self.spans.push(encoded.map(|bytes| {
-            let start = self.bytes.len();
-            self.bytes.extend_from_slice(bytes);
-            (start, self.bytes.len())
-        }));
+        self.spans
+            .push(encoded.map(|encoded| self.bytes.span_of(encoded)));
         self.decoded.push(OnceLock::new());
     }
 }
@@ -68,12 +68,12 @@ impl Conditions {
         let decoded = self.decoded.get(index).ok_or(Undecodable)?;
         decoded
             .get_or_init(|| {
-                let bytes = self.bytes.get(span.0..span.1)?;
+                let bytes = self.bytes.get(*span)?;
                 let nodes: Vec<Node<Condition>> = postcard::from_bytes(bytes).ok()?;
                 let mut condition = unflatten(nodes, &mut Vec::new())?;
-                trace::point_at_slots(&mut condition, trace).then_some(condition)
+                trace::point_at_slots(&mut condition, trace).then(|| Box::new(condition))
             })
-            .as_ref()
+            .as_deref()
             .map(Some)
             .ok_or(Undecodable)
     }

@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::shared_bytes::{SharedBytes, Span};
 use crate::vocabulary::{Action, Condition, EventKind, Origin, Rule, StopReason, Verb};
 
 /// The heads of a policy's rules: the user's rules in the order given, then the prelude
@@ -129,30 +130,30 @@ pub(crate) fn encode(rule: &Rule) -> Result<(u16, Vec<u8>), postcard::Error> {
 pub(crate) struct EncodedHeads {
     /// Each rule's events, as bits
     events: Vec<u16>,
-    /// Every head's bytes, one after the other
-    bytes: Vec<u8>,
+    /// The compact form the heads were read from
+    bytes: SharedBytes,
     /// Where each rule's head is in `bytes`
-    spans: Vec<(usize, usize)>,
-    /// Each rule's head once decoded
-    decoded: Vec<OnceLock<Rule>>,
+    spans: Vec<Span>,
+    /// Each rule's head once decoded, boxed: a slot per rule is made on every call, and
+    /// a small one keeps the memory a call touches small
+    decoded: Vec<OnceLock<Box<Rule>>>,
 }
 
 impl EncodedHeads {
-    /// Room for the heads of `n_rules` rules, `n_bytes` long in all
-    pub(crate) fn with_capacity(n_rules: usize, n_bytes: usize) -> EncodedHeads {
+    /// Room for the heads of `n_rules` rules, read from `bytes`
+    pub(crate) fn with_capacity(bytes: &SharedBytes, n_rules: usize) -> EncodedHeads {
         EncodedHeads {
             events: Vec::with_capacity(n_rules),
-            bytes: Vec::with_capacity(n_bytes),
+            bytes: bytes.clone(),
             spans: Vec::with_capacity(n_rules),
             decoded: Vec::with_capacity(n_rules),
         }
     }
 
-    /// Adds the next rule's head, as [`encode`] wrote it
+    /// Adds the next rule's head, as [`encode`] wrote it: `encoded`, a slice of the bytes
+    /// the heads were read from
     pub(crate) fn push(&mut self, events: u16, encoded: &[u8]) {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(encoded);
-        self.spans.push((start, self.bytes.len()));
+        self.spans.push(self.bytes.span_of(encoded));
         self.events.push(events);
         self.decoded.push(OnceLock::new());
     }
@@ -170,25 +171,26 @@ impl EncodedHeads {
 
     /// The head of rule `index`, decoded now if it was not yet
     pub(crate) fn get(&self, index: usize) -> Option<&Rule> {
-        let (start, end) = *self.spans.get(index)?;
+        let span = *self.spans.get(index)?;
         let bits = *self.events.get(index)?;
-        Some(self.decoded.get(index)?.get_or_init(|| {
+        let head = self.decoded.get(index)?.get_or_init(|| {
             let rest = self
                 .bytes
-                .get(start..end)
+                .get(span)
                 .and_then(|bytes| postcard::from_bytes::<Rest<'_>>(bytes).ok());
             match rest {
-                Some(rest) => Rule {
+                Some(rest) => Box::new(Rule {
                     id: rest.id.into_owned(),
                     events: events_of(bits),
                     condition: None,
                     action: rest.action.into_owned(),
                     priority: rest.priority,
                     origin: rest.origin.map(Cow::into_owned),
-                },
-                None => unreadable(index, bits),
+                }),
+                None => Box::new(unreadable(index, bits)),
             }
-        }))
+        });
+        Some(head)
     }
 }
 
@@ -213,6 +215,8 @@ fn unreadable(index: usize, bits: u16) -> Rule {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::vocabulary::{FieldPath, Literal, PathSegment};
 
@@ -250,13 +254,28 @@ mod tests {
         ]
     }
 
-    fn encoded(rules: &[Rule]) -> EncodedHeads {
-        let mut heads = EncodedHeads::default();
-        for rule in rules {
-            let (bits, bytes) = encode(rule).unwrap();
-            heads.push(bits, &bytes);
+    /// The heads of `encodings` (each a rule's events and head), read from one buffer of
+    /// them all, as the compact form keeps them
+    fn read_from_one_buffer(encodings: &[(u16, Vec<u8>)]) -> EncodedHeads {
+        let all = encodings
+            .iter()
+            .flat_map(|(_, bytes)| bytes.clone())
+            .collect();
+        let bytes = SharedBytes::new(Arc::new(all));
+        let mut heads = EncodedHeads::with_capacity(&bytes, encodings.len());
+        let mut start = 0;
+        for (bits, encoded) in encodings {
+            let end = start + encoded.len();
+            heads.push(*bits, &bytes.all()[start..end]);
+            start = end;
         }
         heads
+    }
+
+    fn encoded(rules: &[Rule]) -> EncodedHeads {
+        let encodings: Vec<(u16, Vec<u8>)> =
+            rules.iter().map(|rule| encode(rule).unwrap()).collect();
+        read_from_one_buffer(&encodings)
     }
 
     #[test]
@@ -281,10 +300,9 @@ mod tests {
 
     #[test]
     fn a_head_that_does_not_decode_forbids() {
-        let mut heads = EncodedHeads::default();
         let (bits, mut bytes) = encode(&rules()[0]).unwrap();
         bytes.truncate(2);
-        heads.push(bits, &bytes);
+        let heads = read_from_one_buffer(&[(bits, bytes)]);
         let rule = heads.get(0).unwrap();
         assert!(rule.action.fails_closed());
         assert_eq!(rule.events, rules()[0].events);

@@ -39,6 +39,7 @@ mod programs;
 mod read;
 mod render;
 mod resolve;
+mod shared_bytes;
 mod shell;
 mod trace;
 mod watched;

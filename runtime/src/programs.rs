@@ -31,6 +31,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
+use crate::shared_bytes::{SharedBytes, Span};
 use crate::shell::CommandLine;
 use crate::vocabulary::{Condition, Field, FieldPath, Rule, ShellCondition, ShellWord, WordTest};
 use by_name::Index;
@@ -83,8 +84,8 @@ impl Requirement {
 /// of another tool only needs to know that there is one.
 #[derive(Debug)]
 pub(crate) struct Requirements {
-    /// Every encoded requirement's bytes, one after the other
-    bytes: Vec<u8>,
+    /// The compact form the requirements were read from; none for a policy built here
+    bytes: SharedBytes,
     /// Each rule's requirement, if it has one
     rules: Vec<Option<Slot>>,
     /// The rules entered under the exact names they require, in a policy read from its
@@ -102,8 +103,8 @@ pub(crate) struct Named(OnceCell<Option<Vec<u32>>>);
 /// when they do not decode, which leaves the rule to be tested)
 #[derive(Debug)]
 struct Slot {
-    span: (usize, usize),
-    decoded: OnceLock<Option<Requirement>>,
+    span: Span,
+    decoded: OnceLock<Option<Box<Requirement>>>,
 }
 
 impl Requirements {
@@ -111,10 +112,10 @@ impl Requirements {
     pub(crate) fn of(rules: &[Rule]) -> Requirements {
         let slot = |requirement| Slot {
             span: (0, 0),
-            decoded: OnceLock::from(Some(requirement)),
+            decoded: OnceLock::from(Some(Box::new(requirement))),
         };
         Requirements {
-            bytes: Vec::new(),
+            bytes: SharedBytes::default(),
             rules: rules
                 .iter()
                 .map(|rule| rule.condition.as_ref().and_then(rule_requirement).map(slot))
@@ -123,25 +124,26 @@ impl Requirements {
         }
     }
 
-    /// Room for the requirements of `n_rules` rules, `n_bytes` long in all, with the index
-    /// of their names as [`encode`] wrote it
-    pub(crate) fn with_capacity(n_rules: usize, n_bytes: usize, by_name: &[u8]) -> Requirements {
+    /// Room for the requirements of `n_rules` rules, read from `bytes`, with the index of
+    /// their names as [`encode`] wrote it (`by_name`, a slice of `bytes`)
+    pub(crate) fn with_capacity(
+        bytes: &SharedBytes,
+        n_rules: usize,
+        by_name: &[u8],
+    ) -> Requirements {
         Requirements {
-            bytes: Vec::with_capacity(n_bytes),
+            bytes: bytes.clone(),
             rules: Vec::with_capacity(n_rules),
-            by_name: Some(Index::encoded(by_name)),
+            by_name: Some(Index::encoded(bytes.part(by_name))),
         }
     }
 
-    /// Adds the next rule's requirement, as [`encode`] wrote it, or `None`
+    /// Adds the next rule's requirement, as [`encode`] wrote it (a slice of the bytes the
+    /// requirements were read from), or `None`
     pub(crate) fn push_encoded(&mut self, encoded: Option<&[u8]>) {
-        self.rules.push(encoded.map(|bytes| {
-            let start = self.bytes.len();
-            self.bytes.extend_from_slice(bytes);
-            Slot {
-                span: (start, self.bytes.len()),
-                decoded: OnceLock::new(),
-            }
+        self.rules.push(encoded.map(|encoded| Slot {
+            span: self.bytes.span_of(encoded),
+            decoded: OnceLock::new(),
         }));
     }
 
@@ -175,7 +177,7 @@ impl Requirements {
             Some(None) => true,
             None => self
                 .bytes
-                .get(slot.span.0..slot.span.1)
+                .get(slot.span)
                 .and_then(|bytes| postcard::take_from_bytes::<Vec<FieldPath>>(bytes).ok())
                 .is_none_or(|(args, _)| holds_an_arg(&args, event)),
         }
@@ -197,10 +199,10 @@ impl Requirements {
     fn decode<'s>(&self, slot: &'s Slot) -> Option<&'s Requirement> {
         slot.decoded
             .get_or_init(|| {
-                let bytes = self.bytes.get(slot.span.0..slot.span.1)?;
-                postcard::from_bytes(bytes).ok()
+                let bytes = self.bytes.get(slot.span)?;
+                postcard::from_bytes(bytes).ok().map(Box::new)
             })
-            .as_ref()
+            .as_deref()
     }
 
     /// Whether a program `line` may run is one of the names user rule `index` is entered

@@ -11,13 +11,14 @@ use std::sync::OnceLock;
 
 use rulesc_shell::{WatchedName, WatchedNames};
 
+use crate::shared_bytes::SharedPart;
 use crate::vocabulary::{Condition, ShellCondition, ShellWord, TraceTerm};
 
 /// A policy's watched names, worked out or encoded
 #[derive(Debug)]
 pub(crate) struct Watched {
     /// The names as [`Watched::encode`] wrote them, when read from the compact form
-    encoded: Box<[u8]>,
+    encoded: SharedPart,
     names: OnceLock<WatchedNames>,
 }
 
@@ -35,15 +36,15 @@ impl Watched {
             tested(condition, true, &mut names);
         }
         Watched {
-            encoded: Box::default(),
+            encoded: SharedPart::default(),
             names: OnceLock::from(WatchedNames::new(names)),
         }
     }
 
     /// The names [`Watched::encode`] wrote, decoded when first asked
-    pub(crate) fn encoded(bytes: &[u8]) -> Watched {
+    pub(crate) fn encoded(encoded: SharedPart) -> Watched {
         Watched {
-            encoded: bytes.into(),
+            encoded,
             names: OnceLock::new(),
         }
     }
@@ -52,7 +53,7 @@ impl Watched {
     /// give any name: every word behind an unlisted program is read as a command.
     pub(crate) fn names(&self) -> &WatchedNames {
         self.names.get_or_init(|| {
-            postcard::from_bytes::<(&str, Vec<(u8, &str)>)>(&self.encoded).map_or_else(
+            postcard::from_bytes::<(&str, Vec<(u8, &str)>)>(self.encoded.bytes()).map_or_else(
                 |_| WatchedNames::new([WatchedName::Any]),
                 |(exact, parts)| {
                     let parts = parts.into_iter().map(|(kind, text)| match kind {
@@ -218,10 +219,13 @@ mod tests {
             program(WordTest::Regex(RegexPattern::new("^[a-z]{3}$").unwrap())),
         ]));
         let watched = Watched::of([&condition]);
-        let read = Watched::encoded(&watched.encode().unwrap());
+        let read = Watched::encoded(SharedPart::copied(&watched.encode().unwrap()));
         assert_eq!(read.names(), watched.names());
         assert_eq!(
-            Watched::encoded(b"\xff").names().iter().count(),
+            Watched::encoded(SharedPart::copied(b"\xff"))
+                .names()
+                .iter()
+                .count(),
             1,
             "any name"
         );

@@ -14,7 +14,7 @@
 use std::path::Path;
 
 /// Each top module of `runtime/src` with its floor, lowest first
-const FLOORS: [(&str, u8); 44] = [
+const FLOORS: [(&str, u8); 45] = [
     ("vocabulary", 0),
     ("event", 1),
     ("outcome", 1),
@@ -38,6 +38,7 @@ const FLOORS: [(&str, u8); 44] = [
     ("encoded", 2),
     ("render", 2),
     ("resolve", 2),
+    ("shared_bytes", 2),
     ("shell", 2),
     ("trace", 2),
     ("watched", 2),

@@ -20,6 +20,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::{Requirement, ShellNeed};
+use crate::shared_bytes::SharedPart;
 use crate::vocabulary::WordTest;
 
 /// The index as the compact form keeps it: the names, sorted, in one text; where each ends
@@ -36,15 +37,15 @@ struct Written<'a> {
 /// The index as the compact form wrote it, decoded when a shell call first asks
 #[derive(Debug)]
 pub(super) struct Index {
-    encoded: Box<[u8]>,
+    encoded: SharedPart,
     decoded: OnceLock<Option<ByName>>,
 }
 
 impl Index {
     /// The index [`encode`] wrote
-    pub(super) fn encoded(bytes: &[u8]) -> Index {
+    pub(super) fn encoded(encoded: SharedPart) -> Index {
         Index {
-            encoded: bytes.into(),
+            encoded,
             decoded: OnceLock::new(),
         }
     }
@@ -53,7 +54,7 @@ impl Index {
     /// when its bytes do not decode whole (see [`ByName::decode`])
     pub(super) fn decoded(&self, n_rules: usize) -> Option<&ByName> {
         self.decoded
-            .get_or_init(|| ByName::decode(&self.encoded, n_rules))
+            .get_or_init(|| ByName::decode(self.encoded.bytes(), n_rules))
             .as_ref()
     }
 }
