@@ -2876,6 +2876,32 @@ pub(crate) enum Destination {
     },
     /// Every operand (`tee`, `truncate`, `shred`)
     Every,
+    /// The operand at `at`, when `commands` is empty or the first operand is one of them:
+    /// the archive an archiver writes (`zip ARCHIVE FILE...`, `7z a ARCHIVE FILE...`)
+    Nth {
+        /// The commands that write the archive
+        commands: &'static [&'static str],
+        /// Where the archive is among the operands
+        at: usize,
+    },
+    /// The values of these options when `tar` writes its archive: it creates it (`-c`),
+    /// adds to it (`-r`, `-u`, `-A`) or deletes from it (`--delete`), also in an old-style
+    /// first word (`tar cf ARCHIVE`)
+    TarArchive(&'static [&'static str]),
+    /// What a compressor writes of each operand: its compressed form, the operand with
+    /// `suffix` added, or decompressing, the operand without it (`gzip -d ~/.bashrc.gz`
+    /// writes `~/.bashrc`); nothing with a flag of `no_file`
+    Compressed {
+        /// The suffix of its compressed files
+        suffix: &'static str,
+        /// Whether it decompresses whatever its flags (`gunzip`)
+        decompressor: bool,
+        /// The flags with which it decompresses (`gzip -d`)
+        decompress: &'static [&'static str],
+        /// The flags with which it writes the standard output, or tests or lists, and the
+        /// options naming the file it writes instead (`zstd -o FILE`)
+        no_file: &'static [&'static str],
+    },
     /// Every operand after the first so many (`ddrescue IN OUT MAP` writes `OUT` and `MAP`)
     After(usize),
     /// The values of these options (`sort -o FILE`, `curl -o FILE`); an entry ending in
@@ -2904,6 +2930,9 @@ pub(crate) enum Destination {
         /// The options that make the archive after them
         create: &'static [&'static str],
     },
+    /// The files the `w` commands of a `sed` script written on the line write (`sed -n 'w
+    /// FILE'`, `sed 's/x/y/w FILE'`)
+    SedScript,
     /// Every operand after the script, with one of these flags (`sed -i`)
     InPlace(&'static [&'static str]),
     /// Every operand after the program, when `-i`/`--include` loads one of these libraries
@@ -3372,6 +3401,73 @@ const OPENSSL_WRITING: &[&str] = &[
     "-msgfile=",
 ];
 
+/// The short options that take a value in GNU tar and bsdtar alike, which old-style letters
+/// (`tar xbfC 20 a.tar DIR`) take in turn from the words after them
+const TAR_VALUED: &[&str] = &[
+    "-C",
+    "--directory",
+    "-f",
+    "--file",
+    "-b",
+    "-F",
+    "-g",
+    "-I",
+    "-K",
+    "-L",
+    "-N",
+    "-T",
+    "-V",
+    "-X",
+];
+
+/// zip(1)'s options that take the next word as their value
+const ZIP_VALUED: &[&str] = &[
+    "-b",
+    "-n",
+    "-t",
+    "-tt",
+    "-x",
+    "-i",
+    "-P",
+    "-O",
+    "--output-file",
+    "-Z",
+    "-TT",
+];
+
+/// The flags with which gzip(1) writes no file: to the standard output, or testing or
+/// listing
+const GZIP_STDOUT: &[&str] = &[
+    "-c",
+    "--stdout",
+    "--to-stdout",
+    "-t",
+    "--test",
+    "-l",
+    "--list",
+];
+
+/// The flags with which bzip2(1) writes no file
+const BZIP2_STDOUT: &[&str] = &["-c", "--stdout", "-t", "--test"];
+
+/// The flags with which xz(1) writes no file
+const XZ_STDOUT: &[&str] = &[
+    "-c",
+    "--stdout",
+    "--to-stdout",
+    "-t",
+    "--test",
+    "-l",
+    "--list",
+];
+
+/// The flags with which zstd(1) writes no file of its own naming, and `-o FILE`, with which
+/// it writes that file (the row of `-o` reads it)
+const ZSTD_STDOUT: &[&str] = &["-c", "--stdout", "-t", "--test", "-l", "--list", "-o"];
+
+/// The flags with which lz4(1) writes no file
+const LZ4_STDOUT: &[&str] = &["-c", "--stdout", "-t", "--test"];
+
 /// Every program that writes files its words name, one row each
 pub(crate) const WRITERS: &[Writer] = &[
     Writer {
@@ -3791,26 +3887,190 @@ pub(crate) const WRITERS: &[Writer] = &[
         valued: &["-O", "--output-document"],
         destination: Destination::Options(&["-O", "--output-document"]),
     },
+    // The archive an archiver writes: zip(1) `zip ARCHIVE FILE...`, its `-O`/`--output-file`
+    // copy; 7-Zip's and rar's commands that add, update, move, rename or delete entries.
+    Writer {
+        programs: &["zip"],
+        valued: ZIP_VALUED,
+        destination: Destination::Nth {
+            commands: &[],
+            at: 0,
+        },
+    },
+    Writer {
+        programs: &["zip"],
+        valued: ZIP_VALUED,
+        destination: Destination::Options(&["-O", "--output-file"]),
+    },
+    Writer {
+        programs: &["7z", "7za", "7zr", "7zz", "7zzs"],
+        valued: &[],
+        destination: Destination::Nth {
+            commands: &["a", "u", "d", "rn"],
+            at: 1,
+        },
+    },
+    Writer {
+        programs: &["rar"],
+        valued: &[],
+        destination: Destination::Nth {
+            commands: &["a", "u", "d", "m", "f", "rn"],
+            at: 1,
+        },
+    },
     Writer {
         programs: &["tar", "gtar", "bsdtar"],
-        // The short options that take a value in GNU tar and bsdtar alike, which old-style
-        // letters (`tar xbfC 20 a.tar DIR`) take in turn from the words after them.
-        valued: &[
-            "-C",
-            "--directory",
-            "-f",
-            "--file",
-            "-b",
-            "-F",
-            "-g",
-            "-I",
-            "-K",
-            "-L",
-            "-N",
-            "-T",
-            "-V",
-            "-X",
-        ],
+        valued: TAR_VALUED,
+        destination: Destination::TarArchive(&["-f", "--file"]),
+    },
+    Writer {
+        programs: &["gzip"],
+        valued: &["-S", "--suffix"],
+        destination: Destination::Compressed {
+            suffix: ".gz",
+            decompressor: false,
+            decompress: &["-d", "--decompress", "--uncompress"],
+            no_file: GZIP_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["gunzip"],
+        valued: &["-S", "--suffix"],
+        destination: Destination::Compressed {
+            suffix: ".gz",
+            decompressor: true,
+            decompress: &[],
+            no_file: GZIP_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["bzip2"],
+        valued: &[],
+        destination: Destination::Compressed {
+            suffix: ".bz2",
+            decompressor: false,
+            decompress: &["-d", "--decompress"],
+            no_file: BZIP2_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["bunzip2"],
+        valued: &[],
+        destination: Destination::Compressed {
+            suffix: ".bz2",
+            decompressor: true,
+            decompress: &[],
+            no_file: BZIP2_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["xz"],
+        valued: XZ_VALUED,
+        destination: Destination::Compressed {
+            suffix: ".xz",
+            decompressor: false,
+            decompress: &["-d", "--decompress", "--uncompress"],
+            no_file: XZ_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["unxz"],
+        valued: XZ_VALUED,
+        destination: Destination::Compressed {
+            suffix: ".xz",
+            decompressor: true,
+            decompress: &[],
+            no_file: XZ_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["lzma"],
+        valued: XZ_VALUED,
+        destination: Destination::Compressed {
+            suffix: ".lzma",
+            decompressor: false,
+            decompress: &["-d", "--decompress", "--uncompress"],
+            no_file: XZ_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["unlzma"],
+        valued: XZ_VALUED,
+        destination: Destination::Compressed {
+            suffix: ".lzma",
+            decompressor: true,
+            decompress: &[],
+            no_file: XZ_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["zstd"],
+        valued: ZSTD_VALUED,
+        destination: Destination::Compressed {
+            suffix: ".zst",
+            decompressor: false,
+            decompress: &["-d", "--decompress", "--uncompress"],
+            no_file: ZSTD_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["unzstd"],
+        valued: ZSTD_VALUED,
+        destination: Destination::Compressed {
+            suffix: ".zst",
+            decompressor: true,
+            decompress: &[],
+            no_file: ZSTD_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["lz4"],
+        valued: &[],
+        destination: Destination::Compressed {
+            suffix: ".lz4",
+            decompressor: false,
+            decompress: &["-d", "--decompress", "--uncompress"],
+            no_file: LZ4_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["unlz4"],
+        valued: &[],
+        destination: Destination::Compressed {
+            suffix: ".lz4",
+            decompressor: true,
+            decompress: &[],
+            no_file: LZ4_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["compress"],
+        valued: &["-b"],
+        destination: Destination::Compressed {
+            suffix: ".Z",
+            decompressor: false,
+            decompress: &["-d"],
+            no_file: &["-c"],
+        },
+    },
+    Writer {
+        programs: &["uncompress"],
+        valued: &["-b"],
+        destination: Destination::Compressed {
+            suffix: ".Z",
+            decompressor: true,
+            decompress: &[],
+            no_file: &["-c"],
+        },
+    },
+    Writer {
+        programs: &["zstd", "unzstd"],
+        valued: ZSTD_VALUED,
+        destination: Destination::Options(&["-o"]),
+    },
+    Writer {
+        programs: &["tar", "gtar", "bsdtar"],
+        valued: TAR_VALUED,
         destination: Destination::Folder {
             options: &["-C", "--directory"],
             glued: Glued::Getopt,
@@ -3993,6 +4253,11 @@ pub(crate) const WRITERS: &[Writer] = &[
         programs: &["sed", "gsed"],
         valued: &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
         destination: Destination::InPlace(&["-i", "--in-place"]),
+    },
+    Writer {
+        programs: &["sed", "gsed"],
+        valued: &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
+        destination: Destination::SedScript,
     },
 ];
 
@@ -4396,6 +4661,61 @@ pub(crate) fn python_module(args: &[String]) -> Option<(&str, &[String])> {
     None
 }
 
+/// The flags with which gzip(1) and gunzip keep each file: `-k`, or writing to the standard
+/// output, or only testing or listing it
+const GZIP_KEEPS: &[&str] = &[
+    "-k",
+    "--keep",
+    "-c",
+    "--stdout",
+    "--to-stdout",
+    "-t",
+    "--test",
+    "-l",
+    "--list",
+];
+
+/// The flags with which bzip2(1) and bunzip2 keep each file
+const BZIP2_KEEPS: &[&str] = &["-k", "--keep", "-c", "--stdout", "-t", "--test"];
+
+/// The flags with which xz(1) and its other names keep each file
+const XZ_KEEPS: &[&str] = &[
+    "-k",
+    "--keep",
+    "-c",
+    "--stdout",
+    "--to-stdout",
+    "-t",
+    "--test",
+    "-l",
+    "--list",
+];
+
+/// xz(1)'s options that take the next word as their value
+const XZ_VALUED: &[&str] = &[
+    "-S",
+    "--suffix",
+    "-F",
+    "--format",
+    "-C",
+    "--check",
+    "-T",
+    "--threads",
+    "-M",
+    "--memlimit",
+];
+
+/// The flags with which zstd(1) keeps each file even with `--rm`
+const ZSTD_KEEPS: &[&str] = &[
+    "-k", "--keep", "-c", "--stdout", "-t", "--test", "-l", "--list",
+];
+
+/// zstd(1)'s options that take the next word as their value
+const ZSTD_VALUED: &[&str] = &["-o", "-D"];
+
+/// The flags with which lz4(1) keeps each file even with `--rm`
+const LZ4_KEEPS: &[&str] = &["-k", "--keep", "-c", "--stdout", "-t", "--test"];
+
 /// A program that deletes files its words name, read as the `rm` it stands for
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Deleter {
@@ -4407,6 +4727,8 @@ pub(crate) struct Deleter {
     /// Options without which it does not delete (`shred -u`, `tar --remove-files`); empty
     /// when it always does
     pub(crate) when: &'static [&'static str],
+    /// Options with which it does not delete (`gzip -k`, `gzip -c`)
+    pub(crate) unless: &'static [&'static str],
     /// Options taking a value, whose value is no operand deleted (`tar -f ARCHIVE`)
     pub(crate) valued: &'static [&'static str],
     /// The flags of the `rm` it stands for
@@ -4425,6 +4747,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "mv",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &["-S", "--suffix", "-t", "--target-directory"],
         as_rm: &[],
         moved_to: Some(&["-t", "--target-directory"]),
@@ -4436,6 +4759,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "rimraf",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4447,6 +4771,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "del-cli",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4456,6 +4781,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "cmake",
         verbs: &["-E", "rm"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-f"],
         moved_to: None,
@@ -4465,6 +4791,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "cmake",
         verbs: &["-E", "remove_directory"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4474,6 +4801,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "cmake",
         verbs: &["-E", "remove"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-f"],
         moved_to: None,
@@ -4489,6 +4817,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
             "--remove=wipe",
             "--remove=wipesync",
         ],
+        unless: &[],
         valued: &["-n", "--iterations", "-s", "--size", "--random-source"],
         as_rm: &["-f"],
         moved_to: None,
@@ -4498,6 +4827,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "tar",
         verbs: &[],
         when: &["--remove-files"],
+        unless: &[],
         valued: &[
             "-f",
             "--file",
@@ -4517,6 +4847,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "rsync",
         verbs: &[],
         when: &["--remove-source-files"],
+        unless: &[],
         valued: &[
             "-e",
             "--rsh",
@@ -4557,6 +4888,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "zip",
         verbs: &[],
         when: &["-m", "--move"],
+        unless: &[],
         valued: &["-b", "-n", "-t", "-tt", "-x", "-i", "-P", "-O", "--out"],
         as_rm: &["-f"],
         moved_to: None,
@@ -4566,6 +4898,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "7z",
         verbs: &[],
         when: &["-sdel"],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4575,8 +4908,152 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "7zz",
         verbs: &[],
         when: &["-sdel"],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    // Compressors replace each file by its compressed or decompressed form and remove it
+    // (gzip(1), bzip2(1), xz(1), compress(1)), unless told to keep it or write to the
+    // standard output, or only to test or list; zstd(1) and lz4(1) keep it unless `--rm`.
+    Deleter {
+        program: "gzip",
+        verbs: &[],
+        when: &[],
+        unless: GZIP_KEEPS,
+        valued: &["-S", "--suffix"],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "gunzip",
+        verbs: &[],
+        when: &[],
+        unless: GZIP_KEEPS,
+        valued: &["-S", "--suffix"],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "bzip2",
+        verbs: &[],
+        when: &[],
+        unless: BZIP2_KEEPS,
+        valued: &[],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "bunzip2",
+        verbs: &[],
+        when: &[],
+        unless: BZIP2_KEEPS,
+        valued: &[],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "xz",
+        verbs: &[],
+        when: &[],
+        unless: XZ_KEEPS,
+        valued: XZ_VALUED,
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "unxz",
+        verbs: &[],
+        when: &[],
+        unless: XZ_KEEPS,
+        valued: XZ_VALUED,
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "lzma",
+        verbs: &[],
+        when: &[],
+        unless: XZ_KEEPS,
+        valued: XZ_VALUED,
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "unlzma",
+        verbs: &[],
+        when: &[],
+        unless: XZ_KEEPS,
+        valued: XZ_VALUED,
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "zstd",
+        verbs: &[],
+        when: &["--rm"],
+        unless: ZSTD_KEEPS,
+        valued: ZSTD_VALUED,
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "unzstd",
+        verbs: &[],
+        when: &["--rm"],
+        unless: ZSTD_KEEPS,
+        valued: ZSTD_VALUED,
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "lz4",
+        verbs: &[],
+        when: &["--rm"],
+        unless: LZ4_KEEPS,
+        valued: &[],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "unlz4",
+        verbs: &[],
+        when: &["--rm"],
+        unless: LZ4_KEEPS,
+        valued: &[],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "compress",
+        verbs: &[],
+        when: &[],
+        unless: &["-c"],
+        valued: &["-b"],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "uncompress",
+        verbs: &[],
+        when: &[],
+        unless: &["-c"],
+        valued: &["-b"],
+        as_rm: &["-f"],
         moved_to: None,
         relative_to: &[],
     },
@@ -4587,6 +5064,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "gio",
         verbs: &["trash"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4596,6 +5074,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "gio",
         verbs: &["remove"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-f"],
         moved_to: None,
@@ -4605,6 +5084,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "gio",
         verbs: &["move"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &[],
         moved_to: Some(&[]),
@@ -4614,6 +5094,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "gvfs-trash",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4623,6 +5104,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "gvfs-rm",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-f"],
         moved_to: None,
@@ -4632,6 +5114,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "trash-put",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &["--trash-dir"],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4641,6 +5124,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "trash",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &["--trash-dir"],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4650,6 +5134,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "kioclient",
         verbs: &["rm"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4659,6 +5144,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "kioclient",
         verbs: &["remove"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4668,6 +5154,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "kioclient5",
         verbs: &["rm"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4677,6 +5164,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "kioclient5",
         verbs: &["remove"],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-r", "-f"],
         moved_to: None,
@@ -4687,6 +5175,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "srm",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &[],
         as_rm: &["-f"],
         moved_to: None,
@@ -4696,6 +5185,7 @@ pub(crate) const DELETERS: &[Deleter] = &[
         program: "wipe",
         verbs: &[],
         when: &[],
+        unless: &[],
         valued: &["-c", "-l", "-x", "-X", "-S", "-T"],
         as_rm: &["-f"],
         moved_to: None,
@@ -4874,12 +5364,14 @@ fn row_as_rm(row: &Deleter, args: &[String], is_unknown: fn(&str) -> bool) -> Op
     let is_short = |arg: &str| arg.len() > 1 && arg.starts_with('-') && !arg.starts_with("--");
     let has_short =
         |arg: &str, option: &str| option.len() == 2 && is_short(arg) && arg.contains(&option[1..]);
-    let deletes = row.when.is_empty()
-        || rest.iter().any(|arg| {
-            row.when
+    let given = |options: &[&str]| {
+        rest.iter().any(|arg| {
+            options
                 .iter()
-                .any(|when| arg == when || has_short(arg, when))
-        });
+                .any(|option| arg == option || has_short(arg, option))
+        })
+    };
+    let deletes = (row.when.is_empty() || given(row.when)) && !given(row.unless);
     if !deletes {
         return None;
     }
@@ -6855,7 +7347,39 @@ pub(crate) fn sed_scripts(args: &[String]) -> impl Iterator<Item = &str> {
 /// Whether a `sed` script runs a command line: an `e` command, or an `s` command with the
 /// `e` flag (GNU sed)
 pub(crate) fn sed_executes(script: &str) -> bool {
+    read_sed(script).executes
+}
+
+/// The files a `sed` script writes: its `w FILE` and `W FILE` commands and the `w FILE` flag
+/// of `s`, which create or truncate FILE (the GNU sed manual); `/dev/stdout` and
+/// `/dev/stderr` are its outputs, no files
+pub(crate) fn sed_writes(script: &str) -> Vec<String> {
+    read_sed(script).writes
+}
+
+/// What a `sed` script does beyond its output, as [`read_sed`] finds it
+#[derive(Debug, Default)]
+struct SedScript {
+    /// It runs a command line
+    executes: bool,
+    /// The files it writes
+    writes: Vec<String>,
+}
+
+/// Reads a `sed` script's commands: a file name runs to the end of its line, as in GNU sed
+fn read_sed(script: &str) -> SedScript {
+    let mut read = SedScript::default();
     let mut chars = script.chars().peekable();
+    let mut file = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+        let name: String = chars.by_ref().take_while(|ch| *ch != '\n').collect();
+        let name = name.trim_start();
+        // sed expands no `~`: `w ~/x` is a folder named `~` in the working directory.
+        if name.starts_with('~') {
+            read.writes.push(format!("./{name}"));
+        } else if !name.is_empty() && !matches!(name, "/dev/stdout" | "/dev/stderr") {
+            read.writes.push(name.to_owned());
+        }
+    };
     loop {
         // An address: line numbers, `$`, `/regex/`, ranges, steps, `!`.
         while let Some(&ch) = chars.peek() {
@@ -6871,11 +7395,15 @@ pub(crate) fn sed_executes(script: &str) -> bool {
             }
         }
         match chars.next() {
-            None => return false,
-            Some('e') => return true,
+            None => break,
+            Some('e') => {
+                read.executes = true;
+                break;
+            }
+            Some('w' | 'W') => file(&mut chars),
             Some('s') => {
                 let Some(delimiter) = chars.next() else {
-                    return false;
+                    break;
                 };
                 skip_delimited(&mut chars, delimiter);
                 skip_delimited(&mut chars, delimiter);
@@ -6883,10 +7411,15 @@ pub(crate) fn sed_executes(script: &str) -> bool {
                     if matches!(flag, ';' | '\n' | '}') {
                         break;
                     }
-                    if flag == 'e' {
-                        return true;
-                    }
                     chars.next();
+                    match flag {
+                        'e' => read.executes = true,
+                        'w' => {
+                            file(&mut chars);
+                            break;
+                        }
+                        _ => {}
+                    }
                 }
             }
             // Any other command runs to the end of its line or `;`.
@@ -6899,6 +7432,7 @@ pub(crate) fn sed_executes(script: &str) -> bool {
             }
         }
     }
+    read
 }
 
 /// Skips to just after the next `delimiter` not escaped by a backslash
@@ -7926,6 +8460,27 @@ mod tests {
     }
 
     #[test]
+    fn a_sed_script_writes_the_files_of_w() {
+        // The GNU sed manual: `w filename` and `W filename` write to filename, creating or
+        // truncating it, the name running to the end of the line, with no `~` expanded; the
+        // `w` flag of `s` does the same; /dev/stdout and /dev/stderr are the outputs.
+        for (script, files) in [
+            ("w /h/.bashrc", vec!["/h/.bashrc"]),
+            ("1,3W out.txt", vec!["out.txt"]),
+            ("/x/w a b;p", vec!["a b;p"]),
+            ("s/x/y/gw ~/.profile", vec!["./~/.profile"]),
+            ("s/a/b/w one\nw two", vec!["one", "two"]),
+            ("$!{w /etc/x\n}", vec!["/etc/x"]),
+            ("s/w/x/;p", vec![]),
+            ("y/w/x/", vec![]),
+            ("w /dev/stdout", vec![]),
+            ("s/x/y/w /dev/stderr", vec![]),
+        ] {
+            assert_eq!(sed_writes(script), files, "{script}");
+        }
+    }
+
+    #[test]
     fn a_sed_script_runs_a_command_only_with_e() {
         // From the GNU sed manual: the `e` command, and the `e` flag of `s`.
         for script in [
@@ -7945,6 +8500,8 @@ mod tests {
             "s/a\\/b/c/",
             "y/abc/xyz/",
             "1d;s/x/y/w out",
+            "s/x/y/w /home/dev/.bashrc",
+            "w /etc/e",
             "=",
             "",
         ] {

@@ -108,6 +108,78 @@ fn written_by(
                 .filter(|operand| !is_process_substitution(operand))
                 .map(|operand| word(operand)),
         ),
+        Destination::Nth { commands, at } => {
+            let writes = commands.is_empty()
+                || words
+                    .operands
+                    .first()
+                    .is_some_and(|command| commands.contains(command));
+            if writes {
+                out.extend(words.operands.get(at).map(|archive| word(archive)));
+            }
+        }
+        Destination::TarArchive(options) => {
+            if tar_writes_archive(row, args) {
+                let mut archives: Vec<&str> = words
+                    .values
+                    .iter()
+                    .filter(|(option, _)| options.contains(option))
+                    .map(|(_, archive)| *archive)
+                    .collect();
+                let old_style = old_style_values(row, args);
+                archives.extend(
+                    old_style
+                        .iter()
+                        .filter(|(option, _)| options.contains(&option.as_str()))
+                        .map(|(_, archive)| *archive),
+                );
+                archives.extend(
+                    args.iter()
+                        .filter_map(|arg| glued_value(row, options, arg, Glued::Getopt))
+                        .filter(|archive| !archive.is_empty()),
+                );
+                // `-f -` is the standard output.
+                out.extend(
+                    archives
+                        .into_iter()
+                        .filter(|archive| *archive != "-")
+                        .map(word),
+                );
+            }
+        }
+        Destination::Compressed {
+            suffix,
+            decompressor,
+            decompress,
+            no_file,
+        } => {
+            let elsewhere = words.flags.iter().any(|flag| has(no_file, flag))
+                || words
+                    .values
+                    .iter()
+                    .any(|(option, _)| no_file.contains(option));
+            if !elsewhere {
+                let decompressing =
+                    decompressor || words.flags.iter().any(|flag| has(decompress, flag));
+                let recursive = words
+                    .flags
+                    .iter()
+                    .any(|flag| has(&["-r", "--recursive"], flag));
+                for operand in &words.operands {
+                    if *operand == "-" || is_process_substitution(operand) {
+                        continue;
+                    }
+                    if expand::is_unknown(operand) || recursive {
+                        out.push(word(operand));
+                        out.push(word(&format!("{}/*", operand.trim_end_matches('/'))));
+                    } else if !decompressing {
+                        out.push(word(&format!("{operand}{suffix}")));
+                    } else if let Some(plain) = operand.strip_suffix(suffix) {
+                        out.push(word(plain));
+                    }
+                }
+            }
+        }
         Destination::Confirmed(options) if has_input => {
             for (option, value) in &words.values {
                 if options.contains(option) {
@@ -370,6 +442,11 @@ fn written_by(
                 out.extend(files_after_script(words, script_given).map(word));
             }
         }
+        Destination::SedScript => out.extend(
+            knowledge::sed_scripts(args)
+                .flat_map(knowledge::sed_writes)
+                .map(|file| word(&file)),
+        ),
         Destination::Included(libraries) => {
             let included = words.values.iter().any(|(option, value)| {
                 matches!(*option, "-i" | "--include") && libraries.contains(value)
@@ -516,13 +593,36 @@ pub(crate) fn unpacks(program: &str, args: &[String]) -> bool {
 }
 
 /// Whether a `tar` command extracts: `-x`, `--extract`, `--get`, or `x` in a first word
-/// without a dash (`tar xzf a.tgz`); in a cluster, only before an option whose value is
-/// glued on (the `x` of `-C/tmp/x` is a folder's)
+/// without a dash (`tar xzf a.tgz`)
 fn tar_extracts(row: &Writer, args: &[String]) -> bool {
+    tar_mode(row, args, &['x'], &["--extract", "--get"])
+}
+
+/// Whether a `tar` command writes its archive: it creates, appends, updates, concatenates
+/// or deletes (tar(1): `-c`, `-r`, `-u`, `-A`, `--delete`)
+fn tar_writes_archive(row: &Writer, args: &[String]) -> bool {
+    tar_mode(
+        row,
+        args,
+        &['c', 'r', 'u', 'A'],
+        &[
+            "--create",
+            "--append",
+            "--update",
+            "--catenate",
+            "--concatenate",
+            "--delete",
+        ],
+    )
+}
+
+/// Whether a `tar` command is given one of the modes `letters` or `long`: a long option, a
+/// letter in a first word without a dash, or in a cluster only before an option whose
+/// value is glued on (the `x` of `-C/tmp/x` is a folder's)
+fn tar_mode(row: &Writer, args: &[String], letters: &[char], long: &[&str]) -> bool {
     args.iter().enumerate().any(|(at, arg)| {
-        arg == "--extract"
-            || arg == "--get"
-            || (at == 0 && !arg.starts_with('-') && arg.contains('x'))
+        long.contains(&arg.as_str())
+            || (at == 0 && !arg.starts_with('-') && arg.contains(letters))
             || arg
                 .strip_prefix('-')
                 .filter(|cluster| !cluster.starts_with('-'))
@@ -530,7 +630,7 @@ fn tar_extracts(row: &Writer, args: &[String]) -> bool {
                     cluster
                         .chars()
                         .take_while(|letter| !takes_value(row, *letter))
-                        .any(|letter| letter == 'x')
+                        .any(|letter| letters.contains(&letter))
                 })
     })
 }
