@@ -1,13 +1,16 @@
 //! The command lines in Vim script given to an editor on its command line (`vim -c CMD`,
-//! `+CMD`, `--cmd CMD`): `:!CMD`, `:r !CMD`, `system("CMD")`, `delete(PATH, "rf")`, and the
-//! calls whose command line or path only run time knows.
+//! `+CMD`, `--cmd CMD`): `:!CMD`, `:r !CMD`, `system("CMD")`, `delete(PATH, "rf")`,
+//! `writefile(LIST, PATH)`, and the calls whose command line or path only run time knows.
 
-/// Vim's functions that run a command line or code of another language, or delete a
-/// path, and the Ex commands that run code of another language (`:lua`, `:py3`): read
-/// where [`literal_runs`] can, else what they do is only known at run time
+/// Vim's functions that run a command line or code of another language, or write, move or
+/// delete a path, and the Ex commands that run code of another language (`:lua`, `:py3`):
+/// read where [`literal_runs`] can, else what they do is only known at run time
 const RUNNERS: &[&str] = &[
     "system(",
     "systemlist(",
+    "writefile(",
+    "rename(",
+    "filecopy(",
     "job_start(",
     "jobstart(",
     "termopen(",
@@ -171,21 +174,31 @@ fn written_or_run(command: &str) -> Option<Result<String, String>> {
 }
 
 /// The runners [`literal_runs`] reads
-const LITERAL: &[&str] = &["system(", "systemlist(", "delete("];
+const LITERAL: &[&str] = &[
+    "system(",
+    "systemlist(",
+    "delete(",
+    "writefile(",
+    "rename(",
+    "filecopy(",
+];
 
 /// The command lines of the calls given literal arguments: `system("CMD")`,
-/// `systemlist("CMD")`, and `delete(PATH, FLAGS)` as `rm`; and whether every such call was
-/// given one
+/// `systemlist("CMD")`, `delete(PATH, FLAGS)` as `rm`, `writefile(LIST, PATH, FLAGS)` as
+/// `cat > PATH` (`>>` with the flag `a`), `rename(FROM, TO)` as `mv` and `filecopy(FROM,
+/// TO)` as `cp`; and whether every such call was given one
 fn literal_runs(value: &str) -> (Vec<String>, bool) {
     let mut runs = Vec::new();
     let mut all_read = true;
     for function in LITERAL {
         for rest in calls(value, function) {
             let rest = rest.trim_start();
-            let run = if *function == "delete(" {
-                deletion(rest)
-            } else {
-                literal(rest).map(|(command, _)| command)
+            let run = match *function {
+                "delete(" => deletion(rest),
+                "writefile(" => file_written(rest),
+                "rename(" => two_paths("mv", rest),
+                "filecopy(" => two_paths("cp", rest),
+                _ => literal(rest).map(|(command, _)| command),
             };
             match run {
                 Some(run) => runs.push(run),
@@ -222,6 +235,51 @@ fn deletion(arguments: &str) -> Option<String> {
         _ => "rm --",
     };
     Some(format!("{program} {path}"))
+}
+
+/// The arguments of `writefile(LIST, PATH [, FLAGS])` as `cat > PATH`, or `cat >> PATH`
+/// with the flag `a` (Vim's `:help writefile()`); the list, any expression, is skipped
+fn file_written(arguments: &str) -> Option<String> {
+    let rest = after_argument(arguments)?;
+    let (path, rest) = path(rest.trim_start())?;
+    let flags = rest
+        .trim_start()
+        .strip_prefix(',')
+        .and_then(|rest| literal(rest.trim_start()))
+        .map(|(flags, _)| flags)
+        .unwrap_or_default();
+    let redirect = if flags.contains('a') { ">>" } else { ">" };
+    Some(format!("cat {redirect} {path}"))
+}
+
+/// The arguments of `rename(FROM, TO)` and `filecopy(FROM, TO)` as `PROGRAM -- FROM TO`
+fn two_paths(program: &str, arguments: &str) -> Option<String> {
+    let (from, rest) = path(arguments)?;
+    let rest = rest.trim_start().strip_prefix(',')?;
+    let (to, _) = path(rest.trim_start())?;
+    Some(format!("{program} -- {from} {to}"))
+}
+
+/// What follows the first argument of a call and its comma: the argument is skipped
+/// whole, brackets, parentheses, braces and strings in it included; `None` when it does
+/// not end in a comma
+fn after_argument(text: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    let mut rest = text;
+    while let Some(found) = rest.chars().next() {
+        match found {
+            '"' | '\'' => {
+                rest = literal(rest)?.1;
+                continue;
+            }
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth = depth.checked_sub(1)?,
+            ',' if depth == 0 => return rest.get(1..),
+            _ => {}
+        }
+        rest = rest.get(found.len_utf8()..)?;
+    }
+    None
 }
 
 /// A path given as a literal, as a shell word, and what follows it: a string, quoted
@@ -285,6 +343,21 @@ mod tests {
             (r#"call delete(expand("~"), "rf")"#, "rm -rf -- ~"),
             ("call delete('x.txt')", "rm -- 'x.txt'"),
             ("call delete( '/srv' , 'd')", "rmdir -- '/srv'"),
+            // `:help writefile()`: writes the List to the file, appending with flag "a".
+            (
+                r#"call writefile(["x", 'a,b'], expand("~/.bashrc"))"#,
+                "cat > ~/.bashrc",
+            ),
+            (
+                r#"call writefile(split("a,b", ","), '/etc/x', "a")"#,
+                "cat >> '/etc/x'",
+            ),
+            // `:help rename()` moves a file, `:help filecopy()` copies one.
+            (
+                r#"call rename(expand("~/.ssh/id_rsa"), "/tmp/k")"#,
+                "mv -- ~/.ssh/id_rsa '/tmp/k'",
+            ),
+            ("call filecopy('a', '/etc/hosts')", "cp -- 'a' '/etc/hosts'"),
         ];
         for (value, expected) in cases {
             assert_eq!(scripts(value), [Ok(expected.to_owned())], "{value}");
@@ -305,6 +378,10 @@ mod tests {
             "call delete(g:dir, 'rf')",
             "lua os.execute('rm -rf ~')",
             "call termopen(x)",
+            "call writefile(lines, g:file)",
+            "call rename(f, expand('~/.bashrc'))",
+            "py3 import os; os.system('rm -rf ~')",
+            "perl system('id')",
             "call system('ls') | call system(g:x)",
             "w `x`",
         ] {
