@@ -617,12 +617,16 @@ fn tar_writes_archive(row: &Writer, args: &[String]) -> bool {
 }
 
 /// Whether a `tar` command is given one of the modes `letters` or `long`: a long option, a
-/// letter in a first word without a dash, or in a cluster only before an option whose
-/// value is glued on (the `x` of `-C/tmp/x` is a folder's)
+/// letter in a first word without a dash (not one only known at run time, whose letters
+/// are unknown), or in a cluster only before an option whose value is glued on (the `x`
+/// of `-C/tmp/x` is a folder's)
 fn tar_mode(row: &Writer, args: &[String], letters: &[char], long: &[&str]) -> bool {
     args.iter().enumerate().any(|(at, arg)| {
         long.contains(&arg.as_str())
-            || (at == 0 && !arg.starts_with('-') && arg.contains(letters))
+            || (at == 0
+                && !arg.starts_with('-')
+                && !expand::is_unknown(arg)
+                && arg.contains(letters))
             || arg
                 .strip_prefix('-')
                 .filter(|cluster| !cluster.starts_with('-'))
@@ -744,6 +748,35 @@ mod tests {
 
     fn words(line: &str) -> Vec<String> {
         line.split(' ').map(str::to_owned).collect()
+    }
+
+    /// tar(1): `-c`, `-r`, `-u`, `-A` and `--delete` write the archive, `-x` and `-t` only
+    /// read it; an old-style first word holds the letters without a dash, and a cluster's
+    /// letters end at one that takes a value glued on
+    #[test]
+    fn tar_writes_its_archive_only_in_a_writing_mode() {
+        let row = knowledge::writers("tar")
+            .find(|row| matches!(row.destination, Destination::TarArchive(_)))
+            .expect("tar has a row for its archive");
+        for line in [
+            "czf a.tgz x",
+            "rf a.tar x",
+            "-cvf a.tar x",
+            "--create --file=a.tar x",
+            "--delete -f a.tar x",
+            "-A -f a.tar b.tar",
+            "-u -f a.tar x",
+        ] {
+            assert!(tar_writes_archive(row, &words(line)), "{line}");
+        }
+        for line in [
+            "xzf a.tgz",
+            "-tvf a.tar",
+            "-xf a.tar -C/tmp/cru",
+            "-C/cr -xf a",
+        ] {
+            assert!(!tar_writes_archive(row, &words(line)), "{line}");
+        }
     }
 
     #[test]
