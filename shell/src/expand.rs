@@ -369,6 +369,12 @@ impl<'e, 'a> Expansion<'e, 'a> {
                     self.quoted_empty = true;
                     self.double_quoted(raw, &mut chars);
                 }
+                // `$"..."` is `"..."` translated by a message catalog, and there is none
+                '$' if chars.peek().is_some_and(|(_, next)| *next == '"') => {
+                    chars.next();
+                    self.quoted_empty = true;
+                    self.double_quoted(raw, &mut chars);
+                }
                 '$' if chars.peek().is_some_and(|(_, next)| *next == '\'') => {
                     chars.next();
                     let rest = raw.get(at + 2..).unwrap_or_default();

@@ -3813,6 +3813,7 @@ const DESCENDED: &[&str] = &[
     "herestring_redirect",
     "file_redirect",
     "string",
+    "translated_string",
     "concatenation",
     "expansion",
     "variable_assignment",

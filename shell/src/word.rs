@@ -21,6 +21,12 @@ pub(crate) fn unquote(raw: &str) -> String {
             },
             '\'' => out.extend(chars.by_ref().take_while(|ch| *ch != '\'')),
             '"' => double_quoted(&mut chars, &mut out),
+            // `$"..."` is translated by the locale's message catalog: with none, it is
+            // the string itself, as bash runs it for an agent.
+            '$' if chars.peek() == Some(&'"') => {
+                chars.next();
+                double_quoted(&mut chars, &mut out);
+            }
             '$' if chars.peek() == Some(&'\'') => {
                 chars.next();
                 ansi_c(&mut chars, &mut out);
