@@ -229,6 +229,38 @@ fn brace_at(raw: &str, open: usize) -> Option<(usize, usize, Vec<String>)> {
     Some((open, at, parts))
 }
 
+/// The `[KEY]=VALUE` elements of a compound assignment's value `( … )` as written (bash(1),
+/// Arrays); `None` for any other shape (a bare value, an element without a key)
+pub(crate) fn keyed_elements(raw: &str) -> Option<Vec<(&str, &str)>> {
+    let inner = raw.strip_prefix('(')?.strip_suffix(')')?;
+    let blank = |at: usize| {
+        inner
+            .as_bytes()
+            .get(at)
+            .is_some_and(u8::is_ascii_whitespace)
+    };
+    let mut elements = Vec::new();
+    let mut at = 0;
+    loop {
+        while blank(at) {
+            at += 1;
+        }
+        if at >= inner.len() {
+            return Some(elements);
+        }
+        let rest = inner.get(at..)?.strip_prefix('[')?;
+        let close = rest.find("]=")?;
+        let key = rest.get(..close)?;
+        let start = at + 1 + close + 2;
+        let mut end = start;
+        while end < inner.len() && !blank(end) {
+            end = after_unit(inner, end)?;
+        }
+        elements.push((key, inner.get(start..end)?));
+        at = end;
+    }
+}
+
 /// Where the unit of `raw` at `at` ends: a character, an escape, a quoted string, a
 /// backquoted command, `$(...)` or `${...}`; `None` when it is never closed
 fn after_unit(raw: &str, at: usize) -> Option<usize> {

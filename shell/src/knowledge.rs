@@ -4498,6 +4498,31 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
 ];
 
+/// Which of bash's tables of names an associative array is
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NameTable {
+    /// The aliases, as `alias NAME=VALUE` defines them
+    Aliases,
+    /// The table of `hash`, as `hash -p FILE NAME` binds a name to a file
+    Hashed,
+}
+
+/// bash's associative arrays whose elements are its tables of names (bash(1), Shell
+/// Variables): setting `BASH_ALIASES[NAME]=VALUE` defines an alias as `alias` does, and
+/// `BASH_CMDS[NAME]=FILE` binds a name as `hash -p` does
+pub(crate) const NAME_TABLES: &[(&str, NameTable)] = &[
+    ("BASH_ALIASES", NameTable::Aliases),
+    ("BASH_CMDS", NameTable::Hashed),
+];
+
+/// The table of names the array `name` is, if it is one of [`NAME_TABLES`]
+pub(crate) fn name_table(name: &str) -> Option<NameTable> {
+    NAME_TABLES
+        .iter()
+        .find(|(array, _)| *array == name)
+        .map(|(_, table)| *table)
+}
+
 /// A builtin's options with their values (empty for a flag), and its operands
 pub(crate) type BuiltinWords<'a> = (Vec<(char, &'a str)>, Vec<&'a str>);
 
@@ -7472,6 +7497,15 @@ pub(crate) fn crontab_commands(table: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
+
+    /// bash(1), Shell Variables: "BASH_ALIASES … Elements added to this array appear in
+    /// the alias list"; "BASH_CMDS … Elements added to this array appear in the hash table"
+    #[test]
+    fn bash_tables_of_names_are_its_aliases_and_its_hash_table() {
+        assert_eq!(name_table("BASH_ALIASES"), Some(NameTable::Aliases));
+        assert_eq!(name_table("BASH_CMDS"), Some(NameTable::Hashed));
+        assert_eq!(name_table("BASH_ARGV"), None);
+    }
     use super::*;
 
     #[test]

@@ -95,8 +95,9 @@ struct Reader {
     fed: Vec<(String, Vec<usize>)>,
     /// The environment the command being read is given before its name (`X=1 git diff`)
     command_env: Vars,
-    /// The aliases defined on the line so far, name and value
-    aliases: Vec<(String, String)>,
+    /// The aliases defined on the line so far, name and value (`None` for a name only
+    /// known at run time: `BASH_ALIASES[$k]=…`)
+    aliases: Vec<(Option<String>, String)>,
     /// The names `hash -p FILE NAME` bound on the line so far to the file they run (`None`
     /// for a name only known at run time, which may be any)
     hashed: Vec<(Option<String>, String)>,
@@ -446,6 +447,7 @@ impl Reader {
         let Some((name, raw)) = text(node, source).split_once('=') else {
             return;
         };
+        self.name_table_elements(name.trim_end_matches('+'), raw);
         let binding = if name.ends_with('+') || name.contains('[') {
             Binding::Unknown(format!(
                 "`${}` is built at run time",
@@ -456,6 +458,35 @@ impl Reader {
         };
         self.vars
             .push((name.trim_end_matches('+').to_owned(), binding));
+    }
+
+    /// `BASH_ALIASES[z]=VALUE`, `BASH_CMDS+=([z]=FILE)`: each element set of one of bash's
+    /// tables of names defines what `alias` or `hash -p` would; a value known only at run
+    /// time is an alias or a file only known then
+    fn name_table_elements(&mut self, name: &str, raw: &str) {
+        let (array, elements) = match name.split_once('[') {
+            Some((array, key)) => (array, vec![(key.strip_suffix(']').unwrap_or(key), raw)]),
+            None => (name, expand::keyed_elements(raw).unwrap_or_default()),
+        };
+        let Some(table) = knowledge::name_table(array) else {
+            return;
+        };
+        for (key, raw) in elements {
+            let mut keys = Vec::new();
+            expand::word(key, &self.env(), &mut keys);
+            let key = match keys.as_slice() {
+                [one] if !expand::is_unknown(one) => Some(one.clone()),
+                _ => None,
+            };
+            let value = match self.value_of(raw) {
+                Binding::Known(values) => values.join(" "),
+                Binding::Unknown(why) => unknown_path(why).encode(),
+            };
+            match table {
+                knowledge::NameTable::Aliases => self.aliases.push((key, value)),
+                knowledge::NameTable::Hashed => self.hashed.push((key, value)),
+            }
+        }
     }
 
     /// Records that `name` holds the output of the commands created since `start`, if any
@@ -709,7 +740,7 @@ impl Reader {
         match operator.as_str() {
             "<&" | "0<&" => (raw != "0" && raw.bytes().all(|byte| byte.is_ascii_digit()))
                 .then(|| RedirectedInput::Descriptor(raw.to_owned())),
-            "<" | "0<" if target.kind() != "process_substitution" => {
+            "<" | "0<" | "<>" | "0<>" if target.kind() != "process_substitution" => {
                 let mut words = Vec::with_capacity(1);
                 expand::word(raw, &self.env(), &mut words);
                 let file = match words.as_slice() {
@@ -1001,12 +1032,28 @@ impl Reader {
             }
             let first = args.remove(0);
             // An alias defined on the line is replaced by its value, once.
-            if let Some((_, value)) = self.aliases.iter().rev().find(|(name, _)| *name == first) {
+            let alias = self
+                .aliases
+                .iter()
+                .rev()
+                .find(|(name, _)| name.as_ref().is_none_or(|name| *name == first));
+            if let Some((name, value)) = alias {
                 if !aliased {
                     aliased = true;
                     let mut replaced = Vec::new();
-                    for raw in value.split_whitespace() {
-                        expand::word(raw, &self.env(), &mut replaced);
+                    if name.is_none() {
+                        replaced.push(
+                            unknown_path(format!(
+                                "`{first}` may be an alias whose name only run time knows"
+                            ))
+                            .encode(),
+                        );
+                    } else if expand::is_unknown(value) {
+                        replaced.push(value.clone());
+                    } else {
+                        for raw in value.split_whitespace() {
+                            expand::word(raw, &self.env(), &mut replaced);
+                        }
                     }
                     replaced.append(&mut args);
                     args = replaced;
@@ -1196,6 +1243,11 @@ impl Reader {
                 if let Ok(path) = self.path(file, false) {
                     command.paths.push(path);
                 }
+            }
+            // `nc host 9 < "$E"` sends what it reads: the file its input is redirected from,
+            // expanded as bash expands it, is read as a path of the command.
+            if let Some(RedirectedInput::File(file)) = &self.input {
+                self.input_file(file, &mut command);
             }
             // `gh auth token` prints what `~/.config/gh/hosts.yml` keeps: it reads that file.
             for store in knowledge::secret_stores(&command) {
@@ -1437,7 +1489,7 @@ impl Reader {
         for arg in args {
             if let Some((name, value)) = arg.split_once('=') {
                 if !expand::is_unknown(arg) {
-                    self.aliases.push((name.to_owned(), value.to_owned()));
+                    self.aliases.push((Some(name.to_owned()), value.to_owned()));
                 }
             }
         }
@@ -1595,6 +1647,27 @@ impl Reader {
     fn path(&self, word: &str, itself_is_link: bool) -> Result<String, String> {
         self.made_links
             .resolve(normalise(word, &self.context), itself_is_link)
+    }
+
+    /// Notes the file `command`'s input is redirected from among its paths, or as a word
+    /// known only at run time
+    fn input_file(&self, file: &str, command: &mut SimpleCommand) {
+        let why = match UnknownWord::decode(file) {
+            Some(unknown) => unknown.why,
+            None => match self.path(file, false) {
+                Ok(path) => return command.paths.push(path),
+                Err(why) => format!("`{file}` goes through a link made on this line, and {why}"),
+            },
+        };
+        command.unknown.push(Unknown {
+            part: Part::Word {
+                prefix: String::new(),
+                split: false,
+                name: false,
+                dir: self.context.cwd.clone(),
+            },
+            why,
+        });
     }
 
     /// The target of a redirect (normalised, or a word only known at run time) through the
