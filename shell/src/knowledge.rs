@@ -1421,6 +1421,57 @@ pub(crate) fn names_a_credential(name: &str) -> bool {
 /// environment's secret printed, as `gh auth token` prints its store's
 pub(crate) const WORD_PRINTERS: &[&str] = &["echo", "printf"];
 
+/// How a program that prints its environment takes its words
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EnvironmentWords {
+    /// Each operand names a variable it prints; with none, it prints them all (`printenv`)
+    Names,
+    /// Operands are settings (`NAME=VALUE`); with nothing else it prints them all, and with
+    /// a program it runs that program instead (`env`)
+    Settings,
+}
+
+/// Programs that print the environment's values (printenv(1), env(1)): one that prints a
+/// variable whose name marks a credential, or all of them, prints the environment's secret
+pub(crate) const ENVIRONMENT_PRINTERS: &[(&str, EnvironmentWords)] = &[
+    ("printenv", EnvironmentWords::Names),
+    ("env", EnvironmentWords::Settings),
+];
+
+/// Whether `program` run with its own words `args`, and running another program or not
+/// (`runs_program`), prints a variable of the environment whose name marks a credential
+/// and that the line does not set (`set_here`), or every variable
+pub(crate) fn prints_environment_secret(
+    program: &str,
+    args: &[String],
+    runs_program: bool,
+    set_here: impl Fn(&str) -> bool,
+) -> bool {
+    let Some((_, words)) = ENVIRONMENT_PRINTERS
+        .iter()
+        .find(|(name, _)| *name == program)
+    else {
+        return false;
+    };
+    // `env -i` empties the environment before it prints; a flag's value is no operand.
+    if args
+        .iter()
+        .any(|arg| matches!(arg.as_str(), "-i" | "--ignore-environment" | "-"))
+    {
+        return false;
+    }
+    let mut operands = args.iter().filter(|arg| !arg.starts_with('-'));
+    match words {
+        EnvironmentWords::Names => {
+            let mut names = operands.peekable();
+            names.peek().is_none() || names.any(|name| names_a_credential(name) && !set_here(name))
+        }
+        EnvironmentWords::Settings => {
+            !runs_program && operands.all(|operand| operand.contains('='))
+        }
+    }
+}
+
 /// Parameters whose value is a process id, kept as their name (as `$HOME` is): what a rule
 /// tests of `/proc/$$/environ` is a process's environment, whichever process it is
 pub(crate) const PROCESS_ID_PARAMETERS: &[&str] = &["$", "!", "BASHPID", "PPID"];
@@ -7140,6 +7191,20 @@ pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
         marks: "",
         program: true,
     },
+    // The shell programs start for a command or a prompt of their own: script(1) `-c` runs
+    // `$SHELL -c`, screen(1) and xterm(1) run `$SHELL` in a new window, tmux(1)'s
+    // `default-shell` is `$SHELL` and runs each `new-session` command, Vim's 'shell' option
+    // is `$SHELL` for `:!` and `:shell`, less(1) and more(1) run `!` commands in it, flock(1)
+    // `-c` and sudo(8) `-s` run it, and su(1) `-m` keeps it.
+    CommandVariable {
+        name: "SHELL",
+        programs: &[
+            "script", "screen", "xterm", "tmux", "vim", "vi", "nvim", "ex", "view", "less", "more",
+            "flock", "sudo", "su",
+        ],
+        marks: "",
+        program: true,
+    },
     // The Cargo Book, "Environment variables": cargo runs the compiler, the wrapper around
     // it and rustdoc by these paths.
     cargo_variable("RUSTC_WRAPPER"),
@@ -7500,6 +7565,28 @@ mod tests {
 
     /// bash(1), Shell Variables: "BASH_ALIASES … Elements added to this array appear in
     /// the alias list"; "BASH_CMDS … Elements added to this array appear in the hash table"
+    /// printenv(1): "Print the values of the specified environment VARIABLE(s). If no
+    /// VARIABLE is specified, print name and value pairs for them all"; env(1): "If no
+    /// COMMAND, print the resulting environment", and `-i` starts with an empty one
+    #[test]
+    fn environment_printers_print_a_credential_or_every_variable() {
+        let prints = |program: &str, args: &str| {
+            let args = words(args);
+            let runs = program == "env" && args.iter().any(|arg| arg == "make");
+            prints_environment_secret(program, &args, runs, |name| name == "LOCAL_TOKEN")
+        };
+        assert!(prints("printenv", "GITHUB_TOKEN"));
+        assert!(prints("printenv", ""));
+        assert!(prints("printenv", "HOME AWS_SECRET_ACCESS_KEY"));
+        assert!(!prints("printenv", "HOME PATH"));
+        assert!(!prints("printenv", "LOCAL_TOKEN"));
+        assert!(prints("env", ""));
+        assert!(prints("env", "-0 A=1"));
+        assert!(!prints("env", "-i"));
+        assert!(!prints("env", "A=1 make"));
+        assert!(!prints("ls", ""));
+    }
+
     #[test]
     fn bash_tables_of_names_are_its_aliases_and_its_hash_table() {
         assert_eq!(name_table("BASH_ALIASES"), Some(NameTable::Aliases));
@@ -7851,6 +7938,21 @@ mod tests {
             );
         }
         assert!(!command_variables("cargo").any(|row| row.name.starts_with("npm_")));
+    }
+
+    /// script(1): "-c, --command command: Run the command rather than an interactive
+    /// shell", the shell being `$SHELL`; tmux(1) `default-shell`: "the default is the value
+    /// of the SHELL environment variable"; sudo(8) `-s`: "Run the shell specified by the
+    /// SHELL environment variable"; make(1) never takes `SHELL` from the environment
+    #[test]
+    fn programs_that_start_a_shell_run_the_one_shell_names() {
+        for program in ["script", "screen", "tmux", "vim", "less", "flock", "sudo"] {
+            assert!(
+                command_variables(program).any(|row| row.name == "SHELL" && row.program),
+                "{program}"
+            );
+        }
+        assert!(!command_variables("make").any(|row| row.name == "SHELL"));
     }
 
     #[test]

@@ -34,17 +34,24 @@ impl SecretCopies {
     }
 
     /// The secrets the files among `paths` and the files `args` give (`-F f=@FILE`,
-    /// `--data-binary @FILE`, `--post-file=FILE`) carry
-    pub(crate) fn read_by(&self, paths: &[String], args: &[String]) -> Vec<String> {
+    /// `--data-binary @FILE`, `--post-file=FILE`) carry; `as_path` normalises a file an
+    /// option gives as the command's paths are (`-d @t` reads `t` in the working directory)
+    pub(crate) fn read_by(
+        &self,
+        paths: &[String],
+        args: &[String],
+        as_path: impl Fn(&str) -> String,
+    ) -> Vec<String> {
         if self.copies.is_empty() {
             return Vec::new();
         }
         let given = args.iter().filter_map(|arg| {
             let start = arg.find(['@', '<']).or_else(|| arg.find('='))?;
             let file = arg.get(start + 1..)?;
-            Some(file.split(';').next().unwrap_or(file))
+            Some(as_path(file.split(';').next().unwrap_or(file)))
         });
-        let read: Vec<&str> = paths.iter().map(String::as_str).chain(given).collect();
+        let given: Vec<String> = given.collect();
+        let read: Vec<&str> = paths.iter().chain(&given).map(String::as_str).collect();
         let mut secrets = Vec::new();
         for (file, secret) in &self.copies {
             if read.iter().any(|path| names(path, file)) && !secrets.contains(secret) {
@@ -81,12 +88,23 @@ mod tests {
         copies.note("gpg", &owned(&[key]), owned(&["/tmp/k.gpg"]).iter());
         copies.note("split", &owned(&[key]), owned(&["/tmp/p."]).iter());
         copies.note("cp", &owned(&["README.md"]), owned(&["/tmp/r"]).iter());
-        let read = |paths: &[&str], args: &[&str]| copies.read_by(&owned(paths), &owned(args));
+        copies.note("base64", &owned(&[key]), owned(&["/p/t"]).iter());
+        let read = |paths: &[&str], args: &[&str]| {
+            copies.read_by(&owned(paths), &owned(args), |file| {
+                if file.starts_with('/') {
+                    file.to_owned()
+                } else {
+                    format!("/p/{file}")
+                }
+            })
+        };
         assert_eq!(read(&[], &["-F", "f=@/tmp/k.gpg"]), [key]);
         assert_eq!(read(&["/tmp/k.gpg"], &[]), [key]);
         assert_eq!(read(&[], &["--data-binary", "@/tmp/p.aa"]), [key]);
         assert_eq!(read(&[], &["f=@/tmp/p.*;type=text/plain"]), [key]);
         assert!(read(&["/tmp/r"], &["-T", "/tmp/other"]).is_empty());
+        // curl(1) `-d @FILE` reads FILE where curl runs: a relative name is that path.
+        assert_eq!(read(&[], &["-d", "@t"]), [key]);
     }
 
     #[test]
@@ -96,7 +114,7 @@ mod tests {
         copies.note("ssh-keygen", &key, owned(&["/tmp/key.pub"]).iter());
         copies.note("sha256sum", &key, owned(&["/tmp/sums"]).iter());
         assert!(copies
-            .read_by(&owned(&["/tmp/key.pub", "/tmp/sums"]), &[])
+            .read_by(&owned(&["/tmp/key.pub", "/tmp/sums"]), &[], str::to_owned)
             .is_empty());
     }
 }

@@ -1255,8 +1255,18 @@ impl Reader {
                     command.paths.push(path);
                 }
             }
-            // `echo "$TOKEN"` prints what the environment keeps, as its file holds it.
-            if self.secret_words && knowledge::WORD_PRINTERS.contains(&command.program.as_str()) {
+            // `echo "$TOKEN"`, `printenv GITHUB_TOKEN` print what the environment keeps, as
+            // its file holds it.
+            let prints_secret_words =
+                self.secret_words && knowledge::WORD_PRINTERS.contains(&command.program.as_str());
+            if prints_secret_words
+                || knowledge::prints_environment_secret(
+                    &command.program,
+                    &command.args,
+                    next.is_some(),
+                    |name| self.environment(name).is_some(),
+                )
+            {
                 command.paths.push(ENVIRONMENT_FILE.to_owned());
             }
             // `gpg -c -o k.gpg ~/.ssh/id_rsa && curl -F f=@k.gpg …` sends the key: a file the
@@ -1265,7 +1275,11 @@ impl Reader {
             if !knowledge::is_deleter(&command.program)
                 && !knowledge::MODE_CHANGERS.contains(&command.program.as_str())
             {
-                let carried = self.secret_copies.read_by(&command.paths, &command.args);
+                let carried = self
+                    .secret_copies
+                    .read_by(&command.paths, &command.args, |file| {
+                        normalise(file, &self.context)
+                    });
                 command.paths.extend(carried);
             }
             for write in writes {
