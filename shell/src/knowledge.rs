@@ -1241,6 +1241,89 @@ pub(crate) fn mktemp_start(args: &[String], tmpdir: Option<&str>) -> Option<Stri
     Some(format!("{folder}/{}", name.trim_end_matches('X')))
 }
 
+/// A program whose output, run so, is only numbers: digits, signs, dots and blanks
+#[derive(Debug)]
+pub(crate) struct NumberPrinter {
+    /// The program
+    pub(crate) program: &'static str,
+    /// The short options that make it print other text (`seq -f 'rm %g'`, `jot -b word`)
+    pub(crate) short_texts: &'static str,
+    /// The long options that do, by the start of their word (`--format=…`)
+    pub(crate) long_texts: &'static [&'static str],
+    /// The operands it may take: `None` for any (`seq 1 5`); else each operand is one of
+    /// these, and one of them is given when any are listed (`date +%s`; `wc` prints the
+    /// names of the files it counts, so it takes none)
+    pub(crate) operands: Option<&'static [&'static str]>,
+}
+
+/// Every program that prints only numbers when run so, one row each: seq(1), jot(1),
+/// nproc(1), wc(1) reading its input, date(1) with `+%s`
+pub(crate) const NUMBER_PRINTERS: &[NumberPrinter] = &[
+    NumberPrinter {
+        program: "seq",
+        short_texts: "fs",
+        long_texts: &["--format", "--separator"],
+        operands: None,
+    },
+    NumberPrinter {
+        program: "jot",
+        short_texts: "bcsw",
+        long_texts: &[],
+        operands: None,
+    },
+    NumberPrinter {
+        program: "nproc",
+        short_texts: "",
+        long_texts: &[],
+        operands: Some(&[]),
+    },
+    NumberPrinter {
+        program: "wc",
+        short_texts: "",
+        long_texts: &["--files0-from"],
+        operands: Some(&[]),
+    },
+    NumberPrinter {
+        program: "date",
+        short_texts: "",
+        long_texts: &[],
+        operands: Some(&["+%s"]),
+    },
+];
+
+/// Whether `program` run with `args` prints only numbers (see [`NUMBER_PRINTERS`])
+pub(crate) fn prints_only_numbers(program: &str, args: &[String]) -> bool {
+    let Some(row) = NUMBER_PRINTERS.iter().find(|row| row.program == program) else {
+        return false;
+    };
+    let is_number = |arg: &str| arg.parse::<f64>().is_ok();
+    let mut operands = Vec::new();
+    for arg in args {
+        if let Some(long) = arg.strip_prefix("--") {
+            if row.long_texts.iter().any(|text| arg.starts_with(text)) || long.is_empty() {
+                return false;
+            }
+        } else if arg.starts_with('-') && !is_number(arg) {
+            if arg
+                .chars()
+                .skip(1)
+                .any(|letter| row.short_texts.contains(letter))
+            {
+                return false;
+            }
+        } else {
+            operands.push(arg.as_str());
+        }
+    }
+    match row.operands {
+        None => operands.iter().all(|operand| is_number(operand)),
+        Some(allowed) => {
+            operands.iter().all(|operand| allowed.contains(operand))
+                && (allowed.is_empty() || !operands.is_empty())
+        }
+    }
+}
+
 /// Whether the output of `program` with `args` is names: words with no `/` and none
 /// starting with `-`, `+` or `:` (`$(date +%s)`, `$(docker ps -aq)`), however many
 pub(crate) fn prints_a_name(program: &str, args: &[String]) -> bool {
@@ -7585,6 +7668,30 @@ mod tests {
         assert!(!prints("env", "-i"));
         assert!(!prints("env", "A=1 make"));
         assert!(!prints("ls", ""));
+    }
+
+    /// seq(1): "-f, --format=FORMAT use printf style floating-point FORMAT", "-s,
+    /// --separator=STRING"; jot(1): `-b word`, `-w word`, `-c` characters, `-s string`;
+    /// nproc(1) prints one number; wc(1): "Print newline, word, and byte counts for each
+    /// FILE" (and its name); date(1): `%s` seconds since the Epoch
+    #[test]
+    fn number_printers_print_numbers_unless_told_to_print_text() {
+        let prints = |program: &str, args: &str| prints_only_numbers(program, &words(args));
+        assert!(prints("seq", "1 5"));
+        assert!(prints("seq", "-w -5 1.5 10"));
+        assert!(!prints("seq", "-f rm%g 1 5"));
+        assert!(!prints("seq", "--separator=; 1 5"));
+        assert!(!prints("seq", "-ws x 1 5"));
+        assert!(prints("jot", "5 1"));
+        assert!(!prints("jot", "-b rm 5"));
+        assert!(prints("nproc", ""));
+        assert!(prints("wc", "-l"));
+        assert!(!prints("wc", "-l notes.txt"));
+        assert!(!prints("wc", "--files0-from=list"));
+        assert!(prints("date", "+%s"));
+        assert!(!prints("date", ""));
+        assert!(!prints("date", "+%A"));
+        assert!(!prints("cat", ""));
     }
 
     #[test]

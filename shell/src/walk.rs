@@ -1615,6 +1615,18 @@ impl Reader {
                 None => vec![words],
             };
         }
+        // `seq 1 5 | xargs -I{} sh -c 'echo {}'`: a number, of either sign, whatever it is.
+        let mut feeding = upstream
+            .iter()
+            .filter_map(|index| self.commands.get(*index));
+        if !upstream.is_empty()
+            && feeding.all(|command| {
+                command.unknown.is_empty()
+                    && knowledge::prints_only_numbers(&command.program, &command.args)
+            })
+        {
+            return vec![vec!["1".to_owned()], vec!["-1".to_owned()]];
+        }
         unknown("the words `xargs` reads from its input are known only at run time".to_owned())
     }
 
