@@ -676,7 +676,7 @@ impl Reader {
         // descriptor may become the input by a later `0>&N`, so it counts first.
         let input = redirect_nodes
             .iter()
-            .find_map(|redirect| socket_redirect(*redirect, at.source))
+            .find_map(|redirect| self.socket_redirect(*redirect, at.source))
             .or_else(|| {
                 redirect_nodes
                     .iter()
@@ -724,6 +724,29 @@ impl Reader {
             )?;
         }
         Ok(())
+    }
+
+    /// The network socket a redirect opens (`>& /dev/tcp/h/80`, `3<> /dev/udp/h/53`), of any
+    /// operator and descriptor, its target expanded as bash expands it (`>& $H`)
+    fn socket_redirect<N: Syntax>(&self, node: N, source: &str) -> Option<RedirectedInput> {
+        if node.kind() != "file_redirect" {
+            return None;
+        }
+        // Any target: tree-sitter-bash may hang a word after the path on the redirect.
+        let (_, targets) = redirect_parts(node, source);
+        targets
+            .iter()
+            .flat_map(|target| {
+                let mut words = Vec::with_capacity(1);
+                expand::word(text(*target, source), &self.env(), &mut words);
+                words
+            })
+            .find(|path| {
+                knowledge::NETWORK_DEVICES
+                    .iter()
+                    .any(|device| path.starts_with(device))
+            })
+            .map(RedirectedInput::Socket)
     }
 
     /// Where an input redirect points (`< f`, `<&3`, `< /dev/fd/3`); `None` for outputs,
@@ -3048,25 +3071,6 @@ fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
         }
     }
     (operator, targets)
-}
-
-/// The network socket a redirect opens (`>& /dev/tcp/h/80`, `3<> /dev/udp/h/53`), of any
-/// operator and descriptor
-fn socket_redirect<N: Syntax>(node: N, source: &str) -> Option<RedirectedInput> {
-    if node.kind() != "file_redirect" {
-        return None;
-    }
-    // Any target: tree-sitter-bash may hang a word after the path on the redirect.
-    let (_, targets) = redirect_parts(node, source);
-    targets
-        .iter()
-        .map(|target| unquote(text(*target, source)))
-        .find(|path| {
-            knowledge::NETWORK_DEVICES
-                .iter()
-                .any(|device| path.starts_with(device))
-        })
-        .map(RedirectedInput::Socket)
 }
 
 /// The descriptor a path names when it is one other than the standard input (`/dev/fd/3`,
