@@ -219,16 +219,20 @@ fn calls<'a>(value: &'a str, runner: &'a str) -> impl Iterator<Item = &'a str> {
     })
 }
 
+/// The literal flags argument after `rest`'s comma (`, "rf"`), if any; none is no flags
+fn flags_after(rest: &str) -> String {
+    rest.trim_start()
+        .strip_prefix(',')
+        .and_then(|rest| literal(rest.trim_start()))
+        .map(|(flags, _)| flags)
+        .unwrap_or_default()
+}
+
 /// The arguments of `delete()` as `rm`: `delete(PATH)` is `rm PATH`, `delete(PATH, "rf")`
 /// `rm -rf PATH`, `delete(PATH, "d")` `rmdir PATH`
 fn deletion(arguments: &str) -> Option<String> {
     let (path, rest) = path(arguments)?;
-    let flags = rest
-        .trim_start()
-        .strip_prefix(',')
-        .and_then(|rest| literal(rest.trim_start()))
-        .map(|(flags, _)| flags)
-        .unwrap_or_default();
+    let flags = flags_after(rest);
     let program = match flags.as_str() {
         "rf" => "rm -rf --",
         "d" => "rmdir --",
@@ -242,12 +246,7 @@ fn deletion(arguments: &str) -> Option<String> {
 fn file_written(arguments: &str) -> Option<String> {
     let rest = after_argument(arguments)?;
     let (path, rest) = path(rest.trim_start())?;
-    let flags = rest
-        .trim_start()
-        .strip_prefix(',')
-        .and_then(|rest| literal(rest.trim_start()))
-        .map(|(flags, _)| flags)
-        .unwrap_or_default();
+    let flags = flags_after(rest);
     let redirect = if flags.contains('a') { ">>" } else { ">" };
     Some(format!("cat {redirect} {path}"))
 }

@@ -1331,15 +1331,9 @@ impl Reader {
                             command.paths.push(path);
                         }
                         Ok(path) => command.paths.push(path),
-                        Err(why) => command.unknown.push(Unknown {
-                            part: Part::Word {
-                                prefix: String::new(),
-                                split: false,
-                                name: false,
-                                dir: self.context.cwd.clone(),
-                            },
-                            why,
-                        }),
+                        Err(why) => command
+                            .unknown
+                            .push(unknown_path_in(&self.context.cwd, why)),
                     }
                 }
             }
@@ -1708,15 +1702,9 @@ impl Reader {
                 Err(why) => format!("`{file}` goes through a link made on this line, and {why}"),
             },
         };
-        command.unknown.push(Unknown {
-            part: Part::Word {
-                prefix: String::new(),
-                split: false,
-                name: false,
-                dir: self.context.cwd.clone(),
-            },
-            why,
-        });
+        command
+            .unknown
+            .push(unknown_path_in(&self.context.cwd, why));
     }
 
     /// The target of a redirect (normalised, or a word only known at run time) through the
@@ -3460,15 +3448,10 @@ fn simple_command(
         let itself_is_link = removes && !operand.ends_with('/');
         match links.resolve(normalise(operand, context), itself_is_link) {
             Ok(path) => paths.push(path),
-            Err(why) => unknown.push(Unknown {
-                part: Part::Word {
-                    prefix: String::new(),
-                    split: false,
-                    name: false,
-                    dir: context.cwd.clone(),
-                },
-                why: format!("`{operand}` goes through a link made on this line, and {why}"),
-            }),
+            Err(why) => unknown.push(unknown_path_in(
+                &context.cwd,
+                format!("`{operand}` goes through a link made on this line, and {why}"),
+            )),
         }
     }
     let mut stdin_from = upstream.to_vec();
@@ -3494,6 +3477,20 @@ fn target(word: &UnknownWord, context: &Context) -> Target {
         prefix: word.prefix.clone(),
         name: word.name,
         dir: context.cwd.clone(),
+    }
+}
+
+/// A path of a command only known at run time, of which nothing is known, read in `dir`,
+/// and why
+fn unknown_path_in(dir: &Option<String>, why: String) -> Unknown {
+    Unknown {
+        part: Part::Word {
+            prefix: String::new(),
+            split: false,
+            name: false,
+            dir: dir.clone(),
+        },
+        why,
     }
 }
 
