@@ -276,6 +276,32 @@ mod tests {
     }
 
     #[test]
+    fn a_form_read_in_place_after_a_header_decides_as_the_policy_it_was_written_of() {
+        let policy = Policy::new(
+            vec![
+                rule("guard", Verb::Block, "rm"),
+                rule("other", Verb::Allow, "ls"),
+            ],
+            Defaults::default(),
+        )
+        .unwrap();
+        // What the hook's cache keeps: a header line of its own before the form.
+        let mut entry = b"{\"header\":true}\n".to_vec();
+        let start = entry.len();
+        entry.extend_from_slice(&policy.to_compact());
+        let read = Policy::from_checked_compact_at(Arc::new(entry.clone()), start).unwrap();
+        for command in ["rm -rf x", "ls", "echo"] {
+            assert_eq!(
+                read.evaluate(&bash(command)).resolution.decision,
+                policy.evaluate(&bash(command)).resolution.decision,
+                "{command}"
+            );
+        }
+        // Read from the wrong place, the bytes are not a form: refused whole.
+        assert!(Policy::from_checked_compact_at(Arc::new(entry), start - 1).is_err());
+    }
+
+    #[test]
     fn conditions_are_decoded_when_their_rule_is_first_a_candidate() {
         let policy = Policy::new(
             vec![
