@@ -275,16 +275,21 @@ mod tests {
         event
     }
 
-    #[test]
-    fn a_form_read_in_place_after_a_header_decides_as_the_policy_it_was_written_of() {
-        let policy = Policy::new(
+    /// A guard on `rm` and an allow on `ls`, each keyed on `tool == "Bash"`
+    fn guard_and_other() -> Policy {
+        Policy::new(
             vec![
                 rule("guard", Verb::Block, "rm"),
                 rule("other", Verb::Allow, "ls"),
             ],
             Defaults::default(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_form_read_in_place_after_a_header_decides_as_the_policy_it_was_written_of() {
+        let policy = guard_and_other();
         // What the hook's cache keeps: a header line of its own before the form.
         let mut entry = b"{\"header\":true}\n".to_vec();
         let start = entry.len();
@@ -303,14 +308,7 @@ mod tests {
 
     #[test]
     fn conditions_are_decoded_when_their_rule_is_first_a_candidate() {
-        let policy = Policy::new(
-            vec![
-                rule("guard", Verb::Block, "rm"),
-                rule("other", Verb::Allow, "ls"),
-            ],
-            Defaults::default(),
-        )
-        .unwrap();
+        let policy = guard_and_other();
         let read = Policy::from_checked_compact(&policy.to_compact()).unwrap();
         let decoded = |read: &Policy| read.decoded_conditions();
         assert_eq!(decoded(&read), 0, "nothing decoded before an event");
