@@ -1,10 +1,12 @@
 //! The rows of a knowledge table found by a program's name. Every simple command of a line
-//! is looked up in each table; scanning a table's rows and their lists of names cost a
-//! command more than reading its words, so each table is indexed by name once per process.
-//! A hook call is a process of its own, so building the index is paid on every call: it is
-//! one sorted list of (name, row) pairs, searched by halves, which costs a tenth of what a
-//! map with a list per name cost to build. Most names a table is asked for are in none of
-//! its rows: a [`NameFilter`] of its names answers those before any search.
+//! is looked up in each table, and most names a table is asked for are in none of its rows:
+//! a [`NameFilter`] of its names answers those in a few instructions. A name it may hold is
+//! then looked for among the table's (name, row) pairs, in the table's order.
+//!
+//! A hook call is a process of its own, so whatever is built here is built on every call.
+//! Sorting the pairs to search them by halves cost a call more than reading a line of a few
+//! commands, which asks for a handful of names a table holds: so the pairs are kept as the
+//! table lists them, and a name the filter passes is compared with each, by length first.
 
 use std::sync::LazyLock;
 
@@ -13,7 +15,7 @@ use crate::name_filter::NameFilter;
 /// A table's rows by each name they list, built once per process
 pub(crate) type ByName = LazyLock<Index>;
 
-/// (name, position) pairs, sorted, each once, and a filter of the names
+/// (name, position) pairs in the table's order, and a filter of the names
 pub(crate) struct Index {
     pairs: Box<[(&'static str, usize)]>,
     names: NameFilter,
@@ -24,25 +26,15 @@ pub(crate) fn index<T>(
     rows: &'static [T],
     names: impl Fn(&'static T) -> &'static [&'static str],
 ) -> Index {
-    let mut pairs: Vec<(&'static str, usize)> = rows
+    let pairs: Vec<(&'static str, usize)> = rows
         .iter()
         .enumerate()
         .flat_map(|(at, row)| names(row).iter().map(move |name| (*name, at)))
         .collect();
-    pairs.sort_unstable_by(|(one, at), (other, other_at)| {
-        by_length(one, other).then(at.cmp(other_at))
-    });
-    pairs.dedup();
     Index {
         names: pairs.iter().map(|(name, _)| *name).collect(),
         pairs: pairs.into_boxed_slice(),
     }
-}
-
-/// The index's order: by length, then by bytes. Most names a search passes differ in
-/// length, so it compares bytes only among names as long as the one it looks for.
-pub(crate) fn by_length(one: &str, other: &str) -> std::cmp::Ordering {
-    one.len().cmp(&other.len()).then_with(|| one.cmp(other))
 }
 
 /// The rows of `rows` that list `name`, in the table's order
@@ -54,7 +46,7 @@ pub(crate) fn rows<'n, T>(
     positions(by_name, name).filter_map(move |at| rows.get(at))
 }
 
-/// The positions of the rows that list `name`, in the table's order
+/// The positions of the rows that list `name`, each once, in the table's order
 pub(crate) fn positions<'n>(
     by_name: &'static ByName,
     name: &'n str,
@@ -64,13 +56,19 @@ pub(crate) fn positions<'n>(
     } else {
         &[]
     };
-    let first = pairs.partition_point(|(listed, _)| by_length(listed, name).is_lt());
+    // A row's pairs are next to each other: a row that lists a name twice gives it once.
+    let mut last = None;
     pairs
-        .get(first..)
-        .unwrap_or_default()
         .iter()
-        .take_while(move |(listed, _)| *listed == name)
+        .filter(move |(listed, _)| listed.len() == name.len() && *listed == name)
         .map(|(_, at)| *at)
+        .filter(move |at| last.replace(*at) != Some(*at))
+}
+
+/// The order of sorted name lists: by length, then by bytes. Most names a search passes
+/// differ in length, so it compares bytes only among names as long as the one it looks for.
+pub(crate) fn by_length(one: &str, other: &str) -> std::cmp::Ordering {
+    one.len().cmp(&other.len()).then_with(|| one.cmp(other))
 }
 
 #[cfg(test)]

@@ -165,7 +165,7 @@ const WATCHED: &[&str] = &[
     "find", "kill", "tee",
 ];
 
-/// [`NAMES_AS_DATA`] and [`READ_ELSEWHERE`], sorted as the name indexes are: a hook call is
+/// [`NAMES_AS_DATA`] and [`READ_ELSEWHERE`], sorted by length, then bytes: a hook call is
 /// a process of its own, so this is built in each, and kept small
 static NOT_WRAPPERS: LazyLock<Box<[&'static str]>> = LazyLock::new(|| {
     let mut names: Vec<&'static str> = NAMES_AS_DATA
