@@ -40,7 +40,7 @@ use crate::watched::Watched;
 /// The `format` of the compact form
 const COMPACT_FORMAT: &str = "rulesc-policy-compact";
 /// The layout of the compact form this runtime writes and reads
-const COMPACT_VERSION: u64 = 11;
+const COMPACT_VERSION: u64 = 12;
 
 /// The compact form, as written and as read
 #[derive(Serialize, Deserialize)]

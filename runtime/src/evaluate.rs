@@ -115,15 +115,23 @@ fn reads_unknown(condition: &Condition, event: &Event) -> bool {
         .result
         .as_ref()
         .is_some_and(crate::event::ToolOutput::is_unreadable);
-    let unknown = |field: &Field| match field {
-        Field::Result | Field::ResultPath(_) => output_unknown,
-        Field::Arg(_) => event.arg_unreadable,
-        other => event.unknown_fields.contains(other),
-    };
     // A shell condition reads the command line, a part of the tool's input.
     (event.arg_unreadable && matches!(condition, Condition::Shell { .. }))
         || ((output_unknown || event.arg_unreadable || !event.unknown_fields.is_empty())
-            && reads_field(condition, &unknown))
+            && reads_field(condition, &|field| field_unknown(field, event)))
+}
+
+/// Whether `field` of `event` reached rulesc but could not be read: the tool's output, its
+/// input, or another field (`Event::unknown_fields`)
+pub(crate) fn field_unknown(field: &Field, event: &Event) -> bool {
+    match field {
+        Field::Result | Field::ResultPath(_) => event
+            .result
+            .as_ref()
+            .is_some_and(crate::event::ToolOutput::is_unreadable),
+        Field::Arg(_) => event.arg_unreadable,
+        other => event.unknown_fields.contains(other),
+    }
 }
 
 /// Whether the leaf `condition` reads a field for which `is` holds

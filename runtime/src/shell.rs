@@ -108,6 +108,28 @@ impl<'e> CommandLine<'e> {
         }
     }
 
+    /// Whether some command of the line may write or redirect to a file, as a test of
+    /// `written` or `redirect` reads it: one does, or where it writes is only known at run
+    /// time, or the line or the input holding it cannot be read
+    pub(crate) fn may_write(&self) -> bool {
+        match self.reading() {
+            Some(Reading::Read(script)) if !self.event.arg_unreadable => {
+                script.commands.iter().any(|command| {
+                    !command.redirects.is_empty()
+                        || !command.writes.is_empty()
+                        || command.unknown.iter().any(|unknown| {
+                            matches!(
+                                unknown.part,
+                                Part::Command | Part::Redirect(_) | Part::Write(_)
+                            )
+                        })
+                })
+            }
+            Some(_) => true,
+            None => self.event.arg_unreadable,
+        }
+    }
+
     /// Whether the line was read, and could be
     pub(crate) fn was_read(&self) -> bool {
         matches!(self.reading.get(), Some(Some(Reading::Read(_))))

@@ -1,18 +1,19 @@
-//! The rules of a policy's compact form that require a command to run one of some programs
-//! named exactly (`program == "psql"`, `program in ["rm", "unlink"]`), entered under each of
-//! those names.
+//! The rules of a policy's compact form whose condition requires a command that runs one
+//! of some programs or writes a file (`programs.rs`), entered under each program name they
+//! require exactly (`program == "psql"`, `program in ["rm", "unlink"]`), with the other
+//! tests of programs they require (`program_is("disk_formatter")`, `program ~ "mkfs.*"`)
+//! and whether a line that writes a file meets them.
 //!
-//! A Bash call over the shipped packs was a candidate of 75 rules that require programs, 45
-//! of them such rules, and decoding each one's program tests (a list of names and its
-//! filter) to ask them of the line's few programs cost more than the rest of the call's
-//! evaluation. Looked up by the line's
-//! programs instead, a rule none of whose names the line runs is skipped with nothing of it
-//! decoded; rules whose tests are patterns, kinds or anything else stay out of the index and
-//! are asked as before.
+//! A Bash call over the shipped packs was a candidate of 75 rules that require programs, and
+//! decoding each one's program tests to ask them of the line's few programs cost more than
+//! the rest of the call's evaluation. Looked up by the line's programs instead, a rule none
+//! of whose programs the line runs, and that writes nothing if the rule counts writes, is
+//! skipped with nothing of it decoded.
 //!
-//! Invariant: a rule is entered under every name its requirement's tests pass, and under
-//! nothing else, so "no program of the line is one of its names" is exactly "no program of
-//! the line passes its tests".
+//! Invariant: a rule is entered under every name its requirement's tests pass exactly, and
+//! under nothing else; its other tests are kept with it; so "no program of the line is one
+//! of its names or passes its other tests (and, if it counts writes, the line may write
+//! nothing)" is exactly "the line does not meet its need of commands".
 
 use std::cmp::Ordering;
 use std::sync::OnceLock;
@@ -24,14 +25,17 @@ use crate::shared_bytes::SharedPart;
 use crate::vocabulary::WordTest;
 
 /// The index as the compact form keeps it: the names, sorted, in one text; where each ends
-/// in it; where each one's rules end in `rules`; and the rules of every name, one after the
-/// other, in order
+/// in it; where each one's rules end in `rules`; the rules of every name, one after the
+/// other, in order; the entered rules with tests of programs other than exact names, and
+/// those tests; and the entered rules a line that writes a file meets
 #[derive(Serialize, Deserialize)]
 struct Written<'a> {
     names: &'a str,
     name_ends: Vec<u32>,
     rule_ends: Vec<u32>,
     rules: Vec<u32>,
+    others: Vec<(u32, Vec<WordTest>)>,
+    writers: Vec<u32>,
 }
 
 /// The index as the compact form wrote it, decoded when a shell call first asks
@@ -66,37 +70,50 @@ pub(super) struct ByName {
     name_ends: Vec<u32>,
     rule_ends: Vec<u32>,
     rules: Vec<u32>,
+    others: Vec<(u32, Vec<WordTest>)>,
+    writers: Vec<u32>,
     /// Whether each rule, by its index, is entered
     entered: Vec<bool>,
 }
 
-/// The exact names `requirement`'s shell need is made of, when it is made of nothing else
-fn names_of(requirement: &Requirement) -> Option<Vec<&str>> {
-    let Some(ShellNeed::Programs(tests)) = &requirement.shell else {
+/// What the compact form keeps of one rule's need of commands: its exact names, its other
+/// tests of programs, and whether it counts writes; `None` when it needs none
+fn need_of(requirement: &Requirement) -> Option<(Vec<&str>, Vec<&WordTest>, bool)> {
+    let Some(ShellNeed::Commands { programs, writes }) = &requirement.shell else {
         return None;
     };
-    let mut names = Vec::new();
-    for test in tests {
+    let (mut names, mut others) = (Vec::new(), Vec::new());
+    for test in programs {
         match test {
             WordTest::Equals(name) => names.push(name.as_str()),
             WordTest::In(words) => names.extend(words.iter()),
-            _ => return None,
+            other => others.push(other),
         }
     }
-    Some(names)
+    Some((names, others, *writes))
 }
 
 /// The bytes the compact form keeps of the index of `requirements`, each user rule's by its
 /// index
 pub(super) fn encode(requirements: &[Option<Requirement>]) -> Result<Vec<u8>, postcard::Error> {
     let mut entries: Vec<(&str, u32)> = Vec::new();
+    let mut others = Vec::new();
+    let mut writers = Vec::new();
     for (rule, requirement) in requirements.iter().enumerate() {
         // A policy holds far fewer rules than `u32` counts (`bounds::MAX_RULES`).
         let Ok(rule) = u32::try_from(rule) else {
             break;
         };
-        let names = requirement.as_ref().and_then(names_of).unwrap_or_default();
+        let Some((names, tests, writes)) = requirement.as_ref().and_then(need_of) else {
+            continue;
+        };
         entries.extend(names.into_iter().map(|name| (name, rule)));
+        // Every entered rule is listed once among the others, even with none: decoding
+        // tells the entered rules from the others.
+        others.push((rule, tests.into_iter().cloned().collect::<Vec<_>>()));
+        if writes {
+            writers.push(rule);
+        }
     }
     entries.sort_unstable();
     entries.dedup();
@@ -105,6 +122,8 @@ pub(super) fn encode(requirements: &[Option<Requirement>]) -> Result<Vec<u8>, po
         name_ends: Vec::new(),
         rule_ends: Vec::new(),
         rules: Vec::with_capacity(entries.len()),
+        others,
+        writers,
     };
     let mut text = String::new();
     let mut last: Option<&str> = None;
@@ -142,25 +161,55 @@ impl ByName {
             name_ends: written.name_ends,
             rule_ends: written.rule_ends,
             rules: written.rules,
+            others: written.others,
+            writers: written.writers,
             entered: vec![false; n_rules],
         };
         let n_names = index.name_ends.len();
         let whole = index.rule_ends.len() == n_names
             && (0..n_names).all(|at| index.rules_at(at).is_some())
             && (1..n_names).all(|at| index.name(at.saturating_sub(1)) < index.name(at));
-        for &rule in whole.then_some(&index.rules)? {
-            *index.entered.get_mut(usize::try_from(rule).ok()?)? = true;
+        for (rule, _) in whole.then_some(&index.others)? {
+            *index.entered.get_mut(usize::try_from(*rule).ok()?)? = true;
         }
-        Some(index)
+        // A rule under a name or among the writers that is not entered would be asked of
+        // its tests, which is sound, but means the bytes are not what `encode` wrote.
+        let listed = |rule: &u32| usize::try_from(*rule).is_ok_and(|rule| index.is_entered(rule));
+        (index.rules.iter().all(listed) && index.writers.iter().all(listed)).then_some(index)
     }
 
-    /// Whether rule `rule` is entered: its requirement is made of exact names alone
+    /// Whether rule `rule` is entered: its requirement needs commands
     pub(super) fn is_entered(&self, rule: usize) -> bool {
         self.entered.get(rule).copied().unwrap_or(false)
     }
 
+    /// The entered rules a line whose commands run `programs` meets, sorted; with `writes`,
+    /// a line that may write a file
+    pub(super) fn rules_met<'n>(
+        &self,
+        programs: impl Iterator<Item = &'n str>,
+        writes: bool,
+    ) -> Vec<u32> {
+        let mut met = Vec::new();
+        for program in programs {
+            met.extend_from_slice(self.rules_of(program));
+            met.extend(
+                self.others
+                    .iter()
+                    .filter(|(_, tests)| tests.iter().any(|test| test.is_match(program)))
+                    .map(|(rule, _)| *rule),
+            );
+        }
+        if writes {
+            met.extend_from_slice(&self.writers);
+        }
+        met.sort_unstable();
+        met.dedup();
+        met
+    }
+
     /// The rules entered under `name`
-    pub(super) fn rules_of(&self, name: &str) -> &[u32] {
+    fn rules_of(&self, name: &str) -> &[u32] {
         self.find(name)
             .and_then(|at| self.rules_at(at))
             .unwrap_or_default()
@@ -211,7 +260,8 @@ mod tests {
     use crate::programs::rule_requirement;
     use crate::programs::tests::{program, shell};
     use crate::vocabulary::{
-        Action, Condition, Defaults, EventKind, GlobPattern, Rule, ShellCondition, Verb,
+        Action, Condition, Defaults, EventKind, GlobPattern, RegexPattern, Rule, ShellCondition,
+        ShellWord, Verb,
     };
 
     fn named(name: &str) -> WordTest {
@@ -259,18 +309,32 @@ mod tests {
             shell(program(WordTest::Kind("interpreter".to_owned()))),
             shell(ShellCondition::Flag("-f".to_owned())),
             Condition::Not(Box::new(shell(program(named("ls"))))),
+            shell(ShellCondition::Any(vec![
+                program(named("tee")),
+                ShellCondition::Word {
+                    word: ShellWord::Written,
+                    test: WordTest::Regex(RegexPattern::new("^/etc/").unwrap()),
+                },
+            ])),
         ]
     }
 
     #[test]
-    fn each_rule_of_exact_names_alone_is_found_by_every_name_its_tests_pass() {
+    fn each_rule_that_needs_commands_is_found_by_every_name_its_tests_pass() {
         let requirements: Vec<Option<Requirement>> =
             conditions().iter().map(rule_requirement).collect();
         let index = ByName::decode(&encode(&requirements).unwrap(), requirements.len()).unwrap();
         let entered: Vec<bool> = (0..requirements.len())
             .map(|rule| index.is_entered(rule))
             .collect();
-        assert_eq!(entered, [true, true, true, false, false, false, false]);
+        assert_eq!(
+            entered,
+            [true, true, true, true, true, false, false, true],
+            "all but the rules any shell call may meet"
+        );
+        // A line that writes meets the rule that tests what is written, whatever it runs.
+        assert_eq!(index.rules_met(["ls"].into_iter(), true), [7]);
+        assert_eq!(index.rules_met(["ls"].into_iter(), false), [] as [u32; 0]);
         // What the rules' own tests say, name by name.
         for name in [
             "rm",
@@ -278,6 +342,9 @@ mod tests {
             "curl",
             "wget",
             "terraform",
+            "terraform-ls",
+            "python3",
+            "tee",
             "ls",
             "rmdir",
             "",
@@ -288,13 +355,17 @@ mod tests {
                 .filter(|(rule, _)| index.is_entered(*rule as usize))
                 .filter_map(|(rule, requirement)| match requirement {
                     Some(Requirement {
-                        shell: Some(ShellNeed::Programs(tests)),
+                        shell: Some(ShellNeed::Commands { programs, .. }),
                         ..
-                    }) if tests.iter().any(|test| test.is_match(name)) => Some(rule),
+                    }) if programs.iter().any(|test| test.is_match(name)) => Some(rule),
                     _ => None,
                 })
                 .collect();
-            assert_eq!(index.rules_of(name), passing, "{name:?}");
+            assert_eq!(
+                index.rules_met([name].into_iter(), false),
+                passing,
+                "{name:?}"
+            );
         }
     }
 
@@ -315,6 +386,8 @@ mod tests {
             name_ends: vec![2, 6],
             rule_ends: vec![1, 2],
             rules: vec![0, 1],
+            others: vec![(0, Vec::new()), (1, Vec::new())],
+            writers: Vec::new(),
         };
         let bytes = postcard::to_allocvec(&unsorted).unwrap();
         assert!(ByName::decode(&bytes, 2).is_none());
@@ -340,16 +413,28 @@ mod tests {
     }
 
     #[test]
-    fn a_line_keeps_every_rule_of_a_program_it_may_run() {
-        let rules: Vec<Rule> = [
+    fn a_line_keeps_every_rule_of_a_program_it_may_run_or_a_file_it_may_write() {
+        let mut rules: Vec<Rule> = [
             ("no-rm", named("rm")),
             ("no-shred", names(&["dd", "shred"])),
+            (
+                "no-mkfs",
+                WordTest::Glob(GlobPattern::new("mkfs.*").unwrap()),
+            ),
         ]
         .into_iter()
         .map(|(id, test)| guard(id, shell(program(test))))
         .collect();
+        rules.push(guard(
+            "no-etc",
+            shell(ShellCondition::Word {
+                word: ShellWord::Written,
+                test: WordTest::Regex(RegexPattern::new("^/etc/").unwrap()),
+            }),
+        ));
         // As bash runs them: the program behind a wrapper, after a pipe, in a subshell; a
-        // program only known at run time, code made at run time.
+        // program only known at run time, code made at run time; files written by a
+        // redirect, a writing program, to a place only known at run time.
         let runs = [
             "sudo rm -rf /tmp/x",
             "env A=1 shred f",
@@ -358,20 +443,32 @@ mod tests {
             "\"$TOOL\" f",
             "eval \"$cmd\"",
             "timeout 5 rm f",
+            "nice mkfs.ext4 /dev/sdb",
+            "ls > /etc/motd",
+            "cat f | tee -a /etc/hosts",
+            "cp a /etc/b",
+            "echo x > \"$F\"",
         ];
         // A line whose program is only known at run time asks (docs/shell.md).
         for (line, (whole, compact)) in runs.iter().zip(decide(&rules, &runs)) {
             assert_ne!(whole, Decision::None, "{line}");
             assert_eq!(compact, whole, "{line}");
         }
-        let runs_neither = ["ls -la", "echo rm shred", "git rm f", "rmdir d"];
+        let runs_neither = [
+            "ls -la",
+            "echo rm shred",
+            "git rm f",
+            "rmdir d",
+            "ls > out.txt",
+            "mkfs --help > /tmp/x",
+        ];
         for (line, decisions) in runs_neither.iter().zip(decide(&rules, &runs_neither)) {
             assert_eq!(decisions, (Decision::None, Decision::None), "{line}");
         }
     }
 
     #[test]
-    fn a_rule_none_of_whose_names_runs_is_skipped_undecoded_unless_it_reads_an_argument() {
+    fn a_rule_none_of_whose_names_runs_is_skipped_undecoded_unless_its_argument_may_pass() {
         let command = crate::vocabulary::FieldPath {
             segments: vec![crate::vocabulary::PathSegment::Key("command".to_owned())],
         };
@@ -400,10 +497,10 @@ mod tests {
         assert_eq!(compact.decoded_requirements(), 0);
         assert_eq!(
             compact.decoded_conditions(),
-            1,
-            "only `no-nc`'s, whose pattern reads the `command` every Bash call holds"
+            0,
+            "the `command` every Bash call holds has no `/dev/tcp/`, which `no-nc`'s pattern needs"
         );
-        // `nc` is not run, but the argument the pattern reads is there.
+        // `nc` is not run, but the argument the pattern reads holds what it needs.
         let resolution = bash("cat </dev/tcp/host/80");
         assert_eq!(resolution.decision, Decision::Block);
         assert_eq!(resolution.resolved_by.as_deref(), Some("no-nc"));

@@ -95,6 +95,18 @@ impl GlobPattern {
         })
     }
 
+    /// Needles of every text the glob matches (`needles.rs`): the text a plain glob's shape
+    /// requires, or those of its regular expression
+    pub(crate) fn text_needles(&self) -> Option<Needles> {
+        match self.shape() {
+            GlobShape::Literal(text)
+            | GlobShape::Prefix(text)
+            | GlobShape::Suffix(text)
+            | GlobShape::Contains(text) => Needles::of_words([text.as_str()]),
+            GlobShape::Other => self.needles(),
+        }
+    }
+
     /// The needles of the glob's regular expression, when it has one (`needles.rs`)
     pub(crate) fn needles(&self) -> Option<Needles> {
         match &self.matcher {

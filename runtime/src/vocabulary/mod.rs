@@ -43,6 +43,7 @@ pub use literal::{parse_duration, DurationError, Literal};
 pub(crate) use matcher::GlobShape;
 pub use matcher::{fold_case, GlobPattern, RegexPattern, MAX_PATTERN_LEN};
 pub use mode::Mode;
+pub(crate) use needles::Needles;
 pub use rule::{Action, LabelStep, Origin, Rule, RESERVED_ID_PREFIXES, RESOLVED_BY_DEFAULT};
 pub use schema::{Enumeration, EventField, JsonType, EVENT_FIELDS};
 pub use settings::{Defaults, Limits};

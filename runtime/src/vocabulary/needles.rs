@@ -51,6 +51,23 @@ impl Needles {
         Some(Needles(bytes.into_boxed_slice()))
     }
 
+    /// Needles made of `words`, texts every one in question holds one of (the literal text
+    /// of a glob, the members of a list); `None` when one is empty or not ASCII, or they are
+    /// too many to be worth asking. None at all is a text none holds.
+    pub(crate) fn of_words<'w>(words: impl IntoIterator<Item = &'w str>) -> Option<Needles> {
+        let mut bytes = Vec::new();
+        for (count, word) in words.into_iter().enumerate() {
+            if count >= MAX_STRINGS || word.is_empty() || !word.is_ascii() {
+                return None;
+            }
+            // A text that holds a word holds its start.
+            let start = word.as_bytes().get(..MAX_LEN).unwrap_or(word.as_bytes());
+            bytes.push(u8::try_from(start.len()).ok()?);
+            bytes.extend(start.iter().map(u8::to_ascii_lowercase));
+        }
+        Some(Needles(bytes.into_boxed_slice()))
+    }
+
     /// Whether the ASCII text `text` contains one of the needles, ignoring ASCII case
     pub(crate) fn any_in(&self, text: &[u8]) -> bool {
         self.iter()
@@ -338,6 +355,22 @@ mod tests {
         for source in [r"a*", r"\w+", r"x?", r"^", r"(a|\w)b*", r"[a-z]{3}"] {
             assert_eq!(needles(source), None, "{source}");
         }
+    }
+
+    #[test]
+    fn the_needles_of_words_are_the_words_in_lowercase() {
+        let needles = Needles::of_words(["Send_", "http_post"]).unwrap();
+        let found: Vec<&[u8]> = needles.iter().collect();
+        assert_eq!(found, [b"send_".as_slice(), b"http_post".as_slice()]);
+        let long = "x".repeat(MAX_LEN + 10);
+        let needles = Needles::of_words([long.as_str()]).unwrap();
+        assert!(needles.any_in(long.as_bytes()));
+        assert_eq!(needles.iter().next().map(<[u8]>::len), Some(MAX_LEN));
+        // Of an empty word or one beyond ASCII nothing is claimed; of no word, that no text
+        // holds one.
+        assert_eq!(Needles::of_words(["rm", ""]), None);
+        assert_eq!(Needles::of_words(["rm", "größe"]), None);
+        assert!(!Needles::of_words([]).unwrap().any_in(b"anything"));
     }
 
     #[test]
