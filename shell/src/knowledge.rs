@@ -7015,6 +7015,45 @@ pub(crate) fn database_client(program: &str) -> Option<&'static DatabaseClient> 
     DATABASE_CLIENTS.iter().find(|row| row.name == program)
 }
 
+/// The clients that read their statements (SQL, a key store's or a document store's
+/// commands) from their input when their words give none (psql(1), mysql(1), sqlite3(1),
+/// redis-cli(1), mongosh, ...): the text of a literal input is the text of their statements
+pub(crate) const STATEMENT_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "duckdb",
+    "cockroach",
+    "clickhouse-client",
+    "clickhouse",
+    "sqlcmd",
+    "usql",
+    "sqlplus",
+    "snowsql",
+    "trino",
+    "presto",
+    "spark-sql",
+    "beeline",
+    "hive",
+    "cqlsh",
+    "dolt",
+    "impala-shell",
+    "vsql",
+    "isql",
+    "ysqlsh",
+    "nzsql",
+    "hdbsql",
+    "influx",
+    "mysqlsh",
+    "cypher-shell",
+    "redis-cli",
+    "valkey-cli",
+    "keydb-cli",
+    "mongosh",
+    "mongo",
+];
+
 /// A setting whose value is a command line a program runs, named by its key and, where
 /// it has one, by an environment variable: one row, so the two spellings cannot drift
 /// apart (`git -c core.sshCommand=CMD`, `GIT_SSH_COMMAND=CMD git`)
@@ -7724,6 +7763,56 @@ mod tests {
         ] {
             assert_eq!(command_name(program, word), command, "{program} {word}");
         }
+    }
+
+    /// The text each client reads, as bash hands it over: bash(1), Here Strings: "The word
+    /// undergoes ... quote removal ... The result is supplied as a single string, with a
+    /// newline appended"; QUOTING: `$'…'` decodes `\n` and `\xHH`; Here Documents: with a
+    /// quoted delimiter "the lines in the here-document are not expanded"
+    #[test]
+    fn a_statement_client_reads_its_literal_input_as_text() {
+        let input = |line: &str| match crate::read(line, &crate::Context::default()) {
+            crate::Reading::Read(script) => {
+                let client = script
+                    .commands
+                    .last()
+                    .map(|client| client.stdin_from.clone());
+                client
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|at| script.commands.get(*at))
+                    .filter(|command| command.program == "echo")
+                    .flat_map(|command| command.args.clone())
+                    .collect::<Vec<_>>()
+            }
+            crate::Reading::Unreadable(why) => panic!("{line}: {why:?}"),
+        };
+        for client in STATEMENT_CLIENTS {
+            assert_eq!(
+                input(&format!("{client} <<< $'.tables\\ndrop table t;'")),
+                [".tables\ndrop table t;"],
+                "{client}"
+            );
+        }
+        assert_eq!(
+            input("psql <<< \"select 1\"'; '$'\\x44ROP TABLE t'"),
+            ["select 1; DROP TABLE t"]
+        );
+        assert_eq!(
+            input("psql -d app <<'SQL'\nDELETE FROM t;\nSQL"),
+            ["DELETE FROM t;\n"]
+        );
+        assert_eq!(
+            input("printf 'a;\\ndrop table t;' | sqlite3 x.db"),
+            ["a;\ndrop table t;"]
+        );
+        assert_eq!(
+            input("sudo -u postgres psql <<< 'drop table t'"),
+            ["drop table t"]
+        );
+        // A text only known at run time is no text, and other programs read no statements.
+        assert!(input("psql <<< \"$(cat q.sql)\"").is_empty());
+        assert!(input("cat <<< 'drop table t'").is_empty());
     }
 
     #[test]

@@ -1042,6 +1042,8 @@ impl Reader {
         stdin: Option<String>,
     ) -> Result<bool, Unreadable> {
         let mut args = words;
+        // Wrappers share their input with what they run: a client behind one reads it too.
+        let literal_input = stdin.clone();
         let mut stdin = stdin;
         let mut aliased = false;
         let mut moved = false;
@@ -1098,6 +1100,17 @@ impl Reader {
             // `git-push`, `hub push`, `coreutils --coreutils-prog=rm`: the program they are.
             let (program, args_called) = knowledge::called_as(program, args);
             args = args_called;
+            let with_statements: Vec<usize>;
+            let at = match self.statement_input(&program, literal_input.as_deref(), at.upstream)? {
+                Some(input) => {
+                    with_statements = at.upstream.iter().copied().chain([input]).collect();
+                    At {
+                        upstream: &with_statements,
+                        ..at
+                    }
+                }
+                None => at,
+            };
             if program == "git" {
                 if let Some(rewritten) = git_alias(&args) {
                     match rewritten {
@@ -1452,6 +1465,33 @@ impl Reader {
                 None => return Ok(moved),
             }
         }
+    }
+
+    /// The literal input of a client that reads statements from it (a here-string, a
+    /// here-document, `printf … |`), recorded as an `echo` of its text upstream of the
+    /// client, so what reads the client's input reads the statements as bash hands them
+    /// over (`<<< $'.tables\nDROP TABLE t;'` decoded); its index, or `None` for another
+    /// program or an input only known at run time
+    fn statement_input(
+        &mut self,
+        program: &str,
+        input: Option<&str>,
+        upstream: &[usize],
+    ) -> Result<Option<usize>, Unreadable> {
+        let Some(text) = input.filter(|text| {
+            knowledge::STATEMENT_CLIENTS.contains(&program) && !expand::is_unknown(text)
+        }) else {
+            return Ok(None);
+        };
+        // The text names no file: no path of the command.
+        self.push(SimpleCommand {
+            program: "echo".to_owned(),
+            args: vec![text.to_owned()],
+            operands: vec![text.to_owned()],
+            stdin_from: sorted(upstream),
+            ..SimpleCommand::default()
+        })?;
+        Ok(Some(self.commands.len() - 1))
     }
 
     /// Records one command, within the bounds on commands and links
