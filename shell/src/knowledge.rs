@@ -3602,6 +3602,40 @@ const ZSTD_STDOUT: &[&str] = &["-c", "--stdout", "-t", "--test", "-l", "--list",
 /// The flags with which lz4(1) writes no file
 const LZ4_STDOUT: &[&str] = &["-c", "--stdout", "-t", "--test"];
 
+/// The flags with which brotli(1) writes no file of its own naming, and `-o FILE`, with
+/// which it writes that file (the row of `-o` reads it)
+const BROTLI_STDOUT: &[&str] = &["-c", "--stdout", "-t", "--test", "-o", "--output"];
+
+/// brotli(1)'s options that take the next word as their value
+const BROTLI_VALUED: &[&str] = &[
+    "-o",
+    "--output",
+    "-S",
+    "--suffix",
+    "-q",
+    "--quality",
+    "-w",
+    "--lgwin",
+    "-D",
+    "--dictionary",
+];
+
+/// The flags with which lzop(1) writes no file of its own naming, and `-o FILE`
+const LZOP_STDOUT: &[&str] = &[
+    "-c",
+    "--stdout",
+    "--to-stdout",
+    "-t",
+    "--test",
+    "-l",
+    "--list",
+    "-o",
+    "--output",
+];
+
+/// lzop(1)'s options that take the next word as their value
+const LZOP_VALUED: &[&str] = &["-o", "--output", "-S", "--suffix", "-p", "--path"];
+
 /// Every program that writes files its words name, one row each
 pub(crate) const WRITERS: &[Writer] = &[
     Writer {
@@ -4058,7 +4092,7 @@ pub(crate) const WRITERS: &[Writer] = &[
         destination: Destination::TarArchive(&["-f", "--file"]),
     },
     Writer {
-        programs: &["gzip"],
+        programs: &["gzip", "pigz"],
         valued: &["-S", "--suffix"],
         destination: Destination::Compressed {
             suffix: ".gz",
@@ -4068,7 +4102,7 @@ pub(crate) const WRITERS: &[Writer] = &[
         },
     },
     Writer {
-        programs: &["gunzip"],
+        programs: &["gunzip", "unpigz"],
         valued: &["-S", "--suffix"],
         destination: Destination::Compressed {
             suffix: ".gz",
@@ -4158,7 +4192,7 @@ pub(crate) const WRITERS: &[Writer] = &[
         },
     },
     Writer {
-        programs: &["lz4"],
+        programs: &["lz4", "lz4c"],
         valued: &[],
         destination: Destination::Compressed {
             suffix: ".lz4",
@@ -4201,6 +4235,43 @@ pub(crate) const WRITERS: &[Writer] = &[
         programs: &["zstd", "unzstd"],
         valued: ZSTD_VALUED,
         destination: Destination::Options(&["-o"]),
+    },
+    // lz4(1): `lz4 [arg] [input] [output]`, the second operand the file it writes (with
+    // `-m` each operand is an input: counted as written all the same, never fewer).
+    Writer {
+        programs: &["lz4", "lz4c", "unlz4"],
+        valued: &[],
+        destination: Destination::After(1),
+    },
+    Writer {
+        programs: &["brotli"],
+        valued: BROTLI_VALUED,
+        destination: Destination::Compressed {
+            suffix: ".br",
+            decompressor: false,
+            decompress: &["-d", "--decompress"],
+            no_file: BROTLI_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["lzop"],
+        valued: LZOP_VALUED,
+        destination: Destination::Compressed {
+            suffix: ".lzo",
+            decompressor: false,
+            decompress: &["-d", "--decompress", "--uncompress", "-x", "--extract"],
+            no_file: LZOP_STDOUT,
+        },
+    },
+    Writer {
+        programs: &["brotli"],
+        valued: BROTLI_VALUED,
+        destination: Destination::Options(&["-o", "--output"]),
+    },
+    Writer {
+        programs: &["lzop"],
+        valued: LZOP_VALUED,
+        destination: Destination::Options(&["-o", "--output"]),
     },
     Writer {
         programs: &["tar", "gtar", "bsdtar"],
@@ -4875,6 +4946,22 @@ const ZSTD_VALUED: &[&str] = &["-o", "-D"];
 /// The flags with which lz4(1) keeps each file even with `--rm`
 const LZ4_KEEPS: &[&str] = &["-k", "--keep", "-c", "--stdout", "-t", "--test"];
 
+/// The flags with which brotli(1) keeps each file even with `--rm` (`-j`)
+const BROTLI_KEEPS: &[&str] = &["-k", "--keep", "-c", "--stdout", "-t", "--test"];
+
+/// The flags with which lzop(1) keeps each file even with `--delete` (`-U`)
+const LZOP_KEEPS: &[&str] = &[
+    "-k",
+    "--keep",
+    "-c",
+    "--stdout",
+    "--to-stdout",
+    "-t",
+    "--test",
+    "-l",
+    "--list",
+];
+
 /// A program that deletes files its words name, read as the `rm` it stands for
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Deleter {
@@ -5075,7 +5162,8 @@ pub(crate) const DELETERS: &[Deleter] = &[
     },
     // Compressors replace each file by its compressed or decompressed form and remove it
     // (gzip(1), bzip2(1), xz(1), compress(1)), unless told to keep it or write to the
-    // standard output, or only to test or list; zstd(1) and lz4(1) keep it unless `--rm`.
+    // standard output, or only to test or list (pigz(1) as gzip); zstd(1) and lz4(1) keep it
+    // unless `--rm`, brotli(1) unless `--rm` (`-j`), lzop(1) unless `-U`.
     Deleter {
         program: "gzip",
         verbs: &[],
@@ -5087,7 +5175,27 @@ pub(crate) const DELETERS: &[Deleter] = &[
         relative_to: &[],
     },
     Deleter {
+        program: "pigz",
+        verbs: &[],
+        when: &[],
+        unless: GZIP_KEEPS,
+        valued: &["-S", "--suffix"],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
         program: "gunzip",
+        verbs: &[],
+        when: &[],
+        unless: GZIP_KEEPS,
+        valued: &["-S", "--suffix"],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "unpigz",
         verbs: &[],
         when: &[],
         unless: GZIP_KEEPS,
@@ -5182,6 +5290,36 @@ pub(crate) const DELETERS: &[Deleter] = &[
         when: &["--rm"],
         unless: LZ4_KEEPS,
         valued: &[],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "lz4c",
+        verbs: &[],
+        when: &["--rm"],
+        unless: LZ4_KEEPS,
+        valued: &[],
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "brotli",
+        verbs: &[],
+        when: &["-j", "--rm"],
+        unless: BROTLI_KEEPS,
+        valued: BROTLI_VALUED,
+        as_rm: &["-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "lzop",
+        verbs: &[],
+        when: &["-U", "--unlink", "--delete"],
+        unless: LZOP_KEEPS,
+        valued: LZOP_VALUED,
         as_rm: &["-f"],
         moved_to: None,
         relative_to: &[],

@@ -159,6 +159,12 @@ fn written_by(
                     .iter()
                     .any(|(option, _)| no_file.contains(option));
             if !elsewhere {
+                // gzip(1), xz(1), brotli(1), lzop(1): `-S .x` names the suffix instead.
+                let suffix = words
+                    .values
+                    .iter()
+                    .find(|(option, _)| matches!(*option, "-S" | "--suffix"))
+                    .map_or(suffix, |(_, own)| *own);
                 let decompressing =
                     decompressor || words.flags.iter().any(|flag| has(decompress, flag));
                 let recursive = words
