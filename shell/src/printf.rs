@@ -8,8 +8,6 @@
 //! integer, a conversion not listed, more than [`MAX_OUTPUT`] bytes) is `None`, never a
 //! guess, so a reading built on it cannot miss what bash prints.
 
-use crate::word::ansi_c;
-
 /// The most text a literal `printf` is taken to print
 const MAX_OUTPUT: usize = 64 * 1024;
 
@@ -35,7 +33,11 @@ pub(crate) fn printed(program: &str, args: &[String]) -> Option<String> {
                 .rfind(|ch| matches!(ch, 'e' | 'E'))
                 == Some('e');
             let text = words.join(" ");
-            Some(if escapes { decode_escapes(&text) } else { text })
+            Some(if escapes {
+                decode(&text, Escapes::Echo).0
+            } else {
+                text
+            })
         }
         // `printf -v NAME …` prints nothing, and another option is an error; `--` ends them.
         "printf" => match args.split_first()? {
@@ -80,36 +82,126 @@ pub(crate) fn output(operands: &[String]) -> Option<String> {
     let mut out = String::new();
     loop {
         let before = args.len();
-        args = once(format, args, &mut out)?;
+        let stopped;
+        (args, stopped) = once(format, args, &mut out)?;
         if out.len() > MAX_OUTPUT {
             return None;
         }
         // bash uses the format again while arguments remain and the format takes some.
-        if args.is_empty() || args.len() == before {
+        if stopped || args.is_empty() || args.len() == before {
             return Some(out);
         }
     }
 }
 
-/// `text` with its backslash escapes (`\n`, `\x72`, `\162`) decoded, as `printf`'s format
-/// and `%b` and `echo -e` decode them
-pub(crate) fn decode_escapes(text: &str) -> String {
-    let mut printed = String::with_capacity(text.len());
-    // `ansi_c` reads up to a closing quote: each quote of the text is put back between parts.
-    for (n, part) in text.split('\'').enumerate() {
-        if n > 0 {
-            printed.push('\'');
-        }
-        let mut quoted = String::with_capacity(part.len() + 1);
-        quoted.push_str(part);
-        quoted.push('\'');
-        ansi_c(&mut quoted.chars().peekable(), &mut printed);
-    }
-    printed
+/// Which of bash's three readings of backslash escapes a text gets: they differ only in
+/// octal escapes and in `\c` (bash's `printf.def`, `tescape`, and `echo -e`'s `ansicstr`)
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Escapes {
+    /// `printf`'s format: `\NNN`, one to three octal digits
+    Format,
+    /// `%b`: `\0NNN` (up to three digits after the `0`) and `\NNN`; `\c` ends all output
+    Argument,
+    /// `echo -e`: `\0NNN` alone; `\1` to `\7` stay as written; `\c` ends all output
+    Echo,
 }
 
-/// One pass of `format` over `args`, pushed on `out`; the arguments it left
-fn once<'a>(format: &str, mut args: &'a [String], out: &mut String) -> Option<&'a [String]> {
+/// `text` with its backslash escapes decoded as `dialect` decodes them, and whether a `\c`
+/// ended it (bash then prints nothing more)
+fn decode(text: &str, dialect: Escapes) -> (String, bool) {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ch != '\\' {
+            out.push(ch);
+            continue;
+        }
+        let Some(next) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        match next {
+            'a' => out.push('\u{7}'),
+            'b' => out.push('\u{8}'),
+            'e' | 'E' => out.push('\u{1b}'),
+            'f' => out.push('\u{c}'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'v' => out.push('\u{b}'),
+            '\\' => out.push('\\'),
+            '\'' | '"' | '?' if dialect == Escapes::Format => out.push(next),
+            'c' if dialect != Escapes::Format => return (out, true),
+            'x' => push_code(&mut chars, &mut out, 16, 2, next),
+            'u' => push_code(&mut chars, &mut out, 16, 4, next),
+            'U' => push_code(&mut chars, &mut out, 16, 8, next),
+            '1'..='7' if dialect == Escapes::Echo => {
+                out.push('\\');
+                out.push(next);
+            }
+            '0'..='7' => {
+                // After a leading `0`, `%b` and `echo -e` take up to three digits more.
+                let more = if next == '0' && dialect != Escapes::Format {
+                    3
+                } else {
+                    2
+                };
+                let mut value = next.to_digit(8).unwrap_or(0);
+                for _ in 0..more {
+                    let Some(digit) = chars.peek().and_then(|digit| digit.to_digit(8)) else {
+                        break;
+                    };
+                    value = value * 8 + digit;
+                    chars.next();
+                }
+                // Bash prints the low byte; above ASCII that is a byte no `char` holds.
+                out.push(char::from(u8::try_from(value & 0xff).unwrap_or(0)));
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    (out, false)
+}
+
+/// Up to `max` digits of base `radix` as one character; with no digit, the escape as
+/// written (bash prints `\x` and `\u` followed by no digit as they are)
+fn push_code(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    out: &mut String,
+    radix: u32,
+    max: usize,
+    letter: char,
+) {
+    let mut value = 0u32;
+    let mut digits = 0;
+    while digits < max {
+        let Some(digit) = chars.peek().and_then(|next| next.to_digit(radix)) else {
+            break;
+        };
+        value = value.saturating_mul(radix).saturating_add(digit);
+        chars.next();
+        digits += 1;
+    }
+    if digits == 0 {
+        out.push('\\');
+        out.push(letter);
+    } else if letter == 'x' {
+        out.push(char::from(u8::try_from(value & 0xff).unwrap_or(0)));
+    } else {
+        out.extend(char::from_u32(value));
+    }
+}
+
+/// One pass of `format` over `args`, pushed on `out`; the arguments it left, and whether a
+/// `\c` of a `%b` argument ended the output
+fn once<'a>(
+    format: &str,
+    mut args: &'a [String],
+    out: &mut String,
+) -> Option<(&'a [String], bool)> {
     let mut literal = String::new();
     let mut chars = format.chars().peekable();
     while let Some(ch) = chars.next() {
@@ -117,7 +209,7 @@ fn once<'a>(format: &str, mut args: &'a [String], out: &mut String) -> Option<&'
             literal.push(ch);
             continue;
         }
-        out.push_str(&decode_escapes(&std::mem::take(&mut literal)));
+        out.push_str(&decode(&std::mem::take(&mut literal), Escapes::Format).0);
         let mut spec = String::new();
         while let Some(next) =
             chars.next_if(|next| matches!(next, '-' | '0'..='9' | ' ' | '+' | '#'))
@@ -136,16 +228,54 @@ fn once<'a>(format: &str, mut args: &'a [String], out: &mut String) -> Option<&'
         args = rest;
         let text = match conversion {
             's' => arg.to_owned(),
-            'b' => decode_escapes(arg),
+            'b' => {
+                let (text, stopped) = decode(arg, Escapes::Argument);
+                if stopped {
+                    pad(&spec, &text, out)?;
+                    return Some((args, true));
+                }
+                text
+            }
             'c' => arg.chars().take(1).collect(),
-            'd' | 'i' if arg.is_empty() => "0".to_owned(),
-            'd' | 'i' => arg.trim().parse::<i64>().ok()?.to_string(),
+            'd' | 'i' => integer(arg)?.to_string(),
             _ => return None,
         };
         pad(&spec, &text, out)?;
     }
-    out.push_str(&decode_escapes(&literal));
-    Some(args)
+    out.push_str(&decode(&literal, Escapes::Format).0);
+    Some((args, false))
+}
+
+/// The integer `%d` prints for `arg`, read as bash reads a number argument: empty is 0, a
+/// leading `0x` is hexadecimal and a leading `0` octal, a leading quote gives the next
+/// character's code; `None` for what is no number (bash then complains)
+fn integer(arg: &str) -> Option<i64> {
+    let arg = arg.trim_start();
+    if let Some(quoted) = arg.strip_prefix(['\'', '"']) {
+        return Some(
+            quoted
+                .chars()
+                .next()
+                .map_or(0, |ch| i64::from(u32::from(ch))),
+        );
+    }
+    let (negative, digits) = match arg.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, arg.strip_prefix('+').unwrap_or(arg)),
+    };
+    let value = if arg.is_empty() {
+        0
+    } else if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        i64::from_str_radix(&digits[1..], 8).ok()?
+    } else {
+        digits.parse::<i64>().ok()?
+    };
+    Some(if negative { -value } else { value })
 }
 
 /// `text` pushed on `out` within the width of `spec` (`-` to the left); `None` for a flag
@@ -268,6 +398,49 @@ mod tests {
         assert_eq!(assigned(&["-v", "q", "%s", "\0sx\0\0y"]), None);
         assert_eq!(assigned(&["%s", "x"]), None);
         assert_eq!(assigned(&["-v", "q"]), None);
+    }
+
+    /// Each expected text is what bash 5.2 prints: `%b` takes `\0NNN` (three digits after
+    /// the `0`) and `\NNN`, the format `\NNN` (three digits in all), `echo -e` `\0NNN` alone;
+    /// `\c` in `%b` or `echo -e` ends the output (bash manual, "Bash Builtins").
+    #[test]
+    fn octal_escapes_and_stops_as_bash_reads_them() {
+        assert_eq!(
+            printed(&["%b", "\\0162\\0155\\0040\\0055\\0162\\0146"]).as_deref(),
+            Some("rm -rf")
+        );
+        assert_eq!(printed(&["%b", "\\162\\155"]).as_deref(), Some("rm"));
+        assert_eq!(printed(&["\\0162"]).as_deref(), Some("\u{e}2"));
+        assert_eq!(printed(&["\\162\\155"]).as_deref(), Some("rm"));
+        assert_eq!(
+            builtin("echo", &["-e", "\\0162\\0155"]).as_deref(),
+            Some("rm")
+        );
+        assert_eq!(
+            builtin("echo", &["-e", "\\162m"]).as_deref(),
+            Some("\\162m")
+        );
+        assert_eq!(builtin("echo", &["-e", "rm\\c -rf"]).as_deref(), Some("rm"));
+        assert_eq!(printed(&["%b|", "a\\cb", "c"]).as_deref(), Some("a"));
+        assert_eq!(printed(&["a\\cb"]).as_deref(), Some("a\\cb"));
+        assert_eq!(printed(&["%b", "\\u0072\\x6d"]).as_deref(), Some("rm"));
+        assert_eq!(printed(&["%b", "\\q\\'"]).as_deref(), Some("\\q\\'"));
+        assert_eq!(printed(&["\\q\\'"]).as_deref(), Some("\\q'"));
+        assert_eq!(printed(&["%b", "\\x"]).as_deref(), Some("\\x"));
+    }
+
+    /// Each expected text is what bash 5.2's `printf %d` prints for the argument: octal after
+    /// a `0`, hexadecimal after `0x`, a character's code after a quote.
+    #[test]
+    fn numbers_are_read_as_bash_reads_them() {
+        assert_eq!(printed(&["%d", "010"]).as_deref(), Some("8"));
+        assert_eq!(printed(&["%d", "0x1f"]).as_deref(), Some("31"));
+        assert_eq!(printed(&["%d", "'A"]).as_deref(), Some("65"));
+        assert_eq!(printed(&["%d", "-7"]).as_deref(), Some("-7"));
+        assert_eq!(printed(&["%d", " 12"]).as_deref(), Some("12"));
+        assert_eq!(printed(&["%d"]).as_deref(), Some("0"));
+        assert_eq!(printed(&["%d", "-"]), None);
+        assert_eq!(printed(&["%d", "09"]), None);
     }
 
     #[test]
