@@ -31,8 +31,15 @@ enum Does {
     RemoveFolder,
     /// Deletes a file
     Unlink,
-    /// Writes a file
+    /// Writes a file: creates it, replaces, appends to or truncates it
     Write,
+    /// Writes its second argument from its first (`copyFile`, `cp`), or makes it a link to
+    /// it (`link`, `symlink`)
+    Copy,
+    /// Moves its first argument to its second: the first goes, the second is written
+    Rename,
+    /// Opens a file, which a flag of `w`, `a` or `+` writes (`fs.openSync(p, "w")`)
+    Open,
     /// Evaluates code, or reaches what the reader cannot follow
     Evaluates,
     /// Loads a module by name: opaque unless the name is a literal
@@ -58,13 +65,28 @@ fn table(name: &str) -> Option<Does> {
         ("Deno", "remove" | "removeSync") => Does::Remove,
         (_, "rmdir" | "rmdirSync") if fs => Does::RemoveFolder,
         (_, "unlink" | "unlinkSync") if fs => Does::Unlink,
+        // The functions of the Node.js `fs` documentation that change what a path holds.
         (
             _,
-            "writeFile" | "writeFileSync" | "appendFile" | "appendFileSync" | "createWriteStream",
+            "writeFile" | "writeFileSync" | "appendFile" | "appendFileSync" | "createWriteStream"
+            | "truncate" | "truncateSync",
         ) if fs => Does::Write,
-        ("Deno", "writeTextFile" | "writeTextFileSync" | "writeFile" | "writeFileSync") => {
-            Does::Write
+        (
+            _,
+            "copyFile" | "copyFileSync" | "cp" | "cpSync" | "link" | "linkSync" | "symlink"
+            | "symlinkSync",
+        ) if fs => Does::Copy,
+        (_, "rename" | "renameSync") if fs => Does::Rename,
+        (_, "open" | "openSync") if fs => Does::Open,
+        (
+            "Deno",
+            "writeTextFile" | "writeTextFileSync" | "writeFile" | "writeFileSync" | "truncate"
+            | "truncateSync",
+        ) => Does::Write,
+        ("Deno", "copyFile" | "copyFileSync" | "link" | "linkSync" | "symlink" | "symlinkSync") => {
+            Does::Copy
         }
+        ("Deno", "rename" | "renameSync") => Does::Rename,
         ("", "eval" | "Function" | "setTimeout" | "setInterval")
         | ("vm", _)
         | ("worker_threads", "Worker")
@@ -352,10 +374,11 @@ impl Scope<'_> {
             return;
         };
         let Some(does) = table(&name) else { return };
-        let first = || match self.argument(node, 0) {
+        let nth = |position| match self.argument(node, position) {
             Some(arg) => self.value(arg, 0),
             None => unknown("argument", node, self.source),
         };
+        let first = || nth(0);
         let recursive = self
             .argument(node, 1)
             .is_some_and(|options| text(options, self.source).contains("recursive"));
@@ -392,6 +415,21 @@ impl Scope<'_> {
                 path: first(),
             },
             Does::Write => Effect::Write(first()),
+            Does::Copy => Effect::Write(nth(1)),
+            Does::Rename => {
+                found.push(Effect::Delete {
+                    tree: true,
+                    empty_folder: false,
+                    path: first(),
+                });
+                Effect::Write(nth(1))
+            }
+            // Node opens for reading alone when no flag is given.
+            Does::Open => match self.argument(node, 1).map(|flags| self.value(flags, 0)) {
+                None => return,
+                Some(Value::Known(flags)) if !flags.contains(['w', 'a', '+']) => return,
+                Some(_) => Effect::Write(first()),
+            },
             Does::Evaluates => Effect::Opaque(format!(
                 "the code calls `{name}`, which runs what is only known at run time"
             )),
