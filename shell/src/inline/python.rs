@@ -51,6 +51,13 @@ enum Does {
     Fork,
     /// Downloads to the file its second argument names (`urllib.request.urlretrieve`)
     Fetch,
+    /// Writes its second argument from its first (`shutil.copy`, `shutil.copytree`)
+    Copy,
+    /// Moves its first argument to its second: the first goes, the second is written
+    /// (`shutil.move`, `os.rename`, `os.replace`)
+    Move,
+    /// Changes the folder later relative paths start from (`os.chdir`)
+    Chdir,
 }
 
 /// The kinds of node that run what they hold again and again
@@ -81,6 +88,9 @@ fn table(name: &str) -> Option<Does> {
         | "subprocess.Popen"
         | "pty.spawn" => Does::Command,
         "shutil.rmtree" => Does::DeleteTree,
+        "shutil.copy" | "shutil.copy2" | "shutil.copyfile" | "shutil.copytree" => Does::Copy,
+        "shutil.move" | "os.rename" | "os.replace" | "os.renames" => Does::Move,
+        "os.chdir" => Does::Chdir,
         "os.remove" | "os.unlink" => Does::DeleteFile,
         "os.rmdir" | "os.removedirs" => Does::DeleteFolder,
         "open" | "io.open" | "builtins.open" => Does::Open,
@@ -152,6 +162,9 @@ struct Scope<'t> {
     /// The modules imported with `*`
     stars: Vec<String>,
     source: &'t str,
+    /// The folder relative paths start from, relative to where the code starts, once
+    /// `os.chdir` changed it; unknown after a change to what only run time knows
+    cwd: Option<Value>,
 }
 
 /// Reads `root` into `found`
@@ -161,6 +174,7 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
         bindings: Bindings::new(reaches),
         stars: Vec::new(),
         source,
+        cwd: None,
     };
     for node in &nodes {
         scope.bind(*node);
@@ -169,7 +183,14 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     for node in &nodes {
         match node.kind() {
             "call" => {
+                let before = found.len();
                 scope.call(*node, found);
+                if let Some(cwd) = &scope.cwd {
+                    for effect in found.iter_mut().skip(before) {
+                        relative_to(cwd, effect);
+                    }
+                }
+                scope.change_folder(*node);
                 // `__import__("os")` handed on is the module handed on.
                 scope.reference(*node, found);
             }
@@ -179,7 +200,49 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     }
 }
 
+/// `effect` with the relative path it deletes or writes taken from `cwd`: known, joined
+/// to it; unknown, unknown
+fn relative_to(cwd: &Value, effect: &mut Effect) {
+    let (Effect::Delete { path, .. } | Effect::Write(path)) = effect else {
+        return;
+    };
+    if let Value::Known(relative) = path {
+        if relative.starts_with(['/', '~']) {
+            return;
+        }
+        *path = match cwd {
+            Value::Known(folder) => Value::Known(format!("{folder}/{relative}")),
+            Value::Unknown(why) => Value::Unknown(why.clone()),
+        };
+    }
+}
+
 impl Scope<'_> {
+    /// Follows `os.chdir(PATH)`: later relative paths start from PATH
+    fn change_folder(&mut self, call: Node<'_>) {
+        let is_chdir = call
+            .child_by_field_name("function")
+            .and_then(|function| self.qualify(function, 0))
+            .is_some_and(|name| table(&name) == Some(Does::Chdir));
+        if !is_chdir {
+            return;
+        }
+        let folder = match self.argument(call, 0, "path") {
+            Some(arg) => self.value(arg, 0),
+            None => unknown("folder", call, self.source),
+        };
+        self.cwd = Some(match (self.cwd.take(), folder) {
+            (_, Value::Known(folder)) if folder.starts_with(['/', '~']) => Value::Known(folder),
+            (None, folder) => folder,
+            (Some(Value::Known(from)), Value::Known(folder)) => {
+                Value::Known(format!("{from}/{folder}"))
+            }
+            (Some(unknown @ Value::Unknown(_)), _) | (Some(_), unknown @ Value::Unknown(_)) => {
+                unknown
+            }
+        });
+    }
+
     /// Records the names an import or an assignment binds
     fn bind(&mut self, node: Node<'_>) {
         match node.kind() {
@@ -348,8 +411,72 @@ impl Scope<'_> {
                 parenthesized(node, self.source, |inner| self.value(inner, depth + 1))
             }
             "identifier" => self.bindings.value(node, self.source),
+            // `Path.home() / ".ssh"`: a path joined by `/`.
+            "binary_operator" if has_operator(node, "/", self.source) => {
+                let parts = [
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ]
+                .map(|part| match part {
+                    Some(part) => self.value(part, depth + 1),
+                    None => unknown("path", node, self.source),
+                });
+                path_join(parts.into_iter())
+            }
+            "call" => self.path_call(node, depth),
             _ => unknown("value", node, self.source),
         }
+    }
+
+    /// The path a call of `pathlib` or `os.path` computes from literals: `Path(a, b)`,
+    /// `Path.home()`, `Path(p).expanduser()`, `os.path.expanduser(p)`, `os.path.join(a,
+    /// b)`; the reader keeps the home as `~`, which `expanduser` leaves as it is
+    fn path_call(&self, node: Node<'_>, depth: usize) -> Value {
+        let Some(function) = node.child_by_field_name("function") else {
+            return unknown("value", node, self.source);
+        };
+        let parts = || {
+            self.positional(node)
+                .into_iter()
+                .map(|part| self.value(part, depth + 1))
+        };
+        let name = self.qualify(function, depth + 1).unwrap_or_default();
+        let short = name.rsplit('.').next().unwrap_or(&name);
+        if matches!(short, "Path" | "PosixPath" | "PurePath" | "PurePosixPath") {
+            return if self.positional(node).is_empty() {
+                Value::Known(".".to_owned())
+            } else {
+                path_join(parts())
+            };
+        }
+        if name.ends_with("Path.home") {
+            return Value::Known("~".to_owned());
+        }
+        match name.as_str() {
+            "os.path.join" | "posixpath.join" => return path_join(parts()),
+            "os.path.expanduser" | "os.path.abspath" | "os.path.normpath" => {
+                if let Some(path) = self.argument(node, 0, "path") {
+                    return self.value(path, depth + 1);
+                }
+            }
+            _ => {}
+        }
+        // `Path(p).expanduser()`, `.absolute()`, `.resolve()` name the path they are called on.
+        if function.kind() == "attribute" {
+            let method = function
+                .child_by_field_name("attribute")
+                .map(|method| text(method, self.source));
+            if let (Some("expanduser" | "absolute" | "resolve" | "joinpath"), Some(object)) =
+                (method, function.child_by_field_name("object"))
+            {
+                let base = self.value(object, depth + 1);
+                return match method {
+                    Some("joinpath") => path_join(std::iter::once(base).chain(parts())),
+                    _ => base,
+                };
+            }
+        }
+        unknown("value", node, self.source)
     }
 
     /// A string literal's text; unknown with an interpolation (`f"{x}"`)
@@ -507,6 +634,17 @@ impl Scope<'_> {
                 Some(file) => Effect::Write(self.value(file, 0)),
                 None => return,
             },
+            Does::Copy => Effect::Write(self.nth(node, 1, "dst")),
+            Does::Move => {
+                found.push(Effect::Delete {
+                    tree: true,
+                    empty_folder: false,
+                    path: first("src"),
+                });
+                Effect::Write(self.nth(node, 1, "dst"))
+            }
+            // Followed where the calls are read in order (`change_folder`).
+            Does::Chdir => return,
             Does::Imports => match self.argument(node, 0, "name").map(|arg| self.value(arg, 0)) {
                 Some(Value::Known(_)) => return,
                 _ => Effect::Opaque(format!(
@@ -515,6 +653,14 @@ impl Scope<'_> {
             },
         };
         found.push(effect);
+    }
+
+    /// The value of the argument at `position`, or given by `keyword`; unknown when absent
+    fn nth(&self, call: Node<'_>, position: usize, keyword: &str) -> Value {
+        match self.argument(call, position, keyword) {
+            Some(arg) => self.value(arg, 0),
+            None => unknown("argument", call, self.source),
+        }
     }
 
     /// The program and words of `os.exec*`, `os.spawn*` and `os.posix_spawn*`
@@ -564,25 +710,7 @@ impl Scope<'_> {
         }
         let method = text(function.child_by_field_name("attribute")?, self.source);
         let object = function.child_by_field_name("object")?;
-        let path = || match object.kind() {
-            "call"
-                if object
-                    .child_by_field_name("function")
-                    .and_then(|made| self.qualify(made, 0))
-                    .is_some_and(|made| made.ends_with("Path")) =>
-            {
-                let parts: Vec<Value> = self
-                    .positional(object)
-                    .into_iter()
-                    .map(|part| self.value(part, 0))
-                    .collect();
-                match parts.len() {
-                    0 => Value::Known(".".to_owned()),
-                    _ => join(separated(parts, "/")),
-                }
-            }
-            _ => unknown("path", object, self.source),
-        };
+        let path = || self.value(object, 0);
         // A method of a module (`os.unlink`) is in the table, not here.
         if self
             .qualify(object, 0)
@@ -665,14 +793,22 @@ impl Scope<'_> {
     }
 }
 
-/// Values with a separator between each two
-fn separated(parts: Vec<Value>, separator: &str) -> Vec<Value> {
-    let mut joined = Vec::with_capacity(parts.len() * 2);
-    for (index, part) in parts.into_iter().enumerate() {
-        if index > 0 {
-            joined.push(Value::Known(separator.to_owned()));
+/// Paths joined as `os.path.join` and `pathlib` join them: an absolute part starts the
+/// path again; an unknown part makes it unknown
+fn path_join(parts: impl Iterator<Item = Value>) -> Value {
+    let mut joined = String::new();
+    for part in parts {
+        match part {
+            Value::Known(part) if part.starts_with('/') || joined.is_empty() => joined = part,
+            Value::Known(part) if part.is_empty() => {}
+            Value::Known(part) => {
+                if !joined.ends_with('/') {
+                    joined.push('/');
+                }
+                joined.push_str(&part);
+            }
+            unknown @ Value::Unknown(_) => return unknown,
         }
-        joined.push(part);
     }
-    joined
+    Value::Known(joined)
 }

@@ -339,6 +339,132 @@ fn javascript() {
     );
 }
 
+/// The Python library reference: `shutil.move` and `os.rename`/`os.replace` move their
+/// source to their destination, `shutil.copy*` write their destination; `os.path.join`
+/// starts again at an absolute part, `os.path.expanduser` and `Path.expanduser` expand a
+/// leading `~` (kept as `~` here), `Path.home()` is the home, `/` joins paths; after
+/// `os.chdir(d)` a relative path names a file under `d`.
+#[test]
+fn python_moves_copies_paths_and_folders() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import shutil,os;shutil.move('/tmp/k',os.path.expanduser('~/.ssh/authorized_keys'))",
+                Exactly(vec![
+                    delete(true, false, "/tmp/k"),
+                    write("~/.ssh/authorized_keys"),
+                ]),
+            ),
+            (
+                "import os; os.replace('a', os.path.join('/etc', 'cron.d', 'x'))",
+                Exactly(vec![delete(true, false, "a"), write("/etc/cron.d/x")]),
+            ),
+            (
+                "import shutil; shutil.copy2('k', dst='/root/.bashrc')",
+                Exactly(vec![write("/root/.bashrc")]),
+            ),
+            (
+                "import os; os.path.join('a', '/etc', 'hosts'); open(os.path.join('a', '/etc', 'hosts'), 'w')",
+                Exactly(vec![write("/etc/hosts")]),
+            ),
+            (
+                "import pathlib; (pathlib.Path.home() / '.ssh' / 'config').write_text('x')",
+                Exactly(vec![write("~/.ssh/config")]),
+            ),
+            (
+                "from pathlib import Path; Path('~/.bashrc').expanduser().unlink()",
+                Exactly(vec![delete(false, false, "~/.bashrc")]),
+            ),
+            (
+                "import os;os.chdir('..');import shutil;shutil.rmtree('.ssh')",
+                Exactly(vec![delete(true, false, "../.ssh")]),
+            ),
+            (
+                "import os; os.chdir('/srv'); os.chdir('www'); os.remove('/etc/x'); os.remove('a')",
+                Exactly(vec![
+                    delete(false, false, "/etc/x"),
+                    delete(false, false, "/srv/www/a"),
+                ]),
+            ),
+            (
+                "import os,sys; os.chdir(sys.argv[1]); os.remove('a')",
+                UnknownValue,
+            ),
+            (
+                "import pathlib,re; p=pathlib.Path('README.md'); p.write_text(re.sub(r'a', 'b', p.read_text()))",
+                Exactly(vec![write("README.md")]),
+            ),
+            (
+                "import pathlib; p = pathlib.Path('a'); p = pathlib.Path('/etc/x'); p.write_text('')",
+                UnknownValue,
+            ),
+            (
+                "import shutil,sys; shutil.move('a', sys.argv[1])",
+                UnknownValue,
+            ),
+        ],
+    );
+}
+
+/// The Node.js `fs` documentation: `truncate` empties its path, `copyFile` and `cp` write
+/// their destination, `link` and `symlink` make their second path, `rename` moves its first
+/// path to its second, `open` writes with a flag of `w`, `a` or `+` and only reads without
+/// one; each in its callback, `Sync` and `fs/promises` forms.
+#[test]
+fn node_fs_functions_that_change_a_path() {
+    check(
+        Lang::JavaScript,
+        vec![
+            (
+                "require('fs').truncateSync('/home/u/.ssh/id_ed25519')",
+                Exactly(vec![write("/home/u/.ssh/id_ed25519")]),
+            ),
+            (
+                "require('fs/promises').truncate('a.txt', 0)",
+                Exactly(vec![write("a.txt")]),
+            ),
+            (
+                "const fs = require('fs'); fs.copyFileSync('k', '/home/u/.ssh/authorized_keys')",
+                Exactly(vec![write("/home/u/.ssh/authorized_keys")]),
+            ),
+            (
+                "require('fs').promises.cp('x', '/etc/cron.d', { recursive: true })",
+                Exactly(vec![write("/etc/cron.d")]),
+            ),
+            (
+                "require('fs').symlinkSync('/tmp/k', '/home/u/.bashrc')",
+                Exactly(vec![write("/home/u/.bashrc")]),
+            ),
+            (
+                "import { rename } from 'node:fs/promises'; await rename('/tmp/k', '/etc/hosts')",
+                Exactly(vec![delete(true, false, "/tmp/k"), write("/etc/hosts")]),
+            ),
+            (
+                "require('fs').appendFile('/etc/profile', 'x', () => {})",
+                Exactly(vec![write("/etc/profile")]),
+            ),
+            (
+                "require('fs').openSync('/etc/passwd', 'r+')",
+                Exactly(vec![write("/etc/passwd")]),
+            ),
+            ("require('fs').openSync('/etc/passwd')", Exactly(vec![])),
+            (
+                "require('fs').openSync('/etc/passwd', 'r')",
+                Exactly(vec![]),
+            ),
+            (
+                "require('fs').openSync('/etc/passwd', mode)",
+                Exactly(vec![write("/etc/passwd")]),
+            ),
+            (
+                "require('fs').copyFileSync('a', process.argv[1])",
+                UnknownValue,
+            ),
+        ],
+    );
+}
+
 #[test]
 fn ruby() {
     check(
