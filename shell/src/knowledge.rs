@@ -6446,6 +6446,53 @@ pub(crate) fn is_secret_path(path: &str) -> bool {
 pub(crate) const MODE_CHANGERS: &[&str] =
     &["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"];
 
+/// Programs that take their input from a file an option names, as from a pipe with `-`:
+/// kubectl's (and its kin's) `-f FILE`/`--filename FILE` of manifests (kubectl(1))
+const INPUT_FILE_OPTIONS: &[(&[&str], &[&str])] = &[(
+    &["kubectl", "oc", "kubecolor", "microk8s.kubectl"],
+    &["-f", "--filename"],
+)];
+
+/// The files `program`'s options hand it as its input (`kubectl delete -f n.yaml`), as
+/// written: `-f FILE`, `-fFILE`, `--filename FILE`, `--filename=FILE`
+pub(crate) fn input_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
+    let Some((_, options)) = INPUT_FILE_OPTIONS
+        .iter()
+        .find(|(programs, _)| programs.contains(&program))
+    else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        for option in *options {
+            if word == option {
+                files.extend(words.next().map(String::as_str));
+                break;
+            }
+            let glued = if option.starts_with("--") {
+                word.strip_prefix(option)
+                    .and_then(|rest| rest.strip_prefix('='))
+            } else {
+                word.strip_prefix(option)
+            };
+            if let Some(file) = glued.filter(|file| !file.is_empty()) {
+                files.push(file);
+                break;
+            }
+        }
+    }
+    files.retain(|file| *file != "-");
+    files
+}
+
+/// Programs that copy or move a file as it is, keeping its code (GNU coreutils `cp`,
+/// `install`, `mv`): a copy of a program runs what the program runs
+pub(crate) const PLAIN_COPIERS: &[&str] = &["cp", "install", "mv"];
+
 /// Programs whose output from a secret is public: a public key (`ssh-keygen -y`), a
 /// fingerprint, a checksum, a size or a listing
 pub(crate) const PUBLIC_FROM_SECRETS: &[&str] = &[
@@ -9134,5 +9181,26 @@ mod tests {
         ] {
             assert_eq!(kills_every_process(program, &words(line)), None, "{line}");
         }
+    }
+
+    /// kubectl(1): `-f, --filename` names the files of the objects, `-` the input.
+    #[test]
+    fn kubectl_takes_its_manifests_from_files_its_options_name() {
+        for (line, files) in [
+            ("delete -f /tmp/n.yaml", vec!["/tmp/n.yaml"]),
+            (
+                "delete --filename=a.yaml -f b.json",
+                vec!["a.yaml", "b.json"],
+            ),
+            ("apply -fx.yaml --filename y.yaml", vec!["x.yaml", "y.yaml"]),
+            ("delete -f -", vec![]),
+            ("delete pod web -- -f x", vec![]),
+        ] {
+            assert_eq!(input_files("kubectl", &words(line)), files, "{line}");
+        }
+        for program in ["oc", "kubecolor", "microk8s.kubectl"] {
+            assert_eq!(input_files(program, &words("delete -f n.yaml")), ["n.yaml"]);
+        }
+        assert!(input_files("helm", &words("install -f values.yaml x")).is_empty());
     }
 }

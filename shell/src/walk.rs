@@ -47,6 +47,9 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         aliases: Vec::new(),
         hashed: Vec::new(),
         written: Vec::new(),
+        project_copies: Vec::new(),
+        output_files: Vec::new(),
+        project: context.cwd.clone(),
         secret_copies: SecretCopies::default(),
         made_links: Links::default(),
         owed_dash: false,
@@ -59,6 +62,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         params: None,
     };
     reader.script(line, &[], Depth::default())?;
+    reader.uncalled_functions()?;
     if let Some(why) = reader.evaluated.why() {
         reader.push(SimpleCommand {
             unknown: vec![Unknown {
@@ -103,6 +107,14 @@ struct Reader {
     hashed: Vec<(Option<String>, String)>,
     /// The files written on the line so far (redirects, `curl -o`, `tee`), normalised
     written: Vec<String>,
+    /// The entries of `written` that copy a file of the project the line did not write
+    /// (`cp target/release/app /tmp/t`): run, such a copy runs the project's own code
+    project_copies: Vec<usize>,
+    /// The folder the line starts in, whose files are the project's
+    project: Option<String>,
+    /// The files output redirects wrote on the line so far, each with the commands whose
+    /// output went into it (`kubectl get ns x -o yaml > n.yaml`)
+    output_files: Vec<(String, Vec<usize>)>,
     /// The files among them written from a secret, which carry it
     secret_copies: SecretCopies,
     /// The links made on the line so far (`ln -s`, `mount --bind`): a path through one is
@@ -121,13 +133,22 @@ struct Reader {
     /// Whether the words of the command being read expand a variable the line does not set
     /// whose name marks a credential (`$GITHUB_TOKEN`), or one named at run time (`${!v}`)
     secret_words: bool,
-    /// The functions defined on the line so far, name and body (its source text)
-    functions: Vec<(String, String)>,
+    /// The functions defined on the line so far
+    functions: Vec<Function>,
     /// The functions whose call is being read, outermost first
     calling: Vec<String>,
     /// The positional parameters of the function call being read; `None` when only run time
     /// knows them (the line's own, or after `shift` or `set --`)
     params: Option<Params>,
+}
+
+/// A function defined on the line
+struct Function {
+    name: String,
+    /// Its body, as source text
+    body: String,
+    /// Whether a call the line shows has read it
+    called: bool,
 }
 
 /// Where a statement reads its input from by redirect, for a program that runs its input
@@ -317,18 +338,17 @@ impl Reader {
                 self.children(node, inner)?;
                 self.declaration(node, at)
             }
-            // The body is read where it stands, for a call the line does not show, with its
-            // parameters unknown; a call the line shows reads it again with the call's words.
-            // The function exists once its definition has run, so the body's own calls of it
-            // are not read as calls here.
+            // A call the line shows reads the body with the call's words; a function no such
+            // call reads is read once the line is, for a call the line does not show
+            // (`command_not_found_handle`, a trap), with its parameters unknown.
             "function_definition" => {
-                self.children(node, inner)?;
-                if let (Some(name), Some(body)) =
-                    (node.field("name").next(), node.field("body").next())
-                {
-                    let name = text(name, at.source).to_owned();
-                    self.functions
-                        .push((name, text(body, at.source).to_owned()));
+                match (node.field("name").next(), node.field("body").next()) {
+                    (Some(name), Some(body)) => self.functions.push(Function {
+                        name: text(name, at.source).to_owned(),
+                        body: text(body, at.source).to_owned(),
+                        called: false,
+                    }),
+                    _ => self.children(node, inner)?,
                 }
                 Ok(())
             }
@@ -948,6 +968,13 @@ impl Reader {
         for redirect in redirects {
             if !expand::is_unknown(&redirect.target) {
                 self.written.push(redirect.target.clone());
+                if writes_file(&redirect.operator) {
+                    let mut writers: Vec<usize> = created.clone().collect();
+                    for command in self.commands.get(created.clone()).into_iter().flatten() {
+                        writers.extend(&command.stdin_from);
+                    }
+                    self.output_files.push((redirect.target.clone(), writers));
+                }
             }
         }
         for command in self.commands.get_mut(created.clone()).into_iter().flatten() {
@@ -1087,9 +1114,18 @@ impl Reader {
             }
             // bash looks a function up before the table of `hash` and the `PATH`.
             let body = own_word
-                .then(|| self.functions.iter().rev().find(|(name, _)| *name == first))
+                .then(|| {
+                    self.functions
+                        .iter_mut()
+                        .rev()
+                        .find(|function| function.name == first)
+                })
                 .flatten()
-                .map(|(_, body)| body.clone());
+                .map(|function| {
+                    function.called = true;
+                    function.body.clone()
+                });
+            let function = body.is_some();
             if let Some(body) = body {
                 self.call(&first, &body, &args, at)?;
             }
@@ -1228,9 +1264,9 @@ impl Reader {
                 .map(<[String]>::to_vec);
             // `docker run bitnami/kubectl delete ns x`: the image's program may take the words.
             let entry = wrapped.as_mut().and_then(|wrapped| wrapped.entry.take());
-            // `eatmydata rm -rf ~`: a program with no row may run the command in its words.
-            let unlisted = wrapped
-                .is_none()
+            // `eatmydata rm -rf ~`: a program with no row may run the command in its words; a
+            // function's words are what its body, read above, makes of them.
+            let unlisted = (wrapped.is_none() && !function)
                 .then(|| unlisted::may_run(&program, &args, &self.context.watched))
                 .flatten();
             let next = wrapped.map(|mut wrapped| {
@@ -1285,6 +1321,7 @@ impl Reader {
             if let Some(RedirectedInput::File(file)) = &self.input {
                 self.input_file(file, &mut command);
             }
+            self.input_files(&mut command);
             // `gh auth token` prints what `~/.config/gh/hosts.yml` keeps: it reads that file.
             for store in knowledge::secret_stores(&command) {
                 if let Ok(path) = self.path(store, false) {
@@ -1318,6 +1355,7 @@ impl Reader {
                     });
                 command.paths.extend(carried);
             }
+            let first_write = self.written.len();
             for write in writes {
                 let path = write.and_then(|file| self.path(&file, false).map_err(unknown_path));
                 match path {
@@ -1330,6 +1368,9 @@ impl Reader {
                         why: unknown.why,
                     }),
                 }
+            }
+            if self.copies_project_file(&command) {
+                self.project_copies.extend(first_write..self.written.len());
             }
             self.secret_copies
                 .note(&command.program, &command.paths, command.writes.iter());
@@ -1546,6 +1587,31 @@ impl Reader {
         read
     }
 
+    /// Reads the body of each function defined on the line that no call on it read, as a
+    /// call the line does not show would run it: with its parameters unknown
+    fn uncalled_functions(&mut self) -> Result<(), Unreadable> {
+        self.params = None;
+        // A body read may define more functions, each read in its turn. The function is out
+        // of the list while its body is read: as where it was defined, its calls of itself
+        // are no calls of it.
+        while let Some(index) = self.functions.iter().position(|function| !function.called) {
+            let mut function = self.functions.remove(index);
+            function.called = true;
+            let read = self.nested(
+                &function.body,
+                At {
+                    source: &function.body,
+                    upstream: &[],
+                    depth: Depth::default(),
+                },
+            );
+            self.functions
+                .insert(index.min(self.functions.len()), function);
+            read?;
+        }
+        Ok(())
+    }
+
     /// Reads a script a command runs, one level deeper
     fn nested(&mut self, script: &str, at: At<'_, '_>) -> Result<(), Unreadable> {
         let depth = Depth {
@@ -1747,6 +1813,28 @@ impl Reader {
             .push(unknown_path_in(&self.context.cwd, why));
     }
 
+    /// `kubectl delete -f n.yaml`: a file an option hands the program as its input, which a
+    /// redirect wrote on the line, carries the output of the commands that wrote it, as a
+    /// pipe would (`kubectl get ns x -o yaml | kubectl delete -f -`)
+    fn input_files(&self, command: &mut SimpleCommand) {
+        if self.output_files.is_empty() {
+            return;
+        }
+        for file in knowledge::input_files(&command.program, &command.args) {
+            let path = normalise(file, &self.context);
+            if let Some((_, writers)) = self
+                .output_files
+                .iter()
+                .rev()
+                .find(|(written, _)| *written == path)
+            {
+                command.stdin_from.extend(writers);
+            }
+        }
+        command.stdin_from.sort_unstable();
+        command.stdin_from.dedup();
+    }
+
     /// The target of a redirect (normalised, or a word only known at run time) through the
     /// links made on the line so far
     fn follow(&self, target: &str) -> String {
@@ -1895,6 +1983,44 @@ impl Reader {
             folders.push(self.context.cwd.clone().unwrap_or_default());
         }
         self.fetched.append(&mut folders);
+    }
+
+    /// Whether `command` copies or moves files of the project, which the line neither wrote
+    /// nor fetched, to the files it writes (`cp`, `install`, `mv`)
+    fn copies_project_file(&self, command: &SimpleCommand) -> bool {
+        if !knowledge::PLAIN_COPIERS.contains(&command.program.as_str())
+            || !command.unknown.is_empty()
+        {
+            return false;
+        }
+        let Some(project) = &self.project else {
+            return false;
+        };
+        // Every operand not written is a source (a mode's digits, `install -m 755`, read as
+        // a path of the project too, which does no harm).
+        let mut sources = command
+            .paths
+            .iter()
+            .filter(|path| !command.writes.contains(path))
+            .peekable();
+        sources.peek().is_some()
+            && sources.all(|source| {
+                source
+                    .strip_prefix(project.as_str())
+                    .is_some_and(|below| below.starts_with('/'))
+                    && !knowledge::is_secret_path(source)
+                    && !self.runs_fetched_or_written(source)
+            })
+    }
+
+    /// Whether the file `word` names was last written on the line as a copy of a project
+    /// file (see [`Self::copies_project_file`])
+    fn is_project_copy(&self, word: &str) -> bool {
+        let path = normalise(word, &self.context);
+        self.written
+            .iter()
+            .rposition(|written| *written == path)
+            .is_some_and(|last| self.project_copies.contains(&last))
     }
 
     /// Whether the file at `word`, which a command runs, was written earlier on the line or
@@ -2181,7 +2307,10 @@ impl Reader {
         // With `PATH` changed on the line, a file of that name written on it may be what runs.
         // So may one written into a folder that project tools put first on `PATH` (`npx`,
         // `npm run`, an activated virtual environment: `node_modules/.bin`, `.venv/bin`).
-        let ran_written = if written_as.contains('/') {
+        // A copy of a project file runs what the project file does.
+        let ran_written = if self.is_project_copy(written_as) {
+            false
+        } else if written_as.contains('/') {
             self.runs_fetched_or_written(written_as)
         } else {
             self.was_written(written_as)
