@@ -49,6 +49,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         written: Vec::new(),
         project_copies: Vec::new(),
         output_files: Vec::new(),
+        loops: 0,
         project: context.cwd.clone(),
         secret_copies: SecretCopies::default(),
         made_links: Links::default(),
@@ -115,6 +116,8 @@ struct Reader {
     /// The files output redirects wrote on the line so far, each with the commands whose
     /// output went into it (`kubectl get ns x -o yaml > n.yaml`)
     output_files: Vec<(String, Vec<usize>)>,
+    /// How many loops the command being read is in
+    loops: usize,
     /// The files among them written from a secret, which carry it
     secret_copies: SecretCopies,
     /// The links made on the line so far (`ln -s`, `mount --bind`): a path through one is
@@ -260,6 +263,26 @@ impl Reader {
             },
             ..at
         };
+        // A body a loop runs again and again is read once: what `shift` does there is
+        // counted once, so it is only known at run time.
+        let looping = matches!(
+            node.kind(),
+            "for_statement" | "while_statement" | "c_style_for_statement"
+        );
+        self.loops += usize::from(looping);
+        let walked = self.node_of_kind(node, at, inner, stdin);
+        self.loops -= usize::from(looping);
+        walked
+    }
+
+    /// Walks `node` by its kind ([`Self::node`] with the depth checked)
+    fn node_of_kind<N: Syntax>(
+        &mut self,
+        node: N,
+        at: At<'_, '_>,
+        inner: At<'_, '_>,
+        stdin: Option<String>,
+    ) -> Result<(), Unreadable> {
         match node.kind() {
             "command" => self.command(node, inner, stdin),
             "pipeline" => self.pipeline(node, inner, stdin),
@@ -1125,7 +1148,6 @@ impl Reader {
                     function.called = true;
                     function.body.clone()
                 });
-            let function = body.is_some();
             if let Some(body) = body {
                 self.call(&first, &body, &args, at)?;
             }
@@ -1162,7 +1184,12 @@ impl Reader {
                 self.hash_names(&args);
             }
             if changes_parameters(&program, &args) {
-                self.params = None;
+                let once = self.loops == 0;
+                self.params = self
+                    .params
+                    .take()
+                    .filter(|_| once)
+                    .and_then(|params| shifted(params, &program, &args));
             }
             // `read CDPATH`, `printf -v CDPATH /`: set, to what only run time knows.
             // `printf -v q '%s' x` sets what it would print.
@@ -1264,9 +1291,9 @@ impl Reader {
                 .map(<[String]>::to_vec);
             // `docker run bitnami/kubectl delete ns x`: the image's program may take the words.
             let entry = wrapped.as_mut().and_then(|wrapped| wrapped.entry.take());
-            // `eatmydata rm -rf ~`: a program with no row may run the command in its words; a
-            // function's words are what its body, read above, makes of them.
-            let unlisted = (wrapped.is_none() && !function)
+            // `eatmydata rm -rf ~`: a program with no row may run the command in its words.
+            let unlisted = wrapped
+                .is_none()
                 .then(|| unlisted::may_run(&program, &args, &self.context.watched))
                 .flatten();
             let next = wrapped.map(|mut wrapped| {
@@ -3527,6 +3554,27 @@ fn sorted(upstream: &[usize]) -> Vec<usize> {
     sorted.sort_unstable();
     sorted.dedup();
     sorted
+}
+
+/// The positional parameters after `shift [N]` of known words, which drops the first N
+/// (one when no count is given); `None` for what only run time knows: a count not
+/// written as a number, a word among those dropped only known at run time (it may be
+/// several), more than there are (bash then shifts none and fails), and `set`
+fn shifted(mut params: Params, program: &str, args: &[String]) -> Option<Params> {
+    if program != "shift" {
+        return None;
+    }
+    let count = match args {
+        [] => 1,
+        [count] => count.parse::<usize>().ok()?,
+        _ => return None,
+    };
+    let dropped = params.args.get(..count)?;
+    if dropped.iter().any(|word| expand::is_unknown(word)) {
+        return None;
+    }
+    params.args.drain(..count);
+    Some(params)
 }
 
 /// Whether `program` with `args` sets the positional parameters anew: `shift`, and `set`
