@@ -2746,7 +2746,8 @@ pub(crate) fn option_scripts(
         }
         let values = option_values(row, row.options, args);
         if row.carried == Carried::Vim {
-            scripts.extend(crate::vim::session_scripts(values));
+            let files = crate::vim::edited_files(args);
+            scripts.extend(crate::vim::session_scripts(&files, values));
             continue;
         }
         for value in values {
@@ -8446,7 +8447,7 @@ mod tests {
             ("gdb", "-batch -ex shell_id", vec![]),
             ("gdb", "-batch -ex !id", vec!["id"]),
             ("vim", "-es -c !id -c q", vec!["id"]),
-            ("vim", "+%!sort file", vec!["sort"]),
+            ("vim", "+%!sort file", vec!["{ cat -- file; } | sort"]),
             ("vim", "-c wq file", vec![]),
             (
                 "make",

@@ -65,12 +65,54 @@ pub(crate) fn scripts(value: &str) -> Vec<Result<String, String>> {
     scripts_in(value, &mut Buffer::default())
 }
 
-/// The command lines of an editor's Ex commands `values`, run in turn on one buffer: what
-/// `:r !CMD` and `:r FILE` read into it is the input of a later `:w !CMD` or `:%!CMD`
+/// The options of Vim that take a value in the next word (`:help startup-options`)
+const VALUED_OPTIONS: &[&str] = &[
+    "-c",
+    "--cmd",
+    "-S",
+    "-u",
+    "-U",
+    "-i",
+    "-T",
+    "-s",
+    "-w",
+    "-W",
+    "-t",
+    "-q",
+    "--servername",
+    "--startuptime",
+    "--listen",
+];
+
+/// The files an editor is given to edit (`vim -es -c … FILE`), the first of which it reads
+/// into its buffer: its operands, past the values of its options and the `+CMD` words
+pub(crate) fn edited_files(args: &[String]) -> Vec<&str> {
+    let mut files = Vec::new();
+    let mut words = args.iter();
+    let mut after_dashes = false;
+    while let Some(word) = words.next() {
+        if after_dashes || !word.starts_with(['-', '+']) {
+            files.push(word.as_str());
+        } else if word == "--" {
+            after_dashes = true;
+        } else if VALUED_OPTIONS.contains(&word.as_str()) {
+            words.next();
+        }
+    }
+    files
+}
+
+/// The command lines of an editor's Ex commands `values`, run in turn on one buffer that
+/// holds the first of `files` (those it edits): what it holds, and what `:r !CMD` and `:r
+/// FILE` read into it, is the input of a later `:w !CMD` or `:%!CMD`
 pub(crate) fn session_scripts<'a>(
+    files: &[&str],
     values: impl IntoIterator<Item = &'a str>,
 ) -> Vec<Result<String, String>> {
     let mut buffer = Buffer::default();
+    if let Some(file) = files.first().copied().filter(|file| plain_file(file)) {
+        buffer.read.push(format!("cat -- {file}"));
+    }
     values
         .into_iter()
         .flat_map(|value| scripts_in(value, &mut buffer))
@@ -275,6 +317,19 @@ fn read_file(value: &str) -> Option<&str> {
         .then_some(file)
 }
 
+/// Whether the file name `file`, an editor's operand, reads the same to a shell: no
+/// character a shell expands but a leading `~`
+fn plain_file(file: &str) -> bool {
+    let plain = |text: &str| {
+        text.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-+@:,=".contains(c))
+    };
+    match file.strip_prefix('~') {
+        Some(rest) => rest.is_empty() || (rest.starts_with('/') && plain(rest)),
+        None => !file.is_empty() && plain(file),
+    }
+}
+
 /// The runners [`literal_runs`] reads
 const LITERAL: &[&str] = &[
     "system(",
@@ -423,7 +478,7 @@ fn literal(text: &str) -> Option<(String, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{scripts, session_scripts, sourced_files};
+    use super::{edited_files, scripts, session_scripts, sourced_files};
 
     #[test]
     fn an_editor_sources_the_files_of_its_options() {
@@ -496,7 +551,7 @@ mod tests {
     #[test]
     fn what_is_read_into_the_buffer_is_the_input_of_a_later_command() {
         let session = |values: &[&str]| -> Vec<String> {
-            session_scripts(values.iter().copied())
+            session_scripts(&[], values.iter().copied())
                 .into_iter()
                 .flatten()
                 .collect()
@@ -518,6 +573,19 @@ mod tests {
         );
         assert_eq!(session(&["silent !make", "w !wc -l"]), ["make", "wc -l"]);
         assert_eq!(session(&["w !sh"]), ["sh"]);
+        // The file an editor is given is in its buffer from the start.
+        let words = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let mut args = words("-es -S x.vim -c");
+        args.push("w !nc h 1".to_owned());
+        args.extend(words("+1 ~/.ssh/id_rsa notes.txt"));
+        let files = edited_files(&args);
+        assert_eq!(files, ["~/.ssh/id_rsa", "notes.txt"]);
+        let read: Vec<String> = session_scripts(&files, ["w !nc h 1"])
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(read, ["{ cat -- ~/.ssh/id_rsa; } | nc h 1"]);
+        assert_eq!(edited_files(&words("-c q -- -odd")), ["-odd"]);
     }
 
     /// Vim's `:help :w_f`, `:w_a`, `:saveas`, `:wq`, `:x` and `:terminal`: the bang after a

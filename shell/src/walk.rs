@@ -150,7 +150,7 @@ struct Function {
     name: String,
     /// Its body, as source text
     body: String,
-    /// Whether a call the line shows has read it
+    /// Whether its body was read: at a call the line shows, or once the line was
     called: bool,
 }
 
