@@ -6435,11 +6435,24 @@ pub(crate) const SECRET_FOLDERS: &[&str] = &[
 /// [`SECRET_FOLDERS`] (a `.pub` key excepted), or a process's environment
 /// (`/proc/PID/environ`)
 pub(crate) fn is_secret_path(path: &str) -> bool {
-    let below = |part: &str| path.starts_with(part) || path.contains(&format!("/{part}"));
-    let named = |name: &str| path == name || path.ends_with(&format!("/{name}"));
     (path.starts_with("/proc/") && path.ends_with("/environ"))
-        || SECRET_FILES.iter().any(|name| named(name))
-        || (!path.ends_with(".pub") && SECRET_FOLDERS.iter().any(|folder| below(folder)))
+        || SECRET_FILES.iter().any(|name| is_named(path, name))
+        || (!path.ends_with(".pub") && SECRET_FOLDERS.iter().any(|folder| is_below(path, folder)))
+}
+
+/// Whether `path` is `name` or ends with `/name` (compared in place: each word of a line is
+/// asked of every row, so a formatted `/name` per row was most of the question's cost)
+fn is_named(path: &str, name: &str) -> bool {
+    path.strip_suffix(name)
+        .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
+}
+
+/// Whether `path` starts with `part` or holds `/part` anywhere
+fn is_below(path: &str, part: &str) -> bool {
+    path.starts_with(part)
+        || path
+            .match_indices('/')
+            .any(|(slash, _)| path[slash + 1..].starts_with(part))
 }
 
 /// Programs that change a file's mode, owner or times and read nothing of it: a copy of a
@@ -8336,6 +8349,23 @@ mod tests {
             );
         }
         assert!(!command_variables("make").any(|row| row.name == "SHELL"));
+    }
+
+    #[test]
+    fn a_name_or_folder_is_found_where_its_spelled_form_is() {
+        let paths = [
+            "", "/", ".ssh", ".ssh/", "/.ssh", "a.ssh", "a/.ssh", "a/.ssh/id", ".env", "x.env",
+            "/x/.env", "//.env", ".ssh/.ssh", "a/.s/.ssh", "/.aws/.aws/", "é/.ssh", ".ssh/é",
+        ];
+        let parts = [".ssh", ".env", ".aws/", "/", "", "a/.s", "é"];
+        for path in paths {
+            for part in parts {
+                let spelled_named = path == part || path.ends_with(&format!("/{part}"));
+                let spelled_below = path.starts_with(part) || path.contains(&format!("/{part}"));
+                assert_eq!(is_named(path, part), spelled_named, "{path:?} named {part:?}");
+                assert_eq!(is_below(path, part), spelled_below, "{path:?} below {part:?}");
+            }
+        }
     }
 
     #[test]
