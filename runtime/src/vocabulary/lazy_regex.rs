@@ -22,6 +22,15 @@
 //! process compiles each pattern text once per form ([`MEMO`]), whichever rule asks first.
 //! And a pattern read from the compact form carries its [`Needles`], so an ASCII text that
 //! holds none of them is answered without compiling anything (`needles.rs`).
+//!
+//! Most texts a pattern is asked about are words of a command line, a few bytes long: for
+//! an ASCII text of at most [`LITE_TEXT`] bytes, such a pattern is compiled by `regex-lite`,
+//! which builds only what a backtracker and a PikeVM need (about a fourth of the
+//! instructions of the engines above for `^(/|~|/home|…)/?$`, and of the lazy DFA's
+//! for a page of SQL keywords) and searches a short text in as few. On ASCII, its classes,
+//! word boundaries and case folding are those of the form without Unicode; a pattern it
+//! refuses is matched by that form. A long text is searched by the lazy DFA, whose cost
+//! does not grow with the pattern.
 
 use std::collections::hash_map::{Entry, HashMap};
 use std::fmt;
@@ -34,11 +43,20 @@ use regex_syntax::ast::{self, Ast, ClassSetItem};
 
 use super::needles::Needles;
 
+/// The longest ASCII text matched by the pattern's `regex-lite` form: past it, the lazy
+/// DFA's search (linear in the text alone) pays for its longer compiling
+const LITE_TEXT: usize = 64;
+
 /// A regular expression compiled on first use, once per form
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LazyRegex {
     /// Strings of which every ASCII text the pattern matches holds one, when known
     needles: Option<Needles>,
+    /// Whether the pattern names ASCII alone ([`names_ascii_alone`]), once asked
+    ascii_alone: OnceLock<bool>,
+    /// For short ASCII texts: the pattern compiled by `regex-lite`; `None` when the pattern
+    /// is not ASCII or that crate refuses it (boxed: a condition holds its patterns inline)
+    lite: OnceLock<Option<Box<regex_lite::Regex>>>,
     /// For ASCII texts: the pattern compiled without Unicode; `None` when the pattern is not
     /// ASCII or does not compile so
     ascii: OnceLock<Option<Regex>>,
@@ -64,7 +82,7 @@ impl LazyRegex {
     /// Whether a form of the pattern was compiled
     #[cfg(test)]
     pub(crate) fn is_compiled(&self) -> bool {
-        self.ascii.get().is_some() || self.unicode.get().is_some()
+        self.lite.get().is_some() || self.ascii.get().is_some() || self.unicode.get().is_some()
     }
 
     /// Compiles the pattern with Unicode if that was not done, or says why it does not compile
@@ -83,7 +101,21 @@ impl LazyRegex {
             {
                 return false;
             }
-            if let Some(ascii) = self.ascii.get_or_init(|| compile_ascii(source, size_limit)) {
+            let ascii_alone = || *self.ascii_alone.get_or_init(|| names_ascii_alone(source));
+            if text.len() <= LITE_TEXT {
+                let lite = self.lite.get_or_init(|| {
+                    ascii_alone()
+                        .then(|| compile_lite(source, size_limit))?
+                        .map(Box::new)
+                });
+                if let Some(lite) = lite {
+                    return lite.is_match(text);
+                }
+            }
+            let ascii = self
+                .ascii
+                .get_or_init(|| ascii_alone().then(|| compile_ascii(source, size_limit))?);
+            if let Some(ascii) = ascii {
                 return ascii.is_match(text.as_bytes());
             }
         }
@@ -102,13 +134,40 @@ impl LazyRegex {
     }
 }
 
-/// `source` compiled without Unicode, to match ASCII texts; `None` when it names a
-/// character past ASCII or does not compile so (it is then matched with Unicode)
+/// `source`, a pattern that names ASCII alone, compiled without Unicode to match ASCII
+/// texts; `None` when it does not compile so (it is then matched with Unicode)
 fn compile_ascii(source: &str, size_limit: usize) -> Option<Regex> {
-    if !names_ascii_alone(source) {
-        return None;
-    }
     compile(source, size_limit, ascii_syntax()).ok()
+}
+
+/// `source`, a pattern that names ASCII alone, compiled by `regex-lite` to match short
+/// ASCII texts, reused when this process compiled it before; `None` when that crate
+/// refuses it
+fn compile_lite(source: &str, size_limit: usize) -> Option<regex_lite::Regex> {
+    let key = (Box::<str>::from(source), size_limit);
+    if let Some((memo, _)) = LITE_MEMO
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+    {
+        if let Some(regex) = memo.get(&key) {
+            return Some(regex.clone());
+        }
+    }
+    let regex = regex_lite::RegexBuilder::new(source)
+        .size_limit(size_limit)
+        .build()
+        .ok()?;
+    let mut memo = LITE_MEMO.lock().unwrap_or_else(PoisonError::into_inner);
+    let (forms, bytes) = memo.get_or_insert_with(Default::default);
+    // regex-lite does not say what a form holds: its pattern's length stands for it.
+    if bytes.saturating_add(source.len()) <= LITE_MEMO_SOURCE_BYTES {
+        if let Entry::Vacant(slot) = forms.entry(key) {
+            *bytes += source.len();
+            slot.insert(regex.clone());
+        }
+    }
+    Some(regex)
 }
 
 /// The needles of `source` (`needles.rs`): found on its form without Unicode, so only a
@@ -131,9 +190,26 @@ fn ascii_syntax() -> syntax::Config {
 /// is ASCII, and it uses no Unicode class
 fn names_ascii_alone(source: &str) -> bool {
     source.is_ascii()
-        && ast::parse::Parser::new()
-            .parse(source)
-            .is_ok_and(|ast| ast::visit(&ast, AsciiAlone).is_ok())
+        && (names_no_code(source)
+            || ast::parse::Parser::new()
+                .parse(source)
+                .is_ok_and(|ast| ast::visit(&ast, AsciiAlone).is_ok()))
+}
+
+/// Whether `source` has no escape that names a character by its code or a Unicode class
+/// (`\x`, `\u`, `\U`, `\p`, `\P`): written in ASCII, it then names ASCII alone, or does not
+/// parse (and compiles in no form). Parsing a pattern only to learn this cost a call about
+/// as much as compiling it.
+fn names_no_code(source: &str) -> bool {
+    let mut bytes = source.bytes();
+    while let Some(byte) = bytes.next() {
+        // Every `\` starts an escape of the byte after it (in a verbose pattern's comment it
+        // escapes nothing, but then the comment's next byte is no escape's either).
+        if byte == b'\\' && matches!(bytes.next(), Some(b'x' | b'u' | b'U' | b'p' | b'P')) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Refuses, on the first character past ASCII or Unicode class ([`names_ascii_alone`])
@@ -171,6 +247,16 @@ impl ast::Visitor for AsciiAlone {
 /// is compiled for its pattern alone (a process that checks many policies, such as the
 /// language server, must not keep every pattern it ever saw)
 const MEMO_BYTES: usize = 16 << 20;
+
+/// The most pattern text whose `regex-lite` forms are kept for reuse, in bytes
+const LITE_MEMO_SOURCE_BYTES: usize = 1 << 20;
+
+/// The `regex-lite` forms compiled so far in this process, by pattern text and size limit,
+/// and the bytes of their patterns
+static LITE_MEMO: Mutex<Option<(LiteForms, usize)>> = Mutex::new(None);
+
+/// `regex-lite` forms by pattern text and size limit
+type LiteForms = HashMap<(Box<str>, usize), regex_lite::Regex>;
 
 /// The forms compiled so far in this process, by pattern text, form and size limit, and the
 /// bytes they hold
@@ -363,12 +449,43 @@ mod tests {
             };
             let lazy = LazyRegex::default();
             for text in texts {
-                prop_assert_eq!(
-                    lazy.is_match(&source, LIMIT, &text),
-                    reference.is_match(&text),
-                    "{:?} on {:?}", source, text
+                // Each text short, then long enough for the form that searches long texts.
+                let long = format!("{text}{}", "- ".repeat(LITE_TEXT));
+                for text in [text, long] {
+                    prop_assert_eq!(
+                        lazy.is_match(&source, LIMIT, &text),
+                        reference.is_match(&text),
+                        "{:?} on {:?}", source, text
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn a_pattern_without_codes_names_ascii_as_its_syntax_tree_says(
+            pieces in prop::collection::vec(
+                prop::sample::select(vec![
+                    "a", "\\", "\\\\", "\\x", "\\xE9", "\\x41", "\\u{E9}", "\\U0001F600", "\\pL",
+                    "\\PL", "\\p{Greek}", "x", "p", "[", "]", "[^", "(?x)", "(?-x)", "#", "\n", " ",
+                    "(", ")", "|", "*", "{", "}", "[[:alpha:]]", "[[:^ascii:]]", "(?u)", "-",
+                ]),
+                1..10,
+            ),
+        ) {
+            let source = pieces.concat();
+            let by_tree = ast::parse::Parser::new()
+                .parse(&source)
+                .is_ok_and(|ast| ast::visit(&ast, AsciiAlone).is_ok());
+            if names_no_code(&source) {
+                prop_assert!(
+                    by_tree || ast::parse::Parser::new().parse(&source).is_err(),
+                    "{:?}", source
                 );
             }
+            let fast = names_ascii_alone(&source);
+            prop_assert!(!fast || by_tree || compile_ascii(&source, LIMIT).is_none(), "{:?}", source);
         }
     }
 
@@ -483,6 +600,12 @@ mod tests {
         assert!(first.is_match(source, LIMIT, "/memo/x"));
         let second = LazyRegex::default();
         assert!(!second.is_match(source, LIMIT, "/other/x"));
+        let long = format!("/test/{}", "x".repeat(LITE_TEXT));
+        assert!(second.is_match(source, LIMIT, &long));
+        let lite = LITE_MEMO.lock().unwrap();
+        let (lite_forms, lite_bytes) = lite.as_ref().unwrap();
+        assert!(lite_forms.contains_key(&(source.into(), LIMIT)));
+        assert!(*lite_bytes <= LITE_MEMO_SOURCE_BYTES);
         let memo = MEMO.lock().unwrap();
         let (forms, bytes) = memo.as_ref().unwrap();
         assert!(forms.contains_key(&(source.into(), false, LIMIT)));
