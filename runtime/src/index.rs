@@ -541,7 +541,7 @@ fn key_of_any_field(conjunct: &Condition) -> Option<Key<'_>> {
                 GlobShape::Suffix(text) if text.is_empty() => Key::AnyText(field),
                 GlobShape::Suffix(text) => Key::Suffix(subject, text),
                 GlobShape::Contains(text) => Key::Infix(subject, text),
-                GlobShape::Other => Key::Glob(subject, pattern.regex_source()),
+                GlobShape::Other => Key::Glob(subject, pattern.regex_source()?),
             })
         }
         Condition::Any(_)

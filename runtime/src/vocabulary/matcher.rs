@@ -39,8 +39,6 @@ pub struct GlobPattern {
     source: String,
     /// `~*`: the glob's letters and the text are compared case folded ([`fold_case`])
     fold: bool,
-    /// The translation into a regular expression (see [`GlobPattern::regex_source`])
-    regex_source: String,
     matcher: Matcher,
 }
 
@@ -49,8 +47,9 @@ pub struct GlobPattern {
 enum Matcher {
     /// By a plain string test
     Plain(GlobShape),
-    /// By its regular expression, compiled once (see [`GlobPattern::deferred`])
-    Compiled(LazyRegex),
+    /// By its regular expression (its source, and its compiled forms made once: see
+    /// [`GlobPattern::deferred`])
+    Compiled(String, LazyRegex),
 }
 
 impl GlobPattern {
@@ -74,23 +73,31 @@ impl GlobPattern {
     /// use, as [`RegexPattern`]s are when read from compiled JSON
     pub(crate) fn deferred(source: &str, fold: bool) -> Result<GlobPattern, PatternError> {
         check_length(source)?;
-        let (regex_source, shape) = if fold {
-            let folded = fold_glob(source);
-            // The text is folded before it is matched; the classes, which `fold_glob` leaves
-            // as written, are matched without case.
-            let regex = glob_regex(&folded)?.replacen("^(?s:", "^(?si:", 1);
-            (regex, glob_shape(&folded))
+        let folded = if fold {
+            Cow::Owned(fold_glob(source))
         } else {
-            (glob_regex(source)?, glob_shape(source))
+            Cow::Borrowed(source)
         };
-        let matcher = match shape {
-            GlobShape::Other => Matcher::Compiled(LazyRegex::default()),
+        // A glob of a plain shape has no `?`, class or dangling `\`, so it always translates;
+        // its translation, which nothing matches with, is not built (decoding a cached policy
+        // made one for each of its globs, on every hook call).
+        let matcher = match glob_shape(&folded) {
+            GlobShape::Other => {
+                let regex = glob_regex(&folded)?;
+                let regex_source = if fold {
+                    // The text is folded before it is matched; the classes, which
+                    // `fold_glob` leaves as written, are matched without case.
+                    regex.replacen("^(?s:", "^(?si:", 1)
+                } else {
+                    regex
+                };
+                Matcher::Compiled(regex_source, LazyRegex::default())
+            }
             plain => Matcher::Plain(plain),
         };
         Ok(GlobPattern {
             source: source.to_owned(),
             fold,
-            regex_source,
             matcher,
         })
     }
@@ -111,10 +118,10 @@ impl GlobPattern {
     pub(crate) fn needles(&self) -> Option<Needles> {
         match &self.matcher {
             Matcher::Plain(_) => None,
-            Matcher::Compiled(compiled) => compiled
+            Matcher::Compiled(regex_source, compiled) => compiled
                 .needles()
                 .cloned()
-                .or_else(|| needles_of(&self.regex_source)),
+                .or_else(|| needles_of(regex_source)),
         }
     }
 
@@ -129,7 +136,9 @@ impl GlobPattern {
     pub fn check(&self) -> Result<(), PatternError> {
         match &self.matcher {
             Matcher::Plain(_) => Ok(()),
-            Matcher::Compiled(compiled) => compiled.check(&self.regex_source, GLOB_SIZE_LIMIT),
+            Matcher::Compiled(regex_source, compiled) => {
+                compiled.check(regex_source, GLOB_SIZE_LIMIT)
+            }
         }
     }
 
@@ -154,8 +163,8 @@ impl GlobPattern {
             Matcher::Plain(GlobShape::Prefix(prefix)) => text.starts_with(prefix.as_str()),
             Matcher::Plain(GlobShape::Suffix(suffix)) => text.ends_with(suffix.as_str()),
             Matcher::Plain(GlobShape::Contains(needle)) => text.contains(needle.as_str()),
-            Matcher::Compiled(compiled) => {
-                compiled.is_match(&self.regex_source, GLOB_SIZE_LIMIT, text)
+            Matcher::Compiled(regex_source, compiled) => {
+                compiled.is_match(regex_source, GLOB_SIZE_LIMIT, text)
             }
             // Invariant: `new` compiles every glob of another shape.
             Matcher::Plain(GlobShape::Other) => false,
@@ -170,20 +179,26 @@ impl GlobPattern {
         } else {
             Cow::Borrowed(known)
         };
-        match self.shape() {
-            GlobShape::Literal(literal) => literal.starts_with(&*known),
-            GlobShape::Prefix(prefix) => {
+        match &self.matcher {
+            Matcher::Plain(GlobShape::Literal(literal)) => literal.starts_with(&*known),
+            Matcher::Plain(GlobShape::Prefix(prefix)) => {
                 prefix.starts_with(&*known) || known.starts_with(prefix.as_str())
             }
-            GlobShape::Suffix(_) | GlobShape::Contains(_) => true,
-            GlobShape::Other => known_start::may_match(&self.regex_source, &known),
+            Matcher::Plain(GlobShape::Suffix(_) | GlobShape::Contains(_)) => true,
+            Matcher::Compiled(regex_source, _) => known_start::may_match(regex_source, &known),
+            // Invariant: `new` compiles every glob of another shape.
+            Matcher::Plain(GlobShape::Other) => true,
         }
     }
 
     /// The glob as a whole-string regular expression over characters, for matching many
-    /// globs at once (`regex::RegexSet`)
-    pub(crate) fn regex_source(&self) -> &str {
-        &self.regex_source
+    /// globs at once (`regex::RegexSet`); `None` for a glob of a plain [`shape`](Self::shape),
+    /// which plain string tests decide
+    pub(crate) fn regex_source(&self) -> Option<&str> {
+        match &self.matcher {
+            Matcher::Compiled(regex_source, _) => Some(regex_source),
+            Matcher::Plain(_) => None,
+        }
     }
 
     /// The pattern's shape: whether plain string tests decide it (the rule index uses them
@@ -191,7 +206,7 @@ impl GlobPattern {
     pub(crate) fn shape(&self) -> &GlobShape {
         match &self.matcher {
             Matcher::Plain(shape) => shape,
-            Matcher::Compiled(_) => &GlobShape::Other,
+            Matcher::Compiled(..) => &GlobShape::Other,
         }
     }
 }
@@ -560,7 +575,7 @@ impl<'de> Deserialize<'de> for GlobPattern {
             }
         };
         let mut glob = GlobPattern::deferred(&source, fold).map_err(serde::de::Error::custom)?;
-        if let Matcher::Compiled(compiled) = &mut glob.matcher {
+        if let Matcher::Compiled(_, compiled) = &mut glob.matcher {
             *compiled = LazyRegex::with_needles(needles);
         }
         Ok(glob)
@@ -704,7 +719,7 @@ mod tests {
         let glob = GlobPattern::new("*[0-9]secret*").unwrap();
         let bytes = postcard::to_allocvec(&glob).unwrap();
         let read: GlobPattern = postcard::from_bytes(&bytes).unwrap();
-        let Matcher::Compiled(compiled) = &read.matcher else {
+        let Matcher::Compiled(_, compiled) = &read.matcher else {
             panic!("a glob of another shape is compiled");
         };
         assert!(!read.is_match("public.txt"));
