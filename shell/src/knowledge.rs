@@ -8354,16 +8354,39 @@ mod tests {
     #[test]
     fn a_name_or_folder_is_found_where_its_spelled_form_is() {
         let paths = [
-            "", "/", ".ssh", ".ssh/", "/.ssh", "a.ssh", "a/.ssh", "a/.ssh/id", ".env", "x.env",
-            "/x/.env", "//.env", ".ssh/.ssh", "a/.s/.ssh", "/.aws/.aws/", "é/.ssh", ".ssh/é",
+            "",
+            "/",
+            ".ssh",
+            ".ssh/",
+            "/.ssh",
+            "a.ssh",
+            "a/.ssh",
+            "a/.ssh/id",
+            ".env",
+            "x.env",
+            "/x/.env",
+            "//.env",
+            ".ssh/.ssh",
+            "a/.s/.ssh",
+            "/.aws/.aws/",
+            "é/.ssh",
+            ".ssh/é",
         ];
         let parts = [".ssh", ".env", ".aws/", "/", "", "a/.s", "é"];
         for path in paths {
             for part in parts {
                 let spelled_named = path == part || path.ends_with(&format!("/{part}"));
                 let spelled_below = path.starts_with(part) || path.contains(&format!("/{part}"));
-                assert_eq!(is_named(path, part), spelled_named, "{path:?} named {part:?}");
-                assert_eq!(is_below(path, part), spelled_below, "{path:?} below {part:?}");
+                assert_eq!(
+                    is_named(path, part),
+                    spelled_named,
+                    "{path:?} named {part:?}"
+                );
+                assert_eq!(
+                    is_below(path, part),
+                    spelled_below,
+                    "{path:?} below {part:?}"
+                );
             }
         }
     }
