@@ -159,6 +159,26 @@ pub(crate) fn word(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
     }
 }
 
+/// The text the body `raw` of a here-document whose delimiter is not quoted hands its
+/// command, pushed on `out`: expanded as bash expands it (parameters, `$(…)`, backticks,
+/// arithmetic), never split, a backslash escaping only `$`, `` ` ``, `\` and a line break;
+/// one text per value of a loop variable in it, and a text with a part only known at run
+/// time pushed as an unknown word
+pub(crate) fn here_document(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
+    let mut choice = 0;
+    loop {
+        let mut expansion = Expansion::new(env, choice);
+        expansion.quoted_empty = true;
+        expansion.quoted_text(raw, &mut raw.char_indices().peekable(), false);
+        let passes = expansion.passes;
+        expansion.finish(out);
+        choice += 1;
+        if choice >= passes || out.len() >= MAX_WORDS {
+            break;
+        }
+    }
+}
+
 /// Brace expansion of `raw` (`{a,b}`, `{,/}etc`, `{1..3}`), outside quotes; words without
 /// braces stay whole
 fn braces(raw: &str, out: &mut Vec<String>) {
@@ -429,16 +449,28 @@ impl<'e, 'a> Expansion<'e, 'a> {
 
     /// The inside of `"..."`: a backslash escapes only `$`, `` ` ``, `"`, `\` and a newline
     fn double_quoted(&mut self, raw: &str, chars: &mut Chars<'_>) {
+        self.quoted_text(raw, chars, true);
+    }
+
+    /// Quoted text up to its closing `"`, or, outside double quotes, to its end (a
+    /// here-document's body, where `"` is a character like any other): expansions are
+    /// made, words are not split, and a backslash escapes only `$`, `` ` ``, `\`, a newline
+    /// and, in double quotes, `"`
+    fn quoted_text(&mut self, raw: &str, chars: &mut Chars<'_>, in_double_quotes: bool) {
         while let Some((at, ch)) = chars.next() {
             match ch {
-                '"' => return,
+                '"' if in_double_quotes => return,
                 '\\' => match chars.peek().map(|(_, next)| *next) {
                     Some('\n') => {
                         chars.next();
                     }
-                    Some(next @ ('$' | '`' | '"' | '\\')) => {
+                    Some(next @ ('$' | '`' | '\\')) => {
                         chars.next();
                         self.current.push(next);
+                    }
+                    Some('"') if in_double_quotes => {
+                        chars.next();
+                        self.current.push('"');
                     }
                     _ => self.current.push('\\'),
                 },

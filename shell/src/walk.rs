@@ -61,6 +61,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         functions: Vec::new(),
         calling: Vec::new(),
         params: None,
+        here_documents: Vec::new(),
     };
     reader.script(line, &[], Depth::default())?;
     reader.uncalled_functions()?;
@@ -143,6 +144,9 @@ struct Reader {
     /// The positional parameters of the function call being read; `None` when only run time
     /// knows them (the line's own, or after `shift` or `set --`)
     params: Option<Params>,
+    /// The bodies of here-documents with an unquoted delimiter read so far, each with the
+    /// texts bash hands its command once expanded (`expand::here_document`)
+    here_documents: Vec<(String, Vec<String>)>,
 }
 
 /// A function defined on the line
@@ -696,13 +700,27 @@ impl Reader {
             }
             body = Some(*last);
         }
+        let mut backticks = Vec::new();
         for redirect in &redirect_nodes {
             match redirect.kind() {
                 "heredoc_redirect" => {
+                    let mut expands = true;
                     for part in redirect.named_children() {
                         match part.kind() {
-                            "heredoc_body" => script = Some(text(part, at.source).to_owned()),
-                            "heredoc_start" | "heredoc_end" => {}
+                            "heredoc_body" => {
+                                let body = text(part, at.source);
+                                if expands {
+                                    self.expand_here_document(body);
+                                    backticks.extend(unparsed_backticks(part, at.source));
+                                }
+                                script = Some(body.to_owned());
+                            }
+                            // Any quoting of the delimiter (`'EOF'`, `"EOF"`, `\EOF`) leaves
+                            // the body as written.
+                            "heredoc_start" => {
+                                expands = !text(part, at.source).contains(['\'', '"', '\\'])
+                            }
+                            "heredoc_end" => {}
                             "file_redirect" => {
                                 redirects.extend(self.file_redirect(part, at.source)?)
                             }
@@ -726,6 +744,21 @@ impl Reader {
                     .filter_map(|redirect| self.redirected_input(*redirect, at.source))
                     .last()
             });
+        // `cat <<EOF` with `` `cmd` `` in its body runs cmd first, and reads its output.
+        let fed: Vec<usize>;
+        let at = if backticks.is_empty() {
+            at
+        } else {
+            let mut upstream = at.upstream.to_vec();
+            for script in &backticks {
+                upstream.extend(self.substituted(script, at)?);
+            }
+            fed = upstream;
+            At {
+                upstream: &fed,
+                ..at
+            }
+        };
         let outer_input = std::mem::replace(&mut self.input, input);
         let walked = self.around(
             &redirect_nodes,
@@ -767,6 +800,33 @@ impl Reader {
             )?;
         }
         Ok(())
+    }
+
+    /// Notes what the body of a here-document whose delimiter is not quoted hands its
+    /// command, when that differs from the body as written
+    fn expand_here_document(&mut self, body: &str) {
+        if !body.contains(['$', '`', '\\']) {
+            return;
+        }
+        let mut texts = Vec::new();
+        expand::here_document(body, &self.env(), &mut texts);
+        texts.retain(|expanded| expanded != body);
+        if !texts.is_empty() {
+            self.here_documents.push((body.to_owned(), texts));
+        }
+    }
+
+    /// Reads `script`, a command substitution's text, as a substitution runs: in a subshell,
+    /// whose `cd` and assignments end with it; the commands it made
+    fn substituted(&mut self, script: &str, at: At<'_, '_>) -> Result<Range<usize>, Unreadable> {
+        let cwd = self.context.cwd.clone();
+        let vars = self.vars.len();
+        let start = self.commands.len();
+        let read = self.nested(script, At { upstream: &[], ..at });
+        self.context.cwd = cwd;
+        self.vars.truncate(vars);
+        read?;
+        Ok(start..self.commands.len())
     }
 
     /// The network socket a redirect opens (`>& /dev/tcp/h/80`, `3<> /dev/udp/h/53`), of any
@@ -1551,14 +1611,40 @@ impl Reader {
         }) else {
             return Ok(None);
         };
-        // The text names no file: no path of the command.
-        self.push(SimpleCommand {
+        // The text names no file: no path of the command. A here-document's body is given
+        // as written and as bash expands it, which may be known only at run time.
+        let mut echo = SimpleCommand {
             program: "echo".to_owned(),
             args: vec![text.to_owned()],
             operands: vec![text.to_owned()],
             stdin_from: sorted(upstream),
             ..SimpleCommand::default()
-        })?;
+        };
+        let expanded = self
+            .here_documents
+            .iter()
+            .rev()
+            .find(|(body, _)| body == text)
+            .map(|(_, texts)| texts.as_slice())
+            .unwrap_or_default();
+        for expanded in expanded {
+            match UnknownWord::decode(expanded) {
+                Some(unknown) => echo.unknown.push(Unknown {
+                    part: Part::Word {
+                        prefix: unknown.prefix,
+                        split: false,
+                        name: false,
+                        dir: None,
+                    },
+                    why: unknown.why,
+                }),
+                None => {
+                    echo.args.push(expanded.clone());
+                    echo.operands.push(expanded.clone());
+                }
+            }
+        }
+        self.push(echo)?;
         Ok(Some(self.commands.len() - 1))
     }
 
@@ -4071,6 +4157,69 @@ fn may_match_name(pattern: &str, name: &str) -> bool {
         .backslash_escape(true)
         .build()
         .map_or(true, |glob| glob.compile_matcher().is_match(name))
+}
+
+/// The scripts of the backtick substitutions in the body of a here-document whose
+/// delimiter is not quoted that the parser left as text (tree-sitter-bash parses `$(...)`
+/// there, not backticks), their escapes of `` ` ``, `$` and `\` undone as bash undoes them;
+/// one left open runs to the body's end
+fn unparsed_backticks<N: Syntax>(body: N, source: &str) -> Vec<String> {
+    let written = text(body, source);
+    if !written.contains('`') {
+        return Vec::new();
+    }
+    let mut parsed = Vec::new();
+    let mut pending: Vec<N> = body.named_children().collect();
+    while let Some(node) = pending.pop() {
+        if node.kind() == "command_substitution" {
+            parsed.push(node.byte_range());
+        } else {
+            pending.extend(node.named_children());
+        }
+    }
+    let start = body.byte_range().start;
+    let mut scripts = Vec::new();
+    let mut open = None;
+    let mut bytes = written.bytes().enumerate();
+    while let Some((at, byte)) = bytes.next() {
+        match byte {
+            b'\\' => {
+                bytes.next();
+            }
+            b'`' => match open.take() {
+                None => open = Some(at),
+                Some(from) => {
+                    if !parsed.iter().any(|range| range.contains(&(start + from))) {
+                        scripts.push(backtick_script(written.get(from + 1..at).unwrap_or_default()));
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+    if let Some(from) = open {
+        if !parsed.iter().any(|range| range.contains(&(start + from))) {
+            scripts.push(backtick_script(written.get(from + 1..).unwrap_or_default()));
+        }
+    }
+    scripts
+}
+
+/// The script of a backtick substitution written `inner`: bash undoes its escapes of `\`,
+/// `` ` `` and `$` before running it
+fn backtick_script(inner: &str) -> String {
+    let mut script = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match chars.peek() {
+            Some(&next @ ('\\' | '`' | '$')) if ch == '\\' => {
+                script.push(next);
+                chars.next();
+            }
+            _ => script.push(ch),
+        }
+    }
+    script
 }
 
 /// The `$(...)`, backtick and `<(...)` substitutions in `parts`, whose output the command
