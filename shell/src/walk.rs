@@ -822,7 +822,13 @@ impl Reader {
         let cwd = self.context.cwd.clone();
         let vars = self.vars.len();
         let start = self.commands.len();
-        let read = self.nested(script, At { upstream: &[], ..at });
+        let read = self.nested(
+            script,
+            At {
+                upstream: &[],
+                ..at
+            },
+        );
         self.context.cwd = cwd;
         self.vars.truncate(vars);
         read?;
@@ -2484,6 +2490,8 @@ impl Reader {
                     Value::Unknown(why) => Err(why),
                 }),
                 Effect::Opaque(why) => runs.opaque.push(why),
+                // `inline::effects` applied it to the effects after it.
+                Effect::Chdir(_) => {}
             }
         }
     }
@@ -4190,7 +4198,9 @@ fn unparsed_backticks<N: Syntax>(body: N, source: &str) -> Vec<String> {
                 None => open = Some(at),
                 Some(from) => {
                     if !parsed.iter().any(|range| range.contains(&(start + from))) {
-                        scripts.push(backtick_script(written.get(from + 1..at).unwrap_or_default()));
+                        scripts.push(backtick_script(
+                            written.get(from + 1..at).unwrap_or_default(),
+                        ));
                     }
                 }
             },

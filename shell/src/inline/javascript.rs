@@ -46,6 +46,8 @@ enum Does {
     Requires,
     /// Sends a signal to a process (`process.kill(pid, signal)`)
     Kill,
+    /// Changes the folder later relative paths and commands start from (`process.chdir`)
+    Chdir,
 }
 
 /// The functions whose calls matter, by dotted name
@@ -96,6 +98,7 @@ fn table(name: &str) -> Option<Does> {
         | ("Bun", "spawn" | "spawnSync" | "$") => Does::Evaluates,
         ("", "require" | "import") | ("module" | "process.mainModule", "require") => Does::Requires,
         ("process", "kill") => Does::Kill,
+        ("process", "chdir") | ("Deno", "chdir") => Does::Chdir,
         // `import("child_process").then(cp => ...)` hands the module to a function.
         (module, "then") if MODULES.contains(&module) => Does::Evaluates,
         _ => return None,
@@ -433,6 +436,7 @@ impl Scope<'_> {
             Does::Evaluates => Effect::Opaque(format!(
                 "the code calls `{name}`, which runs what is only known at run time"
             )),
+            Does::Chdir => Effect::Chdir(first()),
             Does::Kill => kill(
                 self.argument(node, 0),
                 self.argument(node, 1),

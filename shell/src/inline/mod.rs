@@ -72,6 +72,10 @@ pub(crate) enum Effect {
     /// Something the reader cannot see through: code evaluated (`eval`, `exec`,
     /// `Function`), a module named at run time, a dangerous function handed around
     Opaque(String),
+    /// The folder the code's later relative paths and commands start from changes to this
+    /// one, itself relative to the folder before unless absolute (`os.chdir`,
+    /// `process.chdir`, `Dir.chdir`, `chdir`); [`placed`] applies it to what follows
+    Chdir(Value),
 }
 
 /// What `code`, given to `program`, does; `deadline` bounds the parsing. Without the
@@ -118,7 +122,108 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
     }
     let mut found = Vec::new();
     read(root, source, &mut found);
-    found
+    placed(found)
+}
+
+/// `effects` with each [`Effect::Chdir`] applied to the effects after it: a relative path
+/// deleted or written joined to the folder, a command line or program run in it, and
+/// what runs after a change to a folder only known at run time unknown
+#[cfg_attr(
+    not(feature = "tree-sitter"),
+    expect(dead_code, reason = "only parsed code changes folders")
+)]
+fn placed(effects: Vec<Effect>) -> Vec<Effect> {
+    let mut cwd: Option<Value> = None;
+    let mut placed = Vec::with_capacity(effects.len());
+    for effect in effects {
+        match (effect, &cwd) {
+            (Effect::Chdir(folder), _) => cwd = Some(changed_folder(cwd.take(), folder)),
+            (effect, None) => placed.push(effect),
+            (effect, Some(cwd)) => placed.push(in_folder(cwd, effect)),
+        }
+    }
+    placed
+}
+
+/// The folder after a change from `from` (the code's own when `None`) to `to`
+fn changed_folder(from: Option<Value>, to: Value) -> Value {
+    match (from, to) {
+        (_, Value::Known(to)) if to.starts_with(['/', '~']) => Value::Known(to),
+        (None, to) => to,
+        (Some(Value::Known(from)), Value::Known(to)) => Value::Known(format!("{from}/{to}")),
+        (Some(unknown @ Value::Unknown(_)), _) | (Some(_), unknown @ Value::Unknown(_)) => unknown,
+    }
+}
+
+/// `effect` done in the folder `cwd`, relative to the code's own
+fn in_folder(cwd: &Value, effect: Effect) -> Effect {
+    match (effect, cwd) {
+        (
+            Effect::Delete {
+                tree,
+                empty_folder,
+                path,
+            },
+            _,
+        ) => Effect::Delete {
+            tree,
+            empty_folder,
+            path: relative_to(cwd, path),
+        },
+        (Effect::Write(path), _) => Effect::Write(relative_to(cwd, path)),
+        (Effect::Script(Value::Known(line)), Value::Known(folder)) => Effect::Script(Value::Known(
+            format!("cd -- {} && {line}", quoted_folder(folder)),
+        )),
+        (Effect::Exec(words), Value::Known(folder)) => {
+            let known: Option<Vec<String>> = words
+                .iter()
+                .map(|word| match word {
+                    Value::Known(word) => Some(quoted(word)),
+                    Value::Unknown(_) => None,
+                })
+                .collect();
+            match known {
+                Some(words) => Effect::Script(Value::Known(format!(
+                    "cd -- {} && {}",
+                    quoted_folder(folder),
+                    words.join(" ")
+                ))),
+                None => Effect::Opaque(format!(
+                    "the code runs a program with words known only at run time after changing to `{folder}`"
+                )),
+            }
+        }
+        (Effect::Script(Value::Known(_)) | Effect::Exec(_), Value::Unknown(why)) => Effect::Opaque(
+            format!("the code runs a command in a folder only known at run time: {why}"),
+        ),
+        (effect, _) => effect,
+    }
+}
+
+/// `path` taken from the folder `cwd`: a relative path known, joined to it; unknown, unknown
+fn relative_to(cwd: &Value, path: Value) -> Value {
+    match (path, cwd) {
+        (Value::Known(path), _) if path.starts_with(['/', '~']) => Value::Known(path),
+        (Value::Known(relative), Value::Known(folder)) => {
+            Value::Known(format!("{folder}/{relative}"))
+        }
+        (Value::Known(_), Value::Unknown(why)) => Value::Unknown(why.clone()),
+        (unknown @ Value::Unknown(_), _) => unknown,
+    }
+}
+
+/// `folder` as a shell word: quoted but for a leading `~`, which stands for the home
+fn quoted_folder(folder: &str) -> String {
+    match folder.strip_prefix('~') {
+        Some("") => "~".to_owned(),
+        Some(rest) if rest.starts_with('/') => format!("~/{}", quoted(&rest[1..])),
+        _ => quoted(folder),
+    }
+}
+
+/// `word` quoted for a shell: as itself, whatever it holds
+fn quoted(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 /// The code of a PHP file: after its opening tag (`<?php`, `<?`), without a closing one;

@@ -90,6 +90,7 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
             found.push(Effect::Script(first()))
         }
         "pcntl_exec" => found.push(run(args.clone())),
+        "chdir" => found.push(Effect::Chdir(first())),
         "unlink" => found.push(Effect::Delete {
             tree: false,
             empty_folder: false,

@@ -162,9 +162,6 @@ struct Scope<'t> {
     /// The modules imported with `*`
     stars: Vec<String>,
     source: &'t str,
-    /// The folder relative paths start from, relative to where the code starts, once
-    /// `os.chdir` changed it; unknown after a change to what only run time knows
-    cwd: Option<Value>,
 }
 
 /// Reads `root` into `found`
@@ -174,7 +171,6 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
         bindings: Bindings::new(reaches),
         stars: Vec::new(),
         source,
-        cwd: None,
     };
     for node in &nodes {
         scope.bind(*node);
@@ -183,14 +179,8 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     for node in &nodes {
         match node.kind() {
             "call" => {
-                let before = found.len();
                 scope.call(*node, found);
-                if let Some(cwd) = &scope.cwd {
-                    for effect in found.iter_mut().skip(before) {
-                        relative_to(cwd, effect);
-                    }
-                }
-                scope.change_folder(*node);
+                scope.change_folder(*node, found);
                 // `__import__("os")` handed on is the module handed on.
                 scope.reference(*node, found);
             }
@@ -200,26 +190,9 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     }
 }
 
-/// `effect` with the relative path it deletes or writes taken from `cwd`: known, joined
-/// to it; unknown, unknown
-fn relative_to(cwd: &Value, effect: &mut Effect) {
-    let (Effect::Delete { path, .. } | Effect::Write(path)) = effect else {
-        return;
-    };
-    if let Value::Known(relative) = path {
-        if relative.starts_with(['/', '~']) {
-            return;
-        }
-        *path = match cwd {
-            Value::Known(folder) => Value::Known(format!("{folder}/{relative}")),
-            Value::Unknown(why) => Value::Unknown(why.clone()),
-        };
-    }
-}
-
 impl Scope<'_> {
-    /// Follows `os.chdir(PATH)`: later relative paths start from PATH
-    fn change_folder(&mut self, call: Node<'_>) {
+    /// Follows `os.chdir(PATH)`: later relative paths and commands start from PATH
+    fn change_folder(&mut self, call: Node<'_>, found: &mut Vec<Effect>) {
         let is_chdir = call
             .child_by_field_name("function")
             .and_then(|function| self.qualify(function, 0))
@@ -231,16 +204,7 @@ impl Scope<'_> {
             Some(arg) => self.value(arg, 0),
             None => unknown("folder", call, self.source),
         };
-        self.cwd = Some(match (self.cwd.take(), folder) {
-            (_, Value::Known(folder)) if folder.starts_with(['/', '~']) => Value::Known(folder),
-            (None, folder) => folder,
-            (Some(Value::Known(from)), Value::Known(folder)) => {
-                Value::Known(format!("{from}/{folder}"))
-            }
-            (Some(unknown @ Value::Unknown(_)), _) | (Some(_), unknown @ Value::Unknown(_)) => {
-                unknown
-            }
-        });
+        found.push(Effect::Chdir(folder));
     }
 
     /// Records the names an import or an assignment binds

@@ -99,6 +99,16 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     match (receiver, method) {
         (_, "system" | "exec" | "spawn" | "`") if kernel => found.push(run(values())),
         ("IO", "popen") | ("Open3", _) => found.push(run(values())),
+        // With a block, the folder changes back when the block ends, where the reader does
+        // not follow it: what runs after the call runs where only run time knows.
+        ("Dir", "chdir") | ("FileUtils", "cd" | "chdir") => {
+            found.push(Effect::Chdir(match node.child_by_field_name("block") {
+                Some(_) => Value::Unknown(format!(
+                    "`{receiver}.{method}` with a block returns to the folder before it when the block ends"
+                )),
+                None => first(),
+            }))
+        }
         // `open("| cmd")` and `IO.read("| cmd")` run the command after the bar.
         ("" | "Kernel", "open") | ("IO", "read" | "readlines" | "foreach" | "write")
             if !matches!(first(), Value::Known(path) if !path.starts_with('|')) =>

@@ -661,3 +661,64 @@ proptest::proptest! {
         }
     }
 }
+
+/// Each language's reference: `os.chdir`, `process.chdir`, PHP's `chdir` and Ruby's
+/// `Dir.chdir` change the working folder of the process, which the commands it starts
+/// inherit (`os.system`, `subprocess.run`, `execSync`, `system`); Ruby's `Dir.chdir` with a
+/// block changes back when the block returns.
+#[test]
+fn a_command_run_after_a_change_of_folder_runs_in_that_folder() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import os; os.chdir('/'); os.system('rm -rf home')",
+                Exactly(vec![script("cd -- '/' && rm -rf home")]),
+            ),
+            (
+                "import os, subprocess; os.chdir('/etc'); subprocess.run(['rm', '-f', 'passwd'])",
+                Exactly(vec![script("cd -- '/etc' && 'rm' '-f' 'passwd'")]),
+            ),
+            (
+                "import os; os.chdir(os.path.expanduser('~')); os.system('rm -rf .ssh')",
+                Exactly(vec![script("cd -- ~ && rm -rf .ssh")]),
+            ),
+            (
+                "import os; os.chdir(\"/tmp/it's\"); os.system('ls')",
+                Exactly(vec![script("cd -- '/tmp/it'\\''s' && ls")]),
+            ),
+            (
+                "import os; os.system('make'); os.chdir('/')",
+                Exactly(vec![script("make")]),
+            ),
+            (
+                "import os,sys; os.chdir(sys.argv[1]); os.system('rm -rf *')",
+                Opaque,
+            ),
+        ],
+    );
+    check(
+        Lang::JavaScript,
+        vec![(
+            "process.chdir('/'); require('child_process').execSync('rm -rf home')",
+            Exactly(vec![script("cd -- '/' && rm -rf home")]),
+        )],
+    );
+    check(
+        Lang::Php,
+        vec![(
+            "chdir('/var'); system('rm -rf lib');",
+            Exactly(vec![script("cd -- '/var' && rm -rf lib")]),
+        )],
+    );
+    check(
+        Lang::Ruby,
+        vec![
+            (
+                "Dir.chdir('/'); system('rm -rf home')",
+                Exactly(vec![script("cd -- '/' && rm -rf home")]),
+            ),
+            ("Dir.chdir('/tmp') { }; system('rm -rf .')", Opaque),
+        ],
+    );
+}
