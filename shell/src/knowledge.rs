@@ -4951,18 +4951,9 @@ const LZ4_KEEPS: &[&str] = &["-k", "--keep", "-c", "--stdout", "-t", "--test"];
 /// The flags with which brotli(1) keeps each file even with `--rm` (`-j`)
 const BROTLI_KEEPS: &[&str] = &["-k", "--keep", "-c", "--stdout", "-t", "--test"];
 
-/// The flags with which lzop(1) keeps each file even with `--delete` (`-U`)
-const LZOP_KEEPS: &[&str] = &[
-    "-k",
-    "--keep",
-    "-c",
-    "--stdout",
-    "--to-stdout",
-    "-t",
-    "--test",
-    "-l",
-    "--list",
-];
+/// The flags with which lzop(1) keeps each file even with `--delete` (`-U`): gzip's, whose
+/// options lzop takes
+const LZOP_KEEPS: &[&str] = GZIP_KEEPS;
 
 /// A program that deletes files its words name, read as the `rm` it stands for
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
