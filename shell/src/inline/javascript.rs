@@ -12,7 +12,7 @@ use super::tree::{
     every_node, has_operator, join_operands, kill, named_children, parenthesized, text, unescape,
     unknown,
 };
-use super::{Effect, Value};
+use super::{in_folder, Effect, Value};
 
 /// How deep a dotted name or a literal expression is followed
 const MAX_DEPTH: usize = 32;
@@ -386,22 +386,25 @@ impl Scope<'_> {
             .argument(node, 1)
             .is_some_and(|options| text(options, self.source).contains("recursive"));
         let effect = match does {
-            Does::Shell => Effect::Script(first()),
-            Does::Spawn => match self.argument(node, 1) {
-                Some(list) if list.kind() == "array" => {
-                    let mut words = vec![first()];
-                    words.extend(
-                        named_children(list)
-                            .into_iter()
-                            .map(|word| self.value(word, 0)),
-                    );
-                    Effect::Exec(words)
-                }
-                Some(list) if list.kind() != "object" => {
-                    Effect::Exec(vec![first(), unknown("list of words", list, self.source)])
-                }
-                _ => Effect::Script(first()),
-            },
+            Does::Shell => self.in_its_folder(node, Effect::Script(first())),
+            Does::Spawn => self.in_its_folder(
+                node,
+                match self.argument(node, 1) {
+                    Some(list) if list.kind() == "array" => {
+                        let mut words = vec![first()];
+                        words.extend(
+                            named_children(list)
+                                .into_iter()
+                                .map(|word| self.value(word, 0)),
+                        );
+                        Effect::Exec(words)
+                    }
+                    Some(list) if list.kind() != "object" => {
+                        Effect::Exec(vec![first(), unknown("list of words", list, self.source)])
+                    }
+                    _ => Effect::Script(first()),
+                },
+            ),
             Does::Remove => Effect::Delete {
                 tree: recursive,
                 empty_folder: false,
@@ -451,6 +454,43 @@ impl Scope<'_> {
             },
         };
         found.push(effect);
+    }
+
+    /// `run`, which the call runs, in the folder the `cwd` of its options object names, if it
+    /// has one (`execSync(…, {cwd: "/"})`); options spread from elsewhere may hold one
+    fn in_its_folder(&self, call: Node<'_>, run: Effect) -> Effect {
+        let options = call
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|arg| arg.kind() == "object")
+            .flat_map(named_children);
+        let mut cwd = None;
+        for option in options {
+            match option.kind() {
+                "pair" => {
+                    let key = option
+                        .child_by_field_name("key")
+                        .map(|key| text(key, self.source).trim_matches(['"', '\'', '`']));
+                    if key == Some("cwd") {
+                        cwd = Some(match option.child_by_field_name("value") {
+                            Some(value) => self.value(value, 0),
+                            None => unknown("folder", option, self.source),
+                        });
+                    }
+                }
+                "shorthand_property_identifier" if text(option, self.source) == "cwd" => {
+                    cwd = Some(unknown("folder", option, self.source));
+                }
+                "spread_element" => cwd = Some(unknown("folder", option, self.source)),
+                _ => {}
+            }
+        }
+        match cwd {
+            Some(cwd) => in_folder(&cwd, run),
+            None => run,
+        }
     }
 
     /// A dangerous module or function used other than by a direct call: handed on, it may

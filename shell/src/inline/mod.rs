@@ -155,8 +155,11 @@ fn changed_folder(from: Option<Value>, to: Value) -> Value {
     }
 }
 
-/// `effect` done in the folder `cwd`, relative to the code's own
-fn in_folder(cwd: &Value, effect: Effect) -> Effect {
+/// `effect` done in the folder `cwd`, relative to the code's own: after a change of folder,
+/// or for a command given a folder to run in by an option (`subprocess.run(…, cwd=…)`,
+/// `execSync(…, {cwd: …})`, `system(…, chdir: …)`), which [`placed`] then places below the
+/// code's own folder
+pub(super) fn in_folder(cwd: &Value, effect: Effect) -> Effect {
     match (effect, cwd) {
         (
             Effect::Delete {

@@ -12,7 +12,7 @@ use super::tree::{
     every_node, has_operator, in_loop, join, join_operands, kill, named_children, parenthesized,
     text, unescape, unknown,
 };
-use super::{Effect, Value};
+use super::{in_folder, Effect, Value};
 
 /// How deep a dotted name or a literal expression is followed
 const MAX_DEPTH: usize = 32;
@@ -90,7 +90,7 @@ fn table(name: &str) -> Option<Does> {
         "shutil.rmtree" => Does::DeleteTree,
         "shutil.copy" | "shutil.copy2" | "shutil.copyfile" | "shutil.copytree" => Does::Copy,
         "shutil.move" | "os.rename" | "os.replace" | "os.renames" => Does::Move,
-        "os.chdir" => Does::Chdir,
+        "os.chdir" | "os.fchdir" => Does::Chdir,
         "os.remove" | "os.unlink" => Does::DeleteFile,
         "os.rmdir" | "os.removedirs" => Does::DeleteFolder,
         "open" | "io.open" | "builtins.open" => Does::Open,
@@ -489,6 +489,35 @@ impl Scope<'_> {
         by_keyword.or_else(|| self.positional(call).get(position).copied())
     }
 
+    /// `run`, which the call runs, in the folder its `cwd=` keyword names, if it has one
+    /// (`subprocess.run(…, cwd="/")`, `asyncio.create_subprocess_shell(…, cwd=…)`)
+    fn in_its_folder(&self, call: Node<'_>, run: Effect) -> Effect {
+        let cwd = call
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .find_map(|arg| match arg.kind() {
+                "keyword_argument"
+                    if arg
+                        .child_by_field_name("name")
+                        .is_some_and(|name| text(name, self.source) == "cwd") =>
+                {
+                    Some(match arg.child_by_field_name("value") {
+                        Some(value) => self.value(value, 0),
+                        None => unknown("folder", arg, self.source),
+                    })
+                }
+                // `**options` may hold a `cwd`.
+                "dictionary_splat" => Some(unknown("folder", arg, self.source)),
+                _ => None,
+            });
+        match cwd {
+            Some(cwd) => in_folder(&cwd, run),
+            None => run,
+        }
+    }
+
     /// The positional arguments of a call
     fn positional<'n>(&self, call: Node<'n>) -> Vec<Node<'n>> {
         call.child_by_field_name("arguments")
@@ -528,14 +557,17 @@ impl Scope<'_> {
             None => unknown("argument", node, self.source),
         };
         let effect = match does {
-            Does::Shell => Effect::Script(first("cmd")),
-            Does::Command => match self.argument(node, 0, "args") {
-                Some(arg) if matches!(arg.kind(), "list" | "tuple") => {
-                    Effect::Exec(self.words(arg))
-                }
-                Some(arg) => Effect::Script(self.value(arg, 0)),
-                None => Effect::Script(unknown("command", node, self.source)),
-            },
+            Does::Shell => self.in_its_folder(node, Effect::Script(first("cmd"))),
+            Does::Command => self.in_its_folder(
+                node,
+                match self.argument(node, 0, "args") {
+                    Some(arg) if matches!(arg.kind(), "list" | "tuple") => {
+                        Effect::Exec(self.words(arg))
+                    }
+                    Some(arg) => Effect::Script(self.value(arg, 0)),
+                    None => Effect::Script(unknown("command", node, self.source)),
+                },
+            ),
             Does::Exec => Effect::Exec(self.exec_words(&name, node)),
             Does::DeleteTree => Effect::Delete {
                 tree: true,

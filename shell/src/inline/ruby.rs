@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use super::tree::{
     every_node, has_operator, join_operands, named_children, text, unescape, unknown,
 };
-use super::{run, Effect, Value};
+use super::{in_folder, run, Effect, Value};
 
 /// Reads `root` into `found`
 pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
@@ -56,6 +56,44 @@ fn opaque(node: Node<'_>, source: &str) -> Effect {
     ))
 }
 
+/// `effect`, which the call runs, in the folder its `chdir:` option names, if it has one
+/// (`system("make", chdir: "build")`); options spread from a hash (`**opts`) may hold one
+fn in_its_folder(call: Node<'_>, source: &str, effect: Effect) -> Effect {
+    let options = call
+        .child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|arg| match arg.kind() {
+            "hash" => named_children(arg),
+            _ => vec![arg],
+        });
+    let mut cwd = None;
+    for option in options {
+        match option.kind() {
+            "pair" => {
+                let key = option.child_by_field_name("key").map(|key| {
+                    text(key, source)
+                        .trim_start_matches(':')
+                        .trim_matches(['"', '\''])
+                });
+                if key == Some("chdir") {
+                    cwd = Some(match option.child_by_field_name("value") {
+                        Some(folder) => value(folder, source),
+                        None => unknown("folder", option, source),
+                    });
+                }
+            }
+            "hash_splat_argument" => cwd = Some(unknown("folder", option, source)),
+            _ => {}
+        }
+    }
+    match cwd {
+        Some(cwd) => in_folder(&cwd, effect),
+        None => effect,
+    }
+}
+
 /// What one call does
 fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let Some(method) = node.child_by_field_name("method") else {
@@ -97,8 +135,10 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
         })
     };
     match (receiver, method) {
-        (_, "system" | "exec" | "spawn" | "`") if kernel => found.push(run(values())),
-        ("IO", "popen") | ("Open3", _) => found.push(run(values())),
+        (_, "system" | "exec" | "spawn" | "`") if kernel => {
+            found.push(in_its_folder(node, source, run(values())))
+        }
+        ("IO", "popen") | ("Open3", _) => found.push(in_its_folder(node, source, run(values()))),
         // With a block, the folder changes back when the block ends, where the reader does
         // not follow it: what runs after the call runs where only run time knows.
         ("Dir", "chdir") | ("FileUtils", "cd" | "chdir") => {

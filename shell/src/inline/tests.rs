@@ -722,3 +722,70 @@ fn a_command_run_after_a_change_of_folder_runs_in_that_folder() {
         ],
     );
 }
+
+/// The references again: `subprocess.run(…, cwd=…)`, Node's `{cwd: …}` option and Ruby's
+/// `chdir:` run the command in that folder, taken from the process's own; `os.fchdir`
+/// changes the folder to one an open descriptor names.
+#[test]
+fn a_command_given_a_folder_to_run_in_runs_there() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import subprocess; subprocess.run('rm -rf home', shell=True, cwd='/')",
+                Exactly(vec![script("cd -- '/' && rm -rf home")]),
+            ),
+            (
+                "import subprocess; subprocess.run(['rm', '-rf', 'home'], cwd='/')",
+                Exactly(vec![script("cd -- '/' && 'rm' '-rf' 'home'")]),
+            ),
+            (
+                "import os, subprocess; os.chdir('/srv'); subprocess.run(['make'], cwd='app')",
+                Exactly(vec![script("cd -- '/srv' && cd -- 'app' && 'make'")]),
+            ),
+            (
+                "import subprocess, sys; subprocess.run('rm -rf x', shell=True, cwd=sys.argv[1])",
+                Opaque,
+            ),
+            (
+                "import subprocess; subprocess.run('make', shell=True, **opts)",
+                Opaque,
+            ),
+            (
+                "import os; os.fchdir(os.open('/', os.O_RDONLY)); os.system('rm -rf home')",
+                Opaque,
+            ),
+        ],
+    );
+    check(
+        Lang::JavaScript,
+        vec![
+            (
+                "require('child_process').execSync('rm -rf home', {cwd: '/'})",
+                Exactly(vec![script("cd -- '/' && rm -rf home")]),
+            ),
+            (
+                "require('child_process').spawnSync('rm', ['-rf', 'home'], {'cwd': '/'})",
+                Exactly(vec![script("cd -- '/' && 'rm' '-rf' 'home'")]),
+            ),
+            (
+                "require('child_process').execSync('npm test', {stdio: 'inherit'})",
+                Exactly(vec![script("npm test")]),
+            ),
+            (
+                "require('child_process').execSync('make', {...opts})",
+                Opaque,
+            ),
+        ],
+    );
+    check(
+        Lang::Ruby,
+        vec![
+            (
+                "system('rm -rf home', chdir: '/')",
+                Exactly(vec![script("cd -- '/' && rm -rf home")]),
+            ),
+            ("system('make', **opts)", Opaque),
+        ],
+    );
+}
