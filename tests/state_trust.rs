@@ -452,6 +452,75 @@ fn a_call_waiting_on_a_held_lock_is_denied_within_its_time_saying_so() {
     fixture.usable();
 }
 
+/// The deadline is a signal of the hook's own: a host that ignores it (a disposition a
+/// process inherits) or never closes stdin still gets its answer within `--timeout`
+#[test]
+fn the_deadline_holds_when_the_host_ignores_the_alarm_or_never_closes_stdin() {
+    let fixture = Fixture::new();
+    fixture.usable();
+    let lock_path = fixture.state.join("lock");
+    let lock = fs::File::options()
+        .read(true)
+        .write(true)
+        .open(&lock_path)
+        .unwrap();
+    lock.lock().unwrap();
+    // Released in time to end the test if the deadline never comes.
+    std::thread::spawn(move || {
+        std::thread::sleep(HUNG / 2);
+        drop(lock);
+    });
+    let started = Instant::now();
+    let output = common::output(
+        Command::new("sh")
+            .args(["-c", "trap '' ALRM; exec \"$0\" \"$@\""])
+            .arg(env!("CARGO_BIN_EXE_rulesc"))
+            .arg("hook")
+            .arg(&fixture.policy)
+            .args(["--host", "claude", "--timeout", "700ms", "--state-dir"])
+            .arg(&fixture.state),
+        bash("ls").to_string().as_bytes(),
+    );
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("it could not answer within 700ms (the state folder's lock"),
+        "{stderr}"
+    );
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+
+    // stdin left open: the call cannot even be read, and a tool call may be waiting on it.
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulesc"))
+        .arg("hook")
+        .arg(&fixture.policy)
+        .args(["--host", "claude", "--timeout", "700ms", "--state-dir"])
+        .arg(&fixture.state)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take();
+    std::thread::spawn(move || {
+        std::thread::sleep(HUNG / 2);
+        drop(stdin);
+    });
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "rulesc could not check this call, so it is denied: it could not answer within \
+             700ms (the host did not close stdin)"
+        ),
+        "{stderr}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
 #[test]
 fn pruning_many_stale_sessions_holds_up_no_call_and_ends_with_them_removed() {
     const STALE: usize = 5_000;

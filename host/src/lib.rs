@@ -259,31 +259,59 @@ pub fn unreadable_input(reason: &str, options: &Options) -> Reply {
     failed(reason, true, options, Vec::new())
 }
 
-/// The answer when [`handle`] did not answer within `budget` (`rulesc hook --timeout`):
-/// `input` is what the host wrote on stdin, if all of it was read
+/// The answer when [`handle`] does not answer within `budget` (`rulesc hook --timeout`),
+/// ready before it is needed: a deadline that ends the process from a signal handler can
+/// only write what was prepared
 ///
 /// It fails as any call that cannot be checked does: a tool call is denied (unless
 /// `fail_open`), any other event gets no opinion, and the reason says what the call was
-/// waiting on when it ran out of time, when that is known.
-pub fn out_of_time(input: Option<&[u8]>, options: &Options, budget: Duration) -> Reply {
-    let (gates_tool_call, cause) = match input {
-        Some(input) => {
-            let gates = match payload::read(input, options.host) {
-                Ok(Received::Call(call)) => call.event.gates_tool_call(),
-                Ok(Received::Unmapped(_)) => false,
-                Err(err) => err.gates_tool_call(),
-            };
-            let cause = waiting::cause()
-                .unwrap_or_else(|| "the policy or the state folder was too slow".to_owned());
-            (gates, cause)
+/// waiting on when it ran out of time, when that is known ([`when_waiting_changes`]).
+#[derive(Debug, Clone)]
+pub struct OutOfTime {
+    /// Whether the call gates a tool call; `None` while stdin is still being read
+    gates_tool_call: Option<bool>,
+    options: Options,
+    budget: Duration,
+}
+
+impl OutOfTime {
+    /// The answer out of time of the call whose stdin is `input`, if all of it was read
+    pub fn new(input: Option<&[u8]>, options: &Options, budget: Duration) -> OutOfTime {
+        let gates_tool_call = input.map(|input| match payload::read(input, options.host) {
+            Ok(Received::Call(call)) => call.event.gates_tool_call(),
+            Ok(Received::Unmapped(_)) => false,
+            Err(err) => err.gates_tool_call(),
+        });
+        OutOfTime {
+            gates_tool_call,
+            options: options.clone(),
+            budget,
         }
-        None => (true, "the host did not close stdin".to_owned()),
-    };
-    let reason = format!(
-        "it could not answer within {} ({cause}); `--timeout` sets the time",
-        duration_text(budget)
-    );
-    failed(&reason, gates_tool_call, options, Vec::new())
+    }
+
+    /// The answer, when the call runs out of time while waiting on `cause`
+    pub fn reply(&self, cause: Option<&str>) -> Reply {
+        let (gates_tool_call, cause) = match self.gates_tool_call {
+            Some(gates) => (
+                gates,
+                cause.unwrap_or("the policy or the state folder was too slow"),
+            ),
+            None => (true, "the host did not close stdin"),
+        };
+        let reason = format!(
+            "it could not answer within {} ({cause}); `--timeout` sets the time",
+            duration_text(self.budget)
+        );
+        failed(&reason, gates_tool_call, &self.options, Vec::new())
+    }
+}
+
+/// Has `listener` told what the call waits on now, and again each time that changes
+/// (`None`: nothing said), for as long as the process lives; a second listener is refused
+pub fn when_waiting_changes(
+    listener: impl Fn(Option<&str>) + Send + Sync + 'static,
+) -> Result<(), String> {
+    waiting::listen(Box::new(listener))
 }
 
 /// Forgets the sessions (and compiled policies) not written for longer than

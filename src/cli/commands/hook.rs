@@ -4,12 +4,12 @@
 use std::io::Write;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::Duration;
 
 use rulesc::load::{self, Listing};
 use rulesc::{input, Policy, SourceBytes};
-use rulesc_host::{Exit, Files, Input, Loader, Options, Reply, Source, StateLocation};
+use rulesc_host::{Files, Input, Loader, Options, OutOfTime, Reply, Source, StateLocation};
+
+use super::hook_deadline::{self, Rendered};
 
 use crate::cli::args::{HookAction, HookArgs, HookResetArgs, OnError};
 use crate::cli::ExitStatus;
@@ -37,15 +37,25 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
         limits: super::eval::limits(&args.limits),
         shadow: args.shadow,
     };
-    let answer = Answer::new(args.timeout, options.clone());
+    // The deadline starts before stdin is read: a host that never closes it is out of time.
+    hook_deadline::prepare(Rendered::new(
+        &OutOfTime::new(None, &options, args.timeout).reply(None),
+    ));
+    if let Err(err) = hook_deadline::start(args.timeout) {
+        // Without a deadline, nothing keeps the call within its time.
+        let reason = format!("rulesc hook could not start its timer: {err}");
+        return hook_deadline::give(&Rendered::new(&rulesc_host::unreadable_input(
+            &reason, &options,
+        )));
+    }
     // Whatever fails while answering fails closed; `handle` catches its own panics, this
     // catches the rest (reading stdin, discovering the policies).
-    let reply = std::panic::catch_unwind(AssertUnwindSafe(|| reply(&answer, args, &options)))
+    let reply = std::panic::catch_unwind(AssertUnwindSafe(|| reply(args, &options)))
         .unwrap_or_else(|_| {
             rulesc_host::unreadable_input("rulesc hook failed internally", &options)
         });
-    let status = answer.give(&reply);
-    // Pruning comes after the answer, and ends with the time (the watchdog ends the
+    let status = hook_deadline::give(&Rendered::new(&reply));
+    // Pruning comes after the answer, and ends with the time (the deadline ends the
     // process): what it did not reach, a later call prunes.
     if options.prune_older_than.is_some() {
         let notes = rulesc_host::prune(&options);
@@ -57,18 +67,25 @@ pub(crate) fn run(args: &HookArgs) -> ExitStatus {
     status
 }
 
-/// The reply to the call on stdin, which `answer` keeps for its watchdog
-fn reply(answer: &Answer, args: &HookArgs, options: &Options) -> Reply {
+/// The reply to the call on stdin; the answer out of time follows what the call waits on
+fn reply(args: &HookArgs, options: &Options) -> Reply {
     let input = match input::read_stdin() {
-        Ok(call) => answer.input.get_or_init(|| call),
+        Ok(input) => input,
         // The event is unknown, so this is refused as input that is not JSON is.
         Err(err) => {
             let reason = format!("stdin is unreadable: {err}");
             return rulesc_host::unreadable_input(&reason, options);
         }
     };
+    let out_of_time = OutOfTime::new(Some(&input), options, args.timeout);
+    let listened = rulesc_host::when_waiting_changes(move |cause| {
+        hook_deadline::prepare(Rendered::new(&out_of_time.reply(cause)));
+    });
+    if let Err(reason) = listened {
+        return rulesc_host::unreadable_input(&reason, options);
+    }
     let arguments = if args.discover {
-        super::hook_discover::policies(&args.policies, input)
+        super::hook_discover::policies(&args.policies, &input)
     } else {
         args.policies.clone()
     };
@@ -76,89 +93,7 @@ fn reply(answer: &Answer, args: &HookArgs, options: &Options) -> Reply {
         arguments: &arguments,
         drop_repeated: args.discover,
     };
-    rulesc_host::handle(input, options, &files)
-}
-
-/// The one answer of a hook call, given within `--timeout`
-///
-/// The call is answered on the main thread, while a watchdog thread waits out the budget:
-/// past it, unless the answer was given, the watchdog gives the answer of a call that could
-/// not be checked (denied, for a tool call), saying what it was waiting on, and ends the
-/// process, whatever the main thread is still waiting on (a lock, a disk or a server; a
-/// lock dies with its process, and every write is a rename). Answered on the main thread, a
-/// call crosses no thread on its way, so no core has to be woken for it.
-struct Answer {
-    /// The call as read from stdin, once it was read
-    input: Arc<OnceLock<Vec<u8>>>,
-    /// Who answered, and how the process exits: `None` until one of the two answers
-    given: Arc<Mutex<Option<ExitStatus>>>,
-}
-
-impl Answer {
-    /// Starts the watchdog of a call under `options` with `budget` to answer in
-    fn new(budget: Duration, options: Options) -> Answer {
-        let answer = Answer {
-            input: Arc::default(),
-            given: Arc::default(),
-        };
-        let (input, given) = (Arc::clone(&answer.input), Arc::clone(&answer.given));
-        let fallback = options.clone();
-        let watchdog = move || {
-            std::thread::sleep(budget);
-            let mut given = given.lock().unwrap_or_else(PoisonError::into_inner);
-            let status = match *given {
-                // Answered: what is left (pruning) ends here.
-                Some(status) => status,
-                None => {
-                    let reply =
-                        rulesc_host::out_of_time(input.get().map(Vec::as_slice), &options, budget);
-                    let status = write(&reply);
-                    *given = Some(status);
-                    status
-                }
-            };
-            std::process::exit(i32::from(status.code()));
-        };
-        if let Err(err) = std::thread::Builder::new().spawn(watchdog) {
-            // Without a watchdog, nothing keeps the call within its time.
-            let reason = format!("rulesc hook could not start its timer: {err}");
-            let status = write(&rulesc_host::unreadable_input(&reason, &fallback));
-            std::process::exit(i32::from(status.code()));
-        }
-        answer
-    }
-
-    /// Gives `reply` as the call's answer, unless the watchdog gave one first (it then ends
-    /// the process while this waits)
-    fn give(&self, reply: &Reply) -> ExitStatus {
-        let mut given = self.given.lock().unwrap_or_else(PoisonError::into_inner);
-        match *given {
-            Some(status) => status,
-            None => {
-                let status = write(reply);
-                *given = Some(status);
-                status
-            }
-        }
-    }
-}
-
-/// Writes `reply`: its lines on stderr, its answer on stdout; how the process exits
-fn write(reply: &Reply) -> ExitStatus {
-    let mut stderr = std::io::stderr().lock();
-    for line in &reply.stderr {
-        // Nothing is left to tell if stderr itself is gone.
-        let _ = writeln!(stderr, "{}", rulesc::one_line(line));
-    }
-    if let Some(answer) = &reply.stdout {
-        if writeln!(std::io::stdout().lock(), "{answer}").is_err() {
-            return ExitStatus::Error;
-        }
-    }
-    match reply.exit {
-        Exit::Answer => ExitStatus::Success,
-        Exit::Deny => ExitStatus::Error,
-    }
+    rulesc_host::handle(&input, options, &files)
 }
 
 /// Runs `rulesc hook reset`

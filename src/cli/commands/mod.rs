@@ -8,6 +8,7 @@ pub(crate) mod eval;
 pub(crate) mod explain;
 pub(crate) mod fmt;
 pub(crate) mod hook;
+mod hook_deadline;
 mod hook_discover;
 pub(crate) mod init;
 pub(crate) mod lsp;
