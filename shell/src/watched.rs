@@ -30,13 +30,14 @@ pub enum WatchedName {
 pub struct WatchedNames(Option<Arc<Names>>);
 
 /// The names of [`WatchedNames`]. A hook call reads them from its cache each time it reads a
-/// command line, hundreds of exact names: so these are one string, not a string each.
+/// command line, hundreds of exact names, and most lines ask for none: so these are one
+/// string, kept as read, and a name is found in it by a substring search, not an index
+/// built first (which cost a Bash call more than reading its line).
 #[derive(Debug, PartialEq, Eq)]
 struct Names {
-    /// The exact names, sorted, each once, each ended by a NUL (no program's name holds one)
+    /// The exact names, each ended by a NUL (no program's name holds one), after a NUL that
+    /// starts the first: a name is listed when `NUL name NUL` is found
     exact: Box<str>,
-    /// Where each exact name starts in `exact`
-    starts: Box<[usize]>,
     /// The other kinds, sorted, each once
     parts: Box<[WatchedName]>,
 }
@@ -66,47 +67,33 @@ impl WatchedNames {
     }
 
     /// The names of a text as [`WatchedNames::exact`] writes it and `parts`, of the other
-    /// kinds; sorted again if they are not
+    /// kinds
     pub fn joined(exact: &str, parts: impl IntoIterator<Item = WatchedName>) -> WatchedNames {
         let mut parts: Vec<WatchedName> = parts.into_iter().collect();
-        // One pass finds where each name starts and whether they are in order, each once.
-        let mut starts = Vec::new();
-        let mut sorted = !parts.iter().any(|part| matches!(part, WatchedName::Is(_)));
-        let mut last: Option<&str> = None;
-        let mut at = 0;
-        for name in exact.split_terminator(END) {
-            sorted = sorted && last.is_none_or(|last| last < name);
-            starts.push(at);
-            at += name.len() + END.len_utf8();
-            last = Some(name);
-        }
-        if !sorted {
-            parts.extend(
-                exact
-                    .split_terminator(END)
-                    .map(|name| WatchedName::Is(name.into())),
-            );
-            return WatchedNames::new(parts);
-        }
         parts.sort_unstable();
         parts.dedup();
-        if starts.is_empty() && parts.is_empty() {
+        if exact.is_empty() && parts.is_empty() {
             return WatchedNames::default();
         }
-        let mut exact = exact.to_owned();
+        let mut ended = String::with_capacity(exact.len() + 2);
+        ended.push(END);
+        ended.push_str(exact);
         if !exact.is_empty() && !exact.ends_with(END) {
-            exact.push(END);
+            ended.push(END);
         }
         WatchedNames(Some(Arc::new(Names {
-            exact: exact.into_boxed_str(),
-            starts: starts.into_boxed_slice(),
+            exact: ended.into_boxed_str(),
             parts: parts.into_boxed_slice(),
         })))
     }
 
-    /// The exact names, sorted, each ended by a NUL: what [`WatchedNames::joined`] reads
+    /// The exact names, each ended by a NUL, as [`WatchedNames::joined`] reads them (sorted,
+    /// when [`WatchedNames::new`] made them)
     pub fn exact(&self) -> &str {
-        self.0.as_deref().map_or("", |names| &names.exact)
+        self.0
+            .as_deref()
+            .and_then(|names| names.exact.get(END.len_utf8()..))
+            .unwrap_or_default()
     }
 
     /// The names of every other kind, sorted
@@ -114,7 +101,7 @@ impl WatchedNames {
         self.0.as_deref().map_or(&[], |names| &names.parts)
     }
 
-    /// Every name, the exact ones first, sorted
+    /// Every name, the exact ones first
     pub fn iter(&self) -> impl Iterator<Item = WatchedName> + '_ {
         self.exact()
             .split_terminator(END)
@@ -128,15 +115,18 @@ impl WatchedNames {
         let Some(names) = self.0.as_deref() else {
             return false;
         };
-        let listed = |start: &usize| {
-            let rest = names.exact.get(*start..).unwrap_or_default();
-            rest.split(END).next().unwrap_or_default()
+        // A NUL ends every listed name, so no name that holds one is listed.
+        let listed = || {
+            if name.contains(END) {
+                return false;
+            }
+            let mut needle = String::with_capacity(name.len() + 2);
+            needle.push(END);
+            needle.push_str(name);
+            needle.push(END);
+            memchr::memmem::find(names.exact.as_bytes(), needle.as_bytes()).is_some()
         };
-        if names
-            .starts
-            .binary_search_by(|start| listed(start).cmp(name))
-            .is_ok()
-        {
+        if listed() {
             return true;
         }
         names.parts.iter().any(|part| match part {
@@ -229,12 +219,22 @@ mod tests {
     }
 
     #[test]
-    fn names_joined_out_of_order_are_sorted_again() {
-        let sorted = watched(&[is("helm"), is("terraform"), WatchedName::Any]);
-        assert_eq!(sorted.exact(), "helm\0terraform\0");
-        let read = WatchedNames::joined("terraform\0helm\0helm\0", [WatchedName::Any]);
-        assert_eq!(read, sorted);
-        assert!(read.may_pass("helm"));
+    fn names_joined_in_any_order_pass_themselves_alone() {
+        let read = WatchedNames::joined("terraform\0helm\0helm\0", []);
+        let unended = WatchedNames::joined("helm\0terraform", []);
+        for names in [&read, &unended] {
+            for name in ["helm", "terraform"] {
+                assert!(names.may_pass(name), "{name}");
+            }
+            for name in ["hel", "elm", "m", "", "helm\0terraform", "terraform\0"] {
+                assert!(!names.may_pass(name), "{name:?}");
+            }
+        }
+        assert_eq!(unended.exact(), "helm\0terraform\0");
+        assert_eq!(
+            watched(&[is("terraform"), is("helm")]).exact(),
+            "helm\0terraform\0"
+        );
     }
 
     #[test]
