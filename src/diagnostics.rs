@@ -177,6 +177,15 @@ fn drawable(diagnostic: &Diagnostic, lines: &[LineIndex]) -> bool {
 /// Rust writes them (`\n`, `\u{1b}`), so echoed input can neither break a line nor drive a
 /// terminal
 pub fn one_line(text: &str) -> String {
+    // Most texts hold no control character, which the bytes tell: C0 and DEL are single
+    // bytes, and the C1 controls are the 0xC2 sequences (as are some printable characters,
+    // which take the slow way).
+    if !text
+        .bytes()
+        .any(|byte| byte < 0x20 && byte != b'\t' || byte == 0x7f || byte == 0xc2)
+    {
+        return text.to_owned();
+    }
     let mut line = String::with_capacity(text.len());
     for ch in text.chars() {
         if ch.is_control() && ch != '\t' {
@@ -273,6 +282,50 @@ impl<'a> JsonDiagnostic<'a> {
             end_column: location.as_ref().map(|location| location.end.column),
             file: location.map(|location| location.path),
             help: diagnostic.help.as_deref(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::one_line;
+
+    /// Every character as the contract of `one_line` says, one by one
+    fn escaped_one_by_one(text: &str) -> String {
+        text.chars()
+            .map(|ch| {
+                if ch.is_control() && ch != '\t' {
+                    ch.escape_default().collect()
+                } else {
+                    ch.to_string()
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        for text in [
+            "plain",
+            "tab\tkept",
+            "line\nbreak",
+            "\u{1b}[31mred",
+            "del\u{7f}",
+            "c1 \u{85} and \u{9b}",
+            "© 20° ½",
+            "emoji 🦀",
+            "",
+        ] {
+            assert_eq!(one_line(text), escaped_one_by_one(text), "{text:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_is_escaped_as_character_by_character(text in any::<String>()) {
+            prop_assert_eq!(one_line(&text), escaped_one_by_one(&text));
         }
     }
 }
