@@ -5530,23 +5530,81 @@ fn option_deletes(program: &str, args: &[String]) -> Option<Vec<String>> {
     Some(rm)
 }
 
-/// A program that signals processes picked by name, whose user option given without a name
-/// picks every process of that user (`pkill -u dev`, `killall -u dev`)
-struct UserKiller {
+/// A program that picks processes by name, whose options that pick by user or group, given
+/// without a name, pick every process of theirs (`pkill -u dev`, `pgrep -u dev`), as one
+/// that picks all but a name's does (`pkill -v node`)
+struct ProcessPicker {
     /// The program
     program: &'static str,
-    /// The options that pick processes by their user
-    user: &'static [&'static str],
-    /// Every option that takes the next word as its value, the user's among them
+    /// The options that pick every process of a user or a group
+    every: &'static [&'static str],
+    /// The options that pick every process but those of the name
+    inverse: &'static [&'static str],
+    /// The options that narrow the pick to a few processes (a parent, a session, a
+    /// terminal, the newest), which no user or group widens again
+    narrowing: &'static [&'static str],
+    /// Every option that takes the next word as its value, the picking ones among them
     valued: &'static [&'static str],
+    /// What picking every process does, as the command that says so: a killer signals
+    /// every process the user may signal (`kill -9 -1`), a lister lists them (`pgrep .`)
+    reads_as: &'static [&'static str],
 }
 
-/// The programs read as `kill -9 -1` when they are given a user and no name: as anyone
-/// but root, that is every process the user may signal
-const USER_KILLERS: &[UserKiller] = &[
-    UserKiller {
+/// procps-ng's `pgrep` and `pkill` share their options; pgrep(1), pkill(1)
+const PGREP_NARROWING: &[&str] = &[
+    "-P",
+    "--parent",
+    "-g",
+    "--pgroup",
+    "-s",
+    "--session",
+    "-t",
+    "--terminal",
+    "-F",
+    "--pidfile",
+    "-n",
+    "--newest",
+    "-o",
+    "--oldest",
+    "--ns",
+];
+
+/// The options of `pgrep` that take a value, `pkill`'s own added to its row
+const PGREP_VALUED: &[&str] = &[
+    "-u",
+    "--euid",
+    "-U",
+    "--uid",
+    "-g",
+    "--pgroup",
+    "-G",
+    "--group",
+    "-P",
+    "--parent",
+    "-s",
+    "--session",
+    "-t",
+    "--terminal",
+    "-F",
+    "--pidfile",
+    "-d",
+    "--delimiter",
+    "-O",
+    "--older",
+    "-r",
+    "--runstates",
+    "--ns",
+    "--nslist",
+];
+
+/// The programs whose pick of every process is read as what it does: as anyone but root,
+/// that is every process the user may signal
+const PROCESS_PICKERS: &[ProcessPicker] = &[
+    ProcessPicker {
         program: "pkill",
-        user: &["-u", "--euid", "-U", "--uid"],
+        every: &["-u", "--euid", "-U", "--uid", "-G", "--group"],
+        inverse: &["-v", "--inverse"],
+        narrowing: PGREP_NARROWING,
         valued: &[
             "-u",
             "--euid",
@@ -5564,14 +5622,32 @@ const USER_KILLERS: &[UserKiller] = &[
             "--terminal",
             "-F",
             "--pidfile",
+            "-O",
+            "--older",
+            "-r",
+            "--runstates",
             "--signal",
+            "-q",
+            "--queue",
             "--ns",
             "--nslist",
         ],
+        reads_as: &["kill", "-9", "-1"],
     },
-    UserKiller {
+    ProcessPicker {
+        program: "pgrep",
+        every: &["-u", "--euid", "-U", "--uid", "-G", "--group"],
+        inverse: &["-v", "--inverse"],
+        narrowing: PGREP_NARROWING,
+        valued: PGREP_VALUED,
+        reads_as: &["pgrep", "."],
+    },
+    // killall(1): `-v` is `--verbose` here, and nothing narrows a user's pick.
+    ProcessPicker {
         program: "killall",
-        user: &["-u", "--user"],
+        every: &["-u", "--user"],
+        inverse: &[],
+        narrowing: &[],
         valued: &[
             "-u",
             "--user",
@@ -5586,35 +5662,60 @@ const USER_KILLERS: &[UserKiller] = &[
             "-Z",
             "--context",
         ],
+        reads_as: &["kill", "-9", "-1"],
     },
 ];
 
-/// `kill -9 -1` when `program` signals every process of a user (`pkill -9 -u dev`,
-/// `killall -u dev`): a user option and no name
-pub(crate) fn kills_every_process(program: &str, args: &[String]) -> Option<Vec<String>> {
-    let row = USER_KILLERS.iter().find(|row| row.program == program)?;
-    let mut user = false;
+/// What `program` does when its words pick every process a user may signal: `kill -9 -1`
+/// for a killer (`pkill -9 -u dev`, `killall -u dev`, `pkill -v node`), `pgrep .` for a
+/// lister (`pgrep -u dev`), so that what reads its ids reads every process's: a user or
+/// group option and no name, or all but a name's, with nothing narrowing the pick
+pub(crate) fn picks_every_process(program: &str, args: &[String]) -> Option<Vec<String>> {
+    let row = PROCESS_PICKERS.iter().find(|row| row.program == program)?;
+    let (mut every, mut inverse, mut named) = (false, false, false);
+    // Each option as getopt reads it: a cluster of short ones (`-lu dev`) one at a time, up
+    // to one that takes a value, glued on (`-udev`) or the next word; a long one's after `=`.
+    let mut options = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
-        let (name, glued) = match arg.split_once('=') {
-            Some((name, _)) if name.starts_with("--") => (name, true),
-            _ => (arg.as_str(), false),
-        };
-        // `-udev`: a short option with its value glued on.
-        let short_glued = row
-            .user
-            .iter()
-            .any(|option| option.len() == 2 && arg.len() > 2 && arg.starts_with(option));
-        if row.user.contains(&name) || short_glued {
-            user = true;
+        if arg == "--" {
+            named |= words.next().is_some();
+            break;
         }
-        if row.valued.contains(&name) && !glued {
-            words.next();
-        } else if !arg.starts_with('-') {
-            return None;
+        options.clear();
+        if arg.starts_with("--") {
+            match arg.split_once('=') {
+                Some((name, _)) => options.push((name.to_owned(), false)),
+                None => options.push((arg.clone(), true)),
+            }
+        } else if let Some(cluster) = arg.strip_prefix('-').filter(|cluster| !cluster.is_empty()) {
+            for (at, letter) in cluster.char_indices() {
+                let option = format!("-{letter}");
+                let valued = row.valued.contains(&option.as_str());
+                let rest_empty = cluster.len() == at + letter.len_utf8();
+                options.push((option, valued && rest_empty));
+                if valued {
+                    break;
+                }
+            }
+        } else {
+            named = true;
+            continue;
+        }
+        for (option, takes_next) in &options {
+            let option = option.as_str();
+            if row.narrowing.contains(&option) {
+                return None;
+            }
+            every |= row.every.contains(&option);
+            inverse |= row.inverse.contains(&option);
+            if *takes_next && row.valued.contains(&option) {
+                words.next();
+            }
         }
     }
-    user.then(|| ["kill", "-9", "-1"].map(str::to_owned).to_vec())
+    (every && !named || inverse && named)
+        .then(|| row.reads_as.iter().map(|word| (*word).to_owned()).collect())
 }
 
 /// [`DELETERS`] by the program of each row
@@ -9202,29 +9303,58 @@ mod tests {
     }
 
     #[test]
-    fn a_user_given_to_a_killer_without_a_name_is_every_process() {
+    fn a_user_given_to_a_picker_without_a_name_is_every_process() {
         let words = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
-        for (program, line) in [
-            ("pkill", "-9 -u dev"),
-            ("pkill", "--euid=dev"),
-            ("pkill", "-udev"),
-            ("pkill", "--signal KILL -U 1000"),
-            ("killall", "-u dev"),
-            ("killall", "-s 9 --user dev"),
+        let kill = Some(vec!["kill".to_owned(), "-9".to_owned(), "-1".to_owned()]);
+        let listed = Some(vec!["pgrep".to_owned(), ".".to_owned()]);
+        for (program, line, reading) in [
+            ("pkill", "-9 -u dev", &kill),
+            ("pkill", "--euid=dev", &kill),
+            ("pkill", "-udev", &kill),
+            ("pkill", "--signal KILL -U 1000", &kill),
+            ("pkill", "-G staff", &kill),
+            ("pkill", "-v node", &kill),
+            ("killall", "-u dev", &kill),
+            ("killall", "-s 9 --user dev", &kill),
+            ("pgrep", "-u dev", &listed),
+            ("pgrep", "-l -d , -u dev", &listed),
+            ("pgrep", "-udev", &listed),
+            ("pgrep", "--uid=1000", &listed),
+            ("pgrep", "-v -f myserver", &listed),
+            ("pgrep", "-lu dev", &listed),
+            ("pgrep", "-ld, -u dev", &listed),
+            ("pkill", "-9u dev", &kill),
         ] {
-            assert!(
-                kills_every_process(program, &words(line)).is_some(),
-                "{line}"
+            assert_eq!(
+                picks_every_process(program, &words(line)),
+                *reading,
+                "{program} {line}"
             );
         }
         for (program, line) in [
             ("pkill", "-u dev node"),
             ("pkill", "-f vite"),
+            ("pkill", "-u dev -t pts/1"),
             ("killall", "-u dev node"),
             ("killall", "node"),
+            ("killall", "-v node"),
             ("kill", "-u dev"),
+            ("pgrep", "-f myserver"),
+            ("pgrep", "-u dev node"),
+            ("pgrep", "-u dev -P 1234"),
+            ("pgrep", "-u dev -n"),
+            ("pgrep", "-u dev -- node"),
+            ("pgrep", "-d , node"),
+            ("pgrep", "-v"),
+            ("pgrep", "-nu dev"),
+            ("pgrep", "-lu dev node"),
+            ("pgrep", "-"),
         ] {
-            assert_eq!(kills_every_process(program, &words(line)), None, "{line}");
+            assert_eq!(
+                picks_every_process(program, &words(line)),
+                None,
+                "{program} {line}"
+            );
         }
     }
 

@@ -1382,8 +1382,9 @@ impl Reader {
             }
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args, expand::is_unknown);
-            // `pkill -u dev` signals every process of the user, as `kill -9 -1` does.
-            let kills = knowledge::kills_every_process(&program, &args);
+            // `pkill -u dev` signals every process of the user, as `kill -9 -1` does, and
+            // `pgrep -u dev` lists them, as `pgrep .` does.
+            let kills = knowledge::picks_every_process(&program, &args);
             let below_folders = writes::operands_below_folders(&program, &args);
             // Only an archive written, fetched or piped in on the line concerns it.
             let unpacks =
