@@ -9,8 +9,8 @@ use tree_sitter::Node;
 
 use super::bindings::{within, Binding, Bindings};
 use super::tree::{
-    every_node, has_operator, join_operands, kill, named_children, parenthesized, text, unescape,
-    unknown,
+    every_node, has_operator, join_operands, kill, named_children, octal_mode, parenthesized, text,
+    unescape, unknown,
 };
 use super::{in_folder, Effect, Value};
 
@@ -48,6 +48,10 @@ enum Does {
     Kill,
     /// Changes the folder later relative paths and commands start from (`process.chdir`)
     Chdir,
+    /// Changes a file's mode (`fs.chmodSync(path, mode)`): read as `chmod MODE PATH`
+    Chmod,
+    /// Changes a file's owner (`fs.chownSync(path, uid, gid)`): read as `chown -- PATH`
+    Chown,
 }
 
 /// The functions whose calls matter, by dotted name
@@ -79,6 +83,10 @@ fn table(name: &str) -> Option<Does> {
             | "symlinkSync",
         ) if fs => Does::Copy,
         (_, "rename" | "renameSync") if fs => Does::Rename,
+        (_, "chmod" | "chmodSync" | "lchmod" | "lchmodSync") if fs => Does::Chmod,
+        ("Deno", "chmod" | "chmodSync") => Does::Chmod,
+        (_, "chown" | "chownSync" | "lchown" | "lchownSync") if fs => Does::Chown,
+        ("Deno", "chown" | "chownSync") => Does::Chown,
         (_, "open" | "openSync") if fs => Does::Open,
         (
             "Deno",
@@ -422,6 +430,20 @@ impl Scope<'_> {
             },
             Does::Write => Effect::Write(first()),
             Does::Copy => Effect::Write(nth(1)),
+            Does::Chmod => Effect::Exec(vec![
+                Value::Known("chmod".to_owned()),
+                match self.argument(node, 1) {
+                    Some(mode) if mode.kind() == "number" => octal_mode(text(mode, self.source))
+                        .map_or_else(|| unknown("mode", mode, self.source), Value::Known),
+                    _ => nth(1),
+                },
+                first(),
+            ]),
+            Does::Chown => Effect::Exec(vec![
+                Value::Known("chown".to_owned()),
+                Value::Known("--".to_owned()),
+                first(),
+            ]),
             Does::Rename => {
                 found.push(Effect::Delete {
                     tree: true,

@@ -9,8 +9,8 @@ use tree_sitter::Node;
 
 use super::bindings::{within, Binding, Bindings};
 use super::tree::{
-    every_node, has_operator, in_loop, join, join_operands, kill, named_children, parenthesized,
-    text, unescape, unknown,
+    every_node, has_operator, in_loop, join, join_operands, kill, named_children, octal_mode,
+    parenthesized, text, unescape, unknown,
 };
 use super::{in_folder, Effect, Value};
 
@@ -58,6 +58,10 @@ enum Does {
     Move,
     /// Changes the folder later relative paths start from (`os.chdir`)
     Chdir,
+    /// Changes a file's mode (`os.chmod(path, mode)`): read as `chmod MODE PATH`
+    Chmod,
+    /// Changes a file's owner (`os.chown(path, uid, gid)`): read as `chown -- PATH`
+    Chown,
 }
 
 /// The kinds of node that run what they hold again and again
@@ -91,6 +95,8 @@ fn table(name: &str) -> Option<Does> {
         "shutil.copy" | "shutil.copy2" | "shutil.copyfile" | "shutil.copytree" => Does::Copy,
         "shutil.move" | "os.rename" | "os.replace" | "os.renames" => Does::Move,
         "os.chdir" | "os.fchdir" => Does::Chdir,
+        "os.chmod" | "os.lchmod" => Does::Chmod,
+        "os.chown" | "os.lchown" | "shutil.chown" => Does::Chown,
         "os.remove" | "os.unlink" => Does::DeleteFile,
         "os.rmdir" | "os.removedirs" => Does::DeleteFolder,
         "open" | "io.open" | "builtins.open" => Does::Open,
@@ -641,6 +647,16 @@ impl Scope<'_> {
             }
             // Followed where the calls are read in order (`change_folder`).
             Does::Chdir => return,
+            Does::Chmod => Effect::Exec(vec![
+                Value::Known("chmod".to_owned()),
+                self.mode(node, 1, "mode"),
+                first("path"),
+            ]),
+            Does::Chown => Effect::Exec(vec![
+                Value::Known("chown".to_owned()),
+                Value::Known("--".to_owned()),
+                first("path"),
+            ]),
             Does::Imports => match self.argument(node, 0, "name").map(|arg| self.value(arg, 0)) {
                 Some(Value::Known(_)) => return,
                 _ => Effect::Opaque(format!(
@@ -649,6 +665,17 @@ impl Scope<'_> {
             },
         };
         found.push(effect);
+    }
+
+    /// A file mode given at `position` or by `keyword`, in octal as chmod(1) takes it: an
+    /// integer literal (`0o4755`, `493`), else its value
+    fn mode(&self, call: Node<'_>, position: usize, keyword: &str) -> Value {
+        match self.argument(call, position, keyword) {
+            Some(arg) if arg.kind() == "integer" => octal_mode(text(arg, self.source))
+                .map_or_else(|| unknown("mode", arg, self.source), Value::Known),
+            Some(arg) => self.value(arg, 0),
+            None => unknown("mode", call, self.source),
+        }
     }
 
     /// The value of the argument at `position`, or given by `keyword`; unknown when absent

@@ -789,3 +789,44 @@ fn a_command_given_a_folder_to_run_in_runs_there() {
         ],
     );
 }
+
+/// chmod(2) and chown(2) through the languages' own calls, read as chmod(1) and chown(1):
+/// a mode given as an integer literal is written in octal, as chmod(1) takes it.
+#[test]
+fn changes_of_mode_and_owner_read_as_chmod_and_chown() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import os; os.chmod('/bin/bash', 0o4755)",
+                Exactly(vec![exec(&["chmod", "4755", "/bin/bash"])]),
+            ),
+            (
+                "import os; os.chmod('run.sh', 493)",
+                Exactly(vec![exec(&["chmod", "755", "run.sh"])]),
+            ),
+            (
+                "import os, shutil; shutil.chown('/etc/sudoers', 'me')",
+                Exactly(vec![exec(&["chown", "--", "/etc/sudoers"])]),
+            ),
+            ("import os; os.chmod(path, 0o777)", UnknownValue),
+        ],
+    );
+    check(
+        Lang::JavaScript,
+        vec![
+            (
+                "require('fs').chmodSync('/etc/shadow', 0o777)",
+                Exactly(vec![exec(&["chmod", "777", "/etc/shadow"])]),
+            ),
+            (
+                "require('fs').chmodSync('bin/cli.js', 0755)",
+                Exactly(vec![exec(&["chmod", "755", "bin/cli.js"])]),
+            ),
+            (
+                "require('fs').promises.chown('/etc', 0, 0)",
+                Exactly(vec![exec(&["chown", "--", "/etc"])]),
+            ),
+        ],
+    );
+}

@@ -183,3 +183,19 @@ pub(super) fn parenthesized(
         None => unknown("value", node, source),
     }
 }
+
+/// A file mode written as an integer literal (`0o4755`, `0x1ed`, `0b111`, `493`, and the
+/// older octal `0755`), in octal as chmod(1) takes it; `None` for another literal
+pub(super) fn octal_mode(literal: &str) -> Option<String> {
+    let literal = literal.replace('_', "");
+    let (digits, radix) = match literal.get(..2) {
+        Some("0o" | "0O") => (literal.get(2..)?, 8),
+        Some("0x" | "0X") => (literal.get(2..)?, 16),
+        Some("0b" | "0B") => (literal.get(2..)?, 2),
+        _ if literal.len() > 1 && literal.starts_with('0') => (literal.get(1..)?, 8),
+        _ => (literal.as_str(), 10),
+    };
+    u32::from_str_radix(digits, radix)
+        .ok()
+        .map(|mode| format!("{mode:o}"))
+}
