@@ -26,6 +26,27 @@ pub(crate) const SHELLS: &[&str] = &[
     "oil",
 ];
 
+/// Folders whose files run later as scripts, with no hook call to judge what they run: git's
+/// hooks (githooks(5)), run by `git commit`, `checkout`, `merge`, …, and husky's, which git
+/// runs through `core.hooksPath`
+const LATER_SCRIPT_FOLDERS: &[&str] = &["/.git/hooks/", "/.husky/"];
+
+/// Whether the file at `path`, normalised, runs later as a script (see
+/// [`LATER_SCRIPT_FOLDERS`]): what a line writes into it runs then
+pub(crate) fn runs_later(path: &str) -> bool {
+    LATER_SCRIPT_FOLDERS
+        .iter()
+        .any(|folder| path.contains(folder))
+}
+
+/// The shells of [`SHELLS`] whose scripts read as bash reads them, near enough for the text
+/// of a file the line wrote to be read as the script it runs (`cat > x.sh <<'EOF' … sh
+/// x.sh`); a script for another (`fish`, `xonsh`, `nu`, `csh`) stays unknown
+pub(crate) const BOURNE_SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "lksh", "pdksh",
+    "oksh", "loksh", "osh",
+];
+
 /// A shell's long options that take the next word as their value (`bash --rcfile FILE`,
 /// `fish --init-command CMD` runs before the script, which makes it no less the script's)
 pub(crate) const SHELL_VALUED_LONG: &[&str] = &["--rcfile", "--init-file"];
@@ -7301,6 +7322,19 @@ const BUILDERS: &[&str] = &[
     "python",
     "python3",
 ];
+
+/// Whether `program` is an interpreter that `args` leave to read its code from its input:
+/// no code on the command line, and no script but the input itself (`python3 - <<'EOF'`,
+/// `node < /dev/stdin`)
+pub(crate) fn reads_code_from_input(program: &str, args: &[String]) -> bool {
+    interpreter(program).is_some_and(|row| {
+        inline_code(row, args).is_empty()
+            && args
+                .iter()
+                .find(|arg| !arg.starts_with('-') || *arg == "-")
+                .is_none_or(|file| STDIN_PATHS.contains(&file.as_str()))
+    })
+}
 
 /// The row of [`DATABASE_CLIENTS`] for `program`
 pub(crate) fn database_client(program: &str) -> Option<&'static DatabaseClient> {

@@ -48,6 +48,8 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         hashed: Vec::new(),
         written: Vec::new(),
         project_copies: Vec::new(),
+        written_texts: Vec::new(),
+        printed_inputs: Vec::new(),
         output_files: Vec::new(),
         loops: 0,
         project: context.cwd.clone(),
@@ -112,6 +114,13 @@ struct Reader {
     /// The entries of `written` that copy a file of the project the line did not write
     /// (`cp target/release/app /tmp/t`): run, such a copy runs the project's own code
     project_copies: Vec<usize>,
+    /// The entries of `written` whose whole text the line gave as literal words (`cat >
+    /// x.sh <<'EOF'`, `echo 'ls' > x.sh`), with that text: a script run from such a file is
+    /// read as the text it holds
+    written_texts: Vec<(usize, String)>,
+    /// The commands that print a literal input they were given whole (`cat <<'EOF'`), with
+    /// what they print
+    printed_inputs: Vec<(usize, String)>,
     /// The folder the line starts in, whose files are the project's
     project: Option<String>,
     /// The files output redirects wrote on the line so far, each with the commands whose
@@ -478,12 +487,17 @@ impl Reader {
         // before the first one that does.
         let printed: Vec<String> = commands
             .iter()
-            .map(|command| {
-                command
-                    .unknown
-                    .is_empty()
-                    .then(|| printf::printed(&command.program, &command.args))
-                    .flatten()
+            .zip(start..)
+            .map(|(command, index)| {
+                if !command.unknown.is_empty() {
+                    return None;
+                }
+                printf::printed(&command.program, &command.args).or_else(|| {
+                    self.printed_inputs
+                        .iter()
+                        .find(|(printer, _)| *printer == index)
+                        .map(|(_, text)| text.clone())
+                })
             })
             .collect::<Option<_>>()?;
         Some(printed.join("\n"))
@@ -870,8 +884,18 @@ impl Reader {
         };
         let raw = text(*target, source);
         match operator.as_str() {
-            "<&" | "0<&" => (raw != "0" && raw.bytes().all(|byte| byte.is_ascii_digit()))
-                .then(|| RedirectedInput::Descriptor(raw.to_owned())),
+            // A descriptor named by an expansion (`<&"${COPROC[0]}"`) is one only run time
+            // knows; `<&0` is the input itself and `<&-` closes it.
+            "<&" | "0<&" => {
+                let mut words = Vec::with_capacity(1);
+                expand::word(raw, &self.env(), &mut words);
+                let descriptor = match words.as_slice() {
+                    [one] if !expand::is_unknown(one) => one.clone(),
+                    _ => raw.to_owned(),
+                };
+                (descriptor != "0" && descriptor != "-")
+                    .then_some(RedirectedInput::Descriptor(descriptor))
+            }
             "<" | "0<" | "<>" | "0<>" if target.kind() != "process_substitution" => {
                 let mut words = Vec::with_capacity(1);
                 expand::word(raw, &self.env(), &mut words);
@@ -1054,8 +1078,23 @@ impl Reader {
                 .collect();
             &followed
         };
+        // What a hook file written here runs later, when git or husky runs it
+        let mut later = Vec::new();
         for redirect in redirects {
             if !expand::is_unknown(&redirect.target) {
+                let printed = writes_file(&redirect.operator)
+                    .then(|| self.printed_literal(created.start))
+                    .flatten();
+                if writes_file(&redirect.operator) && knowledge::runs_later(&redirect.target) {
+                    later.push(printed.clone().ok_or_else(|| redirect.target.clone()));
+                }
+                // A file the redirect empties first holds what the commands print, when that
+                // is literal text.
+                if matches!(redirect.operator.as_str(), ">" | ">|" | "1>" | "1>|") {
+                    if let Some(text) = printed {
+                        self.written_texts.push((self.written.len(), text));
+                    }
+                }
                 self.written.push(redirect.target.clone());
                 if writes_file(&redirect.operator) {
                     let mut writers: Vec<usize> = created.clone().collect();
@@ -1085,6 +1124,26 @@ impl Reader {
                 .note(&command.program, &command.paths, written);
         }
         self.outputs(&outputs, &upstream, created.clone(), at)?;
+        // A hook runs with no hook call to judge it: what it will run is read now, and a
+        // hook whose text the line does not give is only known when it runs.
+        let unfed = At {
+            upstream: &[],
+            ..at
+        };
+        for hook in later {
+            match hook {
+                Ok(text) => self.nested(&text, unfed)?,
+                Err(file) => self.push(SimpleCommand {
+                    unknown: vec![Unknown {
+                        part: Part::Command,
+                        why: format!(
+                            "`{file}` is a hook, run later with no check, and what it holds is only known when it is written"
+                        ),
+                    }],
+                    ..SimpleCommand::default()
+                })?,
+            }
+        }
         Ok((upstream, created))
     }
 
@@ -1225,7 +1284,12 @@ impl Reader {
             let (program, args_called) = knowledge::called_as(program, args);
             args = args_called;
             let with_statements: Vec<usize>;
-            let at = match self.statement_input(&program, literal_input.as_deref(), at.upstream)? {
+            let at = match self.statement_input(
+                &program,
+                &args,
+                literal_input.as_deref(),
+                at.upstream,
+            )? {
                 Some(input) => {
                     with_statements = at.upstream.iter().copied().chain([input]).collect();
                     At {
@@ -1517,8 +1581,18 @@ impl Reader {
             }
             // Its name is kept past its record only for the writes of its code, which few have.
             let writer = (!runs.writes.is_empty()).then(|| command.program.clone());
+            // `cat` given no file prints its input: a literal one is what it prints.
+            let printed_input = (command.program == "cat"
+                && command.args.iter().all(|arg| arg == "-")
+                && command.unknown.is_empty())
+            .then(|| literal_input.clone())
+            .flatten()
+            .filter(|input| !expand::is_unknown(input));
             self.push(command)?;
             let own_index = self.commands.len().saturating_sub(1);
+            if let Some(text) = printed_input {
+                self.printed_inputs.push((own_index, text));
+            }
             for why in runs.opaque {
                 let opaque = SimpleCommand {
                     unknown: vec![Unknown {
@@ -1603,18 +1677,22 @@ impl Reader {
     }
 
     /// The literal input of a client that reads statements from it (a here-string, a
-    /// here-document, `printf … |`), recorded as an `echo` of its text upstream of the
-    /// client, so what reads the client's input reads the statements as bash hands them
-    /// over (`<<< $'.tables\nDROP TABLE t;'` decoded); its index, or `None` for another
-    /// program or an input only known at run time
+    /// here-document, `printf … |`), or of an interpreter that `args` leave to read its code
+    /// from it, recorded as an `echo` of its text upstream of the program, so what reads the
+    /// program's input reads the statements or the code as bash hands them over (`<<<
+    /// $'.tables\nDROP TABLE t;'` decoded); its index, or `None` for another program or an
+    /// input only known at run time
     fn statement_input(
         &mut self,
         program: &str,
+        args: &[String],
         input: Option<&str>,
         upstream: &[usize],
     ) -> Result<Option<usize>, Unreadable> {
         let Some(text) = input.filter(|text| {
-            knowledge::STATEMENT_CLIENTS.contains(&program) && !expand::is_unknown(text)
+            (knowledge::STATEMENT_CLIENTS.contains(&program)
+                || knowledge::reads_code_from_input(program, args))
+                && !expand::is_unknown(text)
         }) else {
             return Ok(None);
         };
@@ -2076,6 +2154,29 @@ impl Reader {
         !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
     }
 
+    /// The text of the file at `word` when the line last wrote it whole from literal words
+    /// (`cat > x.sh <<'EOF'`) and fetched no folder it is in
+    fn written_text(&self, word: &str) -> Option<&str> {
+        if self.written_texts.is_empty() {
+            return None;
+        }
+        let path = normalise(word, &self.context);
+        let last = self.written.iter().rposition(|written| *written == path)?;
+        let fetched = self.fetched.iter().any(|folder| {
+            folder.is_empty()
+                || path
+                    .strip_prefix(folder.as_str())
+                    .is_some_and(|below| below.starts_with('/'))
+        });
+        if fetched {
+            return None;
+        }
+        self.written_texts
+            .iter()
+            .find(|(entry, _)| *entry == last)
+            .map(|(_, text)| text.as_str())
+    }
+
     /// `wget -O a.tgz URL && tar xzf a.tgz -C d && d/install`, `curl URL | tar xz`: what an
     /// archive written or fetched on the line holds is as unknown as the archive, in the
     /// folder it is unpacked into (the one it runs in, unless it names one)
@@ -2384,6 +2485,10 @@ impl Reader {
                     (None, None) => self.runs_input(program, upstream, &mut runs),
                     (None, Some(file)) if STDIN_PATHS.contains(&file.as_str()) => {
                         self.runs_input(program, upstream, &mut runs)
+                    }
+                    (_, Some(file)) if self.written_text(file).is_some() => {
+                        let text = self.written_text(file).unwrap_or_default();
+                        self.inline(row, program, text, &mut runs);
                     }
                     (_, Some(file)) if self.runs_fetched_or_written(file) => {
                         runs.opaque.push(format!(
@@ -2972,6 +3077,11 @@ impl Reader {
             }
         } else if let Some(word) = UnknownWord::decode(file) {
             runs.opaque(program, &word.why);
+        } else if let Some(text) = self
+            .written_text(file)
+            .filter(|_| reads_scripts_as_bash(program))
+        {
+            runs.script(text.to_owned());
         } else if self.runs_fetched_or_written(file) {
             runs.opaque.push(format!(
                 "`{file}` is written or fetched on this line, and what it runs is only known then"
@@ -3429,6 +3539,15 @@ const ENVIRONMENT_FILE: &str = "/proc/self/environ";
 /// rather than reading it or copying a descriptor (`>&2`)
 fn writes_file(operator: &str) -> bool {
     operator.contains('>') && !operator.starts_with('<') && !operator.ends_with('&')
+}
+
+/// Whether the script files `program` runs are read as bash reads them: a Bourne shell's,
+/// `source`'s, and the jobs `at` and `parallel` hand to `sh`; not a Vim script (`vim -S`),
+/// an sftp batch (`sftp -b`) or an interpreter's input (`python3 < f`)
+fn reads_scripts_as_bash(program: &str) -> bool {
+    knowledge::BOURNE_SHELLS.contains(&program)
+        || STDIN_RUNNERS.contains(&program)
+        || matches!(program, "source" | "." | "parallel")
 }
 
 /// How many `GIT_CONFIG_KEY_n` pairs are read: more than any line sets by hand

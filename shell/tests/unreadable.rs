@@ -80,9 +80,12 @@ fn a_lone_dash_before_a_redirect_is_given_back_to_its_command() {
         let Reading::Read(script) = read(line, &Context::default()) else {
             panic!("{line:?} is unreadable");
         };
+        // The program the line names: a literal input it reads may come first, as an `echo`.
+        let program = line.split(' ').next().unwrap_or_default();
         let last = script
             .commands
-            .first()
+            .iter()
+            .find(|command| command.program == program)
             .and_then(|command| command.args.last());
         assert_eq!(last.map(String::as_str), Some("-"), "{line:?}");
     }
