@@ -22,7 +22,10 @@ RULESC_SHELL_LATENCY="$(cd "$target/criterion" && pwd)/shell-latency.json" \
 cargo build --release -p rulesc -p rulesc-bench-hook
 hook_state="$(mktemp -d)"
 payloads=tests/hook/payloads/claude
+# A session's calls in the order a host makes them: its start first, which makes the
+# session's one file (docs/state.md), then tool calls and a stop.
 hook_cases=(
+  "Claude SessionStart=claude:$payloads/SessionStart.json"
   "Claude PreToolUse, Bash \`ls\`=claude:$payloads/PreToolUse-ls.json"
   "Claude PreToolUse, Bash \`rm -rf\`=claude:$payloads/PreToolUse-rm-rf.json"
   "Claude PreToolUse, Read=claude:$payloads/PreToolUse-read.json"
