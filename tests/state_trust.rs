@@ -102,6 +102,18 @@ impl Fixture {
         assert_eq!(output.status.code(), Some(0), "{stderr}");
     }
 
+    /// Takes the state folder's lock as another hook process would: the file and its path
+    fn hold_lock(&self) -> (fs::File, PathBuf) {
+        let path = self.state.join("lock");
+        let lock = fs::File::options()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        lock.lock().unwrap();
+        (lock, path)
+    }
+
     fn sessions(&self) -> PathBuf {
         self.state.join("sessions")
     }
@@ -424,13 +436,7 @@ fn the_default_folder_is_the_users_own_state_folder() {
 fn a_call_waiting_on_a_held_lock_is_denied_within_its_time_saying_so() {
     let fixture = Fixture::new();
     fixture.usable();
-    let lock_path = fixture.state.join("lock");
-    let lock = fs::File::options()
-        .read(true)
-        .write(true)
-        .open(&lock_path)
-        .unwrap();
-    lock.lock().unwrap();
+    let (lock, lock_path) = fixture.hold_lock();
     let (output, took) = fixture.call(&bash("ls"), &["--timeout", "1s"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
@@ -458,13 +464,7 @@ fn a_call_waiting_on_a_held_lock_is_denied_within_its_time_saying_so() {
 fn the_deadline_holds_when_the_host_ignores_the_alarm_or_never_closes_stdin() {
     let fixture = Fixture::new();
     fixture.usable();
-    let lock_path = fixture.state.join("lock");
-    let lock = fs::File::options()
-        .read(true)
-        .write(true)
-        .open(&lock_path)
-        .unwrap();
-    lock.lock().unwrap();
+    let (lock, _) = fixture.hold_lock();
     // Released in time to end the test if the deadline never comes.
     std::thread::spawn(move || {
         std::thread::sleep(HUNG / 2);

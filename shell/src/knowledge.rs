@@ -5564,8 +5564,9 @@ struct ProcessPicker {
     /// The options that narrow the pick to a few processes (a parent, a session, a
     /// terminal, the newest), which no user or group widens again
     narrowing: &'static [&'static str],
-    /// Every option that takes the next word as its value, the picking ones among them
-    valued: &'static [&'static str],
+    /// Every option that takes the next word as its value, the picking ones among them, in
+    /// two lists: those a family of programs shares, and the program's own
+    valued: [&'static [&'static str]; 2],
     /// What picking every process does, as the command that says so: a killer signals
     /// every process the user may signal (`kill -9 -1`), a lister lists them (`pgrep .`)
     reads_as: &'static [&'static str],
@@ -5590,8 +5591,8 @@ const PGREP_NARROWING: &[&str] = &[
     "--ns",
 ];
 
-/// The options of `pgrep` that take a value, `pkill`'s own added to its row
-const PGREP_VALUED: &[&str] = &[
+/// The options `pgrep` and `pkill` share that take a value
+const PROCPS_VALUED: &[&str] = &[
     "-u",
     "--euid",
     "-U",
@@ -5608,8 +5609,6 @@ const PGREP_VALUED: &[&str] = &[
     "--terminal",
     "-F",
     "--pidfile",
-    "-d",
-    "--delimiter",
     "-O",
     "--older",
     "-r",
@@ -5626,33 +5625,7 @@ const PROCESS_PICKERS: &[ProcessPicker] = &[
         every: &["-u", "--euid", "-U", "--uid", "-G", "--group"],
         inverse: &["-v", "--inverse"],
         narrowing: PGREP_NARROWING,
-        valued: &[
-            "-u",
-            "--euid",
-            "-U",
-            "--uid",
-            "-g",
-            "--pgroup",
-            "-G",
-            "--group",
-            "-P",
-            "--parent",
-            "-s",
-            "--session",
-            "-t",
-            "--terminal",
-            "-F",
-            "--pidfile",
-            "-O",
-            "--older",
-            "-r",
-            "--runstates",
-            "--signal",
-            "-q",
-            "--queue",
-            "--ns",
-            "--nslist",
-        ],
+        valued: [PROCPS_VALUED, &["--signal", "-q", "--queue"]],
         reads_as: &["kill", "-9", "-1"],
     },
     ProcessPicker {
@@ -5660,7 +5633,7 @@ const PROCESS_PICKERS: &[ProcessPicker] = &[
         every: &["-u", "--euid", "-U", "--uid", "-G", "--group"],
         inverse: &["-v", "--inverse"],
         narrowing: PGREP_NARROWING,
-        valued: PGREP_VALUED,
+        valued: [PROCPS_VALUED, &["-d", "--delimiter"]],
         reads_as: &["pgrep", "."],
     },
     // killall(1): `-v` is `--verbose` here, and nothing narrows a user's pick.
@@ -5669,19 +5642,22 @@ const PROCESS_PICKERS: &[ProcessPicker] = &[
         every: &["-u", "--user"],
         inverse: &[],
         narrowing: &[],
-        valued: &[
-            "-u",
-            "--user",
-            "-s",
-            "--signal",
-            "-o",
-            "--older-than",
-            "-y",
-            "--younger-than",
-            "-n",
-            "--ns",
-            "-Z",
-            "--context",
+        valued: [
+            &[],
+            &[
+                "-u",
+                "--user",
+                "-s",
+                "--signal",
+                "-o",
+                "--older-than",
+                "-y",
+                "--younger-than",
+                "-n",
+                "--ns",
+                "-Z",
+                "--context",
+            ],
         ],
         reads_as: &["kill", "-9", "-1"],
     },
@@ -5712,7 +5688,10 @@ pub(crate) fn picks_every_process(program: &str, args: &[String]) -> Option<Vec<
         } else if let Some(cluster) = arg.strip_prefix('-').filter(|cluster| !cluster.is_empty()) {
             for (at, letter) in cluster.char_indices() {
                 let option = format!("-{letter}");
-                let valued = row.valued.contains(&option.as_str());
+                let valued = row
+                    .valued
+                    .iter()
+                    .any(|list| list.contains(&option.as_str()));
                 let rest_empty = cluster.len() == at + letter.len_utf8();
                 options.push((option, valued && rest_empty));
                 if valued {
@@ -5730,7 +5709,7 @@ pub(crate) fn picks_every_process(program: &str, args: &[String]) -> Option<Vec<
             }
             every |= row.every.contains(&option);
             inverse |= row.inverse.contains(&option);
-            if *takes_next && row.valued.contains(&option) {
+            if *takes_next && row.valued.iter().any(|list| list.contains(&option)) {
                 words.next();
             }
         }
