@@ -1136,9 +1136,7 @@ impl Reader {
                 Err(file) => self.push(SimpleCommand {
                     unknown: vec![Unknown {
                         part: Part::Command,
-                        why: format!(
-                            "`{file}` is a hook, run later with no check, and what it holds is only known when it is written"
-                        ),
+                        why: unknown_hook(&file),
                     }],
                     ..SimpleCommand::default()
                 })?,
@@ -1529,6 +1527,14 @@ impl Reader {
             }
             if self.copies_project_file(&command) {
                 self.project_copies.extend(first_write..self.written.len());
+            }
+            // A program that writes a hook (`cp`, `tee`, `curl -o`) gives no text to read.
+            if let Some(path) = command
+                .writes
+                .iter()
+                .find(|path| knowledge::runs_later(path))
+            {
+                runs.opaque.push(unknown_hook(path));
             }
             self.secret_copies
                 .note(&command.program, &command.paths, command.writes.iter());
@@ -3539,6 +3545,13 @@ const ENVIRONMENT_FILE: &str = "/proc/self/environ";
 /// rather than reading it or copying a descriptor (`>&2`)
 fn writes_file(operator: &str) -> bool {
     operator.contains('>') && !operator.starts_with('<') && !operator.ends_with('&')
+}
+
+/// Why a hook the line writes without giving its text is unknown
+fn unknown_hook(file: &str) -> String {
+    format!(
+        "`{file}` is a hook, run later with no check, and what it holds is only known when it is written"
+    )
 }
 
 /// Whether the script files `program` runs are read as bash reads them: a Bourne shell's,
