@@ -6528,8 +6528,65 @@ pub(crate) const SECRET_FOLDERS: &[&str] = &[
 /// (`/proc/PID/environ`)
 pub(crate) fn is_secret_path(path: &str) -> bool {
     (path.starts_with("/proc/") && path.ends_with("/environ"))
-        || SECRET_FILES.iter().any(|name| is_named(path, name))
-        || (!path.ends_with(".pub") && SECRET_FOLDERS.iter().any(|folder| is_below(path, folder)))
+        || (may_hold_a_secret_row(path)
+            && (SECRET_FILES.iter().any(|name| is_named(path, name))
+                || (!path.ends_with(".pub")
+                    && SECRET_FOLDERS.iter().any(|folder| is_below(path, folder)))))
+}
+
+/// The bytes a row of [`SECRET_FILES`] or [`SECRET_FOLDERS`] starts with
+const SECRET_ROWS_FIRST_BYTES: ByteSet = ByteSet::of_first_bytes(&[SECRET_FILES, SECRET_FOLDERS]);
+
+/// A set of bytes, made at compile time
+struct ByteSet {
+    low: u128,
+    high: u128,
+}
+
+impl ByteSet {
+    /// The bytes that start a row of `tables`
+    const fn of_first_bytes(mut tables: &[&[&str]]) -> ByteSet {
+        let mut set = ByteSet { low: 0, high: 0 };
+        while let Some((&table, rest)) = tables.split_first() {
+            let mut rows = table;
+            while let Some((row, rest)) = rows.split_first() {
+                if let Some(&byte) = row.as_bytes().first() {
+                    if byte < 128 {
+                        set.low |= 1 << byte;
+                    } else {
+                        set.high |= 1 << (byte - 128);
+                    }
+                }
+                rows = rest;
+            }
+            tables = rest;
+        }
+        set
+    }
+
+    /// Whether `byte` is in the set
+    const fn contains(&self, byte: u8) -> bool {
+        if byte < 128 {
+            self.low & (1 << byte) != 0
+        } else {
+            self.high & (1 << (byte - 128)) != 0
+        }
+    }
+}
+
+/// Whether a component of `path` starts with a byte a secret row starts with: a row is
+/// found only at the start of `path` or after a `/`, so a path without such a component
+/// (most paths: no row but one starts with anything but a dot) is no secret, and the
+/// rows need not be asked (each word of a line is asked of each)
+fn may_hold_a_secret_row(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    bytes
+        .first()
+        .is_some_and(|&first| SECRET_ROWS_FIRST_BYTES.contains(first))
+        || bytes
+            .iter()
+            .zip(bytes.iter().skip(1))
+            .any(|(&before, &byte)| before == b'/' && SECRET_ROWS_FIRST_BYTES.contains(byte))
 }
 
 /// Whether `path` is `name` or ends with `/name` (compared in place: each word of a line is
@@ -8493,6 +8550,35 @@ mod tests {
                     "{path:?} below {part:?}"
                 );
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The filter on a component's first byte only skips rows that cannot be found
+        #[test]
+        fn the_first_byte_filter_keeps_every_secret(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "", "/", "home", "u", ".ssh", "id_rsa", ".pub", ".env", "Library",
+                    "Keychains", ".config", "gh", "hosts.yml", ".aws", "credentials", "x.",
+                    "é", "proc", "1", "environ", ".", "..", "L",
+                ]),
+                0..8,
+            ),
+            slashes in proptest::collection::vec(proptest::bool::ANY, 8),
+        ) {
+            let mut path = String::new();
+            for (part, slash) in parts.iter().zip(&slashes) {
+                path.push_str(part);
+                if *slash {
+                    path.push('/');
+                }
+            }
+            let unfiltered = (path.starts_with("/proc/") && path.ends_with("/environ"))
+                || SECRET_FILES.iter().any(|name| is_named(&path, name))
+                || (!path.ends_with(".pub")
+                    && SECRET_FOLDERS.iter().any(|folder| is_below(&path, folder)));
+            proptest::prop_assert_eq!(is_secret_path(&path), unfiltered, "{:?}", path);
         }
     }
 
