@@ -430,7 +430,7 @@ def hook_section(root: Path) -> list[str]:
     lines = [
         "## A hook call beside the process start",
         "",
-        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm). Each run has a session of its own, whose calls are the run's rows in the order shown (the recorded payloads name one session), so every timed call is evaluated and the session's state written: none is answered early because earlier runs stopped or throttled the session. A new session's first call takes the state folder's spare file as its session file, and its second call creates a new spare (docs/state.md): the one file a session creates, which that row pays. Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
+        "`rulesc hook rules/ --host claude` on recorded payloads against `rulesc --version` of the same release binary, each run a fresh process with its stdin from a file, all runs interleaved so drift of the machine hits all alike (`bench/hook`, the compiled-policy cache warm). Each run has a session of its own, whose calls are the run's rows in the order shown (the recorded payloads name one session), so every timed call is evaluated and the session's state written: none is answered early because earlier runs stopped or throttled the session. A new session's first call takes the state folder's spare file as its session file, and a call that gates no tool call (the session's start) makes the next spare; without one, the session's second call makes it (docs/state.md): the one file a session creates, which that row pays. Rows marked \"Redis store\" keep the session on a redis-server on the same machine (`--state redis://...`, docs/state.md): a connection and two or three round trips per call; the goal above is the file store's.",
         "",
         "| call | runs | median | p95 | median / process start | p95 / process start |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
@@ -464,8 +464,9 @@ def reproduce_section() -> list[str]:
 # Sections other commands write into the same file, between these markers; a run of this
 # report keeps them as they are (`bench/agentdojo/run.py` writes the AgentDojo table; the
 # comparison with an earlier commit on the same machine and the shell oracle's figures, from
-# `bench/shell-oracle.sh`, are written by hand, as are the table of `bench/compare-guards.py`
-# and a shell latency measured alone; `tests/hosts/run.sh --docs` writes the hook's cost
+# `bench/shell-oracle.sh`, are written by hand, as are the table of `bench/compare-guards.py`,
+# a shell latency measured alone, the held-out corpora's figures and the hook's cost measured
+# round by round against earlier builds; `tests/hosts/run.sh --docs` writes the hook's cost
 # inside the real hosts).
 KEPT_SECTIONS = [
     ("<!-- hosts:begin -->", "<!-- hosts:end -->"),
@@ -473,7 +474,9 @@ KEPT_SECTIONS = [
     ("<!-- agentdojo:begin -->", "<!-- agentdojo:end -->"),
     ("<!-- shell-oracle:begin -->", "<!-- shell-oracle:end -->"),
     ("<!-- shell-latency:begin -->", "<!-- shell-latency:end -->"),
+    ("<!-- heldout:begin -->", "<!-- heldout:end -->"),
     ("<!-- guards:begin -->", "<!-- guards:end -->"),
+    ("<!-- hook-measured:begin -->", "<!-- hook-measured:end -->"),
 ]
 
 
