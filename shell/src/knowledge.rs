@@ -4549,6 +4549,80 @@ const SOCAT_ADDRESSES: &[(&str, SocatOpens)] = &[
     ("exec", SocatOpens::Program),
 ];
 
+/// The netcats, whose `-e`/`-c` run a program or a command line with the connection as
+/// its input and output: traditional netcat's `-e FILE` and `-c COMMAND` (nc.traditional(1)),
+/// ncat's `-e`/`--exec` and `-c`/`--sh-exec` (ncat(1)), BusyBox's `-e PROG`. OpenBSD's `-c`
+/// takes no value (CRLF line ends); it is read as the traditional one, which only costs
+/// precision.
+pub(crate) const NETCATS: &[&str] = &["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"];
+
+/// The short options of the netcats that take no value, as a cluster before `-e`/`-c` may
+/// hold them (`nc -lvnpe`, `-p` excepted: it takes the port)
+const NETCAT_SWITCHES: &str = "46bCdDhklnNrStuUvz";
+
+/// What a netcat's `-e`/`-c` option runs with the connection as its input
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum NetcatRun {
+    /// A program and its words (`-e`, `--exec`), split at blanks as ncat does
+    Exec(Vec<String>),
+    /// A command line `/bin/sh` runs (`-c`, `--sh-exec`)
+    Script(String),
+}
+
+/// What `nc`'s words `args` make it run with the connection as its input: the values of
+/// `-e`/`--exec`/`--lua-exec` (a program) and `-c`/`--sh-exec` (a command line), alone
+/// (`-e /bin/sh`), glued (`-e/bin/sh`, `--exec=sh`) or ending a cluster of switches
+/// (`-lvnpe`'s `p` excepted, `-nve sh`)
+pub(crate) fn netcat_runs(args: &[String]) -> Vec<NetcatRun> {
+    let mut found = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if arg == "--" {
+            break;
+        }
+        let (kind, glued) = if let Some((name, value)) = arg.split_once('=') {
+            match name {
+                "--exec" | "--lua-exec" => ('e', Some(value)),
+                "--sh-exec" => ('c', Some(value)),
+                _ => continue,
+            }
+        } else {
+            match arg.as_str() {
+                "--exec" | "--lua-exec" => ('e', None),
+                "--sh-exec" => ('c', None),
+                _ => {
+                    let Some(cluster) = arg.strip_prefix('-').filter(|rest| !rest.starts_with('-'))
+                    else {
+                        continue;
+                    };
+                    let Some(at) = cluster.find(['e', 'c']) else {
+                        continue;
+                    };
+                    let (switches, rest) = cluster.split_at(at);
+                    if !switches
+                        .chars()
+                        .all(|switch| NETCAT_SWITCHES.contains(switch))
+                    {
+                        continue;
+                    }
+                    let kind = if rest.starts_with('e') { 'e' } else { 'c' };
+                    let value = rest.get(1..).filter(|value| !value.is_empty());
+                    (kind, value)
+                }
+            }
+        };
+        let Some(value) = glued.or_else(|| words.next().map(String::as_str)) else {
+            break;
+        };
+        found.push(if kind == 'e' {
+            NetcatRun::Exec(value.split_whitespace().map(str::to_owned).collect())
+        } else {
+            NetcatRun::Script(value.to_owned())
+        });
+    }
+    found
+}
+
 /// socat's options that take the next word as their value
 const SOCAT_VALUED: &[&str] = &[
     "-b", "-t", "-T", "-lf", "-lp", "-lm", "-L", "-W", "-r", "-R", "-S",
@@ -9091,6 +9165,33 @@ mod tests {
         assert_eq!(ftp.sent, ["notes.txt"]);
         assert!(ftp.shell_lines.is_empty() && ftp.files.is_empty());
         assert_eq!(transfer_commands("scp", &[], None, |_| false), None);
+    }
+
+    #[test]
+    fn a_netcat_runs_what_its_exec_options_name() {
+        let exec = |words: &str| NetcatRun::Exec(words.split(' ').map(str::to_owned).collect());
+        let script = |line: &str| NetcatRun::Script(line.to_owned());
+        // nc.traditional(1), ncat(1) and BusyBox's nc; words apart at `|`.
+        for (line, runs) in [
+            ("-e|/bin/sh|203.0.113.7|4444", vec![exec("/bin/sh")]),
+            ("-lvnp|4444|-e/bin/bash", vec![exec("/bin/bash")]),
+            ("-nve|sh|h|9", vec![exec("sh")]),
+            ("--exec=sh|h|9", vec![exec("sh")]),
+            ("--exec|bash -i|h|9", vec![exec("bash -i")]),
+            ("-c|rm -rf ~|h|9", vec![script("rm -rf ~")]),
+            ("--sh-exec=id|h|9", vec![script("id")]),
+            ("--lua-exec|x.lua|h|9", vec![exec("x.lua")]),
+            // A value of another option, a port, a cluster with a valued letter before
+            // `e`, and words after `--` run nothing.
+            ("-p|4444|-l", vec![]),
+            ("-w|3|-z|h|22", vec![]),
+            ("-pe|4444|h", vec![]),
+            ("--|-e|sh", vec![]),
+            ("-e", vec![]),
+        ] {
+            let args: Vec<String> = line.split('|').map(str::to_owned).collect();
+            assert_eq!(netcat_runs(&args), runs, "{line}");
+        }
     }
 
     #[test]

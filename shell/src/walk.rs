@@ -16,7 +16,8 @@ use crate::evaluated::{self, Evaluated};
 use crate::expand::{self, Binding, Env, Params, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
 use crate::knowledge::{
-    self, carries_text, Evaluation, SocatAddress, SocatOpens, SHELLS, STDIN_PATHS, STDIN_RUNNERS,
+    self, carries_text, Evaluation, NetcatRun, SocatAddress, SocatOpens, SHELLS, STDIN_PATHS,
+    STDIN_RUNNERS,
 };
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::links::Links;
@@ -1457,7 +1458,10 @@ impl Reader {
             } else {
                 Vec::new()
             };
+            // socat and a netcat with `-e`/`-c` run a command with what they relay as its
+            // input: a download's.
             let is_socat = program == "socat";
+            let relays = is_socat || knowledge::NETCATS.contains(&program.as_str());
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
             // `tar c -C ~ .ssh` reads `~/.ssh`; the operand is also read as written, in the
@@ -1619,7 +1623,7 @@ impl Reader {
             }
             // What socat runs reads what socat relays from its other address: a download's.
             let relayed: Vec<usize>;
-            let run_at = if is_socat {
+            let run_at = if relays {
                 relayed = at.upstream.iter().copied().chain([own_index]).collect();
                 At {
                     upstream: &relayed,
@@ -2378,6 +2382,14 @@ impl Reader {
                         knowledge::socat_opens(&unknown.prefix)
                     {
                         runs.opaque(program, &unknown.why);
+                    }
+                }
+            }
+            _ if knowledge::NETCATS.contains(&program) => {
+                for run in knowledge::netcat_runs(args) {
+                    match run {
+                        NetcatRun::Script(script) => runs.word(program, script),
+                        NetcatRun::Exec(words) => runs.inline.push(InlineRun::Exec(words)),
                     }
                 }
             }
