@@ -3095,11 +3095,18 @@ impl Reader {
             }
         } else if let Some(word) = UnknownWord::decode(file) {
             runs.opaque(program, &word.why);
-        } else if let Some(text) = self
-            .written_text(file)
-            .filter(|_| reads_scripts_as_bash(program))
-        {
-            runs.script(text.to_owned());
+        } else if let Some(text) = self.written_text(file) {
+            // A file the line wrote whole is read as what reads it takes it for: a shell's
+            // script, an interpreter's code (`python3 < p.py`); anything else stays unknown.
+            if reads_scripts_as_bash(program) {
+                runs.script(text.to_owned());
+            } else if let Some(row) = knowledge::interpreter(program) {
+                self.inline(row, program, text, runs);
+            } else {
+                runs.opaque.push(format!(
+                    "`{file}` is written on this line, and what `{program}` does with it is only known then"
+                ));
+            }
         } else if self.runs_fetched_or_written(file) {
             runs.opaque.push(format!(
                 "`{file}` is written or fetched on this line, and what it runs is only known then"
