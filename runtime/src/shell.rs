@@ -419,7 +419,8 @@ fn command_truth(
                 ),
             },
             ShellWord::Arg => Truth::or_unknown(
-                command.args.iter().any(|arg| test.is_match(arg)),
+                command.args.iter().any(|arg| test.is_match(arg))
+                    || unknown_words(command).any(|word| word.must_match(test)),
                 opaque() || unknown_words(command).any(|word| word.may_match(test)),
             ),
             ShellWord::Operand => Truth::or_unknown(
@@ -567,6 +568,17 @@ impl UnknownWord<'_> {
     /// Whether it is known to be a flag (`--out=$X`), never an operand
     fn is_flag(&self) -> bool {
         !self.split && self.prefix.starts_with('-')
+    }
+
+    /// Whether the word passes `test` whatever its run-time rest: its known start holds a
+    /// match of a regular expression (a search, which the rest cannot undo) or the text a
+    /// test looks for. Splitting leaves the known start at the start of the first word.
+    fn must_match(&self, test: &WordTest) -> bool {
+        match test {
+            WordTest::Regex(pattern) => pattern.must_match_starting_with(self.prefix),
+            WordTest::Contains(needle) => self.prefix.contains(needle.as_str()),
+            WordTest::Equals(_) | WordTest::Glob(_) | WordTest::In(_) | WordTest::Kind(_) => false,
+        }
     }
 
     /// Whether the word (or a word it splits into) may pass `test`
@@ -885,6 +897,47 @@ mod tests {
         assert!(!word("-var=").may_match(&glob("-auto-approve*")));
         assert!(!word("x").may_match(&glob("[0-9]*[a-z]")));
         assert!(word("1").may_match(&glob("[0-9]*[a-z]")));
+    }
+
+    /// A match in the known start decides a search whatever follows; one at its end does
+    /// not, since `$` or `\b` there look at what follows
+    #[test]
+    fn a_match_within_the_known_start_holds_whatever_follows() {
+        let regex = |source| WordTest::Regex(crate::vocabulary::RegexPattern::new(source).unwrap());
+        let word = |prefix| UnknownWord {
+            prefix,
+            split: true,
+            name: false,
+            dir: None,
+        };
+        assert!(word("DROP TABLE ").must_match(&regex("(?i)\\bdrop\\s+table\\b")));
+        assert!(!word("DROP TABLE").must_match(&regex("(?i)\\bdrop\\s+table\\b")));
+        assert!(!word("DROP TABLE ").must_match(&regex("(?i)^drop\\s+table\\s*$")));
+        assert!(!word("DELETE FROM ").must_match(&regex("(?i)^delete\\s+from\\s+\\w+\\s*$")));
+        assert!(word("x--force=").must_match(&WordTest::Contains("--force".to_owned())));
+    }
+
+    proptest::proptest! {
+        /// Held to the regex crate: a word that must match does, whatever its rest
+        #[test]
+        fn a_word_that_must_match_matches_every_rest(
+            prefix in "[ab \\n-]{0,6}",
+            rest in "[ab \\n-]{0,4}",
+            source in proptest::sample::select(vec![
+                "a", "a$", "^a", "^a$", "\\ba\\b", "a\\B", "(?m)a$", "ab|b$", "a\\s", "^-+",
+                "a(b|$)", "\\bb", "(?m)^b", "a+$", "[ab]{2}\\b",
+            ]),
+        ) {
+            let test = WordTest::Regex(crate::vocabulary::RegexPattern::new(source).unwrap());
+            let unknown = UnknownWord { prefix: &prefix, split: false, name: false, dir: None };
+            if unknown.must_match(&test) {
+                let whole = format!("{prefix}{rest}");
+                proptest::prop_assert!(
+                    regex::Regex::new(source).unwrap().is_match(&whole),
+                    "{:?} on {:?}", source, whole
+                );
+            }
+        }
     }
 
     #[test]

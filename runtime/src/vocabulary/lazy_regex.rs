@@ -123,6 +123,14 @@ impl LazyRegex {
             .is_ok_and(|regex| regex.is_match(text))
     }
 
+    /// Whether `text` holds a match that ends before its last character: such a match is
+    /// one of every text that goes on from `text`, since an assertion at a match's end
+    /// (`$`, `\b`) looks at a character `text` already has
+    pub(crate) fn matches_before_end(&self, source: &str, size_limit: usize, text: &str) -> bool {
+        self.unicode(source, size_limit)
+            .is_ok_and(|regex| regex.find_iter(text).any(|found| found.end() < text.len()))
+    }
+
     fn unicode(&self, source: &str, size_limit: usize) -> Result<&Regex, PatternError> {
         self.unicode
             .get_or_init(|| {

@@ -476,6 +476,13 @@ impl RegexPattern {
         known_start::may_match(&self.source, known)
     }
 
+    /// Whether every text that starts with `known` holds a match: true when `known` holds
+    /// one that ends before its last character (`^DROP\s+TABLE\b` of `DROP TABLE $t`)
+    pub(crate) fn must_match_starting_with(&self, known: &str) -> bool {
+        self.compiled
+            .matches_before_end(&self.source, REGEX_SIZE_LIMIT, known)
+    }
+
     /// Compiles the pattern if that was deferred, or says why it is not valid
     pub fn check(&self) -> Result<(), PatternError> {
         self.compiled.check(&self.source, REGEX_SIZE_LIMIT)
