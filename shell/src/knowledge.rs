@@ -4549,6 +4549,17 @@ const SOCAT_ADDRESSES: &[(&str, SocatOpens)] = &[
     ("exec", SocatOpens::Program),
 ];
 
+/// Programs whose only option is their first word, a signal (`kill -9`, `kill -s TERM`,
+/// kill(1), bash's `help kill`): a negative number after it is a process group, and `-1`
+/// every process the user may signal
+pub(crate) const SIGNAL_FIRST: &[&str] = &["kill"];
+
+/// Whether `word` is a process or group id as `kill` takes one: digits, after a `-` or not
+pub(crate) fn is_process_number(word: &str) -> bool {
+    let digits = word.strip_prefix('-').unwrap_or(word);
+    !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit())
+}
+
 /// The netcats, whose `-e`/`-c` run a program or a command line with the connection as
 /// its input and output: traditional netcat's `-e FILE` and `-c COMMAND` (nc.traditional(1)),
 /// ncat's `-e`/`--exec` and `-c`/`--sh-exec` (ncat(1)), BusyBox's `-e PROG`. OpenBSD's `-c`

@@ -3866,6 +3866,23 @@ fn simple_command(
     let mut operands = Vec::with_capacity(args.len());
     let mut unknown = Vec::new();
     let mut flags_ended = false;
+    // `kill`'s signal is its first word: a number after it is a process id, `-1` every
+    // process (`kill -$SIG -1`), whether or not the signal is known.
+    let args: Vec<String> = if knowledge::SIGNAL_FIRST.contains(&program.as_str()) {
+        let mut args = args.into_iter();
+        let first = args.next();
+        let mut rest = Vec::with_capacity(args.len());
+        for arg in args {
+            if knowledge::is_process_number(&arg) {
+                operands.push(arg);
+            } else {
+                rest.push(arg);
+            }
+        }
+        first.into_iter().chain(rest).collect()
+    } else {
+        args
+    };
     // Words only known at run time are kept apart, with what is known of them.
     let args: Vec<String> = if args.iter().any(|arg| expand::is_unknown(arg)) {
         args.into_iter()
