@@ -4549,6 +4549,16 @@ const SOCAT_ADDRESSES: &[(&str, SocatOpens)] = &[
     ("exec", SocatOpens::Program),
 ];
 
+/// Builtins that run code in the running shell, so the assignments before them hold for
+/// that code, as they would for a function (bash(1), SHELL GRAMMAR, Simple Commands, and
+/// `eval`, `.`): `IFS=@ eval 'x=a@b; $x'`
+const IN_THIS_SHELL: &[&str] = &["eval", "source", "."];
+
+/// Whether `program` is a builtin that runs code in the running shell ([`IN_THIS_SHELL`])
+pub(crate) fn runs_code_in_this_shell(program: &str) -> bool {
+    IN_THIS_SHELL.contains(&program)
+}
+
 /// Programs whose only option is their first word, a signal (`kill -9`, `kill -s TERM`,
 /// kill(1), bash's `help kill`): a negative number after it is a process group, and `-1`
 /// every process the user may signal

@@ -1461,6 +1461,7 @@ impl Reader {
             // socat and a netcat with `-e`/`-c` run a command with what they relay as its
             // input: a download's.
             let is_socat = program == "socat";
+            let in_this_shell = knowledge::runs_code_in_this_shell(&program);
             let relays = is_socat || knowledge::NETCATS.contains(&program.as_str());
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
@@ -1637,10 +1638,17 @@ impl Reader {
                 Some(params) => Some(self.params.replace(params)),
                 None => None,
             };
+            // Builtins that run code in this shell (`eval`, `source`) run it with the
+            // command's own assignments set: `IFS=@ eval 'x=a@b; $x'` splits at `@`.
+            let vars = self.vars.len();
+            if in_this_shell {
+                self.vars.extend(self.command_env.iter().cloned());
+            }
             let read = runs
                 .scripts
                 .iter()
                 .try_for_each(|script| self.nested(script, run_at));
+            self.vars.truncate(vars);
             if let Some(outer) = outer {
                 self.params = outer;
             }
