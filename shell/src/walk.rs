@@ -3063,9 +3063,20 @@ impl Reader {
             }
             return;
         };
-        let no_command = args
-            .get(wrapped.at)
-            .is_some_and(|word| word.starts_with(":::"));
+        // A command of `{}` alone runs each argument as it is, as no command does: the
+        // worst of the two readings, whichever way GNU parallel quotes the argument.
+        let no_command = match args.get(wrapped.at).map(String::as_str) {
+            Some("{}") => args
+                .get(wrapped.at + 1)
+                .is_some_and(|word| word.starts_with(":::")),
+            Some(word) => word.starts_with(":::"),
+            None => false,
+        };
+        let at = if no_command && args.get(wrapped.at).is_some_and(|word| word == "{}") {
+            wrapped.at + 1
+        } else {
+            wrapped.at
+        };
         if !no_command {
             for line in parallel_lines(args, wrapped.at).unwrap_or_default() {
                 runs.word(program, line);
@@ -3073,7 +3084,7 @@ impl Reader {
             return;
         }
         // Each argument is a command line; a file's lines are, read as a script is.
-        for source in parallel_sources(args.get(wrapped.at..).unwrap_or_default()) {
+        for source in parallel_sources(args.get(at..).unwrap_or_default()) {
             match source {
                 ParallelSource::Argument(line) => runs.word(program, line.to_owned()),
                 ParallelSource::File(file) => self.script_file(program, file, runs),
