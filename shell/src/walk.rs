@@ -1592,6 +1592,16 @@ impl Reader {
             }
             // Its name is kept past its record only for the writes of its code, which few have.
             let writer = (!runs.writes.is_empty()).then(|| command.program.clone());
+            // A hook its code writes (`fs.writeFileSync('.git/hooks/pre-commit', …)`) runs
+            // text the reader does not follow into the code's strings.
+            if let Some(path) = runs
+                .writes
+                .iter()
+                .flatten()
+                .find(|path| knowledge::runs_later(path))
+            {
+                runs.opaque.push(unknown_hook(path));
+            }
             // `cat` given no file prints its input: a literal one is what it prints.
             let printed_input = (command.program == "cat"
                 && command.args.iter().all(|arg| arg == "-")
