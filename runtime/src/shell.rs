@@ -429,7 +429,8 @@ fn command_truth(
                     || unknown_words(command).any(|word| !word.is_flag() && word.may_match(test)),
             ),
             ShellWord::Path => Truth::or_unknown(
-                command.paths.iter().any(|path| test.is_match(path)),
+                command.paths.iter().any(|path| test.is_match(path))
+                    || unknown_words(command).any(|word| word.must_be_path_matching(test)),
                 opaque()
                     || unknown_words(command)
                         .any(|word| !word.is_flag() && word.may_be_path_matching(test)),
@@ -438,7 +439,8 @@ fn command_truth(
                 command
                     .redirects
                     .iter()
-                    .any(|redirect| test.is_match(&redirect.target)),
+                    .any(|redirect| test.is_match(&redirect.target))
+                    || unknown_targets(command, false).any(|file| file.must_be_path_matching(test)),
                 opaque()
                     || unknown_targets(command, false).any(|file| file.may_be_path_matching(test)),
             ),
@@ -448,7 +450,8 @@ fn command_truth(
                     .iter()
                     .map(|redirect| redirect.target.as_str())
                     .chain(command.writes.iter().map(String::as_str))
-                    .any(|file| test.is_match(file)),
+                    .any(|file| test.is_match(file))
+                    || unknown_targets(command, true).any(|file| file.must_be_path_matching(test)),
                 opaque()
                     || unknown_targets(command, true).any(|file| file.may_be_path_matching(test)),
             ),
@@ -660,6 +663,20 @@ impl UnknownWord<'_> {
             return true;
         }
         start.starts_with(&literal) || literal.starts_with(&start)
+    }
+
+    /// Whether the word, as a path, passes `test` whatever its run-time rest: a name after
+    /// an absolute known start (no `/` can follow to lead elsewhere) whose start holds a
+    /// match of a regular expression (`/dev/sd?` of `^/dev/(sd|hd)`)
+    fn must_be_path_matching(&self, test: &WordTest) -> bool {
+        let plain = !self.split
+            && self.name
+            && self.prefix.starts_with('/')
+            && !self.prefix.contains("..")
+            && !self.prefix.contains("//")
+            && !self.prefix.contains("/./");
+        plain
+            && matches!(test, WordTest::Regex(pattern) if pattern.must_match_starting_with(self.prefix))
     }
 
     /// Whether the word, as a path, may be the working directory itself or all it holds:

@@ -947,8 +947,11 @@ impl Reader {
             _ => unquote(raw),
         };
         let output = operator.contains('>') && !(operator.ends_with('&') && target == "-");
+        // bash matches a pattern as a redirect's target against the files there are.
         let target = if expand::is_unknown(&target) {
             target
+        } else if let Some(pattern) = pattern_file(&target, &self.context) {
+            pattern.encode()
         } else {
             self.follow(&normalise(&target, &self.context))
         };
@@ -1518,7 +1521,10 @@ impl Reader {
             }
             let first_write = self.written.len();
             for write in writes {
-                let path = write.and_then(|file| self.path(&file, false).map_err(unknown_path));
+                let path = write.and_then(|file| match pattern_file(&file, &self.context) {
+                    Some(pattern) => Err(pattern),
+                    None => self.path(&file, false).map_err(unknown_path),
+                });
                 match path {
                     Ok(path) => {
                         self.written.push(path.clone());
@@ -4004,6 +4010,30 @@ fn unknown_path_in(dir: &Option<String>, why: String) -> Unknown {
 }
 
 /// A word only known at run time, of which nothing is known, and why
+/// A file named by a pattern (`/e*/pass?d`), which bash matches against the files there
+/// are when the command runs: only the path up to its first pattern character is known
+fn pattern_file(word: &str, context: &Context) -> Option<UnknownWord> {
+    // `DIR/*` is how the reader names all that a folder holds (`tar -C DIR` writes it).
+    let folder_whole = word
+        .strip_suffix("/*")
+        .is_some_and(|folder| !folder.contains(['*', '?', '[']));
+    if folder_whole || !word.contains(['*', '?', '[']) || expand::is_unknown(word) {
+        return None;
+    }
+    let path = normalise(word, context);
+    let known = path.find(['*', '?', '[']).unwrap_or(path.len());
+    let (prefix, rest) = path.split_at(known);
+    Some(UnknownWord {
+        prefix: prefix.to_owned(),
+        split: false,
+        // A pattern's `*` and `?` never match a `/`: a rest without one is a name.
+        name: !rest.contains('/'),
+        own_code: false,
+        one_word: false,
+        why: format!("`{word}` is a pattern, matched against the files there are when it runs"),
+    })
+}
+
 fn unknown_path(why: String) -> UnknownWord {
     UnknownWord {
         prefix: String::new(),

@@ -61,6 +61,41 @@ pub(crate) fn may_match(pattern: &str, known: &str) -> bool {
     true
 }
 
+/// Whether every text that starts with `known` holds a match of `pattern` (source text) at
+/// or before the end of `known`: walked through the pattern's lazy DFA as a search, a match
+/// state on the way is a match within `known`, confirmed by the byte after it; at its end,
+/// one is there for every text going on when each byte, and the text's end, lead to a match
+/// state. `false` whenever that cannot be shown (a long pattern, a byte the DFA quits on).
+pub(crate) fn must_match(pattern: &str, known: &str) -> bool {
+    let Some(dfa) = automaton(pattern) else {
+        return false;
+    };
+    let mut cache = dfa.create_cache();
+    let input = Input::new(known).anchored(Anchored::No);
+    let Ok(mut state) = dfa.start_state_forward(&mut cache, &input) else {
+        return false;
+    };
+    for &byte in known.as_bytes() {
+        let Ok(next) = dfa.next_state(&mut cache, state, byte) else {
+            return false;
+        };
+        state = next;
+        if state.is_match() {
+            return true;
+        }
+        if state.is_dead() || state.is_quit() || state.is_unknown() {
+            return false;
+        }
+    }
+    let ends = dfa
+        .next_eoi_state(&mut cache, state)
+        .is_ok_and(|end| end.is_match());
+    ends && (0..=u8::MAX).all(|byte| {
+        dfa.next_state(&mut cache, state, byte)
+            .is_ok_and(|next| next.is_match())
+    })
+}
+
 /// Longer patterns (the packs' lists of secret paths) cost more to build than they save
 const MAX_WALKED_PATTERN: usize = 120;
 

@@ -481,6 +481,7 @@ impl RegexPattern {
     pub(crate) fn must_match_starting_with(&self, known: &str) -> bool {
         self.compiled
             .matches_before_end(&self.source, REGEX_SIZE_LIMIT, known)
+            || known_start::must_match(&self.source, known)
     }
 
     /// Compiles the pattern if that was deferred, or says why it is not valid
