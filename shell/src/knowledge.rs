@@ -6898,7 +6898,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         reads: false,
     },
     Autorun {
-        programs: &["npm", "pnpm", "yarn", "bun"],
+        programs: &["npm"],
         subcommands: &[
             "install",
             "i",
@@ -6917,6 +6917,22 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
             "exec",
             "x",
         ],
+        files: &[
+            "package.json",
+            ".npmrc",
+            ".yarnrc",
+            ".yarnrc.yml",
+            ".pnpmfile.cjs",
+        ],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
+    // Yarn, pnpm and Bun run a script of `package.json` by its name alone (`yarn build`),
+    // and install with no subcommand at all.
+    Autorun {
+        programs: &["pnpm", "yarn", "bun"],
+        subcommands: &[],
         files: &[
             "package.json",
             ".npmrc",
