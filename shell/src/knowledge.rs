@@ -6873,6 +6873,15 @@ pub(crate) struct Autorun {
     pub(crate) reads: bool,
 }
 
+/// The files a JavaScript package manager reads and whose scripts it runs
+const PACKAGE_MANAGER_FILES: &[&str] = &[
+    "package.json",
+    ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+    ".pnpmfile.cjs",
+];
+
 /// Every program that runs files it finds, one row each
 pub(crate) const AUTORUNS: &[Autorun] = &[
     Autorun {
@@ -6917,13 +6926,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
             "exec",
             "x",
         ],
-        files: &[
-            "package.json",
-            ".npmrc",
-            ".yarnrc",
-            ".yarnrc.yml",
-            ".pnpmfile.cjs",
-        ],
+        files: PACKAGE_MANAGER_FILES,
         variables: &[],
         options: &[],
         reads: false,
@@ -6933,13 +6936,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     Autorun {
         programs: &["pnpm", "yarn", "bun"],
         subcommands: &[],
-        files: &[
-            "package.json",
-            ".npmrc",
-            ".yarnrc",
-            ".yarnrc.yml",
-            ".pnpmfile.cjs",
-        ],
+        files: PACKAGE_MANAGER_FILES,
         variables: &[],
         options: &[],
         reads: false,

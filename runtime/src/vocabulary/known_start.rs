@@ -14,7 +14,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
-use regex_automata::hybrid::dfa::DFA;
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::LazyStateID;
 use regex_automata::{Anchored, Input};
 
 /// Whether some text that starts with `known` may hold a match of the regular expression
@@ -42,23 +43,7 @@ pub(crate) fn may_match(pattern: &str, known: &str) -> bool {
         return true;
     }
     let mut cache = dfa.create_cache();
-    let input = Input::new(known).anchored(Anchored::Yes);
-    let Ok(mut state) = dfa.start_state_forward(&mut cache, &input) else {
-        return true;
-    };
-    for &byte in known.as_bytes() {
-        let Ok(next) = dfa.next_state(&mut cache, state, byte) else {
-            return true;
-        };
-        state = next;
-        if state.is_match() || state.is_quit() || state.is_unknown() {
-            return true;
-        }
-        if state.is_dead() {
-            return false;
-        }
-    }
-    true
+    !matches!(walk(&dfa, &mut cache, known, Anchored::Yes), Walked::Dead)
 }
 
 /// Whether every text that starts with `known` holds a match of `pattern` (source text) at
@@ -71,22 +56,11 @@ pub(crate) fn must_match(pattern: &str, known: &str) -> bool {
         return false;
     };
     let mut cache = dfa.create_cache();
-    let input = Input::new(known).anchored(Anchored::No);
-    let Ok(mut state) = dfa.start_state_forward(&mut cache, &input) else {
-        return false;
+    let state = match walk(&dfa, &mut cache, known, Anchored::No) {
+        Walked::Match => return true,
+        Walked::Dead | Walked::Unsure => return false,
+        Walked::End(state) => state,
     };
-    for &byte in known.as_bytes() {
-        let Ok(next) = dfa.next_state(&mut cache, state, byte) else {
-            return false;
-        };
-        state = next;
-        if state.is_match() {
-            return true;
-        }
-        if state.is_dead() || state.is_quit() || state.is_unknown() {
-            return false;
-        }
-    }
     let ends = dfa
         .next_eoi_state(&mut cache, state)
         .is_ok_and(|end| end.is_match());
@@ -94,6 +68,42 @@ pub(crate) fn must_match(pattern: &str, known: &str) -> bool {
         dfa.next_state(&mut cache, state, byte)
             .is_ok_and(|next| next.is_match())
     })
+}
+
+/// Where walking a known start through a pattern's DFA ends
+enum Walked {
+    /// In a match state: a match within the start, confirmed by the byte after it
+    Match,
+    /// In the dead state: no text going on from the start can match
+    Dead,
+    /// Where the DFA gave up (a byte it quits on, a full cache)
+    Unsure,
+    /// Past the start's last byte, in this state
+    End(LazyStateID),
+}
+
+/// Walks `known` through `dfa`, from the start state of an `anchored` search
+fn walk(dfa: &DFA, cache: &mut Cache, known: &str, anchored: Anchored) -> Walked {
+    let input = Input::new(known).anchored(anchored);
+    let Ok(mut state) = dfa.start_state_forward(cache, &input) else {
+        return Walked::Unsure;
+    };
+    for &byte in known.as_bytes() {
+        let Ok(next) = dfa.next_state(cache, state, byte) else {
+            return Walked::Unsure;
+        };
+        state = next;
+        if state.is_match() {
+            return Walked::Match;
+        }
+        if state.is_dead() {
+            return Walked::Dead;
+        }
+        if state.is_quit() || state.is_unknown() {
+            return Walked::Unsure;
+        }
+    }
+    Walked::End(state)
 }
 
 /// Longer patterns (the packs' lists of secret paths) cost more to build than they save
