@@ -3903,21 +3903,8 @@ fn simple_command(
     let mut flags_ended = false;
     // `kill`'s signal is its first word: a number after it is a process id, `-1` every
     // process (`kill -$SIG -1`), whether or not the signal is known.
-    let args: Vec<String> = if knowledge::SIGNAL_FIRST.contains(&program.as_str()) {
-        let mut args = args.into_iter();
-        let first = args.next();
-        let mut rest = Vec::with_capacity(args.len());
-        for arg in args {
-            if knowledge::is_process_number(&arg) {
-                operands.push(arg);
-            } else {
-                rest.push(arg);
-            }
-        }
-        first.into_iter().chain(rest).collect()
-    } else {
-        args
-    };
+    let signal_first = knowledge::SIGNAL_FIRST.contains(&program.as_str());
+    let first_known = args.first().is_some_and(|arg| !expand::is_unknown(arg));
     // Words only known at run time are kept apart, with what is known of them.
     let args: Vec<String> = if args.iter().any(|arg| expand::is_unknown(arg)) {
         args.into_iter()
@@ -3941,8 +3928,10 @@ fn simple_command(
     } else {
         args
     };
-    for arg in &args {
-        if flags_ended || arg == "-" || !arg.starts_with('-') {
+    for (at, arg) in args.iter().enumerate() {
+        let process =
+            signal_first && !(at == 0 && first_known) && knowledge::is_process_number(arg);
+        if flags_ended || process || arg == "-" || !arg.starts_with('-') {
             operands.push(arg.clone());
         } else if arg == "--" {
             flags_ended = true;
