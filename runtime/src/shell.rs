@@ -229,6 +229,21 @@ impl Truth {
         }
     }
 
+    /// True when `known` holds; else false when no word only run time knows `may` pass,
+    /// true when one `must` whatever its rest, and undecidable otherwise (asked in that
+    /// order: `must` only of a test some word may pass)
+    fn decided(known: bool, may: impl FnOnce() -> bool, must: impl FnOnce() -> bool) -> Self {
+        if known {
+            Truth::True
+        } else if !may() {
+            Truth::False
+        } else if must() {
+            Truth::True
+        } else {
+            Truth::Unknown
+        }
+    }
+
     /// `true`, or `false` when it might be (an undecidable part)
     fn or_unknown(value: bool, unknown: bool) -> Self {
         match (value, unknown) {
@@ -418,42 +433,50 @@ fn command_truth(
                     opaque() || unknown_words(command).any(|word| word.may_match(test)),
                 ),
             },
-            ShellWord::Arg => Truth::or_unknown(
-                command.args.iter().any(|arg| test.is_match(arg))
-                    || unknown_words(command).any(|word| word.must_match(test)),
-                opaque() || unknown_words(command).any(|word| word.may_match(test)),
+            ShellWord::Arg => Truth::decided(
+                command.args.iter().any(|arg| test.is_match(arg)),
+                || opaque() || unknown_words(command).any(|word| word.may_match(test)),
+                || unknown_words(command).any(|word| word.must_match(test)),
             ),
             ShellWord::Operand => Truth::or_unknown(
                 command.operands.iter().any(|arg| test.is_match(arg)),
                 opaque()
                     || unknown_words(command).any(|word| !word.is_flag() && word.may_match(test)),
             ),
-            ShellWord::Path => Truth::or_unknown(
-                command.paths.iter().any(|path| test.is_match(path))
-                    || unknown_words(command).any(|word| word.must_be_path_matching(test)),
-                opaque()
-                    || unknown_words(command)
-                        .any(|word| !word.is_flag() && word.may_be_path_matching(test)),
+            ShellWord::Path => Truth::decided(
+                command.paths.iter().any(|path| test.is_match(path)),
+                || {
+                    opaque()
+                        || unknown_words(command)
+                            .any(|word| !word.is_flag() && word.may_be_path_matching(test))
+                },
+                || unknown_words(command).any(|word| word.must_be_path_matching(test)),
             ),
-            ShellWord::Redirect => Truth::or_unknown(
+            ShellWord::Redirect => Truth::decided(
                 command
                     .redirects
                     .iter()
-                    .any(|redirect| test.is_match(&redirect.target))
-                    || unknown_targets(command, false).any(|file| file.must_be_path_matching(test)),
-                opaque()
-                    || unknown_targets(command, false).any(|file| file.may_be_path_matching(test)),
+                    .any(|redirect| test.is_match(&redirect.target)),
+                || {
+                    opaque()
+                        || unknown_targets(command, false)
+                            .any(|file| file.may_be_path_matching(test))
+                },
+                || unknown_targets(command, false).any(|file| file.must_be_path_matching(test)),
             ),
-            ShellWord::Written => Truth::or_unknown(
+            ShellWord::Written => Truth::decided(
                 command
                     .redirects
                     .iter()
                     .map(|redirect| redirect.target.as_str())
                     .chain(command.writes.iter().map(String::as_str))
-                    .any(|file| test.is_match(file))
-                    || unknown_targets(command, true).any(|file| file.must_be_path_matching(test)),
-                opaque()
-                    || unknown_targets(command, true).any(|file| file.may_be_path_matching(test)),
+                    .any(|file| test.is_match(file)),
+                || {
+                    opaque()
+                        || unknown_targets(command, true)
+                            .any(|file| file.may_be_path_matching(test))
+                },
+                || unknown_targets(command, true).any(|file| file.must_be_path_matching(test)),
             ),
         },
         ShellCondition::StdinFrom(inner) => {

@@ -52,6 +52,16 @@ pub(crate) fn may_match(pattern: &str, known: &str) -> bool {
 /// one is there for every text going on when each byte, and the text's end, lead to a match
 /// state. `false` whenever that cannot be shown (a long pattern, a byte the DFA quits on).
 pub(crate) fn must_match(pattern: &str, known: &str) -> bool {
+    // As for `may_match`, only a pattern written to match from the start is walked (a
+    // search that matches before the end was asked first).
+    if known.is_empty() || !written_anchored(pattern) {
+        return false;
+    }
+    // Every match holds the literal start whole: a known start that does not is decided by
+    // its rest. (Cheaper than the walk, whose cache alone costs more than most calls' tests.)
+    if !anchored_literal(pattern).is_some_and(|literal| known.starts_with(&literal)) {
+        return false;
+    }
     let Some(dfa) = automaton(pattern) else {
         return false;
     };

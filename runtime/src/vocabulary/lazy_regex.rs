@@ -93,13 +93,43 @@ impl LazyRegex {
     /// Whether `text` holds a match of `source`; a pattern that does not compile matches
     /// nothing
     pub(crate) fn is_match(&self, source: &str, size_limit: usize, text: &str) -> bool {
+        match self.form_for(source, size_limit, text) {
+            Some(Form::Lite(regex)) => regex.is_match(text),
+            Some(Form::Bytes(regex)) => regex.is_match(text.as_bytes()),
+            Some(Form::Unicode(regex)) => regex.is_match(text),
+            None => false,
+        }
+    }
+
+    /// Whether `text` holds a match that ends before its last character: such a match is
+    /// one of every text that goes on from `text`, since an assertion at a match's end
+    /// (`$`, `\b`) looks at a character `text` already has
+    pub(crate) fn matches_before_end(&self, source: &str, size_limit: usize, text: &str) -> bool {
+        let before_end = |end: usize| end < text.len();
+        match self.form_for(source, size_limit, text) {
+            Some(Form::Lite(regex)) => regex.find_iter(text).any(|found| before_end(found.end())),
+            Some(Form::Bytes(regex)) => regex
+                .find_iter(text.as_bytes())
+                .any(|found| before_end(found.end())),
+            Some(Form::Unicode(regex)) => {
+                regex.find_iter(text).any(|found| before_end(found.end()))
+            }
+            None => false,
+        }
+    }
+
+    /// The form of the pattern that matches `text`, compiled on first use: for ASCII, the
+    /// `regex-lite` one for a short text or the one without Unicode; else the Unicode one.
+    /// `None` when no match can be (an ASCII text holding none of the needles) or the
+    /// pattern does not compile.
+    fn form_for(&self, source: &str, size_limit: usize, text: &str) -> Option<Form<'_>> {
         if text.is_ascii() {
             if self
                 .needles
                 .as_ref()
                 .is_some_and(|needles| !needles.any_in(text.as_bytes()))
             {
-                return false;
+                return None;
             }
             let ascii_alone = || *self.ascii_alone.get_or_init(|| names_ascii_alone(source));
             if text.len() <= LITE_TEXT {
@@ -109,26 +139,17 @@ impl LazyRegex {
                         .map(Box::new)
                 });
                 if let Some(lite) = lite {
-                    return lite.is_match(text);
+                    return Some(Form::Lite(lite));
                 }
             }
             let ascii = self
                 .ascii
                 .get_or_init(|| ascii_alone().then(|| compile_ascii(source, size_limit))?);
             if let Some(ascii) = ascii {
-                return ascii.is_match(text.as_bytes());
+                return Some(Form::Bytes(ascii));
             }
         }
-        self.unicode(source, size_limit)
-            .is_ok_and(|regex| regex.is_match(text))
-    }
-
-    /// Whether `text` holds a match that ends before its last character: such a match is
-    /// one of every text that goes on from `text`, since an assertion at a match's end
-    /// (`$`, `\b`) looks at a character `text` already has
-    pub(crate) fn matches_before_end(&self, source: &str, size_limit: usize, text: &str) -> bool {
-        self.unicode(source, size_limit)
-            .is_ok_and(|regex| regex.find_iter(text).any(|found| found.end() < text.len()))
+        self.unicode(source, size_limit).ok().map(Form::Unicode)
     }
 
     fn unicode(&self, source: &str, size_limit: usize) -> Result<&Regex, PatternError> {
@@ -140,6 +161,16 @@ impl LazyRegex {
             .as_ref()
             .map_err(Clone::clone)
     }
+}
+
+/// A compiled form of a pattern, as [`LazyRegex::form_for`] picks it for a text
+enum Form<'r> {
+    /// `regex-lite`'s, for a short ASCII text
+    Lite(&'r regex_lite::Regex),
+    /// Without Unicode, over an ASCII text's bytes
+    Bytes(&'r Regex),
+    /// With Unicode
+    Unicode(&'r Regex),
 }
 
 /// `source`, a pattern that names ASCII alone, compiled without Unicode to match ASCII
