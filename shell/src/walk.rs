@@ -1539,14 +1539,6 @@ impl Reader {
             if self.copies_project_file(&command) {
                 self.project_copies.extend(first_write..self.written.len());
             }
-            // A program that writes a hook (`cp`, `tee`, `curl -o`) gives no text to read.
-            if let Some(path) = command
-                .writes
-                .iter()
-                .find(|path| knowledge::runs_later(path))
-            {
-                runs.opaque.push(unknown_hook(path));
-            }
             self.secret_copies
                 .note(&command.program, &command.paths, command.writes.iter());
             // A file a socat address names is a path of the command, written where socat
@@ -1598,12 +1590,12 @@ impl Reader {
             }
             // Its name is kept past its record only for the writes of its code, which few have.
             let writer = (!runs.writes.is_empty()).then(|| command.program.clone());
-            // A hook its code writes (`fs.writeFileSync('.git/hooks/pre-commit', …)`) runs
-            // text the reader does not follow into the code's strings.
-            if let Some(path) = runs
+            // A hook a program writes (`cp`, `tee`, `curl -o`, socat's `CREATE:`) or its code
+            // does (`fs.writeFileSync('.git/hooks/pre-commit', …)`) gives no text to read.
+            if let Some(path) = command
                 .writes
                 .iter()
-                .flatten()
+                .chain(runs.writes.iter().flatten())
                 .find(|path| knowledge::runs_later(path))
             {
                 runs.opaque.push(unknown_hook(path));
@@ -3081,18 +3073,9 @@ impl Reader {
         };
         // A command of `{}` alone runs each argument as it is, as no command does: the
         // worst of the two readings, whichever way GNU parallel quotes the argument.
-        let no_command = match args.get(wrapped.at).map(String::as_str) {
-            Some("{}") => args
-                .get(wrapped.at + 1)
-                .is_some_and(|word| word.starts_with(":::")),
-            Some(word) => word.starts_with(":::"),
-            None => false,
-        };
-        let at = if no_command && args.get(wrapped.at).is_some_and(|word| word == "{}") {
-            wrapped.at + 1
-        } else {
-            wrapped.at
-        };
+        let lone = args.get(wrapped.at).is_some_and(|word| word == "{}");
+        let at = wrapped.at + usize::from(lone);
+        let no_command = args.get(at).is_some_and(|word| word.starts_with(":::"));
         if !no_command {
             for line in parallel_lines(args, wrapped.at).unwrap_or_default() {
                 runs.word(program, line);
@@ -3610,7 +3593,7 @@ fn unknown_hook(file: &str) -> String {
 
 /// Whether the script files `program` runs are read as bash reads them: a Bourne shell's,
 /// `source`'s, and the jobs `at` and `parallel` hand to `sh`; not a Vim script (`vim -S`),
-/// an sftp batch (`sftp -b`) or an interpreter's input (`python3 < f`)
+/// an sftp batch (`sftp -b`) or an interpreter's code (`python3 < f`, read as code)
 fn reads_scripts_as_bash(program: &str) -> bool {
     knowledge::BOURNE_SHELLS.contains(&program)
         || STDIN_RUNNERS.contains(&program)
