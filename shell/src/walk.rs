@@ -3993,6 +3993,24 @@ fn pattern_file(word: &str, context: &Context) -> Option<UnknownWord> {
         return None;
     }
     let path = normalise(word, context);
+    // Quoting is gone by now, and a project names files with brackets (`app/[id]/page.tsx`):
+    // a pattern below a project folder is read as the name it may be, since the files it
+    // matches there are the project's. Not below `/` or a folder holding the home, nor in
+    // `.git`, whose hooks run later.
+    let project = context.cwd.as_deref().map(|cwd| cwd.trim_end_matches('/'));
+    let inside = project.is_some_and(|cwd| {
+        !cwd.is_empty()
+            && !context.home.as_deref().is_some_and(|home| {
+                home.strip_prefix(cwd)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+            && path
+                .strip_prefix(cwd)
+                .is_some_and(|below| below.starts_with('/') && !below.contains("/.git/"))
+    });
+    if inside {
+        return None;
+    }
     let known = path.find(['*', '?', '[']).unwrap_or(path.len());
     let (prefix, rest) = path.split_at(known);
     Some(UnknownWord {
