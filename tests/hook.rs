@@ -179,6 +179,28 @@ fn rm_rf_is_denied_by_the_safe_shell_policy_with_the_rules_reason() {
     );
 }
 
+/// Issue 23's example: an unreadable line is refused once, saying why, never under another
+/// rule's message (it was "writing over a disk or a device")
+#[test]
+fn an_unreadable_line_is_refused_for_what_makes_it_unreadable() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    let hook = Hook::new("claude", &[rules]);
+    let answer = hook.answer(&claude(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls \"unterminated"}}),
+    ));
+    let output = &answer["hookSpecificOutput"];
+    assert_eq!(output["permissionDecision"], "deny", "{answer}");
+    let reason = output["permissionDecisionReason"].as_str().unwrap();
+    assert!(
+        reason.starts_with(
+            "the command line cannot be read: the quote `\"` at line 1, column 4 is never closed"
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("disk"), "{reason}");
+}
+
 #[test]
 fn a_default_is_an_explicit_answer_that_names_itself() {
     let policies = tempfile::tempdir().unwrap();
