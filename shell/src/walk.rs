@@ -319,12 +319,12 @@ impl Reader {
             }
             // The loop's variable takes the output of the substitutions in its list.
             "for_statement" => {
-                self.for_loop(node, at.source);
                 let values: Vec<N> = node.field("value").collect();
                 let start = self.commands.len();
                 for value in &values {
                     self.node(*value, inner, None)?;
                 }
+                self.for_loop(node, at.source, start);
                 if let Some(variable) = node.field("variable").next() {
                     self.feed(text(variable, at.source), start);
                 }
@@ -637,26 +637,37 @@ impl Reader {
         })
     }
 
-    /// Records the values a `for` loop's variable takes
-    fn for_loop<N: Syntax>(&mut self, node: N, source: &str) {
+    /// Records the values a `for` loop's variable takes; the commands of its list were read
+    /// from `start` on
+    fn for_loop<N: Syntax>(&mut self, node: N, source: &str, start: usize) {
         let Some(variable) = node.field("variable").next() else {
             return;
         };
         let name = text(variable, source).to_owned();
         let mut values = Vec::new();
-        let mut listed = false;
+        let mut raw = Vec::new();
         for value in node.field("value") {
-            listed = true;
+            raw.push(text(value, source));
             expand::word(text(value, source), &self.env(), &mut values);
         }
         for value in &values {
             self.evaluated.text(value);
         }
+        // `for f in $(find . -name '*.pyc')`: a list that is one substitution of a listing
+        // takes the names it lists, a name a line, as `xargs` and `read` take them.
+        let listing = || match raw.as_slice() {
+            [one] if is_substitution(one) => {
+                let upstream: Vec<usize> = (start..self.commands.len()).collect();
+                self.listed_names(&upstream)
+                    .filter(|names| !names.is_empty())
+            }
+            _ => None,
+        };
         let binding = match values.iter().find_map(|word| UnknownWord::decode(word)) {
-            _ if !listed => {
+            _ if raw.is_empty() => {
                 Binding::Unknown(format!("`${name}` takes the arguments given at run time"))
             }
-            Some(unknown) => Binding::Unknown(unknown.why),
+            Some(unknown) => listing().map_or(Binding::Unknown(unknown.why), Binding::Known),
             None => Binding::Known(values),
         };
         self.vars.push((name, binding));
@@ -1329,10 +1340,11 @@ impl Reader {
                 .then(|| crate::printf::assigned(&args, expand::is_unknown))
                 .flatten();
             // `find src -name '*.rs' | while read -r f`: one name a listing prints, a line
-            // each, as `xargs` takes them.
-            let read_listed = (program == "read" && stdin.is_none())
-                .then(|| self.listed_names(at.upstream))
-                .flatten();
+            // each, as `xargs` takes them (`mapfile` takes them all).
+            let read_listed = (matches!(program.as_str(), "read" | "mapfile" | "readarray")
+                && stdin.is_none())
+            .then(|| self.listed_names(at.upstream))
+            .flatten();
             let names = knowledge::variables_set(&program, &args);
             for &name in &names {
                 let binding = match (&printed, &read_listed) {
@@ -1988,7 +2000,8 @@ impl Reader {
             .collect();
         let filters = ["grep", "egrep", "fgrep", "sort", "uniq", "head", "tail"];
         let listed = |command: &SimpleCommand| match command.program.as_str() {
-            "find" => Some(find_roots(&command.args)),
+            // What it finds: below its roots, a secret its name tests may match among them.
+            "find" => Some(found_files(&command.args)),
             // Names of the files a search lists, below the folders it searches.
             program if search_listing_flags(program).is_some() => searched_roots(command),
             // Names of the repository's files, below the folder git runs in.
@@ -2003,16 +2016,13 @@ impl Reader {
         if !from_listers {
             return None;
         }
-        let mut words: Vec<String> = feeding
-            .iter()
-            .filter_map(|command| listed(command))
-            .flatten()
-            .collect();
-        // A secret a search may find by its name is among the names it lists.
-        for search in feeding.iter().filter(|command| command.program == "find") {
-            words.extend(found_secrets(&search.args, &find_roots(&search.args)));
-        }
-        Some(words)
+        Some(
+            feeding
+                .iter()
+                .filter_map(|command| listed(command))
+                .flatten()
+                .collect(),
+        )
     }
 
     /// `word` as a normalised path, through the links made on the line so far; or why
@@ -4235,9 +4245,10 @@ fn found_secrets(args: &[String], roots: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The commands `find` runs for each file: `-exec`/`-execdir`/`-ok`/`-okdir` up to `;` or `+`,
-/// once per root of the search, `{}` standing for it
-fn find_exec(args: &[String]) -> Vec<Vec<String>> {
+/// The files `find` with `args` finds, as far as the line tells: each root it may find
+/// itself, and below the roots the children its name tests and the secrets those tests may
+/// match name; a root it cannot find itself stands for what lies below it
+fn found_files(args: &[String]) -> Vec<String> {
     let mut roots = find_roots(args);
     // A file found by its name is below a root, named as the pattern says (`find ~ -name
     // '.*rc'` finds `~/.*rc`, as the glob reads): each root stands with such a child too.
@@ -4277,7 +4288,44 @@ fn find_exec(args: &[String]) -> Vec<Vec<String>> {
                 .map(|root| format!("{}/*", root.trim_end_matches('/'))),
         );
     }
-    roots.extend(children);
+    // A child a name test gives may be a secret the tests find too (`-name .env`).
+    for child in children {
+        if !roots.contains(&child) {
+            roots.push(child);
+        }
+    }
+    roots
+}
+
+/// Whether the word `raw` is one command substitution, unquoted: `$(…)` or `` `…` ``
+fn is_substitution(raw: &str) -> bool {
+    if let Some(inner) = raw.strip_prefix('`') {
+        return inner.find('`').is_some_and(|end| end + 1 == inner.len());
+    }
+    if !raw.starts_with("$(") || raw.starts_with("$((") {
+        return false;
+    }
+    // Its first `(` closes at its end: `$(a)$(b)` is two.
+    let mut depth = 0_usize;
+    for (at, byte) in raw.bytes().enumerate() {
+        match byte {
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return at + 1 == raw.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The commands `find` runs for each file: `-exec`/`-execdir`/`-ok`/`-okdir` up to `;` or `+`,
+/// once per file it finds ([`found_files`]), `{}` standing for it
+fn find_exec(args: &[String]) -> Vec<Vec<String>> {
+    let roots = found_files(args);
     let mut commands = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
