@@ -547,6 +547,10 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 skip_to(chars, end);
                 if is_name(inner) || is_special(inner) {
                     self.parameter(inner, quoted);
+                } else if let Some(name) = self.indirect_name(inner) {
+                    self.parameter(&name, quoted);
+                } else if let Some((name, operator, word)) = default_operator(inner) {
+                    self.defaulted(name, operator, word, quoted);
                 } else if let Some(value) = self
                     .case_modified(inner)
                     .or_else(|| self.pattern_edited(inner))
@@ -650,6 +654,71 @@ impl<'e, 'a> Expansion<'e, 'a> {
         }
         self.passes = self.passes.max(values.len());
         Some(value.clone())
+    }
+
+    /// The name `${!REF}` stands for when the line sets `REF` to one name (`ref=f;
+    /// "${!ref}"` is `"$f"`); `None` for any other value, and for `${!prefix*}` and
+    /// `${!name[@]}`, which list names and keys
+    fn indirect_name(&self, inner: &str) -> Option<String> {
+        let reference = inner.strip_prefix('!').filter(|name| is_name(name))?;
+        self.known_value(reference).filter(|name| is_name(name))
+    }
+
+    /// `${NAME:-WORD}` and the other operators that use a word when a parameter is unset
+    /// or empty (`-`, `=`, and `+`, which uses it when the parameter is set; bash(1),
+    /// Parameter Expansion): the parameter's value or the word, as the line decides it; a
+    /// pass for each when only run time knows whether it is set
+    fn defaulted(&mut self, name: &str, operator: DefaultOperator, word: &str, quoted: bool) {
+        let set = match name {
+            "HOME" | "PWD" => Some(true),
+            _ => match self.env.vars.iter().rev().find(|(bound, _)| bound == name) {
+                Some((_, Binding::Known(values))) => {
+                    self.passes = self.passes.max(values.len());
+                    values
+                        .get(self.choice % values.len().max(1))
+                        .filter(|value| !is_unknown(value))
+                        .map(|value| !(value.is_empty() && operator.colon))
+                }
+                _ => None,
+            },
+        };
+        let uses_word = match set {
+            Some(set) => set == operator.when_set,
+            None => {
+                self.passes = self.passes.max(2);
+                (self.choice % 2 == 1) != operator.when_set
+            }
+        };
+        match (uses_word, operator.when_set) {
+            (true, _) => self.operand(word, quoted),
+            (false, false) => self.parameter(name, quoted),
+            (false, true) => {}
+        }
+    }
+
+    /// The word of a [`defaulted`](Self::defaulted) parameter, expanded as the parameter
+    /// would be; one that nests another `${…}` or a quote is known only at run time (which
+    /// also bounds the reading's depth)
+    fn operand(&mut self, raw: &str, quoted: bool) {
+        if raw.contains("${") || raw.contains(['"', '\'']) {
+            let why = format!("`${{…{raw}}}` is known only at run time");
+            return self.unknown_part(why, !quoted, false, false);
+        }
+        let mut words = Vec::new();
+        let spelled;
+        let raw = if quoted {
+            spelled = format!("\"{raw}\"");
+            spelled.as_str()
+        } else {
+            raw
+        };
+        word(raw, self.env, &mut words);
+        for (at, value) in words.iter().enumerate() {
+            if at > 0 {
+                self.end_word();
+            }
+            self.value(value, quoted);
+        }
     }
 
     /// The value of a parameter
@@ -974,6 +1043,35 @@ fn case_modification(inner: &str) -> Option<(&str, CaseChange)> {
         _ => return None,
     };
     is_name(name).then_some((name, change))
+}
+
+/// How `${NAME<op>WORD}` chooses: `:-`, `:=` and `:+` count an empty value as unset
+/// (`colon`); `+` uses the word when the parameter is set, the others when it is not
+#[derive(Debug, Clone, Copy)]
+struct DefaultOperator {
+    colon: bool,
+    when_set: bool,
+}
+
+/// The name, the operator and the word of `${NAME:-WORD}`, `${NAME-WORD}`, `${NAME:=WORD}`,
+/// `${NAME=WORD}`, `${NAME:+WORD}` and `${NAME+WORD}`, without the braces
+fn default_operator(inner: &str) -> Option<(&str, DefaultOperator, &str)> {
+    let end = inner.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))?;
+    let (name, rest) = inner.split_at(end);
+    if !is_name(name) {
+        return None;
+    }
+    let (colon, rest) = match rest.strip_prefix(':') {
+        Some(rest) => (true, rest),
+        None => (false, rest),
+    };
+    let mut chars = rest.chars();
+    let when_set = match chars.next()? {
+        '-' | '=' => false,
+        '+' => true,
+        _ => return None,
+    };
+    Some((name, DefaultOperator { colon, when_set }, chars.as_str()))
 }
 
 /// An edit of a value by a pattern
@@ -1316,6 +1414,8 @@ mod tests {
             ("M".to_owned(), Binding::Known(vec!["rm -rf".to_owned()])),
             ("C".to_owned(), Binding::Known(vec!["rn".to_owned()])),
             ("V".to_owned(), Binding::Known(vec!["1.2.3".to_owned()])),
+            ("E".to_owned(), Binding::Known(vec![String::new()])),
+            ("N".to_owned(), Binding::Known(vec!["M".to_owned()])),
             (
                 "L".to_owned(),
                 Binding::Known(vec!["~".to_owned(), "/etc".to_owned()]),
@@ -1369,7 +1469,21 @@ mod tests {
             ("\"x; $(ssh-agent -s)\"", &["?[x; ]"]),
             ("\"$(ssh-agent -s); x\"", &["?[]"]),
             ("\"$(echo $X | base64 -d)\"", &["?[]"]),
-            ("${X:-/etc}", &["?s[]"]),
+            // Unset, or set to what run time knows: the value and the word, a pass each.
+            ("${X:-/etc}", &["?s[]", "/etc"]),
+            ("\"${X-$HOME/.netrc}\"", &["?[]", "$HOME/.netrc"]),
+            ("${X:+-rf}", &["-rf"]),
+            ("${HOME:-/x}/.ssh", &["$HOME/.ssh"]),
+            ("${R:-/x}", &["RM", "-RF"]),
+            ("${L:-/x}", &["~", "/etc"]),
+            ("${E:-/etc}", &["/etc"]),
+            ("${E-/etc}", &[]),
+            ("${R:+/etc}", &["/etc"]),
+            // A word nesting a quote or another `${…}` is not read: both passes are unknown.
+            ("\"${X:-\"a\"}\"", &["?[]", "?[]"]),
+            ("${X:-${Y:-/etc}}", &["?s[]", "?s[]"]),
+            ("\"${!N}\"", &["rm -rf"]),
+            ("${!F}", &["?s[]"]),
             // bash(1), Case modification: `^` upper, `,` lower, `~` toggles; doubled, every
             // letter, else the first; `@U`, `@u`, `@L` as `^^`, `^`, `,,`.
             ("\"${Q^^}\"", &["DROP TABLE T"]),

@@ -1327,12 +1327,20 @@ impl Reader {
                 self.hash_names(&args);
             }
             if changes_parameters(&program, &args) {
+                // In a loop, each pass may change them anew: only run time knows them.
                 let once = self.loops == 0;
-                self.params = self
-                    .params
-                    .take()
-                    .filter(|_| once)
-                    .and_then(|params| shifted(params, &program, &args));
+                let set = (program == "set").then(|| set_parameters(&args)).flatten();
+                self.params = match set {
+                    Some(words) => once.then(|| Params {
+                        zero: self.params.as_ref().and_then(|params| params.zero.clone()),
+                        args: words.to_vec(),
+                    }),
+                    None => self
+                        .params
+                        .take()
+                        .filter(|_| once)
+                        .and_then(|params| shifted(params, &program, &args)),
+                };
             }
             // `read CDPATH`, `printf -v CDPATH /`: set, to what only run time knows.
             // `printf -v q '%s' x` sets what it would print.
@@ -3856,22 +3864,23 @@ fn shifted(mut params: Params, program: &str, args: &[String]) -> Option<Params>
 fn changes_parameters(program: &str, args: &[String]) -> bool {
     match program {
         "shift" => true,
-        "set" => {
-            let mut words = args.iter();
-            while let Some(arg) = words.next() {
-                match arg.strip_prefix(['-', '+']) {
-                    Some("" | "-") | None => return true,
-                    Some(cluster) => {
-                        if cluster.contains('o') {
-                            words.next();
-                        }
-                    }
-                }
-            }
-            false
-        }
+        "set" => set_parameters(args).is_some(),
         _ => false,
     }
+}
+
+/// The positional parameters `set` with `args` sets: the words after its options (after
+/// `--` or `-`, or from its first word that is no option); `None` when it sets none
+fn set_parameters(args: &[String]) -> Option<&[String]> {
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        match arg.strip_prefix(['-', '+']) {
+            Some("" | "-") => return args.get(at + 1..),
+            None => return args.get(at..),
+            Some(cluster) => at += if cluster.contains('o') { 2 } else { 1 },
+        }
+    }
+    None
 }
 
 /// Whether `program` changes the working directory of the commands after it
