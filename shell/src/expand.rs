@@ -21,6 +21,75 @@ pub(crate) enum Binding {
     Known(Vec<String>),
     /// Only known at run time, and why
     Unknown(String),
+    /// An array the line sets (`a=(x y)`, `declare -A m=([k]=v)`, `a[2]=z`)
+    Array(Array),
+}
+
+/// The elements of an array the line sets, in the order they were set
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Array {
+    /// Each element's index (`None` for an associative array's key, or an index only run
+    /// time knows) and its value, expanded
+    pub(crate) elements: Vec<(Option<i64>, String)>,
+    /// Whether every index is the one bash gives: not after an element only run time knows
+    /// that may split into several (`a=($(ls) /etc)`)
+    pub(crate) exact: bool,
+}
+
+impl Array {
+    /// Sets the element at `index` (a known index is replaced, any other added)
+    pub(crate) fn set(&mut self, index: Option<i64>, value: String) {
+        let at = index.and_then(|index| {
+            self.elements
+                .iter()
+                .position(|(known, _)| *known == Some(index))
+        });
+        match at.and_then(|at| self.elements.get_mut(at)) {
+            Some(element) => element.1 = value,
+            None => self.elements.push((index, value)),
+        }
+    }
+
+    /// The index after the highest one: where `a+=(x)` and an element with no index go
+    pub(crate) fn next_index(&self) -> i64 {
+        self.elements
+            .iter()
+            .filter_map(|(index, _)| *index)
+            .max()
+            .map_or(0, |highest| highest.saturating_add(1))
+    }
+
+    /// The element at `index` when the line tells which one it is: `Some(None)` when no
+    /// element has it (bash expands it to nothing), `None` when only run time knows
+    fn at(&self, index: i64) -> Option<Option<&str>> {
+        if !self.exact || self.elements.iter().any(|(known, _)| known.is_none()) {
+            return None;
+        }
+        // A negative index counts back from the end (bash(1), Arrays).
+        let index = if index < 0 {
+            self.next_index().checked_add(index)?
+        } else {
+            index
+        };
+        Some(
+            self.elements
+                .iter()
+                .find(|(known, _)| *known == Some(index))
+                .map(|(_, value)| value.as_str()),
+        )
+    }
+
+    /// The values in index order (in the order they were set when some index is unknown)
+    fn values(&self) -> Vec<&str> {
+        let mut elements: Vec<&(Option<i64>, String)> = self.elements.iter().collect();
+        if elements.iter().all(|(index, _)| index.is_some()) {
+            elements.sort_by_key(|(index, _)| *index);
+        }
+        elements
+            .into_iter()
+            .map(|(_, value)| value.as_str())
+            .collect()
+    }
 }
 
 /// The parameters set so far on the line, latest last
@@ -252,6 +321,16 @@ fn brace_at(raw: &str, open: usize) -> Option<(usize, usize, Vec<String>)> {
 /// The `[KEY]=VALUE` elements of a compound assignment's value `( … )` as written (bash(1),
 /// Arrays); `None` for any other shape (a bare value, an element without a key)
 pub(crate) fn keyed_elements(raw: &str) -> Option<Vec<(&str, &str)>> {
+    array_elements(raw)?
+        .into_iter()
+        .map(|(key, value)| Some((key?, value)))
+        .collect()
+}
+
+/// The elements of a compound assignment's value `( … )` as written: each a `[KEY]=VALUE`
+/// (its key and value) or a word (no key, the word); `None` for any other shape (a bare
+/// value, a comment, a `[KEY]+=VALUE`, a quote never closed)
+pub(crate) fn array_elements(raw: &str) -> Option<Vec<(Option<&str>, &str)>> {
     let inner = raw.strip_prefix('(')?.strip_suffix(')')?;
     let blank = |at: usize| {
         inner
@@ -268,15 +347,28 @@ pub(crate) fn keyed_elements(raw: &str) -> Option<Vec<(&str, &str)>> {
         if at >= inner.len() {
             return Some(elements);
         }
-        let rest = inner.get(at..)?.strip_prefix('[')?;
-        let close = rest.find("]=")?;
-        let key = rest.get(..close)?;
-        let start = at + 1 + close + 2;
-        let mut end = start;
+        let mut end = at;
         while end < inner.len() && !blank(end) {
             end = after_unit(inner, end)?;
         }
-        elements.push((key, inner.get(start..end)?));
+        let element = inner.get(at..end)?;
+        if element.starts_with('#') {
+            return None;
+        }
+        // `[KEY]=VALUE`, the key with no blank, quote or expansion inside (as the reader
+        // takes it; bash would take more).
+        let keyed = element.strip_prefix('[').and_then(|rest| {
+            let close = rest.find(']')?;
+            let key = rest.get(..close)?;
+            let value = rest.get(close + 1..)?.strip_prefix('=')?;
+            Some((key, value))
+        });
+        match keyed {
+            Some((key, _)) if key.contains(['[', '\'', '"', ' ']) => return None,
+            Some((key, value)) => elements.push((Some(key), value)),
+            None if element.starts_with('[') && element.contains("]+=") => return None,
+            None => elements.push((None, element)),
+        }
         at = end;
     }
 }
@@ -547,6 +639,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 skip_to(chars, end);
                 if is_name(inner) || is_special(inner) {
                     self.parameter(inner, quoted);
+                } else if let Some((name, subscript)) = subscripted(inner) {
+                    self.element(name, subscript, quoted);
                 } else if let Some(name) = self.indirect_name(inner) {
                     self.parameter(&name, quoted);
                 } else if let Some((name, operator, word)) = default_operator(inner) {
@@ -656,6 +750,71 @@ impl<'e, 'a> Expansion<'e, 'a> {
         Some(value.clone())
     }
 
+    /// `${NAME[SUBSCRIPT]}`: an element of an array the line sets (`@` and `*` all of them,
+    /// a word each or, `"${a[*]}"`, one), or of a value, which is its element 0; one a
+    /// pass when only run time knows which the subscript names
+    fn element(&mut self, name: &str, subscript: &str, quoted: bool) {
+        if !quoted && self.env.vars.iter().any(|(bound, _)| bound == "IFS") {
+            let why = format!("`${{{name}[{subscript}]}}` is split on an `IFS` the line sets");
+            return self.unknown_part(why, true, false, false);
+        }
+        let bound = self.env.vars.iter().rev().find(|(bound, _)| bound == name);
+        let array = match bound.map(|(_, binding)| binding) {
+            Some(Binding::Array(array)) => array.clone(),
+            Some(Binding::Known(values)) => {
+                self.passes = self.passes.max(values.len());
+                let value = values
+                    .get(self.choice % values.len().max(1))
+                    .cloned()
+                    .unwrap_or_default();
+                Array {
+                    elements: vec![(Some(0), value)],
+                    exact: true,
+                }
+            }
+            Some(Binding::Unknown(why)) => {
+                let why = why.clone();
+                return self.unknown_part(why, !quoted, false, false);
+            }
+            None => {
+                let why = format!("`${{{name}[{subscript}]}}` is set at run time");
+                return self.unknown_part(why, !quoted, false, false);
+            }
+        };
+        if matches!(subscript, "@" | "*") {
+            let joined = quoted && subscript == "*";
+            for (at, value) in array.values().into_iter().enumerate() {
+                match at {
+                    0 => {}
+                    _ if joined => self.current.push(' '),
+                    _ => self.end_word(),
+                }
+                // An element only run time knows may be several words, as it was set.
+                self.value(value, quoted && !is_unknown(value));
+            }
+            if array.elements.is_empty() && subscript == "@" && self.current.is_empty() {
+                self.quoted_empty = false;
+            }
+            return;
+        }
+        let index = subscript
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .or_else(|| crate::arithmetic::evaluate(subscript, &|name| self.known_value(name)));
+        match index.and_then(|index| array.at(index)) {
+            Some(Some(value)) => self.value(value, quoted),
+            Some(None) => {}
+            None => {
+                let values = array.values();
+                self.passes = self.passes.max(values.len());
+                if let Some(value) = values.get(self.choice % values.len().max(1)) {
+                    self.value(value, quoted);
+                }
+            }
+        }
+    }
+
     /// The name `${!REF}` stands for when the line sets `REF` to one name (`ref=f;
     /// "${!ref}"` is `"$f"`); `None` for any other value, and for `${!prefix*}` and
     /// `${!name[@]}`, which list names and keys
@@ -760,6 +919,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 let why = why.clone();
                 self.unknown_part(why, !quoted, false, false);
             }
+            // An array's name alone is its element 0.
+            Some(Binding::Array(_)) => self.element(name, "0", quoted),
             None if PROCESS_ID_PARAMETERS.contains(&name) => {
                 self.current.push('$');
                 self.current.push_str(name);
@@ -1043,6 +1204,14 @@ fn case_modification(inner: &str) -> Option<(&str, CaseChange)> {
         _ => return None,
     };
     is_name(name).then_some((name, change))
+}
+
+/// The name and the subscript of `NAME[SUBSCRIPT]`, without the braces around it
+fn subscripted(inner: &str) -> Option<(&str, &str)> {
+    let (name, rest) = inner.split_once('[')?;
+    let subscript = rest.strip_suffix(']')?;
+    (is_name(name) && !subscript.is_empty() && !subscript.contains(['[', ']']))
+        .then_some((name, subscript))
 }
 
 /// How `${NAME<op>WORD}` chooses: `:-`, `:=` and `:+` count an empty value as unset
@@ -1397,6 +1566,31 @@ mod tests {
                 None => word.clone(),
             })
             .collect()
+    }
+
+    #[test]
+    fn array_elements_are_the_words_and_keyed_values_as_written() {
+        use super::array_elements;
+        assert_eq!(
+            array_elements("(a \"b c\" [k]=$HOME/x [2]='y z' $(ls -a))"),
+            Some(vec![
+                (None, "a"),
+                (None, "\"b c\""),
+                (Some("k"), "$HOME/x"),
+                (Some("2"), "'y z'"),
+                (None, "$(ls -a)"),
+            ])
+        );
+        assert_eq!(
+            array_elements("(\n  a\n  b\n)"),
+            Some(vec![(None, "a"), (None, "b")])
+        );
+        assert_eq!(array_elements("()"), Some(vec![]));
+        // Not read: a comment, an appending element, a quote never closed, no parentheses.
+        assert_eq!(array_elements("(a # b\n)"), None);
+        assert_eq!(array_elements("([k]+=v)"), None);
+        assert_eq!(array_elements("(a 'b)"), None);
+        assert_eq!(array_elements("a b"), None);
     }
 
     #[test]

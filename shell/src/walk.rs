@@ -510,16 +510,144 @@ impl Reader {
             return;
         };
         self.name_table_elements(name.trim_end_matches('+'), raw);
-        let binding = if name.ends_with('+') || name.contains('[') {
-            Binding::Unknown(format!(
-                "`${}` is built at run time",
-                name.trim_end_matches('+')
-            ))
+        let appends = name.ends_with('+');
+        let name = name.trim_end_matches('+');
+        let binding = if let Some((array, subscript)) =
+            name.strip_suffix(']').and_then(|name| name.split_once('['))
+        {
+            let binding = self.element_set(array, subscript, raw, appends);
+            return self.vars.push((array.to_owned(), binding));
+        } else if raw.starts_with('(') {
+            self.array_of(name, raw, appends)
+        } else if appends {
+            Binding::Unknown(format!("`${name}` is built at run time"))
         } else {
             self.value_of(raw)
         };
+        self.vars.push((name.to_owned(), binding));
+    }
+
+    /// The array `name` holds after `name=( … )` (`+=` appends to it): each word of an
+    /// element expanded as a command's words are, a `[KEY]=VALUE` as an assignment's value
+    fn array_of(&mut self, name: &str, raw: &str, appends: bool) -> Binding {
+        let unknown = || Binding::Unknown(format!("the array `${name}` is built at run time"));
+        let mut array = match (appends, self.binding(name)) {
+            (false, _) | (true, None) => expand::Array {
+                elements: Vec::new(),
+                exact: true,
+            },
+            (true, Some(Binding::Array(array))) => array.clone(),
+            (true, Some(Binding::Known(values))) => match values.as_slice() {
+                [value] => expand::Array {
+                    elements: vec![(Some(0), value.clone())],
+                    exact: true,
+                },
+                _ => return unknown(),
+            },
+            (true, Some(Binding::Unknown(_))) => return unknown(),
+        };
+        let Some(elements) = expand::array_elements(raw) else {
+            return unknown();
+        };
+        for (key, value) in elements {
+            match key {
+                Some(key) => {
+                    let index = self.subscript_index(key);
+                    let value = self.element_value(value);
+                    array.set(index, value);
+                }
+                None => {
+                    let mut words = Vec::new();
+                    expand::word(value, &self.env(), &mut words);
+                    for word in words {
+                        self.evaluated.text(&word);
+                        if UnknownWord::decode(&word).is_some_and(|unknown| unknown.split) {
+                            array.exact = false;
+                        }
+                        let index = array.next_index();
+                        array.set(Some(index), word);
+                    }
+                }
+            }
+        }
+        Binding::Array(array)
+    }
+
+    /// The array `name` holds after `name[SUBSCRIPT]=VALUE`: a value the line set is its
+    /// element 0; one only run time knows stays so
+    fn element_set(&mut self, name: &str, subscript: &str, raw: &str, appends: bool) -> Binding {
+        let mut array = match self.binding(name) {
+            None => expand::Array {
+                elements: Vec::new(),
+                exact: true,
+            },
+            Some(Binding::Array(array)) => array.clone(),
+            Some(Binding::Known(values)) => match values.as_slice() {
+                [value] => expand::Array {
+                    elements: vec![(Some(0), value.clone())],
+                    exact: true,
+                },
+                _ => return Binding::Unknown(format!("`${name}` is built at run time")),
+            },
+            Some(Binding::Unknown(why)) => return Binding::Unknown(why.clone()),
+        };
+        let index = self.subscript_index(subscript);
+        let value = if appends {
+            unknown_path(format!("`${{{name}[{subscript}]}}` is built at run time")).encode()
+        } else {
+            self.element_value(raw)
+        };
+        array.set(index, value);
+        Binding::Array(array)
+    }
+
+    /// The latest binding of `name` on the line
+    fn binding(&self, name: &str) -> Option<&Binding> {
         self.vars
-            .push((name.trim_end_matches('+').to_owned(), binding));
+            .iter()
+            .rev()
+            .find(|(bound, _)| bound == name)
+            .map(|(_, binding)| binding)
+    }
+
+    /// The index a subscript names, when the line gives it (a number, or arithmetic of
+    /// values it sets); `None` for a key of an associative array or one run time gives
+    fn subscript_index(&self, subscript: &str) -> Option<i64> {
+        let env = self.env();
+        subscript.trim().parse::<i64>().ok().or_else(|| {
+            // A name is a key to an associative array, and arithmetic to an indexed one:
+            // only a number the line spells is taken as an index.
+            subscript
+                .contains(|ch: char| ch.is_ascii_digit() || ch == '$')
+                .then(|| {
+                    crate::arithmetic::evaluate(subscript, &|name| {
+                        env.vars
+                            .iter()
+                            .rev()
+                            .find_map(|(bound, binding)| match binding {
+                                Binding::Known(values) if bound == name => {
+                                    match values.as_slice() {
+                                        [value] if !expand::is_unknown(value) => {
+                                            Some(value.clone())
+                                        }
+                                        _ => None,
+                                    }
+                                }
+                                _ => None,
+                            })
+                    })
+                })
+                .flatten()
+        })
+    }
+
+    /// An element's value, as an assignment's is read (one word, never split)
+    fn element_value(&mut self, raw: &str) -> String {
+        match self.value_of(raw) {
+            Binding::Known(values) if values.len() == 1 => values.join(" "),
+            Binding::Unknown(why) => unknown_path(why).encode(),
+            _ => unknown_path(format!("the element `{raw}` is known only at run time")).encode(),
+        }
     }
 
     /// `BASH_ALIASES[z]=VALUE`, `BASH_CMDS+=([z]=FILE)`: each element set of one of bash's
@@ -543,6 +671,9 @@ impl Reader {
             let value = match self.value_of(raw) {
                 Binding::Known(values) => values.join(" "),
                 Binding::Unknown(why) => unknown_path(why).encode(),
+                Binding::Array(_) => {
+                    unknown_path(format!("`{array}[{key:?}]` is an array")).encode()
+                }
             };
             match table {
                 knowledge::NameTable::Aliases => self.aliases.push((key, value)),
@@ -2181,7 +2312,8 @@ impl Reader {
                                     .split([' ', ':'])
                                     .any(|file| !file.is_empty() && self.was_written(file))
                         }),
-                        Binding::Unknown(_) => true,
+                        // Arrays are never exported (bash(1), Arrays): only run time knows.
+                        Binding::Unknown(_) | Binding::Array(_) => true,
                     };
                     if written {
                         runs.opaque.push(format!(
@@ -2729,7 +2861,7 @@ impl Reader {
                         })
                     })
                 }),
-                Some(Binding::Unknown(_)) => true,
+                Some(Binding::Unknown(_) | Binding::Array(_)) => true,
                 None => false,
             };
             if loads {
@@ -2754,6 +2886,7 @@ impl Reader {
                     }
                 }
                 Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
+                Some(Binding::Array(_)) => runs.opaque.push(array_in_environment(row.name)),
                 None => {}
             }
         }
@@ -2777,6 +2910,7 @@ impl Reader {
                     }
                 }
                 Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
+                Some(Binding::Array(_)) => runs.opaque.push(array_in_environment(name)),
                 None => {}
             }
         }
@@ -3584,7 +3718,19 @@ fn known_values<'a>(binding: &'a Binding, runs: &mut Runs) -> Vec<&'a str> {
             runs.opaque.push(why.clone());
             Vec::new()
         }
+        Binding::Array(_) => {
+            runs.opaque.push(
+                "git's settings in its environment are an array, only known at run time".to_owned(),
+            );
+            Vec::new()
+        }
     }
+}
+
+/// Why a variable the line made an array is read as only known at run time where a program
+/// reads its environment: bash exports no array, but a guard does not count on it
+fn array_in_environment(name: &str) -> String {
+    format!("`${name}` is an array the line sets, which a program's environment may hold only at run time")
 }
 
 /// The module a Python interpreter runs as a program (`-m pip`) and the words after it
