@@ -23,6 +23,38 @@ pub(crate) enum Binding {
     Unknown(String),
     /// An array the line sets (`a=(x y)`, `declare -A m=([k]=v)`, `a[2]=z`)
     Array(Array),
+    /// A reference to the variable of that name (`declare -n r=v`): `$r` is `$v`, and
+    /// `r=x` sets `v`
+    Reference(String),
+}
+
+/// How many references [`lookup`] follows: bash refuses a circle, the reader reads it as
+/// unknown
+const MAX_REFERENCES: usize = 8;
+
+/// The binding the line gives `name` last, through the references it makes (`declare -n`):
+/// `None` when it gives none, or the references run in a circle
+pub(crate) fn lookup<'v>(vars: &'v Vars, name: &str) -> Option<&'v Binding> {
+    let mut name = name;
+    for _ in 0..MAX_REFERENCES {
+        match vars.iter().rev().find(|(bound, _)| bound == name) {
+            Some((_, Binding::Reference(target))) => name = target,
+            found => return found.map(|(_, binding)| binding),
+        }
+    }
+    None
+}
+
+/// The variable an assignment to `name` sets: `name`, or the one its references lead to
+pub(crate) fn referenced(vars: &Vars, name: &str) -> String {
+    let mut name = name;
+    for _ in 0..MAX_REFERENCES {
+        match vars.iter().rev().find(|(bound, _)| bound == name) {
+            Some((_, Binding::Reference(target))) => name = target,
+            _ => break,
+        }
+    }
+    name.to_owned()
 }
 
 /// The elements of an array the line sets, in the order they were set
@@ -708,8 +740,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
 
     /// The one value the line gives `name`, when it is known whole
     fn known_value(&self, name: &str) -> Option<String> {
-        match self.env.vars.iter().rev().find(|(bound, _)| bound == name) {
-            Some((_, Binding::Known(values))) => match values.as_slice() {
+        match lookup(self.env.vars, name) {
+            Some(Binding::Known(values)) => match values.as_slice() {
                 [value] if !is_unknown(value) => Some(value.clone()),
                 _ => None,
             },
@@ -737,8 +769,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
     /// The value the line sets `name` to, letter for letter, with a pass per value of a
     /// loop variable; `None` when only run time knows it
     fn spelled_value(&mut self, name: &str) -> Option<String> {
-        let bound = self.env.vars.iter().rev().find(|(bound, _)| bound == name);
-        let Some((_, Binding::Known(values))) = bound else {
+        let Some(Binding::Known(values)) = lookup(self.env.vars, name) else {
             return None;
         };
         let value = values.get(self.choice % values.len().max(1))?;
@@ -758,8 +789,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
             let why = format!("`${{{name}[{subscript}]}}` is split on an `IFS` the line sets");
             return self.unknown_part(why, true, false, false);
         }
-        let bound = self.env.vars.iter().rev().find(|(bound, _)| bound == name);
-        let array = match bound.map(|(_, binding)| binding) {
+        let array = match lookup(self.env.vars, name) {
             Some(Binding::Array(array)) => array.clone(),
             Some(Binding::Known(values)) => {
                 self.passes = self.passes.max(values.len());
@@ -776,7 +806,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 let why = why.clone();
                 return self.unknown_part(why, !quoted, false, false);
             }
-            None => {
+            None | Some(Binding::Reference(_)) => {
                 let why = format!("`${{{name}[{subscript}]}}` is set at run time");
                 return self.unknown_part(why, !quoted, false, false);
             }
@@ -820,6 +850,16 @@ impl<'e, 'a> Expansion<'e, 'a> {
     /// `${!name[@]}`, which list names and keys
     fn indirect_name(&self, inner: &str) -> Option<String> {
         let reference = inner.strip_prefix('!').filter(|name| is_name(name))?;
+        // `${!r}` of a reference `r` is the name it refers to (bash(1), `declare -n`).
+        if let Some((_, Binding::Reference(_))) = self
+            .env
+            .vars
+            .iter()
+            .rev()
+            .find(|(bound, _)| bound == reference)
+        {
+            return None;
+        }
         self.known_value(reference).filter(|name| is_name(name))
     }
 
@@ -830,8 +870,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
     fn defaulted(&mut self, name: &str, operator: DefaultOperator, word: &str, quoted: bool) {
         let set = match name {
             "HOME" | "PWD" => Some(true),
-            _ => match self.env.vars.iter().rev().find(|(bound, _)| bound == name) {
-                Some((_, Binding::Known(values))) => {
+            _ => match lookup(self.env.vars, name) {
+                Some(Binding::Known(values)) => {
                     self.passes = self.passes.max(values.len());
                     values
                         .get(self.choice % values.len().max(1))
@@ -905,8 +945,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 return;
             }
         }
-        let bound = self.env.vars.iter().rev().find(|(bound, _)| bound == name);
-        match bound.map(|(_, binding)| binding) {
+        match lookup(self.env.vars, name) {
             Some(Binding::Known(values)) => {
                 self.passes = self.passes.max(values.len());
                 let value = values
@@ -921,6 +960,10 @@ impl<'e, 'a> Expansion<'e, 'a> {
             }
             // An array's name alone is its element 0.
             Some(Binding::Array(_)) => self.element(name, "0", quoted),
+            Some(Binding::Reference(_)) => {
+                let why = format!("`${name}` refers to variables in a circle");
+                self.unknown_part(why, !quoted, false, false);
+            }
             None if PROCESS_ID_PARAMETERS.contains(&name) => {
                 self.current.push('$');
                 self.current.push_str(name);
@@ -1395,7 +1438,7 @@ fn pattern_edit(inner: &str) -> Option<(&str, PatternEdit<'_>)> {
     ok.then_some((name, edit))
 }
 
-fn is_name(text: &str) -> bool {
+pub(crate) fn is_name(text: &str) -> bool {
     !text.is_empty()
         && !text.starts_with(|ch: char| ch.is_ascii_digit())
         && text

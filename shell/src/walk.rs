@@ -340,18 +340,33 @@ impl Reader {
             }
             // `declare -n r=HOME` makes `$r` a reference to another variable, whose value
             // the reader does not follow: the names it binds are only known at run time.
+            // `declare -n r=v` makes `r` a reference to `v`; to a name only run time knows,
+            // or to an array's element, it is only known then.
             "declaration_command" if declares_references(node, at.source) => {
                 self.quoted_operands(node, at.source, 0);
-                let walked = self.children(node, inner);
+                let mut references = Vec::new();
                 for child in node.named_children() {
                     if child.kind() == "variable_assignment" {
-                        if let Some((name, _)) = text(child, at.source).split_once('=') {
-                            let why =
-                                format!("`${name}` refers to another variable (`declare -n`)");
-                            self.vars.push((name.to_owned(), Binding::Unknown(why)));
+                        if let Some((name, raw)) = text(child, at.source).split_once('=') {
+                            let binding = match self.value_of(raw) {
+                                Binding::Known(values) => match values.as_slice() {
+                                    [target] if expand::is_name(target) && target != name => {
+                                        Binding::Reference(target.clone())
+                                    }
+                                    _ => Binding::Unknown(format!(
+                                        "`${name}` refers to a variable named at run time (`declare -n`)"
+                                    )),
+                                },
+                                _ => Binding::Unknown(format!(
+                                    "`${name}` refers to a variable named at run time (`declare -n`)"
+                                )),
+                            };
+                            references.push((name.to_owned(), binding));
                         }
                     }
                 }
+                let walked = self.children(node, inner);
+                self.vars.extend(references);
                 walked?;
                 self.declaration(node, at)
             }
@@ -511,7 +526,9 @@ impl Reader {
         };
         self.name_table_elements(name.trim_end_matches('+'), raw);
         let appends = name.ends_with('+');
-        let name = name.trim_end_matches('+');
+        // `r=x` of a reference `r` sets the variable it refers to.
+        let target = expand::referenced(&self.vars, name.trim_end_matches('+'));
+        let name = target.as_str();
         let binding = if let Some((array, subscript)) =
             name.strip_suffix(']').and_then(|name| name.split_once('['))
         {
@@ -544,7 +561,7 @@ impl Reader {
                 },
                 _ => return unknown(),
             },
-            (true, Some(Binding::Unknown(_))) => return unknown(),
+            (true, Some(Binding::Unknown(_) | Binding::Reference(_))) => return unknown(),
         };
         let Some(elements) = expand::array_elements(raw) else {
             return unknown();
@@ -590,6 +607,9 @@ impl Reader {
                 _ => return Binding::Unknown(format!("`${name}` is built at run time")),
             },
             Some(Binding::Unknown(why)) => return Binding::Unknown(why.clone()),
+            Some(Binding::Reference(_)) => {
+                return Binding::Unknown(format!("`${name}` refers to variables in a circle"))
+            }
         };
         let index = self.subscript_index(subscript);
         let value = if appends {
@@ -603,11 +623,7 @@ impl Reader {
 
     /// The latest binding of `name` on the line
     fn binding(&self, name: &str) -> Option<&Binding> {
-        self.vars
-            .iter()
-            .rev()
-            .find(|(bound, _)| bound == name)
-            .map(|(_, binding)| binding)
+        expand::lookup(&self.vars, name)
     }
 
     /// The index a subscript names, when the line gives it (a number, or arithmetic of
@@ -671,8 +687,8 @@ impl Reader {
             let value = match self.value_of(raw) {
                 Binding::Known(values) => values.join(" "),
                 Binding::Unknown(why) => unknown_path(why).encode(),
-                Binding::Array(_) => {
-                    unknown_path(format!("`{array}[{key:?}]` is an array")).encode()
+                Binding::Array(_) | Binding::Reference(_) => {
+                    unknown_path(format!("`{array}[{key:?}]` is only known at run time")).encode()
                 }
             };
             match table {
@@ -2261,7 +2277,11 @@ impl Reader {
             .rev()
             .chain(self.vars.iter().rev())
             .find(|(var, _)| var == name || knowledge::variable_matches(name, var))
-            .map(|(_, binding)| binding)
+            .map(|(var, binding)| match binding {
+                // A reference's value is its target's (bash exports the target).
+                Binding::Reference(_) => expand::lookup(&self.vars, var).unwrap_or(binding),
+                _ => binding,
+            })
     }
 
     /// A file written earlier on the line that `program` runs by its place or name, or
@@ -2313,7 +2333,7 @@ impl Reader {
                                     .any(|file| !file.is_empty() && self.was_written(file))
                         }),
                         // Arrays are never exported (bash(1), Arrays): only run time knows.
-                        Binding::Unknown(_) | Binding::Array(_) => true,
+                        Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_) => true,
                     };
                     if written {
                         runs.opaque.push(format!(
@@ -2861,7 +2881,7 @@ impl Reader {
                         })
                     })
                 }),
-                Some(Binding::Unknown(_) | Binding::Array(_)) => true,
+                Some(Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_)) => true,
                 None => false,
             };
             if loads {
@@ -2886,7 +2906,9 @@ impl Reader {
                     }
                 }
                 Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
-                Some(Binding::Array(_)) => runs.opaque.push(array_in_environment(row.name)),
+                Some(Binding::Array(_) | Binding::Reference(_)) => {
+                    runs.opaque.push(array_in_environment(row.name))
+                }
                 None => {}
             }
         }
@@ -2910,7 +2932,9 @@ impl Reader {
                     }
                 }
                 Some(Binding::Unknown(why)) => runs.opaque.push(why.clone()),
-                Some(Binding::Array(_)) => runs.opaque.push(array_in_environment(name)),
+                Some(Binding::Array(_) | Binding::Reference(_)) => {
+                    runs.opaque.push(array_in_environment(name))
+                }
                 None => {}
             }
         }
@@ -3718,19 +3742,20 @@ fn known_values<'a>(binding: &'a Binding, runs: &mut Runs) -> Vec<&'a str> {
             runs.opaque.push(why.clone());
             Vec::new()
         }
-        Binding::Array(_) => {
+        Binding::Array(_) | Binding::Reference(_) => {
             runs.opaque.push(
-                "git's settings in its environment are an array, only known at run time".to_owned(),
+                "git's settings in its environment are an array or a reference, only known at run time".to_owned(),
             );
             Vec::new()
         }
     }
 }
 
-/// Why a variable the line made an array is read as only known at run time where a program
-/// reads its environment: bash exports no array, but a guard does not count on it
+/// Why a variable the line made an array (or references that run in a circle) is read as
+/// only known at run time where a program reads its environment: bash exports no array,
+/// but a guard does not count on it
 fn array_in_environment(name: &str) -> String {
-    format!("`${name}` is an array the line sets, which a program's environment may hold only at run time")
+    format!("`${name}` is an array or a reference the line sets, which a program's environment may hold only at run time")
 }
 
 /// The module a Python interpreter runs as a program (`-m pip`) and the words after it
