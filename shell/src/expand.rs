@@ -228,6 +228,27 @@ pub(crate) struct Params {
 
 /// Expands the word `raw` (its source text) into the words bash would pass, pushed on `out`
 pub(crate) fn word(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
+    expand_passes(raw, env, out, &mut |_| {});
+}
+
+/// The words of `raw` a pass at a time: one pass unless a parameter in it takes several
+/// values (a loop variable, a word a parameter falls back on) or braces give several words
+pub(crate) fn passes(raw: &str, env: &Env<'_>) -> Vec<Vec<String>> {
+    let mut words = Vec::new();
+    let mut ends = Vec::new();
+    expand_passes(raw, env, &mut words, &mut |end| ends.push(end));
+    let mut passes = Vec::with_capacity(ends.len());
+    let mut words = words.into_iter();
+    let mut start = 0;
+    for end in ends {
+        passes.push(words.by_ref().take(end - start).collect());
+        start = end;
+    }
+    passes
+}
+
+/// Expands `raw` into `out` as [`word`] does, telling `pass_end` where each pass's words end
+fn expand_passes(raw: &str, env: &Env<'_>, out: &mut Vec<String>, pass_end: &mut dyn FnMut(usize)) {
     // Most words quote and expand nothing: they are themselves.
     if !raw.bytes().any(|byte| {
         matches!(
@@ -236,12 +257,12 @@ pub(crate) fn word(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
         )
     }) {
         out.push(raw.to_owned());
-        return;
+        return pass_end(out.len());
     }
     // A process substitution is a path to a pipe; the walk reads what runs in it.
     if raw.starts_with("<(") || raw.starts_with(">(") {
         out.push(raw.to_owned());
-        return;
+        return pass_end(out.len());
     }
     let mut alternatives = Vec::new();
     braces(raw, &mut alternatives);
@@ -252,6 +273,7 @@ pub(crate) fn word(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
             expansion.run(&alternative);
             let passes = expansion.passes;
             expansion.finish(out);
+            pass_end(out.len());
             choice += 1;
             if choice >= passes || out.len() >= MAX_WORDS {
                 break;

@@ -7956,6 +7956,13 @@ pub(crate) const REMOTE_SHELLS: &[RemoteShell] = &[
     },
 ];
 
+/// Whether `program` runs command lines on other hosts (a row of [`REMOTE_SHELLS`])
+pub(crate) fn is_remote_shell(program: &str) -> bool {
+    REMOTE_SHELLS
+        .iter()
+        .any(|row| row.programs.contains(&program))
+}
+
 /// The command line `program` (`ssh [options] host command...`, `pdsh -w hosts
 /// command...`) runs on other hosts: its words after its options and host, joined as ssh
 /// joins them; `None` when it runs none (a login shell) or is no such program

@@ -218,6 +218,19 @@ const MAX_TREE_DEPTH: usize = 2 * MAX_NESTING;
 impl Reader {
     /// Parses `text` as a script whose commands read the output of `upstream`
     fn script(&mut self, text: &str, upstream: &[usize], depth: Depth) -> Result<(), Unreadable> {
+        self.script_fed(text, upstream, depth, None)
+    }
+
+    /// Reads `text` as [`Self::script`] does, each of its commands at the top given `input`
+    /// as their literal input (`ssh HOST 'bash -s' <<EOF`: the remote command reads what
+    /// ssh reads; which of them reads it first only run time knows)
+    fn script_fed(
+        &mut self,
+        text: &str,
+        upstream: &[usize],
+        depth: Depth,
+        input: Option<String>,
+    ) -> Result<(), Unreadable> {
         if depth.scripts > MAX_SCRIPT_DEPTH {
             return Err(Unreadable::TooDeep);
         }
@@ -229,26 +242,26 @@ impl Reader {
         };
         if self.fast {
             if let Some(tree) = fast::read(text) {
-                return self.node(tree.root(), at, None);
+                return self.node(tree.root(), at, input);
             }
         }
-        self.full_parse(at)
+        self.full_parse(at, input)
     }
 
     /// Reads a line the fast reader gave up with tree-sitter-bash
     #[cfg(feature = "tree-sitter")]
-    fn full_parse(&mut self, at: At<'_, '_>) -> Result<(), Unreadable> {
+    fn full_parse(&mut self, at: At<'_, '_>, input: Option<String>) -> Result<(), Unreadable> {
         let parser = match &mut self.parser {
             Some(parser) => parser,
             None => self.parser.insert(bash_tree::parser()?),
         };
         let tree = bash_tree::parse(parser, at.source, self.deadline)?;
-        self.node(bash_tree::root(&tree, at.source), at, None)
+        self.node(bash_tree::root(&tree, at.source), at, input)
     }
 
     /// Without tree-sitter-bash, a line the fast reader gave up cannot be read
     #[cfg(not(feature = "tree-sitter"))]
-    fn full_parse(&mut self, at: At<'_, '_>) -> Result<(), Unreadable> {
+    fn full_parse(&mut self, at: At<'_, '_>, _: Option<String>) -> Result<(), Unreadable> {
         Err(limits::unterminated(at.source)
             .or_else(|| limits::read_write_redirect(at.source))
             .unwrap_or(Unreadable::NoFullParser))
@@ -300,6 +313,13 @@ impl Reader {
         match node.kind() {
             "command" => self.command(node, inner, stdin),
             "pipeline" => self.pipeline(node, inner, stdin),
+            // A script given an input: any of its commands may be the one that reads it.
+            "program" if stdin.is_some() => {
+                for child in node.named_children() {
+                    self.node(child, inner, stdin.clone())?;
+                }
+                Ok(())
+            }
             "redirected_statement" => self.redirected(node, inner, stdin),
             // Values set here hold for the commands after them; what runs in them is walked.
             "variable_assignment" => {
@@ -730,22 +750,36 @@ impl Reader {
 
     /// The value `raw` gives a parameter
     fn value_of(&mut self, raw: &str) -> Binding {
-        let mut words = Vec::new();
-        expand::word(raw, &self.env(), &mut words);
-        for word in &words {
+        let passes = expand::passes(raw, &self.env());
+        for word in passes.iter().flatten() {
             self.evaluated.text(word);
         }
-        match (
-            words.as_slice(),
-            words.iter().find_map(|word| UnknownWord::decode(word)),
-        ) {
-            // Known up to a part (`$(mktemp -d)`, `/tmp/$X`), or known to be one word
-            // (`$(git describe)`): kept so, for the words it goes into.
-            ([one], Some(unknown)) if !unknown.prefix.is_empty() || unknown.one_word => {
-                Binding::Known(vec![one.clone()])
+        let mut values = Vec::with_capacity(passes.len());
+        let mut unknown_why = None;
+        for words in &passes {
+            match (
+                words.as_slice(),
+                words.iter().find_map(|word| UnknownWord::decode(word)),
+            ) {
+                // Known up to a part (`$(mktemp -d)`, `/tmp/$X`), or known to be one word
+                // (`$(git describe)`): kept so, for the words it goes into.
+                ([one], Some(unknown)) if !unknown.prefix.is_empty() || unknown.one_word => {
+                    values.push(one.clone());
+                }
+                (_, Some(unknown)) => {
+                    values.push(unknown_path(unknown.why.clone()).encode());
+                    unknown_why.get_or_insert(unknown.why);
+                }
+                (_, None) => values.push(words.join(" ")),
             }
-            (_, Some(unknown)) => Binding::Unknown(unknown.why),
-            (_, None) => Binding::Known(vec![words.join(" ")]),
+        }
+        // A pass of a value only run time knows beside one the line gives (`p=${X:-~/.netrc}`)
+        // keeps both; only unknown passes leave the whole value unknown.
+        match unknown_why {
+            Some(why) if values.iter().all(|value| expand::is_unknown(value)) => {
+                Binding::Unknown(why)
+            }
+            _ => Binding::Known(values),
         }
     }
 
@@ -1822,7 +1856,16 @@ impl Reader {
             let read = runs
                 .scripts
                 .iter()
-                .try_for_each(|script| self.nested(script, run_at));
+                .try_for_each(|script| self.nested(script, run_at))
+                .and_then(|()| {
+                    runs.fed.iter().try_for_each(|(script, input)| {
+                        let depth = Depth {
+                            scripts: run_at.depth.scripts + 1,
+                            ..run_at.depth
+                        };
+                        self.script_fed(script, run_at.upstream, depth, Some(input.clone()))
+                    })
+                });
             self.vars.truncate(vars);
             if let Some(outer) = outer {
                 self.params = outer;
@@ -2633,8 +2676,21 @@ impl Reader {
             }
             _ => {}
         }
-        if let Some(script) = knowledge::remote_command(program, args) {
-            runs.word(program, script);
+        // What ssh reads goes to the remote command, or, given none, to a login shell,
+        // which runs it (`ssh HOST <<'EOF' … EOF`).
+        let remote = knowledge::remote_command(program, args);
+        let literal_input = stdin.as_ref().filter(|input| !expand::is_unknown(input));
+        match (remote, literal_input) {
+            (Some(script), Some(input)) if !expand::is_unknown(&script) => {
+                runs.fed.push((script, input.clone()))
+            }
+            (Some(script), _) => runs.word(program, script),
+            (None, Some(_)) if knowledge::is_remote_shell(program) => {
+                if let Some(input) = stdin.clone() {
+                    runs.script(input);
+                }
+            }
+            (None, _) => {}
         }
         for (evaluation, value) in knowledge::builtin_code(program, args) {
             self.builtin_code(
@@ -3516,6 +3572,9 @@ fn single_quoted(text: &str) -> String {
 #[derive(Default)]
 struct Runs {
     scripts: Vec<String>,
+    /// Scripts run with an input of their own, literal text: a remote command and what ssh
+    /// reads (`ssh HOST 'bash -s' <<EOF`)
+    fed: Vec<(String, String)>,
     /// The positional parameters the scripts are given, when the command names them: `$0`
     /// and the words after `sh -c SCRIPT`
     params: Option<Params>,
