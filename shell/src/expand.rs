@@ -785,7 +785,45 @@ impl<'e, 'a> Expansion<'e, 'a> {
     /// pattern only known at run time
     fn pattern_edited(&mut self, inner: &str) -> Option<String> {
         let (name, edit) = pattern_edit(inner)?;
-        edit.apply(&self.spelled_value(name)?)
+        match self.spelled_value(name) {
+            Some(value) => edit.apply(&value),
+            None => self.home_edited(name, &edit),
+        }
+    }
+
+    /// A suffix cut from a value that starts with the home (`k=~/.ssh/id_rsa.pub;
+    /// ${k%.pub}`), whose letters the reader does not know: only a cut that the rest after
+    /// the home holds, which no letter of the home can change (the shortest suffix, or the
+    /// longest of a pattern without `*`); `None` otherwise
+    fn home_edited(&mut self, name: &str, edit: &PatternEdit<'_>) -> Option<String> {
+        let PatternEdit::Remove {
+            word,
+            longest,
+            prefix: false,
+        } = *edit
+        else {
+            return None;
+        };
+        if longest && word.contains('*') {
+            return None;
+        }
+        let Some(Binding::Known(values)) = lookup(self.env.vars, name) else {
+            return None;
+        };
+        let value = values.get(self.choice % values.len().max(1))?;
+        let (home, rest) = ["${HOME}", "$HOME", "~"].iter().find_map(|home| {
+            let rest = value.strip_prefix(home)?;
+            (rest.is_empty() || rest.starts_with('/')).then_some((*home, rest))
+        })?;
+        if is_unknown(value) || rest.contains('~') || rest.contains("$HOME") {
+            return None;
+        }
+        let cut = without_match(rest, word, longest, false)?;
+        if cut == rest {
+            return None;
+        }
+        self.passes = self.passes.max(values.len());
+        Some(format!("{home}{cut}"))
     }
 
     /// The value the line sets `name` to, letter for letter, with a pass per value of a
@@ -1676,6 +1714,10 @@ mod tests {
             ("E".to_owned(), Binding::Known(vec![String::new()])),
             ("N".to_owned(), Binding::Known(vec!["M".to_owned()])),
             (
+                "P2".to_owned(),
+                Binding::Known(vec!["$HOME/.ssh/id_rsa.pub".to_owned()]),
+            ),
+            (
                 "L".to_owned(),
                 Binding::Known(vec!["~".to_owned(), "/etc".to_owned()]),
             ),
@@ -1742,6 +1784,12 @@ mod tests {
             ("\"${X:-\"a\"}\"", &["?[]", "?[]"]),
             ("${X:-${Y:-/etc}}", &["?s[]", "?s[]"]),
             ("\"${!N}\"", &["rm -rf"]),
+            // A suffix cut from a value holding the home, when the rest after it holds it.
+            ("${P2%.pub}", &["$HOME/.ssh/id_rsa"]),
+            ("${P2%/*}", &["$HOME/.ssh"]),
+            ("${P2%%/*}", &["?s[]"]),
+            ("${P2%.nothing}", &["?s[]"]),
+            ("${P2#*/}", &["?s[]"]),
             ("${!F}", &["?s[]"]),
             // bash(1), Case modification: `^` upper, `,` lower, `~` toggles; doubled, every
             // letter, else the first; `@U`, `@u`, `@L` as `^^`, `^`, `,,`.
