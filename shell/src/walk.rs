@@ -552,8 +552,10 @@ impl Reader {
         let binding = if let Some((array, subscript)) =
             name.strip_suffix(']').and_then(|name| name.split_once('['))
         {
-            let binding = self.element_set(array, subscript, raw, appends);
-            return self.vars.push((array.to_owned(), binding));
+            // `R[0]=x` of a reference `R` sets an element of the array it refers to.
+            let array = expand::referenced(&self.vars, array);
+            let binding = self.element_set(&array, subscript, raw, appends);
+            return self.vars.push((array, binding));
         } else if raw.starts_with('(') {
             self.array_of(name, raw, appends)
         } else if appends {
@@ -2685,11 +2687,11 @@ impl Reader {
                 runs.fed.push((script, input.clone()))
             }
             (Some(script), _) => runs.word(program, script),
-            (None, Some(_)) if knowledge::is_remote_shell(program) => {
-                if let Some(input) = stdin.clone() {
-                    runs.script(input);
-                }
-            }
+            (None, _) if knowledge::is_remote_shell(program) => match stdin.clone() {
+                Some(input) => runs.script(input),
+                None if !upstream.is_empty() => self.runs_input(program, upstream, &mut runs),
+                None => {}
+            },
             (None, _) => {}
         }
         for (evaluation, value) in knowledge::builtin_code(program, args) {
