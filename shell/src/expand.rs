@@ -45,6 +45,29 @@ pub(crate) fn lookup<'v>(vars: &'v Vars, name: &str) -> Option<&'v Binding> {
     None
 }
 
+/// The one value the line gives `name` last, when it is known whole
+pub(crate) fn known_value(vars: &Vars, name: &str) -> Option<String> {
+    match lookup(vars, name) {
+        Some(Binding::Known(values)) => match values.as_slice() {
+            [value] if !is_unknown(value) => Some(value.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The index an array's subscript names when the line gives it: a number, or arithmetic
+/// holding a digit or a `$` of values it sets; `None` for a bare name, a key to an
+/// associative array and arithmetic to an indexed one, which only the declaration tells apart
+pub(crate) fn subscript_index(subscript: &str, vars: &Vars) -> Option<i64> {
+    subscript.trim().parse::<i64>().ok().or_else(|| {
+        subscript
+            .contains(|ch: char| ch.is_ascii_digit() || ch == '$')
+            .then(|| crate::arithmetic::evaluate(subscript, &|name| known_value(vars, name)))
+            .flatten()
+    })
+}
+
 /// The variable an assignment to `name` sets: `name`, or the one its references lead to
 pub(crate) fn referenced(vars: &Vars, name: &str) -> String {
     let mut name = name;
@@ -58,7 +81,7 @@ pub(crate) fn referenced(vars: &Vars, name: &str) -> String {
 }
 
 /// The elements of an array the line sets, in the order they were set
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct Array {
     /// Each element's index (`None` for an associative array's key, or an index only run
     /// time knows) and its value, expanded
@@ -68,7 +91,25 @@ pub(crate) struct Array {
     pub(crate) exact: bool,
 }
 
+impl Default for Array {
+    /// No element, every index known
+    fn default() -> Self {
+        Array {
+            elements: Vec::new(),
+            exact: true,
+        }
+    }
+}
+
 impl Array {
+    /// An array of the one value `value`, its element 0 (`a=x; a+=(y)`, `a[1]=y`)
+    pub(crate) fn of_value(value: String) -> Self {
+        Array {
+            elements: vec![(Some(0), value)],
+            exact: true,
+        }
+    }
+
     /// Sets the element at `index` (a known index is replaced, any other added)
     pub(crate) fn set(&mut self, index: Option<i64>, value: String) {
         let at = index.and_then(|index| {
@@ -762,13 +803,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
 
     /// The one value the line gives `name`, when it is known whole
     fn known_value(&self, name: &str) -> Option<String> {
-        match lookup(self.env.vars, name) {
-            Some(Binding::Known(values)) => match values.as_slice() {
-                [value] if !is_unknown(value) => Some(value.clone()),
-                _ => None,
-            },
-            _ => None,
-        }
+        known_value(self.env.vars, name)
     }
 
     /// `${NAME^^}` and the other case modifications of a value the line sets (bash(1),
@@ -857,10 +892,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
                     .get(self.choice % values.len().max(1))
                     .cloned()
                     .unwrap_or_default();
-                Array {
-                    elements: vec![(Some(0), value)],
-                    exact: true,
-                }
+                Array::of_value(value)
             }
             Some(Binding::Unknown(why)) => {
                 let why = why.clone();
@@ -887,12 +919,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
             }
             return;
         }
-        let index = subscript
-            .trim()
-            .parse::<i64>()
-            .ok()
-            .or_else(|| crate::arithmetic::evaluate(subscript, &|name| self.known_value(name)));
-        match index.and_then(|index| array.at(index)) {
+        match subscript_index(subscript, self.env.vars).and_then(|index| array.at(index)) {
             Some(Some(value)) => self.value(value, quoted),
             Some(None) => {}
             None => {
@@ -1784,13 +1811,13 @@ mod tests {
             ("\"${X:-\"a\"}\"", &["?[]", "?[]"]),
             ("${X:-${Y:-/etc}}", &["?s[]", "?s[]"]),
             ("\"${!N}\"", &["rm -rf"]),
+            ("${!F}", &["?s[]"]),
             // A suffix cut from a value holding the home, when the rest after it holds it.
             ("${P2%.pub}", &["$HOME/.ssh/id_rsa"]),
             ("${P2%/*}", &["$HOME/.ssh"]),
             ("${P2%%/*}", &["?s[]"]),
             ("${P2%.nothing}", &["?s[]"]),
             ("${P2#*/}", &["?s[]"]),
-            ("${!F}", &["?s[]"]),
             // bash(1), Case modification: `^` upper, `,` lower, `~` toggles; doubled, every
             // letter, else the first; `@U`, `@u`, `@L` as `^^`, `^`, `,,`.
             ("\"${Q^^}\"", &["DROP TABLE T"]),

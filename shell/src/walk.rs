@@ -570,20 +570,13 @@ impl Reader {
     /// element expanded as a command's words are, a `[KEY]=VALUE` as an assignment's value
     fn array_of(&mut self, name: &str, raw: &str, appends: bool) -> Binding {
         let unknown = || Binding::Unknown(format!("the array `${name}` is built at run time"));
-        let mut array = match (appends, self.binding(name)) {
-            (false, _) | (true, None) => expand::Array {
-                elements: Vec::new(),
-                exact: true,
-            },
-            (true, Some(Binding::Array(array))) => array.clone(),
-            (true, Some(Binding::Known(values))) => match values.as_slice() {
-                [value] => expand::Array {
-                    elements: vec![(Some(0), value.clone())],
-                    exact: true,
-                },
-                _ => return unknown(),
-            },
-            (true, Some(Binding::Unknown(_) | Binding::Reference(_))) => return unknown(),
+        let held = if appends {
+            self.array_held(name)
+        } else {
+            Some(expand::Array::default())
+        };
+        let Some(mut array) = held else {
+            return unknown();
         };
         let Some(elements) = expand::array_elements(raw) else {
             return unknown();
@@ -591,7 +584,7 @@ impl Reader {
         for (key, value) in elements {
             match key {
                 Some(key) => {
-                    let index = self.subscript_index(key);
+                    let index = expand::subscript_index(key, &self.vars);
                     let value = self.element_value(value);
                     array.set(index, value);
                 }
@@ -615,25 +608,10 @@ impl Reader {
     /// The array `name` holds after `name[SUBSCRIPT]=VALUE`: a value the line set is its
     /// element 0; one only run time knows stays so
     fn element_set(&mut self, name: &str, subscript: &str, raw: &str, appends: bool) -> Binding {
-        let mut array = match self.binding(name) {
-            None => expand::Array {
-                elements: Vec::new(),
-                exact: true,
-            },
-            Some(Binding::Array(array)) => array.clone(),
-            Some(Binding::Known(values)) => match values.as_slice() {
-                [value] => expand::Array {
-                    elements: vec![(Some(0), value.clone())],
-                    exact: true,
-                },
-                _ => return Binding::Unknown(format!("`${name}` is built at run time")),
-            },
-            Some(Binding::Unknown(why)) => return Binding::Unknown(why.clone()),
-            Some(Binding::Reference(_)) => {
-                return Binding::Unknown(format!("`${name}` refers to variables in a circle"))
-            }
+        let Some(mut array) = self.array_held(name) else {
+            return Binding::Unknown(format!("`${name}` is built at run time"));
         };
-        let index = self.subscript_index(subscript);
+        let index = expand::subscript_index(subscript, &self.vars);
         let value = if appends {
             unknown_path(format!("`${{{name}[{subscript}]}}` is built at run time")).encode()
         } else {
@@ -643,46 +621,29 @@ impl Reader {
         Binding::Array(array)
     }
 
+    /// The array `name` holds as the line has set it: none yet is an empty one, a value its
+    /// element 0; `None` when only run time knows it
+    fn array_held(&self, name: &str) -> Option<expand::Array> {
+        match self.binding(name) {
+            None => Some(expand::Array::default()),
+            Some(Binding::Array(array)) => Some(array.clone()),
+            Some(Binding::Known(values)) => match values.as_slice() {
+                [value] => Some(expand::Array::of_value(value.clone())),
+                _ => None,
+            },
+            Some(Binding::Unknown(_) | Binding::Reference(_)) => None,
+        }
+    }
+
     /// The latest binding of `name` on the line
     fn binding(&self, name: &str) -> Option<&Binding> {
         expand::lookup(&self.vars, name)
     }
 
-    /// The index a subscript names, when the line gives it (a number, or arithmetic of
-    /// values it sets); `None` for a key of an associative array or one run time gives
-    fn subscript_index(&self, subscript: &str) -> Option<i64> {
-        let env = self.env();
-        subscript.trim().parse::<i64>().ok().or_else(|| {
-            // A name is a key to an associative array, and arithmetic to an indexed one:
-            // only a number the line spells is taken as an index.
-            subscript
-                .contains(|ch: char| ch.is_ascii_digit() || ch == '$')
-                .then(|| {
-                    crate::arithmetic::evaluate(subscript, &|name| {
-                        env.vars
-                            .iter()
-                            .rev()
-                            .find_map(|(bound, binding)| match binding {
-                                Binding::Known(values) if bound == name => {
-                                    match values.as_slice() {
-                                        [value] if !expand::is_unknown(value) => {
-                                            Some(value.clone())
-                                        }
-                                        _ => None,
-                                    }
-                                }
-                                _ => None,
-                            })
-                    })
-                })
-                .flatten()
-        })
-    }
-
     /// An element's value, as an assignment's is read (one word, never split)
     fn element_value(&mut self, raw: &str) -> String {
         match self.value_of(raw) {
-            Binding::Known(values) if values.len() == 1 => values.join(" "),
+            Binding::Known(mut values) if values.len() == 1 => values.pop().unwrap_or_default(),
             Binding::Unknown(why) => unknown_path(why).encode(),
             _ => unknown_path(format!("the element `{raw}` is known only at run time")).encode(),
         }
@@ -2681,8 +2642,9 @@ impl Reader {
         // What ssh reads goes to the remote command, or, given none, to a login shell,
         // which runs it (`ssh HOST <<'EOF' … EOF`).
         let remote = knowledge::remote_command(program, args);
-        let literal_input = stdin.as_ref().filter(|input| !expand::is_unknown(input));
-        match (remote, literal_input) {
+        match (remote, stdin.as_ref()) {
+            // An input only run time knows goes on so: the remote command that reads it
+            // runs what only then is known.
             (Some(script), Some(input)) if !expand::is_unknown(&script) => {
                 runs.fed.push((script, input.clone()))
             }
@@ -3574,8 +3536,8 @@ fn single_quoted(text: &str) -> String {
 #[derive(Default)]
 struct Runs {
     scripts: Vec<String>,
-    /// Scripts run with an input of their own, literal text: a remote command and what ssh
-    /// reads (`ssh HOST 'bash -s' <<EOF`)
+    /// Scripts run with an input of their own: a remote command and what ssh reads (`ssh
+    /// HOST 'bash -s' <<EOF`), literal text or a word only run time knows
     fed: Vec<(String, String)>,
     /// The positional parameters the scripts are given, when the command names them: `$0`
     /// and the words after `sh -c SCRIPT`
