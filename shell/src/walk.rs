@@ -814,7 +814,9 @@ impl Reader {
             Some(unknown) => listing().map_or(Binding::Unknown(unknown.why), Binding::Known),
             None => Binding::Known(values),
         };
-        self.vars.push((name, binding));
+        // The variable of a loop that is a reference sets what it refers to.
+        self.vars
+            .push((expand::referenced(&self.vars, &name), binding));
     }
 
     /// What words are expanded against
@@ -1499,12 +1501,21 @@ impl Reader {
             .flatten();
             let names = knowledge::variables_set(&program, &args);
             for &name in &names {
+                // `printf -v 'a[1]' …`, `read 'a[1]'`: an element set, which leaves the whole
+                // array only known at run time.
+                if let Some((array, _)) = name.split_once('[') {
+                    let why = format!("`${{{name}}}` is set by `{program}` at run time");
+                    let array = expand::referenced(&self.vars, array);
+                    self.vars.push((array, Binding::Unknown(why)));
+                    continue;
+                }
                 let binding = match (&printed, &read_listed) {
                     (Some((set, value)), _) if *set == name => Binding::Known(vec![value.clone()]),
                     (_, Some(listed)) if names.len() == 1 => Binding::Known(listed.clone()),
                     _ => Binding::Unknown(format!("`${name}` is set by `{program}` at run time")),
                 };
-                self.vars.push((name.to_owned(), binding));
+                let name = expand::referenced(&self.vars, name);
+                self.vars.push((name, binding));
             }
             if program == "env" {
                 if let Some(split) = env_split_string(&args) {
