@@ -5,14 +5,27 @@
 //! program) leaves the word unknown: it is kept apart, with the text known before it and
 //! why it is unknown, so that a condition that tests it is undecidable rather than false.
 
+use std::cell::Cell;
+
 use crate::knowledge::{
     carries_text, prints_a_name, prints_one_word, NAME_VARIABLES, PROCESS_ID_PARAMETERS,
 };
 use crate::word::ansi_c;
 use crate::Context;
 
-/// The most words brace expansion and loop variables may make of one word
-const MAX_WORDS: usize = 64;
+/// The most words one word may expand into (braces, loop variables, arrays, positional
+/// parameters), and the most values a parameter or an array may hold: past it, the rest is
+/// only known at run time, never dropped
+pub(crate) const MAX_WORDS: usize = 1024;
+
+/// The most bytes a word's expansions may make, its passes together, and a parameter's
+/// values may hold: a value grown past it (`a=$a$a` over and over) is only known at run time
+const MAX_EXPANDED_BYTES: usize = crate::limits::MAX_BYTES;
+
+/// The most bytes the expansions of one reading may make, all its words together: a line
+/// whose words each expand to many (`"${a[@]}"` ten thousand times) ends in words only
+/// known at run time, in a time a hook can wait for
+const MAX_READING_BYTES: usize = 8 * MAX_EXPANDED_BYTES;
 
 /// What a parameter set on the line holds
 #[derive(Debug, Clone)]
@@ -98,6 +111,28 @@ impl Default for Array {
             elements: Vec::new(),
             exact: true,
         }
+    }
+}
+
+impl Binding {
+    /// The binding as the reader keeps it: one holding more than [`MAX_WORDS`] values or
+    /// elements, or more than [`MAX_EXPANDED_BYTES`] bytes, is only known at run time (a
+    /// value doubled over and over would grow without end)
+    pub(crate) fn bounded(self, name: &str) -> Binding {
+        let (count, bytes) = match &self {
+            Binding::Known(values) => (values.len(), values.iter().map(String::len).sum()),
+            Binding::Array(array) => (
+                array.elements.len(),
+                array.elements.iter().map(|(_, value)| value.len()).sum(),
+            ),
+            Binding::Unknown(_) | Binding::Reference(_) => (0, 0),
+        };
+        if count > MAX_WORDS || bytes > MAX_EXPANDED_BYTES {
+            return Binding::Unknown(format!(
+                "`${name}` grows past what the reader follows ({MAX_WORDS} values, 128 KiB)"
+            ));
+        }
+        self
     }
 }
 
@@ -256,6 +291,8 @@ pub(crate) struct Env<'a> {
     pub(crate) context: &'a Context,
     /// The positional parameters, when the line gives them (a call of a function it defines)
     pub(crate) params: Option<&'a Params>,
+    /// The bytes the reading's expansions have made and read so far (see [`Budget`])
+    pub(crate) spent: &'a Cell<usize>,
 }
 
 /// The positional parameters of a function the line calls: the words of the call
@@ -306,21 +343,125 @@ fn expand_passes(raw: &str, env: &Env<'_>, out: &mut Vec<String>, pass_end: &mut
         return pass_end(out.len());
     }
     let mut alternatives = Vec::new();
-    braces(raw, &mut alternatives);
+    let every_alternative = braces(raw, &mut alternatives);
+    let mut budget = Budget::default();
     for alternative in alternatives {
-        let mut choice = 0;
-        loop {
-            let mut expansion = Expansion::new(env, choice);
-            expansion.run(&alternative);
-            let passes = expansion.passes;
-            expansion.finish(out);
-            pass_end(out.len());
-            choice += 1;
-            if choice >= passes || out.len() >= MAX_WORDS {
-                break;
-            }
+        let whole = each_pass(
+            &alternative,
+            out,
+            pass_end,
+            &mut budget,
+            env.spent,
+            |choice, radices| {
+                let mut expansion = Expansion::new(env, choice, radices);
+                expansion.run(&alternative);
+                expansion
+            },
+        );
+        if !whole {
+            return overflowed(raw, out, pass_end);
         }
     }
+    if !every_alternative {
+        overflowed(raw, out, pass_end);
+    }
+}
+
+/// What the expansions of one word may still make: past [`MAX_WORDS`] words or
+/// [`MAX_EXPANDED_BYTES`] bytes (the text read again on each pass counted), the rest of
+/// the word is only known at run time
+struct Budget {
+    words: usize,
+    bytes: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            words: MAX_WORDS,
+            bytes: MAX_EXPANDED_BYTES,
+        }
+    }
+}
+
+impl Budget {
+    /// Takes the cost of a pass that read `read` bytes and made `words`, from this budget
+    /// and from the reading's, `spent`; false when either does not hold it
+    fn spend(&mut self, read: usize, words: &[String], spent: &Cell<usize>) -> bool {
+        let cost = read.saturating_add(words.iter().map(String::len).sum());
+        let reading = spent.get().saturating_add(cost);
+        spent.set(reading);
+        match (
+            self.words.checked_sub(words.len()),
+            self.bytes.checked_sub(cost),
+        ) {
+            (Some(words), Some(bytes)) if reading <= MAX_READING_BYTES => {
+                self.words = words;
+                self.bytes = bytes;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Runs `pass` (an expansion of `raw` for a pass number and the digits met so far) once
+/// per pass, pushing each pass's words on `out`; false when the budget ran out first
+fn each_pass<'e, 'a>(
+    raw: &str,
+    out: &mut Vec<String>,
+    pass_end: &mut dyn FnMut(usize),
+    budget: &mut Budget,
+    expansion_spent: &Cell<usize>,
+    pass: impl Fn(usize, Vec<(String, usize)>) -> Expansion<'e, 'a>,
+) -> bool
+where
+    'a: 'e,
+{
+    let mut radices = Vec::new();
+    let mut choice = 0;
+    loop {
+        let start = out.len();
+        let expansion = pass(choice, std::mem::take(&mut radices));
+        let overflowed = expansion.overflowed;
+        radices = expansion.finish(out);
+        let spent = budget.spend(
+            raw.len(),
+            out.get(start..).unwrap_or_default(),
+            expansion_spent,
+        );
+        if overflowed || !spent {
+            out.truncate(start);
+            return false;
+        }
+        pass_end(out.len());
+        choice += 1;
+        let passes = radices
+            .iter()
+            .fold(1usize, |passes, (_, values)| passes.saturating_mul(*values));
+        if choice >= passes {
+            return true;
+        }
+    }
+}
+
+/// Ends the words of `raw` with one only known at run time: it expands into more than the
+/// reader follows
+fn overflowed(raw: &str, out: &mut Vec<String>, pass_end: &mut dyn FnMut(usize)) {
+    let shown: String = raw.chars().take(40).collect();
+    let more = if shown.len() < raw.len() { "…" } else { "" };
+    let word = UnknownWord {
+        prefix: String::new(),
+        split: true,
+        name: false,
+        own_code: false,
+        one_word: false,
+        why: format!(
+            "`{shown}{more}` expands into more than the reader follows ({MAX_WORDS} words, 128 KiB)"
+        ),
+    };
+    out.push(word.encode());
+    pass_end(out.len());
 }
 
 /// The text the body `raw` of a here-document whose delimiter is not quoted hands its
@@ -329,35 +470,40 @@ fn expand_passes(raw: &str, env: &Env<'_>, out: &mut Vec<String>, pass_end: &mut
 /// one text per value of a loop variable in it, and a text with a part only known at run
 /// time pushed as an unknown word
 pub(crate) fn here_document(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
-    let mut choice = 0;
-    loop {
-        let mut expansion = Expansion::new(env, choice);
-        expansion.quoted_empty = true;
-        expansion.quoted_text(raw, &mut raw.char_indices().peekable(), false);
-        let passes = expansion.passes;
-        expansion.finish(out);
-        choice += 1;
-        if choice >= passes || out.len() >= MAX_WORDS {
-            break;
-        }
+    let whole = each_pass(
+        raw,
+        out,
+        &mut |_| {},
+        &mut Budget::default(),
+        env.spent,
+        |choice, radices| {
+            let mut expansion = Expansion::new(env, choice, radices);
+            expansion.quoted_empty = true;
+            expansion.quoted_text(raw, &mut raw.char_indices().peekable(), false);
+            expansion
+        },
+    );
+    if !whole {
+        overflowed(raw, out, &mut |_| {});
     }
 }
 
 /// Brace expansion of `raw` (`{a,b}`, `{,/}etc`, `{1..3}`), outside quotes; words without
-/// braces stay whole
-fn braces(raw: &str, out: &mut Vec<String>) {
+/// braces stay whole. False when it makes more than [`MAX_WORDS`] words: those past it are
+/// left out, for the caller to read as unknown
+fn braces(raw: &str, out: &mut Vec<String>) -> bool {
     let Some((open, close, parts)) = first_brace(raw) else {
         out.push(raw.to_owned());
-        return;
+        return true;
     };
     let head = raw.get(..open).unwrap_or_default();
     let tail = raw.get(close + 1..).unwrap_or_default();
     for part in parts {
-        if out.len() >= MAX_WORDS {
-            return;
+        if out.len() >= MAX_WORDS || !braces(&format!("{head}{part}{tail}"), out) {
+            return false;
         }
-        braces(&format!("{head}{part}{tail}"), out);
     }
+    true
 }
 
 /// The first unquoted `{...}` bash expands (bash(1), Brace Expansion): one holding a
@@ -495,7 +641,7 @@ fn after_unit(raw: &str, at: usize) -> Option<usize> {
 
 /// The words of a sequence expression `X..Y[..INCR]` (bash(1)): integers, zero-padded when
 /// either end is, or single letters, through the characters between them; at most
-/// [`MAX_WORDS`]
+/// one more than [`MAX_WORDS`], for [`braces`] to tell that it makes too many
 fn sequence(inner: &str) -> Option<Vec<String>> {
     let mut ends = inner.split("..");
     let (first, last) = (ends.next()?, ends.next()?);
@@ -525,7 +671,9 @@ fn sequence(inner: &str) -> Option<Vec<String>> {
         0
     };
     let count = (from.abs_diff(to) / step).saturating_add(1);
-    let count = usize::try_from(count).unwrap_or(MAX_WORDS).min(MAX_WORDS);
+    let count = usize::try_from(count)
+        .unwrap_or(usize::MAX)
+        .min(MAX_WORDS + 1);
     let mut words = Vec::with_capacity(count);
     let mut value = i128::from(from);
     let step = if to < from {
@@ -555,27 +703,32 @@ struct Expansion<'e, 'a> {
     env: &'e Env<'a>,
     /// Which value a parameter with several (a loop variable) takes in this pass
     choice: usize,
-    /// How many passes the word needs: the most values a parameter in it has
-    passes: usize,
+    /// The parameters with several values met in the word's passes so far, each a digit
+    /// of the pass number, and how many values it has (see [`Expansion::pick`])
+    radices: Vec<(String, usize)>,
     current: String,
     /// Whether the word being built exists even if empty (`""`)
     quoted_empty: bool,
     words: Vec<String>,
     unknown: Option<UnknownWord>,
+    /// Whether the pass made more than [`MAX_WORDS`] words or a word of more than
+    /// [`MAX_EXPANDED_BYTES`] bytes, and stopped
+    overflowed: bool,
 }
 
 type Chars<'a> = std::iter::Peekable<std::str::CharIndices<'a>>;
 
 impl<'e, 'a> Expansion<'e, 'a> {
-    fn new(env: &'e Env<'a>, choice: usize) -> Self {
+    fn new(env: &'e Env<'a>, choice: usize, radices: Vec<(String, usize)>) -> Self {
         Expansion {
             env,
             choice,
-            passes: 1,
+            radices,
             current: String::new(),
             quoted_empty: false,
             words: Vec::new(),
             unknown: None,
+            overflowed: false,
         }
     }
 
@@ -845,7 +998,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
         let Some(Binding::Known(values)) = lookup(self.env.vars, name) else {
             return None;
         };
-        let value = values.get(self.choice % values.len().max(1))?;
+        let value = values.get(self.pick(name, values.len()))?;
         let (home, rest) = ["${HOME}", "$HOME", "~"].iter().find_map(|home| {
             let rest = value.strip_prefix(home)?;
             (rest.is_empty() || rest.starts_with('/')).then_some((*home, rest))
@@ -857,7 +1010,6 @@ impl<'e, 'a> Expansion<'e, 'a> {
         if cut == rest {
             return None;
         }
-        self.passes = self.passes.max(values.len());
         Some(format!("{home}{cut}"))
     }
 
@@ -867,12 +1019,11 @@ impl<'e, 'a> Expansion<'e, 'a> {
         let Some(Binding::Known(values)) = lookup(self.env.vars, name) else {
             return None;
         };
-        let value = values.get(self.choice % values.len().max(1))?;
+        let value = values.get(self.pick(name, values.len()))?;
         // A home the reader keeps as `~` or `$HOME` has letters it does not know.
         if is_unknown(value) || value.contains('~') || value.contains("$HOME") {
             return None;
         }
-        self.passes = self.passes.max(values.len());
         Some(value.clone())
     }
 
@@ -887,9 +1038,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
         let array = match lookup(self.env.vars, name) {
             Some(Binding::Array(array)) => array.clone(),
             Some(Binding::Known(values)) => {
-                self.passes = self.passes.max(values.len());
                 let value = values
-                    .get(self.choice % values.len().max(1))
+                    .get(self.pick(name, values.len()))
                     .cloned()
                     .unwrap_or_default();
                 Array::of_value(value)
@@ -924,8 +1074,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
             Some(None) => {}
             None => {
                 let values = array.values();
-                self.passes = self.passes.max(values.len());
-                if let Some(value) = values.get(self.choice % values.len().max(1)) {
+                let index = self.pick(&format!("{name}[{subscript}]"), values.len());
+                if let Some(value) = values.get(index) {
                     self.value(value, quoted);
                 }
             }
@@ -958,21 +1108,18 @@ impl<'e, 'a> Expansion<'e, 'a> {
         let set = match name {
             "HOME" | "PWD" => Some(true),
             _ => match lookup(self.env.vars, name) {
-                Some(Binding::Known(values)) => {
-                    self.passes = self.passes.max(values.len());
-                    values
-                        .get(self.choice % values.len().max(1))
-                        .filter(|value| !is_unknown(value))
-                        .map(|value| !(value.is_empty() && operator.colon))
-                }
+                Some(Binding::Known(values)) => values
+                    .get(self.pick(name, values.len()))
+                    .filter(|value| !is_unknown(value))
+                    .map(|value| !(value.is_empty() && operator.colon)),
                 _ => None,
             },
         };
         let uses_word = match set {
             Some(set) => set == operator.when_set,
             None => {
-                self.passes = self.passes.max(2);
-                (self.choice % 2 == 1) != operator.when_set
+                // Whether it is set is a digit of its own, apart from any value it has.
+                (self.pick(&format!("{name}:set"), 2) == 1) != operator.when_set
             }
         };
         match (uses_word, operator.when_set) {
@@ -1034,9 +1181,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
         }
         match lookup(self.env.vars, name) {
             Some(Binding::Known(values)) => {
-                self.passes = self.passes.max(values.len());
                 let value = values
-                    .get(self.choice % values.len().max(1))
+                    .get(self.pick(name, values.len()))
                     .cloned()
                     .unwrap_or_default();
                 self.value(&value, quoted);
@@ -1070,6 +1216,10 @@ impl<'e, 'a> Expansion<'e, 'a> {
 
     /// Appends `value`, a parameter's, split into words unless `quoted`
     fn value(&mut self, value: &str, quoted: bool) {
+        if self.overflowed || self.current.len().saturating_add(value.len()) > MAX_EXPANDED_BYTES {
+            self.overflowed = true;
+            return;
+        }
         // A value known up to a part (`d=$(mktemp -d)`, `D=/tmp/$X`) goes on as that.
         if let Some(unknown) = UnknownWord::decode(value) {
             self.current.push_str(&unknown.prefix);
@@ -1212,6 +1362,10 @@ impl<'e, 'a> Expansion<'e, 'a> {
             None => {}
         }
         self.quoted_empty = false;
+        if self.words.len() > MAX_WORDS {
+            self.overflowed = true;
+            self.words.truncate(MAX_WORDS);
+        }
     }
 
     /// Records that the word being built has a part only known at run time
@@ -1245,9 +1399,31 @@ impl<'e, 'a> Expansion<'e, 'a> {
         }
     }
 
-    fn finish(mut self, out: &mut Vec<String>) {
+    /// Pushes the pass's words on `out`, and gives back the digits of the passes
+    fn finish(mut self, out: &mut Vec<String>) -> Vec<(String, usize)> {
         self.end_word();
         out.append(&mut self.words);
+        self.radices
+    }
+
+    /// Which of its `count` values the parameter `key` takes in this pass. Each parameter
+    /// with several values is a digit of the pass number, so that the passes go through
+    /// every combination of their values, as nested loops run them (`for a in x --for; do
+    /// for b in ce y; do … "$a$b"` runs `--force`); values set in one loop are combined
+    /// too, which reads more words than run, never fewer.
+    fn pick(&mut self, key: &str, count: usize) -> usize {
+        if count <= 1 {
+            return 0;
+        }
+        let mut stride = 1usize;
+        for (known, values) in &self.radices {
+            if known == key {
+                return self.choice / stride % values.max(&1) % count;
+            }
+            stride = stride.saturating_mul(*values);
+        }
+        self.radices.push((key.to_owned(), count));
+        self.choice / stride % count
     }
 }
 
@@ -1667,7 +1843,7 @@ fn assignment_start(raw: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{word, Binding, Env, UnknownWord, Vars};
+    use super::{word, Binding, Cell, Env, UnknownWord, Vars};
     use crate::Context;
 
     fn expand(raw: &str, vars: &Vars) -> Vec<String> {
@@ -1676,10 +1852,12 @@ mod tests {
             home: None,
             ..Context::default()
         };
+        let spent = Cell::new(0);
         let env = Env {
             vars,
             context: &context,
             params: None,
+            spent: &spent,
         };
         let mut out = Vec::new();
         word(raw, &env, &mut out);
@@ -1696,6 +1874,78 @@ mod tests {
                 None => word.clone(),
             })
             .collect()
+    }
+
+    fn known(name: &str, values: &[&str]) -> (String, Binding) {
+        let values = values.iter().map(|value| (*value).to_owned()).collect();
+        (name.to_owned(), Binding::Known(values))
+    }
+
+    #[test]
+    fn values_of_loop_variables_combine_as_nested_loops_run_them() {
+        // bash runs `for a in x --for; do for b in ce y; do echo "$a$b"`: xce, xy, --force,
+        // --fory. A word sees every combination, never one value of each in step.
+        let vars = vec![known("a", &["x", "--for"]), known("b", &["ce", "y"])];
+        let mut words = expand("\"$a$b\"", &vars);
+        words.sort();
+        assert_eq!(words, ["--force", "--fory", "xce", "xy"]);
+        // One variable used twice takes one value in each pass.
+        assert_eq!(expand("\"$a$a\"", &vars), ["xx", "--for--for"]);
+        // Whether a parameter only run time knows is set is a choice of its own.
+        let mut words = expand("${u:-/}$a", &vars);
+        words.sort();
+        assert_eq!(words.len(), 4);
+        assert!(words.contains(&"/--for".to_owned()), "{words:?}");
+    }
+
+    #[test]
+    fn a_word_that_expands_past_the_bound_ends_in_an_unknown_word() {
+        let words = expand("{1..5000}", &Vars::new());
+        assert_eq!(words.len(), super::MAX_WORDS + 1);
+        assert_eq!(words.last().map(String::as_str), Some("?s[]"));
+        assert_eq!(
+            words.get(super::MAX_WORDS - 1).map(String::as_str),
+            Some("1024")
+        );
+        let listed = format!("{{{},/etc}}", vec!["a"; 1100].join(","));
+        assert_eq!(
+            expand(&listed, &Vars::new()).last().map(String::as_str),
+            Some("?s[]")
+        );
+        // Loop values past the bound, and combinations past it, are not dropped either.
+        let many: Vec<String> = (0..1100).map(|n| n.to_string()).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let vars = vec![known("d", &many)];
+        let words = expand("\"$d\"", &vars);
+        assert_eq!(words.last().map(String::as_str), Some("?s[]"));
+        let vars = vec![known("a", &many[..40]), known("b", &many[..40])];
+        assert_eq!(
+            expand("$a$b", &vars).last().map(String::as_str),
+            Some("?s[]")
+        );
+        // A word within the bound is read whole.
+        assert_eq!(expand("{1..1024}", &Vars::new()).len(), 1024);
+    }
+
+    #[test]
+    fn a_value_grown_past_the_bound_is_unknown() {
+        let long = "x".repeat(super::MAX_EXPANDED_BYTES + 1);
+        assert!(matches!(
+            Binding::Known(vec![long.clone()]).bounded("a"),
+            Binding::Unknown(_)
+        ));
+        let values: Vec<String> = (0..=super::MAX_WORDS).map(|n| n.to_string()).collect();
+        assert!(matches!(
+            Binding::Known(values).bounded("a"),
+            Binding::Unknown(_)
+        ));
+        assert!(matches!(
+            Binding::Known(vec!["/etc".to_owned()]).bounded("a"),
+            Binding::Known(_)
+        ));
+        // A word that would build a value past the bound stops and is unknown.
+        let vars = vec![known("a", &[long.as_str()])];
+        assert_eq!(expand("$a$a", &vars), ["?s[]"]);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! the commands nested in it.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 use std::time::Instant;
 
@@ -43,6 +44,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         links: 0,
         deadline: Instant::now() + limits::MAX_TIME,
         vars: Vars::new(),
+        expanded: Cell::new(0),
         fed: Vec::new(),
         command_env: Vars::new(),
         aliases: Vec::new(),
@@ -99,6 +101,8 @@ struct Reader {
     deadline: Instant,
     /// The parameters set on the line so far (`D=~`, `export X=1`, `for d in a b`)
     vars: Vars,
+    /// The bytes the reading's expansions have made so far, which a bound holds
+    expanded: Cell<usize>,
     /// The parameters that hold the output of commands on the line (`k=$(cat f)`, `for l
     /// in $(xxd f)`), with those commands: a command whose words use one reads their output
     fed: Vec<(String, Vec<usize>)>,
@@ -555,7 +559,7 @@ impl Reader {
             // `R[0]=x` of a reference `R` sets an element of the array it refers to.
             let array = expand::referenced(&self.vars, array);
             let binding = self.element_set(&array, subscript, raw, appends);
-            return self.vars.push((array, binding));
+            return self.bind(array, binding);
         } else if raw.starts_with('(') {
             self.array_of(name, raw, appends)
         } else if appends {
@@ -563,7 +567,14 @@ impl Reader {
         } else {
             self.value_of(raw)
         };
-        self.vars.push((name.to_owned(), binding));
+        self.bind(name.to_owned(), binding);
+    }
+
+    /// Records that the commands after this point see `name` bound to `binding`, as far as
+    /// the reader follows it (see [`Binding::bounded`])
+    fn bind(&mut self, name: String, binding: Binding) {
+        let binding = binding.bounded(&name);
+        self.vars.push((name, binding));
     }
 
     /// The array `name` holds after `name=( … )` (`+=` appends to it): each word of an
@@ -815,8 +826,7 @@ impl Reader {
             None => Binding::Known(values),
         };
         // The variable of a loop that is a reference sets what it refers to.
-        self.vars
-            .push((expand::referenced(&self.vars, &name), binding));
+        self.bind(expand::referenced(&self.vars, &name), binding);
     }
 
     /// What words are expanded against
@@ -825,6 +835,7 @@ impl Reader {
             vars: &self.vars,
             context: &self.context,
             params: self.params.as_ref(),
+            spent: &self.expanded,
         }
     }
 
@@ -1154,7 +1165,7 @@ impl Reader {
                     self.evaluated
                         .place(evaluated::node_place(child.kind(), assignment));
                     if let Some((name, raw)) = assignment.split_once('=') {
-                        command_env.push((name.to_owned(), self.value_of(raw)));
+                        command_env.push((name.to_owned(), self.value_of(raw).bounded(name)));
                     }
                 }
                 "comment" => {}
@@ -1477,6 +1488,9 @@ impl Reader {
                 let once = self.loops == 0;
                 let set = (program == "set").then(|| set_parameters(&args)).flatten();
                 self.params = match set {
+                    // Parameters grown past what the reader follows (`set -- "$@" "$@"` over and
+                    // over) are only known at run time.
+                    Some(words) if words.len() > expand::MAX_WORDS => None,
                     Some(words) => once.then(|| Params {
                         zero: self.params.as_ref().and_then(|params| params.zero.clone()),
                         args: words.to_vec(),
@@ -1515,7 +1529,7 @@ impl Reader {
                     _ => Binding::Unknown(format!("`${name}` is set by `{program}` at run time")),
                 };
                 let name = expand::referenced(&self.vars, name);
-                self.vars.push((name, binding));
+                self.bind(name, binding);
             }
             if program == "env" {
                 if let Some(split) = env_split_string(&args) {
@@ -3003,6 +3017,15 @@ impl Reader {
                 }
                 None => settings.extend(keys.iter().map(|key| format!("{key}="))),
             }
+        }
+        // Pairs past those read are settings only run time sees, never none.
+        if self
+            .environment(&format!("GIT_CONFIG_KEY_{GIT_CONFIG_PAIRS}"))
+            .is_some()
+        {
+            runs.opaque.push(format!(
+                "git is given more than {GIT_CONFIG_PAIRS} `GIT_CONFIG_KEY_…` settings, which are not read"
+            ));
         }
         settings
     }
