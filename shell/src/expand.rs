@@ -309,6 +309,58 @@ pub(crate) fn word(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
     expand_passes(raw, env, out, &mut |_| {});
 }
 
+/// Expands `raw` as [`word`] does; whether it takes several passes, the values of a loop
+/// variable or of a parameter only run time knows whether set (see [`command_passes`])
+pub(crate) fn word_of_passes(raw: &str, env: &Env<'_>, out: &mut Vec<String>) -> bool {
+    expand_passes(raw, env, out, &mut |_| {})
+}
+
+/// The most passes a command is read in, one command each (see [`command_passes`])
+const MAX_COMMAND_PASSES: usize = 64;
+
+/// The words of a command whose words are `raws`, once per pass: each pass takes one
+/// combination of the values of the loop variables and parameters in them, the same in
+/// every word, as bash runs the command once per pass of its loops (`for h in a b; do git
+/// -C "$h" push` runs `git -C a push` and `git -C b push`, where the words of every pass
+/// side by side, `git -C a b push`, hide the subcommand). Past [`MAX_COMMAND_PASSES`], the
+/// last pass ends with a word only known at run time, standing for the passes left.
+pub(crate) fn command_passes(raws: &[&str], env: &Env<'_>) -> Vec<Vec<String>> {
+    let mut radices = Vec::new();
+    let mut passes = Vec::new();
+    let mut budget = Budget::default();
+    let read: usize = raws.iter().map(|raw| raw.len()).sum();
+    let mut choice = 0;
+    loop {
+        let mut words = Vec::new();
+        let mut overflowed = false;
+        for raw in raws {
+            let mut alternatives = Vec::new();
+            overflowed |= !braces(raw, &mut alternatives);
+            for alternative in alternatives {
+                let mut expansion = Expansion::new(env, choice, std::mem::take(&mut radices));
+                expansion.run(&alternative);
+                overflowed |= expansion.overflowed;
+                radices = expansion.finish(&mut words);
+            }
+        }
+        overflowed |= !budget.spend(read, &words, env.spent);
+        choice += 1;
+        let count = radices
+            .iter()
+            .fold(1usize, |passes, (_, values)| passes.saturating_mul(*values));
+        let done = choice >= count;
+        if overflowed || (!done && passes.len() + 1 >= MAX_COMMAND_PASSES) {
+            overflowed_word(&raws.join(" "), &mut words);
+            passes.push(words);
+            return passes;
+        }
+        passes.push(words);
+        if done {
+            return passes;
+        }
+    }
+}
+
 /// The words of `raw` a pass at a time: one pass unless a parameter in it takes several
 /// values (a loop variable, a word a parameter falls back on) or braces give several words
 pub(crate) fn passes(raw: &str, env: &Env<'_>) -> Vec<Vec<String>> {
@@ -326,7 +378,12 @@ pub(crate) fn passes(raw: &str, env: &Env<'_>) -> Vec<Vec<String>> {
 }
 
 /// Expands `raw` into `out` as [`word`] does, telling `pass_end` where each pass's words end
-fn expand_passes(raw: &str, env: &Env<'_>, out: &mut Vec<String>, pass_end: &mut dyn FnMut(usize)) {
+fn expand_passes(
+    raw: &str,
+    env: &Env<'_>,
+    out: &mut Vec<String>,
+    pass_end: &mut dyn FnMut(usize),
+) -> bool {
     // Most words quote and expand nothing: they are themselves.
     if !raw.bytes().any(|byte| {
         matches!(
@@ -335,18 +392,21 @@ fn expand_passes(raw: &str, env: &Env<'_>, out: &mut Vec<String>, pass_end: &mut
         )
     }) {
         out.push(raw.to_owned());
-        return pass_end(out.len());
+        pass_end(out.len());
+        return false;
     }
     // A process substitution is a path to a pipe; the walk reads what runs in it.
     if raw.starts_with("<(") || raw.starts_with(">(") {
         out.push(raw.to_owned());
-        return pass_end(out.len());
+        pass_end(out.len());
+        return false;
     }
     let mut alternatives = Vec::new();
     let every_alternative = braces(raw, &mut alternatives);
     let mut budget = Budget::default();
+    let mut several = false;
     for alternative in alternatives {
-        let whole = each_pass(
+        let passes = each_pass(
             &alternative,
             out,
             pass_end,
@@ -358,13 +418,18 @@ fn expand_passes(raw: &str, env: &Env<'_>, out: &mut Vec<String>, pass_end: &mut
                 expansion
             },
         );
-        if !whole {
-            return overflowed(raw, out, pass_end);
+        match passes {
+            Some(passes) => several |= passes > 1,
+            None => {
+                overflowed(raw, out, pass_end);
+                return true;
+            }
         }
     }
     if !every_alternative {
         overflowed(raw, out, pass_end);
     }
+    several
 }
 
 /// What the expansions of one word may still make: past [`MAX_WORDS`] words or
@@ -406,7 +471,8 @@ impl Budget {
 }
 
 /// Runs `pass` (an expansion of `raw` for a pass number and the digits met so far) once
-/// per pass, pushing each pass's words on `out`; false when the budget ran out first
+/// per pass, pushing each pass's words on `out`; how many passes, or `None` when the
+/// budget ran out first
 fn each_pass<'e, 'a>(
     raw: &str,
     out: &mut Vec<String>,
@@ -414,7 +480,7 @@ fn each_pass<'e, 'a>(
     budget: &mut Budget,
     expansion_spent: &Cell<usize>,
     pass: impl Fn(usize, Vec<(String, usize)>) -> Expansion<'e, 'a>,
-) -> bool
+) -> Option<usize>
 where
     'a: 'e,
 {
@@ -432,7 +498,7 @@ where
         );
         if overflowed || !spent {
             out.truncate(start);
-            return false;
+            return None;
         }
         pass_end(out.len());
         choice += 1;
@@ -440,7 +506,7 @@ where
             .iter()
             .fold(1usize, |passes, (_, values)| passes.saturating_mul(*values));
         if choice >= passes {
-            return true;
+            return Some(passes);
         }
     }
 }
@@ -448,6 +514,13 @@ where
 /// Ends the words of `raw` with one only known at run time: it expands into more than the
 /// reader follows
 fn overflowed(raw: &str, out: &mut Vec<String>, pass_end: &mut dyn FnMut(usize)) {
+    overflowed_word(raw, out);
+    pass_end(out.len());
+}
+
+/// Pushes on `out` a word only known at run time, standing for what `raw` expands into
+/// past the reader's bounds
+fn overflowed_word(raw: &str, out: &mut Vec<String>) {
     let shown: String = raw.chars().take(40).collect();
     let more = if shown.len() < raw.len() { "…" } else { "" };
     let word = UnknownWord {
@@ -461,7 +534,6 @@ fn overflowed(raw: &str, out: &mut Vec<String>, pass_end: &mut dyn FnMut(usize))
         ),
     };
     out.push(word.encode());
-    pass_end(out.len());
 }
 
 /// The text the body `raw` of a here-document whose delimiter is not quoted hands its
@@ -470,7 +542,7 @@ fn overflowed(raw: &str, out: &mut Vec<String>, pass_end: &mut dyn FnMut(usize))
 /// one text per value of a loop variable in it, and a text with a part only known at run
 /// time pushed as an unknown word
 pub(crate) fn here_document(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
-    let whole = each_pass(
+    let passes = each_pass(
         raw,
         out,
         &mut |_| {},
@@ -483,7 +555,7 @@ pub(crate) fn here_document(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
             expansion
         },
     );
-    if !whole {
+    if passes.is_none() {
         overflowed(raw, out, &mut |_| {});
     }
 }

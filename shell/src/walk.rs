@@ -1149,6 +1149,8 @@ impl Reader {
         // command, as if it were a word.
         let mut subshells = Vec::new();
         let mut input = None;
+        // Whether a word takes several passes (a loop's values).
+        let mut several = false;
         for child in node.named_children() {
             let redirect = matches!(child.kind(), "herestring_redirect" | "file_redirect");
             let range = child.byte_range();
@@ -1185,15 +1187,30 @@ impl Reader {
                         self.fed_into(word, &mut fed);
                         secret_words |= self.expands_a_secret(word);
                     }
-                    expand::word(word, &self.env(), &mut words);
+                    several |= expand::word_of_passes(word, &self.env(), &mut words);
                 }
             }
             if may_substitute(text(child, at.source)) {
                 parts.push(child);
             }
         }
+        // A command whose words take several passes runs once per pass: each is read as it
+        // runs, besides the words of every pass side by side.
+        let mut passes = if several {
+            let raws: Vec<&str> = node
+                .named_children()
+                .filter(|child| is_command_word(child.kind()))
+                .map(|child| text(child, at.source))
+                .collect();
+            expand::command_passes(&raws, &self.env())
+        } else {
+            Vec::new()
+        };
         if std::mem::take(&mut self.owed_dash) {
             words.push("-".to_owned());
+            for pass in &mut passes {
+                pass.push("-".to_owned());
+            }
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
             let outer = std::mem::replace(&mut reader.command_env, command_env);
@@ -1206,7 +1223,10 @@ impl Reader {
                 with_fed = upstream.iter().chain(&fed).copied().collect();
                 &with_fed
             };
-            let result = reader.simple(words, At { upstream, ..at }, script);
+            let at = At { upstream, ..at };
+            let result = reader
+                .each_pass(passes, at, script.as_deref())
+                .and_then(|()| reader.simple(words, at, script));
             reader.command_env = outer;
             reader.secret_words = outer_secret;
             if let Some(outer_input) = outer_input {
@@ -1216,6 +1236,36 @@ impl Reader {
         })?;
         for subshell in subshells {
             self.node(subshell, at, None)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the command of each pass, `passes`, as it runs, from the state of the line
+    /// before it: what a pass changes (the folder, the parameters, aliases, functions) is
+    /// left to the reading of the words of every pass together, which follows
+    fn each_pass(
+        &mut self,
+        passes: Vec<Vec<String>>,
+        at: At<'_, '_>,
+        stdin: Option<&str>,
+    ) -> Result<(), Unreadable> {
+        for words in passes {
+            let cwd = self.context.cwd.clone();
+            let params = self.params.clone();
+            let lengths = (
+                self.vars.len(),
+                self.aliases.len(),
+                self.hashed.len(),
+                self.functions.len(),
+            );
+            let result = self.simple(words, at, stdin.map(str::to_owned));
+            self.context.cwd = cwd;
+            self.params = params;
+            self.vars.truncate(lengths.0);
+            self.aliases.truncate(lengths.1);
+            self.hashed.truncate(lengths.2);
+            self.functions.truncate(lengths.3);
+            result?;
         }
         Ok(())
     }
@@ -2273,9 +2323,16 @@ impl Reader {
 
     /// Where `cd` (or `pushd`, `popd`) with `args` leads; `None` when only known at run time
     fn directory_after(&self, program: &str, args: &[String]) -> Option<String> {
-        let target = args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+        let mut targets = args
+            .iter()
+            .filter(|arg| !arg.starts_with('-') || *arg == "-");
+        let target = targets.next();
         match (program, target) {
             ("popd", _) => None,
+            // Several folders are the values of a loop's passes (`for d in /tmp /; do cd
+            // "$d"`), each the folder of a pass, or too many for bash, which stays where it
+            // is: only run time knows which.
+            _ if targets.next().is_some() => None,
             (_, None) => self.path("~", false).ok(),
             (_, Some(dir))
                 if dir == "-"
@@ -4114,6 +4171,15 @@ fn set_parameters(args: &[String]) -> Option<&[String]> {
 /// Whether `program` changes the working directory of the commands after it
 fn is_cd(program: &str) -> bool {
     program == "cd" || program == "pushd" || program == "popd"
+}
+
+/// Whether a child of a command of this kind is one of its words (not an assignment before
+/// it, a redirect, a comment or a subshell `time` runs), as [`Reader::command`] sorts them
+fn is_command_word(kind: &str) -> bool {
+    !matches!(
+        kind,
+        "variable_assignment" | "comment" | "subshell" | "herestring_redirect" | "file_redirect"
+    )
 }
 
 /// Where `cd DIR` leads, for the commands after it; a directory only known at run time
