@@ -771,15 +771,21 @@ impl Reader {
             (None, _) => return Ok(String::new()),
             (Some(_), Some(_)) => return Err(Unreadable::DroppedWord),
         };
-        let mut expanded = Vec::new();
-        expand::word(raw, &self.env(), &mut expanded);
+        // A word of a loop's values feeds a text per pass: each is read, a line after the
+        // other (`for s in 'echo hi' 'rm -rf ~'; do bash <<< "$s"`).
+        let passes = expand::passes(raw, &self.env());
+        let expanded: Vec<String> = passes.iter().flatten().cloned().collect();
         let unknown: Vec<UnknownWord> = expanded
             .iter()
             .filter_map(|word| UnknownWord::decode(word))
             .collect();
         Ok(match (expanded.as_slice(), unknown.first()) {
             ([one], _) => one.clone(),
-            (_, None) => expanded.join(" "),
+            (_, None) => passes
+                .iter()
+                .map(|words| words.join(" "))
+                .collect::<Vec<_>>()
+                .join("\n"),
             (_, Some(first)) => UnknownWord {
                 prefix: String::new(),
                 split: true,
@@ -1085,11 +1091,7 @@ impl Reader {
     /// An output redirect to a file (`> f`, `2>> f`, `&> f`); `None` for inputs, descriptors
     /// (`2>&1`) and process substitutions, which feed commands instead; unreadable when the
     /// parser splits its target in two (`> 'a'\b`), where the shell writes to one file
-    fn file_redirect<N: Syntax>(
-        &self,
-        node: N,
-        source: &str,
-    ) -> Result<Option<Redirect>, Unreadable> {
+    fn file_redirect<N: Syntax>(&self, node: N, source: &str) -> Result<Vec<Redirect>, Unreadable> {
         let (operator, mut targets) = redirect_parts(node, source);
         // tree-sitter-bash may take the descriptor of the next redirect for a target of
         // this one (`> f 0>&1`, read as `> f 0` and `>&1`): a number after the file is
@@ -1098,32 +1100,44 @@ impl Reader {
             targets.retain(|target| target.kind() != "number");
         }
         let raw = match targets.as_slice() {
-            [] => return Ok(None),
+            [] => return Ok(Vec::new()),
             _ if targets
                 .iter()
                 .any(|target| matches!(target.kind(), "process_substitution" | "number")) =>
             {
-                return Ok(None)
+                return Ok(Vec::new())
             }
             [target] => text(*target, source),
             _ => return Err(Unreadable::JoinedWord),
         };
         let mut words = Vec::with_capacity(1);
         expand::word(raw, &self.env(), &mut words);
-        let target = match words.as_slice() {
-            [one] => one.clone(),
-            _ => unquote(raw),
-        };
-        let output = operator.contains('>') && !(operator.ends_with('&') && target == "-");
-        // bash matches a pattern as a redirect's target against the files there are.
-        let target = if expand::is_unknown(&target) {
-            target
-        } else if let Some(pattern) = pattern_file(&target, &self.context) {
-            pattern.encode()
-        } else {
-            self.follow(&normalise(&target, &self.context))
-        };
-        Ok(output.then_some(Redirect { operator, target }))
+        // A target of a loop's values is a file per pass (`for f in a /etc/passwd; do echo
+        // x > "$f"`); one that splits into several words bash refuses as ambiguous, and each
+        // is read as the file it may be.
+        if words.is_empty() {
+            words.push(unquote(raw));
+        }
+        words.dedup();
+        let mut redirects = Vec::with_capacity(words.len());
+        for target in words {
+            if !operator.contains('>') || (operator.ends_with('&') && target == "-") {
+                continue;
+            }
+            // bash matches a pattern as a redirect's target against the files there are.
+            let target = if expand::is_unknown(&target) {
+                target
+            } else if let Some(pattern) = pattern_file(&target, &self.context) {
+                pattern.encode()
+            } else {
+                self.follow(&normalise(&target, &self.context))
+            };
+            redirects.push(Redirect {
+                operator: operator.clone(),
+                target,
+            });
+        }
+        Ok(redirects)
     }
 
     /// A simple command: its words, the commands its substitutions run, and what it wraps
