@@ -640,6 +640,81 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Other,
     },
+    // Languages whose code the reader does not read, given on the command line: Racket,
+    // Common Lisp (SBCL, CLISP, ECL), Haskell (`ghc -e`), Scala, Kotlin, Clojure's Babashka
+    // and Raku.
+    Interpreter {
+        name: "racket",
+        prefix: false,
+        code_options: &["-e", "--eval"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "sbcl",
+        prefix: false,
+        code_options: &["--eval"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "clisp",
+        prefix: false,
+        code_options: &["-x"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "ecl",
+        prefix: false,
+        code_options: &["-eval"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "ghc",
+        prefix: false,
+        code_options: &["-e"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "scala",
+        prefix: false,
+        code_options: &["-e"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "kotlin",
+        prefix: false,
+        code_options: &["-e"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "bb",
+        prefix: false,
+        code_options: &["-e", "--eval"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    Interpreter {
+        name: "raku",
+        prefix: false,
+        code_options: &["-e"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Other,
+    },
     Interpreter {
         name: "octave",
         prefix: false,
@@ -1893,6 +1968,12 @@ pub(crate) fn called_as(program: String, mut args: Vec<String>) -> (String, Vec<
     if let Some(command) = program.strip_prefix("git-").filter(|rest| !rest.is_empty()) {
         args.insert(0, command.to_owned());
         return ("git".to_owned(), args);
+    }
+    // capsh(1) runs `/bin/bash` with the words after `--`.
+    if program == "capsh" {
+        if let Some(at) = args.iter().position(|arg| arg == "--") {
+            return ("bash".to_owned(), args.split_off(at + 1));
+        }
     }
     if program == "coreutils" {
         if let Some(name) = args
@@ -3191,6 +3272,34 @@ const GIT_VALUED: &[&str] = &[
     "--shared",
 ];
 
+/// The options of patch(1) that take the next word as their value
+const PATCH_VALUED: &[&str] = &[
+    "-p",
+    "--strip",
+    "-i",
+    "--input",
+    "-o",
+    "--output",
+    "-d",
+    "--directory",
+    "-r",
+    "--reject-file",
+    "-D",
+    "--ifdef",
+    "-F",
+    "--fuzz",
+    "-z",
+    "--suffix",
+    "-B",
+    "--prefix",
+    "-V",
+    "--version-control",
+    "-Y",
+    "--basename-prefix",
+    "-g",
+    "--get",
+];
+
 /// The subcommands a row of [`SECRET_PRINTERS`] holds under
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Subcommands {
@@ -4080,6 +4189,40 @@ pub(crate) const WRITERS: &[Writer] = &[
     },
     // The archive an archiver writes: zip(1) `zip ARCHIVE FILE...`, its `-O`/`--output-file`
     // copy; 7-Zip's and rar's commands that add, update, move, rename or delete entries.
+    // patch(1) writes the file it is given to patch, its `-o` output, and the files of the
+    // patch below `-d DIR`; `git apply --directory=DIR` (and `git am`) puts DIR before
+    // every file of the patch.
+    Writer {
+        programs: &["patch"],
+        valued: PATCH_VALUED,
+        destination: Destination::Nth {
+            commands: &[],
+            at: 0,
+        },
+    },
+    Writer {
+        programs: &["patch"],
+        valued: PATCH_VALUED,
+        destination: Destination::Options(&["-o", "--output"]),
+    },
+    Writer {
+        programs: &["patch"],
+        valued: PATCH_VALUED,
+        destination: Destination::Folder {
+            options: &["-d", "--directory"],
+            glued: Glued::Getopt,
+            tar_extracting: false,
+        },
+    },
+    Writer {
+        programs: &["git"],
+        valued: GIT_VALUED,
+        destination: Destination::Folder {
+            options: &["--directory"],
+            glued: Glued::Never,
+            tar_extracting: false,
+        },
+    },
     Writer {
         programs: &["zip"],
         valued: ZIP_VALUED,
@@ -8463,6 +8606,20 @@ mod tests {
                 Some(true),
             ),
             ("guile", "-c (system\"id\")", Some(true)),
+            ("racket", "-e (system\"id\")", Some(true)),
+            (
+                "sbcl",
+                "--eval (sb-ext:run-program\"/bin/id\"())",
+                Some(true),
+            ),
+            ("clisp", "-x (ext:shell\"id\")", Some(true)),
+            ("ecl", "-eval (si:system\"id\")", Some(true)),
+            ("ghc", "-e System.Process.callCommand\"id\"", Some(true)),
+            ("scala", "-e sys.process.Process(\"id\").!", Some(true)),
+            ("kotlin", "-e Runtime.getRuntime().exec(\"id\")", Some(true)),
+            ("bb", "-e (shell/sh\"id\")", Some(true)),
+            ("raku", "-e shell(\"id\")", Some(true)),
+            ("ghc", "Main.hs", None),
             ("octave", "--eval disp(1+1)", Some(true)),
             ("groovy", "-e println(1)", Some(true)),
             ("emacs", "--batch --eval (shell-command\"id\")", Some(true)),
@@ -9166,6 +9323,9 @@ mod tests {
         assert_eq!(called("mariadb-admin", "-f drop x"), "mysqladmin -f drop x");
         assert_eq!(called("finch", "volume prune -f"), "docker volume prune -f");
         assert_eq!(called("coreutils", "--coreutils-prog=rm -rf x"), "rm -rf x");
+        // capsh(1) runs bash with the words after `--`; with none, it is itself.
+        assert_eq!(called("capsh", "--drop=cap_net_raw -- -c id"), "bash -c id");
+        assert_eq!(called("capsh", "--print"), "capsh --print");
         assert_eq!(called("coreutils", "--help"), "coreutils --help");
         assert_eq!(called("git-", "x"), "git- x");
     }
