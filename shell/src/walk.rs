@@ -4261,7 +4261,10 @@ fn simple_command(
     for operand in &operands {
         let itself_is_link = removes && !operand.ends_with('/');
         match links.resolve(normalise(operand, context), itself_is_link) {
-            Ok(path) => paths.push(path),
+            Ok(path) => {
+                paths.extend(secrets_a_pattern_may_name(&path));
+                paths.push(path);
+            }
             Err(why) => unknown.push(unknown_path_in(
                 &context.cwd,
                 format!("`{operand}` goes through a link made on this line, and {why}"),
@@ -4560,6 +4563,32 @@ fn found_secrets(args: &[String], roots: &[String]) -> Vec<String> {
                 .map(move |secret| format!("{folder}/{secret}"))
         })
         .collect()
+}
+
+/// The secret files a pattern in `path`'s last part may name where it lies (`.e*` and
+/// `.en?` may be `.env`, `id_*` may be `id_rsa`; see [`knowledge::SECRET_FILES`]), as bash
+/// matches it against the files there are: a pattern read as the name it may be (below the
+/// project, `app/[id]/page.tsx`) stands for those too. Only a pattern with a literal start
+/// names one, and only one starting with `.` a name that does (bash's leading dot), so `*`
+/// and `*.o` name none.
+fn secrets_a_pattern_may_name(path: &str) -> Vec<String> {
+    // The folder with its `/`, nothing for a name relative to a folder not known.
+    let (folder, name) = path
+        .rfind('/')
+        .map_or(("", path), |slash| path.split_at(slash + 1));
+    let literal = name.find(['*', '?', '[']).and_then(|at| name.get(..at));
+    if literal.is_none_or(str::is_empty) || expand::is_unknown(path) {
+        return Vec::new();
+    }
+    let mut found: Vec<String> = knowledge::SECRET_FILES
+        .iter()
+        .map(|secret| secret.rsplit('/').next().unwrap_or(secret))
+        .filter(|secret| name.starts_with('.') || !secret.starts_with('.'))
+        .filter(|secret| may_match_name(name, secret))
+        .map(|secret| format!("{folder}{secret}"))
+        .collect();
+    found.dedup();
+    found
 }
 
 /// The files `find` with `args` finds, as far as the line tells: each root it may find
