@@ -1088,9 +1088,10 @@ impl Reader {
         }
     }
 
-    /// An output redirect to a file (`> f`, `2>> f`, `&> f`); `None` for inputs, descriptors
-    /// (`2>&1`) and process substitutions, which feed commands instead; unreadable when the
-    /// parser splits its target in two (`> 'a'\b`), where the shell writes to one file
+    /// The output redirects to a file (`> f`, `2>> f`, `&> f`), one per file its target may
+    /// be; none for inputs, descriptors (`2>&1`) and process substitutions, which feed
+    /// commands instead; unreadable when the parser splits its target in two (`> 'a'\b`),
+    /// where the shell writes to one file
     fn file_redirect<N: Syntax>(&self, node: N, source: &str) -> Result<Vec<Redirect>, Unreadable> {
         let (operator, mut targets) = redirect_parts(node, source);
         // tree-sitter-bash may take the descriptor of the next redirect for a target of
