@@ -433,8 +433,8 @@ fn expand_passes(
 }
 
 /// What the expansions of one word may still make: past [`MAX_WORDS`] words or
-/// [`MAX_EXPANDED_BYTES`] bytes (the text read again on each pass counted), the rest of
-/// the word is only known at run time
+/// [`MAX_EXPANDED_BYTES`] bytes made, or the reading's [`MAX_READING_BYTES`] (which counts
+/// the text read again on each pass too), the rest of the word is only known at run time
 struct Budget {
     words: usize,
     bytes: usize,
@@ -453,12 +453,12 @@ impl Budget {
     /// Takes the cost of a pass that read `read` bytes and made `words`, from this budget
     /// and from the reading's, `spent`; false when either does not hold it
     fn spend(&mut self, read: usize, words: &[String], spent: &Cell<usize>) -> bool {
-        let cost = read.saturating_add(words.iter().map(String::len).sum());
-        let reading = spent.get().saturating_add(cost);
+        let made: usize = words.iter().map(String::len).sum();
+        let reading = spent.get().saturating_add(read).saturating_add(made);
         spent.set(reading);
         match (
             self.words.checked_sub(words.len()),
-            self.bytes.checked_sub(cost),
+            self.bytes.checked_sub(made),
         ) {
             (Some(words), Some(bytes)) if reading <= MAX_READING_BYTES => {
                 self.words = words;
