@@ -325,40 +325,45 @@ const MAX_COMMAND_PASSES: usize = 64;
 /// side by side, `git -C a b push`, hide the subcommand). Past [`MAX_COMMAND_PASSES`], the
 /// last pass ends with a word only known at run time, standing for the passes left.
 pub(crate) fn command_passes(raws: &[&str], env: &Env<'_>) -> Vec<Vec<String>> {
-    let mut radices = Vec::new();
-    let mut passes = Vec::new();
-    let mut budget = Budget::default();
-    let read: usize = raws.iter().map(|raw| raw.len()).sum();
-    let mut choice = 0;
-    loop {
-        let mut words = Vec::new();
-        let mut overflowed = false;
-        for raw in raws {
-            let mut alternatives = Vec::new();
-            overflowed |= !braces(raw, &mut alternatives);
-            for alternative in alternatives {
-                let mut expansion = Expansion::new(env, choice, std::mem::take(&mut radices));
-                expansion.run(&alternative);
+    let mut alternatives = Vec::new();
+    let mut every_alternative = true;
+    for raw in raws {
+        every_alternative &= braces(raw, &mut alternatives);
+    }
+    let joined = raws.join(" ");
+    let mut words = Vec::new();
+    let mut ends = Vec::new();
+    let passes = each_pass(
+        &joined,
+        &mut words,
+        &mut |end| ends.push(end),
+        &mut Budget::default(),
+        env.spent,
+        MAX_COMMAND_PASSES,
+        |choice, mut radices, out| {
+            let mut overflowed = false;
+            for alternative in &alternatives {
+                let mut expansion = Expansion::new(env, choice, radices);
+                expansion.run(alternative);
                 overflowed |= expansion.overflowed;
-                radices = expansion.finish(&mut words);
+                radices = expansion.finish(out);
+            }
+            (overflowed, radices)
+        },
+    );
+    let mut passes_words = split_passes(words, &ends);
+    if passes.is_none() || !every_alternative {
+        // The passes past the bound are the last pass read, and more words than it has.
+        match passes_words.last_mut() {
+            Some(last) => overflowed_word(&joined, last),
+            None => {
+                let mut only = Vec::new();
+                overflowed_word(&joined, &mut only);
+                passes_words.push(only);
             }
         }
-        overflowed |= !budget.spend(read, &words, env.spent);
-        choice += 1;
-        let count = radices
-            .iter()
-            .fold(1usize, |passes, (_, values)| passes.saturating_mul(*values));
-        let done = choice >= count;
-        if overflowed || (!done && passes.len() + 1 >= MAX_COMMAND_PASSES) {
-            overflowed_word(&raws.join(" "), &mut words);
-            passes.push(words);
-            return passes;
-        }
-        passes.push(words);
-        if done {
-            return passes;
-        }
     }
+    passes_words
 }
 
 /// The words of `raw` a pass at a time: one pass unless a parameter in it takes several
@@ -367,10 +372,15 @@ pub(crate) fn passes(raw: &str, env: &Env<'_>) -> Vec<Vec<String>> {
     let mut words = Vec::new();
     let mut ends = Vec::new();
     expand_passes(raw, env, &mut words, &mut |end| ends.push(end));
+    split_passes(words, &ends)
+}
+
+/// `words` cut into passes, each ending where `ends` says
+fn split_passes(words: Vec<String>, ends: &[usize]) -> Vec<Vec<String>> {
     let mut passes = Vec::with_capacity(ends.len());
     let mut words = words.into_iter();
     let mut start = 0;
-    for end in ends {
+    for &end in ends {
         passes.push(words.by_ref().take(end - start).collect());
         start = end;
     }
@@ -412,10 +422,11 @@ fn expand_passes(
             pass_end,
             &mut budget,
             env.spent,
-            |choice, radices| {
+            usize::MAX,
+            |choice, radices, out| {
                 let mut expansion = Expansion::new(env, choice, radices);
                 expansion.run(&alternative);
-                expansion
+                (expansion.overflowed, expansion.finish(out))
             },
         );
         match passes {
@@ -470,27 +481,25 @@ impl Budget {
     }
 }
 
-/// Runs `pass` (an expansion of `raw` for a pass number and the digits met so far) once
-/// per pass, pushing each pass's words on `out`; how many passes, or `None` when the
-/// budget ran out first
-fn each_pass<'e, 'a>(
+/// Runs `pass` (the expansions of `raw` for a pass number and the digits met so far, which
+/// pushes the pass's words and tells whether it overflowed and the digits after it) once per
+/// pass, up to `max_passes`, pushing each pass's words on `out`; how many passes, or `None`
+/// when the budget or `max_passes` ran out first (`out` then holds the passes made whole)
+fn each_pass(
     raw: &str,
     out: &mut Vec<String>,
     pass_end: &mut dyn FnMut(usize),
     budget: &mut Budget,
     expansion_spent: &Cell<usize>,
-    pass: impl Fn(usize, Vec<(String, usize)>) -> Expansion<'e, 'a>,
-) -> Option<usize>
-where
-    'a: 'e,
-{
+    max_passes: usize,
+    pass: impl Fn(usize, Vec<(String, usize)>, &mut Vec<String>) -> (bool, Vec<(String, usize)>),
+) -> Option<usize> {
     let mut radices = Vec::new();
     let mut choice = 0;
     loop {
         let start = out.len();
-        let expansion = pass(choice, std::mem::take(&mut radices));
-        let overflowed = expansion.overflowed;
-        radices = expansion.finish(out);
+        let overflowed;
+        (overflowed, radices) = pass(choice, std::mem::take(&mut radices), out);
         let spent = budget.spend(
             raw.len(),
             out.get(start..).unwrap_or_default(),
@@ -507,6 +516,9 @@ where
             .fold(1usize, |passes, (_, values)| passes.saturating_mul(*values));
         if choice >= passes {
             return Some(passes);
+        }
+        if choice >= max_passes {
+            return None;
         }
     }
 }
@@ -548,11 +560,12 @@ pub(crate) fn here_document(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
         &mut |_| {},
         &mut Budget::default(),
         env.spent,
-        |choice, radices| {
+        usize::MAX,
+        |choice, radices, out| {
             let mut expansion = Expansion::new(env, choice, radices);
             expansion.quoted_empty = true;
             expansion.quoted_text(raw, &mut raw.char_indices().peekable(), false);
-            expansion
+            (expansion.overflowed, expansion.finish(out))
         },
     );
     if passes.is_none() {
