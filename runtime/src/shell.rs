@@ -759,15 +759,21 @@ impl UnknownWord<'_> {
 /// `/private/tmp`); `$TMPDIR` is known at run time only
 const TMP_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"];
 
-/// Whether `path` (normalised) lies in a temporary folder, below it: `/tmp/build` and
-/// `/tmp/build/x` do, `/tmp` itself does not, nor a glob over all it holds (`/tmp/*`), nor
+/// Whether `path` (normalised) lies in a temporary folder, below it: `/tmp/build`,
+/// `/tmp/build/x` and a pattern with a literal start (`/tmp/build-*`) do; `/tmp` itself does
+/// not, nor a glob over all it holds (`/tmp/*`), nor one that may match `..` (`/tmp/.*`), nor
 /// `/tmp/` written as a prefix that a word known only at run time goes on from
 fn in_tmp(path: &str) -> bool {
     TMP_FOLDERS.iter().any(|folder| {
         path.strip_prefix(folder)
             .and_then(|rest| rest.strip_prefix('/'))
             .and_then(|rest| rest.split('/').next())
-            .is_some_and(|first| !first.is_empty() && !first.contains(['*', '?', '[']))
+            .is_some_and(|first| {
+                let literal = first
+                    .find(['*', '?', '['])
+                    .map_or(first, |at| first.get(..at).unwrap_or_default());
+                !literal.is_empty() && !"..".starts_with(literal)
+            })
     })
 }
 
@@ -1008,6 +1014,8 @@ mod tests {
             "/tmp/build/x",
             "/var/tmp/cache",
             "/private/tmp/a.b",
+            "/tmp/build-*",
+            "/tmp/.b*",
         ] {
             assert!(in_tmp(path), "{path}");
         }
@@ -1016,6 +1024,9 @@ mod tests {
             "/tmp/",
             "/tmp/*",
             "/tmp/[ab]",
+            "/tmp/.*",
+            "/tmp/..*",
+            "/tmp/?uild",
             "/tmpx/a",
             "/var/tmpx",
             "/etc",
