@@ -34,6 +34,7 @@ pub(crate) fn parse(
         .bytes()
         .map(|byte| if byte.is_ascii() { byte } else { b'%' })
         .collect();
+    respell_descriptor_zero(&mut bytes);
     let tree = parse_bytes(parser, &bytes, deadline)?;
     if !tree.root_node().has_error() {
         return Ok(tree);
@@ -112,6 +113,25 @@ fn respell(bytes: &mut [u8]) -> bool {
         }
     }
     respelled
+}
+
+/// Spells, in place, the descriptor `0` glued to a redirect (`sh 0< <(curl …)`, `bash
+/// 0<<<'…'`, `cat 0<&3`) as `9`: bash reads a word of digits before `<` or `>` as the
+/// descriptor the redirect opens, but tree-sitter-bash reads a lone `0` there as a word of
+/// the command (`sh 0`, a script named `0`), and the redirect as one of the input. The walk
+/// takes the descriptor from the text, `0`.
+fn respell_descriptor_zero(bytes: &mut [u8]) {
+    for at in 0..bytes.len() {
+        let before = at.checked_sub(1).and_then(|before| bytes.get(before));
+        if bytes.get(at) == Some(&b'0')
+            && before.is_none_or(|byte| starts_a_word(*byte))
+            && matches!(bytes.get(at + 1), Some(b'<' | b'>'))
+        {
+            if let Some(byte) = bytes.get_mut(at) {
+                *byte = b'9';
+            }
+        }
+    }
 }
 
 /// Whether a word may start after `byte`: a blank, an operator's character or a backquote

@@ -134,21 +134,22 @@ fn test_place<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<&'static s
 }
 
 /// `declare -i` makes every value given to the name arithmetic; a name with a subscript is
-/// evaluated as one
-fn declaration_place<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<&'static str> {
-    words.find_map(|word| {
-        let integer = !word.starts_with("--")
-            && (word.starts_with('-') || word.starts_with('+'))
-            && word.contains('i');
-        let name = word.split_once('=').map_or(word, |(name, _)| name);
-        if integer {
-            Some(ARITHMETIC)
-        } else if name.contains('[') {
-            Some(SUBSCRIPT)
-        } else {
-            None
+/// evaluated as one, and so is the name a reference (`declare -n r='a[…]'`) is given, when
+/// the reference is used
+fn declaration_place<'a>(words: impl Iterator<Item = &'a str>) -> Option<&'static str> {
+    let mut reference = false;
+    for word in words {
+        let flags = !word.starts_with("--") && (word.starts_with('-') || word.starts_with('+'));
+        if flags && word.contains('i') {
+            return Some(ARITHMETIC);
         }
-    })
+        reference |= flags && word.contains('n');
+        let (name, value) = word.split_once('=').unwrap_or((word, ""));
+        if name.contains('[') || (reference && value.contains('[')) {
+            return Some(SUBSCRIPT);
+        }
+    }
+    None
 }
 
 /// The place a word's expansions are, if one evaluates text (`$(( x ))`, `${x@P}`): words

@@ -1909,6 +1909,10 @@ fn programs_of(inner: &str) -> Vec<(String, Vec<String>)> {
         .filter_map(|part| {
             let mut words = part.split_whitespace().map(crate::word::unquote);
             let program = words.next()?;
+            // `$(< f)` is bash's `$(cat f)`: the text of a file, no program's own code.
+            if program.starts_with('<') {
+                return Some(("cat".to_owned(), words.collect()));
+            }
             let program = program.rsplit('/').next().unwrap_or(&program).to_owned();
             Some((program, words.collect()))
         })

@@ -37,6 +37,23 @@ pub(crate) fn runs_later(path: &str) -> bool {
     LATER_SCRIPT_FOLDERS
         .iter()
         .any(|folder| path.contains(folder))
+        || configures_agent(path)
+}
+
+/// The settings files of the coding agents that name the commands their hooks run (and
+/// the guard itself): Claude Code's and Gemini CLI's, in a project and the home, and
+/// Codex's. A line that writes one changes what runs later with no check.
+const AGENT_SETTINGS: &[&str] = &[
+    "/.claude/settings.json",
+    "/.claude/settings.local.json",
+    "/.gemini/settings.json",
+    "/.codex/config.toml",
+    "/.codex/hooks.json",
+];
+
+/// Whether the file at `path`, normalised, is an agent's settings (see [`AGENT_SETTINGS`])
+pub(crate) fn configures_agent(path: &str) -> bool {
+    AGENT_SETTINGS.iter().any(|file| path.ends_with(file))
 }
 
 /// The shells of [`SHELLS`] whose scripts read as bash reads them, near enough for the text
@@ -50,6 +67,10 @@ pub(crate) const BOURNE_SHELLS: &[&str] = &[
 /// A shell's long options that take the next word as their value (`bash --rcfile FILE`,
 /// `fish --init-command CMD` runs before the script, which makes it no less the script's)
 pub(crate) const SHELL_VALUED_LONG: &[&str] = &["--rcfile", "--init-file"];
+
+/// The environment variables bash defines a function from (`BASH_FUNC_ls%%='() { …; }'`):
+/// exported functions, which a shell it starts runs when a name is called
+pub(crate) const FUNCTION_VARIABLES: &str = "BASH_FUNC_*";
 
 /// Programs that run a script read from their input when given no file (`echo cmd | at now`)
 pub(crate) const STDIN_RUNNERS: &[&str] = &["at", "batch"];
@@ -522,7 +543,7 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
     Interpreter {
         name: "php",
         prefix: true,
-        code_options: &["-r"],
+        code_options: &["-r", "--run"],
         glued: true,
         first_operand: false,
         lang: Lang::Php,
@@ -834,6 +855,15 @@ pub(crate) fn inline_code<'a>(row: &Interpreter, args: &'a [String]) -> Vec<&'a 
                 codes.extend(words.peek().map(|code| code.as_str()));
                 continue;
             }
+            // `node --eval=CODE`, `php --run=CODE`: a long option's value glued by `=`.
+            if let Some(glued) = arg
+                .strip_prefix(option)
+                .filter(|_| option.len() > 2)
+                .and_then(|rest| rest.strip_prefix('='))
+            {
+                codes.push(glued);
+                continue;
+            }
             let Some(letter) = option
                 .strip_prefix('-')
                 .filter(|letter| row.glued && letter.len() == 1)
@@ -1040,6 +1070,15 @@ pub(crate) const DOWNLOADS: &[&str] = &[
     "socat",
     "telnet",
     "websocat",
+    // DNS lookups print what a name's server answers (`dig +short TXT name`): text anyone
+    // who owns the name writes.
+    "dig",
+    "drill",
+    "kdig",
+    "delv",
+    "host",
+    "nslookup",
+    "axel",
 ];
 
 /// Programs that pass along text they are given (decoders, filters, printers); with
@@ -1088,6 +1127,7 @@ const DISK_FORMATTERS: &[&str] = &[
     "mkdosfs",
     "mkntfs",
     "mkexfatfs",
+    "mkreiserfs",
     "blkdiscard",
     // LVM: a physical volume's label written or removed, a group or a volume removed
     "pvcreate",
@@ -1956,14 +1996,35 @@ const CALLED_AS: &[(&str, &str)] = &[
     ("mariadb-admin", "mysqladmin"),
     // Docker-compatible CLIs whose subcommands and options are docker's
     ("finch", "docker"),
+    // Debian's name of Node.js before it became `node`
+    ("nodejs", "node"),
+    // A `find` with GNU find's expressions (`-delete`, `-exec`)
+    ("bfs", "find"),
 ];
 
-/// The program `program` with `args` is, and its words: a row of [`CALLED_AS`]; git's
+/// GNU coreutils, findutils, sed and tar, which Homebrew and the BSDs install with a `g`
+/// before the name (`grm`, `gfind`), and uutils with `uu-` (`uu-rm`): the same programs
+const GNU_PREFIXED: &[&str] = &[
+    "rm", "cp", "mv", "dd", "shred", "truncate", "ln", "install", "tee", "find", "xargs", "sed",
+    "tar", "chmod", "chown", "chgrp", "rmdir", "unlink", "mkdir", "touch", "split", "env",
+    "timeout", "nice", "nohup", "stdbuf", "chroot", "cat", "base64", "mktemp", "sort", "head",
+    "tail",
+];
+
+/// The program `program` with `args` is, and its words: a row of [`CALLED_AS`] or of
+/// [`GNU_PREFIXED`] (`grm`, `uu-rm` are `rm`); git's
 /// commands run by their own name (`git-push ARGS` is `git push ARGS`, as git runs
 /// `git-filter-repo` for `git filter-repo`); a multi-call `coreutils --coreutils-prog=rm`
 pub(crate) fn called_as(program: String, mut args: Vec<String>) -> (String, Vec<String>) {
     if let Some((_, name)) = CALLED_AS.iter().find(|(alias, _)| *alias == program) {
         return ((*name).to_owned(), args);
+    }
+    let unprefixed = program
+        .strip_prefix("uu-")
+        .or_else(|| program.strip_prefix('g'))
+        .filter(|name| GNU_PREFIXED.contains(name));
+    if let Some(name) = unprefixed {
+        return (name.to_owned(), args);
     }
     if let Some(command) = program.strip_prefix("git-").filter(|rest| !rest.is_empty()) {
         args.insert(0, command.to_owned());
@@ -3881,6 +3942,21 @@ pub(crate) const WRITERS: &[Writer] = &[
         valued: &[],
         destination: Destination::Every,
     },
+    // A FIFO made on the line holds what another command writes into it when it runs
+    // (`mkfifo f; sh < f & curl … > f`): a file written on the line (mkfifo(1), mknod(1)).
+    Writer {
+        programs: &["mkfifo"],
+        valued: &["-m", "--mode"],
+        destination: Destination::Every,
+    },
+    Writer {
+        programs: &["mknod"],
+        valued: &["-m", "--mode"],
+        destination: Destination::Nth {
+            commands: &[],
+            at: 0,
+        },
+    },
     Writer {
         programs: &["truncate"],
         valued: &["-s", "--size", "-r", "--reference"],
@@ -3975,6 +4051,35 @@ pub(crate) const WRITERS: &[Writer] = &[
         programs: &["curl"],
         valued: &["-o", "--output"],
         destination: Destination::Options(&["-o", "--output"]),
+    },
+    // HTTPie (`http`, `https`), xh and axel save a download as the file of `-o`.
+    Writer {
+        programs: &["http", "https", "xh", "xhs", "axel"],
+        valued: &["-o", "--output"],
+        destination: Destination::Options(&["-o", "--output"]),
+    },
+    // `qemu-img convert IN OUT` (and `dd`'s `of=`) writes its last operand: an image, or a
+    // device (`qemu-img convert -O raw x.qcow2 /dev/sda`).
+    Writer {
+        programs: &["qemu-img"],
+        valued: &[
+            "-f", "-O", "-o", "-t", "-T", "-l", "-S", "-m", "-B", "-F", "-r",
+        ],
+        destination: Destination::Last {
+            into: &[],
+            exact: &[],
+            recursive: &[],
+        },
+    },
+    // scp(1) copies to its last operand, a local file unless it names a host.
+    Writer {
+        programs: &["scp"],
+        valued: &["-c", "-F", "-i", "-J", "-l", "-o", "-P", "-S", "-X", "-D"],
+        destination: Destination::Last {
+            into: &[],
+            exact: &[],
+            recursive: &["-r"],
+        },
     },
     Writer {
         programs: &["curl"],
@@ -6842,6 +6947,54 @@ fn is_below(path: &str, part: &str) -> bool {
             .any(|(slash, _)| path[slash + 1..].starts_with(part))
 }
 
+/// The folders every Unix system has below `/`, `/usr` and `/var`, by parent (hier(7), and
+/// macOS's): what a pattern there (`/e?c`) may name, whatever the machine
+pub(crate) const SYSTEM_TREE: &[(&str, &[&str])] = &[
+    (
+        "/",
+        &[
+            "bin",
+            "boot",
+            "dev",
+            "etc",
+            "home",
+            "lib",
+            "lib32",
+            "lib64",
+            "libx32",
+            "media",
+            "mnt",
+            "opt",
+            "proc",
+            "root",
+            "run",
+            "sbin",
+            "srv",
+            "sys",
+            "tmp",
+            "usr",
+            "var",
+            "System",
+            "Library",
+            "Users",
+            "Applications",
+            "private",
+        ],
+    ),
+    (
+        "/usr",
+        &[
+            "bin", "sbin", "lib", "lib32", "lib64", "libexec", "local", "share", "include", "src",
+        ],
+    ),
+    (
+        "/var",
+        &[
+            "lib", "log", "spool", "mail", "backups", "cache", "tmp", "run", "opt", "www",
+        ],
+    ),
+];
+
 /// Programs that change a file's mode, owner or times and read nothing of it: a copy of a
 /// secret they are given is no secret read (`chmod 600 /tmp/k` before `ssh -i /tmp/k`)
 pub(crate) const MODE_CHANGERS: &[&str] =
@@ -7101,8 +7254,8 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         programs: &["bash", "sh", "dash", "zsh", "ksh"],
         subcommands: &[],
         files: &[],
-        variables: &["BASH_ENV", "ENV"],
-        options: &[],
+        variables: &["BASH_ENV", "ENV", FUNCTION_VARIABLES],
+        options: SHELL_VALUED_LONG,
         reads: false,
     },
     // ld.so(8): every dynamically linked program first loads the libraries `LD_PRELOAD`

@@ -456,6 +456,10 @@ impl Reader {
                 _ => expand::word(word, &self.env(), &mut args),
             }
         }
+        // `declare "a[\$(cmd)]=1"`: a name built by quoting is evaluated as the declaration's.
+        for arg in &args {
+            self.evaluated.text(arg);
+        }
         let command = simple_command(
             program.to_owned(),
             args,
@@ -1296,7 +1300,15 @@ impl Reader {
         walk: impl FnOnce(&mut Self, &[usize]) -> Result<(), Unreadable>,
     ) -> Result<(Cow<'u, [usize]>, Range<usize>), Unreadable> {
         let (inputs, outputs) = substitutions(parts);
-        let upstream = self.with_inputs(&inputs, at)?;
+        let mut upstream = self.with_inputs(&inputs, at)?;
+        let backticks = expansion_backticks(parts, at.source);
+        if !backticks.is_empty() {
+            let mut fed = upstream.into_owned();
+            for script in &backticks {
+                fed.extend(self.substituted(script, at)?);
+            }
+            upstream = Cow::Owned(fed);
+        }
         let start = self.commands.len();
         walk(self, &upstream)?;
         let created = start..self.commands.len();
@@ -1323,7 +1335,13 @@ impl Reader {
                     .then(|| self.printed_literal(created.start))
                     .flatten();
                 if writes_file(&redirect.operator) && knowledge::runs_later(&redirect.target) {
-                    later.push(printed.clone().ok_or_else(|| redirect.target.clone()));
+                    // An agent's settings are no script: what their hooks run is not read.
+                    later.push(
+                        printed
+                            .clone()
+                            .filter(|_| !knowledge::configures_agent(&redirect.target))
+                            .ok_or_else(|| redirect.target.clone()),
+                    );
                 }
                 // A file the redirect empties first holds what the commands print, when that
                 // is literal text.
@@ -1619,16 +1637,35 @@ impl Reader {
                         .push((name.to_owned(), Binding::Known(vec![value.to_owned()])));
                 }
             }
-            // `xargs` hands the words of its input to the program it runs.
+            // `xargs` and `parallel` hand the words of their input to the program they run.
+            // Their input is not the input of what they run then (but with `-a FILE`).
+            let mut consumes_input = false;
             let mut xargs_more = Vec::new();
-            if program == "xargs" {
+            if wrapper::feeds_arguments(&program, &args) {
                 if let Some(at_program) = wrapped
                     .as_ref()
                     .map(|wrapped| wrapped.at)
                     .filter(|at_program| *at_program < args.len())
                 {
-                    xargs_more =
-                        self.feed_xargs(&mut args, at_program, stdin.as_deref(), at.upstream);
+                    let own = args.get(..at_program).unwrap_or_default();
+                    let options = match program.as_str() {
+                        "xargs" => xargs::Options::read(own),
+                        _ => xargs::Options {
+                            arg_file: option_value(own, 'a', "--arg-file"),
+                            ..xargs::Options::one_per_line(
+                                args.get(at_program..).unwrap_or_default(),
+                            )
+                        },
+                    };
+                    consumes_input = options.arg_file.is_none();
+                    xargs_more = self.feed_xargs(
+                        &program,
+                        &options,
+                        &mut args,
+                        at_program,
+                        stdin.as_deref(),
+                        at.upstream,
+                    );
                 }
             }
             // Read all of `args` before the command takes its own words: the scripts it
@@ -1642,7 +1679,12 @@ impl Reader {
             // `lftp -e 'put F'`, `sftp host <<< 'put F'`: files the client sends.
             let transfer =
                 knowledge::transfer_commands(&program, &args, stdin.as_deref(), expand::is_unknown);
-            let mut runs = self.runs(&program, &written_as, &args, stdin.take(), at.upstream);
+            // A wrapper hands its input to the program it runs (`nice bash <<< '…'`), but
+            // `xargs` and `parallel` read theirs as arguments (unless `parallel --pipe`).
+            let mut runs = self.runs(&program, &written_as, &args, stdin.clone(), at.upstream);
+            if wrapped.is_none() || consumes_input {
+                stdin = None;
+            }
             let sent = match transfer {
                 Some(transfer) => self.transfer_runs(&program, transfer, at.upstream, &mut runs),
                 None => Vec::new(),
@@ -2161,21 +2203,23 @@ impl Reader {
         }
     }
 
-    /// Gives the program `xargs` runs (its words from `at_program` on) the words of its
-    /// input as xargs(1) does: appended, or, with `-I R` (`-i`, `--replace`), put for `R` in
-    /// its words, one command per line of input; with `-n N` or `-L N`, several commands.
-    /// The first command's words are left in `args`; those of the others are returned
+    /// Gives the program `program` (`xargs`, `parallel`) runs (its words from `at_program`
+    /// on) the words of its input as `options` say, as xargs(1) does: appended, or, with
+    /// `-I R` (`-i`, `--replace`), put for `R` in its words, one command per line of input;
+    /// with `-n N` or `-L N`, several commands. The first command's words are left in
+    /// `args`; those of the others are returned
     fn feed_xargs(
         &self,
+        program: &str,
+        options: &xargs::Options,
         args: &mut Vec<String>,
         at_program: usize,
         stdin: Option<&str>,
         upstream: &[usize],
     ) -> Vec<Vec<String>> {
-        let options = xargs::Options::read(args.get(..at_program).unwrap_or_default());
         let template = args.split_off(at_program);
         let mut commands = self
-            .xargs_input(&options, stdin, upstream)
+            .xargs_input(program, options, stdin, upstream)
             .into_iter()
             .map(|items| match &options.replace {
                 Some(replace) => put_for(&template, replace, &items.concat()),
@@ -2190,6 +2234,7 @@ impl Reader {
     /// commands it reads list (see `listed`), or a word only known at run time
     fn xargs_input(
         &self,
+        program: &str,
         options: &xargs::Options,
         stdin: Option<&str>,
         upstream: &[usize],
@@ -2207,7 +2252,7 @@ impl Reader {
         };
         if let Some(file) = &options.arg_file {
             return unknown(format!(
-                "the words `xargs` reads from `{file}` are known only at run time"
+                "the words `{program}` reads from `{file}` are known only at run time"
             ));
         }
         if let Some(input) = stdin.and_then(UnknownWord::decode) {
@@ -2215,7 +2260,9 @@ impl Reader {
         }
         if let Some(literal) = stdin {
             return options.commands(literal).unwrap_or_else(|| {
-                unknown("`xargs` refuses its input, whose quote is never closed".to_owned())
+                unknown(format!(
+                    "`{program}` refuses its input, whose quote is never closed"
+                ))
             });
         }
         if let Some(words) = self.listed_names(upstream) {
@@ -2237,7 +2284,9 @@ impl Reader {
         {
             return vec![vec!["1".to_owned()], vec!["-1".to_owned()]];
         }
-        unknown("the words `xargs` reads from its input are known only at run time".to_owned())
+        unknown(format!(
+            "the words `{program}` reads from its input are known only at run time"
+        ))
     }
 
     /// The names the commands of `upstream` print, when all they do is list files (`find`,
@@ -2257,6 +2306,12 @@ impl Reader {
             program if search_listing_flags(program).is_some() => searched_roots(command),
             // Names of the repository's files, below the folder git runs in.
             "git" if lists_files_below(command) => Some(vec![".".to_owned()]),
+            // `ls` prints the names of its operands, or of what the folder it runs in holds.
+            "ls" if ls_prints_only_names(&command.flags) => Some(if command.operands.is_empty() {
+                vec![".".to_owned()]
+            } else {
+                command.operands.clone()
+            }),
             _ => None,
         };
         let from_listers = feeding.iter().any(|command| listed(command).is_some())
@@ -2420,6 +2475,24 @@ impl Reader {
                 }
             }
             for name in row.variables {
+                // An exported function's body is read as what the shell may run.
+                if *name == knowledge::FUNCTION_VARIABLES {
+                    match self.environment(name) {
+                        Some(Binding::Known(values)) => {
+                            for value in values {
+                                let body = value.trim_start();
+                                let body = body.strip_prefix("()").unwrap_or(body);
+                                runs.word(program, body.to_owned());
+                            }
+                        }
+                        Some(_) => runs.opaque(
+                            program,
+                            "a function it is handed in its environment is only known at run time",
+                        ),
+                        None => {}
+                    }
+                    continue;
+                }
                 if let Some(binding) = self.environment(name) {
                     // `BASH_ENV=<(echo '…')`: the file is a process substitution's output.
                     if let Binding::Known(values) = binding {
@@ -2604,8 +2677,14 @@ impl Reader {
                     runs.word(program, script);
                 }
             }
+            // `trap [-lpP] [--] [ACTION] SIGNAL…`: after `--` the action may start with `-`;
+            // a lone `-` resets the signals.
             "trap" => {
-                if let Some(script) = args.first().filter(|arg| !arg.starts_with('-')) {
+                let after_options = match args.first().map(String::as_str) {
+                    Some("--") => args.get(1),
+                    _ => args.first().filter(|arg| !arg.starts_with('-')),
+                };
+                if let Some(script) = after_options.filter(|arg| *arg != "-") {
                     runs.word(program, script.clone());
                 }
             }
@@ -2640,6 +2719,44 @@ impl Reader {
                     if args.len() > sub + 1 {
                         runs.word(program, last.clone());
                     }
+                }
+                // `send-keys` types its words into a pane's shell, which runs them;
+                // `if-shell CMD TMUX-CMD…` runs CMD, then tmux commands of its own.
+                let operands_after = |names: &[&str]| {
+                    let Some(at) = args.iter().position(|arg| names.contains(&arg.as_str())) else {
+                        return Vec::new();
+                    };
+                    let mut operands = Vec::new();
+                    let mut words = args.iter().skip(at + 1);
+                    while let Some(word) = words.next() {
+                        // The pane, the repeat count and the client take the next word.
+                        if matches!(word.as_str(), "-t" | "-N" | "-c") {
+                            words.next();
+                        } else if !word.starts_with('-') {
+                            operands.push(word.clone());
+                        }
+                    }
+                    operands
+                };
+                for keys in operands_after(&["send-keys", "send"]) {
+                    runs.word(program, keys);
+                }
+                for (at, operand) in operands_after(&["if-shell", "if"]).into_iter().enumerate() {
+                    if at == 0 || expand::is_unknown(&operand) {
+                        runs.word(program, operand);
+                    } else {
+                        runs.script(format!("tmux {operand}"));
+                    }
+                }
+            }
+            // `screen -X stuff TEXT` types TEXT into a window's shell (`\n` a line break).
+            "screen" => {
+                let stuffed = args
+                    .iter()
+                    .position(|arg| arg == "stuff")
+                    .and_then(|at| args.get(at + 1));
+                if let Some(text) = stuffed {
+                    runs.word(program, text.replace("\\n", "\n").replace("\\r", "\n"));
                 }
             }
             // `. /dev/stdin` runs its input, as a shell given no script does.
@@ -3468,8 +3585,12 @@ impl Reader {
         let feeding = upstream
             .iter()
             .filter_map(|index| self.commands.get(*index));
-        let mut carriers =
-            feeding.filter(|command| !command.unknown.is_empty() || carries_text(&command.program));
+        // A bare `exec > >(sh)` hands the shell what every later command prints.
+        let mut carriers = feeding.filter(|command| {
+            !command.unknown.is_empty()
+                || carries_text(&command.program)
+                || (command.program == "exec" && command.args.is_empty())
+        });
         if let Some(carrier) = carriers.next_back() {
             let name = if carrier.program.is_empty() {
                 "a command known only at run time".to_owned()
@@ -3904,6 +4025,11 @@ fn writes_file(operator: &str) -> bool {
 
 /// Why a hook the line writes without giving its text is unknown
 fn unknown_hook(file: &str) -> String {
+    if knowledge::configures_agent(file) {
+        return format!(
+            "`{file}` sets the agent's hooks and permissions: what a change to it runs later, with no check, is not read"
+        );
+    }
     format!(
         "`{file}` is a hook, run later with no check, and what it holds is only known when it is written"
     )
@@ -4264,6 +4390,7 @@ fn simple_command(
         match links.resolve(normalise(operand, context), itself_is_link) {
             Ok(path) => {
                 paths.extend(secrets_a_pattern_may_name(&path));
+                paths.extend(system_folders_a_pattern_may_name(&path));
                 paths.push(path);
             }
             Err(why) => unknown.push(unknown_path_in(
@@ -4592,6 +4719,76 @@ fn secrets_a_pattern_may_name(path: &str) -> Vec<String> {
     found
 }
 
+/// Whether `ls` given `flags` prints only names, one word each, never `.` or `..`: not a
+/// long listing (`-l`, `-n`, `-o`, `-g`, `-s`), every entry (`-a`, `-f`), a mark after a
+/// name (`-F`, `-p`, `--classify`), a recursive listing's headers (`-R`) or commas (`-m`)
+fn ls_prints_only_names(flags: &[String]) -> bool {
+    const OTHER_OUTPUT: &[&str] = &[
+        "-l",
+        "-n",
+        "-o",
+        "-g",
+        "-s",
+        "-a",
+        "-f",
+        "-F",
+        "-p",
+        "-R",
+        "-m",
+        "--all",
+        "--classify",
+        "--recursive",
+        "--size",
+        "--format",
+        "--indicator-style",
+        "--file-type",
+    ];
+    !flags
+        .iter()
+        .any(|flag| OTHER_OUTPUT.contains(&flag.as_str()))
+}
+
+/// The system folders a pattern in `path`'s leading parts may name (`/e?c/hosts` may be
+/// `/etc/hosts`, `/[u]sr/lib/x` `/usr/lib/x`), as bash matches it against the folders there
+/// are: each part that is a pattern, under a folder of [`knowledge::SYSTEM_TREE`], is
+/// matched against the folders that folder holds on every system. The path stands for each.
+fn system_folders_a_pattern_may_name(path: &str) -> Vec<String> {
+    if !path.starts_with('/') || !path.contains(['*', '?', '[']) || expand::is_unknown(path) {
+        return Vec::new();
+    }
+    let mut found = vec![String::new()];
+    let mut matched = false;
+    for part in path.split('/').skip(1) {
+        let mut next = Vec::with_capacity(found.len());
+        for folder in &found {
+            let parent = if folder.is_empty() {
+                "/"
+            } else {
+                folder.as_str()
+            };
+            let children = knowledge::SYSTEM_TREE
+                .iter()
+                .find(|(known, _)| *known == parent)
+                .map(|(_, children)| *children)
+                .filter(|_| part.contains(['*', '?', '[']));
+            match children {
+                Some(children) => {
+                    for child in children.iter().filter(|child| may_match_name(part, child)) {
+                        matched = true;
+                        next.push(format!("{folder}/{child}"));
+                    }
+                }
+                None => next.push(format!("{folder}/{part}")),
+            }
+        }
+        found = next;
+    }
+    if !matched {
+        return Vec::new();
+    }
+    found
+}
+
 /// The files `find` with `args` finds, as far as the line tells: each root it may find
 /// itself, and below the roots the children its name tests and the secrets those tests may
 /// match name; a root it cannot find itself stands for what lies below it
@@ -4882,6 +5079,26 @@ fn substitutions<N: Syntax>(parts: &[N]) -> (Vec<N>, Vec<N>) {
     inputs.reverse();
     outputs.reverse();
     (inputs, outputs)
+}
+
+/// The scripts of the backquoted substitutions in the parameter expansions of `parts`
+/// (`"${x:-`rm -rf ~`}"`), which tree-sitter-bash leaves inside a word of the expansion
+/// where bash runs them
+fn expansion_backticks<N: Syntax>(parts: &[N], source: &str) -> Vec<String> {
+    let mut scripts = Vec::new();
+    let holds_backtick = |node: &N| text(*node, source).contains('`');
+    let mut pending: Vec<N> = parts.iter().copied().filter(holds_backtick).collect();
+    while let Some(node) = pending.pop() {
+        if node.kind() == "expansion" {
+            scripts.extend(unparsed_backticks(node, source));
+        } else {
+            pending.extend(
+                node.named_children()
+                    .filter(|child| DESCENDED.contains(&child.kind()) && holds_backtick(child)),
+            );
+        }
+    }
+    scripts
 }
 
 /// Whether the source text of a node may hold a substitution: every one opens with `$(`,

@@ -317,9 +317,6 @@ const WRAPPERS: &[Wrapper] = &[
         long_valued: &[
             "arg-file",
             "delimiter",
-            "eof",
-            "replace",
-            "max-lines",
             "max-args",
             "max-procs",
             "max-chars",
@@ -866,6 +863,18 @@ pub(crate) fn is_wrapper(program: &str) -> bool {
     by_name::positions(&BY_NAME, program).next().is_some()
 }
 
+/// Whether `program` gives what it runs arguments it reads from its input or a file:
+/// `xargs`, and `parallel` given no argument source (`:::`, `::::`) and no `--pipe`
+pub(crate) fn feeds_arguments(program: &str, args: &[String]) -> bool {
+    match program {
+        "xargs" => true,
+        "parallel" => !args
+            .iter()
+            .any(|arg| arg.starts_with(":::") || arg == "--pipe" || arg == "--pipepart"),
+        _ => false,
+    }
+}
+
 /// The program a wrapper runs in its arguments (`args` excludes the wrapper's own name);
 /// `None` when `program` is no wrapper or runs nothing (`command -v sudo`)
 pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
@@ -1088,13 +1097,10 @@ fn short_cluster_width(cluster: &str, valued: &str) -> usize {
 
 /// Whether a word is a `NAME=value` assignment
 pub(crate) fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && !name.starts_with(|ch: char| ch.is_ascii_digit())
-            && name
-                .chars()
-                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
-    })
+    // env(1) and sudo(8) take any `NAME=VALUE` before the program, whatever the name holds
+    // (`env 'BASH_FUNC_ls%%=() { …; }' bash`): only a path is a program with a `=`.
+    word.split_once('=')
+        .is_some_and(|(name, _)| !name.is_empty() && !name.contains('/'))
 }
 
 #[cfg(test)]

@@ -266,6 +266,15 @@ fn written_by(
                         ),
                     }
                 }
+                // Given no folder, it unpacks into the one it runs in (`cd / && tar xf a`);
+                // `tar -P` keeps the entries' absolute names, which land anywhere.
+                let unpacker = tar_extracting || row.programs.contains(&"unzip");
+                if unpacker && folders.is_empty() {
+                    folders.push(word("."));
+                }
+                if tar_extracting && tar_mode(row, args, &['P'], &["--absolute-names"]) {
+                    folders.push(word("/"));
+                }
                 for folder in folders {
                     match folder {
                         Ok(folder) => {

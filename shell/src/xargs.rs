@@ -69,6 +69,18 @@ impl Options {
         options
     }
 
+    /// How GNU parallel, given no argument source, reads its input: a line is one
+    /// argument, put for `{}` in `command` (the words it runs), or after them, a command each
+    pub(crate) fn one_per_line(command: &[String]) -> Options {
+        let replaces = command.iter().any(|word| word.contains("{}"));
+        Options {
+            replace: replaces.then(|| "{}".to_owned()),
+            delimited: true,
+            max_args: Some(1),
+            ..Options::default()
+        }
+    }
+
     /// Notes the option `name` (a letter or a long name) with its value
     fn set(&mut self, name: &str, value: Option<String>) {
         let count = |value: Option<String>| value?.parse().ok().filter(|count| *count > 0);
