@@ -2019,10 +2019,12 @@ pub(crate) fn called_as(program: String, mut args: Vec<String>) -> (String, Vec<
     if let Some((_, name)) = CALLED_AS.iter().find(|(alias, _)| *alias == program) {
         return ((*name).to_owned(), args);
     }
+    static GNU_NAMES: LazyLock<NameFilter> =
+        LazyLock::new(|| GNU_PREFIXED.iter().copied().collect());
     let unprefixed = program
         .strip_prefix("uu-")
         .or_else(|| program.strip_prefix('g'))
-        .filter(|name| GNU_PREFIXED.contains(name));
+        .filter(|name| GNU_NAMES.may_hold(name) && GNU_PREFIXED.contains(name));
     if let Some(name) = unprefixed {
         return (name.to_owned(), args);
     }

@@ -4389,8 +4389,11 @@ fn simple_command(
         let itself_is_link = removes && !operand.ends_with('/');
         match links.resolve(normalise(operand, context), itself_is_link) {
             Ok(path) => {
-                paths.extend(secrets_a_pattern_may_name(&path));
-                paths.extend(system_folders_a_pattern_may_name(&path));
+                // Most paths hold no pattern: one look, then none of the pattern readings.
+                if memchr::memchr3(b'*', b'?', b'[', path.as_bytes()).is_some() {
+                    paths.extend(secrets_a_pattern_may_name(&path));
+                    paths.extend(system_folders_a_pattern_may_name(&path));
+                }
                 paths.push(path);
             }
             Err(why) => unknown.push(unknown_path_in(
@@ -4753,7 +4756,8 @@ fn ls_prints_only_names(flags: &[String]) -> bool {
 /// are: each part that is a pattern, under a folder of [`knowledge::SYSTEM_TREE`], is
 /// matched against the folders that folder holds on every system. The path stands for each.
 fn system_folders_a_pattern_may_name(path: &str) -> Vec<String> {
-    if !path.starts_with('/') || !path.contains(['*', '?', '[']) || expand::is_unknown(path) {
+    let pattern = |text: &str| memchr::memchr3(b'*', b'?', b'[', text.as_bytes()).is_some();
+    if !path.starts_with('/') || !pattern(path) || expand::is_unknown(path) {
         return Vec::new();
     }
     let mut found = vec![String::new()];
@@ -4770,7 +4774,7 @@ fn system_folders_a_pattern_may_name(path: &str) -> Vec<String> {
                 .iter()
                 .find(|(known, _)| *known == parent)
                 .map(|(_, children)| *children)
-                .filter(|_| part.contains(['*', '?', '[']));
+                .filter(|_| pattern(part));
             match children {
                 Some(children) => {
                     for child in children.iter().filter(|child| may_match_name(part, child)) {
