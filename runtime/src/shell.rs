@@ -777,39 +777,6 @@ fn in_tmp(path: &str) -> bool {
     })
 }
 
-/// The folders at the root that belong to the system or to all users
-const SYSTEM_FOLDERS: &[&str] = &[
-    "bin",
-    "boot",
-    "dev",
-    "etc",
-    "lib",
-    "lib32",
-    "lib64",
-    "libx32",
-    "opt",
-    "proc",
-    "root",
-    "run",
-    "sbin",
-    "srv",
-    "sys",
-    "usr",
-    "var",
-    "home",
-    "Users",
-    "System",
-    "Library",
-    "Applications",
-    "private",
-    "Volumes",
-    "mnt",
-    "media",
-    "snap",
-    "nix",
-    "cores",
-];
-
 /// Whether `path` is the working directory itself or everything it holds (`DIR/*`); never
 /// without a working directory, which leaves `.` as it is
 fn whole(path: &str, cwd: Option<&str>) -> bool {
@@ -865,7 +832,7 @@ fn protected(path: &str, cwd: Option<&str>) -> bool {
     match (first, second, third) {
         (Some(_), None, _) => true,
         (Some("home" | "Users"), Some(_), None) => true,
-        (Some(folder), Some(_), _) if SYSTEM_FOLDERS.contains(&folder) => {
+        (Some(folder), Some(_), _) if rulesc_shell::is_system_folder(folder) => {
             // A project in a system folder (`/opt/app`, `/var/www/site`) owns what is in it.
             let project_in_folder = cwd
                 .and_then(|cwd| cwd.strip_prefix('/'))

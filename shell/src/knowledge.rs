@@ -6949,40 +6949,61 @@ fn is_below(path: &str, part: &str) -> bool {
             .any(|(slash, _)| path[slash + 1..].starts_with(part))
 }
 
-/// The folders every Unix system has below `/`, `/usr` and `/var`, by parent (hier(7), and
-/// macOS's): what a pattern there (`/e?c`) may name, whatever the machine
-pub(crate) const SYSTEM_TREE: &[(&str, &[&str])] = &[
-    (
-        "/",
-        &[
-            "bin",
-            "boot",
-            "dev",
-            "etc",
-            "home",
-            "lib",
-            "lib32",
-            "lib64",
-            "libx32",
-            "media",
-            "mnt",
-            "opt",
-            "proc",
-            "root",
-            "run",
-            "sbin",
-            "srv",
-            "sys",
-            "tmp",
-            "usr",
-            "var",
-            "System",
-            "Library",
-            "Users",
-            "Applications",
-            "private",
-        ],
-    ),
+/// The folders at the root of a Unix system (hier(7), macOS's, and those of snap, Nix and
+/// removable media), each with whether it belongs to the system and all users or is the
+/// scratch folder (`tmp`): one table for what a pattern at `/` may name and for which paths
+/// no project owns
+pub(crate) const ROOT_FOLDERS: &[(&str, RootFolder)] = &[
+    ("bin", RootFolder::System),
+    ("boot", RootFolder::System),
+    ("dev", RootFolder::System),
+    ("etc", RootFolder::System),
+    ("home", RootFolder::System),
+    ("lib", RootFolder::System),
+    ("lib32", RootFolder::System),
+    ("lib64", RootFolder::System),
+    ("libx32", RootFolder::System),
+    ("media", RootFolder::System),
+    ("mnt", RootFolder::System),
+    ("opt", RootFolder::System),
+    ("proc", RootFolder::System),
+    ("root", RootFolder::System),
+    ("run", RootFolder::System),
+    ("sbin", RootFolder::System),
+    ("srv", RootFolder::System),
+    ("sys", RootFolder::System),
+    ("tmp", RootFolder::Scratch),
+    ("usr", RootFolder::System),
+    ("var", RootFolder::System),
+    ("snap", RootFolder::System),
+    ("nix", RootFolder::System),
+    ("System", RootFolder::System),
+    ("Library", RootFolder::System),
+    ("Users", RootFolder::System),
+    ("Applications", RootFolder::System),
+    ("Volumes", RootFolder::System),
+    ("cores", RootFolder::System),
+    ("private", RootFolder::System),
+];
+
+/// What a folder at the root is for
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RootFolder {
+    /// It belongs to the system or to all users: what is in it is no project's
+    System,
+    /// Every program's scratch space (`/tmp`)
+    Scratch,
+}
+
+/// Whether `name` is a folder at the root that belongs to the system or to all users
+pub fn is_system_folder(name: &str) -> bool {
+    ROOT_FOLDERS
+        .iter()
+        .any(|&(folder, kind)| folder == name && kind == RootFolder::System)
+}
+
+/// The folders below `/usr` and `/var` every Unix system has (hier(7))
+const SYSTEM_TREE: &[(&str, &[&str])] = &[
     (
         "/usr",
         &[
@@ -6996,6 +7017,18 @@ pub(crate) const SYSTEM_TREE: &[(&str, &[&str])] = &[
         ],
     ),
 ];
+
+/// The folders every Unix system has in `parent` (`/`, `/usr`, `/var`): what a pattern
+/// there (`/e?c`, `/usr/l?b`) may name, whatever the machine; `None` for another folder
+pub(crate) fn folders_on_every_system(parent: &str) -> Option<Vec<&'static str>> {
+    if parent == "/" {
+        return Some(ROOT_FOLDERS.iter().map(|&(name, _)| name).collect());
+    }
+    SYSTEM_TREE
+        .iter()
+        .find(|(known, _)| *known == parent)
+        .map(|(_, children)| children.to_vec())
+}
 
 /// Programs that change a file's mode, owner or times and read nothing of it: a copy of a
 /// secret they are given is no secret read (`chmod 600 /tmp/k` before `ssh -i /tmp/k`)

@@ -45,7 +45,7 @@ mod writes;
 mod xargs;
 
 pub use command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
-pub use knowledge::{program_kind, ProgramKind, PROGRAM_KINDS};
+pub use knowledge::{is_system_folder, program_kind, ProgramKind, PROGRAM_KINDS};
 pub use limits::{
     Unreadable, MAX_BYTES, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH, MAX_TIME,
 };

@@ -4753,7 +4753,7 @@ fn ls_prints_only_names(flags: &[String]) -> bool {
 
 /// The system folders a pattern in `path`'s leading parts may name (`/e?c/hosts` may be
 /// `/etc/hosts`, `/[u]sr/lib/x` `/usr/lib/x`), as bash matches it against the folders there
-/// are: each part that is a pattern, under a folder of [`knowledge::SYSTEM_TREE`], is
+/// are: each part that is a pattern, under a folder [`knowledge::folders_on_every_system`] knows, is
 /// matched against the folders that folder holds on every system. The path stands for each.
 fn system_folders_a_pattern_may_name(path: &str) -> Vec<String> {
     let pattern = |text: &str| memchr::memchr3(b'*', b'?', b'[', text.as_bytes()).is_some();
@@ -4770,11 +4770,9 @@ fn system_folders_a_pattern_may_name(path: &str) -> Vec<String> {
             } else {
                 folder.as_str()
             };
-            let children = knowledge::SYSTEM_TREE
-                .iter()
-                .find(|(known, _)| *known == parent)
-                .map(|(_, children)| *children)
-                .filter(|_| pattern(part));
+            let children = Some(part)
+                .filter(|part| pattern(part))
+                .and_then(|_| knowledge::folders_on_every_system(parent));
             match children {
                 Some(children) => {
                     for child in children.iter().filter(|child| may_match_name(part, child)) {
