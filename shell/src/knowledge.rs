@@ -6847,6 +6847,14 @@ pub(crate) const SECRET_FILES: &[&str] = &[
     ".vault-token",
     ".my.cnf",
     ".s3cfg",
+    ".codex/auth.json",
+    ".claude/.credentials.json",
+    ".gem/credentials",
+    ".databrickscfg",
+    ".cache/huggingface/token",
+    ".terraform.d/credentials.tfrc.json",
+    "etc/shadow",
+    "etc/gshadow",
 ];
 
 /// The folders that hold secrets, below a home (`~/.ssh/...`, but not a `.pub` key):
@@ -6864,6 +6872,7 @@ pub(crate) const SECRET_FOLDERS: &[&str] = &[
     ".config/glab-cli/",
     ".config/op/",
     ".config/rclone/",
+    ".config/doctl/",
     ".local/share/keyrings/",
     "Library/Keychains/",
 ];
@@ -7036,11 +7045,15 @@ pub(crate) const MODE_CHANGERS: &[&str] =
     &["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"];
 
 /// Programs that take their input from a file an option names, as from a pipe with `-`:
-/// kubectl's (and its kin's) `-f FILE`/`--filename FILE` of manifests (kubectl(1))
-const INPUT_FILE_OPTIONS: &[(&[&str], &[&str])] = &[(
-    &["kubectl", "oc", "kubecolor", "microk8s.kubectl"],
-    &["-f", "--filename"],
-)];
+/// kubectl's (and its kin's) `-f FILE`/`--filename FILE` of manifests (kubectl(1)), and
+/// dd's `if=FILE` (dd(1); dcfldd's and dc3dd's too)
+const INPUT_FILE_OPTIONS: &[(&[&str], &[&str])] = &[
+    (
+        &["kubectl", "oc", "kubecolor", "microk8s.kubectl"],
+        &["-f", "--filename"],
+    ),
+    (&["dd", "dcfldd", "dc3dd"], &["if="]),
+];
 
 /// The files `program`'s options hand it as its input (`kubectl delete -f n.yaml`), as
 /// written: `-f FILE`, `-fFILE`, `--filename FILE`, `--filename=FILE`

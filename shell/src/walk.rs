@@ -2357,9 +2357,6 @@ impl Reader {
     /// redirect wrote on the line, carries the output of the commands that wrote it, as a
     /// pipe would (`kubectl get ns x -o yaml | kubectl delete -f -`)
     fn input_files(&self, command: &mut SimpleCommand) {
-        if self.output_files.is_empty() {
-            return;
-        }
         for file in knowledge::input_files(&command.program, &command.args) {
             let path = normalise(file, &self.context);
             if let Some((_, writers)) = self
@@ -2369,6 +2366,10 @@ impl Reader {
                 .find(|(written, _)| *written == path)
             {
                 command.stdin_from.extend(writers);
+            }
+            // The file is read as an operand is (`dd if=.env`): a path of the command.
+            if !command.paths.contains(&path) {
+                command.paths.push(path);
             }
         }
         command.stdin_from.sort_unstable();
@@ -4385,7 +4386,11 @@ fn simple_command(
     // `rm x` removes a link `x`, not what it leads to; `rm x/` goes through it.
     let removes = matches!(program.as_str(), "rm" | "unlink");
     let mut paths = Vec::with_capacity(operands.len());
-    for operand in &operands {
+    let glued = args
+        .iter()
+        .take_while(|arg| *arg != "--")
+        .filter_map(|arg| glued_path(arg));
+    for operand in operands.iter().map(String::as_str).chain(glued) {
         let itself_is_link = removes && !operand.ends_with('/');
         match links.resolve(normalise(operand, context), itself_is_link) {
             Ok(path) => {
@@ -4649,6 +4654,17 @@ fn whole_option_values<'a>(args: &'a [String], options: &[&str]) -> Vec<&'a str>
         }
     }
     values
+}
+
+/// The value glued to a short option in `arg` when it starts as a path does, with `.` or
+/// `/` (`curl -T.env`, `-sT/etc/shadow`): getopt hands the rest of the word to the option
+/// that takes a value, and no option's letter is `.` or `/`, so the path is the program's
+fn glued_path(arg: &str) -> Option<&str> {
+    let cluster = arg
+        .strip_prefix('-')
+        .filter(|rest| !rest.starts_with('-'))?;
+    let at = cluster.get(1..)?.find(['.', '/'])? + 1;
+    cluster.get(at..)
 }
 
 /// The secret files a `find` may find below its roots: those whose name one of its `-name`
