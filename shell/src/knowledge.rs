@@ -127,6 +127,8 @@ pub(crate) enum Lang {
     Julia,
     /// AppleScript and JavaScript for Automation (`osascript -e`): judged by its words
     AppleScript,
+    /// gnuplot's commands (`gnuplot -e`): judged by its words
+    Gnuplot,
     /// Any other language an interpreter takes on its command line or its input (Elixir,
     /// Guile, Emacs Lisp, Octave, Groovy, Java in `jshell`, `dc`): not read
     Other,
@@ -346,6 +348,15 @@ const R_DANGER: &[&str] = &[
     "setwd",
     "quit",
     "q(",
+];
+
+/// Words of gnuplot's commands that reach processes or more commands (gnuplot's help):
+/// `system`, a backquoted command, `!` and `shell`, a data file read from a command or an
+/// output piped into one (`plot "< cmd"`, `set print "| cmd"`), commands loaded from a file
+/// (`load`, `call`) and a session saved over one. A plot written to its output file is
+/// the everyday use (`set output 'plot.png'`), and passes.
+const GNUPLOT_DANGER: &[&str] = &[
+    "system", "`", "!", "shell", "<", "|", "load", "call", "save",
 ];
 
 /// Words of Julia code that reach files, processes or more code: commands (`run`, a
@@ -627,6 +638,14 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         glued: true,
         first_operand: false,
         lang: Lang::AppleScript,
+    },
+    Interpreter {
+        name: "gnuplot",
+        prefix: false,
+        code_options: &["-e"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Gnuplot,
     },
     Interpreter {
         name: "elixir",
@@ -1032,6 +1051,7 @@ pub(crate) fn dangerous_words(lang: Lang) -> Option<&'static [&'static str]> {
         Lang::Lua => Some(LUA_DANGER),
         Lang::R => Some(R_DANGER),
         Lang::Julia => Some(JULIA_DANGER),
+        Lang::Gnuplot => Some(GNUPLOT_DANGER),
         Lang::Tcl | Lang::Other => None,
     }
 }
@@ -2438,6 +2458,54 @@ pub(crate) struct ScriptOption {
     pub(crate) carried: Carried,
 }
 
+/// make's variables that name a program its recipes run, as given on make's command line
+/// (the implicit rules' `CC`, `CXX`, `LD`, ... of the GNU make manual, and `SHELL`, which
+/// runs every recipe line)
+const MAKE_PROGRAM_VARIABLES: &[&str] = &[
+    "CC=",
+    "CXX=",
+    "CPP=",
+    "LD=",
+    "AR=",
+    "AS=",
+    "FC=",
+    "PC=",
+    "M2C=",
+    "CO=",
+    "GET=",
+    "LEX=",
+    "YACC=",
+    "LINT=",
+    "MAKEINFO=",
+    "TEX=",
+    "TEXI2DVI=",
+    "WEAVE=",
+    "CWEAVE=",
+    "TANGLE=",
+    "CTANGLE=",
+    "RM=",
+    "SHELL=",
+    "MAKE=",
+    "INSTALL=",
+    "CP=",
+    "MV=",
+    "LN=",
+    "MKDIR=",
+    "NM=",
+    "RANLIB=",
+    "STRIP=",
+    "OBJCOPY=",
+    "PYTHON=",
+    "PERL=",
+    "GO=",
+    "CARGO=",
+    "NPM=",
+    "DOCKER=",
+    "SED=",
+    "AWK=",
+    "TAR=",
+];
+
 /// Every program that runs a command line given in an option, one row each
 pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
     ScriptOption {
@@ -2497,6 +2565,57 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         options: &["-e", "--rsh", "--rsync-path"],
         clusters: true,
         glued: &[],
+        carried: Carried::Whole,
+    },
+    // entr(1): `-s` hands the utility to the shell as one command line.
+    ScriptOption {
+        programs: &["entr"],
+        subcommands: &[],
+        options: &["-s"],
+        clusters: true,
+        glued: &[],
+        carried: Carried::Words,
+    },
+    // `pm2 start 'CMD'` runs a command line as the process it keeps (a file's name runs
+    // that file, read as a program is).
+    ScriptOption {
+        programs: &["pm2"],
+        subcommands: &["start"],
+        options: &[],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Words,
+    },
+    // `go help build`: `-toolexec 'cmd args'` runs each tool of the build as `cmd args
+    // TOOL ...`, for every command that builds.
+    ScriptOption {
+        programs: &["go"],
+        subcommands: &[
+            "build", "install", "run", "test", "vet", "generate", "get", "list",
+        ],
+        options: &["-toolexec", "--toolexec"],
+        clusters: false,
+        glued: &["-toolexec=", "--toolexec="],
+        carried: Carried::Whole,
+    },
+    // gcc(1): `-wrapper PROG,ARG,...` runs each subcommand of the compiler through PROG.
+    ScriptOption {
+        programs: &["gcc", "g++", "cc", "c++", "gfortran", "cpp"],
+        subcommands: &[],
+        options: &["-wrapper"],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Opaque("`gcc -wrapper` runs the program its commas list"),
+    },
+    // make(1): a variable given on the command line overrides the makefile's, and a recipe
+    // runs the commands it names (`$(CC) -o x x.c` is `rm -rf ~ -o x x.c` with `CC='rm -rf
+    // ~'`): the variables that name a program are read as its command line.
+    ScriptOption {
+        programs: &["make", "gmake", "bmake", "remake"],
+        subcommands: &[],
+        options: &[],
+        clusters: false,
+        glued: MAKE_PROGRAM_VARIABLES,
         carried: Carried::Whole,
     },
     ScriptOption {
@@ -9172,6 +9291,17 @@ mod tests {
                 vec!["unknown: `make --eval` text holds recipes a shell runs"],
             ),
             ("make", "-j4 test", vec![]),
+            ("make", "CC=id CFLAGS=-O2 all", vec!["id"]),
+            ("make", "SHELL=id test", vec!["id"]),
+            ("make", "PREFIX=/usr/local install", vec![]),
+            ("entr", "-s id", vec!["id"]),
+            ("entr", "-cs id -u", vec!["id -u"]),
+            ("entr", "make test", vec![]),
+            ("pm2", "start id", vec!["id"]),
+            ("pm2", "stop all", vec![]),
+            ("go", "build -toolexec id .", vec!["id"]),
+            ("go", "test -toolexec=id ./...", vec!["id"]),
+            ("go", "build -o app .", vec![]),
             ("npx", "-c id", vec!["id"]),
             ("npx", "--call=id", vec!["id"]),
             ("npm", "exec --call id", vec!["id"]),

@@ -390,6 +390,8 @@ const WRAPPERS: &[Wrapper] = &[
         ],
         ..wrapper("strace", "abeEIoOpPsSuUX")
     },
+    // entr(1) runs its utility, with its words, each time a file it watches changes.
+    wrapper("entr", ""),
     // ltrace(1): `-S` (system calls too) is a flag.
     Wrapper {
         long_valued: &["align", "config", "indent", "library", "output", "where"],

@@ -104,6 +104,7 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
         | Lang::PowerShell
         | Lang::Julia
         | Lang::AppleScript
+        | Lang::Gnuplot
         | Lang::Other => return by_words(lang, program, code),
     };
     // A PHP file, which `php` reads from its input, starts with the tag that opens code.
