@@ -5,6 +5,8 @@
 //! resolved (`node:` prefixes dropped, `fs/promises` is `fs.promises`). A dangerous module
 //! or function used other than by a direct call is opaque, as is code evaluated at run time.
 
+use std::borrow::Cow;
+
 use tree_sitter::Node;
 
 use super::bindings::{within, Binding, Bindings};
@@ -146,7 +148,8 @@ struct Scope<'t> {
 pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let nodes = every_node(root);
     let mut scope = Scope {
-        bindings: Bindings::new(reaches),
+        // A name is compared as written.
+        bindings: Bindings::new(reaches, |name| Cow::Borrowed(name)),
         source,
     };
     for node in &nodes {

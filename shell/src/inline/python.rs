@@ -5,7 +5,10 @@
 //! `os.system`). A dangerous function used other than by a direct call (`f = os.system`
 //! assigned twice, handed to `map`) is opaque, as is code evaluated at run time.
 
+use std::borrow::Cow;
+
 use tree_sitter::Node;
+use unicode_normalization::UnicodeNormalization;
 
 use super::bindings::{within, Binding, Bindings};
 use super::tree::{
@@ -74,8 +77,14 @@ const LOOPS: &[&str] = &[
     "generator_expression",
 ];
 
+/// The modules whose functions `os` re-exports, one for each platform: `posix.system` is
+/// `os.system`
+const OS_MODULES: &[&str] = &["posix", "nt"];
+
 /// The functions whose calls matter, by dotted name
 fn table(name: &str) -> Option<Does> {
+    let name = as_os(name);
+    let name = name.as_ref();
     let does = match name {
         "os.system"
         | "os.popen"
@@ -136,9 +145,20 @@ fn table(name: &str) -> Option<Does> {
     Some(does)
 }
 
+/// `name` as the table keys it: a name inside a module of [`OS_MODULES`] is the same name
+/// inside `os`
+fn as_os(name: &str) -> Cow<'_, str> {
+    match name.split_once('.') {
+        Some((module, rest)) if OS_MODULES.contains(&module) => Cow::Owned(format!("os.{rest}")),
+        _ => Cow::Borrowed(name),
+    }
+}
+
 /// The modules holding functions of the table: handed on, a module may be used for any
 const MODULES: &[&str] = &[
     "os",
+    "posix",
+    "nt",
     "subprocess",
     "shutil",
     "pty",
@@ -162,6 +182,16 @@ fn reaches(name: &str) -> bool {
     table(name).is_some() || within(name, MODULES)
 }
 
+/// An identifier as Python reads it: in its NFKC form (PEP 3131), so `ｓｙｓｔｅｍ` is
+/// `system`; ASCII, as nearly every name is, is already in that form
+fn spelled(written: &str) -> Cow<'_, str> {
+    if written.is_ascii() {
+        Cow::Borrowed(written)
+    } else {
+        Cow::Owned(written.nfkc().collect())
+    }
+}
+
 /// What the code binds, and the source it is read from
 struct Scope<'t> {
     bindings: Bindings,
@@ -174,7 +204,7 @@ struct Scope<'t> {
 pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let nodes = every_node(root);
     let mut scope = Scope {
-        bindings: Bindings::new(reaches),
+        bindings: Bindings::new(reaches, spelled),
         stars: Vec::new(),
         source,
     };
@@ -196,7 +226,12 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     }
 }
 
-impl Scope<'_> {
+impl<'t> Scope<'t> {
+    /// The identifier (or dotted name) `node` spells, as Python reads it
+    fn name(&self, node: Node<'_>) -> Cow<'t, str> {
+        spelled(text(node, self.source))
+    }
+
     /// Follows `os.chdir(PATH)`: later relative paths and commands start from PATH
     fn change_folder(&mut self, call: Node<'_>, found: &mut Vec<Effect>) {
         let is_chdir = call
@@ -220,8 +255,8 @@ impl Scope<'_> {
                 for name in named_children(node) {
                     match name.kind() {
                         "dotted_name" => {
-                            let full = text(name, self.source);
-                            let first = full.split('.').next().unwrap_or(full);
+                            let full = self.name(name);
+                            let first = full.split('.').next().unwrap_or(&full);
                             self.bindings.set(first, Binding::Name(first.to_owned()));
                         }
                         "aliased_import" => self.aliased(name, ""),
@@ -232,7 +267,7 @@ impl Scope<'_> {
             "import_from_statement" => {
                 let module = node
                     .child_by_field_name("module_name")
-                    .map(|module| text(module, self.source).to_owned())
+                    .map(|module| self.name(module).into_owned())
                     .unwrap_or_default();
                 for name in named_children(node) {
                     if node
@@ -243,9 +278,9 @@ impl Scope<'_> {
                     }
                     match name.kind() {
                         "dotted_name" => {
-                            let short = text(name, self.source);
+                            let short = self.name(name);
                             self.bindings
-                                .set(short, Binding::Name(format!("{module}.{short}")));
+                                .set(&short, Binding::Name(format!("{module}.{short}")));
                         }
                         "aliased_import" => self.aliased(name, &module),
                         "wildcard_import" => self.stars.push(module.clone()),
@@ -307,9 +342,9 @@ impl Scope<'_> {
         ) else {
             return;
         };
-        let name = text(name, self.source);
+        let name = self.name(name);
         let full = if module.is_empty() {
-            name.to_owned()
+            name.into_owned()
         } else {
             format!("{module}.{name}")
         };
@@ -324,8 +359,8 @@ impl Scope<'_> {
         }
         match node.kind() {
             "identifier" => {
-                let name = text(node, self.source);
-                match self.bindings.get(name) {
+                let name = self.name(node);
+                match self.bindings.get(&name) {
                     Some(Some(Binding::Name(full))) => Some(full.clone()),
                     Some(_) => None,
                     None => Some(
@@ -333,13 +368,13 @@ impl Scope<'_> {
                             .iter()
                             .map(|module| format!("{module}.{name}"))
                             .find(|full| table(full).is_some())
-                            .unwrap_or_else(|| name.to_owned()),
+                            .unwrap_or_else(|| name.into_owned()),
                     ),
                 }
             }
             "attribute" => {
                 let object = self.qualify(node.child_by_field_name("object")?, depth + 1)?;
-                let attribute = text(node.child_by_field_name("attribute")?, self.source);
+                let attribute = self.name(node.child_by_field_name("attribute")?);
                 Some(format!("{object}.{attribute}"))
             }
             "parenthesized_expression" => self.qualify(*named_children(node).first()?, depth + 1),
@@ -435,12 +470,12 @@ impl Scope<'_> {
         if function.kind() == "attribute" {
             let method = function
                 .child_by_field_name("attribute")
-                .map(|method| text(method, self.source));
+                .map(|method| self.name(method));
             if let (Some("expanduser" | "absolute" | "resolve" | "joinpath"), Some(object)) =
-                (method, function.child_by_field_name("object"))
+                (method.as_deref(), function.child_by_field_name("object"))
             {
                 let base = self.value(object, depth + 1);
-                return match method {
+                return match method.as_deref() {
                     Some("joinpath") => path_join(std::iter::once(base).chain(parts())),
                     _ => base,
                 };
@@ -488,7 +523,7 @@ impl Scope<'_> {
             (arg.kind() == "keyword_argument"
                 && arg
                     .child_by_field_name("name")
-                    .is_some_and(|name| text(name, self.source) == keyword))
+                    .is_some_and(|name| self.name(name) == keyword))
             .then(|| arg.child_by_field_name("value"))
             .flatten()
         });
@@ -507,7 +542,7 @@ impl Scope<'_> {
                 "keyword_argument"
                     if arg
                         .child_by_field_name("name")
-                        .is_some_and(|name| text(name, self.source) == "cwd") =>
+                        .is_some_and(|name| self.name(name) == "cwd") =>
                 {
                     Some(match arg.child_by_field_name("value") {
                         Some(value) => self.value(value, 0),
@@ -731,7 +766,7 @@ impl Scope<'_> {
         if function.kind() != "attribute" {
             return None;
         }
-        let method = text(function.child_by_field_name("attribute")?, self.source);
+        let method = self.name(function.child_by_field_name("attribute")?);
         let object = function.child_by_field_name("object")?;
         let path = || self.value(object, 0);
         // A method of a module (`os.unlink`) is in the table, not here.
@@ -741,7 +776,7 @@ impl Scope<'_> {
         {
             return None;
         }
-        match method {
+        match method.as_ref() {
             "unlink" => Some(Effect::Delete {
                 tree: false,
                 empty_folder: false,

@@ -407,6 +407,46 @@ fn python_moves_copies_paths_and_folders() {
     );
 }
 
+/// `os` re-exports the functions of its platform's module, `posix` or `nt`: `posix.system`
+/// is `os.system`. Python reads identifiers in their NFKC form (PEP 3131), so `ｓｙｓｔｅｍ`
+/// and `𝐬𝐲𝐬𝐭𝐞𝐦` name `system` and `ｏｓ` imports `os`; the text of a string stays as written.
+#[test]
+fn python_names_as_python_reads_them() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import posix; posix.system('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "from nt import system as s; s('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "import posix; posix.execv('/bin/rm', ['rm', '-rf', '/'])",
+                Exactly(vec![exec(&["/bin/rm", "-rf", "/"])]),
+            ),
+            ("import posix; list(map(posix.system, ['id']))", Opaque),
+            (
+                "import os; os.ｓｙｓｔｅｍ('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            ("import os; os.𝐬𝐲𝐬𝐭𝐞𝐦('id')", Exactly(vec![script("id")])),
+            ("import ｏｓ; os.system('id')", Exactly(vec![script("id")])),
+            (
+                "from os import ｓｙｓｔｅｍ as ｓ; s('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "import os; os.system('ｒｍ -rf ~')",
+                Exactly(vec![script("ｒｍ -rf ~")]),
+            ),
+            ("import posix; print(posix.getcwd())", Exactly(vec![])),
+        ],
+    );
+}
+
 /// The Node.js `fs` documentation: `truncate` empties its path, `copyFile` and `cp` write
 /// their destination, `link` and `symlink` make their second path, `rename` moves its first
 /// path to its second, `open` writes with a flag of `w`, `a` or `+` and only reads without
