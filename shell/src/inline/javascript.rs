@@ -138,6 +138,29 @@ fn reaches(name: &str) -> bool {
     table(name).is_some() || within(name, MODULES)
 }
 
+/// An identifier as JavaScript reads it: its `\uXXXX` and `\u{X}` escapes decoded, so
+/// `\u0065xecSync` is `execSync` (ECMA-262, IdentifierName); one without `\` is as written
+fn identifier(written: &str) -> Cow<'_, str> {
+    if !written.contains('\\') {
+        return Cow::Borrowed(written);
+    }
+    let mut decoded = String::with_capacity(written.len());
+    let mut rest = written;
+    while let Some((before, escape)) = rest.split_once('\\') {
+        decoded.push_str(before);
+        // `u` and four hex digits, or `u{` hex digits `}`.
+        let length = match escape.strip_prefix("u{") {
+            Some(braced) => braced.find('}').map_or(escape.len(), |end| end + 3),
+            None => escape.len().min(5),
+        };
+        let (sequence, after) = escape.split_at_checked(length).unwrap_or((escape, ""));
+        decoded.push_str(&unescape(&format!("\\{sequence}")));
+        rest = after;
+    }
+    decoded.push_str(rest);
+    Cow::Owned(decoded)
+}
+
 /// What the code binds, and the source it is read from
 struct Scope<'t> {
     bindings: Bindings,
@@ -148,8 +171,7 @@ struct Scope<'t> {
 pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let nodes = every_node(root);
     let mut scope = Scope {
-        // A name is compared as written.
-        bindings: Bindings::new(reaches, |name| Cow::Borrowed(name)),
+        bindings: Bindings::new(reaches, identifier),
         source,
     };
     for node in &nodes {
@@ -171,7 +193,12 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     }
 }
 
-impl Scope<'_> {
+impl<'t> Scope<'t> {
+    /// The identifier or property name `node` spells, as JavaScript reads it
+    fn name(&self, node: Node<'_>) -> Cow<'t, str> {
+        identifier(text(node, self.source))
+    }
+
     /// Records the names a declaration, an assignment or an import binds
     fn bind(&mut self, node: Node<'_>) {
         match node.kind() {
@@ -223,7 +250,7 @@ impl Scope<'_> {
                                 continue;
                             };
                             let local = clause.child_by_field_name("alias").unwrap_or(imported);
-                            let full = format!("{module}.{}", text(imported, self.source));
+                            let full = format!("{module}.{}", self.name(imported));
                             let local = text(local, self.source).to_owned();
                             self.bindings.set(&local, Binding::Name(full));
                         }
@@ -276,7 +303,7 @@ impl Scope<'_> {
             };
             let name = text(local, self.source).to_owned();
             let binding = match module {
-                Some(module) => Binding::Name(format!("{module}.{}", text(key, self.source))),
+                Some(module) => Binding::Name(format!("{module}.{}", self.name(key))),
                 None => Binding::Value(unknown("value", item, self.source)),
             };
             self.bindings.set(&name, binding);
@@ -292,16 +319,16 @@ impl Scope<'_> {
             // `import("fs")`, the dynamic import, is called as a function named `import`.
             "import" => Some("import".to_owned()),
             "identifier" => {
-                let name = text(node, self.source);
-                match self.bindings.get(name) {
+                let name = self.name(node);
+                match self.bindings.get(&name) {
                     Some(Some(Binding::Name(full))) => Some(full.clone()),
                     Some(_) => None,
-                    None => Some(name.to_owned()),
+                    None => Some(name.into_owned()),
                 }
             }
             "member_expression" => {
                 let object = self.qualify(node.child_by_field_name("object")?, depth + 1)?;
-                let property = text(node.child_by_field_name("property")?, self.source);
+                let property = self.name(node.child_by_field_name("property")?);
                 Some(format!("{object}.{property}"))
             }
             "subscript_expression" => {
@@ -495,17 +522,15 @@ impl Scope<'_> {
         for option in options {
             match option.kind() {
                 "pair" => {
-                    let key = option
-                        .child_by_field_name("key")
-                        .map(|key| text(key, self.source).trim_matches(['"', '\'', '`']));
-                    if key == Some("cwd") {
+                    let key = option.child_by_field_name("key").map(|key| self.name(key));
+                    if key.is_some_and(|key| key.trim_matches(['"', '\'', '`']) == "cwd") {
                         cwd = Some(match option.child_by_field_name("value") {
                             Some(value) => self.value(value, 0),
                             None => unknown("folder", option, self.source),
                         });
                     }
                 }
-                "shorthand_property_identifier" if text(option, self.source) == "cwd" => {
+                "shorthand_property_identifier" if self.name(option) == "cwd" => {
                     cwd = Some(unknown("folder", option, self.source));
                 }
                 "spread_element" => cwd = Some(unknown("folder", option, self.source)),

@@ -447,6 +447,34 @@ fn python_names_as_python_reads_them() {
     );
 }
 
+/// JavaScript reads `\uXXXX` and `\u{X}` in an identifier or a property name as the
+/// character (ECMA-262, IdentifierName): `\u0065xecSync` is `execSync`.
+#[test]
+fn javascript_names_with_escapes() {
+    check(
+        Lang::JavaScript,
+        vec![
+            (
+                "require('child_process').\\u0065xecSync('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "require('child_process').\\u{65}xecSync('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "const \\u0063p = require('child_process'); cp.execSync('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "const { \\u0065xecSync: run } = require('child_process'); run('id')",
+                Exactly(vec![script("id")]),
+            ),
+            ("const \\u0061 = 1; console.log(a)", Exactly(vec![])),
+        ],
+    );
+}
+
 /// The Node.js `fs` documentation: `truncate` empties its path, `copyFile` and `cp` write
 /// their destination, `link` and `symlink` make their second path, `rename` moves its first
 /// path to its second, `open` writes with a flag of `w`, `a` or `+` and only reads without
