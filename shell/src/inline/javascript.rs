@@ -128,6 +128,16 @@ const MODULES: &[&str] = &[
     "Bun",
 ];
 
+/// A function called, by dotted name, and the arguments it is given; or why they are only
+/// known at run time
+type Invoked<'n> = Result<(String, Vec<Node<'n>>), String>;
+
+/// Why a function of the table applied to a list of arguments (`f.apply(this, list)`) does
+/// what only run time knows
+fn applied_at_run_time(function: &str) -> String {
+    format!("the code applies `{function}` to arguments only known at run time")
+}
+
 /// A module's name as the table knows it: `node:fs/promises` is `fs.promises`
 fn module_name(name: &str) -> String {
     name.strip_prefix("node:").unwrap_or(name).replace('/', ".")
@@ -342,11 +352,11 @@ impl<'t> Scope<'t> {
                 self.qualify(*named_children(node).first()?, depth + 1)
             }
             "call_expression" => {
-                let function = self.qualify(node.child_by_field_name("function")?, depth + 1)?;
+                let (function, arguments) = self.invoked(node, depth + 1)?.ok()?;
                 if table(&function) != Some(Does::Requires) {
                     return None;
                 }
-                match self.argument(node, 0).map(|arg| self.value(arg, depth + 1)) {
+                match arguments.first().map(|arg| self.value(*arg, depth + 1)) {
                     Some(Value::Known(module)) => Some(module_name(&module)),
                     _ => None,
                 }
@@ -396,38 +406,74 @@ impl<'t> Scope<'t> {
         }
     }
 
-    /// The argument at `position`
-    fn argument<'n>(&self, call: Node<'n>, position: usize) -> Option<Node<'n>> {
-        call.child_by_field_name("arguments")
+    /// The function a call (or `new`) runs, by dotted name, and the arguments it gives it:
+    /// its own, or, for `f.call(this, a, b)`, `f.apply(this, [a, b])` and
+    /// `Reflect.apply(f, this, [a, b])` of a function of the table, `f` with `a, b`; `Err`,
+    /// saying why, when those are only known at run time (`f.apply(this, list)`)
+    fn invoked<'n>(&self, call: Node<'n>, depth: usize) -> Option<Invoked<'n>> {
+        let function = call
+            .child_by_field_name("function")
+            .or_else(|| call.child_by_field_name("constructor"))?;
+        let name = self.qualify(function, depth + 1)?;
+        let arguments = call
+            .child_by_field_name("arguments")
             .map(named_children)
-            .unwrap_or_default()
-            .get(position)
-            .copied()
+            .unwrap_or_default();
+        let applied = |target: &str| table(target).is_some();
+        let (target, list) = match name.rsplit_once('.') {
+            _ if name == "Reflect.apply" => match arguments.first() {
+                Some(target) => match self.qualify(*target, depth + 1) {
+                    Some(target) if applied(&target) => (target, arguments.get(2).copied()),
+                    _ => return Some(Ok((name, arguments))),
+                },
+                None => return Some(Ok((name, arguments))),
+            },
+            Some((target, "call")) if applied(target) => {
+                return Some(Ok((
+                    target.to_owned(),
+                    arguments.into_iter().skip(1).collect(),
+                )))
+            }
+            Some((target, "apply")) if applied(target) => {
+                (target.to_owned(), arguments.get(1).copied())
+            }
+            _ => return Some(Ok((name, arguments))),
+        };
+        Some(match list {
+            None => Ok((target, Vec::new())),
+            Some(list) if list.kind() == "array" => {
+                let items = named_children(list);
+                if items.iter().any(|item| item.kind() == "spread_element") {
+                    Err(applied_at_run_time(&target))
+                } else {
+                    Ok((target, items))
+                }
+            }
+            Some(_) => Err(applied_at_run_time(&target)),
+        })
     }
 
     /// What one call (or `new`) does
     fn call(&self, node: Node<'_>, found: &mut Vec<Effect>) {
-        let function = node
-            .child_by_field_name("function")
-            .or_else(|| node.child_by_field_name("constructor"));
-        let Some(function) = function else { return };
-        let Some(name) = self.qualify(function, 0) else {
-            return;
+        let (name, arguments) = match self.invoked(node, 0) {
+            Some(Ok(invoked)) => invoked,
+            Some(Err(why)) => return found.push(Effect::Opaque(why)),
+            None => return,
         };
         let Some(does) = table(&name) else { return };
-        let nth = |position| match self.argument(node, position) {
+        let argument = |position: usize| arguments.get(position).copied();
+        let nth = |position| match argument(position) {
             Some(arg) => self.value(arg, 0),
             None => unknown("argument", node, self.source),
         };
         let first = || nth(0);
-        let recursive = self
-            .argument(node, 1)
-            .is_some_and(|options| text(options, self.source).contains("recursive"));
+        let recursive =
+            argument(1).is_some_and(|options| text(options, self.source).contains("recursive"));
         let effect = match does {
-            Does::Shell => self.in_its_folder(node, Effect::Script(first())),
+            Does::Shell => self.in_its_folder(&arguments, Effect::Script(first())),
             Does::Spawn => self.in_its_folder(
-                node,
-                match self.argument(node, 1) {
+                &arguments,
+                match argument(1) {
                     Some(list) if list.kind() == "array" => {
                         let mut words = vec![first()];
                         words.extend(
@@ -462,7 +508,7 @@ impl<'t> Scope<'t> {
             Does::Copy => Effect::Write(nth(1)),
             Does::Chmod => Effect::Exec(vec![
                 Value::Known("chmod".to_owned()),
-                match self.argument(node, 1) {
+                match argument(1) {
                     Some(mode) if mode.kind() == "number" => octal_mode(text(mode, self.source))
                         .map_or_else(|| unknown("mode", mode, self.source), Value::Known),
                     _ => nth(1),
@@ -483,7 +529,7 @@ impl<'t> Scope<'t> {
                 Effect::Write(nth(1))
             }
             // Node opens for reading alone when no flag is given.
-            Does::Open => match self.argument(node, 1).map(|flags| self.value(flags, 0)) {
+            Does::Open => match argument(1).map(|flags| self.value(flags, 0)) {
                 None => return,
                 Some(Value::Known(flags)) if !flags.contains(['w', 'a', '+']) => return,
                 Some(_) => Effect::Write(first()),
@@ -492,13 +538,8 @@ impl<'t> Scope<'t> {
                 "the code calls `{name}`, which runs what is only known at run time"
             )),
             Does::Chdir => Effect::Chdir(first()),
-            Does::Kill => kill(
-                self.argument(node, 0),
-                self.argument(node, 1),
-                false,
-                self.source,
-            ),
-            Does::Requires => match self.argument(node, 0).map(|arg| self.value(arg, 0)) {
+            Does::Kill => kill(argument(0), argument(1), false, self.source),
+            Does::Requires => match argument(0).map(|arg| self.value(arg, 0)) {
                 Some(Value::Known(_)) => return,
                 _ => Effect::Opaque(format!(
                     "the code loads a module named at run time with `{name}`"
@@ -510,12 +551,10 @@ impl<'t> Scope<'t> {
 
     /// `run`, which the call runs, in the folder the `cwd` of its options object names, if it
     /// has one (`execSync(…, {cwd: "/"})`); options spread from elsewhere may hold one
-    fn in_its_folder(&self, call: Node<'_>, run: Effect) -> Effect {
-        let options = call
-            .child_by_field_name("arguments")
-            .map(named_children)
-            .unwrap_or_default()
-            .into_iter()
+    fn in_its_folder(&self, arguments: &[Node<'_>], run: Effect) -> Effect {
+        let options = arguments
+            .iter()
+            .copied()
             .filter(|arg| arg.kind() == "object")
             .flat_map(named_children);
         let mut cwd = None;
@@ -543,6 +582,31 @@ impl<'t> Scope<'t> {
         }
     }
 
+    /// Whether `parent`, which holds the expression named `name` as its object (`object`),
+    /// reads a property of it that names no more than a part of a dotted name: any of a
+    /// module's (`cp.execSync`), and only `call` or `apply` called of a function of the table
+    /// (`cp.execSync.call(…)`, read as the function's call); any other of such a function
+    /// hands it on (`cp.execSync.bind(null)`)
+    fn property_read(&self, name: &str, parent: Node<'_>, object: bool) -> bool {
+        if !object || !matches!(parent.kind(), "member_expression" | "subscript_expression") {
+            return false;
+        }
+        let Some(whole) = self.qualify(parent, 0) else {
+            return false;
+        };
+        let is_function = table(name).is_some_and(|does| does != Does::Requires);
+        let property = whole
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix('.'));
+        let called = parent.parent().is_some_and(|call| {
+            call.kind() == "call_expression"
+                && call
+                    .child_by_field_name("function")
+                    .is_some_and(|function| function.id() == parent.id())
+        });
+        !is_function || matches!(property, Some("call" | "apply")) && called
+    }
+
     /// A dangerous module or function used other than by a direct call: handed on, it may
     /// be called with anything
     fn reference(&self, node: Node<'_>, found: &mut Vec<Effect>) {
@@ -567,10 +631,17 @@ impl<'t> Scope<'t> {
         };
         let called = matches!(parent.kind(), "call_expression") && is("function")
             || parent.kind() == "new_expression" && is("constructor");
-        let part_of_name = parent.kind() == "member_expression" && is("object")
-            || parent.kind() == "subscript_expression"
-                && is("object")
-                && self.qualify(parent, 0).is_some();
+        let part_of_name = self.property_read(&name, parent, is("object"));
+        // `Reflect.apply(f, this, [a, b])` is a call of `f`.
+        let applied = parent.kind() == "arguments"
+            && parent
+                .named_child(0)
+                .is_some_and(|first| first.id() == node.id())
+            && parent
+                .parent()
+                .and_then(|call| call.child_by_field_name("function"))
+                .and_then(|function| self.qualify(function, 0))
+                .is_some_and(|function| function == "Reflect.apply");
         let bound_once = matches!(
             parent.kind(),
             "variable_declarator" | "assignment_expression"
@@ -592,7 +663,7 @@ impl<'t> Scope<'t> {
                 "import_specifier" | "namespace_import" | "import_clause"
             )
             || parent.kind() == "assignment_expression" && is("left");
-        if called || part_of_name || bound_once || binds {
+        if called || part_of_name || applied || bound_once || binds {
             return;
         }
         let dangerous = match table(&name) {

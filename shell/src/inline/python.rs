@@ -375,6 +375,10 @@ impl<'t> Scope<'t> {
             "attribute" => {
                 let object = self.qualify(node.child_by_field_name("object")?, depth + 1)?;
                 let attribute = self.name(node.child_by_field_name("attribute")?);
+                // A function's `__call__` runs the function: `os.system.__call__(…)`.
+                if attribute == "__call__" && table(&object).is_some() {
+                    return Some(object);
+                }
                 Some(format!("{object}.{attribute}"))
             }
             "parenthesized_expression" => self.qualify(*named_children(node).first()?, depth + 1),

@@ -410,6 +410,7 @@ fn python_moves_copies_paths_and_folders() {
 /// `os` re-exports the functions of its platform's module, `posix` or `nt`: `posix.system`
 /// is `os.system`. Python reads identifiers in their NFKC form (PEP 3131), so `ｓｙｓｔｅｍ`
 /// and `𝐬𝐲𝐬𝐭𝐞𝐦` name `system` and `ｏｓ` imports `os`; the text of a string stays as written.
+/// A function's `__call__` is the function.
 #[test]
 fn python_names_as_python_reads_them() {
     check(
@@ -443,6 +444,10 @@ fn python_names_as_python_reads_them() {
                 Exactly(vec![script("ｒｍ -rf ~")]),
             ),
             ("import posix; print(posix.getcwd())", Exactly(vec![])),
+            (
+                "import os; os.system.__call__('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
         ],
     );
 }
@@ -471,6 +476,62 @@ fn javascript_names_with_escapes() {
                 Exactly(vec![script("id")]),
             ),
             ("const \\u0061 = 1; console.log(a)", Exactly(vec![])),
+        ],
+    );
+}
+
+/// `f.call(this, a, b)`, `f.apply(this, [a, b])` and `Reflect.apply(f, this, [a, b])` run
+/// `f` with `a, b` (ECMA-262, Function.prototype.call/apply, Reflect.apply); `f.bind(this)`
+/// makes a function that runs `f` with whatever it is later given.
+#[test]
+fn javascript_functions_called_through_call_and_apply() {
+    check(
+        Lang::JavaScript,
+        vec![
+            (
+                "const c=require('child_process'); c.execSync.call(null,'rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "require('child_process').execSync.apply(null, ['rm -rf ~'])",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "Reflect.apply(require('child_process').execSync, null, ['rm -rf ~'])",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "const cp = require('child_process'); cp.spawnSync['call'](null, 'rm', ['-rf', '/'])",
+                Exactly(vec![exec(&["rm", "-rf", "/"])]),
+            ),
+            (
+                "require('fs').rmSync.call(null, '/etc', {recursive: true})",
+                Exactly(vec![delete(true, false, "/etc")]),
+            ),
+            (
+                "require.call(null, 'child_process').execSync('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "const c = require('child_process'); c.execSync.apply(null, process.argv.slice(2))",
+                Opaque,
+            ),
+            (
+                "const c = require('child_process'); c.execSync.apply(null, [...process.argv])",
+                Opaque,
+            ),
+            (
+                "const c = require('child_process'); c.execSync.bind(null)('rm -rf ~')",
+                Opaque,
+            ),
+            (
+                "const c = require('child_process'); const run = c.execSync.bind(c); run('id')",
+                Opaque,
+            ),
+            ("fn.call(null, 1)", Exactly(vec![])),
+            ("console.log(Math.max.apply(null, [1, 2]))", Exactly(vec![])),
+            ("console.log(Reflect.apply(Math.max, null, nums))", Exactly(vec![])),
+            ("console.log.call(console, 'x')", Exactly(vec![])),
         ],
     );
 }
