@@ -14,7 +14,7 @@ use super::tree::{
     every_node, has_operator, join_operands, kill, named_children, octal_mode, parenthesized, text,
     unescape, unknown,
 };
-use super::{in_folder, Effect, Value};
+use super::{in_folder, moved, Effect, Value};
 
 /// How deep a dotted name or a literal expression is followed
 const MAX_DEPTH: usize = 32;
@@ -520,14 +520,7 @@ impl<'t> Scope<'t> {
                 Value::Known("--".to_owned()),
                 first(),
             ]),
-            Does::Rename => {
-                found.push(Effect::Delete {
-                    tree: true,
-                    empty_folder: false,
-                    path: first(),
-                });
-                Effect::Write(nth(1))
-            }
+            Does::Rename => return found.extend(moved(first(), nth(1))),
             // Node opens for reading alone when no flag is given.
             Does::Open => match argument(1).map(|flags| self.value(flags, 0)) {
                 None => return,

@@ -15,7 +15,7 @@ use super::tree::{
     every_node, has_operator, in_loop, join, join_operands, kill, named_children, octal_mode,
     parenthesized, text, unescape, unknown,
 };
-use super::{in_folder, Effect, Value};
+use super::{in_folder, linked, moved, unpacked_into, Effect, Value};
 
 /// How deep a dotted name or a literal expression is followed
 const MAX_DEPTH: usize = 32;
@@ -39,6 +39,16 @@ enum Does {
     DeleteFolder,
     /// Opens a file, writing when its mode says so
     Open,
+    /// Writes the file its first argument names (`os.truncate`)
+    Write,
+    /// Unpacks the archive its first argument names into the folder its second names, or
+    /// the one it runs in (`shutil.unpack_archive`)
+    Unpack,
+    /// Makes its second argument a link to its first (`os.symlink`, `os.link`)
+    Link {
+        /// Whether the link is symbolic
+        symbolic: bool,
+    },
     /// Evaluates code, or reaches what the reader cannot follow
     Evaluates,
     /// Imports a module by name: opaque unless the name is a literal
@@ -107,6 +117,10 @@ fn table(name: &str) -> Option<Does> {
         "os.chmod" | "os.lchmod" => Does::Chmod,
         "os.chown" | "os.lchown" | "shutil.chown" => Does::Chown,
         "os.remove" | "os.unlink" => Does::DeleteFile,
+        "os.truncate" => Does::Write,
+        "shutil.unpack_archive" => Does::Unpack,
+        "os.symlink" => Does::Link { symbolic: true },
+        "os.link" => Does::Link { symbolic: false },
         "os.rmdir" | "os.removedirs" => Does::DeleteFolder,
         "open" | "io.open" | "builtins.open" => Does::Open,
         "eval"
@@ -589,8 +603,8 @@ impl<'t> Scope<'t> {
         let Some(function) = node.child_by_field_name("function") else {
             return;
         };
-        if let Some(effect) = self.method(function) {
-            found.push(effect);
+        if let Some(effects) = self.method(node, function) {
+            found.extend(effects);
             return;
         }
         let Some(name) = self.qualify(function, 0) else {
@@ -676,14 +690,13 @@ impl<'t> Scope<'t> {
                 None => return,
             },
             Does::Copy => Effect::Write(self.nth(node, 1, "dst")),
-            Does::Move => {
-                found.push(Effect::Delete {
-                    tree: true,
-                    empty_folder: false,
-                    path: first("src"),
-                });
-                Effect::Write(self.nth(node, 1, "dst"))
+            Does::Move => return found.extend(moved(first("src"), self.nth(node, 1, "dst"))),
+            Does::Write => Effect::Write(first("path")),
+            Does::Unpack => {
+                let folder = self.argument(node, 1, "extract_dir");
+                return found.extend(unpacked_into(self.folder(folder)));
             }
+            Does::Link { symbolic } => linked(symbolic, first("src"), self.nth(node, 1, "dst")),
             // Followed where the calls are read in order (`change_folder`).
             Does::Chdir => return,
             Does::Chmod => Effect::Exec(vec![
@@ -765,8 +778,18 @@ impl<'t> Scope<'t> {
         words
     }
 
-    /// `Path(p).unlink()`, `.rmdir()`, `.write_text(...)`: methods of a path object
-    fn method(&self, function: Node<'_>) -> Option<Effect> {
+    /// The folder an argument names, or the one the code runs in when it is not given
+    fn folder(&self, argument: Option<Node<'_>>) -> Value {
+        argument.map_or_else(
+            || Value::Known(".".to_owned()),
+            |folder| self.value(folder, 0),
+        )
+    }
+
+    /// `Path(p).unlink()`, `.rmdir()`, `.write_text(...)`, `.rename(q)`, `.symlink_to(q)`:
+    /// methods of a path object; `.extractall(d)`, `.extract(m, d)`: of an archive
+    /// (`tarfile`, `zipfile`), which unpack into `d`, else the folder the code runs in
+    fn method(&self, call: Node<'_>, function: Node<'_>) -> Option<Vec<Effect>> {
         if function.kind() != "attribute" {
             return None;
         }
@@ -780,25 +803,43 @@ impl<'t> Scope<'t> {
         {
             return None;
         }
-        match method.as_ref() {
-            "unlink" => Some(Effect::Delete {
+        // `Path.rename(target)` takes one argument; `str.replace` takes two.
+        let target = || {
+            let arguments = call
+                .child_by_field_name("arguments")
+                .map(named_children)
+                .unwrap_or_default();
+            (arguments.len() == 1)
+                .then(|| self.argument(call, 0, "target"))
+                .flatten()
+                .map(|target| self.value(target, 0))
+        };
+        let effect = match method.as_ref() {
+            "unlink" => Effect::Delete {
                 tree: false,
                 empty_folder: false,
                 path: path(),
-            }),
-            "rmdir" => Some(Effect::Delete {
+            },
+            "rmdir" => Effect::Delete {
                 tree: false,
                 empty_folder: true,
                 path: path(),
-            }),
-            "rmtree" => Some(Effect::Delete {
+            },
+            "rmtree" => Effect::Delete {
                 tree: true,
                 empty_folder: false,
                 path: path(),
-            }),
-            "write_text" | "write_bytes" => Some(Effect::Write(path())),
-            _ => None,
-        }
+            },
+            "write_text" | "write_bytes" => Effect::Write(path()),
+            "rename" | "replace" => return Some(moved(path(), target()?).into()),
+            "symlink_to" | "hardlink_to" => linked(method == "symlink_to", target()?, path()),
+            "extractall" => {
+                return Some(unpacked_into(self.folder(self.argument(call, 0, "path"))))
+            }
+            "extract" => return Some(unpacked_into(self.folder(self.argument(call, 1, "path")))),
+            _ => return None,
+        };
+        Some(vec![effect])
     }
 
     /// A dangerous function used other than by a direct call: handed on, it may be called

@@ -407,6 +407,71 @@ fn python_moves_copies_paths_and_folders() {
     );
 }
 
+/// `os.truncate` writes its path; `Path.rename` and `Path.replace` move the path to their
+/// target, as `os.rename` does; `TarFile.extractall(d)`, `ZipFile.extractall(d)`,
+/// `extract(m, d)` and `shutil.unpack_archive(f, d)` write below `d` whatever names the
+/// archive holds, in the folder the code runs in without one; `os.symlink(t, p)` and
+/// `Path(p).symlink_to(t)` make `p` lead to `t` as `ln -s -T t p` does, `os.link` and
+/// `hardlink_to` as `ln -T` does.
+#[test]
+fn python_truncates_renames_unpacks_and_links() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import os; os.truncate('/etc/passwd', 0)",
+                Exactly(vec![write("/etc/passwd")]),
+            ),
+            (
+                "import pathlib; pathlib.Path.home().rename('/tmp/h')",
+                Exactly(vec![delete(true, false, "~"), write("/tmp/h")]),
+            ),
+            (
+                "from pathlib import Path; Path('a.txt').replace(target='b.txt')",
+                Exactly(vec![delete(true, false, "a.txt"), write("b.txt")]),
+            ),
+            ("print('a-b'.replace('-', '_'))", Exactly(vec![])),
+            ("import datetime; datetime.date.today().replace(year=2020)", Exactly(vec![])),
+            (
+                "import tarfile; tarfile.open('x.tgz').extractall('/')",
+                Exactly(vec![write("/"), write("/*")]),
+            ),
+            (
+                "import zipfile\nwith zipfile.ZipFile('x.zip') as z:\n    z.extractall(path='/home/u/')",
+                Exactly(vec![write("/home/u/"), write("/home/u/*")]),
+            ),
+            (
+                "import tarfile; tarfile.open('x.tgz').extractall()",
+                Exactly(vec![write("."), write("./*")]),
+            ),
+            (
+                "import tarfile; tarfile.open('x.tgz').extract('.bashrc', '/home/u')",
+                Exactly(vec![write("/home/u"), write("/home/u/*")]),
+            ),
+            (
+                "import shutil; shutil.unpack_archive('x.tgz', '/')",
+                Exactly(vec![write("/"), write("/*")]),
+            ),
+            (
+                "import shutil,sys; shutil.unpack_archive('x.tgz', sys.argv[1])",
+                UnknownValue,
+            ),
+            (
+                "import os; os.symlink('/home/dev', 'h')",
+                Exactly(vec![exec(&["ln", "-s", "-T", "--", "/home/dev", "h"])]),
+            ),
+            (
+                "import os; os.link('/etc/passwd', 'p')",
+                Exactly(vec![exec(&["ln", "-T", "--", "/etc/passwd", "p"])]),
+            ),
+            (
+                "from pathlib import Path; Path('h').symlink_to(Path.home())",
+                Exactly(vec![exec(&["ln", "-s", "-T", "--", "~", "h"])]),
+            ),
+        ],
+    );
+}
+
 /// `os` re-exports the functions of its platform's module, `posix` or `nt`: `posix.system`
 /// is `os.system`. Python reads identifiers in their NFKC form (PEP 3131), so `ｓｙｓｔｅｍ`
 /// and `𝐬𝐲𝐬𝐭𝐞𝐦` name `system` and `ｏｓ` imports `os`; the text of a string stays as written.
@@ -736,6 +801,9 @@ fn languages_without_a_grammar_are_judged_by_their_words() {
             ("print 1+1", Exactly(vec![])),
             ("system('rm -rf ~')", Opaque),
             ("print `id`", Opaque),
+            ("symlink \"/home/dev\", \"h\"", Opaque),
+            ("link '/etc/passwd', 'p'", Opaque),
+            ("truncate '/etc/passwd', 0", Opaque),
         ],
     );
     check(
