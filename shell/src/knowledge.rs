@@ -218,6 +218,10 @@ const SCRIPT_DANGER: &[&str] = &[
     "rename",
     "chmod",
     "kill",
+    // `symlink` and `link` make a path lead elsewhere, for a later command to delete or
+    // write through; `truncate` empties a file.
+    "link",
+    "truncate",
 ];
 
 /// Words of PowerShell code that reach files, processes or more code, with their aliases

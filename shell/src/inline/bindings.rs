@@ -1,6 +1,7 @@
 //! The names code binds, as the readers of JavaScript and Python follow them: a name bound
 //! once holds what it was bound to, a name bound again holds what only the run decides.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -27,26 +28,32 @@ pub(super) struct Bindings {
     /// Whether a dotted name reaches a dangerous module or function, as the language's
     /// table says
     reaches: fn(&str) -> bool,
+    /// A name as the language reads it: two spellings of one identifier bind one name
+    spelled: fn(&str) -> Cow<'_, str>,
 }
 
 impl Bindings {
-    /// No names yet; `reaches` tells which dotted names are dangerous to bind twice
-    pub(super) fn new(reaches: fn(&str) -> bool) -> Self {
+    /// No names yet; `reaches` tells which dotted names are dangerous to bind twice, and
+    /// `spelled` what identifier a name written in the code is
+    pub(super) fn new(reaches: fn(&str) -> bool, spelled: fn(&str) -> Cow<'_, str>) -> Self {
         Self {
             names: HashMap::new(),
             shadowed: Vec::new(),
             reaches,
+            spelled,
         }
     }
 
     /// What `name` is bound to: `None` when never bound, `Some(None)` when bound more than once
     pub(super) fn get(&self, name: &str) -> Option<&Option<Binding>> {
-        self.names.get(name)
+        self.names.get((self.spelled)(name).as_ref())
     }
 
     /// Binds `name`; a name bound again, once to a dangerous module or function, is noted
     /// as shadowed
     pub(super) fn set(&mut self, name: &str, binding: Binding) {
+        let name = (self.spelled)(name);
+        let name = name.as_ref();
         let reaches = self.reaches;
         let dangerous = |binding: &Binding| match binding {
             Binding::Name(full) => reaches(full),

@@ -5,6 +5,8 @@
 //! resolved (`node:` prefixes dropped, `fs/promises` is `fs.promises`). A dangerous module
 //! or function used other than by a direct call is opaque, as is code evaluated at run time.
 
+use std::borrow::Cow;
+
 use tree_sitter::Node;
 
 use super::bindings::{within, Binding, Bindings};
@@ -12,7 +14,7 @@ use super::tree::{
     every_node, has_operator, join_operands, kill, named_children, octal_mode, parenthesized, text,
     unescape, unknown,
 };
-use super::{in_folder, Effect, Value};
+use super::{in_folder, moved, Effect, Value};
 
 /// How deep a dotted name or a literal expression is followed
 const MAX_DEPTH: usize = 32;
@@ -126,6 +128,16 @@ const MODULES: &[&str] = &[
     "Bun",
 ];
 
+/// A function called, by dotted name, and the arguments it is given; or why they are only
+/// known at run time
+type Invoked<'n> = Result<(String, Vec<Node<'n>>), String>;
+
+/// Why a function of the table applied to a list of arguments (`f.apply(this, list)`) does
+/// what only run time knows
+fn applied_at_run_time(function: &str) -> String {
+    format!("the code applies `{function}` to arguments only known at run time")
+}
+
 /// A module's name as the table knows it: `node:fs/promises` is `fs.promises`
 fn module_name(name: &str) -> String {
     name.strip_prefix("node:").unwrap_or(name).replace('/', ".")
@@ -134,6 +146,29 @@ fn module_name(name: &str) -> String {
 /// Whether a dotted name is a function of the table or a module holding some
 fn reaches(name: &str) -> bool {
     table(name).is_some() || within(name, MODULES)
+}
+
+/// An identifier as JavaScript reads it: its `\uXXXX` and `\u{X}` escapes decoded, so
+/// `\u0065xecSync` is `execSync` (ECMA-262, IdentifierName); one without `\` is as written
+fn identifier(written: &str) -> Cow<'_, str> {
+    if !written.contains('\\') {
+        return Cow::Borrowed(written);
+    }
+    let mut decoded = String::with_capacity(written.len());
+    let mut rest = written;
+    while let Some((before, escape)) = rest.split_once('\\') {
+        decoded.push_str(before);
+        // `u` and four hex digits, or `u{` hex digits `}`.
+        let length = match escape.strip_prefix("u{") {
+            Some(braced) => braced.find('}').map_or(escape.len(), |end| end + 3),
+            None => escape.len().min(5),
+        };
+        let (sequence, after) = escape.split_at_checked(length).unwrap_or((escape, ""));
+        decoded.push_str(&unescape(&format!("\\{sequence}")));
+        rest = after;
+    }
+    decoded.push_str(rest);
+    Cow::Owned(decoded)
 }
 
 /// What the code binds, and the source it is read from
@@ -146,7 +181,7 @@ struct Scope<'t> {
 pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let nodes = every_node(root);
     let mut scope = Scope {
-        bindings: Bindings::new(reaches),
+        bindings: Bindings::new(reaches, identifier),
         source,
     };
     for node in &nodes {
@@ -168,7 +203,12 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     }
 }
 
-impl Scope<'_> {
+impl<'t> Scope<'t> {
+    /// The identifier or property name `node` spells, as JavaScript reads it
+    fn name(&self, node: Node<'_>) -> Cow<'t, str> {
+        identifier(text(node, self.source))
+    }
+
     /// Records the names a declaration, an assignment or an import binds
     fn bind(&mut self, node: Node<'_>) {
         match node.kind() {
@@ -220,7 +260,7 @@ impl Scope<'_> {
                                 continue;
                             };
                             let local = clause.child_by_field_name("alias").unwrap_or(imported);
-                            let full = format!("{module}.{}", text(imported, self.source));
+                            let full = format!("{module}.{}", self.name(imported));
                             let local = text(local, self.source).to_owned();
                             self.bindings.set(&local, Binding::Name(full));
                         }
@@ -273,7 +313,7 @@ impl Scope<'_> {
             };
             let name = text(local, self.source).to_owned();
             let binding = match module {
-                Some(module) => Binding::Name(format!("{module}.{}", text(key, self.source))),
+                Some(module) => Binding::Name(format!("{module}.{}", self.name(key))),
                 None => Binding::Value(unknown("value", item, self.source)),
             };
             self.bindings.set(&name, binding);
@@ -289,16 +329,16 @@ impl Scope<'_> {
             // `import("fs")`, the dynamic import, is called as a function named `import`.
             "import" => Some("import".to_owned()),
             "identifier" => {
-                let name = text(node, self.source);
-                match self.bindings.get(name) {
+                let name = self.name(node);
+                match self.bindings.get(&name) {
                     Some(Some(Binding::Name(full))) => Some(full.clone()),
                     Some(_) => None,
-                    None => Some(name.to_owned()),
+                    None => Some(name.into_owned()),
                 }
             }
             "member_expression" => {
                 let object = self.qualify(node.child_by_field_name("object")?, depth + 1)?;
-                let property = text(node.child_by_field_name("property")?, self.source);
+                let property = self.name(node.child_by_field_name("property")?);
                 Some(format!("{object}.{property}"))
             }
             "subscript_expression" => {
@@ -312,11 +352,11 @@ impl Scope<'_> {
                 self.qualify(*named_children(node).first()?, depth + 1)
             }
             "call_expression" => {
-                let function = self.qualify(node.child_by_field_name("function")?, depth + 1)?;
+                let (function, arguments) = self.invoked(node, depth + 1)?.ok()?;
                 if table(&function) != Some(Does::Requires) {
                     return None;
                 }
-                match self.argument(node, 0).map(|arg| self.value(arg, depth + 1)) {
+                match arguments.first().map(|arg| self.value(*arg, depth + 1)) {
                     Some(Value::Known(module)) => Some(module_name(&module)),
                     _ => None,
                 }
@@ -366,38 +406,74 @@ impl Scope<'_> {
         }
     }
 
-    /// The argument at `position`
-    fn argument<'n>(&self, call: Node<'n>, position: usize) -> Option<Node<'n>> {
-        call.child_by_field_name("arguments")
+    /// The function a call (or `new`) runs, by dotted name, and the arguments it gives it:
+    /// its own, or, for `f.call(this, a, b)`, `f.apply(this, [a, b])` and
+    /// `Reflect.apply(f, this, [a, b])` of a function of the table, `f` with `a, b`; `Err`,
+    /// saying why, when those are only known at run time (`f.apply(this, list)`)
+    fn invoked<'n>(&self, call: Node<'n>, depth: usize) -> Option<Invoked<'n>> {
+        let function = call
+            .child_by_field_name("function")
+            .or_else(|| call.child_by_field_name("constructor"))?;
+        let name = self.qualify(function, depth + 1)?;
+        let arguments = call
+            .child_by_field_name("arguments")
             .map(named_children)
-            .unwrap_or_default()
-            .get(position)
-            .copied()
+            .unwrap_or_default();
+        let applied = |target: &str| table(target).is_some();
+        let (target, list) = match name.rsplit_once('.') {
+            _ if name == "Reflect.apply" => match arguments.first() {
+                Some(target) => match self.qualify(*target, depth + 1) {
+                    Some(target) if applied(&target) => (target, arguments.get(2).copied()),
+                    _ => return Some(Ok((name, arguments))),
+                },
+                None => return Some(Ok((name, arguments))),
+            },
+            Some((target, "call")) if applied(target) => {
+                return Some(Ok((
+                    target.to_owned(),
+                    arguments.into_iter().skip(1).collect(),
+                )))
+            }
+            Some((target, "apply")) if applied(target) => {
+                (target.to_owned(), arguments.get(1).copied())
+            }
+            _ => return Some(Ok((name, arguments))),
+        };
+        Some(match list {
+            None => Ok((target, Vec::new())),
+            Some(list) if list.kind() == "array" => {
+                let items = named_children(list);
+                if items.iter().any(|item| item.kind() == "spread_element") {
+                    Err(applied_at_run_time(&target))
+                } else {
+                    Ok((target, items))
+                }
+            }
+            Some(_) => Err(applied_at_run_time(&target)),
+        })
     }
 
     /// What one call (or `new`) does
     fn call(&self, node: Node<'_>, found: &mut Vec<Effect>) {
-        let function = node
-            .child_by_field_name("function")
-            .or_else(|| node.child_by_field_name("constructor"));
-        let Some(function) = function else { return };
-        let Some(name) = self.qualify(function, 0) else {
-            return;
+        let (name, arguments) = match self.invoked(node, 0) {
+            Some(Ok(invoked)) => invoked,
+            Some(Err(why)) => return found.push(Effect::Opaque(why)),
+            None => return,
         };
         let Some(does) = table(&name) else { return };
-        let nth = |position| match self.argument(node, position) {
+        let argument = |position: usize| arguments.get(position).copied();
+        let nth = |position| match argument(position) {
             Some(arg) => self.value(arg, 0),
             None => unknown("argument", node, self.source),
         };
         let first = || nth(0);
-        let recursive = self
-            .argument(node, 1)
-            .is_some_and(|options| text(options, self.source).contains("recursive"));
+        let recursive =
+            argument(1).is_some_and(|options| text(options, self.source).contains("recursive"));
         let effect = match does {
-            Does::Shell => self.in_its_folder(node, Effect::Script(first())),
+            Does::Shell => self.in_its_folder(&arguments, Effect::Script(first())),
             Does::Spawn => self.in_its_folder(
-                node,
-                match self.argument(node, 1) {
+                &arguments,
+                match argument(1) {
                     Some(list) if list.kind() == "array" => {
                         let mut words = vec![first()];
                         words.extend(
@@ -432,7 +508,7 @@ impl Scope<'_> {
             Does::Copy => Effect::Write(nth(1)),
             Does::Chmod => Effect::Exec(vec![
                 Value::Known("chmod".to_owned()),
-                match self.argument(node, 1) {
+                match argument(1) {
                     Some(mode) if mode.kind() == "number" => octal_mode(text(mode, self.source))
                         .map_or_else(|| unknown("mode", mode, self.source), Value::Known),
                     _ => nth(1),
@@ -444,16 +520,9 @@ impl Scope<'_> {
                 Value::Known("--".to_owned()),
                 first(),
             ]),
-            Does::Rename => {
-                found.push(Effect::Delete {
-                    tree: true,
-                    empty_folder: false,
-                    path: first(),
-                });
-                Effect::Write(nth(1))
-            }
+            Does::Rename => return found.extend(moved(first(), nth(1))),
             // Node opens for reading alone when no flag is given.
-            Does::Open => match self.argument(node, 1).map(|flags| self.value(flags, 0)) {
+            Does::Open => match argument(1).map(|flags| self.value(flags, 0)) {
                 None => return,
                 Some(Value::Known(flags)) if !flags.contains(['w', 'a', '+']) => return,
                 Some(_) => Effect::Write(first()),
@@ -462,13 +531,8 @@ impl Scope<'_> {
                 "the code calls `{name}`, which runs what is only known at run time"
             )),
             Does::Chdir => Effect::Chdir(first()),
-            Does::Kill => kill(
-                self.argument(node, 0),
-                self.argument(node, 1),
-                false,
-                self.source,
-            ),
-            Does::Requires => match self.argument(node, 0).map(|arg| self.value(arg, 0)) {
+            Does::Kill => kill(argument(0), argument(1), false, self.source),
+            Does::Requires => match argument(0).map(|arg| self.value(arg, 0)) {
                 Some(Value::Known(_)) => return,
                 _ => Effect::Opaque(format!(
                     "the code loads a module named at run time with `{name}`"
@@ -480,29 +544,25 @@ impl Scope<'_> {
 
     /// `run`, which the call runs, in the folder the `cwd` of its options object names, if it
     /// has one (`execSync(…, {cwd: "/"})`); options spread from elsewhere may hold one
-    fn in_its_folder(&self, call: Node<'_>, run: Effect) -> Effect {
-        let options = call
-            .child_by_field_name("arguments")
-            .map(named_children)
-            .unwrap_or_default()
-            .into_iter()
+    fn in_its_folder(&self, arguments: &[Node<'_>], run: Effect) -> Effect {
+        let options = arguments
+            .iter()
+            .copied()
             .filter(|arg| arg.kind() == "object")
             .flat_map(named_children);
         let mut cwd = None;
         for option in options {
             match option.kind() {
                 "pair" => {
-                    let key = option
-                        .child_by_field_name("key")
-                        .map(|key| text(key, self.source).trim_matches(['"', '\'', '`']));
-                    if key == Some("cwd") {
+                    let key = option.child_by_field_name("key").map(|key| self.name(key));
+                    if key.is_some_and(|key| key.trim_matches(['"', '\'', '`']) == "cwd") {
                         cwd = Some(match option.child_by_field_name("value") {
                             Some(value) => self.value(value, 0),
                             None => unknown("folder", option, self.source),
                         });
                     }
                 }
-                "shorthand_property_identifier" if text(option, self.source) == "cwd" => {
+                "shorthand_property_identifier" if self.name(option) == "cwd" => {
                     cwd = Some(unknown("folder", option, self.source));
                 }
                 "spread_element" => cwd = Some(unknown("folder", option, self.source)),
@@ -513,6 +573,31 @@ impl Scope<'_> {
             Some(cwd) => in_folder(&cwd, run),
             None => run,
         }
+    }
+
+    /// Whether `parent`, which holds the expression named `name` as its object (`object`),
+    /// reads a property of it that names no more than a part of a dotted name: any of a
+    /// module's (`cp.execSync`), and only `call` or `apply` called of a function of the table
+    /// (`cp.execSync.call(…)`, read as the function's call); any other of such a function
+    /// hands it on (`cp.execSync.bind(null)`)
+    fn property_read(&self, name: &str, parent: Node<'_>, object: bool) -> bool {
+        if !object || !matches!(parent.kind(), "member_expression" | "subscript_expression") {
+            return false;
+        }
+        let Some(whole) = self.qualify(parent, 0) else {
+            return false;
+        };
+        let is_function = table(name).is_some_and(|does| does != Does::Requires);
+        let property = whole
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix('.'));
+        let called = parent.parent().is_some_and(|call| {
+            call.kind() == "call_expression"
+                && call
+                    .child_by_field_name("function")
+                    .is_some_and(|function| function.id() == parent.id())
+        });
+        !is_function || matches!(property, Some("call" | "apply")) && called
     }
 
     /// A dangerous module or function used other than by a direct call: handed on, it may
@@ -539,10 +624,17 @@ impl Scope<'_> {
         };
         let called = matches!(parent.kind(), "call_expression") && is("function")
             || parent.kind() == "new_expression" && is("constructor");
-        let part_of_name = parent.kind() == "member_expression" && is("object")
-            || parent.kind() == "subscript_expression"
-                && is("object")
-                && self.qualify(parent, 0).is_some();
+        let part_of_name = self.property_read(&name, parent, is("object"));
+        // `Reflect.apply(f, this, [a, b])` is a call of `f`.
+        let applied = parent.kind() == "arguments"
+            && parent
+                .named_child(0)
+                .is_some_and(|first| first.id() == node.id())
+            && parent
+                .parent()
+                .and_then(|call| call.child_by_field_name("function"))
+                .and_then(|function| self.qualify(function, 0))
+                .is_some_and(|function| function == "Reflect.apply");
         let bound_once = matches!(
             parent.kind(),
             "variable_declarator" | "assignment_expression"
@@ -564,7 +656,7 @@ impl Scope<'_> {
                 "import_specifier" | "namespace_import" | "import_clause"
             )
             || parent.kind() == "assignment_expression" && is("left");
-        if called || part_of_name || bound_once || binds {
+        if called || part_of_name || applied || bound_once || binds {
             return;
         }
         let dangerous = match table(&name) {

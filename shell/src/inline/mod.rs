@@ -253,6 +253,49 @@ fn run(mut words: Vec<Value>) -> Effect {
     Effect::Exec(words)
 }
 
+/// A move of `from` to `to`, as `mv` does it: the source goes, a whole tree, and the
+/// destination is written
+#[cfg(feature = "tree-sitter")]
+fn moved(from: Value, to: Value) -> [Effect; 2] {
+    [
+        Effect::Delete {
+            tree: true,
+            empty_folder: false,
+            path: from,
+        },
+        Effect::Write(to),
+    ]
+}
+
+/// An archive unpacked into `folder`, as `tar -x -C FOLDER` is read: the folder and
+/// anything below it written, whatever names the archive holds
+#[cfg(feature = "tree-sitter")]
+fn unpacked_into(folder: Value) -> Vec<Effect> {
+    match folder {
+        Value::Known(folder) => {
+            let below = format!("{}/*", folder.trim_end_matches('/'));
+            vec![
+                Effect::Write(Value::Known(folder)),
+                Effect::Write(Value::Known(below)),
+            ]
+        }
+        unknown @ Value::Unknown(_) => vec![Effect::Write(unknown)],
+    }
+}
+
+/// A link made at `at` that leads to `target`, read as the `ln` that makes it: symbolic or
+/// hard, and at `at` itself even when that is a folder (`-T`), as the system call makes it
+#[cfg(feature = "tree-sitter")]
+fn linked(symbolic: bool, target: Value, at: Value) -> Effect {
+    let known = |word: &str| Value::Known(word.to_owned());
+    let mut words = vec![known("ln")];
+    if symbolic {
+        words.push(known("-s"));
+    }
+    words.extend([known("-T"), known("--"), target, at]);
+    Effect::Exec(words)
+}
+
 /// Parses `source`, or `None` when the grammar cannot be loaded or the deadline passes
 #[cfg(feature = "tree-sitter")]
 fn parse(language: Language, source: &str, deadline: Instant) -> Option<tree_sitter::Tree> {

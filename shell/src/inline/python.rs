@@ -5,14 +5,17 @@
 //! `os.system`). A dangerous function used other than by a direct call (`f = os.system`
 //! assigned twice, handed to `map`) is opaque, as is code evaluated at run time.
 
+use std::borrow::Cow;
+
 use tree_sitter::Node;
+use unicode_normalization::UnicodeNormalization;
 
 use super::bindings::{within, Binding, Bindings};
 use super::tree::{
     every_node, has_operator, in_loop, join, join_operands, kill, named_children, octal_mode,
     parenthesized, text, unescape, unknown,
 };
-use super::{in_folder, Effect, Value};
+use super::{in_folder, linked, moved, unpacked_into, Effect, Value};
 
 /// How deep a dotted name or a literal expression is followed
 const MAX_DEPTH: usize = 32;
@@ -36,6 +39,16 @@ enum Does {
     DeleteFolder,
     /// Opens a file, writing when its mode says so
     Open,
+    /// Writes the file its first argument names (`os.truncate`)
+    Write,
+    /// Unpacks the archive its first argument names into the folder its second names, or
+    /// the one it runs in (`shutil.unpack_archive`)
+    Unpack,
+    /// Makes its second argument a link to its first (`os.symlink`, `os.link`)
+    Link {
+        /// Whether the link is symbolic
+        symbolic: bool,
+    },
     /// Evaluates code, or reaches what the reader cannot follow
     Evaluates,
     /// Imports a module by name: opaque unless the name is a literal
@@ -74,8 +87,14 @@ const LOOPS: &[&str] = &[
     "generator_expression",
 ];
 
+/// The modules whose functions `os` re-exports, one for each platform: `posix.system` is
+/// `os.system`
+const OS_MODULES: &[&str] = &["posix", "nt"];
+
 /// The functions whose calls matter, by dotted name
 fn table(name: &str) -> Option<Does> {
+    let name = as_os(name);
+    let name = name.as_ref();
     let does = match name {
         "os.system"
         | "os.popen"
@@ -98,6 +117,10 @@ fn table(name: &str) -> Option<Does> {
         "os.chmod" | "os.lchmod" => Does::Chmod,
         "os.chown" | "os.lchown" | "shutil.chown" => Does::Chown,
         "os.remove" | "os.unlink" => Does::DeleteFile,
+        "os.truncate" => Does::Write,
+        "shutil.unpack_archive" => Does::Unpack,
+        "os.symlink" => Does::Link { symbolic: true },
+        "os.link" => Does::Link { symbolic: false },
         "os.rmdir" | "os.removedirs" => Does::DeleteFolder,
         "open" | "io.open" | "builtins.open" => Does::Open,
         "eval"
@@ -136,9 +159,20 @@ fn table(name: &str) -> Option<Does> {
     Some(does)
 }
 
+/// `name` as the table keys it: a name inside a module of [`OS_MODULES`] is the same name
+/// inside `os`
+fn as_os(name: &str) -> Cow<'_, str> {
+    match name.split_once('.') {
+        Some((module, rest)) if OS_MODULES.contains(&module) => Cow::Owned(format!("os.{rest}")),
+        _ => Cow::Borrowed(name),
+    }
+}
+
 /// The modules holding functions of the table: handed on, a module may be used for any
 const MODULES: &[&str] = &[
     "os",
+    "posix",
+    "nt",
     "subprocess",
     "shutil",
     "pty",
@@ -162,6 +196,16 @@ fn reaches(name: &str) -> bool {
     table(name).is_some() || within(name, MODULES)
 }
 
+/// An identifier as Python reads it: in its NFKC form (PEP 3131), so `ｓｙｓｔｅｍ` is
+/// `system`; ASCII, as nearly every name is, is already in that form
+fn spelled(written: &str) -> Cow<'_, str> {
+    if written.is_ascii() {
+        Cow::Borrowed(written)
+    } else {
+        Cow::Owned(written.nfkc().collect())
+    }
+}
+
 /// What the code binds, and the source it is read from
 struct Scope<'t> {
     bindings: Bindings,
@@ -174,7 +218,7 @@ struct Scope<'t> {
 pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let nodes = every_node(root);
     let mut scope = Scope {
-        bindings: Bindings::new(reaches),
+        bindings: Bindings::new(reaches, spelled),
         stars: Vec::new(),
         source,
     };
@@ -196,7 +240,12 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     }
 }
 
-impl Scope<'_> {
+impl<'t> Scope<'t> {
+    /// The identifier (or dotted name) `node` spells, as Python reads it
+    fn name(&self, node: Node<'_>) -> Cow<'t, str> {
+        spelled(text(node, self.source))
+    }
+
     /// Follows `os.chdir(PATH)`: later relative paths and commands start from PATH
     fn change_folder(&mut self, call: Node<'_>, found: &mut Vec<Effect>) {
         let is_chdir = call
@@ -220,8 +269,8 @@ impl Scope<'_> {
                 for name in named_children(node) {
                     match name.kind() {
                         "dotted_name" => {
-                            let full = text(name, self.source);
-                            let first = full.split('.').next().unwrap_or(full);
+                            let full = self.name(name);
+                            let first = full.split('.').next().unwrap_or(&full);
                             self.bindings.set(first, Binding::Name(first.to_owned()));
                         }
                         "aliased_import" => self.aliased(name, ""),
@@ -232,7 +281,7 @@ impl Scope<'_> {
             "import_from_statement" => {
                 let module = node
                     .child_by_field_name("module_name")
-                    .map(|module| text(module, self.source).to_owned())
+                    .map(|module| self.name(module).into_owned())
                     .unwrap_or_default();
                 for name in named_children(node) {
                     if node
@@ -243,9 +292,9 @@ impl Scope<'_> {
                     }
                     match name.kind() {
                         "dotted_name" => {
-                            let short = text(name, self.source);
+                            let short = self.name(name);
                             self.bindings
-                                .set(short, Binding::Name(format!("{module}.{short}")));
+                                .set(&short, Binding::Name(format!("{module}.{short}")));
                         }
                         "aliased_import" => self.aliased(name, &module),
                         "wildcard_import" => self.stars.push(module.clone()),
@@ -307,9 +356,9 @@ impl Scope<'_> {
         ) else {
             return;
         };
-        let name = text(name, self.source);
+        let name = self.name(name);
         let full = if module.is_empty() {
-            name.to_owned()
+            name.into_owned()
         } else {
             format!("{module}.{name}")
         };
@@ -324,8 +373,8 @@ impl Scope<'_> {
         }
         match node.kind() {
             "identifier" => {
-                let name = text(node, self.source);
-                match self.bindings.get(name) {
+                let name = self.name(node);
+                match self.bindings.get(&name) {
                     Some(Some(Binding::Name(full))) => Some(full.clone()),
                     Some(_) => None,
                     None => Some(
@@ -333,13 +382,17 @@ impl Scope<'_> {
                             .iter()
                             .map(|module| format!("{module}.{name}"))
                             .find(|full| table(full).is_some())
-                            .unwrap_or_else(|| name.to_owned()),
+                            .unwrap_or_else(|| name.into_owned()),
                     ),
                 }
             }
             "attribute" => {
                 let object = self.qualify(node.child_by_field_name("object")?, depth + 1)?;
-                let attribute = text(node.child_by_field_name("attribute")?, self.source);
+                let attribute = self.name(node.child_by_field_name("attribute")?);
+                // A function's `__call__` runs the function: `os.system.__call__(…)`.
+                if attribute == "__call__" && table(&object).is_some() {
+                    return Some(object);
+                }
                 Some(format!("{object}.{attribute}"))
             }
             "parenthesized_expression" => self.qualify(*named_children(node).first()?, depth + 1),
@@ -435,12 +488,12 @@ impl Scope<'_> {
         if function.kind() == "attribute" {
             let method = function
                 .child_by_field_name("attribute")
-                .map(|method| text(method, self.source));
+                .map(|method| self.name(method));
             if let (Some("expanduser" | "absolute" | "resolve" | "joinpath"), Some(object)) =
-                (method, function.child_by_field_name("object"))
+                (method.as_deref(), function.child_by_field_name("object"))
             {
                 let base = self.value(object, depth + 1);
-                return match method {
+                return match method.as_deref() {
                     Some("joinpath") => path_join(std::iter::once(base).chain(parts())),
                     _ => base,
                 };
@@ -488,7 +541,7 @@ impl Scope<'_> {
             (arg.kind() == "keyword_argument"
                 && arg
                     .child_by_field_name("name")
-                    .is_some_and(|name| text(name, self.source) == keyword))
+                    .is_some_and(|name| self.name(name) == keyword))
             .then(|| arg.child_by_field_name("value"))
             .flatten()
         });
@@ -507,7 +560,7 @@ impl Scope<'_> {
                 "keyword_argument"
                     if arg
                         .child_by_field_name("name")
-                        .is_some_and(|name| text(name, self.source) == "cwd") =>
+                        .is_some_and(|name| self.name(name) == "cwd") =>
                 {
                     Some(match arg.child_by_field_name("value") {
                         Some(value) => self.value(value, 0),
@@ -550,8 +603,8 @@ impl Scope<'_> {
         let Some(function) = node.child_by_field_name("function") else {
             return;
         };
-        if let Some(effect) = self.method(function) {
-            found.push(effect);
+        if let Some(effects) = self.method(node, function) {
+            found.extend(effects);
             return;
         }
         let Some(name) = self.qualify(function, 0) else {
@@ -637,14 +690,13 @@ impl Scope<'_> {
                 None => return,
             },
             Does::Copy => Effect::Write(self.nth(node, 1, "dst")),
-            Does::Move => {
-                found.push(Effect::Delete {
-                    tree: true,
-                    empty_folder: false,
-                    path: first("src"),
-                });
-                Effect::Write(self.nth(node, 1, "dst"))
+            Does::Move => return found.extend(moved(first("src"), self.nth(node, 1, "dst"))),
+            Does::Write => Effect::Write(first("path")),
+            Does::Unpack => {
+                let folder = self.argument(node, 1, "extract_dir");
+                return found.extend(unpacked_into(self.folder(folder)));
             }
+            Does::Link { symbolic } => linked(symbolic, first("src"), self.nth(node, 1, "dst")),
             // Followed where the calls are read in order (`change_folder`).
             Does::Chdir => return,
             Does::Chmod => Effect::Exec(vec![
@@ -726,12 +778,22 @@ impl Scope<'_> {
         words
     }
 
-    /// `Path(p).unlink()`, `.rmdir()`, `.write_text(...)`: methods of a path object
-    fn method(&self, function: Node<'_>) -> Option<Effect> {
+    /// The folder an argument names, or the one the code runs in when it is not given
+    fn folder(&self, argument: Option<Node<'_>>) -> Value {
+        argument.map_or_else(
+            || Value::Known(".".to_owned()),
+            |folder| self.value(folder, 0),
+        )
+    }
+
+    /// `Path(p).unlink()`, `.rmdir()`, `.write_text(...)`, `.rename(q)`, `.symlink_to(q)`:
+    /// methods of a path object; `.extractall(d)`, `.extract(m, d)`: of an archive
+    /// (`tarfile`, `zipfile`), which unpack into `d`, else the folder the code runs in
+    fn method(&self, call: Node<'_>, function: Node<'_>) -> Option<Vec<Effect>> {
         if function.kind() != "attribute" {
             return None;
         }
-        let method = text(function.child_by_field_name("attribute")?, self.source);
+        let method = self.name(function.child_by_field_name("attribute")?);
         let object = function.child_by_field_name("object")?;
         let path = || self.value(object, 0);
         // A method of a module (`os.unlink`) is in the table, not here.
@@ -741,25 +803,43 @@ impl Scope<'_> {
         {
             return None;
         }
-        match method {
-            "unlink" => Some(Effect::Delete {
+        // `Path.rename(target)` takes one argument; `str.replace` takes two.
+        let target = || {
+            let arguments = call
+                .child_by_field_name("arguments")
+                .map(named_children)
+                .unwrap_or_default();
+            (arguments.len() == 1)
+                .then(|| self.argument(call, 0, "target"))
+                .flatten()
+                .map(|target| self.value(target, 0))
+        };
+        let effect = match method.as_ref() {
+            "unlink" => Effect::Delete {
                 tree: false,
                 empty_folder: false,
                 path: path(),
-            }),
-            "rmdir" => Some(Effect::Delete {
+            },
+            "rmdir" => Effect::Delete {
                 tree: false,
                 empty_folder: true,
                 path: path(),
-            }),
-            "rmtree" => Some(Effect::Delete {
+            },
+            "rmtree" => Effect::Delete {
                 tree: true,
                 empty_folder: false,
                 path: path(),
-            }),
-            "write_text" | "write_bytes" => Some(Effect::Write(path())),
-            _ => None,
-        }
+            },
+            "write_text" | "write_bytes" => Effect::Write(path()),
+            "rename" | "replace" => return Some(moved(path(), target()?).into()),
+            "symlink_to" | "hardlink_to" => linked(method == "symlink_to", target()?, path()),
+            "extractall" => {
+                return Some(unpacked_into(self.folder(self.argument(call, 0, "path"))))
+            }
+            "extract" => return Some(unpacked_into(self.folder(self.argument(call, 1, "path")))),
+            _ => return None,
+        };
+        Some(vec![effect])
     }
 
     /// A dangerous function used other than by a direct call: handed on, it may be called

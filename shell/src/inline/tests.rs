@@ -407,6 +407,200 @@ fn python_moves_copies_paths_and_folders() {
     );
 }
 
+/// `os.truncate` writes its path; `Path.rename` and `Path.replace` move the path to their
+/// target, as `os.rename` does; `TarFile.extractall(d)`, `ZipFile.extractall(d)`,
+/// `extract(m, d)` and `shutil.unpack_archive(f, d)` write below `d` whatever names the
+/// archive holds, in the folder the code runs in without one; `os.symlink(t, p)` and
+/// `Path(p).symlink_to(t)` make `p` lead to `t` as `ln -s -T t p` does, `os.link` and
+/// `hardlink_to` as `ln -T` does.
+#[test]
+fn python_truncates_renames_unpacks_and_links() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import os; os.truncate('/etc/passwd', 0)",
+                Exactly(vec![write("/etc/passwd")]),
+            ),
+            (
+                "import pathlib; pathlib.Path.home().rename('/tmp/h')",
+                Exactly(vec![delete(true, false, "~"), write("/tmp/h")]),
+            ),
+            (
+                "from pathlib import Path; Path('a.txt').replace(target='b.txt')",
+                Exactly(vec![delete(true, false, "a.txt"), write("b.txt")]),
+            ),
+            ("print('a-b'.replace('-', '_'))", Exactly(vec![])),
+            ("import datetime; datetime.date.today().replace(year=2020)", Exactly(vec![])),
+            (
+                "import tarfile; tarfile.open('x.tgz').extractall('/')",
+                Exactly(vec![write("/"), write("/*")]),
+            ),
+            (
+                "import zipfile\nwith zipfile.ZipFile('x.zip') as z:\n    z.extractall(path='/home/u/')",
+                Exactly(vec![write("/home/u/"), write("/home/u/*")]),
+            ),
+            (
+                "import tarfile; tarfile.open('x.tgz').extractall()",
+                Exactly(vec![write("."), write("./*")]),
+            ),
+            (
+                "import tarfile; tarfile.open('x.tgz').extract('.bashrc', '/home/u')",
+                Exactly(vec![write("/home/u"), write("/home/u/*")]),
+            ),
+            (
+                "import shutil; shutil.unpack_archive('x.tgz', '/')",
+                Exactly(vec![write("/"), write("/*")]),
+            ),
+            (
+                "import shutil,sys; shutil.unpack_archive('x.tgz', sys.argv[1])",
+                UnknownValue,
+            ),
+            (
+                "import os; os.symlink('/home/dev', 'h')",
+                Exactly(vec![exec(&["ln", "-s", "-T", "--", "/home/dev", "h"])]),
+            ),
+            (
+                "import os; os.link('/etc/passwd', 'p')",
+                Exactly(vec![exec(&["ln", "-T", "--", "/etc/passwd", "p"])]),
+            ),
+            (
+                "from pathlib import Path; Path('h').symlink_to(Path.home())",
+                Exactly(vec![exec(&["ln", "-s", "-T", "--", "~", "h"])]),
+            ),
+        ],
+    );
+}
+
+/// `os` re-exports the functions of its platform's module, `posix` or `nt`: `posix.system`
+/// is `os.system`. Python reads identifiers in their NFKC form (PEP 3131), so `ｓｙｓｔｅｍ`
+/// and `𝐬𝐲𝐬𝐭𝐞𝐦` name `system` and `ｏｓ` imports `os`; the text of a string stays as written.
+/// A function's `__call__` is the function.
+#[test]
+fn python_names_as_python_reads_them() {
+    check(
+        Lang::Python,
+        vec![
+            (
+                "import posix; posix.system('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "from nt import system as s; s('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "import posix; posix.execv('/bin/rm', ['rm', '-rf', '/'])",
+                Exactly(vec![exec(&["/bin/rm", "-rf", "/"])]),
+            ),
+            ("import posix; list(map(posix.system, ['id']))", Opaque),
+            (
+                "import os; os.ｓｙｓｔｅｍ('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            ("import os; os.𝐬𝐲𝐬𝐭𝐞𝐦('id')", Exactly(vec![script("id")])),
+            ("import ｏｓ; os.system('id')", Exactly(vec![script("id")])),
+            (
+                "from os import ｓｙｓｔｅｍ as ｓ; s('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "import os; os.system('ｒｍ -rf ~')",
+                Exactly(vec![script("ｒｍ -rf ~")]),
+            ),
+            ("import posix; print(posix.getcwd())", Exactly(vec![])),
+            (
+                "import os; os.system.__call__('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+        ],
+    );
+}
+
+/// JavaScript reads `\uXXXX` and `\u{X}` in an identifier or a property name as the
+/// character (ECMA-262, IdentifierName): `\u0065xecSync` is `execSync`.
+#[test]
+fn javascript_names_with_escapes() {
+    check(
+        Lang::JavaScript,
+        vec![
+            (
+                "require('child_process').\\u0065xecSync('rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "require('child_process').\\u{65}xecSync('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "const \\u0063p = require('child_process'); cp.execSync('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "const { \\u0065xecSync: run } = require('child_process'); run('id')",
+                Exactly(vec![script("id")]),
+            ),
+            ("const \\u0061 = 1; console.log(a)", Exactly(vec![])),
+        ],
+    );
+}
+
+/// `f.call(this, a, b)`, `f.apply(this, [a, b])` and `Reflect.apply(f, this, [a, b])` run
+/// `f` with `a, b` (ECMA-262, Function.prototype.call/apply, Reflect.apply); `f.bind(this)`
+/// makes a function that runs `f` with whatever it is later given.
+#[test]
+fn javascript_functions_called_through_call_and_apply() {
+    check(
+        Lang::JavaScript,
+        vec![
+            (
+                "const c=require('child_process'); c.execSync.call(null,'rm -rf ~')",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "require('child_process').execSync.apply(null, ['rm -rf ~'])",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "Reflect.apply(require('child_process').execSync, null, ['rm -rf ~'])",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            (
+                "const cp = require('child_process'); cp.spawnSync['call'](null, 'rm', ['-rf', '/'])",
+                Exactly(vec![exec(&["rm", "-rf", "/"])]),
+            ),
+            (
+                "require('fs').rmSync.call(null, '/etc', {recursive: true})",
+                Exactly(vec![delete(true, false, "/etc")]),
+            ),
+            (
+                "require.call(null, 'child_process').execSync('id')",
+                Exactly(vec![script("id")]),
+            ),
+            (
+                "const c = require('child_process'); c.execSync.apply(null, process.argv.slice(2))",
+                Opaque,
+            ),
+            (
+                "const c = require('child_process'); c.execSync.apply(null, [...process.argv])",
+                Opaque,
+            ),
+            (
+                "const c = require('child_process'); c.execSync.bind(null)('rm -rf ~')",
+                Opaque,
+            ),
+            (
+                "const c = require('child_process'); const run = c.execSync.bind(c); run('id')",
+                Opaque,
+            ),
+            ("fn.call(null, 1)", Exactly(vec![])),
+            ("console.log(Math.max.apply(null, [1, 2]))", Exactly(vec![])),
+            ("console.log(Reflect.apply(Math.max, null, nums))", Exactly(vec![])),
+            ("console.log.call(console, 'x')", Exactly(vec![])),
+        ],
+    );
+}
+
 /// The Node.js `fs` documentation: `truncate` empties its path, `copyFile` and `cp` write
 /// their destination, `link` and `symlink` make their second path, `rename` moves its first
 /// path to its second, `open` writes with a flag of `w`, `a` or `+` and only reads without
@@ -607,6 +801,9 @@ fn languages_without_a_grammar_are_judged_by_their_words() {
             ("print 1+1", Exactly(vec![])),
             ("system('rm -rf ~')", Opaque),
             ("print `id`", Opaque),
+            ("symlink \"/home/dev\", \"h\"", Opaque),
+            ("link '/etc/passwd', 'p'", Opaque),
+            ("truncate '/etc/passwd', 0", Opaque),
         ],
     );
     check(
