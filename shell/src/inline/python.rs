@@ -786,6 +786,37 @@ impl<'t> Scope<'t> {
         )
     }
 
+    /// Whether `object` is made as a path is: a call of `pathlib`'s classes or of a
+    /// method that gives a path (`Path(p)`, `Path.home()`, `p.with_suffix(".x")`)
+    fn makes_a_path(&self, object: Node<'_>) -> bool {
+        const PATH_MAKERS: &[&str] = &[
+            "Path",
+            "PurePath",
+            "PosixPath",
+            "PurePosixPath",
+            "home",
+            "cwd",
+            "resolve",
+            "absolute",
+            "expanduser",
+            "joinpath",
+            "with_name",
+            "with_stem",
+            "with_suffix",
+            "parent",
+        ];
+        let made_by = match object.kind() {
+            "call" => object.child_by_field_name("function"),
+            "attribute" => Some(object),
+            _ => None,
+        };
+        made_by.is_some_and(|function| {
+            let name = self.name(function);
+            let last = name.rsplit('.').next().unwrap_or_default();
+            PATH_MAKERS.contains(&last)
+        })
+    }
+
     /// `Path(p).unlink()`, `.rmdir()`, `.write_text(...)`, `.rename(q)`, `.symlink_to(q)`:
     /// methods of a path object; `.extractall(d)`, `.extract(m, d)`: of an archive
     /// (`tarfile`, `zipfile`), which unpack into `d`, else the folder the code runs in
@@ -831,7 +862,18 @@ impl<'t> Scope<'t> {
                 path: path(),
             },
             "write_text" | "write_bytes" => Effect::Write(path()),
-            "rename" | "replace" => return Some(moved(path(), target()?).into()),
+            "rename" | "replace" => {
+                let (from, to) = (path(), target()?);
+                // `Series.rename("n")`, `DataFrame.replace({..})`: a move only where a path
+                // shows, in the object's value, in how it is made, or in a target written
+                // as a path is (with a `/` or a `.`).
+                let path_like = matches!(&to, Value::Known(to) if to.contains(['/', '.']));
+                let unknown = matches!(from, Value::Unknown(_));
+                if unknown && !path_like && !self.makes_a_path(object) {
+                    return None;
+                }
+                return Some(moved(from, to).into());
+            }
             "symlink_to" | "hardlink_to" => linked(method == "symlink_to", target()?, path()),
             "extractall" => {
                 return Some(unpacked_into(self.folder(self.argument(call, 0, "path"))))

@@ -431,6 +431,19 @@ fn python_truncates_renames_unpacks_and_links() {
                 Exactly(vec![delete(true, false, "a.txt"), write("b.txt")]),
             ),
             ("print('a-b'.replace('-', '_'))", Exactly(vec![])),
+            // pandas' `rename` and `replace` change labels and values, not files.
+            (
+                "import pandas as pd; s = pd.Series([1]); print(s.rename('n'), s.replace({1: 2}))",
+                Exactly(vec![]),
+            ),
+            (
+                "import sys; from pathlib import Path; Path(sys.argv[1]).rename(sys.argv[2])",
+                UnknownValue,
+            ),
+            (
+                "import sys, pathlib; p = pathlib.Path(sys.argv[1]); p.replace('/etc/passwd')",
+                UnknownValue,
+            ),
             ("import datetime; datetime.date.today().replace(year=2020)", Exactly(vec![])),
             (
                 "import tarfile; tarfile.open('x.tgz').extractall('/')",
