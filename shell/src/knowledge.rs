@@ -7214,6 +7214,47 @@ pub(crate) fn input_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str>
     files
 }
 
+/// Programs that take more operands from a file an option names, one per line or ended by
+/// NUL: find(1)'s `-files0-from`, tar(1)'s `-T`/`--files-from`, rsync(1)'s `--files-from`,
+/// and coreutils' `--files0-from` (`du`, `wc`, `sort`)
+const OPERAND_FILE_OPTIONS: &[(&[&str], &[&str])] = &[
+    (&["find", "gfind", "bfs"], &["-files0-from"]),
+    (&["tar", "gtar", "bsdtar"], &["-T", "--files-from"]),
+    (&["rsync"], &["--files-from"]),
+    (&["du", "wc", "sort"], &["--files0-from"]),
+];
+
+/// The files `program`'s options name as holding more of its operands (`find
+/// -files0-from F`, `tar -T F`), as written: next word, `=`-joined, or glued to a short one
+pub(crate) fn operand_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
+    let Some((_, options)) = OPERAND_FILE_OPTIONS
+        .iter()
+        .find(|(programs, _)| programs.contains(&program))
+    else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        for option in *options {
+            let glued = match word.strip_prefix(option) {
+                Some(rest) if option.starts_with("--") => rest.strip_prefix('='),
+                Some(rest) if option.len() == 2 => Some(rest),
+                _ => None,
+            };
+            if word == option {
+                files.extend(words.next().map(String::as_str));
+            } else if let Some(file) = glued.filter(|file| !file.is_empty()) {
+                files.push(file);
+            }
+        }
+    }
+    files
+}
+
 /// Programs that copy or move a file as it is, keeping its code (GNU coreutils `cp`,
 /// `install`, `mv`): a copy of a program runs what the program runs
 pub(crate) const PLAIN_COPIERS: &[&str] = &["cp", "install", "mv"];
@@ -8498,6 +8539,22 @@ pub(crate) fn sed_scripts(args: &[String]) -> impl Iterator<Item = &str> {
         scripts.extend(first_operand);
     }
     scripts.into_iter()
+}
+
+/// The script files of a `sed` command: its `-f FILE`, `--file FILE` and `--file=FILE`
+pub(crate) fn sed_script_files(args: &[String]) -> impl Iterator<Item = &str> {
+    let mut files = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if let Some(file) = arg.strip_prefix("--file=") {
+            files.push(file);
+        } else if arg == "-f" || arg == "--file" {
+            files.extend(words.next().map(String::as_str));
+        } else if arg == "--" {
+            break;
+        }
+    }
+    files.into_iter()
 }
 
 /// Whether a `sed` script runs a command line: an `e` command, or an `s` command with the

@@ -1782,6 +1782,17 @@ impl Reader {
                 self.input_file(file, &mut command);
             }
             self.input_files(&mut command);
+            // `find -files0-from F`, `tar -T F`: the operands F holds are only known when
+            // the command runs.
+            for file in knowledge::operand_files(&command.program, &command.args) {
+                let why = format!(
+                    "the operands `{}` reads from `{file}` are only known when it runs",
+                    command.program
+                );
+                command
+                    .unknown
+                    .push(unknown_path_in(&self.context.cwd, why));
+            }
             // `gh auth token` prints what `~/.config/gh/hosts.yml` keeps: it reads that file.
             for store in knowledge::secret_stores(&command) {
                 if let Ok(path) = self.path(store, false) {
@@ -2847,10 +2858,34 @@ impl Reader {
                     ));
                 }
             }
-            "sed" | "gsed" if knowledge::sed_scripts(args).any(knowledge::sed_executes) => {
-                runs.opaque.push(format!(
-                    "the `{program}` script runs a command line (its `e` command), built as it runs"
-                ));
+            "sed" | "gsed" => {
+                // `sed -f FILE`: a script the line gives as text is read as one (`-f -` with
+                // a here-string, a file written whole from literal words); one from a
+                // substitution, the input, or a file the line wrote otherwise may hold an `e`
+                // command only known when it runs.
+                let mut texts: Vec<&str> = knowledge::sed_scripts(args).collect();
+                for file in knowledge::sed_script_files(args) {
+                    let from_input = STDIN_PATHS.contains(&file);
+                    let given = from_input.then_some(stdin.as_deref()).flatten();
+                    match given.or_else(|| self.written_text(file)) {
+                        Some(text) => texts.push(text),
+                        None if from_input
+                            || file.starts_with("<(")
+                            || expand::is_unknown(file)
+                            || self.was_written(file) =>
+                        {
+                            runs.opaque.push(format!(
+                                "the `{program}` script `{file}` is only known when it runs, and may run command lines (its `e` command)"
+                            ));
+                        }
+                        None => {}
+                    }
+                }
+                if texts.into_iter().any(knowledge::sed_executes) {
+                    runs.opaque.push(format!(
+                        "the `{program}` script runs a command line (its `e` command), built as it runs"
+                    ));
+                }
             }
             _ => {}
         }

@@ -35,9 +35,10 @@ struct Wrapper {
     /// Whether its operands may come between its options, until `--` (getopt's permuting
     /// and LLVM's reading): the program and its words are all of them, then all after `--`
     interleaved: bool,
-    /// Whether the program is the words after the first `--` past the subcommand, and only
-    /// those (`kubectl exec POD -c C -- CMD…`)
-    after_dashes: bool,
+    /// The words after which, and only after which, the program comes past the subcommand:
+    /// `--` for `kubectl exec POD -c C -- CMD…`, `-c` for `nix shell INSTALLABLE -c CMD…`;
+    /// empty when the program follows the wrapper's options
+    ends_with: &'static [&'static str],
     /// The subcommands whose operand is an image that may run the rest of the words as its
     /// entry point's (`docker run bitnami/kubectl delete ns x`)
     images: &'static [&'static str],
@@ -217,7 +218,7 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         subcommands: &[],
         program_options: &[],
         interleaved: false,
-        after_dashes: false,
+        ends_with: &[],
         images: &[],
     }
 }
@@ -390,6 +391,43 @@ const WRAPPERS: &[Wrapper] = &[
         ],
         ..wrapper("strace", "abeEIoOpPsSuUX")
     },
+    // nix3-run(1): `nix run INSTALLABLE -- ARGS` runs the installable's main program, which
+    // is named after its last attribute (`nixpkgs#terraform` runs `terraform`), with ARGS.
+    Wrapper {
+        long_valued: &[
+            "include",
+            "file",
+            "expr",
+            "arg",
+            "argstr",
+            "option",
+            "override-input",
+            "profile",
+            "system",
+        ],
+        subcommands: &["run"],
+        images: &["run"],
+        positionals: 1,
+        ..wrapper("nix", "If")
+    },
+    // nix3-shell(1), nix3-develop(1): `-c CMD…`/`--command CMD…` runs CMD, with the rest
+    // of the words, in the environment the installables make.
+    Wrapper {
+        long_valued: &[
+            "include",
+            "file",
+            "expr",
+            "arg",
+            "argstr",
+            "option",
+            "override-input",
+            "profile",
+            "system",
+        ],
+        subcommands: &["shell", "develop"],
+        ends_with: &["-c", "--command"],
+        ..wrapper("nix", "If")
+    },
     // entr(1) runs its utility, with its words, each time a file it watches changes.
     wrapper("entr", ""),
     // ltrace(1): `-S` (system calls too) is a flag.
@@ -550,13 +588,13 @@ const WRAPPERS: &[Wrapper] = &[
     Wrapper {
         long_valued: KUBECTL_VALUED,
         subcommands: &["exec", "run", "debug"],
-        after_dashes: true,
+        ends_with: &["--"],
         ..wrapper("kubectl", "cnfs")
     },
     Wrapper {
         long_valued: KUBECTL_VALUED,
         subcommands: &["exec", "run", "debug"],
-        after_dashes: true,
+        ends_with: &["--"],
         ..wrapper("oc", "cnfs")
     },
     // Lima: `lima CMD…` is `limactl shell default CMD…`, which runs CMD in the virtual
@@ -781,13 +819,13 @@ const WRAPPERS: &[Wrapper] = &[
     Wrapper {
         long_valued: &["cd", "jobs", "env", "command"],
         subcommands: &["exec", "x"],
-        after_dashes: true,
+        ends_with: &["--"],
         ..wrapper("mise", "CjEc")
     },
     Wrapper {
         long_valued: &["cd", "jobs", "env", "command"],
         subcommands: &["exec", "x"],
-        after_dashes: true,
+        ends_with: &["--"],
         ..wrapper("rtx", "CjEc")
     },
     Wrapper {
@@ -880,7 +918,11 @@ pub(crate) fn feeds_arguments(program: &str, args: &[String]) -> bool {
 /// The program a wrapper runs in its arguments (`args` excludes the wrapper's own name);
 /// `None` when `program` is no wrapper or runs nothing (`command -v sudo`)
 pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
-    let spec = by_name::rows(WRAPPERS, &BY_NAME, program).next()?;
+    by_name::rows(WRAPPERS, &BY_NAME, program).find_map(|spec| wrapped_by(spec, args))
+}
+
+/// The program `spec`'s wrapper runs in `args`, as that row reads them
+fn wrapped_by(spec: &Wrapper, args: &[String]) -> Option<Wrapped> {
     if spec.interleaved {
         return interleaved(spec, args);
     }
@@ -894,16 +936,17 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
         index = after;
         image = spec.images.contains(path);
     }
-    if spec.after_dashes {
+    if !spec.ends_with.is_empty() {
+        let ends = |word: &String| spec.ends_with.contains(&word.as_str());
         // The options may have ended at the `--` already (`mise exec -- CMD`).
         let ended = index
             .checked_sub(1)
             .and_then(|before| args.get(before))
-            .is_some_and(|word| word == "--");
+            .is_some_and(ends);
         let at = if ended {
             index
         } else {
-            index + args.get(index..)?.iter().position(|arg| arg == "--")? + 1
+            index + args.get(index..)?.iter().position(ends)? + 1
         };
         return (at < args.len()).then_some(Wrapped {
             at,
@@ -921,6 +964,11 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
         index += 1;
     }
     index += spec.positionals;
+    let image_at = index.checked_sub(1);
+    // `nix run INSTALLABLE -- ARGS`: the words of what the image runs follow `--`.
+    if image && args.get(index).is_some_and(|arg| arg == "--") {
+        index += 1;
+    }
     while spec.assignments && args.get(index).is_some_and(|arg| is_assignment(arg)) {
         index += 1;
     }
@@ -934,17 +982,22 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
         at: index,
         leading: Vec::new(),
         or_at: (unlisted_before && index + 1 < args.len()).then_some(index + 1),
-        entry: image.then(|| entry_point(args, index)).flatten(),
+        entry: image.then(|| entry_point(args, image_at?, index)).flatten(),
     })
 }
 
 /// The command line an image's entry point runs when the image is named after a program
 /// (`bitnami/kubectl delete ns x` is `kubectl delete ns x`): which entry point an image has
 /// is only known to its registry, so this reading comes in addition to the words as a
-/// command of their own
-fn entry_point(args: &[String], at: usize) -> Option<Vec<String>> {
-    let image = args.get(at.checked_sub(1)?)?;
+/// command of their own. A flake's output (`nixpkgs#python3Packages.black`) is named by its
+/// last attribute.
+fn entry_point(args: &[String], image_at: usize, at: usize) -> Option<Vec<String>> {
+    let image = args.get(image_at)?;
     let name = image.rsplit('/').next().unwrap_or(image);
+    let name = match name.split_once('#') {
+        Some((_, output)) => output.rsplit('.').next().unwrap_or(output),
+        None => name,
+    };
     let name = name.split(['@', ':']).next().unwrap_or(name);
     let name = name.strip_suffix("-cli").unwrap_or(name);
     let program = IMAGE_PROGRAMS
@@ -1245,6 +1298,18 @@ mod tests {
                 Some("az az x"),
             ),
             ("docker", "run img@sha256:ab x", Some("img x")),
+            // A flake's output runs its main program, named after its last attribute.
+            (
+                "nix",
+                "run nixpkgs#terraform -- destroy",
+                Some("terraform destroy"),
+            ),
+            (
+                "nix",
+                "run --system x86_64-linux github:o/r#python3Packages.black .",
+                Some("black ."),
+            ),
+            ("nix", "shell nixpkgs#hello -c hello", None),
             ("docker", "exec kubectl delete ns x", None),
             ("docker", "compose run kubectl delete ns x", None),
         ];
@@ -1274,6 +1339,12 @@ mod tests {
     fn finds_the_program_of_debuggers_daemons_and_virtual_machines() {
         let cases = [
             ("gdb", "-q -batch -ex run --args rm -rf x", "rm -rf x"),
+            (
+                "nix",
+                "shell nixpkgs#jq nixpkgs#curl -c rm -rf x",
+                "rm -rf x",
+            ),
+            ("nix", "develop --command rm -rf x", "rm -rf x"),
             ("gdb", "-x cmds -p 1 --args rm -rf x", "rm -rf x"),
             ("gdb", "--eval-command=run ./app", "./app"),
             ("lldb", "-b -o run -- rm -rf x", "rm -rf x"),
