@@ -5960,6 +5960,36 @@ pub(crate) const DELETERS: &[Deleter] = &[
         moved_to: None,
         relative_to: &[],
     },
+    // tmpwatch(8), tmpreaper(8): `tmpwatch [OPTIONS] HOURS DIRS…` removes what has not been
+    // used for HOURS below each folder, recursively (HOURS is read as an operand too,
+    // a relative name, which deletes nothing of note).
+    Deleter {
+        program: "tmpwatch",
+        verbs: &[],
+        when: &[],
+        unless: &["-t", "--test"],
+        valued: &[
+            "-x",
+            "--exclude",
+            "-X",
+            "--exclude-pattern",
+            "-U",
+            "--exclude-user",
+        ],
+        as_rm: &["-r", "-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
+    Deleter {
+        program: "tmpreaper",
+        verbs: &[],
+        when: &[],
+        unless: &["-t", "--test"],
+        valued: &["--protect"],
+        as_rm: &["-r", "-f"],
+        moved_to: None,
+        relative_to: &[],
+    },
     Deleter {
         program: "wipe",
         verbs: &[],
