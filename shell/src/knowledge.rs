@@ -7209,9 +7209,21 @@ const INPUT_FILE_OPTIONS: &[(&[&str], &[&str])] = &[
 ];
 
 /// The files `program`'s options hand it as its input (`kubectl delete -f n.yaml`), as
-/// written: `-f FILE`, `-fFILE`, `--filename FILE`, `--filename=FILE`
+/// written (see [`files_named`]), but `-`, the input itself
 pub(crate) fn input_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
-    let Some((_, options)) = INPUT_FILE_OPTIONS
+    let mut files = files_named(INPUT_FILE_OPTIONS, program, args);
+    files.retain(|file| *file != "-");
+    files
+}
+
+/// The files the options of `program`'s row in `table` name among `args`, as written:
+/// `-f FILE`, `-fFILE`, `if=FILE`, `--filename FILE`, `--filename=FILE`, up to `--`
+fn files_named<'a>(
+    table: &[(&[&str], &[&str])],
+    program: &str,
+    args: &'a [String],
+) -> Vec<&'a str> {
+    let Some((_, options)) = table
         .iter()
         .find(|(programs, _)| programs.contains(&program))
     else {
@@ -7240,7 +7252,6 @@ pub(crate) fn input_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str>
             }
         }
     }
-    files.retain(|file| *file != "-");
     files
 }
 
@@ -7255,34 +7266,9 @@ const OPERAND_FILE_OPTIONS: &[(&[&str], &[&str])] = &[
 ];
 
 /// The files `program`'s options name as holding more of its operands (`find
-/// -files0-from F`, `tar -T F`), as written: next word, `=`-joined, or glued to a short one
+/// -files0-from F`, `tar -T F`), as written (see [`files_named`])
 pub(crate) fn operand_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
-    let Some((_, options)) = OPERAND_FILE_OPTIONS
-        .iter()
-        .find(|(programs, _)| programs.contains(&program))
-    else {
-        return Vec::new();
-    };
-    let mut files = Vec::new();
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        if word == "--" {
-            break;
-        }
-        for option in *options {
-            let glued = match word.strip_prefix(option) {
-                Some(rest) if option.starts_with("--") => rest.strip_prefix('='),
-                Some(rest) if option.len() == 2 => Some(rest),
-                _ => None,
-            };
-            if word == option {
-                files.extend(words.next().map(String::as_str));
-            } else if let Some(file) = glued.filter(|file| !file.is_empty()) {
-                files.push(file);
-            }
-        }
-    }
-    files
+    files_named(OPERAND_FILE_OPTIONS, program, args)
 }
 
 /// Programs that copy or move a file as it is, keeping its code (GNU coreutils `cp`,

@@ -180,6 +180,20 @@ const CONTAINER_VALUED: &[&str] = &[
     "env-from-file",
 ];
 
+/// The long options of `nix` that take the next word as their value (nix3(1)'s common
+/// options; `--arg NAME EXPR` and `--option NAME VALUE` take two, read as one here)
+const NIX_VALUED: &[&str] = &[
+    "include",
+    "file",
+    "expr",
+    "arg",
+    "argstr",
+    "option",
+    "override-input",
+    "profile",
+    "system",
+];
+
 /// The long options of `kubectl` (and `oc`) before its subcommand that take the next word as
 /// their value (`kubectl options`)
 const KUBECTL_VALUED: &[&str] = &[
@@ -394,17 +408,7 @@ const WRAPPERS: &[Wrapper] = &[
     // nix3-run(1): `nix run INSTALLABLE -- ARGS` runs the installable's main program, which
     // is named after its last attribute (`nixpkgs#terraform` runs `terraform`), with ARGS.
     Wrapper {
-        long_valued: &[
-            "include",
-            "file",
-            "expr",
-            "arg",
-            "argstr",
-            "option",
-            "override-input",
-            "profile",
-            "system",
-        ],
+        long_valued: NIX_VALUED,
         subcommands: &["run"],
         images: &["run"],
         positionals: 1,
@@ -413,17 +417,7 @@ const WRAPPERS: &[Wrapper] = &[
     // nix3-shell(1), nix3-develop(1): `-c CMD…`/`--command CMD…` runs CMD, with the rest
     // of the words, in the environment the installables make.
     Wrapper {
-        long_valued: &[
-            "include",
-            "file",
-            "expr",
-            "arg",
-            "argstr",
-            "option",
-            "override-input",
-            "profile",
-            "system",
-        ],
+        long_valued: NIX_VALUED,
         subcommands: &["shell", "develop"],
         ends_with: &["-c", "--command"],
         ..wrapper("nix", "If")
