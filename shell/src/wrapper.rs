@@ -13,6 +13,8 @@ struct Wrapper {
     short_valued: &'static str,
     /// Long options that take a value (`--user root`, `--user=root`)
     long_valued: &'static [&'static str],
+    /// Long options that take two words (`nix --arg NAME EXPR`)
+    long_paired: &'static [&'static str],
     /// Words after the options that are the wrapper's own (the duration of `timeout`)
     positionals: usize,
     /// Whether `NAME=value` words may come before the program (`env`, `sudo`)
@@ -181,18 +183,12 @@ const CONTAINER_VALUED: &[&str] = &[
 ];
 
 /// The long options of `nix` that take the next word as their value (nix3(1)'s common
-/// options; `--arg NAME EXPR` and `--option NAME VALUE` take two, read as one here)
-const NIX_VALUED: &[&str] = &[
-    "include",
-    "file",
-    "expr",
-    "arg",
-    "argstr",
-    "option",
-    "override-input",
-    "profile",
-    "system",
-];
+/// options)
+const NIX_VALUED: &[&str] = &["include", "file", "expr", "profile", "system"];
+
+/// The long options of `nix` that take the next two words (`--arg NAME EXPR`, `--option
+/// NAME VALUE`, `--override-input INPUT REF`)
+const NIX_PAIRED: &[&str] = &["arg", "argstr", "option", "override-input"];
 
 /// The long options of `kubectl` (and `oc`) before its subcommand that take the next word as
 /// their value (`kubectl options`)
@@ -224,6 +220,7 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         name,
         short_valued,
         long_valued: &[],
+        long_paired: &[],
         positionals: 0,
         assignments: false,
         lookup: "",
@@ -409,6 +406,7 @@ const WRAPPERS: &[Wrapper] = &[
     // is named after its last attribute (`nixpkgs#terraform` runs `terraform`), with ARGS.
     Wrapper {
         long_valued: NIX_VALUED,
+        long_paired: NIX_PAIRED,
         subcommands: &["run"],
         images: &["run"],
         positionals: 1,
@@ -418,6 +416,7 @@ const WRAPPERS: &[Wrapper] = &[
     // of the words, in the environment the installables make.
     Wrapper {
         long_valued: NIX_VALUED,
+        long_paired: NIX_PAIRED,
         subcommands: &["shell", "develop"],
         ends_with: &["-c", "--command"],
         ..wrapper("nix", "If")
@@ -1047,6 +1046,7 @@ fn option_width(spec: &Wrapper, arg: &str) -> usize {
     match long {
         Some(name) if name.contains('=') => 1,
         Some(name) if spec.long_valued.contains(&name) => 2,
+        Some(name) if spec.long_paired.contains(&name) => 3,
         _ if arg.starts_with("--") => 1,
         _ => short_cluster_width(arg.get(1..).unwrap_or_default(), spec.short_valued),
     }
@@ -1304,6 +1304,12 @@ mod tests {
                 Some("black ."),
             ),
             ("nix", "shell nixpkgs#hello -c hello", None),
+            // `--arg NAME EXPR` takes two words before the installable.
+            (
+                "nix",
+                "run --arg a b --option sandbox false nixpkgs#terraform -- destroy",
+                Some("terraform destroy"),
+            ),
             ("docker", "exec kubectl delete ns x", None),
             ("docker", "compose run kubectl delete ns x", None),
         ];
