@@ -8,7 +8,7 @@
 use std::cell::Cell;
 
 use crate::knowledge::{
-    carries_text, prints_a_name, prints_one_word, NAME_VARIABLES, PROCESS_ID_PARAMETERS,
+    prints_a_name, prints_one_word, prints_own_code, NAME_VARIABLES, PROCESS_ID_PARAMETERS,
 };
 use crate::word::ansi_c;
 use crate::Context;
@@ -1395,8 +1395,8 @@ impl<'e, 'a> Expansion<'e, 'a> {
                     _ => (false, false),
                 };
                 let own_code = !programs.is_empty()
-                    && programs.iter().all(|(program, _)| {
-                        !carries_text(program.as_str()) && !program.contains('$')
+                    && programs.iter().all(|(program, args)| {
+                        !program.contains('$') && prints_own_code(program, args)
                     });
                 let shown: String = inner.trim().chars().take(40).collect();
                 let why = format!("the output of `$({shown})` is known only at run time");
@@ -1903,7 +1903,7 @@ fn heredoc_of_cat(text: &str) -> Option<&str> {
 
 /// The programs of the simple commands of a short script and their words, split at `|`,
 /// `;` and `&` (for judging a substitution's output, not for reading it)
-fn programs_of(inner: &str) -> Vec<(String, Vec<String>)> {
+pub(crate) fn programs_of(inner: &str) -> Vec<(String, Vec<String>)> {
     inner
         .split(['|', ';', '&', '\n'])
         .filter_map(|part| {

@@ -1105,9 +1105,8 @@ pub(crate) const DOWNLOADS: &[&str] = &[
     "axel",
 ];
 
-/// Programs that pass along text they are given (decoders, filters, printers); with
-/// [`DOWNLOADS`], the programs a script they produce comes through is unknown. The output of
-/// any other program is its own (`ssh-agent -s`, `kubectl completion bash`).
+/// Programs that pass along text they are given (decoders, filters, printers): with
+/// [`DOWNLOADS`], what they print is never their own code, whatever their words
 const FILTERS: &[&str] = &[
     "echo", "printf", "cat", "tac", "base64", "base32", "basenc", "xxd", "od", "rev", "tr", "sed",
     "awk", "gawk", "mawk", "perl", "python", "python2", "python3", "ruby", "node", "php",
@@ -1117,9 +1116,81 @@ const FILTERS: &[&str] = &[
     "realpath", "readlink", "eval", "source", ".", "uudecode", "gpg", "strings", "sh", "bash",
 ];
 
-/// Whether a script `program` produces is text it was given or fetched (see [`FILTERS`])
-pub(crate) fn carries_text(program: &str) -> bool {
-    FILTERS.contains(&program) || DOWNLOADS.contains(&program)
+/// Programs whose output is shell code of their own whatever their words: an agent's
+/// variables (`eval "$(ssh-agent -s)"`), the colours of `ls`, the terminal's size
+const SETUP_PRINTERS: &[&str] = &[
+    "ssh-agent",
+    "gpg-agent",
+    "keychain",
+    "dbus-launch",
+    "dircolors",
+    "lesspipe",
+    "lesspipe.sh",
+    "path_helper",
+    "resize",
+    "tset",
+];
+
+/// A command word that asks a program for its own shell setup code, as the first or second
+/// of its operands: completions, `init`, an environment to activate (`kubectl completion
+/// bash`, `pyenv init -`, `brew shellenv`, `minikube docker-env`, `conda shell.bash hook`,
+/// `direnv export bash`, `luarocks path`, `aws configure export-credentials`)
+const SETUP_WORDS: &[&str] = &[
+    "completion",
+    "completions",
+    "generate-shell-completion",
+    "init",
+    "shell-init",
+    "virtualenv-init",
+    "shellenv",
+    "env",
+    "docker-env",
+    "podman-env",
+    "hook",
+    "shell-hook",
+    "activate",
+    "export",
+    "export-credentials",
+    "alias",
+    "signin",
+    "path",
+    "shell.bash",
+    "shell.zsh",
+    "shell.fish",
+    "shell.posix",
+];
+
+/// Options that ask a program for its own shell setup code (`fzf --bash`,
+/// `thefuck --alias`, `keychain --eval`, `dbus-launch --sh-syntax`)
+const SETUP_OPTIONS: &[&str] = &[
+    "--bash",
+    "--zsh",
+    "--fish",
+    "--alias",
+    "--eval",
+    "--sh-syntax",
+];
+
+/// Whether what `program` prints, run as a script, is code of its own and no text from
+/// elsewhere: its shell setup (`ssh-agent -s`, `kubectl completion bash`; the tables
+/// [`SETUP_PRINTERS`], [`SETUP_WORDS`], [`SETUP_OPTIONS`]) or a fact it names (`nproc`,
+/// `date`, `git rev-parse HEAD`). Text handed to a filter or fetched ([`FILTERS`], [`DOWNLOADS`], a remote
+/// shell's output) never is, and neither is what any other program prints (`gh gist view`,
+/// `aws s3 cp s3://… -`, `git show REV:FILE`): a script known only at run time.
+pub(crate) fn prints_own_code(program: &str, args: &[String]) -> bool {
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if FILTERS.contains(&program) || DOWNLOADS.contains(&program) || is_remote_shell(program) {
+        return false;
+    }
+    SETUP_PRINTERS.contains(&program)
+        || prints_a_name(program, args)
+        || prints_only_numbers(program, args)
+        || args.iter().any(|arg| SETUP_OPTIONS.contains(&arg.as_str()))
+        || args
+            .iter()
+            .filter(|arg| !arg.starts_with('-'))
+            .take(2)
+            .any(|arg| SETUP_WORDS.contains(&arg.as_str()))
 }
 
 /// Programs that run another as a different user
@@ -7305,6 +7376,18 @@ pub(crate) struct Compiler {
     pub(crate) subcommand: Option<&'static str>,
     /// What it names the program it builds without `-o`
     pub(crate) built_as: BuiltAs,
+    /// The option that makes it run the program at once instead (`tcc -run`), or `""`
+    /// when it always does (`go run`)
+    pub(crate) runs_built: Option<&'static str>,
+}
+
+/// A program a compiler builds from code written or fetched on the line
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Built {
+    /// Where it is written, for the commands after it that run it
+    pub(crate) program: String,
+    /// Whether the compiler runs it at once (`tcc -run x.c`, `go run x.go`)
+    pub(crate) runs_now: bool,
 }
 
 /// The name a compiler gives the program it builds when `-o` names none
@@ -7319,32 +7402,53 @@ pub(crate) enum BuiltAs {
 /// Every compiler whose program the reader follows from a written source, one row each
 pub(crate) const COMPILERS: &[Compiler] = &[
     Compiler {
-        programs: &["gcc", "cc", "clang", "g++", "c++", "clang++", "tcc"],
+        programs: &["gcc", "cc", "clang", "g++", "c++", "clang++"],
         subcommand: None,
         built_as: BuiltAs::Named("a.out"),
+        runs_built: None,
+    },
+    Compiler {
+        programs: &["tcc"],
+        subcommand: None,
+        built_as: BuiltAs::Named("a.out"),
+        runs_built: Some("-run"),
     },
     Compiler {
         programs: &["rustc"],
         subcommand: None,
         built_as: BuiltAs::Stem,
+        runs_built: None,
     },
     Compiler {
         programs: &["go"],
         subcommand: Some("build"),
         built_as: BuiltAs::Stem,
+        runs_built: None,
+    },
+    Compiler {
+        programs: &["go"],
+        subcommand: Some("run"),
+        built_as: BuiltAs::Stem,
+        runs_built: Some(""),
     },
 ];
 
 /// The program a compiler builds from `args` when one of its sources is `tainted` (written
-/// or fetched on the line): the value of `-o` (next or glued), else its row's name
+/// or fetched on the line, or its input, `-`, given on the line): the value of `-o` (next or
+/// glued), else its row's name
 pub(crate) fn built_program(
     program: &str,
     args: &[String],
     tainted: impl Fn(&str) -> bool,
-) -> Option<String> {
-    let row = COMPILERS
+) -> Option<Built> {
+    COMPILERS
         .iter()
-        .find(|row| row.programs.contains(&program))?;
+        .filter(|row| row.programs.contains(&program))
+        .find_map(|row| row_built(row, args, &tainted))
+}
+
+/// [`built_program`] by one compiler's row
+fn row_built(row: &Compiler, args: &[String], tainted: impl Fn(&str) -> bool) -> Option<Built> {
     let mut words = args.iter().map(String::as_str);
     if let Some(subcommand) = row.subcommand {
         words
@@ -7355,16 +7459,25 @@ pub(crate) fn built_program(
     }
     let mut output = None;
     let mut sources = Vec::new();
+    let mut runs_now = row.runs_built == Some("");
     while let Some(word) = words.next() {
         match word {
             "-o" => output = words.next(),
+            // `gcc -x c -`: the source is the compiler's input.
+            stdin if STDIN_PATHS.contains(&stdin) => sources.push(stdin),
+            run if row.runs_built == Some(run) => {
+                runs_now = true;
+                // `tcc -run x.c ARGS…`: the words after the source are the program's.
+                sources.extend(words.next());
+                break;
+            }
             glued if glued.starts_with("-o") && glued.len() > 2 => output = glued.get(2..),
             option if option.starts_with('-') => {}
             source => sources.push(source),
         }
     }
     let first = sources.iter().copied().find(|source| tainted(source))?;
-    Some(match (output, row.built_as) {
+    let program = match (output, row.built_as) {
         (Some(output), _) => output.to_owned(),
         (None, BuiltAs::Named(name)) => name.to_owned(),
         (None, BuiltAs::Stem) => {
@@ -7373,7 +7486,8 @@ pub(crate) fn built_program(
                 .map_or(name, |(stem, _)| stem)
                 .to_owned()
         }
-    })
+    };
+    Some(Built { program, runs_now })
 }
 
 /// A program that runs files it finds by their place or name (`git commit` runs
@@ -7800,6 +7914,9 @@ pub(crate) struct DatabaseClient {
     pub(crate) statement_operands: bool,
     /// How a line of its statements runs a command line
     pub(crate) escapes: &'static [Escape],
+    /// Whether its input is commands, whatever it is given (the line editors): an input
+    /// from a download or another program's output is then a script known only at run time
+    pub(crate) input_is_script: bool,
 }
 
 /// How a line of a client's statements runs a command line
@@ -7871,30 +7988,35 @@ pub(crate) const DATABASE_CLIENTS: &[DatabaseClient] = &[
         code_options: &["-c", "--command"],
         statement_operands: false,
         escapes: PSQL_ESCAPES,
+        input_is_script: false,
     },
     DatabaseClient {
         name: "mysql",
         code_options: &["-e", "--execute"],
         statement_operands: false,
         escapes: MYSQL_ESCAPES,
+        input_is_script: false,
     },
     DatabaseClient {
         name: "mariadb",
         code_options: &["-e", "--execute"],
         statement_operands: false,
         escapes: MYSQL_ESCAPES,
+        input_is_script: false,
     },
     DatabaseClient {
         name: "sqlite3",
         code_options: &["-cmd"],
         statement_operands: true,
         escapes: SQLITE_ESCAPES,
+        input_is_script: false,
     },
     DatabaseClient {
         name: "duckdb",
         code_options: &["-c", "-cmd", "-s"],
         statement_operands: true,
         escapes: SQLITE_ESCAPES,
+        input_is_script: false,
     },
     // The line editors read their commands from their input, where `!cmd` runs a shell
     // (ed(1), ex(1)): no database, but statements that reach one the same way.
@@ -7903,6 +8025,7 @@ pub(crate) const DATABASE_CLIENTS: &[DatabaseClient] = &[
         code_options: &[],
         statement_operands: false,
         escapes: &[Escape::Leading("!")],
+        input_is_script: true,
     },
     // ex(1) and Vim in Ex mode (`vim -es`) read Ex commands, and Vim script, on their
     // input; given text to edit instead (`vim -`), a line of it is read the same way, which
@@ -7912,24 +8035,28 @@ pub(crate) const DATABASE_CLIENTS: &[DatabaseClient] = &[
         code_options: &[],
         statement_operands: false,
         escapes: &[Escape::Vim],
+        input_is_script: true,
     },
     DatabaseClient {
         name: "vim",
         code_options: &[],
         statement_operands: false,
         escapes: &[Escape::Vim],
+        input_is_script: false,
     },
     DatabaseClient {
         name: "nvim",
         code_options: &[],
         statement_operands: false,
         escapes: &[Escape::Vim],
+        input_is_script: false,
     },
     DatabaseClient {
         name: "vi",
         code_options: &[],
         statement_operands: false,
         escapes: &[Escape::Vim],
+        input_is_script: false,
     },
 ];
 
@@ -9462,15 +9589,28 @@ mod tests {
 
     #[test]
     fn compilers_build_a_program_from_a_written_source() {
-        let written = |source: &str| source == "x.c" || source == "m.rs" || source == "m.go";
-        let built = |program: &str, line: &str| built_program(program, &words(line), written);
-        assert_eq!(built("gcc", "x.c -o x").as_deref(), Some("x"));
-        assert_eq!(built("cc", "-O2 -ox x.c").as_deref(), Some("x"));
-        assert_eq!(built("clang", "x.c").as_deref(), Some("a.out"));
-        assert_eq!(built("rustc", "-O m.rs").as_deref(), Some("m"));
-        assert_eq!(built("go", "build m.go").as_deref(), Some("m"));
+        let written = |source: &str| ["x.c", "m.rs", "m.go", "-"].contains(&source);
+        let built = |program: &str, line: &str| {
+            built_program(program, &words(line), written)
+                .map(|built| (built.program, built.runs_now))
+        };
+        let kept = |name: &str| Some((name.to_owned(), false));
+        assert_eq!(built("gcc", "x.c -o x"), kept("x"));
+        assert_eq!(built("cc", "-O2 -ox x.c"), kept("x"));
+        assert_eq!(built("clang", "x.c"), kept("a.out"));
+        assert_eq!(built("rustc", "-O m.rs"), kept("m"));
+        assert_eq!(built("go", "build m.go"), kept("m"));
+        assert_eq!(built("gcc", "-x c - -o x"), kept("x"));
         assert_eq!(built("gcc", "main.c -o main"), None);
         assert_eq!(built("go", "vet m.go"), None);
+        // Run at once: `tcc -run SOURCE ARGS…`, `go run`.
+        assert_eq!(
+            built("tcc", "-run x.c --flag"),
+            Some(("a.out".to_owned(), true))
+        );
+        assert_eq!(built("tcc", "-run main.c x.c"), None);
+        assert_eq!(built("go", "run m.go"), Some(("m".to_owned(), true)));
+        assert_eq!(built("go", "run main.go"), None);
     }
 
     #[test]
@@ -10089,9 +10229,36 @@ mod tests {
         assert!(prints_a_name("git", &words("branch --show-current")));
         assert!(!prints_a_name("git", &words("rev-parse --show-toplevel")));
         assert!(!prints_a_name("echo", &[]));
-        assert!(carries_text("base64") && carries_text("curl") && SHELLS.contains(&"fish"));
         assert!(STDIN_RUNNERS.contains(&"at") && STDIN_PATHS.contains(&"/dev/stdin"));
         assert!(NAME_VARIABLES.contains(&"USER"));
+    }
+
+    #[test]
+    fn only_setup_commands_print_their_own_code() {
+        for (program, line) in [
+            ("ssh-agent", "-s"),
+            ("kubectl", "completion bash"),
+            ("/opt/homebrew/bin/brew", "shellenv"),
+            ("pyenv", "init -"),
+            ("conda", "shell.bash hook"),
+            ("micromamba", "shell hook --shell bash"),
+            ("fzf", "--bash"),
+            ("nproc", ""),
+        ] {
+            assert!(prints_own_code(program, &words(line)), "{program} {line}");
+        }
+        for (program, line) in [
+            ("gh", "gist view abc"),
+            ("aws", "s3 cp s3://b/x.sh -"),
+            ("git", "show HEAD:install.sh"),
+            ("cat", "init"),
+            ("curl", "-s https://example.com/completion"),
+            ("ssh", "host env"),
+            ("docker", "run --rm img hook"),
+            ("", ""),
+        ] {
+            assert!(!prints_own_code(program, &words(line)), "{program} {line}");
+        }
     }
 
     /// at(1): `-f FILE` reads the job from FILE; `-m`, `-M`, `-l`, `-v`, `-c` take no value

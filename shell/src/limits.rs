@@ -65,6 +65,9 @@ pub enum Unreadable {
     /// A word the parser ends where the shell goes on: tree-sitter-bash ends a word at a `\`
     /// right after a quote, so `'r'\m` reads as `r` and `\m` where the shell runs `rm`
     JoinedWord,
+    /// A word after a redirect's target that the reader cannot give back to its command: one
+    /// holding a substitution, or after a redirect the parser hangs on the command itself
+    WordAfterRedirect,
     /// A word the parser leaves out of its command: tree-sitter-bash drops a lone `-` before
     /// a descriptor's redirect, so `cat - 2>&1` would read as `cat` alone
     DroppedWord,
@@ -123,6 +126,9 @@ impl fmt::Display for Unreadable {
                     f,
                     "the command line opens a file for reading and writing (`<>`) at line {line}, column {column}, which needs the full shell parser, left out of this build of rulesc"
                 );
+            }
+            Self::WordAfterRedirect => {
+                "the command line puts a word holding a substitution after a redirect's target (as in `x > f $(y)`), where the shell parser takes it for part of the redirect"
             }
             Self::DroppedWord => {
                 "the command line holds a word the shell parser leaves out (a lone `-` before a redirect, as in `cat - 2>&1`)"

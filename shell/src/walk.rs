@@ -17,8 +17,7 @@ use crate::evaluated::{self, Evaluated};
 use crate::expand::{self, Binding, Env, Params, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
 use crate::knowledge::{
-    self, carries_text, Evaluation, NetcatRun, SocatAddress, SocatOpens, SHELLS, STDIN_PATHS,
-    STDIN_RUNNERS,
+    self, Evaluation, NetcatRun, SocatAddress, SocatOpens, SHELLS, STDIN_PATHS, STDIN_RUNNERS,
 };
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::links::Links;
@@ -58,7 +57,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         project: context.cwd.clone(),
         secret_copies: SecretCopies::default(),
         made_links: Links::default(),
-        owed_dash: false,
+        owed_words: Vec::new(),
         evaluated: Evaluated::default(),
         fetched: Vec::new(),
         input: None,
@@ -138,9 +137,10 @@ struct Reader {
     /// The links made on the line so far (`ln -s`, `mount --bind`): a path through one is
     /// read as the path it leads to
     made_links: Links,
-    /// A lone `-` the parser left out before a redirect (`kubectl apply -f - <<EOF`), owed
-    /// to the command it belongs to
-    owed_dash: bool,
+    /// Words the parser left out of a command and hangs on its redirects, owed to it, as
+    /// written: a lone `-` before a redirect (`kubectl apply -f - <<EOF`) and the words after
+    /// a redirect's target (`psql < schema.sql -d app`, read as `> schema.sql` and `-d app`)
+    owed_words: Vec<String>,
     /// Text holding a command substitution, and places that evaluate text (`let`, `${x@P}`)
     evaluated: Evaluated,
     /// The folders fetched on the line so far (`git clone URL d`), normalised: a file in one
@@ -861,23 +861,42 @@ impl Reader {
         let mut continuations = Vec::new();
         let redirect_nodes: Vec<N> = node.field("redirect").collect();
         // tree-sitter-bash drops a lone `-` before a descriptor's redirect: `cat - 2>&1` has
-        // the `-` in no node, only in the text between the command and its redirect.
+        // the `-` in no node, only in the text between the command and its redirect; and it
+        // takes the words after a redirect's target for more targets (`> f b`).
+        let body_is_command = node
+            .field("body")
+            .next()
+            .is_some_and(|body| body.kind() == "command");
+        if !self.owed_words.is_empty() {
+            return Err(Unreadable::DroppedWord);
+        }
+        let mut owed = Vec::new();
         let mut previous_end = node.field("body").next().map(|body| body.byte_range().end);
         for redirect in &redirect_nodes {
             let start = redirect.byte_range().start;
             let gap = previous_end.and_then(|end| at.source.get(end..start));
             if gap.is_some_and(|gap| gap.trim_matches(is_blank) == "-") {
-                // The `-` is the last word of the command: it is given back to it.
-                let body_is_command = node
-                    .field("body")
-                    .next()
-                    .is_some_and(|body| body.kind() == "command");
-                if !body_is_command || self.owed_dash {
-                    return Err(Unreadable::DroppedWord);
-                }
-                self.owed_dash = true;
+                owed.push("-".to_owned());
+            }
+            if redirect.kind() == "file_redirect" {
+                let (_, targets) = redirect_parts(*redirect, at.source);
+                let (_, after) = split_targets(&targets);
+                owed.extend(after.iter().map(|word| text(*word, at.source).to_owned()));
             }
             previous_end = Some(redirect.byte_range().end);
+        }
+        if !owed.is_empty() {
+            if !body_is_command {
+                return Err(Unreadable::DroppedWord);
+            }
+            // A substitution there would run commands the walk does not reach from here.
+            if owed
+                .iter()
+                .any(|word| ["$(", "`", "<(", ">("].iter().any(|run| word.contains(run)))
+            {
+                return Err(Unreadable::WordAfterRedirect);
+            }
+            self.owed_words = owed;
         }
         // tree-sitter-bash hangs the redirects of `a && b > f` on the whole list, but bash
         // gives them to its last command, opened when that command runs: after a `cd` before
@@ -1058,7 +1077,7 @@ impl Reader {
             return None;
         }
         let (operator, targets) = redirect_parts(node, source);
-        let [target] = targets.as_slice() else {
+        let [target] = split_targets(&targets).0 else {
             return None;
         };
         let raw = text(*target, source);
@@ -1097,7 +1116,8 @@ impl Reader {
     /// commands instead; unreadable when the parser splits its target in two (`> 'a'\b`),
     /// where the shell writes to one file
     fn file_redirect<N: Syntax>(&self, node: N, source: &str) -> Result<Vec<Redirect>, Unreadable> {
-        let (operator, mut targets) = redirect_parts(node, source);
+        let (operator, targets) = redirect_parts(node, source);
+        let mut targets = split_targets(&targets).0.to_vec();
         // tree-sitter-bash may take the descriptor of the next redirect for a target of
         // this one (`> f 0>&1`, read as `> f 0` and `>&1`): a number after the file is
         // that descriptor, not part of the file's name.
@@ -1197,6 +1217,10 @@ impl Reader {
                     if let Some(redirected) = self.redirected_input(child, at.source) {
                         input = Some(redirected);
                     }
+                    let (_, targets) = redirect_parts(child, at.source);
+                    if !split_targets(&targets).1.is_empty() {
+                        return Err(Unreadable::WordAfterRedirect);
+                    }
                     redirects.extend(self.file_redirect(child, at.source)?)
                 }
                 _ => {
@@ -1225,10 +1249,11 @@ impl Reader {
         } else {
             Vec::new()
         };
-        if std::mem::take(&mut self.owed_dash) {
-            words.push("-".to_owned());
+        for raw in std::mem::take(&mut self.owed_words) {
+            let start = words.len();
+            expand::word(&raw, &self.env(), &mut words);
             for pass in &mut passes {
-                pass.push("-".to_owned());
+                pass.extend(words.get(start..).unwrap_or_default().iter().cloned());
             }
         }
         self.around(&parts, &redirects, at, |reader, upstream| {
@@ -1736,11 +1761,24 @@ impl Reader {
                 has_input,
             );
             // A program built from a source written on the line is one too (`gcc x.c -o x`).
+            // Its input is a source written on the line when the line gives it.
             let built = knowledge::built_program(&program, &args, |source| {
-                self.runs_fetched_or_written(source)
+                if STDIN_PATHS.contains(&source) {
+                    has_input || self.input_fetched_or_written()
+                } else {
+                    source.starts_with("<(") || self.runs_fetched_or_written(source)
+                }
             });
-            if let Some(Ok(path)) = built.map(|built| self.path(&built, false)) {
-                self.written.push(path);
+            if let Some(built) = built {
+                if built.runs_now {
+                    runs.opaque.push(format!(
+                        "`{program}` runs a program it builds from code written or fetched on \
+                         the line, which is only known at run time"
+                    ));
+                }
+                if let Ok(path) = self.path(&built.program, false) {
+                    self.written.push(path);
+                }
             }
             // `rimraf x`, `cmake -E rm -r x`, `shred -u x` delete as `rm` does.
             let deletes = knowledge::deletes_as_rm(&program, &args, expand::is_unknown);
@@ -2628,6 +2666,17 @@ impl Reader {
             .is_some_and(|last| self.project_copies.contains(&last))
     }
 
+    /// Whether the command's input is a file the line wrote or fetched, or a process
+    /// substitution's output (`gcc -x c - < <(curl …)`)
+    fn input_fetched_or_written(&self) -> bool {
+        match &self.input {
+            Some(RedirectedInput::File(file)) => {
+                file.starts_with("<(") || self.runs_fetched_or_written(file)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the file at `word`, which a command runs, was written earlier on the line or
     /// came with a folder fetched on it (`git clone URL d && bash d/x.sh`)
     fn runs_fetched_or_written(&self, word: &str) -> bool {
@@ -2662,6 +2711,10 @@ impl Reader {
                 runs.writes.push(self.path(&file, false));
             }
             runs.opaque.extend(client.unknown);
+            // `curl … | ed -s f` runs whatever `!cmd` the download holds.
+            if client.input_is_script && stdin.is_none() {
+                self.runs_input(program, upstream, &mut runs);
+            }
         }
         // `vim -S x.vim` runs the commands of `x.vim`: read as a shell's script file is.
         for file in vim::sourced_files(program, args) {
@@ -3621,11 +3674,11 @@ impl Reader {
         let feeding = upstream
             .iter()
             .filter_map(|index| self.commands.get(*index));
-        // A bare `exec > >(sh)` hands the shell what every later command prints.
+        // A bare `exec > >(sh)` hands the shell what every later command prints: `exec`
+        // prints no code of its own.
         let mut carriers = feeding.filter(|command| {
             !command.unknown.is_empty()
-                || carries_text(&command.program)
-                || (command.program == "exec" && command.args.is_empty())
+                || !knowledge::prints_own_code(&command.program, &command.args)
         });
         if let Some(carrier) = carriers.next_back() {
             let name = if carrier.program.is_empty() {
@@ -3879,21 +3932,14 @@ fn inline_writes(
     command
 }
 
-/// Whether a substitution's script only runs programs that print their own output
-/// (`kubectl completion bash`), not text handed to them
+/// Whether a substitution's script only runs programs that print their own code
+/// (`kubectl completion bash`), not text handed to them or fetched
 fn prints_own_code(inner: &str) -> bool {
-    let mut any = false;
-    for part in inner.split(['|', ';', '&', '\n']) {
-        let Some(program) = part.split_whitespace().next() else {
-            continue;
-        };
-        any = true;
-        let program = program.rsplit('/').next().unwrap_or(program);
-        if carries_text(program) || program.contains(['$', '`', '\'', '"']) {
-            return false;
-        }
-    }
-    any
+    let programs = expand::programs_of(inner);
+    !programs.is_empty()
+        && programs.iter().all(|(program, args)| {
+            !program.contains(['$', '`', '\'', '"']) && knowledge::prints_own_code(program, args)
+        })
 }
 
 /// The program a word names, and why it is unknown when it is: an expansion (`$cmd`) or a
@@ -3965,6 +4011,20 @@ fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
         }
     }
     (operator, targets)
+}
+
+/// A redirect's targets as tree-sitter-bash gives them, split into the redirect's own (the
+/// parts of one word, each starting where the one before ends: `> 'a'\b`) and the words
+/// after a blank, which belong to the command (`> f b`)
+fn split_targets<N: Syntax>(targets: &[N]) -> (&[N], &[N]) {
+    let joined = targets
+        .windows(2)
+        .position(|pair| match pair {
+            [before, after] => before.byte_range().end != after.byte_range().start,
+            _ => false,
+        })
+        .map_or(targets.len(), |last| last + 1);
+    targets.split_at(joined)
 }
 
 /// The descriptor a path names when it is one other than the standard input (`/dev/fd/3`,
