@@ -6837,6 +6837,22 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         PIP_VALUED,
         Fetched::Url,
     ),
+    // uv-add(1): a requirement named by a URL or a repository is built as uv adds it.
+    installer("uv", &["add"], UV_SPECS, UV_VALUED, Fetched::Url),
+    // cpanm(1) installs a distribution given by URL, running its `Makefile.PL`.
+    installer(
+        "cpanm",
+        &[],
+        &[],
+        &[
+            "-l",
+            "--local-lib",
+            "-L",
+            "--local-lib-contained",
+            "--mirror",
+        ],
+        Fetched::Url,
+    ),
     installer(
         "pipx",
         &["install"],
@@ -6938,6 +6954,18 @@ pub(crate) fn run_operand<'a>(program: &str, args: &'a [String]) -> Option<&'a s
     package_runners(program)
         .filter(|row| !row.installs)
         .find_map(|row| row_package(row, args, |_| true))
+}
+
+/// A package an installer is given that is `wanted` (`npm i ./x.tgz`, `pip install
+/// ./pkg` after the line wrote or fetched it): installing it runs its build code
+pub(crate) fn installed_package<'a>(
+    program: &str,
+    args: &'a [String],
+    wanted: impl Fn(&str) -> bool,
+) -> Option<&'a str> {
+    package_runners(program)
+        .filter(|row| row.installs)
+        .find_map(|row| row_package(row, args, &wanted))
 }
 
 /// The rows of `program` in [`PACKAGE_RUNNERS`], in the table's order: every command asks
@@ -9820,6 +9848,14 @@ mod tests {
             ),
             ("npx", "eslint --fix src/a", None),
             ("go", "run .", None),
+            ("uv", "add git+https://x.io/r", Some("git+https://x.io/r")),
+            ("uv", "add requests", None),
+            (
+                "cpanm",
+                "-l local https://x.io/p.tar.gz",
+                Some("https://x.io/p.tar.gz"),
+            ),
+            ("cpanm", "Moose", None),
         ];
         for (program, line, expected) in cases {
             assert_eq!(
@@ -9828,6 +9864,25 @@ mod tests {
                 "{program} {line}"
             );
         }
+    }
+
+    #[test]
+    fn installers_install_each_package_they_are_given() {
+        let written = |spec: &str| spec == "./x.tgz" || spec == "x.whl";
+        let installed = |program: &str, line: &str| {
+            installed_package(program, &words(line), written).map(str::to_owned)
+        };
+        assert_eq!(
+            installed("npm", "i -D left-pad ./x.tgz").as_deref(),
+            Some("./x.tgz")
+        );
+        assert_eq!(
+            installed("pip", "install -r req.txt x.whl").as_deref(),
+            Some("x.whl")
+        );
+        assert_eq!(installed("npm", "install ./packages/ui"), None);
+        // A runner runs its first operand, which `run_operand` asks about.
+        assert_eq!(installed("npx", "./x.tgz"), None);
     }
 
     #[test]

@@ -3041,6 +3041,14 @@ impl Reader {
             runs.opaque.push(format!(
                 "`{file}` is written or fetched on this line, and what it runs is only known then"
             ));
+        // A file the line wrote or downloaded is installed as its URL would be; a build in a
+        // folder fetched on the line (`cd d && pip install .`) stays the everyday way to build.
+        } else if let Some(package) = knowledge::installed_package(program, args, |spec| {
+            self.was_written(spec) && !self.fetched.contains(&normalise(spec, &self.context))
+        }) {
+            runs.opaque.push(format!(
+                "`{program}` installs `{package}`, written or fetched on this line, running its build code, which is only known then"
+            ));
         }
         // A file server sends the folders it serves to whoever asks: read as `serve`, the
         // static file server, of each (`php -S … -t ~/.ssh` is `serve -- ~/.ssh`).
