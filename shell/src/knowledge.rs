@@ -1131,10 +1131,11 @@ const SETUP_PRINTERS: &[&str] = &[
     "tset",
 ];
 
-/// A command word that asks a program for its own shell setup code, as the first or second
-/// of its operands: completions, `init`, an environment to activate (`kubectl completion
-/// bash`, `pyenv init -`, `brew shellenv`, `minikube docker-env`, `conda shell.bash hook`,
-/// `direnv export bash`, `luarocks path`, `aws configure export-credentials`)
+/// A subcommand that asks a program for its own shell setup code, as its first operand:
+/// completions, `init`, an environment to activate (`kubectl completion bash`, `pyenv init
+/// -`, `brew shellenv`, `minikube docker-env`, `conda shell.bash hook`, `direnv export
+/// bash`, `luarocks path`). Only the first: `git show env` prints what a ref of that name
+/// holds.
 const SETUP_WORDS: &[&str] = &[
     "completion",
     "completions",
@@ -1150,7 +1151,6 @@ const SETUP_WORDS: &[&str] = &[
     "shell-hook",
     "activate",
     "export",
-    "export-credentials",
     "alias",
     "signin",
     "path",
@@ -1158,6 +1158,14 @@ const SETUP_WORDS: &[&str] = &[
     "shell.zsh",
     "shell.fish",
     "shell.posix",
+];
+
+/// Two-word subcommands that ask a program for its own shell setup code
+/// (`micromamba shell hook`, `opam config env`, `aws configure export-credentials`)
+const SETUP_SUBCOMMANDS: &[[&str; 2]] = &[
+    ["shell", "hook"],
+    ["config", "env"],
+    ["configure", "export-credentials"],
 ];
 
 /// Options that ask a program for its own shell setup code (`fzf --bash`,
@@ -1173,7 +1181,7 @@ const SETUP_OPTIONS: &[&str] = &[
 
 /// Whether what `program` prints, run as a script, is code of its own and no text from
 /// elsewhere: its shell setup (`ssh-agent -s`, `kubectl completion bash`; the tables
-/// [`SETUP_PRINTERS`], [`SETUP_WORDS`], [`SETUP_OPTIONS`]) or a fact it names (`nproc`,
+/// [`SETUP_PRINTERS`], [`SETUP_WORDS`], [`SETUP_SUBCOMMANDS`], [`SETUP_OPTIONS`]) or a fact it names (`nproc`,
 /// `date`, `git rev-parse HEAD`). Text handed to a filter or fetched ([`FILTERS`], [`DOWNLOADS`], a remote
 /// shell's output) never is, and neither is what any other program prints (`gh gist view`,
 /// `aws s3 cp s3://… -`, `git show REV:FILE`): a script known only at run time.
@@ -1186,11 +1194,12 @@ pub(crate) fn prints_own_code(program: &str, args: &[String]) -> bool {
         || prints_a_name(program, args)
         || prints_only_numbers(program, args)
         || args.iter().any(|arg| SETUP_OPTIONS.contains(&arg.as_str()))
-        || args
-            .iter()
-            .filter(|arg| !arg.starts_with('-'))
-            .take(2)
-            .any(|arg| SETUP_WORDS.contains(&arg.as_str()))
+        || {
+            let mut operands = args.iter().filter(|arg| !arg.starts_with('-'));
+            let first = operands.next().map_or("", String::as_str);
+            let second = operands.next().map_or("", String::as_str);
+            SETUP_WORDS.contains(&first) || SETUP_SUBCOMMANDS.contains(&[first, second])
+        }
 }
 
 /// Programs that run another as a different user
@@ -10297,6 +10306,7 @@ mod tests {
             ("pyenv", "init -"),
             ("conda", "shell.bash hook"),
             ("micromamba", "shell hook --shell bash"),
+            ("aws", "configure export-credentials --format env"),
             ("fzf", "--bash"),
             ("nproc", ""),
         ] {
@@ -10310,6 +10320,8 @@ mod tests {
             ("curl", "-s https://example.com/completion"),
             ("ssh", "host env"),
             ("docker", "run --rm img hook"),
+            ("git", "show env"),
+            ("gh", "api init"),
             ("", ""),
         ] {
             assert!(!prints_own_code(program, &words(line)), "{program} {line}");
