@@ -128,7 +128,7 @@ impl fmt::Display for Unreadable {
                 );
             }
             Self::WordAfterRedirect => {
-                "the command line puts a word holding a substitution after a redirect's target (as in `x > f $(y)`), where the shell parser takes it for part of the redirect"
+                "the command line puts a word after a redirect's target that cannot be given back to its command (one holding a substitution, as in `x > f $(y)`, or after a compound command), where the shell parser takes it for part of the redirect"
             }
             Self::DroppedWord => {
                 "the command line holds a word the shell parser leaves out (a lone `-` before a redirect, as in `cat - 2>&1`)"

@@ -57,7 +57,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         project: context.cwd.clone(),
         secret_copies: SecretCopies::default(),
         made_links: Links::default(),
-        owed_words: Vec::new(),
+        owed_words: None,
         evaluated: Evaluated::default(),
         fetched: Vec::new(),
         input: None,
@@ -139,8 +139,10 @@ struct Reader {
     made_links: Links,
     /// Words the parser left out of a command and hangs on its redirects, owed to it, as
     /// written: a lone `-` before a redirect (`kubectl apply -f - <<EOF`) and the words after
-    /// a redirect's target (`psql < schema.sql -d app`, read as `> schema.sql` and `-d app`)
-    owed_words: Vec<String>,
+    /// a redirect's target (`psql < schema.sql -d app`, read as `> schema.sql` and `-d app`);
+    /// with where that command starts in memory, so that a command a substitution runs
+    /// first (`rm > "$(echo f)" -rf ~`) cannot take them
+    owed_words: Option<(usize, Vec<String>)>,
     /// Text holding a command substitution, and places that evaluate text (`let`, `${x@P}`)
     evaluated: Evaluated,
     /// The folders fetched on the line so far (`git clone URL d`), normalised: a file in one
@@ -867,7 +869,7 @@ impl Reader {
             .field("body")
             .next()
             .is_some_and(|body| body.kind() == "command");
-        if !self.owed_words.is_empty() {
+        if self.owed_words.is_some() {
             return Err(Unreadable::DroppedWord);
         }
         let mut owed = Vec::new();
@@ -887,7 +889,11 @@ impl Reader {
         }
         if !owed.is_empty() {
             if !body_is_command {
-                return Err(Unreadable::DroppedWord);
+                return Err(if owed.iter().all(|word| word == "-") {
+                    Unreadable::DroppedWord
+                } else {
+                    Unreadable::WordAfterRedirect
+                });
             }
             // A substitution there would run commands the walk does not reach from here.
             if owed
@@ -896,7 +902,11 @@ impl Reader {
             {
                 return Err(Unreadable::WordAfterRedirect);
             }
-            self.owed_words = owed;
+            let body_start = node
+                .field("body")
+                .next()
+                .map_or(0, |body| body.byte_range().start);
+            self.owed_words = Some((place_of(at.source, body_start), owed));
         }
         // tree-sitter-bash hangs the redirects of `a && b > f` on the whole list, but bash
         // gives them to its last command, opened when that command runs: after a `cd` before
@@ -994,6 +1004,10 @@ impl Reader {
         );
         self.input = outer_input;
         let (upstream, created) = walked?;
+        // Words owed to a command the walk never reached would be words no test sees.
+        if self.owed_words.take().is_some() {
+            return Err(Unreadable::DroppedWord);
+        }
         // `cat <<EOF | sh`: the here-document is what the rest of the pipeline reads.
         let forwarded = match self.commands.get(created.clone()) {
             Some([cat]) if cat.program == "cat" && cat.operands.is_empty() => script_text,
@@ -1249,7 +1263,15 @@ impl Reader {
         } else {
             Vec::new()
         };
-        for raw in std::mem::take(&mut self.owed_words) {
+        let here = place_of(at.source, node.byte_range().start);
+        let owed = match self.owed_words.take() {
+            Some((place, owed)) if place == here => owed,
+            other => {
+                self.owed_words = other;
+                Vec::new()
+            }
+        };
+        for raw in owed {
             let start = words.len();
             expand::word(&raw, &self.env(), &mut words);
             for pass in &mut passes {
@@ -4019,6 +4041,12 @@ fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
         }
     }
     (operator, targets)
+}
+
+/// Where byte `offset` of `source` lies in memory: the same place is the same node, whatever
+/// script it was parsed from
+fn place_of(source: &str, offset: usize) -> usize {
+    (source.as_ptr() as usize).wrapping_add(offset)
 }
 
 /// A redirect's targets as tree-sitter-bash gives them, split into the redirect's own (the
