@@ -869,9 +869,6 @@ impl Reader {
             .field("body")
             .next()
             .is_some_and(|body| body.kind() == "command");
-        if self.owed_words.is_some() {
-            return Err(Unreadable::DroppedWord);
-        }
         let mut owed = Vec::new();
         let mut previous_end = node.field("body").next().map(|body| body.byte_range().end);
         for redirect in &redirect_nodes {
@@ -887,8 +884,11 @@ impl Reader {
             }
             previous_end = Some(redirect.byte_range().end);
         }
-        if !owed.is_empty() {
-            if !body_is_command {
+        let owes = !owed.is_empty();
+        if owes {
+            // Words for a compound command, or owed while others still wait for theirs (in
+            // a substitution of a target, walked first), would be lost.
+            if !body_is_command || self.owed_words.is_some() {
                 return Err(if owed.iter().all(|word| word == "-") {
                     Unreadable::DroppedWord
                 } else {
@@ -1005,7 +1005,7 @@ impl Reader {
         self.input = outer_input;
         let (upstream, created) = walked?;
         // Words owed to a command the walk never reached would be words no test sees.
-        if self.owed_words.take().is_some() {
+        if owes && self.owed_words.take().is_some() {
             return Err(Unreadable::DroppedWord);
         }
         // `cat <<EOF | sh`: the here-document is what the rest of the pipeline reads.
