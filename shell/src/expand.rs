@@ -1394,10 +1394,7 @@ impl<'e, 'a> Expansion<'e, 'a> {
                     }
                     _ => (false, false),
                 };
-                let own_code = !programs.is_empty()
-                    && programs.iter().all(|(program, args)| {
-                        !program.contains('$') && prints_own_code(program, args)
-                    });
+                let own_code = programs_print_own_code(&programs);
                 let shown: String = inner.trim().chars().take(40).collect();
                 let why = format!("the output of `$({shown})` is known only at run time");
                 self.add_unknown(UnknownWord {
@@ -1917,6 +1914,16 @@ pub(crate) fn programs_of(inner: &str) -> Vec<(String, Vec<String>)> {
             Some((program, words.collect()))
         })
         .collect()
+}
+
+/// Whether every program of a substitution (`programs_of`) prints its own code
+/// (`kubectl completion bash`), not text handed to it or fetched, and none is named by an
+/// expansion
+pub(crate) fn programs_print_own_code(programs: &[(String, Vec<String>)]) -> bool {
+    !programs.is_empty()
+        && programs
+            .iter()
+            .all(|(program, args)| !program.contains(['$', '`']) && prints_own_code(program, args))
 }
 
 /// Where the `=` of a word of the shape of an assignment is (`NAME=...`, the name unquoted)

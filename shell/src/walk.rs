@@ -3643,7 +3643,7 @@ impl Reader {
         {
             match expand::literal_output(inner, &self.env()) {
                 Some(script) => runs.script(script),
-                None if prints_own_code(inner) => {}
+                None if expand::programs_print_own_code(&expand::programs_of(inner)) => {}
                 None => runs.opaque.push(format!(
                     "the script `{program}` reads from `<({})` is produced at run time",
                     inner.chars().take(40).collect::<String>()
@@ -3960,16 +3960,6 @@ fn inline_writes(
         }
     }
     command
-}
-
-/// Whether a substitution's script only runs programs that print their own code
-/// (`kubectl completion bash`), not text handed to them or fetched
-fn prints_own_code(inner: &str) -> bool {
-    let programs = expand::programs_of(inner);
-    !programs.is_empty()
-        && programs.iter().all(|(program, args)| {
-            !program.contains(['$', '`', '\'', '"']) && knowledge::prints_own_code(program, args)
-        })
 }
 
 /// The program a word names, and why it is unknown when it is: an expansion (`$cmd`) or a
