@@ -1129,77 +1129,97 @@ const SETUP_PRINTERS: &[&str] = &[
     "path_helper",
     "resize",
     "tset",
+    "register-python-argcomplete",
 ];
 
-/// A subcommand that asks a program for its own shell setup code, as its first operand:
-/// completions, `init`, an environment to activate (`kubectl completion bash`, `pyenv init
-/// -`, `brew shellenv`, `minikube docker-env`, `conda shell.bash hook`, `direnv export
-/// bash`, `luarocks path`). Only the first: `git show env` prints what a ref of that name
-/// holds.
-const SETUP_WORDS: &[&str] = &[
-    "completion",
-    "completions",
-    "generate-shell-completion",
-    "init",
-    "shell-init",
-    "virtualenv-init",
-    "shellenv",
-    "env",
-    "docker-env",
-    "podman-env",
-    "hook",
-    "shell-hook",
-    "activate",
-    "export",
-    "alias",
-    "signin",
-    "path",
-    "shell.bash",
-    "shell.zsh",
-    "shell.fish",
-    "shell.posix",
+/// Programs that print shell setup code of their own when asked with these words: a word is
+/// the program's first operand (`pyenv init -`, `brew shellenv`), two words its first two
+/// (`micromamba shell hook`), and a word starting with `-` an option anywhere (`fzf --bash`).
+/// The words are tied to their programs: `sqlite3 init` opens a database named `init`, and
+/// what an unknown `tool env` prints is known only at run time.
+const SETUP_COMMANDS: &[(&str, &[&str])] = &[
+    ("brew", &["shellenv"]),
+    ("devbox", &["shellenv", "global shellenv"]),
+    ("pyenv", &["init", "virtualenv-init"]),
+    ("rbenv", &["init"]),
+    ("nodenv", &["init"]),
+    ("goenv", &["init"]),
+    ("jenv", &["init"]),
+    ("plenv", &["init"]),
+    ("phpenv", &["init"]),
+    ("scmpuff", &["init"]),
+    ("zoxide", &["init"]),
+    ("starship", &["init"]),
+    ("atuin", &["init"]),
+    ("mcfly", &["init"]),
+    ("oh-my-posh", &["init"]),
+    ("navi", &["widget"]),
+    ("jump", &["shell"]),
+    ("direnv", &["hook", "export"]),
+    ("mise", &["activate", "env", "hook-env"]),
+    ("rtx", &["activate", "env", "hook-env"]),
+    ("fnm", &["env"]),
+    ("docker-machine", &["env"]),
+    ("minikube", &["docker-env", "podman-env"]),
+    ("opam", &["env", "config env"]),
+    (
+        "conda",
+        &["shell.bash", "shell.zsh", "shell.fish", "shell.posix"],
+    ),
+    (
+        "mamba",
+        &["shell.bash", "shell.zsh", "shell.fish", "shell.posix"],
+    ),
+    ("micromamba", &["shell hook"]),
+    ("luarocks", &["path"]),
+    ("op", &["signin"]),
+    ("hub", &["alias"]),
+    ("gh", &["copilot alias"]),
+    ("aws", &["configure export-credentials"]),
+    ("fzf", &["--bash", "--zsh", "--fish"]),
+    ("thefuck", &["--alias"]),
+    ("just", &["--completions"]),
 ];
 
-/// Two-word subcommands that ask a program for its own shell setup code
-/// (`micromamba shell hook`, `opam config env`, `aws configure export-credentials`)
-const SETUP_SUBCOMMANDS: &[[&str; 2]] = &[
-    ["shell", "hook"],
-    ["config", "env"],
-    ["configure", "export-credentials"],
-];
-
-/// Options that ask a program for its own shell setup code (`fzf --bash`,
-/// `thefuck --alias`, `keychain --eval`, `dbus-launch --sh-syntax`)
-const SETUP_OPTIONS: &[&str] = &[
-    "--bash",
-    "--zsh",
-    "--fish",
-    "--alias",
-    "--eval",
-    "--sh-syntax",
-];
+/// A first operand that asks any program for its completion script (`kubectl completion
+/// bash`, `rustup completions zsh`, `uv generate-shell-completion bash`): the convention of
+/// command-line frameworks, too common to list by program. A program that reads data
+/// ([`FILTERS`], [`DOWNLOADS`], a remote shell, a database client) is never taken at it.
+const COMPLETION_WORDS: &[&str] = &["completion", "completions", "generate-shell-completion"];
 
 /// Whether what `program` prints, run as a script, is code of its own and no text from
-/// elsewhere: its shell setup (`ssh-agent -s`, `kubectl completion bash`; the tables
-/// [`SETUP_PRINTERS`], [`SETUP_WORDS`], [`SETUP_SUBCOMMANDS`], [`SETUP_OPTIONS`]) or a fact it names (`nproc`,
-/// `date`, `git rev-parse HEAD`). Text handed to a filter or fetched ([`FILTERS`], [`DOWNLOADS`], a remote
-/// shell's output) never is, and neither is what any other program prints (`gh gist view`,
-/// `aws s3 cp s3://… -`, `git show REV:FILE`): a script known only at run time.
+/// elsewhere: its shell setup (`ssh-agent -s`, `pyenv init -`, `kubectl completion bash`;
+/// [`SETUP_PRINTERS`], [`SETUP_COMMANDS`], [`COMPLETION_WORDS`]) or a fact it names
+/// (`nproc`, `date`, `git rev-parse HEAD`). Text handed to a filter or fetched ([`FILTERS`],
+/// [`DOWNLOADS`], a remote shell's output, a database's rows) never is, and neither is what
+/// any other program prints (`gh gist view`, `aws s3 cp s3://… -`, `git show REV:FILE`,
+/// `tool env`): a script known only at run time.
 pub(crate) fn prints_own_code(program: &str, args: &[String]) -> bool {
     let program = program.rsplit('/').next().unwrap_or(program);
-    if FILTERS.contains(&program) || DOWNLOADS.contains(&program) || is_remote_shell(program) {
+    if FILTERS.contains(&program)
+        || DOWNLOADS.contains(&program)
+        || is_remote_shell(program)
+        || database_client(program).is_some()
+    {
         return false;
     }
+    let mut operands = args.iter().filter(|arg| !arg.starts_with('-'));
+    let first = operands.next().map_or("", String::as_str);
+    let second = operands.next().map_or("", String::as_str);
+    let asks_setup = |words: &[&str]| {
+        words.iter().any(|word| match word.split_once(' ') {
+            Some(pair) => pair == (first, second),
+            None if word.starts_with('-') => args.iter().any(|arg| arg == word),
+            None => *word == first,
+        })
+    };
     SETUP_PRINTERS.contains(&program)
         || prints_a_name(program, args)
         || prints_only_numbers(program, args)
-        || args.iter().any(|arg| SETUP_OPTIONS.contains(&arg.as_str()))
-        || {
-            let mut operands = args.iter().filter(|arg| !arg.starts_with('-'));
-            let first = operands.next().map_or("", String::as_str);
-            let second = operands.next().map_or("", String::as_str);
-            SETUP_WORDS.contains(&first) || SETUP_SUBCOMMANDS.contains(&[first, second])
-        }
+        || COMPLETION_WORDS.contains(&first)
+        || SETUP_COMMANDS
+            .iter()
+            .any(|(name, words)| *name == program && asks_setup(words))
 }
 
 /// Programs that run another as a different user
@@ -10308,6 +10328,8 @@ mod tests {
             ("micromamba", "shell hook --shell bash"),
             ("aws", "configure export-credentials --format env"),
             ("fzf", "--bash"),
+            ("rustup", "completions zsh"),
+            ("gh", "copilot alias -- bash"),
             ("nproc", ""),
         ] {
             assert!(prints_own_code(program, &words(line)), "{program} {line}");
@@ -10322,9 +10344,36 @@ mod tests {
             ("docker", "run --rm img hook"),
             ("git", "show env"),
             ("gh", "api init"),
+            ("tool", "env"),
+            ("./fetched", "init"),
+            ("sqlite3", "init 'select cmd from jobs'"),
+            ("psql", "completion -c 'select 1'"),
+            ("fzf", "env"),
+            ("pyenv", "--bash"),
             ("", ""),
         ] {
             assert!(!prints_own_code(program, &words(line)), "{program} {line}");
+        }
+    }
+
+    #[test]
+    fn each_setup_row_holds_for_its_program_alone() {
+        for (program, asked) in SETUP_COMMANDS {
+            for asked in *asked {
+                let line = format!("{asked} bash");
+                assert!(prints_own_code(program, &words(&line)), "{program} {line}");
+                assert!(
+                    !prints_own_code("some-tool", &words(&line)),
+                    "some-tool {line}"
+                );
+            }
+            assert!(
+                !prints_own_code(program, &words("show x")),
+                "{program} show x"
+            );
+        }
+        for program in SETUP_PRINTERS {
+            assert!(prints_own_code(program, &[]), "{program}");
         }
     }
 
