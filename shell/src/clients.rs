@@ -18,9 +18,6 @@ pub(crate) struct Effects {
     pub(crate) files: Vec<String>,
     /// Why a command a statement runs cannot be known before it runs
     pub(crate) unknown: Vec<String>,
-    /// Whether the client's input is commands (a line editor's), so that an input not
-    /// given as text on the line is a script known only at run time
-    pub(crate) input_is_script: bool,
 }
 
 /// What `program`'s statements in `args` and `stdin` do ([`Effects`]); `None` when
@@ -51,10 +48,7 @@ pub(crate) fn effects(program: &str, args: &[String], stdin: Option<&str>) -> Op
         }
     }
     statements.extend(stdin);
-    let mut found = Effects {
-        input_is_script: client.input_is_script,
-        ..Effects::default()
-    };
+    let mut found = Effects::default();
     for statement in statements {
         for line in statement.lines() {
             line_escapes(client.escapes, line, &mut found);

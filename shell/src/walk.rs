@@ -862,6 +862,10 @@ impl Reader {
         let mut script = stdin;
         let mut continuations = Vec::new();
         let redirect_nodes: Vec<N> = node.field("redirect").collect();
+        let file_redirects: Vec<Option<FileRedirect<N>>> = redirect_nodes
+            .iter()
+            .map(|redirect| FileRedirect::of(*redirect, at.source))
+            .collect();
         // tree-sitter-bash drops a lone `-` before a descriptor's redirect: `cat - 2>&1` has
         // the `-` in no node, only in the text between the command and its redirect; and it
         // takes the words after a redirect's target for more targets (`> f b`).
@@ -871,16 +875,18 @@ impl Reader {
             .is_some_and(|body| body.kind() == "command");
         let mut owed = Vec::new();
         let mut previous_end = node.field("body").next().map(|body| body.byte_range().end);
-        for redirect in &redirect_nodes {
+        for (redirect, file) in redirect_nodes.iter().zip(&file_redirects) {
             let start = redirect.byte_range().start;
             let gap = previous_end.and_then(|end| at.source.get(end..start));
             if gap.is_some_and(|gap| gap.trim_matches(is_blank) == "-") {
                 owed.push("-".to_owned());
             }
-            if redirect.kind() == "file_redirect" {
-                let (_, targets) = redirect_parts(*redirect, at.source);
-                let (_, after) = split_targets(&targets);
-                owed.extend(after.iter().map(|word| text(*word, at.source).to_owned()));
+            if let Some(file) = file {
+                owed.extend(
+                    file.after
+                        .iter()
+                        .map(|word| text(*word, at.source).to_owned()),
+                );
             }
             previous_end = Some(redirect.byte_range().end);
         }
@@ -923,7 +929,7 @@ impl Reader {
             body = Some(*last);
         }
         let mut backticks = Vec::new();
-        for redirect in &redirect_nodes {
+        for (redirect, file) in redirect_nodes.iter().zip(&file_redirects) {
             match redirect.kind() {
                 "heredoc_redirect" => {
                     let mut expands = true;
@@ -944,26 +950,34 @@ impl Reader {
                             }
                             "heredoc_end" => {}
                             "file_redirect" => {
-                                redirects.extend(self.file_redirect(part, at.source)?)
+                                if let Some(file) = FileRedirect::of(part, at.source) {
+                                    redirects.extend(self.file_redirect(&file, at.source)?)
+                                }
                             }
                             _ => continuations.push(part),
                         }
                     }
                 }
                 "herestring_redirect" => script = Some(self.herestring(*redirect, at.source)?),
-                _ => redirects.extend(self.file_redirect(*redirect, at.source)?),
+                _ => {
+                    if let Some(file) = file {
+                        redirects.extend(self.file_redirect(file, at.source)?)
+                    }
+                }
             }
         }
         let script_text = script.clone();
         // The last input redirect is the one the shell leaves in place; a socket on any
         // descriptor may become the input by a later `0>&N`, so it counts first.
-        let input = redirect_nodes
+        let input = file_redirects
             .iter()
-            .find_map(|redirect| self.socket_redirect(*redirect, at.source))
+            .flatten()
+            .find_map(|file| self.socket_redirect(file, at.source))
             .or_else(|| {
-                redirect_nodes
+                file_redirects
                     .iter()
-                    .filter_map(|redirect| self.redirected_input(*redirect, at.source))
+                    .flatten()
+                    .filter_map(|file| self.redirected_input(file, at.source))
                     .last()
             });
         // `cat <<EOF` with `` `cmd` `` in its body runs cmd first, and reads its output.
@@ -1063,14 +1077,15 @@ impl Reader {
 
     /// The network socket a redirect opens (`>& /dev/tcp/h/80`, `3<> /dev/udp/h/53`), of any
     /// operator and descriptor, its target expanded as bash expands it (`>& $H`)
-    fn socket_redirect<N: Syntax>(&self, node: N, source: &str) -> Option<RedirectedInput> {
-        if node.kind() != "file_redirect" {
-            return None;
-        }
-        // Any target: tree-sitter-bash may hang a word after the path on the redirect.
-        let (_, targets) = redirect_parts(node, source);
-        targets
+    fn socket_redirect<N: Syntax>(
+        &self,
+        file: &FileRedirect<N>,
+        source: &str,
+    ) -> Option<RedirectedInput> {
+        // Any word: tree-sitter-bash may hang a word after the path on the redirect.
+        file.target
             .iter()
+            .chain(&file.after)
             .flat_map(|target| {
                 let mut words = Vec::with_capacity(1);
                 expand::word(text(*target, source), &self.env(), &mut words);
@@ -1086,16 +1101,16 @@ impl Reader {
 
     /// Where an input redirect points (`< f`, `<&3`, `< /dev/fd/3`); `None` for outputs,
     /// the standard input itself and process substitutions, which feed commands instead
-    fn redirected_input<N: Syntax>(&self, node: N, source: &str) -> Option<RedirectedInput> {
-        if node.kind() != "file_redirect" {
-            return None;
-        }
-        let (operator, targets) = redirect_parts(node, source);
-        let [target] = split_targets(&targets).0 else {
+    fn redirected_input<N: Syntax>(
+        &self,
+        file: &FileRedirect<N>,
+        source: &str,
+    ) -> Option<RedirectedInput> {
+        let [target] = file.target.as_slice() else {
             return None;
         };
         let raw = text(*target, source);
-        match operator.as_str() {
+        match file.operator.as_str() {
             // A descriptor named by an expansion (`<&"${COPROC[0]}"`) is one only run time
             // knows; `<&0` is the input itself and `<&-` closes it.
             "<&" | "0<&" => {
@@ -1129,9 +1144,13 @@ impl Reader {
     /// be; none for inputs, descriptors (`2>&1`) and process substitutions, which feed
     /// commands instead; unreadable when the parser splits its target in two (`> 'a'\b`),
     /// where the shell writes to one file
-    fn file_redirect<N: Syntax>(&self, node: N, source: &str) -> Result<Vec<Redirect>, Unreadable> {
-        let (operator, targets) = redirect_parts(node, source);
-        let mut targets = split_targets(&targets).0.to_vec();
+    fn file_redirect<N: Syntax>(
+        &self,
+        file: &FileRedirect<N>,
+        source: &str,
+    ) -> Result<Vec<Redirect>, Unreadable> {
+        let operator = &file.operator;
+        let mut targets = file.target.clone();
         // tree-sitter-bash may take the descriptor of the next redirect for a target of
         // this one (`> f 0>&1`, read as `> f 0` and `>&1`): a number after the file is
         // that descriptor, not part of the file's name.
@@ -1227,15 +1246,17 @@ impl Reader {
                 "subshell" => subshells.push(child),
                 "herestring_redirect" => script = Some(self.herestring(child, at.source)?),
                 "file_redirect" => {
+                    let Some(file) = FileRedirect::of(child, at.source) else {
+                        continue;
+                    };
                     // `< x.sh bash`: tree-sitter-bash hangs a leading redirect on the command.
-                    if let Some(redirected) = self.redirected_input(child, at.source) {
+                    if let Some(redirected) = self.redirected_input(&file, at.source) {
                         input = Some(redirected);
                     }
-                    let (_, targets) = redirect_parts(child, at.source);
-                    if !split_targets(&targets).1.is_empty() {
+                    if !file.after.is_empty() {
                         return Err(Unreadable::WordAfterRedirect);
                     }
-                    redirects.extend(self.file_redirect(child, at.source)?)
+                    redirects.extend(self.file_redirect(&file, at.source)?)
                 }
                 _ => {
                     let word = text(child, at.source);
@@ -2733,10 +2754,12 @@ impl Reader {
                 runs.writes.push(self.path(&file, false));
             }
             runs.opaque.extend(client.unknown);
-            // `curl … | ed -s f` runs whatever `!cmd` the download holds.
-            if client.input_is_script && stdin.is_none() {
-                self.runs_input(program, upstream, &mut runs);
-            }
+        }
+        // `curl … | ed -s f` runs whatever `!cmd` the download holds.
+        if stdin.is_none()
+            && knowledge::database_client(program).is_some_and(|row| row.input_is_script)
+        {
+            self.runs_input(program, upstream, &mut runs);
         }
         // `vim -S x.vim` runs the commands of `x.vim`: read as a shell's script file is.
         for file in vim::sourced_files(program, args) {
@@ -4017,40 +4040,52 @@ enum GitAlias {
     Script(String),
 }
 
-/// A redirect's operator, as written with its descriptor (`2>>`, `<&`), and the nodes of
-/// its target (one, unless the parser split a word)
-fn redirect_parts<N: Syntax>(node: N, source: &str) -> (String, Vec<N>) {
-    let mut operator = String::new();
-    let mut targets = Vec::new();
-    for child in node.children() {
-        match child.kind() {
-            "file_descriptor" => operator.push_str(text(child, source)),
-            // From the text: `<>` is parsed as `>>` (see `bash_tree::parse`).
-            _ if !child.is_named() => operator.push_str(text(child, source)),
-            _ => targets.push(child),
+/// A file redirect as tree-sitter-bash gives it, taken apart once
+struct FileRedirect<N> {
+    /// The operator, as written with its descriptor (`2>>`, `<&`)
+    operator: String,
+    /// The parts of the target's word, each starting where the one before ends (`> 'a'\b`)
+    target: Vec<N>,
+    /// The words after a blank, which belong to the command (`> f b`)
+    after: Vec<N>,
+}
+
+impl<N: Syntax> FileRedirect<N> {
+    /// The parts of `node`; `None` unless it is a `file_redirect`
+    fn of(node: N, source: &str) -> Option<Self> {
+        if node.kind() != "file_redirect" {
+            return None;
         }
+        let mut operator = String::new();
+        let mut target: Vec<N> = Vec::new();
+        let mut after = Vec::new();
+        for child in node.children() {
+            match child.kind() {
+                "file_descriptor" => operator.push_str(text(child, source)),
+                // From the text: `<>` is parsed as `>>` (see `bash_tree::parse`).
+                _ if !child.is_named() => operator.push_str(text(child, source)),
+                _ if !after.is_empty()
+                    || target
+                        .last()
+                        .is_some_and(|last| last.byte_range().end != child.byte_range().start) =>
+                {
+                    after.push(child)
+                }
+                _ => target.push(child),
+            }
+        }
+        Some(Self {
+            operator,
+            target,
+            after,
+        })
     }
-    (operator, targets)
 }
 
 /// Where byte `offset` of `source` lies in memory: the same place is the same node, whatever
 /// script it was parsed from
 fn place_of(source: &str, offset: usize) -> usize {
     (source.as_ptr() as usize).wrapping_add(offset)
-}
-
-/// A redirect's targets as tree-sitter-bash gives them, split into the redirect's own (the
-/// parts of one word, each starting where the one before ends: `> 'a'\b`) and the words
-/// after a blank, which belong to the command (`> f b`)
-fn split_targets<N: Syntax>(targets: &[N]) -> (&[N], &[N]) {
-    let joined = targets
-        .windows(2)
-        .position(|pair| match pair {
-            [before, after] => before.byte_range().end != after.byte_range().start,
-            _ => false,
-        })
-        .map_or(targets.len(), |last| last + 1);
-    targets.split_at(joined)
 }
 
 /// The descriptor a path names when it is one other than the standard input (`/dev/fd/3`,
