@@ -2509,9 +2509,6 @@ pub(crate) enum Carried {
     Keys(&'static [&'static str]),
     /// As `Keys`, the keys those of the settings (see [`CommandSetting`])
     Settings(&'static [CommandSetting]),
-    /// What follows the first `!` in the value is a command line (`vim -c '!CMD'`, gdb's
-    /// `-ex 'shell CMD'` and `-ex '!CMD'`)
-    AfterBang(&'static [&'static str]),
     /// A value that starts with `|` or `!` is a command line the program pipes its output
     /// into; any other value names a file (`strace -o '|CMD'`)
     Piped,
@@ -2818,21 +2815,6 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         carried: Carried::Whole,
     },
     ScriptOption {
-        programs: &["gdb", "gdb-multiarch", "cgdb"],
-        subcommands: &[],
-        options: &[
-            "-ex",
-            "--ex",
-            "-eval-command",
-            "--eval-command",
-            "-iex",
-            "--init-eval-command",
-        ],
-        clusters: true,
-        glued: &[],
-        carried: Carried::AfterBang(&["shell ", "pipe "]),
-    },
-    ScriptOption {
         programs: crate::vim::VIM_EDITORS,
         subcommands: &[],
         options: &["-c", "--cmd"],
@@ -3091,6 +3073,24 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         clusters: true,
         glued: &[],
         carried: Carried::Whole,
+    },
+    // unison(1) runs these preferences' command lines on this machine; `-merge` holds
+    // `PATTERN -> CMD`, not read.
+    ScriptOption {
+        programs: &["unison", "unison-text", "unison-gtk"],
+        subcommands: &[],
+        options: &["-sshcmd", "-copyprog", "-copyprogrest", "-diff"],
+        clusters: false,
+        glued: &["-sshcmd=", "-copyprog=", "-copyprogrest=", "-diff="],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["unison", "unison-text", "unison-gtk"],
+        subcommands: &[],
+        options: &["-merge"],
+        clusters: false,
+        glued: &["-merge="],
+        carried: Carried::Opaque("`unison -merge` names a command a shell runs on a conflict"),
     },
     // `bun exec` runs its words as a script of Bun's shell, `yarn exec` (Yarn 2 and later)
     // as one of Yarn's.
@@ -3368,13 +3368,6 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
         Carried::Whole => Some(Ok(value.to_owned())),
         Carried::Keys(keys) => keyed_script(keys, value).map(Ok),
         Carried::Settings(settings) => setting_script(settings, value).map(Ok),
-        Carried::AfterBang(words) => {
-            let text = value.trim_start_matches([':', ' ']);
-            let after_word = words.iter().find_map(|word| text.strip_prefix(word));
-            after_word
-                .or_else(|| value.split_once('!').map(|(_, rest)| rest))
-                .map(|script| Ok(script.to_owned()))
-        }
         Carried::Piped => value
             .strip_prefix(['|', '!'])
             .map(|script| Ok(script.to_owned())),
@@ -3400,6 +3393,11 @@ pub(crate) enum Destination {
     },
     /// Every operand (`tee`, `truncate`, `shred`)
     Every,
+    /// Every operand, and the value of each of these options, is a folder whose contents
+    /// the program may change or delete whole: the roots a synchroniser makes alike both
+    /// ways (`unison A B`, `-root A`); a remote root (`ssh://host/path`) is another
+    /// machine's
+    Trees(&'static [&'static str]),
     /// The operand at `at`, when `commands` is empty or the first operand is one of them:
     /// the archive an archiver writes (`zip ARCHIVE FILE...`, `7z a ARCHIVE FILE...`)
     Nth {
@@ -4054,6 +4052,54 @@ const LZOP_STDOUT: &[&str] = &[
 /// lzop(1)'s options that take the next word as their value
 const LZOP_VALUED: &[&str] = &["-o", "--output", "-S", "--suffix", "-p", "--path"];
 
+/// unison(1)'s preferences that take the next word as their value
+const UNISON_VALUED: &[&str] = &[
+    "-root",
+    "-path",
+    "-ignore",
+    "-ignorenot",
+    "-ignorecase",
+    "-logfile",
+    "-force",
+    "-forcepartial",
+    "-prefer",
+    "-preferpartial",
+    "-backup",
+    "-backupdir",
+    "-backuploc",
+    "-backupprefix",
+    "-backupsuffix",
+    "-maxbackups",
+    "-label",
+    "-ui",
+    "-sshargs",
+    "-sshcmd",
+    "-servercmd",
+    "-copyprog",
+    "-copyprogrest",
+    "-copythreshold",
+    "-diff",
+    "-merge",
+    "-follow",
+    "-nocreation",
+    "-nodeletion",
+    "-noupdate",
+    "-rootalias",
+    "-repeat",
+    "-retry",
+    "-maxthreads",
+    "-maxerrors",
+    "-sortfirst",
+    "-sortlast",
+    "-height",
+    "-key",
+    "-socket",
+    "-statusdepth",
+    "-include",
+    "-source",
+    "-perms",
+];
+
 /// Every program that writes files its words name, one row each
 pub(crate) const WRITERS: &[Writer] = &[
     Writer {
@@ -4135,6 +4181,13 @@ pub(crate) const WRITERS: &[Writer] = &[
                 "--mirror",
             ],
         },
+    },
+    // unison(1): both roots are synchronised, and either may lose what the other lacks
+    // (`-force ROOT`, `-prefer ROOT`, deletions propagated).
+    Writer {
+        programs: &["unison", "unison-text", "unison-gtk"],
+        valued: UNISON_VALUED,
+        destination: Destination::Trees(&["-root"]),
     },
     Writer {
         // An editor given a file and commands on its input: `w` writes it back.
@@ -9541,8 +9594,6 @@ mod tests {
             ("git", "rebase -x id main", vec!["id"]),
             ("git", "rebase --exec=id main", vec!["id"]),
             ("git", "cherry-pick -x abc", vec![]),
-            ("gdb", "-batch -ex shell_id", vec![]),
-            ("gdb", "-batch -ex !id", vec!["id"]),
             ("vim", "-es -c !id -c q", vec!["id"]),
             ("vim", "+%!sort file", vec!["{ cat -- file; } | sort"]),
             ("vim", "-c wq file", vec![]),

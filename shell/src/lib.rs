@@ -23,6 +23,7 @@ mod bash_tree;
 mod by_name;
 mod clients;
 mod command;
+mod debugger;
 mod evaluated;
 mod expand;
 mod fast;

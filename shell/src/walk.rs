@@ -13,6 +13,7 @@ use std::time::Instant;
 use crate::bash_tree;
 use crate::clients;
 use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
+use crate::debugger::{self, Debugger};
 use crate::evaluated::{self, Evaluated};
 use crate::expand::{self, Binding, Env, Params, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
@@ -57,6 +58,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         project: context.cwd.clone(),
         secret_copies: SecretCopies::default(),
         made_links: Links::default(),
+        dotglob: false,
         owed_words: None,
         evaluated: Evaluated::default(),
         fetched: Vec::new(),
@@ -66,8 +68,10 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         calling: Vec::new(),
         params: None,
         here_documents: Vec::new(),
+        exit_traps: Vec::new(),
     };
     reader.script(line, &[], Depth::default())?;
+    reader.exit_traps()?;
     reader.uncalled_functions()?;
     if let Some(why) = reader.evaluated.why() {
         reader.push(SimpleCommand {
@@ -137,6 +141,12 @@ struct Reader {
     /// The links made on the line so far (`ln -s`, `mount --bind`): a path through one is
     /// read as the path it leads to
     made_links: Links,
+    /// The scripts the shell runs when it exits (`trap '…' EXIT`), read once the line is,
+    /// with the variables and the folder it ends with
+    exit_traps: Vec<String>,
+    /// Whether a pattern may match a name that starts with `.`: the line turned on `shopt
+    /// -s dotglob`, or set `GLOBIGNORE`, which does so too (bash(1))
+    dotglob: bool,
     /// Words the parser left out of a command and hangs on its redirects, owed to it, as
     /// written: a lone `-` before a redirect (`kubectl apply -f - <<EOF`) and the words after
     /// a redirect's target (`psql < schema.sql -d app`, read as `> schema.sql` and `-d app`);
@@ -579,6 +589,7 @@ impl Reader {
     /// Records that the commands after this point see `name` bound to `binding`, as far as
     /// the reader follows it (see [`Binding::bounded`])
     fn bind(&mut self, name: String, binding: Binding) {
+        self.dotglob |= name == "GLOBIGNORE";
         let binding = binding.bounded(&name);
         self.vars.push((name, binding));
     }
@@ -1759,8 +1770,12 @@ impl Reader {
             };
             self.evaluated
                 .place(evaluated::command_place(&program, &args));
-            let run_as_script =
-                |text: &str| runs.scripts.iter().any(|script| script.contains(text));
+            let run_as_script = |text: &str| {
+                runs.scripts
+                    .iter()
+                    .chain(&runs.at_exit)
+                    .any(|script| script.contains(text))
+            };
             // A wrapper's words from the program it runs on are that program's, noted next.
             let own = wrapped
                 .as_ref()
@@ -1770,6 +1785,7 @@ impl Reader {
                     self.evaluated.text(word);
                 }
             }
+            self.exit_traps.append(&mut runs.at_exit);
             let cwd = is_cd(&program).then(|| self.directory_after(&program, &args));
             let execs = if program == "find" {
                 find_exec(&args)
@@ -1845,6 +1861,18 @@ impl Reader {
             let relays = is_socat || knowledge::NETCATS.contains(&program.as_str());
             let mut command =
                 simple_command(program, args, at.upstream, &self.context, &self.made_links);
+            self.dotglob |= turns_on_dotglob(&command);
+            if self.dotglob {
+                let dotted: Vec<String> = command
+                    .paths
+                    .iter()
+                    .filter_map(|path| dotfiles_a_pattern_may_name(path))
+                    .collect();
+                for path in dotted {
+                    command.paths.extend(secrets_a_pattern_may_name(&path));
+                    command.paths.push(path);
+                }
+            }
             // `tar c -C ~ .ssh` reads `~/.ssh`; the operand is also read as written, in the
             // folder the command runs in.
             for operand in &below_folders {
@@ -2206,6 +2234,24 @@ impl Reader {
         self.calling.pop();
         self.params = outer;
         read
+    }
+
+    /// Reads the scripts of the line's `EXIT` traps, as the shell runs them when it ends
+    fn exit_traps(&mut self) -> Result<(), Unreadable> {
+        // A trap's body may set another.
+        while !self.exit_traps.is_empty() {
+            for body in std::mem::take(&mut self.exit_traps) {
+                self.nested(
+                    &body,
+                    At {
+                        source: &body,
+                        upstream: &[],
+                        depth: Depth::default(),
+                    },
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// Reads the body of each function defined on the line that no call on it read, as a
@@ -2765,6 +2811,16 @@ impl Reader {
         for file in vim::sourced_files(program, args) {
             self.script_file(program, file, &mut runs);
         }
+        if let Some(debugger) = debugger::debugger(program) {
+            self.debugger_runs(
+                debugger,
+                program,
+                args,
+                stdin.as_deref(),
+                upstream,
+                &mut runs,
+            );
+        }
         match program {
             "eval" => {
                 let unknown = args
@@ -2795,7 +2851,23 @@ impl Reader {
                     _ => args.first().filter(|arg| !arg.starts_with('-')),
                 };
                 if let Some(script) = after_options.filter(|arg| *arg != "-") {
-                    runs.word(program, script.clone());
+                    let signals = args.iter().skip_while(|arg| *arg != script).skip(1);
+                    let mut signals = signals.peekable();
+                    // An `EXIT` trap runs when the shell ends: with what it has set by then
+                    // (`trap 'rm -f "$tmp"' EXIT; tmp=$(mktemp)`). Another signal may come
+                    // at any time, so its trap is read where it is set.
+                    let at_exit = signals.peek().is_some()
+                        && signals.all(|signal| {
+                            matches!(
+                                signal.to_ascii_uppercase().as_str(),
+                                "EXIT" | "SIGEXIT" | "0"
+                            )
+                        });
+                    if at_exit && !expand::is_unknown(script) {
+                        runs.at_exit.push(script.clone());
+                    } else {
+                        runs.word(program, script.clone());
+                    }
                 }
             }
             "sg" => {
@@ -3717,6 +3789,44 @@ impl Reader {
         transfer.sent
     }
 
+    /// What a debugger's commands run, given in its options, its command files and its
+    /// input, which gdb and lldb read commands from too
+    fn debugger_runs(
+        &self,
+        debugger: &Debugger,
+        program: &str,
+        args: &[String],
+        stdin: Option<&str>,
+        upstream: &[usize],
+        runs: &mut Runs,
+    ) {
+        let (mut commands, files) = debugger.given(args);
+        for file in files {
+            if !STDIN_PATHS.contains(&file) {
+                self.script_file(program, file, runs);
+            }
+        }
+        match stdin {
+            Some(text) => commands.push(text),
+            None => self.runs_input(program, upstream, runs),
+        }
+        for command in commands {
+            if let Some(word) = UnknownWord::decode(command) {
+                runs.opaque(program, &word.why);
+                continue;
+            }
+            for found in command
+                .lines()
+                .flat_map(|line| debugger.line_scripts(program, line))
+            {
+                match found {
+                    Ok(script) => runs.word(program, script),
+                    Err(why) => runs.opaque.push(why),
+                }
+            }
+        }
+    }
+
     /// A program that runs its input as a script, fed by `upstream`: what it runs is only
     /// known at run time unless every command feeding it prints its own output
     fn runs_input(&self, program: &str, upstream: &[usize], runs: &mut Runs) {
@@ -3916,6 +4026,8 @@ struct Runs {
     inline: Vec<InlineRun>,
     /// Files an interpreter's code writes: the path, normalised, or why it is unknown
     writes: Vec<Result<String, String>>,
+    /// Scripts run when the shell exits (`trap '…' EXIT`)
+    at_exit: Vec<String>,
 }
 
 impl Runs {
@@ -4866,6 +4978,39 @@ fn found_secrets(args: &[String], roots: &[String]) -> Vec<String> {
                 .map(move |secret| format!("{folder}/{secret}"))
         })
         .collect()
+}
+
+/// Whether `command` turns on bash's `dotglob`, or may: `shopt -s` of it or of a word only
+/// known at run time
+fn turns_on_dotglob(command: &SimpleCommand) -> bool {
+    command.program == "shopt"
+        && command
+            .flags
+            .iter()
+            .any(|flag| flag.starts_with('-') && flag.contains('s'))
+        && (command.operands.iter().any(|operand| operand == "dotglob")
+            || !command.unknown.is_empty())
+}
+
+/// What a pattern in `path` names once `dotglob` lets it match a name that starts with `.`:
+/// each part that starts with a pattern character may start with a `.` too (`~/?bashrc`
+/// may be `~/.bashrc`, `~/*` `~/.ssh`); `None` for a path with no such part
+fn dotfiles_a_pattern_may_name(path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.split('/').collect();
+    let leads = |part: &&str| part.starts_with(['*', '?', '[']);
+    parts.iter().any(leads).then(|| {
+        parts
+            .iter()
+            .map(|part| {
+                if leads(part) {
+                    format!(".{part}")
+                } else {
+                    (*part).to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    })
 }
 
 /// The secret files a pattern in `path`'s last part may name where it lies (`.e*` and

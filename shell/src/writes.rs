@@ -100,6 +100,20 @@ fn written_by(
                 .filter(|operand| !is_process_substitution(operand))
                 .map(|operand| word(operand)),
         ),
+        Destination::Trees(options) => {
+            let roots = words.operands.iter().copied().chain(
+                words
+                    .values
+                    .iter()
+                    .filter(|(option, _)| options.contains(option))
+                    .map(|(_, root)| *root),
+            );
+            for root in roots.filter(|root| !root.contains("://") && !is_process_substitution(root))
+            {
+                out.push(word(root));
+                out.push(word(&format!("{}/*", root.trim_end_matches('/'))));
+            }
+        }
         Destination::After(skipped) => out.extend(
             words
                 .operands
@@ -731,7 +745,10 @@ fn sort<'a>(row: &'a Writer, args: &'a [String]) -> Sorted<'a> {
             sorted.operands.push(arg);
         } else if arg == "--" {
             options_ended = true;
-        } else if let Some((name, value)) = arg.split_once('=').filter(|_| arg.starts_with("--")) {
+        } else if let Some((name, value)) = arg.split_once('=').filter(|(name, _)| {
+            // `--name=value`, and a single-dash long option's (`unison -root=DIR`).
+            arg.starts_with("--") || (name.len() > 2 && row.valued.contains(name))
+        }) {
             sorted.values.push((name, value));
         } else if let Some(option) = valued_option(row, arg) {
             if let Some(value) = words.next() {
