@@ -131,25 +131,45 @@ impl Debugger {
                 continue;
             };
             let long = option.strip_prefix('-');
-            let (name, glued) = match long.unwrap_or(option).split_once('=') {
+            let body = long.unwrap_or(option);
+            let (name, glued) = match body.split_once('=') {
                 Some((name, value)) => (name, Some(value)),
-                None => (long.unwrap_or(option), None),
+                None => (body, None),
             };
-            let short = long.is_none() && !self.long_only;
-            // lldb's short options take their value glued too (`-oCMD`).
-            let (name, glued) = match (short, name.char_indices().nth(1)) {
-                (true, Some((at, _))) if glued.is_none() => (&name[..at], Some(&name[at..])),
-                _ => (name, glued),
+            // Whether `name` is an option carrying a command (`true`) or a file (`false`).
+            let which = |name: &str, short: bool| {
+                if self.stands_for(name, short, self.command_options) {
+                    Some(true)
+                } else if self.stands_for(name, short, self.file_options) {
+                    Some(false)
+                } else {
+                    None
+                }
             };
-            let is = |options: &[&str]| self.stands_for(name, short, options);
-            let into = if is(self.command_options) {
-                &mut commands
-            } else if is(self.file_options) {
-                &mut files
-            } else {
+            // The word whole, as a long option (`--one-line`, gdb's `-ex`, lldb's
+            // `-one-line`); else, where short options exist, its first letter with the value
+            // glued on (`-oCMD`).
+            let short = || {
+                if long.is_some() || self.long_only {
+                    return None;
+                }
+                let first = option.chars().next()?;
+                let rest = option
+                    .get(first.len_utf8()..)
+                    .filter(|rest| !rest.is_empty());
+                which(&option[..first.len_utf8()], true).map(|kind| (kind, rest))
+            };
+            let Some((carries_command, value)) =
+                which(name, false).map(|kind| (kind, glued)).or_else(short)
+            else {
                 continue;
             };
-            into.extend(glued.or_else(|| words.next().map(String::as_str)));
+            let value = value.or_else(|| words.next().map(String::as_str));
+            if carries_command {
+                commands.extend(value);
+            } else {
+                files.extend(value);
+            }
         }
         (commands, files)
     }
@@ -279,12 +299,15 @@ mod tests {
         assert_eq!(gdb().given(&words("-batch -p 1 ./app")), (vec![], vec![]));
     }
 
-    /// lldb(1): `-o CMD`, `--one-line CMD`, `-s FILE`, `-oCMD`
+    /// lldb(1): `-o CMD`, `--one-line CMD`, `-s FILE`, `-oCMD`; its long options take one
+    /// dash too (`-one-line CMD`)
     #[test]
     fn lldb_options_carry_commands_and_files() {
-        let args = words("-b -o run --one-line=bt -obt -s a.lldb --source b.lldb ./app -- -o x");
+        let args = words(
+            "-b -o run --one-line=bt -obt -one-line c -s a.lldb --source b.lldb ./app -- -o x",
+        );
         let (commands, files) = lldb().given(&args);
-        assert_eq!(commands, ["run", "bt", "bt"]);
+        assert_eq!(commands, ["run", "bt", "bt", "c"]);
         assert_eq!(files, ["a.lldb", "b.lldb"]);
     }
 
