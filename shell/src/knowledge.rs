@@ -1036,6 +1036,54 @@ fn awk_option(arg: &str) -> AwkOption {
     }
 }
 
+/// Libraries through which code drives what a command-line tool would (containers,
+/// clusters, remote shells, machines), by the name code imports them under in Python,
+/// JavaScript or Ruby: `docker.from_env().volumes.prune()` is `docker volume prune`. The
+/// cloud providers' SDKs (`boto3`, `@aws-sdk`, `google.cloud`, `azure.mgmt`) are not here:
+/// rules/cloud.rules reads their calls by name (`ask-sdk-delete`, `no-bulk-sdk-delete`).
+pub(crate) const INFRASTRUCTURE_SDKS: &[&str] = &[
+    "docker",
+    "dockerode",
+    "podman",
+    "kubernetes",
+    "@kubernetes/client-node",
+    "kubeclient",
+    "openstack",
+    "libcloud",
+    "hcloud",
+    "digitalocean",
+    "linode_api4",
+    "proxmoxer",
+    "libvirt",
+    "pulumi",
+    "paramiko",
+    "fabric",
+    "ssh2",
+    "node-ssh",
+    "net/ssh",
+];
+
+/// What a method of such a library is named when it removes, stops or runs something:
+/// the start of its name or of a part of it (`delete_namespace`, `deleteNamespace`,
+/// `prune`, `exec_run`, `exec_command`)
+pub(crate) const DESTRUCTIVE_VERBS: &[&str] = &[
+    "delete",
+    "remove",
+    "rm",
+    "destroy",
+    "terminate",
+    "prune",
+    "purge",
+    "kill",
+    "stop",
+    "drop",
+    "wipe",
+    "flush",
+    "truncate",
+    "uninstall",
+    "exec",
+];
+
 /// Words in code of `lang` that may delete files, run commands or evaluate more code: code
 /// that is not parsed (Perl, awk, PowerShell, AppleScript, or code a grammar stumbles on)
 /// and holds none of them (compared without case) is harmless. `None` for a language whose
@@ -6499,6 +6547,10 @@ pub(crate) struct FileServer {
     pub(crate) folders: &'static [&'static str],
     /// Whether its operands (after what selects serving) are folders served
     pub(crate) operands: bool,
+    /// What starts an operand that is a folder, taken off (`ngrok http file:///srv`); `/`
+    /// for an absolute path, kept (`tailscale serve /srv`, `~/site`); empty when any
+    /// operand is one
+    pub(crate) scheme: &'static str,
 }
 
 /// Every program that serves a folder, one row per spelling; without a folder named, it
@@ -6509,24 +6561,28 @@ pub(crate) const FILE_SERVERS: &[FileServer] = &[
         serving: Serving::Option("-S"),
         folders: &["-t", "--docroot"],
         operands: false,
+        scheme: "",
     },
     FileServer {
         program: "python",
         serving: Serving::Module("http.server"),
         folders: &["-d", "--directory"],
         operands: false,
+        scheme: "",
     },
     FileServer {
         program: "python",
         serving: Serving::Module("SimpleHTTPServer"),
         folders: &[],
         operands: false,
+        scheme: "",
     },
     FileServer {
         program: "ruby",
         serving: Serving::RubyUn("httpd"),
         folders: &[],
         operands: true,
+        scheme: "",
     },
     // busybox's `httpd -h HOME`.
     FileServer {
@@ -6534,36 +6590,65 @@ pub(crate) const FILE_SERVERS: &[FileServer] = &[
         serving: Serving::Always,
         folders: &["-h"],
         operands: false,
+        scheme: "",
     },
     FileServer {
         program: "caddy",
         serving: Serving::Subcommand("file-server"),
         folders: &["-r", "--root"],
         operands: false,
+        scheme: "",
     },
     FileServer {
         program: "http-server",
         serving: Serving::Always,
         folders: &[],
         operands: true,
+        scheme: "",
     },
     FileServer {
         program: "serve",
         serving: Serving::Always,
         folders: &[],
         operands: true,
+        scheme: "",
     },
     FileServer {
         program: "miniserve",
         serving: Serving::Always,
         folders: &[],
         operands: true,
+        scheme: "",
+    },
+    // ngrok's file server puts a folder on the internet (`ngrok http file:///srv`), as
+    // Tailscale's `serve` and `funnel` do with a path.
+    FileServer {
+        program: "ngrok",
+        serving: Serving::Subcommand("http"),
+        folders: &[],
+        operands: true,
+        scheme: "file://",
+    },
+    FileServer {
+        program: "tailscale",
+        serving: Serving::Subcommand("serve"),
+        folders: &[],
+        operands: true,
+        scheme: "/",
+    },
+    FileServer {
+        program: "tailscale",
+        serving: Serving::Subcommand("funnel"),
+        folders: &[],
+        operands: true,
+        scheme: "/",
     },
     FileServer {
         program: "darkhttpd",
         serving: Serving::Always,
         folders: &[],
         operands: true,
+        scheme: "",
     },
 ];
 
@@ -6607,10 +6692,20 @@ fn row_served_folders(row: &FileServer, args: &[String]) -> Option<Vec<String>> 
         {
             folders.push(value.to_owned());
         } else if row.operands && at >= after && !arg.starts_with('-') {
-            folders.push(arg.clone());
+            // Tailscale's absolute paths keep their `/` (or the `~` bash expands to one):
+            // the scheme is only what marks them.
+            match arg.strip_prefix(row.scheme) {
+                _ if row.scheme == "/" && arg.starts_with(['/', '~']) => folders.push(arg.clone()),
+                Some(folder) if row.scheme != "/" => folders.push(folder.to_owned()),
+                _ => {}
+            }
         }
     }
     if folders.is_empty() {
+        // A tunnel to a port serves no folder.
+        if !row.scheme.is_empty() {
+            return None;
+        }
         folders.push(".".to_owned());
     }
     Some(folders)
@@ -9779,7 +9874,7 @@ mod tests {
 
     #[test]
     fn file_servers_serve_the_folders_they_name_or_their_own() {
-        let cases: [(&str, &str, Option<&[&str]>); 15] = [
+        let cases: [(&str, &str, Option<&[&str]>); 20] = [
             ("php", "-S 0.0.0.0:80 -t ~/.ssh", Some(&["~/.ssh"])),
             ("php8.2", "-S localhost:80", Some(&["."])),
             ("php", "-r echo(1);", None),
@@ -9797,6 +9892,11 @@ mod tests {
             ("httpd", "-f -h ~ -p 80", Some(&["~"])),
             ("caddy", "file-server --root ~", Some(&["~"])),
             ("http-server", "dist -p 80", Some(&["dist", "80"])),
+            ("ngrok", "http file:///home/u", Some(&["/home/u"])),
+            ("ngrok", "http 8080", None),
+            ("tailscale", "serve --bg /home/u", Some(&["/home/u"])),
+            ("tailscale", "funnel ~/.ssh", Some(&["~/.ssh"])),
+            ("tailscale", "funnel 3000", None),
         ];
         for (program, line, expected) in cases {
             let expected = expected.map(|folders| folders.iter().map(|f| f.to_string()).collect());

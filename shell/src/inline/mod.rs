@@ -28,7 +28,7 @@ use std::time::Instant;
 #[cfg(feature = "tree-sitter")]
 use tree_sitter::{Language, Node, ParseOptions, ParseState, Parser};
 
-use crate::knowledge::Lang;
+use crate::knowledge::{Lang, DESTRUCTIVE_VERBS, INFRASTRUCTURE_SDKS};
 
 /// A value the code computes: known from its literals, or only when it runs
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +82,9 @@ pub(crate) enum Effect {
 /// grammars (the `tree-sitter` feature), the code is judged by its words.
 #[cfg(not(feature = "tree-sitter"))]
 pub(crate) fn effects(lang: Lang, program: &str, code: &str, _deadline: Instant) -> Vec<Effect> {
-    by_words(lang, program, code)
+    let mut found = by_words(lang, program, code);
+    found.extend(infrastructure_call(program, code));
+    found
 }
 
 /// What `code`, given to `program`, does; `deadline` bounds the parsing
@@ -123,7 +125,36 @@ pub(crate) fn effects(lang: Lang, program: &str, code: &str, deadline: Instant) 
     }
     let mut found = Vec::new();
     read(root, source, &mut found);
+    found.extend(infrastructure_call(program, code));
     placed(found)
+}
+
+/// Code that imports a library of [`INFRASTRUCTURE_SDKS`] and names a method for removing,
+/// stopping or running something ([`DESTRUCTIVE_VERBS`]), called or handed on, does what
+/// the library's command-line tool would (`docker.from_env().volumes.prune()`,
+/// `api.delete_namespace("prod")`), to machines the reader cannot see: known only when it
+/// runs
+fn infrastructure_call(program: &str, code: &str) -> Option<Effect> {
+    let lower = code.to_ascii_lowercase();
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let library = INFRASTRUCTURE_SDKS.iter().find(|library| {
+        lower.match_indices(*library).any(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + library.len()..].chars().next();
+            !before.is_some_and(|c| is_name(c) || c == '-' || c == '.')
+                && !after.is_some_and(|c| is_name(c) || c == '-')
+        })
+    })?;
+    let method = lower.match_indices('.').find_map(|(at, _)| {
+        let rest = &lower[at + 1..];
+        // Called or handed on (`f = c.remove`), with or without parentheses (Ruby's `.kill`).
+        let name = &rest[..rest.find(|c: char| !is_name(c)).unwrap_or(rest.len())];
+        let destructive = |part: &str| DESTRUCTIVE_VERBS.iter().any(|verb| part.starts_with(verb));
+        name.split('_').any(destructive).then_some(name)
+    })?;
+    Some(Effect::Opaque(format!(
+        "the code `{program}` is given calls `{method}` of the `{library}` library, which changes machines or services the line does not show"
+    )))
 }
 
 /// `effects` with each [`Effect::Chdir`] applied to the effects after it: a relative path

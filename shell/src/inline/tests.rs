@@ -1040,3 +1040,50 @@ fn changes_of_mode_and_owner_read_as_chmod_and_chown() {
         ],
     );
 }
+
+/// An infrastructure library's method named for removing or running something does what
+/// its command-line tool would; its other methods, and such names on other objects, do not
+#[test]
+fn infrastructure_libraries_that_remove_or_run_are_unknown() {
+    let opaque = |found: &[Effect]| {
+        found
+            .iter()
+            .any(|effect| matches!(effect, Effect::Opaque(_)))
+    };
+    for (lang, code) in [
+        (
+            Lang::Python,
+            "import docker; docker.from_env().volumes.prune()",
+        ),
+        (
+            Lang::Python,
+            "from kubernetes import client; client.CoreV1Api().delete_namespace('p')",
+        ),
+        (
+            Lang::JavaScript,
+            "const D = require('dockerode'); new D().getContainer('db').remove()",
+        ),
+        (
+            Lang::JavaScript,
+            "const k = require('@kubernetes/client-node'); api.deleteNamespace('p')",
+        ),
+        (
+            Lang::Python,
+            "import paramiko; c = paramiko.SSHClient(); c.exec_command('id')",
+        ),
+        (
+            Lang::Ruby,
+            "require 'docker'; Docker::Container.get('db').kill",
+        ),
+    ] {
+        let found = read(lang, code);
+        assert!(opaque(&found), "{code}: {found:?}");
+    }
+    for code in [
+        "import docker; print(docker.from_env().containers.list())",
+        "xs = [1, 2]; xs.remove(1)",
+        "import dockerfile_parse; p.remove(x)",
+    ] {
+        assert!(!opaque(&read(Lang::Python, code)), "{code}");
+    }
+}
