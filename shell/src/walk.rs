@@ -145,7 +145,8 @@ struct Reader {
     /// with the variables and the folder it ends with
     exit_traps: Vec<String>,
     /// Whether a pattern may match a name that starts with `.`: the line turned on `shopt
-    /// -s dotglob`, or set `GLOBIGNORE`, which does so too (bash(1))
+    /// -s dotglob` or `bash -O dotglob`, or set `GLOBIGNORE`, which does so too, or
+    /// `BASHOPTS` (bash(1))
     dotglob: bool,
     /// Words the parser left out of a command and hangs on its redirects, owed to it, as
     /// written: a lone `-` before a redirect (`kubectl apply -f - <<EOF`) and the words after
@@ -589,7 +590,8 @@ impl Reader {
     /// Records that the commands after this point see `name` bound to `binding`, as far as
     /// the reader follows it (see [`Binding::bounded`])
     fn bind(&mut self, name: String, binding: Binding) {
-        self.dotglob |= name == "GLOBIGNORE";
+        // `BASHOPTS` in a shell's environment sets its options as it starts.
+        self.dotglob |= name == "GLOBIGNORE" || name == "BASHOPTS";
         let binding = binding.bounded(&name);
         self.vars.push((name, binding));
     }
@@ -1250,6 +1252,8 @@ impl Reader {
                     self.evaluated
                         .place(evaluated::node_place(child.kind(), assignment));
                     if let Some((name, raw)) = assignment.split_once('=') {
+                        // `BASHOPTS=dotglob bash -c '…'`: the shell starts with the option.
+                        self.dotglob |= name == "BASHOPTS";
                         command_env.push((name.to_owned(), self.value_of(raw).bounded(name)));
                     }
                 }
@@ -1712,6 +1716,7 @@ impl Reader {
                     .filter(|arg| wrapper::is_assignment(arg))
                     .filter_map(|arg| arg.split_once('='))
                 {
+                    self.dotglob |= name == "BASHOPTS";
                     self.command_env
                         .push((name.to_owned(), Binding::Known(vec![value.to_owned()])));
                 }
@@ -1786,6 +1791,7 @@ impl Reader {
                 }
             }
             self.exit_traps.append(&mut runs.at_exit);
+            self.dotglob |= runs.dotglob;
             let cwd = is_cd(&program).then(|| self.directory_after(&program, &args));
             let execs = if program == "find" {
                 find_exec(&args)
@@ -3610,8 +3616,13 @@ impl Reader {
                     saw_c |= arg.starts_with('-') && cluster.contains('c');
                     saw_s |= arg.starts_with('-') && cluster.contains('s');
                     // `-o errexit`, `+O extglob`, `-eo pipefail`: each takes a word.
-                    for _ in cluster.chars().filter(|flag| matches!(flag, 'o' | 'O')) {
-                        words.next();
+                    for flag in cluster.chars().filter(|flag| matches!(flag, 'o' | 'O')) {
+                        let name = words.next();
+                        // `bash -O dotglob -c '…'` lets the script's patterns match dotfiles.
+                        runs.dotglob |= flag == 'O'
+                            && arg.starts_with('-')
+                            && name
+                                .is_some_and(|name| name == "dotglob" || expand::is_unknown(name));
                     }
                 }
                 // `sh -c SCRIPT NAME ARGS…`: `$0` is NAME, `$1`… the words after it.
@@ -4028,6 +4039,8 @@ struct Runs {
     writes: Vec<Result<String, String>>,
     /// Scripts run when the shell exits (`trap '…' EXIT`)
     at_exit: Vec<String>,
+    /// Whether the scripts run with `dotglob` on (`bash -O dotglob -c '…'`)
+    dotglob: bool,
 }
 
 impl Runs {
