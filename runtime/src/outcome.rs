@@ -225,6 +225,10 @@ pub struct Evaluation {
     /// Its `@priority`
     #[serde(default)]
     pub priority: i64,
+    /// Whether it matched only because part of a shell line is known only when it runs
+    /// (docs/shell.md): a rule that matched on what the line says decides before it
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undecided: bool,
 }
 
 /// A `set` effect that was applied

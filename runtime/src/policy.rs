@@ -611,6 +611,7 @@ impl Policy {
                     return;
                 };
                 let shadowed = self.shadows(candidate.rule, rule);
+                let matched_undecided = undecided.is_some();
                 let (verb, stop_reason, message) = match &rule.action {
                     Action::Decide {
                         verb,
@@ -662,6 +663,7 @@ impl Policy {
                     file: rule.origin.as_ref().map(|origin| origin.file.clone()),
                     line: rule.origin.as_ref().map(|origin| origin.line),
                     priority: rule.priority,
+                    undecided: matched_undecided,
                 });
             });
         evaluations.extend(hooks.iter().filter_map(|hook| evaluate_hook(*hook, event)));
@@ -826,6 +828,7 @@ fn evaluate_hook(hook: &dyn NativeHook, event: &Event) -> Option<Evaluation> {
         file: None,
         line: None,
         priority: hook.priority(),
+        undecided: false,
     })
 }
 

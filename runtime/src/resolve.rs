@@ -17,6 +17,7 @@
 //!   [`resolve_continuation`] resolves a whole step.
 //!
 //! The deciding evaluation among those with the winning verb has the highest priority, then
+//! matched on what a shell line says rather than on a part only known at run time, then has
 //! the smallest rule id in byte order. An outcome has a stop reason exactly when its
 //! decision is `forbid` or `allow_stop` (the verb's default when the rule gave none).
 
@@ -49,7 +50,7 @@ const ERROR: [Verb; 4] = [Verb::Forbid, Verb::Retry, Verb::Ignore, Verb::Allow];
 /// `forbid` > `request` > `allow_stop` > `allow` > `none`. The agent loop calls this once
 /// after `after_step` with the evaluations of every event of the step; verbs that are not
 /// continuation verbs (`block`, `retry`, ...) are ignored. The deciding evaluation is the
-/// one with the highest priority, then the smallest rule id.
+/// one with the highest priority, then the smallest rule id (after the module's tie rule).
 pub fn resolve_continuation(evaluations: &[Evaluation]) -> Resolution {
     strongest(evaluations, &CONTINUATION).map_or_else(Resolution::none, decided_by)
 }
@@ -157,11 +158,16 @@ struct Decided<'a> {
     evaluation: &'a Evaluation,
 }
 
-/// Highest priority first, then the smallest rule id (byte order); the stop reason and
-/// message only break ties between evaluations that share an id (a hook named like a rule)
-fn choice_key(evaluation: &Evaluation) -> (Reverse<i64>, &[u8], Option<StopReason>, Option<&str>) {
+/// Highest priority first, then a rule that matched on what the line says before one that
+/// matched because part of it is known only at run time (its reason names that part, not
+/// the rule's own), then the smallest rule id (byte order); the stop reason and message only
+/// break ties between evaluations that share an id (a hook named like a rule)
+fn choice_key(
+    evaluation: &Evaluation,
+) -> (Reverse<i64>, bool, &[u8], Option<StopReason>, Option<&str>) {
     (
         Reverse(evaluation.priority),
+        evaluation.undecided,
         evaluation.rule.as_bytes(),
         evaluation.stop_reason,
         evaluation.message.as_deref(),

@@ -184,6 +184,7 @@ fn resolve_continuation_gathers_a_whole_step() {
         file: None,
         line: None,
         priority,
+        undecided: false,
     };
     assert_eq!(resolve_continuation(&[]).decision, Decision::None);
     let step = [

@@ -246,6 +246,46 @@ fn a_rule_that_cannot_tell_before_the_command_runs_asks_by_default() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "shell-parser"),
+    ignore = "reads lines only tree-sitter-bash reads (the `shell-parser` feature)"
+)]
+fn a_rule_that_decided_names_the_outcome_before_one_that_could_not_tell() {
+    // Both ask on `rm -rf "$TARGET"`: `a-outside` because it cannot tell where `$TARGET`
+    // points, `b-any-rm` because the line runs `rm`. The outcome names the rule that knew,
+    // whatever the order of their ids; with a higher priority, the other one still wins.
+    let policy = |priority| {
+        let mut undecided = rule("a-outside", rm_outside(None), Verb::Ask);
+        undecided.priority = priority;
+        Policy::new(
+            vec![
+                undecided,
+                rule("b-any-rm", program_is(Quantifier::Any, "rm"), Verb::Ask),
+            ],
+            Defaults::default(),
+        )
+        .unwrap()
+    };
+    let unknown = call_in("rm -rf \"$TARGET\"", "/home/u/project");
+    let outcome = policy(0).evaluate(&unknown);
+    assert_eq!(outcome.resolution.decision, Decision::Ask);
+    assert_eq!(outcome.resolution.resolved_by.as_deref(), Some("b-any-rm"));
+    let undecided: Vec<(&str, bool)> = outcome
+        .evaluations
+        .iter()
+        .map(|evaluation| (evaluation.rule.as_str(), evaluation.undecided))
+        .collect();
+    assert_eq!(undecided, [("a-outside", true), ("b-any-rm", false)]);
+    let outcome = policy(1).evaluate(&unknown);
+    assert_eq!(outcome.resolution.resolved_by.as_deref(), Some("a-outside"));
+    let message = outcome.resolution.message.unwrap_or_default();
+    assert!(
+        message.contains("`$TARGET` is set at run time"),
+        "{message}"
+    );
+}
+
+#[test]
 fn an_unreadable_line_is_refused_saying_why() {
     let policy = Policy::new(
         vec![rule(
