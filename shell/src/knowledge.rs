@@ -6545,12 +6545,23 @@ pub(crate) struct FileServer {
     pub(crate) serving: Serving,
     /// Options naming the folder served, the value next or after `=`
     pub(crate) folders: &'static [&'static str],
-    /// Whether its operands (after what selects serving) are folders served
-    pub(crate) operands: bool,
-    /// What starts an operand that is a folder, taken off (`ngrok http file:///srv`); `/`
-    /// for an absolute path, kept (`tailscale serve /srv`, `~/site`); empty when any
-    /// operand is one
-    pub(crate) scheme: &'static str,
+    /// Which of its operands (after what selects serving) are folders served
+    pub(crate) operands: ServedOperands,
+}
+
+/// Which operands of a [`FileServer`] name a folder it serves
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ServedOperands {
+    /// None: only its options name one
+    None,
+    /// Every one
+    Every,
+    /// Those with this scheme, which is taken off (`ngrok http file:///srv`); any other
+    /// operand is a port or an address, so without such an operand it serves no folder
+    Scheme(&'static str),
+    /// Absolute paths, as written (`tailscale serve /srv`, `~/site`, which bash makes
+    /// absolute); any other operand is a port or an address, as for `Scheme`
+    Absolute,
 }
 
 /// Every program that serves a folder, one row per spelling; without a folder named, it
@@ -6560,65 +6571,56 @@ pub(crate) const FILE_SERVERS: &[FileServer] = &[
         program: "php",
         serving: Serving::Option("-S"),
         folders: &["-t", "--docroot"],
-        operands: false,
-        scheme: "",
+        operands: ServedOperands::None,
     },
     FileServer {
         program: "python",
         serving: Serving::Module("http.server"),
         folders: &["-d", "--directory"],
-        operands: false,
-        scheme: "",
+        operands: ServedOperands::None,
     },
     FileServer {
         program: "python",
         serving: Serving::Module("SimpleHTTPServer"),
         folders: &[],
-        operands: false,
-        scheme: "",
+        operands: ServedOperands::None,
     },
     FileServer {
         program: "ruby",
         serving: Serving::RubyUn("httpd"),
         folders: &[],
-        operands: true,
-        scheme: "",
+        operands: ServedOperands::Every,
     },
     // busybox's `httpd -h HOME`.
     FileServer {
         program: "httpd",
         serving: Serving::Always,
         folders: &["-h"],
-        operands: false,
-        scheme: "",
+        operands: ServedOperands::None,
     },
     FileServer {
         program: "caddy",
         serving: Serving::Subcommand("file-server"),
         folders: &["-r", "--root"],
-        operands: false,
-        scheme: "",
+        operands: ServedOperands::None,
     },
     FileServer {
         program: "http-server",
         serving: Serving::Always,
         folders: &[],
-        operands: true,
-        scheme: "",
+        operands: ServedOperands::Every,
     },
     FileServer {
         program: "serve",
         serving: Serving::Always,
         folders: &[],
-        operands: true,
-        scheme: "",
+        operands: ServedOperands::Every,
     },
     FileServer {
         program: "miniserve",
         serving: Serving::Always,
         folders: &[],
-        operands: true,
-        scheme: "",
+        operands: ServedOperands::Every,
     },
     // ngrok's file server puts a folder on the internet (`ngrok http file:///srv`), as
     // Tailscale's `serve` and `funnel` do with a path.
@@ -6626,29 +6628,25 @@ pub(crate) const FILE_SERVERS: &[FileServer] = &[
         program: "ngrok",
         serving: Serving::Subcommand("http"),
         folders: &[],
-        operands: true,
-        scheme: "file://",
+        operands: ServedOperands::Scheme("file://"),
     },
     FileServer {
         program: "tailscale",
         serving: Serving::Subcommand("serve"),
         folders: &[],
-        operands: true,
-        scheme: "/",
+        operands: ServedOperands::Absolute,
     },
     FileServer {
         program: "tailscale",
         serving: Serving::Subcommand("funnel"),
         folders: &[],
-        operands: true,
-        scheme: "/",
+        operands: ServedOperands::Absolute,
     },
     FileServer {
         program: "darkhttpd",
         serving: Serving::Always,
         folders: &[],
-        operands: true,
-        scheme: "",
+        operands: ServedOperands::Every,
     },
 ];
 
@@ -6691,19 +6689,26 @@ fn row_served_folders(row: &FileServer, args: &[String]) -> Option<Vec<String>> 
             .find_map(|option| arg.strip_prefix(option)?.strip_prefix('='))
         {
             folders.push(value.to_owned());
-        } else if row.operands && at >= after && !arg.starts_with('-') {
-            // Tailscale's absolute paths keep their `/` (or the `~` bash expands to one):
-            // the scheme is only what marks them.
-            match arg.strip_prefix(row.scheme) {
-                _ if row.scheme == "/" && arg.starts_with(['/', '~']) => folders.push(arg.clone()),
-                Some(folder) if row.scheme != "/" => folders.push(folder.to_owned()),
-                _ => {}
+        } else if at >= after && !arg.starts_with('-') {
+            match row.operands {
+                ServedOperands::None => {}
+                ServedOperands::Every => folders.push(arg.clone()),
+                ServedOperands::Scheme(scheme) => {
+                    folders.extend(arg.strip_prefix(scheme).map(str::to_owned));
+                }
+                ServedOperands::Absolute if arg.starts_with(['/', '~']) => {
+                    folders.push(arg.clone());
+                }
+                ServedOperands::Absolute => {}
             }
         }
     }
     if folders.is_empty() {
         // A tunnel to a port serves no folder.
-        if !row.scheme.is_empty() {
+        if matches!(
+            row.operands,
+            ServedOperands::Scheme(_) | ServedOperands::Absolute
+        ) {
             return None;
         }
         folders.push(".".to_owned());
