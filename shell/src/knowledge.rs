@@ -7287,6 +7287,16 @@ pub(crate) const SECRET_FILES: &[&str] = &[
     ".databrickscfg",
     ".cache/huggingface/token",
     ".terraform.d/credentials.tfrc.json",
+    // Histories keep what was typed, passwords and tokens given on a command line among it.
+    ".bash_history",
+    ".zsh_history",
+    ".sh_history",
+    ".python_history",
+    ".psql_history",
+    ".mysql_history",
+    ".sqlite_history",
+    ".rediscli_history",
+    ".node_repl_history",
     "etc/shadow",
     "etc/gshadow",
 ];
