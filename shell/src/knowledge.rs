@@ -546,6 +546,23 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Ruby,
     },
+    // rake(1): `-e`/`--execute` runs Ruby code and exits, `-p` prints its value, `-E` runs it
+    // before the tasks.
+    Interpreter {
+        name: "rake",
+        prefix: false,
+        code_options: &[
+            "-e",
+            "--execute",
+            "-p",
+            "--execute-print",
+            "-E",
+            "--execute-continue",
+        ],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Ruby,
+    },
     // irb reads Ruby from its input (or a file), one statement after another.
     Interpreter {
         name: "irb",
@@ -653,6 +670,15 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
     },
     Interpreter {
         name: "elixir",
+        prefix: false,
+        code_options: &["-e", "--eval"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    // Mix, Elixir's build tool, runs Elixir code given to its `run` task (`mix run -e`).
+    Interpreter {
+        name: "mix",
         prefix: false,
         code_options: &["-e", "--eval"],
         glued: true,
@@ -8068,6 +8094,45 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         programs: &["composer"],
         subcommands: &["run", "run-script", "install", "update", "test"],
         files: &["composer.json"],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
+    // Gradle runs init scripts before any build (`-I`, `~/.gradle/init.d/`), and CMake the
+    // scripts of `-P` (and the cache scripts of `-C`), as code of their own languages.
+    Autorun {
+        programs: &["gradle", "gradlew"],
+        subcommands: &[],
+        files: &[
+            "/.gradle/init.d/",
+            "/.gradle/init.gradle",
+            "/.gradle/init.gradle.kts",
+        ],
+        variables: &[],
+        options: &["-I", "--init-script", "-c", "--settings-file"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["cmake"],
+        subcommands: &[],
+        files: &["CMakeLists.txt", "*.cmake"],
+        variables: &[],
+        options: &["-P", "-C"],
+        reads: false,
+    },
+    // Git hook managers run the commands their settings file names (`entry:`, `run:`).
+    Autorun {
+        programs: &["pre-commit", "prek"],
+        subcommands: &[],
+        files: &[".pre-commit-config.yaml", ".pre-commit-hooks.yaml"],
+        variables: &[],
+        options: &["-c", "--config"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["lefthook"],
+        subcommands: &[],
+        files: &["lefthook.yml", ".lefthook.yml", "lefthook-local.yml"],
         variables: &[],
         options: &[],
         reads: false,
