@@ -193,6 +193,10 @@ const SCRIPT_DANGER: &[&str] = &[
     "exec",
     "`",
     "qx",
+    // Perl's `readpipe(EXPR)` is what backticks call; `IPC::Run`, `IPC::Cmd` and
+    // `IPC::Open2` run commands under names of their own (`run`, `run_forked`, `open2`).
+    "readpipe",
+    "ipc::",
     "%x",
     "unlink",
     "rmtree",
@@ -530,10 +534,12 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::JavaScript,
     },
+    // `-MMODULE=ARGS` is `use MODULE ARGS;` before the code (`-m` without the default
+    // imports): what it loads and imports is code too (`-MIPC::Cmd=run`).
     Interpreter {
         name: "perl",
         prefix: true,
-        code_options: &["-e", "-E"],
+        code_options: &["-e", "-E", "-M", "-m"],
         glued: true,
         first_operand: false,
         lang: Lang::Perl,

@@ -817,6 +817,11 @@ fn languages_without_a_grammar_are_judged_by_their_words() {
             ("symlink \"/home/dev\", \"h\"", Opaque),
             ("link '/etc/passwd', 'p'", Opaque),
             ("truncate '/etc/passwd', 0", Opaque),
+            ("readpipe(\"rm -rf ~\")", Opaque),
+            (
+                "use IPC::Run qw(run); run ['rm', '-rf', '/home/dev']",
+                Opaque,
+            ),
         ],
     );
     check(
