@@ -459,6 +459,9 @@ const PHP_DANGER: &[&str] = &[
     "call_user_func",
     "$_",
     "preg_replace",
+    "delete",
+    "cleandirectory",
+    "process::",
 ];
 
 /// Words of awk code that reach processes or files, besides the redirections of `print`
@@ -569,6 +572,16 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Ruby,
     },
+    // `rails runner CODE` (`rails r`) runs Ruby code in the application (a file named there
+    // is read as code too, which only widens what is read).
+    Interpreter {
+        name: "rails",
+        prefix: false,
+        code_options: &["runner", "r"],
+        glued: false,
+        first_operand: false,
+        lang: Lang::Ruby,
+    },
     // irb reads Ruby from its input (or a file), one statement after another.
     Interpreter {
         name: "irb",
@@ -578,10 +591,11 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Ruby,
     },
+    // `php artisan tinker --execute=CODE` (Laravel's shell) runs PHP code too.
     Interpreter {
         name: "php",
         prefix: true,
-        code_options: &["-r", "--run"],
+        code_options: &["-r", "--run", "--execute"],
         glued: true,
         first_operand: false,
         lang: Lang::Php,
@@ -1195,6 +1209,25 @@ const FILTERS: &[&str] = &[
     "column", "dd", "iconv", "printenv", "envsubst", "jq", "yq", "xargs", "dirname", "basename",
     "realpath", "readlink", "eval", "source", ".", "uudecode", "gpg", "strings", "sh", "bash",
 ];
+
+/// Loop conditions that never change: `while` goes on while it succeeds, `until` while it
+/// fails. `sleep N` succeeds each time, so `while sleep 1` never ends either.
+const ALWAYS_SUCCEED: &[&str] = &[":", "true", "[ 1 ]", "[[ 1 ]]", "((1))", "test 1"];
+const ALWAYS_FAIL: &[&str] = &["false", "! :", "! true", "((0))"];
+
+/// Whether a loop whose condition is `condition` (a `until` loop's when `until`) never ends
+/// by itself
+pub(crate) fn never_ends(condition: &str, until: bool) -> bool {
+    let command = condition.rsplit('/').next().unwrap_or(condition);
+    if until {
+        ALWAYS_FAIL.contains(&command)
+    } else {
+        ALWAYS_SUCCEED.contains(&command)
+            || command
+                .strip_prefix("sleep ")
+                .is_some_and(|time| time.trim().chars().all(|c| c.is_ascii_digit() || c == '.'))
+    }
+}
 
 /// Programs whose output is shell code of their own whatever their words: an agent's
 /// variables (`eval "$(ssh-agent -s)"`), the colours of `ls`, the terminal's size
@@ -2614,6 +2647,10 @@ pub(crate) enum Carried {
     /// program the package manager runs from then on (`npm config set script-shell
     /// PATH`): read as that program, run
     ConfigSet(&'static [&'static str]),
+    /// The row's options give `KEY=VALUE` settings, and the values of these keys, in this
+    /// order, joined by a space, are one command line when the first is given: Maven's
+    /// `-Dexec.executable=rm -Dexec.args='-rf ~'` runs `rm -rf ~`
+    Joined(&'static [&'static str]),
     /// Each operand is a command line, the row's options taking the next word as their
     /// value (`hyperfine 'CMD' 'CMD'`, `concurrently 'CMD' 'CMD'`), and so is the value of
     /// each of the row's options listed here (`hyperfine --prepare 'CMD'`)
@@ -3172,6 +3209,16 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         glued: &["-merge="],
         carried: Carried::Opaque("`unison -merge` names a command a shell runs on a conflict"),
     },
+    // Maven's exec plugin runs the program of `exec.executable` with the words of
+    // `exec.args` (`mvn exec:exec -Dexec.executable=sh -Dexec.args='-c …'`).
+    ScriptOption {
+        programs: &["mvn", "mvnw"],
+        subcommands: &[],
+        options: &["-D", "--define"],
+        clusters: false,
+        glued: &["-D"],
+        carried: Carried::Joined(&["exec.executable", "exec.args"]),
+    },
     // `bun exec` runs its words as a script of Bun's shell, `yarn exec` (Yarn 2 and later)
     // as one of Yarn's.
     ScriptOption {
@@ -3204,6 +3251,10 @@ pub(crate) fn option_scripts(
         }
         if let Carried::ConfigSet(keys) = row.carried {
             scripts.extend(config_set(keys, args));
+            continue;
+        }
+        if let Carried::Joined(keys) = row.carried {
+            scripts.extend(joined_script(keys, &option_values(row, row.options, args)).map(Ok));
             continue;
         }
         if let Carried::Operands(scripted) = row.carried {
@@ -3361,6 +3412,25 @@ fn keyed_script(keys: &[&str], value: &str) -> Option<String> {
         .then(|| script.strip_prefix('!').unwrap_or(script).to_owned())
 }
 
+/// The command line the `KEY=VALUE` settings among `values` give for `keys` (see
+/// [`Carried::Joined`]): each key's last value, joined by a space, when the first key has one
+fn joined_script(keys: &[&str], values: &[&str]) -> Option<String> {
+    let value_of = |key: &str| {
+        values.iter().rev().find_map(|value| {
+            value
+                .strip_prefix(key)
+                .and_then(|rest| rest.strip_prefix('='))
+        })
+    };
+    let (first, rest) = keys.split_first()?;
+    let mut line = value_of(first)?.to_owned();
+    for value in rest.iter().filter_map(|key| value_of(key)) {
+        line.push(' ');
+        line.push_str(value);
+    }
+    Some(line)
+}
+
 /// The command lines of rpm macro text's `%(CMD)` (rpm's macros documentation: "%(shell
 /// command)"), one a line; unknown when it holds Lua (`%{lua:`, `%[lua:`) or a `%(` never
 /// closed
@@ -3454,7 +3524,11 @@ fn carried_script(carried: Carried, value: &str) -> Option<Result<String, String
         Carried::Opaque(why) => Some(Err(why.to_owned())),
         Carried::Toml(keys) => toml_script(keys, value),
         Carried::RpmMacro => rpm_macro_script(value),
-        Carried::Words | Carried::Operands(_) | Carried::Vim | Carried::ConfigSet(_) => None,
+        Carried::Words
+        | Carried::Operands(_)
+        | Carried::Vim
+        | Carried::ConfigSet(_)
+        | Carried::Joined(_) => None,
     }
 }
 
@@ -9120,6 +9194,33 @@ pub(crate) fn crontab_commands(table: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
 
+    /// bash(1), Compound Commands: "`while list-1; do list-2; done` … executes the list
+    /// list-2 as long as the last command in the list list-1 returns an exit status of zero.
+    /// The until command is identical to the while command, except that the test is negated"
+    #[test]
+    fn loops_whose_condition_never_changes_never_end() {
+        for condition in [
+            ":",
+            "true",
+            "/bin/true",
+            "[ 1 ]",
+            "((1))",
+            "sleep 1",
+            "sleep 0.5",
+        ] {
+            assert!(never_ends(condition, false), "while {condition}");
+            assert!(!never_ends(condition, true), "until {condition}");
+        }
+        for condition in ["false", "! true"] {
+            assert!(never_ends(condition, true), "until {condition}");
+            assert!(!never_ends(condition, false), "while {condition}");
+        }
+        for condition in ["read f", "[ $i -lt 4 ]", "sleep $T", "pgrep app"] {
+            assert!(!never_ends(condition, false), "while {condition}");
+            assert!(!never_ends(condition, true), "until {condition}");
+        }
+    }
+
     /// bash(1), Shell Variables: "BASH_ALIASES … Elements added to this array appear in
     /// the alias list"; "BASH_CMDS … Elements added to this array appear in the hash table"
     /// printenv(1): "Print the values of the specified environment VARIABLE(s). If no
@@ -9860,6 +9961,14 @@ mod tests {
             ("go", "test -exec=id ./...", vec!["id"]),
             ("go", "run -exec xprog .", vec!["xprog"]),
             ("go", "build -exec id", vec![]),
+            // exec-maven-plugin: `exec:exec` runs `exec.executable` with `exec.args`.
+            (
+                "mvn",
+                "exec:exec -Dexec.executable=rm -Dexec.args=-rf_~ -Dexec.args=-rf",
+                vec!["rm -rf"],
+            ),
+            ("mvnw", "-D exec.executable=id exec:exec", vec!["id"]),
+            ("mvn", "exec:java -Dexec.mainClass=a.B -Dexec.args=x", vec![]),
         ];
         for (program, line, expected) in cases {
             let args = words(line);

@@ -314,6 +314,9 @@ impl Reader {
             "for_statement" | "while_statement" | "c_style_for_statement"
         );
         self.loops += usize::from(looping);
+        if looping {
+            self.flood(node, at)?;
+        }
         let walked = self.node_of_kind(node, at, inner, stdin);
         self.loops -= usize::from(looping);
         walked
@@ -2198,6 +2201,42 @@ impl Reader {
         }
         self.commands.push(command);
         Ok(())
+    }
+
+    /// A loop that never ends by itself (`while :`, `until false`, `for ((;;))`) and starts a
+    /// command in the background on each turn (`while :; do sleep 1000 & done`) fills the
+    /// process table, as a fork bomb does: how many processes it starts is only known at run
+    /// time, so it stands as a command known then.
+    fn flood<N: Syntax>(&mut self, node: N, at: At<'_, '_>) -> Result<(), Unreadable> {
+        let endless = match node.kind() {
+            "c_style_for_statement" => node.field("condition").next().is_none(),
+            "while_statement" => {
+                let until = node
+                    .children()
+                    .next()
+                    .is_some_and(|word| word.kind() == "until");
+                let condition: Vec<&str> = node
+                    .field("condition")
+                    .filter(Syntax::is_named)
+                    .map(|part| text(part, at.source).trim_end_matches([';', ' ', '\t', '\n']))
+                    .collect();
+                matches!(condition.as_slice(), [only] if knowledge::never_ends(only, until))
+            }
+            _ => false,
+        };
+        let backgrounds = node.field("body").any(|body| holds_background(body));
+        if !(endless && backgrounds) {
+            return Ok(());
+        }
+        self.push(SimpleCommand {
+            unknown: vec![Unknown {
+                part: Part::Command,
+                why: "a loop without end starts a command in the background on each turn"
+                    .to_owned(),
+            }],
+            stdin_from: sorted(at.upstream),
+            ..SimpleCommand::default()
+        })
     }
 
     /// Reads the body of the function `name` the line defined, called with `args`, which are
@@ -4539,6 +4578,11 @@ fn declares_references<N: Syntax>(node: N, source: &str) -> bool {
 }
 
 /// `upstream`, sorted and without duplicates
+/// Whether `node` or a node below it runs a command in the background (`cmd &`)
+fn holds_background<N: Syntax>(node: N) -> bool {
+    node.kind() == "&" || node.children().any(holds_background)
+}
+
 fn sorted(upstream: &[usize]) -> Vec<usize> {
     let mut sorted = upstream.to_vec();
     sorted.sort_unstable();

@@ -1,7 +1,8 @@
 //! PHP code (`php -r`), read with tree-sitter-php's grammar for code without `<?php`.
 //!
-//! Functions are known by name (PHP's names ignore case); backticks hand their text to a
-//! shell. A function named by a variable (`$f(...)`), `eval`, `assert`, and the functions
+//! Functions are known by name (PHP's names ignore case), and so are the static calls of
+//! Laravel's facades that delete or run (`File::deleteDirectory`, `Process::run`); backticks
+//! hand their text to a shell. A function named by a variable (`$f(...)`), `eval`, `assert`, and the functions
 //! that call a function named at run time are opaque.
 
 use tree_sitter::Node;
@@ -16,6 +17,7 @@ pub(super) fn read(root: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     for node in every_node(root) {
         match node.kind() {
             "function_call_expression" => call(node, source, found),
+            "scoped_call_expression" => framework_call(node, source, found),
             "shell_command_expression" => found.push(Effect::Script(string(node, source))),
             "include_expression"
             | "include_once_expression"
@@ -70,16 +72,7 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
     let name = text(function, source)
         .trim_start_matches('\\')
         .to_ascii_lowercase();
-    let args: Vec<Value> = node
-        .child_by_field_name("arguments")
-        .map(named_children)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|arg| match named_children(arg).last() {
-            Some(inner) => value(*inner, source),
-            None => unknown("argument", arg, source),
-        })
-        .collect();
+    let args = arguments(node, source);
     let first = || {
         args.first()
             .cloned()
@@ -140,6 +133,54 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
         {
             found.push(opaque(node, source))
         }
+        _ => {}
+    }
+}
+
+/// The values of a call's arguments
+fn arguments(node: Node<'_>, source: &str) -> Vec<Value> {
+    node.child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|arg| match named_children(arg).last() {
+            Some(inner) => value(*inner, source),
+            None => unknown("argument", arg, source),
+        })
+        .collect()
+}
+
+/// What a static call of a framework's facade does (`php artisan tinker --execute=...` runs
+/// Laravel's): `File::deleteDirectory(DIR)` removes a tree, `File::delete(F)` a file,
+/// `Process::run(CMD)` runs a command line
+fn framework_call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
+    let (Some(scope), Some(name)) = (
+        node.child_by_field_name("scope"),
+        node.child_by_field_name("name"),
+    ) else {
+        return;
+    };
+    let scope = text(scope, source).rsplit('\\').next().unwrap_or_default();
+    let name = text(name, source).to_ascii_lowercase();
+    let first = || {
+        arguments(node, source)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| unknown("argument", node, source))
+    };
+    match (scope.to_ascii_lowercase().as_str(), name.as_str()) {
+        ("file" | "storage", "deletedirectory" | "deletedirectories" | "cleandirectory") => found
+            .push(Effect::Delete {
+                tree: true,
+                empty_folder: false,
+                path: first(),
+            }),
+        ("file" | "storage", "delete") => found.push(Effect::Delete {
+            tree: false,
+            empty_folder: false,
+            path: first(),
+        }),
+        ("process", "run" | "start" | "command") => found.push(Effect::Script(first())),
         _ => {}
     }
 }

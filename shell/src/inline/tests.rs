@@ -756,6 +756,23 @@ fn php() {
             ),
             ("<?php $f = 'system'; $f('id');", Opaque),
             ("plain text", Exactly(vec![])),
+            // Laravel's facades (`php artisan tinker --execute=CODE`).
+            (
+                "File::deleteDirectory('/home/u');",
+                Exactly(vec![delete(true, false, "/home/u")]),
+            ),
+            (
+                "\\Illuminate\\Support\\Facades\\Storage::delete('/etc/hosts');",
+                Exactly(vec![delete(false, false, "/etc/hosts")]),
+            ),
+            (
+                "Process::run('rm -rf ~');",
+                Exactly(vec![script("rm -rf ~")]),
+            ),
+            ("File::deleteDirectory(getenv('HOME'));", UnknownValue),
+            // No `;`: the grammar stumbles, and the words decide.
+            ("File::deleteDirectory(getenv('HOME'))", Opaque),
+            ("echo User::count();", Exactly(vec![])),
         ],
     );
 }
