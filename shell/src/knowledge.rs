@@ -5079,6 +5079,151 @@ pub(crate) const WRITERS: &[Writer] = &[
         valued: GIT_VALUED,
         destination: Destination::Init,
     },
+    // The system's accounts: shadow-utils' and Debian's tools write the account files (a
+    // `passwd` status or a list of shells only reads them).
+    Writer {
+        programs: &[
+            "useradd", "adduser", "usermod", "userdel", "deluser", "newusers", "chsh", "chfn",
+            "vipw", "lusermod", "luseradd", "luserdel",
+        ],
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[&[]],
+            reads: &["-h", "--help", "-l", "--list-shells"],
+            scopes: &[],
+            files: &[],
+            default: Some("/etc/passwd"),
+        },
+    },
+    // Passwords, and their ageing (`passwd -S` and `chage -l` only read).
+    Writer {
+        programs: &[
+            "passwd", "chpasswd", "chage", "pwconv", "pwunconv", "lchage", "lpasswd",
+        ],
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[&[]],
+            reads: &["-h", "--help", "-S", "--status"],
+            scopes: &[],
+            files: &[],
+            default: Some("/etc/shadow"),
+        },
+    },
+    // Groups.
+    Writer {
+        programs: &[
+            "groupadd",
+            "groupmod",
+            "groupdel",
+            "addgroup",
+            "delgroup",
+            "gpasswd",
+            "vigr",
+            "chgpasswd",
+            "grpconv",
+            "lgroupadd",
+            "lgroupdel",
+            "lgroupmod",
+        ],
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[&[]],
+            reads: &["-h", "--help"],
+            scopes: &[],
+            files: &[],
+            default: Some("/etc/group"),
+        },
+    },
+    // visudo(8) writes the sudoers file, or the one of `-f`; `-c` only checks it.
+    Writer {
+        programs: &["visudo"],
+        valued: &["-f", "--file"],
+        destination: Destination::Setting {
+            commands: &[&[]],
+            reads: &["-c", "--check", "-h", "--help", "-V", "--version"],
+            scopes: &[],
+            files: &["-f", "--file"],
+            default: Some("/etc/sudoers"),
+        },
+    },
+    // mount(8) puts a file system over its target (or `--target`), hiding what was there,
+    // or changes how it is mounted (`-o remount,rw /`): each operand counts, as the source
+    // of `--bind` may be changed through the target; umount(8) takes away each operand,
+    // and every file system with `-a`.
+    Writer {
+        programs: &["mount"],
+        valued: &[
+            "-t",
+            "--types",
+            "-o",
+            "--options",
+            "-O",
+            "--test-opts",
+            "-L",
+            "--label",
+            "-U",
+            "--uuid",
+            "-N",
+            "--namespace",
+            "--source",
+            "--target",
+        ],
+        destination: Destination::Trees(&["--target"]),
+    },
+    Writer {
+        programs: &["umount"],
+        valued: &["-t", "--types", "-O", "--test-opts", "-N", "--namespace"],
+        destination: Destination::Every,
+    },
+    Writer {
+        programs: &["umount"],
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[&[]],
+            reads: &[],
+            scopes: &[("-a", "/"), ("--all", "/")],
+            files: &[],
+            default: None,
+        },
+    },
+    // systemctl(1): `link`, `enable` and their kin make links to units in the system's unit
+    // folder (`--user`: the home's), which start them at boot or login from then on.
+    Writer {
+        programs: &["systemctl"],
+        valued: &[
+            "-t",
+            "--type",
+            "-p",
+            "--property",
+            "-H",
+            "--host",
+            "-M",
+            "--machine",
+            "--root",
+        ],
+        destination: Destination::Setting {
+            commands: &[
+                &["link"],
+                &["enable"],
+                &["reenable"],
+                &["preset"],
+                &["preset-all"],
+                &["mask"],
+                &["edit"],
+                &["set-property"],
+                &["add-wants"],
+                &["add-requires"],
+                &["set-default"],
+            ],
+            reads: &["-h", "--help"],
+            scopes: &[
+                ("--user", "~/.config/systemd/user/"),
+                ("--global", "/etc/systemd/user/"),
+            ],
+            files: &[],
+            default: Some("/etc/systemd/system/"),
+        },
+    },
     Writer {
         programs: &["pip", "pip3"],
         valued: &[],

@@ -599,6 +599,12 @@ fn last_part(source: &str, context: &Context) -> Option<String> {
     if expand::is_unknown(source) || is_process_substitution(source) {
         return None;
     }
+    // A remote source (`host:path`, `user@host:dir/x.sh`) lands under its remote name.
+    let source = match source.split_once(':') {
+        Some((host, "")) if !host.contains('/') => return None,
+        Some((host, remote)) if !host.contains('/') => remote,
+        _ => source,
+    };
     let path = normalise(source, context);
     path.rsplit('/')
         .next()
