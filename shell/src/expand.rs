@@ -1811,8 +1811,12 @@ pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
         return Some(body.trim_end_matches('\n').to_owned());
     }
     let (program, rest) = text.split_once([' ', '\t']).unwrap_or((text, ""));
+    // An operator outside quotes makes more than one command of it; inside double quotes, a
+    // substitution is expanded, and known only at run time (below).
     if !matches!(program, "echo" | "printf")
-        || rest.contains(['|', ';', '&', '<', '>', '(', ')', '`', '\n'])
+        || unquoted(rest)
+            .any(|ch| matches!(ch, '|' | ';' | '&' | '<' | '>' | '(' | ')' | '`' | '\n'))
+        || rest.contains('`')
     {
         return None;
     }
@@ -1829,6 +1833,34 @@ pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
         return None;
     }
     crate::printf::printed(program, &words)
+}
+
+/// The characters of `text` outside quotes (an escaped one counts as quoted)
+fn unquoted(text: &str) -> impl Iterator<Item = char> + '_ {
+    let mut quote = None;
+    let mut escaped = false;
+    text.chars().filter(move |&ch| {
+        if escaped {
+            escaped = false;
+            return false;
+        }
+        match (quote, ch) {
+            (q, '\\') if q != Some('\'') => {
+                escaped = true;
+                false
+            }
+            (Some(q), c) if c == q => {
+                quote = None;
+                false
+            }
+            (Some(_), _) => false,
+            (None, '\'' | '"') => {
+                quote = Some(ch);
+                false
+            }
+            (None, _) => true,
+        }
+    })
 }
 
 /// `text` split at blanks outside quotes
@@ -1970,6 +2002,34 @@ mod tests {
                 None => word.clone(),
             })
             .collect()
+    }
+
+    /// bash(1), QUOTING: "Enclosing characters in double quotes preserves the literal value
+    /// of all characters within the quotes, with the exception of $, `, \, and, when history
+    /// expansion is enabled, !": metacharacters inside quotes are text, outside they are
+    /// operators
+    #[test]
+    fn a_literal_output_may_quote_operators() {
+        let context = Context::default();
+        let spent = Cell::new(0);
+        let vars = Vars::new();
+        let env = Env {
+            vars: &vars,
+            context: &context,
+            params: None,
+            spent: &spent,
+        };
+        let output = |inner: &str| super::literal_output(inner, &env);
+        assert_eq!(
+            output("echo \"f(1); g | h\""),
+            Some("f(1); g | h".to_owned())
+        );
+        assert_eq!(output("echo 'a > b' c"), Some("a > b c".to_owned()));
+        assert_eq!(output("echo a; rm x"), None);
+        assert_eq!(output("echo a \\(b"), Some("a (b".to_owned()));
+        assert_eq!(output("echo \"$(id)\""), None);
+        assert_eq!(output("echo \"`id`\""), None);
+        assert_eq!(output("printf '%s' x | sh"), None);
     }
 
     fn known(name: &str, values: &[&str]) -> (String, Binding) {

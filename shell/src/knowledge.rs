@@ -1215,6 +1215,42 @@ const FILTERS: &[&str] = &[
 const ALWAYS_SUCCEED: &[&str] = &[":", "true", "[ 1 ]", "[[ 1 ]]", "((1))", "test 1"];
 const ALWAYS_FAIL: &[&str] = &["false", "! :", "! true", "((0))"];
 
+/// More turns of a loop than any everyday parallel job starts in the background at once
+pub(crate) const MANY_TURNS: u64 = 1024;
+
+/// How many turns a `for` loop's word gives when it counts: `$(seq [FIRST [STEP]] LAST)` and
+/// a brace range `{A..B}`; one for any other word
+pub(crate) fn counted_turns(word: &str) -> u64 {
+    let numbers = |text: &str, separator: &str| -> Option<Vec<i64>> {
+        text.split(separator)
+            .filter(|part| !part.is_empty())
+            .map(|part| part.trim().parse().ok())
+            .collect()
+    };
+    let counted = if let Some(args) = word
+        .strip_prefix("$(seq ")
+        .and_then(|rest| rest.strip_suffix(')'))
+    {
+        match numbers(args, " ").as_deref() {
+            Some([last]) => Some(*last),
+            Some([first, last]) => Some(last - first + 1),
+            Some([first, step, last]) if *step != 0 => Some((last - first) / step + 1),
+            _ => None,
+        }
+    } else if let Some(range) = word
+        .strip_prefix('{')
+        .and_then(|rest| rest.strip_suffix('}'))
+    {
+        match numbers(range, "..").as_deref() {
+            Some([first, last]) => Some((last - first).abs() + 1),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    counted.map_or(1, |turns| turns.max(0).unsigned_abs())
+}
+
 /// Whether a loop whose condition is `condition` (a `until` loop's when `until`) never ends
 /// by itself
 pub(crate) fn never_ends(condition: &str, until: bool) -> bool {
@@ -5256,6 +5292,37 @@ pub(crate) const WRITERS: &[Writer] = &[
             scopes: &[("-g", "/usr/etc/npmrc"), ("--global", "/usr/etc/npmrc")],
             files: &[],
             default: Some("~/.npmrc"),
+        },
+    },
+    // `gem sources --add URL` (`-a`, `--remove`, `--clear-all`) changes the sources every
+    // later `gem install` trusts, in `~/.gemrc`; `conda config --add channels URL` (`--set`,
+    // `--remove`, ...) those of `conda install`, in `~/.condarc`. Alone, both only list.
+    Writer {
+        programs: &["gem"],
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[&["sources"]],
+            reads: &["-l", "--list", "-u", "--update"],
+            scopes: &[],
+            files: &[],
+            default: Some("~/.gemrc"),
+        },
+    },
+    Writer {
+        programs: &["conda", "mamba", "micromamba"],
+        valued: &["--file", "--env", "-n", "--name", "-p", "--prefix"],
+        destination: Destination::Setting {
+            commands: &[&["config"]],
+            reads: &[
+                "--show",
+                "--show-sources",
+                "--get",
+                "--describe",
+                "--validate",
+            ],
+            scopes: &[("--system", "/opt/conda/.condarc")],
+            files: &["--file"],
+            default: Some("~/.condarc"),
         },
     },
     Writer {
@@ -9342,6 +9409,26 @@ mod tests {
     /// bash(1), Compound Commands: "`while list-1; do list-2; done` … executes the list
     /// list-2 as long as the last command in the list list-1 returns an exit status of zero.
     /// The until command is identical to the while command, except that the test is negated"
+    /// seq(1): "seq [OPTION]... LAST", "FIRST LAST", "FIRST INCREMENT LAST"; bash(1), Brace
+    /// Expansion: "{x..y} … the expression expands to each number between x and y, inclusive"
+    #[test]
+    fn a_for_loop_counts_the_turns_seq_and_ranges_give() {
+        assert_eq!(counted_turns("$(seq 100000)"), 100_000);
+        assert_eq!(counted_turns("$(seq 1 100000)"), 100_000);
+        assert_eq!(counted_turns("$(seq 0 10 100)"), 11);
+        assert_eq!(counted_turns("{1..100000}"), 100_000);
+        assert_eq!(counted_turns("{10..1}"), 10);
+        for word in [
+            "$(seq $(nproc))",
+            "*.png",
+            "$(ls)",
+            "{a..z}",
+            "$(seq 1 0 5)",
+        ] {
+            assert_eq!(counted_turns(word), 1, "{word}");
+        }
+    }
+
     #[test]
     fn loops_whose_condition_never_changes_never_end() {
         for condition in [

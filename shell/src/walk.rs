@@ -2205,9 +2205,29 @@ impl Reader {
 
     /// A loop that never ends by itself (`while :`, `until false`, `for ((;;))`) and starts a
     /// command in the background on each turn (`while :; do sleep 1000 & done`) fills the
-    /// process table, as a fork bomb does: how many processes it starts is only known at run
-    /// time, so it stands as a command known then.
+    /// process table, as a fork bomb does, one sent to the background keeps running after the
+    /// line, and one that appends to a file fills the disk: how
+    /// much it takes is only known at run time, so it stands as a command known then. So
+    /// does a `for` loop over a long count (`$(seq 100000)`, `{1..100000}`) that starts
+    /// commands in the background.
     fn flood<N: Syntax>(&mut self, node: N, at: At<'_, '_>) -> Result<(), Unreadable> {
+        let backgrounds = node.field("body").any(|body| holds_token(body, "&"));
+        let appends = node
+            .field("body")
+            .any(|body| holds_token(body, ">>") || holds_token(body, "&>>"));
+        if node.kind() == "for_statement" {
+            let turns: u64 = node
+                .field("value")
+                .map(|value| knowledge::counted_turns(text(value, at.source)))
+                .sum();
+            if backgrounds && turns > knowledge::MANY_TURNS {
+                return self.unknown_command(
+                    format!("a loop starts a command in the background {turns} times"),
+                    at,
+                );
+            }
+            return Ok(());
+        }
         let endless = match node.kind() {
             "c_style_for_statement" => node.field("condition").next().is_none(),
             "while_statement" => {
@@ -2224,15 +2244,30 @@ impl Reader {
             }
             _ => false,
         };
-        let backgrounds = node.field("body").any(|body| holds_background(body));
-        if !(endless && backgrounds) {
+        if !endless {
             return Ok(());
         }
+        // The loop itself sent to the background (`while :; do :; done &`) outlives the line.
+        let after = at.source.get(node.byte_range().end..).unwrap_or_default();
+        let detached = after.trim_start().starts_with('&') && !after.trim_start().starts_with("&&");
+        let why = if backgrounds {
+            "a loop without end starts a command in the background on each turn"
+        } else if detached {
+            "a loop without end runs in the background"
+        } else if appends {
+            "a loop without end appends to a file on each turn"
+        } else {
+            return Ok(());
+        };
+        self.unknown_command(why.to_owned(), at)
+    }
+
+    /// Records a command only known at run time, for `why`
+    fn unknown_command(&mut self, why: String, at: At<'_, '_>) -> Result<(), Unreadable> {
         self.push(SimpleCommand {
             unknown: vec![Unknown {
                 part: Part::Command,
-                why: "a loop without end starts a command in the background on each turn"
-                    .to_owned(),
+                why,
             }],
             stdin_from: sorted(at.upstream),
             ..SimpleCommand::default()
@@ -3179,6 +3214,10 @@ impl Reader {
                         let text = self.written_text(file).unwrap_or_default();
                         self.inline(row, program, text, &mut runs);
                     }
+                    // `node <(echo CODE)`, `python3 /dev/fd/3`: read as a shell's script is.
+                    (_, Some(file)) if file.starts_with("<(") || descriptor_of(file).is_some() => {
+                        self.script_file(program, file, &mut runs)
+                    }
                     (_, Some(file)) if self.runs_fetched_or_written(file) => {
                         runs.opaque.push(format!(
                             "`{file}` is written or fetched on this line, and what it runs is only known then"
@@ -3787,7 +3826,14 @@ impl Reader {
             .and_then(|rest| rest.strip_suffix(')'))
         {
             match expand::literal_output(inner, &self.env()) {
-                Some(script) => runs.script(script),
+                Some(script) => {
+                    if !self.read_script_text(program, script, runs) {
+                        runs.opaque.push(format!(
+                            "what `{program}` does with the text of `<({})` is only known when it runs",
+                            inner.chars().take(40).collect::<String>()
+                        ));
+                    }
+                }
                 None if expand::programs_print_own_code(&expand::programs_of(inner)) => {}
                 None => runs.opaque.push(format!(
                     "the script `{program}` reads from `<({})` is produced at run time",
@@ -3797,13 +3843,7 @@ impl Reader {
         } else if let Some(word) = UnknownWord::decode(file) {
             runs.opaque(program, &word.why);
         } else if let Some(text) = self.written_text(file) {
-            // A file the line wrote whole is read as what reads it takes it for: a shell's
-            // script, an interpreter's code (`python3 < p.py`); anything else stays unknown.
-            if reads_scripts_as_bash(program) {
-                runs.script(text.to_owned());
-            } else if let Some(row) = knowledge::interpreter(program) {
-                self.inline(row, program, text, runs);
-            } else {
+            if !self.read_script_text(program, text.to_owned(), runs) {
                 runs.opaque.push(format!(
                     "`{file}` is written on this line, and what `{program}` does with it is only known then"
                 ));
@@ -3813,6 +3853,21 @@ impl Reader {
                 "`{file}` is written or fetched on this line, and what it runs is only known then"
             ));
         }
+    }
+
+    /// Reads `text`, which `program` runs as a file (one the line wrote whole, a process
+    /// substitution's literal output), as what `program` takes it for: a shell's script, an
+    /// interpreter's code (`python3 < p.py`, `node <(echo CODE)`); false for any other
+    /// program, whose use of it stays unknown
+    fn read_script_text(&self, program: &str, text: String, runs: &mut Runs) -> bool {
+        if reads_scripts_as_bash(program) {
+            runs.script(text);
+        } else if let Some(row) = knowledge::interpreter(program) {
+            self.inline(row, program, &text, runs);
+        } else {
+            return false;
+        }
+        true
     }
 
     /// What a transfer client's commands run (`!cmd`) and read more commands from, added to
@@ -4578,9 +4633,10 @@ fn declares_references<N: Syntax>(node: N, source: &str) -> bool {
 }
 
 /// `upstream`, sorted and without duplicates
-/// Whether `node` or a node below it runs a command in the background (`cmd &`)
-fn holds_background<N: Syntax>(node: N) -> bool {
-    node.kind() == "&" || node.children().any(holds_background)
+/// Whether `node` or a node below it is the operator `token` (`&`: a command run in the
+/// background; `>>`: a file appended to)
+fn holds_token<N: Syntax>(node: N, token: &str) -> bool {
+    node.kind() == token || node.children().any(|child| holds_token(child, token))
 }
 
 fn sorted(upstream: &[usize]) -> Vec<usize> {
