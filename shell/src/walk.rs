@@ -2205,11 +2205,10 @@ impl Reader {
 
     /// A loop that never ends by itself (`while :`, `until false`, `for ((;;))`) and starts a
     /// command in the background on each turn (`while :; do sleep 1000 & done`) fills the
-    /// process table, as a fork bomb does, one sent to the background keeps running after the
-    /// line, and one that appends to a file fills the disk: how
-    /// much it takes is only known at run time, so it stands as a command known then. So
-    /// does a `for` loop over a long count (`$(seq 100000)`, `{1..100000}`) that starts
-    /// commands in the background.
+    /// process table, as a fork bomb does; one sent to the background keeps running after
+    /// the line, and one that appends to a file fills the disk. How much it takes is only
+    /// known at run time, so it stands as a command known then. So does a `for` loop over a
+    /// long count (`$(seq 100000)`, `{1..100000}`) that starts commands in the background.
     fn flood<N: Syntax>(&mut self, node: N, at: At<'_, '_>) -> Result<(), Unreadable> {
         let backgrounds = node.field("body").any(|body| holds_token(body, "&"));
         let appends = node
@@ -2248,14 +2247,28 @@ impl Reader {
             return Ok(());
         }
         // The loop itself sent to the background (`while :; do :; done &`) outlives the line.
-        let after = at.source.get(node.byte_range().end..).unwrap_or_default();
-        let detached = after.trim_start().starts_with('&') && !after.trim_start().starts_with("&&");
+        let after = at
+            .source
+            .get(node.byte_range().end..)
+            .unwrap_or_default()
+            .trim_start();
+        let detached =
+            after.starts_with('&') && !after.starts_with("&&") && !after.starts_with("&>");
+        // Its output sent to a file (`done > log`, `done &>> log`) grows without end too.
+        let written = ["&>", ">", "1>"].iter().any(|operator| {
+            after.strip_prefix(operator).is_some_and(|rest| {
+                !rest
+                    .trim_start_matches('>')
+                    .trim_start()
+                    .starts_with("/dev/null")
+            })
+        });
         let why = if backgrounds {
             "a loop without end starts a command in the background on each turn"
         } else if detached {
             "a loop without end runs in the background"
-        } else if appends {
-            "a loop without end appends to a file on each turn"
+        } else if appends || written {
+            "a loop without end writes to a file on each turn"
         } else {
             return Ok(());
         };
@@ -2295,14 +2308,7 @@ impl Reader {
                     through.join("`, `")
                 )
             };
-            return self.push(SimpleCommand {
-                unknown: vec![Unknown {
-                    part: Part::Command,
-                    why,
-                }],
-                stdin_from: sorted(at.upstream),
-                ..SimpleCommand::default()
-            });
+            return self.unknown_command(why, at);
         }
         let params = Params {
             zero: self.params.as_ref().and_then(|params| params.zero.clone()),
