@@ -1211,7 +1211,8 @@ const FILTERS: &[&str] = &[
 ];
 
 /// Loop conditions that never change: `while` goes on while it succeeds, `until` while it
-/// fails. `sleep N` succeeds each time, so `while sleep 1` never ends either.
+/// fails. `sleep` succeeds each time, whatever its time (`while sleep "$T"`), so it never
+/// ends either.
 const ALWAYS_SUCCEED: &[&str] = &[":", "true", "[ 1 ]", "[[ 1 ]]", "((1))", "test 1"];
 const ALWAYS_FAIL: &[&str] = &["false", "! :", "! true", "((0))"];
 
@@ -1258,10 +1259,7 @@ pub(crate) fn never_ends(condition: &str, until: bool) -> bool {
     if until {
         ALWAYS_FAIL.contains(&command)
     } else {
-        ALWAYS_SUCCEED.contains(&command)
-            || command
-                .strip_prefix("sleep ")
-                .is_some_and(|time| time.trim().chars().all(|c| c.is_ascii_digit() || c == '.'))
+        ALWAYS_SUCCEED.contains(&command) || command.starts_with("sleep ")
     }
 }
 
@@ -3715,6 +3713,26 @@ pub(crate) struct Writer {
     pub(crate) destination: Destination,
 }
 
+/// A tool of the system's accounts, which writes `file` whatever its words, but with one of
+/// `reads`, which only show what it holds
+const fn account_file(
+    programs: &'static [&'static str],
+    reads: &'static [&'static str],
+    file: &'static str,
+) -> Writer {
+    Writer {
+        programs,
+        valued: &[],
+        destination: Destination::Setting {
+            commands: &[&[]],
+            reads,
+            scopes: &[],
+            files: &[],
+            default: Some(file),
+        },
+    }
+}
+
 /// The options of `git`, its `clone` and its `config` that take the next word as their value
 const GIT_VALUED: &[&str] = &[
     "-C",
@@ -5117,37 +5135,26 @@ pub(crate) const WRITERS: &[Writer] = &[
     },
     // The system's accounts: shadow-utils' and Debian's tools write the account files (a
     // `passwd` status or a list of shells only reads them).
-    Writer {
-        programs: &[
+    account_file(
+        &[
             "useradd", "adduser", "usermod", "userdel", "deluser", "newusers", "chsh", "chfn",
             "vipw", "lusermod", "luseradd", "luserdel",
         ],
-        valued: &[],
-        destination: Destination::Setting {
-            commands: &[&[]],
-            reads: &["-h", "--help", "-l", "--list-shells"],
-            scopes: &[],
-            files: &[],
-            default: Some("/etc/passwd"),
-        },
-    },
-    // Passwords, and their ageing (`passwd -S` and `chage -l` only read).
-    Writer {
-        programs: &[
+        &["-h", "--help", "-l", "--list-shells"],
+        "/etc/passwd",
+    ),
+    // Passwords, and their ageing (`passwd -S` only reads; `-l` locks an account for
+    // `passwd`, so `chage -l`, which only lists, is counted as a write too).
+    account_file(
+        &[
             "passwd", "chpasswd", "chage", "pwconv", "pwunconv", "lchage", "lpasswd",
         ],
-        valued: &[],
-        destination: Destination::Setting {
-            commands: &[&[]],
-            reads: &["-h", "--help", "-S", "--status"],
-            scopes: &[],
-            files: &[],
-            default: Some("/etc/shadow"),
-        },
-    },
+        &["-h", "--help", "-S", "--status"],
+        "/etc/shadow",
+    ),
     // Groups.
-    Writer {
-        programs: &[
+    account_file(
+        &[
             "groupadd",
             "groupmod",
             "groupdel",
@@ -5161,15 +5168,9 @@ pub(crate) const WRITERS: &[Writer] = &[
             "lgroupdel",
             "lgroupmod",
         ],
-        valued: &[],
-        destination: Destination::Setting {
-            commands: &[&[]],
-            reads: &["-h", "--help"],
-            scopes: &[],
-            files: &[],
-            default: Some("/etc/group"),
-        },
-    },
+        &["-h", "--help"],
+        "/etc/group",
+    ),
     // visudo(8) writes the sudoers file, or the one of `-f`; `-c` only checks it.
     Writer {
         programs: &["visudo"],
@@ -9447,7 +9448,11 @@ mod tests {
             assert!(never_ends(condition, true), "until {condition}");
             assert!(!never_ends(condition, false), "while {condition}");
         }
-        for condition in ["read f", "[ $i -lt 4 ]", "sleep $T", "pgrep app"] {
+        assert!(
+            never_ends("sleep $T", false),
+            "a time known at run time still passes"
+        );
+        for condition in ["read f", "[ $i -lt 4 ]", "pgrep app"] {
             assert!(!never_ends(condition, false), "while {condition}");
             assert!(!never_ends(condition, true), "until {condition}");
         }
