@@ -7700,10 +7700,11 @@ fn may_hold_a_secret_row(path: &str) -> bool {
     bytes
         .first()
         .is_some_and(|&first| SECRET_ROWS_FIRST_BYTES.contains(first))
-        || bytes
-            .iter()
-            .zip(bytes.iter().skip(1))
-            .any(|(&before, &byte)| before == b'/' && SECRET_ROWS_FIRST_BYTES.contains(byte))
+        || memchr::memchr_iter(b'/', bytes).any(|slash| {
+            bytes
+                .get(slash + 1)
+                .is_some_and(|&byte| SECRET_ROWS_FIRST_BYTES.contains(byte))
+        })
 }
 
 /// Whether `path` is `name` or ends with `/name` (compared in place: each word of a line is
