@@ -2792,7 +2792,8 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         options: &[],
         clusters: false,
         glued: &[],
-        carried: Carried::ConfigSet(&["script-shell"]),
+        // Yarn 2 and later spell it `scriptShell` (yarnrc.yml).
+        carried: Carried::ConfigSet(&["script-shell", "scriptShell"]),
     },
     ScriptOption {
         programs: &["ssh", "scp", "sftp"],
@@ -2801,6 +2802,15 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         clusters: true,
         glued: &["-o"],
         carried: Carried::Keys(&["proxycommand", "localcommand", "remotecommand"]),
+    },
+    // split(1): `--filter=COMMAND` pipes each piece into a shell running COMMAND.
+    ScriptOption {
+        programs: &["split", "gsplit"],
+        subcommands: &[],
+        options: &["--filter"],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Whole,
     },
     // scp(1), sftp(1): `-S PROGRAM` is run in place of ssh (ssh's own `-S` is a socket).
     ScriptOption {
@@ -4018,9 +4028,66 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
     },
     printer(
         &["secret-tool"],
-        Subcommands::OneOf(&["lookup"]),
+        Subcommands::OneOf(&["lookup", "search"]),
         &[],
         "~/.local/share/keyrings/login.keyring",
+    ),
+    printer(
+        &["op"],
+        Subcommands::OneOf(&["document"]),
+        &["get"],
+        "~/.config/op/config",
+    ),
+    // Bitwarden's CLI: `bw get password|item|notes|totp …` and `bw export` print the vault.
+    printer(
+        &["bw"],
+        Subcommands::OneOf(&["get", "export"]),
+        &[],
+        "~/.config/Bitwarden CLI/data.json",
+    ),
+    // sops decrypts with the age or PGP key of the home: what it prints is the plain secret.
+    SecretPrinter {
+        flags: &["-d", "--decrypt"],
+        ..printer(
+            &["sops"],
+            Subcommands::Any,
+            &[],
+            "~/.config/sops/age/keys.txt",
+        )
+    },
+    printer(
+        &["sops"],
+        Subcommands::OneOf(&["decrypt"]),
+        &[],
+        "~/.config/sops/age/keys.txt",
+    ),
+    // The clouds' secret stores, read with the credentials of the home.
+    printer(
+        &["aws"],
+        Subcommands::OneOf(&["secretsmanager"]),
+        &["get-secret-value", "batch-get-secret-value"],
+        "~/.aws/credentials",
+    ),
+    SecretPrinter {
+        flags: &["--with-decryption"],
+        ..printer(
+            &["aws"],
+            Subcommands::OneOf(&["ssm"]),
+            &["get-parameter", "get-parameters", "get-parameters-by-path"],
+            "~/.aws/credentials",
+        )
+    },
+    printer(
+        &["gcloud"],
+        Subcommands::OneOf(&["secrets"]),
+        &["access"],
+        "~/.config/gcloud/credentials.db",
+    ),
+    printer(
+        &["az"],
+        Subcommands::OneOf(&["keyvault"]),
+        &["show", "download"],
+        "~/.azure/msal_token_cache.json",
     ),
 ];
 
@@ -7085,10 +7152,40 @@ const fn installer(
     }
 }
 
-/// pip's install options: editable specs (`-e git+https://…`), and its other valued ones.
-/// An index or a links page (`--index-url`, `-f`) is a registry chosen by name: the
+/// pip's install options: editable specs (`-e git+https://…`) and the files that list the
+/// packages (`-r URL` installs what only the fetched list names), and its other valued
+/// ones. An index or a links page (`--index-url`, `-f`) is a registry chosen by name: the
 /// packages are still named ones, as PyTorch's own instructions install them.
-const PIP_SPECS: &[&str] = &["-e", "--editable"];
+const PIP_SPECS: &[&str] = &[
+    "-e",
+    "--editable",
+    "-r",
+    "--requirement",
+    "-c",
+    "--constraint",
+];
+
+/// The valued options of `poetry add`, `pdm add` and `pipenv install`
+const PYTHON_ADD_VALUED: &[&str] = &[
+    "-G",
+    "--group",
+    "-E",
+    "--extras",
+    "--source",
+    "--python",
+    "--platform",
+    "--markers",
+    "-C",
+    "--directory",
+    "-P",
+    "--project",
+    "-p",
+    "-L",
+    "--lockfile",
+    "--index",
+    "--pypi-mirror",
+    "--categories",
+];
 const PIP_VALUED: &[&str] = &[
     "-r",
     "--requirement",
@@ -7340,6 +7437,22 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
     ),
     // uv-add(1): a requirement named by a URL or a repository is built as uv adds it.
     installer("uv", &["add"], UV_SPECS, UV_VALUED, Fetched::Url),
+    // Poetry, PDM and Pipenv add a dependency given by URL or repository as uv does.
+    installer("poetry", &["add"], &[], PYTHON_ADD_VALUED, Fetched::Url),
+    installer(
+        "pdm",
+        &["add"],
+        &["-e", "--editable"],
+        PYTHON_ADD_VALUED,
+        Fetched::Url,
+    ),
+    installer(
+        "pipenv",
+        &["install"],
+        &["-e", "--editable"],
+        PYTHON_ADD_VALUED,
+        Fetched::Url,
+    ),
     // cpanm(1) installs a distribution given by URL, running its `Makefile.PL`.
     installer(
         "cpanm",
@@ -7380,6 +7493,13 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
     ),
     installer("pnpm", &["i"], &[], NPM_VALUED, Fetched::GitHubShorthand),
     installer("yarn", &["add"], &[], NPM_VALUED, Fetched::GitHubShorthand),
+    installer(
+        "yarn",
+        &["global", "add"],
+        &[],
+        NPM_VALUED,
+        Fetched::GitHubShorthand,
+    ),
     installer("bun", &["add"], &[], NPM_VALUED, Fetched::GitHubShorthand),
     installer(
         "bun",
@@ -7636,6 +7756,12 @@ pub(crate) const SECRET_FOLDERS: &[&str] = &[
     ".config/op/",
     ".config/rclone/",
     ".config/doctl/",
+    ".config/sops/",
+    ".config/Bitwarden CLI/",
+    // A browser's profile holds its cookies and the passwords it saved.
+    ".config/google-chrome/",
+    ".config/chromium/",
+    ".config/BraveSoftware/",
     ".local/share/keyrings/",
     "Library/Keychains/",
 ];
@@ -8051,8 +8177,10 @@ pub(crate) struct Autorun {
     pub(crate) reads: bool,
 }
 
-/// The files a JavaScript package manager reads and whose scripts it runs
+/// The files a JavaScript package manager reads and whose scripts it runs, and the folder
+/// of the packages' programs, which a script's command names by their name alone
 const PACKAGE_MANAGER_FILES: &[&str] = &[
+    "/node_modules/.bin/",
     "package.json",
     ".npmrc",
     ".yarnrc",
@@ -9647,6 +9775,38 @@ mod tests {
                 "secret-tool lookup service x",
                 "~/.local/share/keyrings/login.keyring",
             ),
+            (
+                "secret-tool search --all service x",
+                "~/.local/share/keyrings/login.keyring",
+            ),
+            ("op document get key", "~/.config/op/config"),
+            (
+                "bw get password github",
+                "~/.config/Bitwarden CLI/data.json",
+            ),
+            (
+                "bw export --format json",
+                "~/.config/Bitwarden CLI/data.json",
+            ),
+            ("sops -d secrets.enc.yaml", "~/.config/sops/age/keys.txt"),
+            ("sops --decrypt s.json", "~/.config/sops/age/keys.txt"),
+            ("sops decrypt s.json", "~/.config/sops/age/keys.txt"),
+            (
+                "aws secretsmanager get-secret-value --secret-id db",
+                "~/.aws/credentials",
+            ),
+            (
+                "aws ssm get-parameters-by-path --path / --with-decryption",
+                "~/.aws/credentials",
+            ),
+            (
+                "gcloud secrets versions access latest --secret=db",
+                "~/.config/gcloud/credentials.db",
+            ),
+            (
+                "az keyvault secret show --name db --vault-name v",
+                "~/.azure/msal_token_cache.json",
+            ),
         ] {
             assert_eq!(read(line), [store], "{line}");
         }
@@ -9660,6 +9820,11 @@ mod tests {
             "pass",
             "git credential approve",
             "security find-generic-password -s x",
+            "sops -e secrets.yaml",
+            "aws ssm get-parameter --name region",
+            "aws secretsmanager list-secrets",
+            "gcloud secrets list",
+            "bw list folders",
         ] {
             assert!(read(line).is_empty(), "{line}");
         }
@@ -10077,6 +10242,13 @@ mod tests {
             ("npm", "config set script-shell=/usr/bin/zsh", vec!["'/usr/bin/zsh'"]),
             ("npm", "config set registry https://r.example", vec![]),
             ("npm", "config get script-shell", vec![]),
+            (
+                "yarn",
+                "config set scriptShell /tmp/s",
+                vec!["unknown: `scriptShell` makes the package manager run `/tmp/s` from now on, and what it runs is only known then"],
+            ),
+            ("split", "--filter=gzip -b 1M big", vec!["gzip"]),
+            ("split", "-b 1M --filter id big", vec!["id"]),
             ("ssh", "-o ProxyCommand=id host", vec!["id"]),
             ("scp", "-oLocalCommand=id a b", vec!["id"]),
             ("ssh", "-o Port=22 host", vec![]),
@@ -10469,6 +10641,29 @@ mod tests {
                 Some("https://x.io/p.tar.gz"),
             ),
             ("cpanm", "Moose", None),
+            (
+                "pip",
+                "install -r https://x.io/requirements.txt",
+                Some("https://x.io/requirements.txt"),
+            ),
+            (
+                "poetry",
+                "add --group dev git+https://x.io/r.git",
+                Some("git+https://x.io/r.git"),
+            ),
+            ("poetry", "add --group dev ruff", None),
+            (
+                "pdm",
+                "add -G test https://x.io/p.whl",
+                Some("https://x.io/p.whl"),
+            ),
+            ("pipenv", "install requests", None),
+            (
+                "yarn",
+                "global add https://x.io/c.tgz",
+                Some("https://x.io/c.tgz"),
+            ),
+            ("yarn", "global add typescript", None),
         ];
         for (program, line, expected) in cases {
             assert_eq!(

@@ -2877,7 +2877,17 @@ impl Reader {
         upstream: &[usize],
     ) -> Runs {
         let mut runs = Runs::default();
-        let first_operand = || args.iter().find(|arg| !arg.starts_with('-') || *arg == "-");
+        // `deno run -A -` and `bun run x.ts` name the script after their `run`.
+        let first_operand = || {
+            let mut operands = args
+                .iter()
+                .filter(|arg| !arg.starts_with('-') || *arg == "-");
+            let first = operands.next();
+            match first {
+                Some(run) if run == "run" && matches!(program, "deno" | "bun") => operands.next(),
+                _ => first,
+            }
+        };
         if let Some(client) = clients::effects(program, args, stdin.as_deref()) {
             for line in client.lines {
                 runs.word(program, line);

@@ -103,10 +103,13 @@ fn table(name: &str) -> Option<Does> {
         | ("vm", _)
         | ("worker_threads", "Worker")
         | ("process", "binding" | "dlopen" | "_linkedBinding")
-        | ("module", "_compile" | "_load")
+        | ("module" | "module.constructor" | "Module", "_compile" | "_load")
         | ("Deno", "run" | "Command" | "dlopen")
         | ("Bun", "spawn" | "spawnSync" | "$") => Does::Evaluates,
-        ("", "require" | "import") | ("module" | "process.mainModule", "require") => Does::Requires,
+        ("", "require" | "import")
+        | ("module" | "process.mainModule" | "module.constructor" | "Module", "require") => {
+            Does::Requires
+        }
         ("process", "kill") => Does::Kill,
         ("process", "chdir") | ("Deno", "chdir") => Does::Chdir,
         // `import("child_process").then(cp => ...)` hands the module to a function.

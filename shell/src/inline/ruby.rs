@@ -139,6 +139,8 @@ fn call(node: Node<'_>, source: &str, found: &mut Vec<Effect>) {
             found.push(in_its_folder(node, source, run(values())))
         }
         ("IO", "popen") | ("Open3", _) => found.push(in_its_folder(node, source, run(values()))),
+        // Rake's `sh` (FileUtils', in a Rakefile or `rake -e`) runs a command line.
+        (_, "sh") if file_utils => found.push(in_its_folder(node, source, run(values()))),
         // With a block, the folder changes back when the block ends, where the reader does
         // not follow it: what runs after the call runs where only run time knows.
         ("Dir", "chdir") | ("FileUtils", "cd" | "chdir") => {

