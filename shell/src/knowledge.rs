@@ -608,6 +608,16 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Lua,
     },
+    // bpftrace(8): a probe's program may call `system("CMD")` (with `--unsafe`); its
+    // language is not read.
+    Interpreter {
+        name: "bpftrace",
+        prefix: false,
+        code_options: &["-e"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
     Interpreter {
         name: "tclsh",
         prefix: true,
@@ -3691,9 +3701,9 @@ pub(crate) enum Destination {
     /// Anything below the folder after the archive, with one of these flags (`dpkg-deb -x
     /// ARCHIVE DIR`)
     Extract(&'static [&'static str]),
-    /// The folder `git clone URL [DIR]` writes into: `DIR`, else the URL's last part
-    /// without `.git`
-    Clone,
+    /// The folder a clone writes into, after these operands (`git clone URL [DIR]`, `gh
+    /// repo clone REPO [DIR]`): `DIR`, else the source's last part without `.git`
+    Clone(&'static [&'static str]),
     /// The repository `git init [DIR]` makes: `DIR/.git` and below it (`DIR` with `--bare`,
     /// the folder of `--separate-git-dir`), `DIR` being below the folders of `-C`
     Init,
@@ -5169,7 +5179,42 @@ pub(crate) const WRITERS: &[Writer] = &[
     Writer {
         programs: &["git"],
         valued: GIT_VALUED,
-        destination: Destination::Clone,
+        destination: Destination::Clone(&["clone"]),
+    },
+    // Other forges' and version control systems' clones: a fetched tree, as git's.
+    Writer {
+        programs: &["gh"],
+        valued: &["-R", "--repo", "-u", "--upstream-remote-name"],
+        destination: Destination::Clone(&["repo", "clone"]),
+    },
+    Writer {
+        programs: &["hg"],
+        valued: &[
+            "-r",
+            "--rev",
+            "-b",
+            "--branch",
+            "-e",
+            "--ssh",
+            "-u",
+            "--updaterev",
+        ],
+        destination: Destination::Clone(&["clone"]),
+    },
+    Writer {
+        programs: &["svn"],
+        valued: &["-r", "--revision", "--depth", "--username", "--password"],
+        destination: Destination::Clone(&["checkout"]),
+    },
+    Writer {
+        programs: &["svn"],
+        valued: &["-r", "--revision", "--depth", "--username", "--password"],
+        destination: Destination::Clone(&["co"]),
+    },
+    Writer {
+        programs: &["svn"],
+        valued: &["-r", "--revision", "--depth", "--username", "--password"],
+        destination: Destination::Clone(&["export"]),
     },
     Writer {
         programs: &["git"],
@@ -5448,6 +5493,21 @@ pub(crate) const WRITERS: &[Writer] = &[
         destination: Destination::SedScript,
     },
 ];
+
+/// Whether `program` with these operands clones a repository (a [`Destination::Clone`]
+/// row): the folder it writes holds what was fetched
+pub(crate) fn clones(program: &str, operands: &[String]) -> bool {
+    writers(program).any(|writer| match writer.destination {
+        Destination::Clone(subcommand) => {
+            operands.len() >= subcommand.len()
+                && operands
+                    .iter()
+                    .zip(subcommand)
+                    .all(|(operand, word)| operand == word)
+        }
+        _ => false,
+    })
+}
 
 /// The rows of `program` in [`WRITERS`]; a name with a version after it (`python3.12`,
 /// `gpg2`) is the program's
@@ -9841,6 +9901,8 @@ mod tests {
         // (Lua, Tcl, R, Julia and the others) may run anything, whatever its words.
         let cases = [
             ("irb", "x.rb", None),
+            ("bpftrace", "-e BEGIN{system(\"id\")}", Some(true)),
+            ("bpftrace", "-l tracepoint:*", None),
             ("jshell", "x.jsh", None),
             ("python3", "-c import_shutil;shutil.rmtree('/')", Some(true)),
             ("python3", "-c import(", Some(false)),
@@ -10672,6 +10734,17 @@ mod tests {
                 "{program} {line}"
             );
         }
+    }
+
+    #[test]
+    fn a_clone_of_each_tool_is_known_by_its_words() {
+        assert!(clones("git", &words("clone https://h/r x")));
+        assert!(clones("gh", &words("repo clone o/r")));
+        assert!(clones("hg", &words("clone https://h/r")));
+        assert!(clones("svn", &words("export https://h/r/f.sh f.sh")));
+        assert!(!clones("gh", &words("repo view o/r")));
+        assert!(!clones("git", &words("status")));
+        assert!(!clones("svn", &words("update")));
     }
 
     #[test]

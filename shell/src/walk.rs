@@ -1993,7 +1993,7 @@ impl Reader {
                     }
                 }
             }
-            if command.program == "git" && command.subcommand.as_deref() == Some("clone") {
+            if knowledge::clones(&command.program, &command.operands) {
                 let folders = command
                     .writes
                     .iter()
@@ -3099,7 +3099,9 @@ impl Reader {
             }
             "parallel" => self.parallel_runs(program, args, stdin.clone(), upstream, &mut runs),
             "git" => self.git_runs(args, &mut runs),
-            "make" | "gmake" | "bmake" => {
+            // ninja(1) reads `build.ninja`, or the file of `-f`, whose rules' `command =`
+            // lines run as make's recipes do.
+            "make" | "gmake" | "bmake" | "ninja" | "samu" => {
                 let files = option_value(args, 'f', "--file")
                     .or_else(|| option_value(args, 'f', "--makefile"));
                 // `make -f -`: the makefile is its input, whose recipes run as command lines.
@@ -3108,11 +3110,14 @@ impl Reader {
                     .is_some_and(|file| STDIN_PATHS.contains(&file) || file.starts_with("<("))
                 {
                     runs.opaque.push(format!(
-                        "the recipes `{program}` runs come from a makefile given as its input, read only when it runs"
+                        "the recipes `{program}` runs come from a build file given as its input, read only when it runs"
                     ));
                 }
                 let written = match &files {
                     Some(file) => self.was_written(file).then(|| file.clone()),
+                    None if matches!(program, "ninja" | "samu") => self
+                        .was_written("build.ninja")
+                        .then(|| "build.ninja".to_owned()),
                     None => ["GNUmakefile", "makefile", "Makefile"]
                         .into_iter()
                         .find(|file| self.was_written(file))
@@ -3325,6 +3330,13 @@ impl Reader {
                     "the command line the code of `{program}` runs is built at run time: {why}"
                 )),
                 Effect::Exec(words) if words.is_empty() => {}
+                // `spawn('sh', [])`: a shell or an interpreter given no code reads it from
+                // the input the code gives it, a socket's or a pipe's.
+                Effect::Exec(words) if reads_code_the_caller_feeds(&words) => {
+                    runs.opaque.push(format!(
+                        "the code of `{program}` starts a shell or an interpreter with no script, which runs what the code feeds it: known only at run time"
+                    ))
+                }
                 Effect::Exec(words) => runs
                     .inline
                     .push(InlineRun::Exec(words.into_iter().map(word).collect())),
@@ -4885,6 +4897,26 @@ fn pattern_file(word: &str, context: &Context) -> Option<UnknownWord> {
         one_word: false,
         why: format!("`{word}` is a pattern, matched against the files there are when it runs"),
     })
+}
+
+/// Whether inline code's `words` start a shell or an interpreter with no script: no
+/// operand and no code option, only flags (`['sh']`, `['bash', '-i']`, `['python3']`)
+fn reads_code_the_caller_feeds(words: &[Value]) -> bool {
+    let Some((Value::Known(program), rest)) = words.split_first() else {
+        return false;
+    };
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let runs_code = SHELLS.contains(&name) || knowledge::interpreter(name).is_some();
+    // `python3 --version` answers and ends.
+    let answers = rest.iter().any(|word| {
+        matches!(word, Value::Known(flag) if matches!(flag.as_str(), "--version" | "-V" | "--help" | "-h"))
+    });
+    runs_code
+        && !answers
+        && rest.iter().all(|word| {
+            matches!(word, Value::Known(flag) if flag.starts_with('-') && flag.len() > 1
+                && !matches!(flag.as_str(), "-c" | "-e" | "-p" | "--eval" | "--print" | "-m"))
+        })
 }
 
 fn unknown_path(why: String) -> UnknownWord {

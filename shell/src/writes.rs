@@ -414,11 +414,11 @@ fn written_by(
                 }
             }
         }
-        Destination::Clone => {
-            if words.operands.first() != Some(&"clone") {
+        Destination::Clone(subcommand) => {
+            if words.operands.get(..subcommand.len()) != Some(subcommand) {
                 return out;
             }
-            let folder = match words.operands.get(1..) {
+            let folder = match words.operands.get(subcommand.len()..) {
                 Some([_, folder, ..]) => Some((*folder).to_owned()),
                 Some([url]) => clone_folder(url),
                 _ => None,
