@@ -5203,17 +5203,17 @@ pub(crate) const WRITERS: &[Writer] = &[
     },
     Writer {
         programs: &["svn"],
-        valued: &["-r", "--revision", "--depth", "--username", "--password"],
+        valued: SVN_VALUED,
         destination: Destination::Clone(&["checkout"]),
     },
     Writer {
         programs: &["svn"],
-        valued: &["-r", "--revision", "--depth", "--username", "--password"],
+        valued: SVN_VALUED,
         destination: Destination::Clone(&["co"]),
     },
     Writer {
         programs: &["svn"],
-        valued: &["-r", "--revision", "--depth", "--username", "--password"],
+        valued: SVN_VALUED,
         destination: Destination::Clone(&["export"]),
     },
     Writer {
@@ -5493,6 +5493,9 @@ pub(crate) const WRITERS: &[Writer] = &[
         destination: Destination::SedScript,
     },
 ];
+
+/// svn's options that take the next word as their value
+const SVN_VALUED: &[&str] = &["-r", "--revision", "--depth", "--username", "--password"];
 
 /// Whether `program` with these operands clones a repository (a [`Destination::Clone`]
 /// row): the folder it writes holds what was fetched
