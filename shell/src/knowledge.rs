@@ -7228,6 +7228,23 @@ const PIP_SPECS: &[&str] = &[
     "--constraint",
 ];
 
+/// pip's options whose file lists packages by name rather than being one
+const PIP_LISTS: &[&str] = &["-r", "--requirement", "-c", "--constraint"];
+
+/// Whether `spec` is given to an installer as a list of packages (`pip install -r FILE`):
+/// a list the line writes names packages of the registry, installed as named ones are
+pub(crate) fn lists_packages(args: &[String], spec: &str) -> bool {
+    args.windows(2)
+        .any(|pair| matches!(pair, [option, value] if PIP_LISTS.contains(&option.as_str()) && value == spec))
+        || PIP_LISTS.iter().any(|option| {
+            args.iter().any(|arg| {
+                arg.strip_prefix(option)
+                    .and_then(|rest| rest.strip_prefix('='))
+                    == Some(spec)
+            })
+        })
+}
+
 /// The valued options of `poetry add`, `pdm add` and `pipenv install`
 const PYTHON_ADD_VALUED: &[&str] = &[
     "-G",
@@ -10765,6 +10782,13 @@ mod tests {
             Some("x.whl")
         );
         assert_eq!(installed("npm", "install ./packages/ui"), None);
+        let list = words("install -r x.whl");
+        assert!(lists_packages(&list, "x.whl"));
+        assert!(lists_packages(
+            &words("install --requirement=r.txt"),
+            "r.txt"
+        ));
+        assert!(!lists_packages(&words("install x.whl"), "x.whl"));
         // A runner runs its first operand, which `run_operand` asks about.
         assert_eq!(installed("npx", "./x.tgz"), None);
     }

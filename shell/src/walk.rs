@@ -3266,7 +3266,9 @@ impl Reader {
         // A file the line wrote or downloaded is installed as its URL would be; a build in a
         // folder fetched on the line (`cd d && pip install .`) stays the everyday way to build.
         } else if let Some(package) = knowledge::installed_package(program, args, |spec| {
-            self.was_written(spec) && !self.fetched.contains(&normalise(spec, &self.context))
+            self.was_written(spec)
+                && !self.fetched.contains(&normalise(spec, &self.context))
+                && !knowledge::lists_packages(args, spec)
         }) {
             runs.opaque.push(format!(
                 "`{program}` installs `{package}`, written or fetched on this line, running its build code, which is only known then"
