@@ -4901,24 +4901,38 @@ fn pattern_file(word: &str, context: &Context) -> Option<UnknownWord> {
     })
 }
 
-/// Whether inline code's `words` start a shell or an interpreter with no script: no
-/// operand and no code option, only flags (`['sh']`, `['bash', '-i']`, `['python3']`)
+/// Whether inline code's `words` start a shell or an interpreter with no script, which then
+/// reads its code from the input the code gives it (`['sh']`, `['bash', '-i']`,
+/// `['python3']`): a shell given no `-c` and no file, an interpreter as
+/// [`knowledge::reads_code_from_input`] reads its words
 fn reads_code_the_caller_feeds(words: &[Value]) -> bool {
     let Some((Value::Known(program), rest)) = words.split_first() else {
         return false;
     };
-    let name = program.rsplit('/').next().unwrap_or(program);
-    let runs_code = SHELLS.contains(&name) || knowledge::interpreter(name).is_some();
-    // `python3 --version` answers and ends.
-    let answers = rest.iter().any(|word| {
-        matches!(word, Value::Known(flag) if matches!(flag.as_str(), "--version" | "-V" | "--help" | "-h"))
-    });
-    runs_code
-        && !answers
-        && rest.iter().all(|word| {
-            matches!(word, Value::Known(flag) if flag.starts_with('-') && flag.len() > 1
-                && !matches!(flag.as_str(), "-c" | "-e" | "-p" | "--eval" | "--print" | "-m"))
+    let Some(args) = rest
+        .iter()
+        .map(|word| match word {
+            Value::Known(word) => Some(word.clone()),
+            Value::Unknown(_) => None,
         })
+        .collect::<Option<Vec<String>>>()
+    else {
+        return false;
+    };
+    let name = program.rsplit('/').next().unwrap_or(program);
+    // `python3 --version` answers and ends.
+    if args
+        .iter()
+        .any(|arg| matches!(arg.as_str(), "--version" | "-V" | "--help" | "-h"))
+    {
+        return false;
+    }
+    if SHELLS.contains(&name) {
+        let code_or_file =
+            |arg: &String| !arg.starts_with('-') || (!arg.starts_with("--") && arg.contains('c'));
+        return !args.iter().any(code_or_file);
+    }
+    knowledge::reads_code_from_input(name, &args)
 }
 
 fn unknown_path(why: String) -> UnknownWord {
