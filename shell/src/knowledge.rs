@@ -1607,6 +1607,88 @@ pub(crate) const LINK_MAKERS: &[LinkMaker] = &[
     },
 ];
 
+/// A program that, given some words, follows the symbolic links it meets below its
+/// operands as it goes through them: what a link made below an operand leads to is read too
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LinkFollower {
+    /// The program
+    pub(crate) program: &'static str,
+    /// The words, as written, any of which makes it follow links (`find -L`, `-follow`)
+    pub(crate) words: &'static [&'static str],
+    /// Short options among `words` found in a cluster too (`grep -Rn`), as getopt reads them
+    pub(crate) clusters: bool,
+}
+
+/// Every program that follows the links below its operands when told to, one row each:
+/// find(1) `-L`/`-follow`, grep(1) `-R`, ripgrep `-L`, chmod(1)/chown(1)/chgrp(1) `-L` (with
+/// `-R`), cp(1) `-L`, rsync(1) `-L`, tar(1) `-h`, du(1) `-L`
+pub(crate) const LINK_FOLLOWERS: &[LinkFollower] = &[
+    LinkFollower {
+        program: "find",
+        words: &["-L", "-follow"],
+        clusters: false,
+    },
+    LinkFollower {
+        program: "grep",
+        words: &["-R", "--dereference-recursive"],
+        clusters: true,
+    },
+    LinkFollower {
+        program: "rg",
+        words: &["-L", "--follow"],
+        clusters: true,
+    },
+    LinkFollower {
+        program: "chmod",
+        words: &["-L"],
+        clusters: true,
+    },
+    LinkFollower {
+        program: "chown",
+        words: &["-L"],
+        clusters: true,
+    },
+    LinkFollower {
+        program: "chgrp",
+        words: &["-L"],
+        clusters: true,
+    },
+    LinkFollower {
+        program: "cp",
+        words: &["-L", "--dereference"],
+        clusters: true,
+    },
+    LinkFollower {
+        program: "rsync",
+        words: &["-L", "--copy-links"],
+        clusters: true,
+    },
+    LinkFollower {
+        program: "tar",
+        words: &["-h", "--dereference"],
+        clusters: true,
+    },
+    LinkFollower {
+        program: "du",
+        words: &["-L", "--dereference"],
+        clusters: true,
+    },
+];
+
+/// Whether `program` given `args` (with their `flags`, clusters split) follows the links
+/// below its operands (see [`LINK_FOLLOWERS`])
+pub(crate) fn follows_links(program: &str, args: &[String], flags: &[String]) -> bool {
+    LINK_FOLLOWERS
+        .iter()
+        .filter(|row| row.program == program)
+        .any(|row| {
+            row.words.iter().any(|word| {
+                args.iter().any(|arg| arg == word)
+                    || (row.clusters && !word.starts_with("--") && flags.iter().any(|f| f == word))
+            })
+        })
+}
+
 /// The row of `program` in [`LINK_MAKERS`]
 pub(crate) fn link_maker(program: &str) -> Option<&'static LinkMaker> {
     LINK_MAKERS.iter().find(|row| row.program == program)
@@ -2813,6 +2895,16 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         glued: &["-o"],
         carried: Carried::Keys(&["proxycommand", "localcommand", "remotecommand"]),
     },
+    // nmap(1): `--script=FILE` runs the Lua script FILE (a script's or a category's name
+    // is one of nmap's own); read as the file run, as `--script-shell`'s is.
+    ScriptOption {
+        programs: &["nmap"],
+        subcommands: &[],
+        options: &["--script"],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Whole,
+    },
     // split(1): `--filter=COMMAND` pipes each piece into a shell running COMMAND.
     ScriptOption {
         programs: &["split", "gsplit"],
@@ -3951,6 +4043,26 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
         &["get"],
         "~/.git-credentials",
     ),
+    // A CI checkout keeps its token in the repository's settings
+    // (`http.https://github.com/.extraheader`): printed by name, or with every setting.
+    SecretPrinter {
+        mentions: &["extraheader", "password", "token", "secret"],
+        ..printer(
+            &["git"],
+            Subcommands::OneOf(&["config"]),
+            &[],
+            "~/.git-credentials",
+        )
+    },
+    SecretPrinter {
+        flags: &["--list", "-l"],
+        ..printer(
+            &["git"],
+            Subcommands::OneOf(&["config"]),
+            &[],
+            "~/.git-credentials",
+        )
+    },
     printer(
         &["git-credential-"],
         Subcommands::Any,
@@ -4036,6 +4148,25 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
             "~/Library/Keychains/login.keychain-db",
         )
     },
+    SecretPrinter {
+        flags: &["-d"],
+        ..printer(
+            &["security"],
+            Subcommands::OneOf(&["dump-keychain"]),
+            &[],
+            "~/Library/Keychains/login.keychain-db",
+        )
+    },
+    // KDE's wallet: `kwallet-query -r ENTRY WALLET` prints an entry's password.
+    SecretPrinter {
+        flags: &["-r", "--read-password"],
+        ..printer(
+            &["kwallet-query"],
+            Subcommands::Any,
+            &[],
+            "~/.local/share/kwalletd/kdewallet.kwl",
+        )
+    },
     printer(
         &["secret-tool"],
         Subcommands::OneOf(&["lookup", "search"]),
@@ -4053,6 +4184,12 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
         &["bw"],
         Subcommands::OneOf(&["get", "export"]),
         &[],
+        "~/.config/Bitwarden CLI/data.json",
+    ),
+    printer(
+        &["bw"],
+        Subcommands::OneOf(&["list"]),
+        &["items"],
         "~/.config/Bitwarden CLI/data.json",
     ),
     // sops decrypts with the age or PGP key of the home: what it prints is the plain secret.
@@ -7842,7 +7979,17 @@ pub(crate) const SECRET_FOLDERS: &[&str] = &[
     ".config/google-chrome/",
     ".config/chromium/",
     ".config/BraveSoftware/",
+    ".config/microsoft-edge/",
+    ".mozilla/firefox/",
+    "Library/Application Support/Google/Chrome/",
+    "Library/Application Support/Firefox/",
+    "Library/Application Support/BraveSoftware/",
+    "Library/Application Support/Microsoft Edge/",
+    // A chat client's local storage holds its session token.
+    ".config/discord/",
+    ".config/Slack/",
     ".local/share/keyrings/",
+    ".local/share/kwalletd/",
     "Library/Keychains/",
 ];
 
@@ -9868,6 +10015,18 @@ mod tests {
                 "bw export --format json",
                 "~/.config/Bitwarden CLI/data.json",
             ),
+            (
+                "security dump-keychain -d login.keychain",
+                "~/Library/Keychains/login.keychain-db",
+            ),
+            (
+                "kwallet-query -r github kdewallet",
+                "~/.local/share/kwalletd/kdewallet.kwl",
+            ),
+            (
+                "bw list items --search github",
+                "~/.config/Bitwarden CLI/data.json",
+            ),
             ("sops -d secrets.enc.yaml", "~/.config/sops/age/keys.txt"),
             ("sops --decrypt s.json", "~/.config/sops/age/keys.txt"),
             ("sops decrypt s.json", "~/.config/sops/age/keys.txt"),
@@ -9887,6 +10046,11 @@ mod tests {
                 "az keyvault secret show --name db --vault-name v",
                 "~/.azure/msal_token_cache.json",
             ),
+            (
+                "git config --get http.https://github.com/.extraheader",
+                "~/.git-credentials",
+            ),
+            ("git config -l", "~/.git-credentials"),
         ] {
             assert_eq!(read(line), [store], "{line}");
         }
@@ -9905,6 +10069,8 @@ mod tests {
             "aws secretsmanager list-secrets",
             "gcloud secrets list",
             "bw list folders",
+            "git config --get user.email",
+            "git config credential.helper store",
         ] {
             assert!(read(line).is_empty(), "{line}");
         }
@@ -10329,6 +10495,8 @@ mod tests {
                 "config set scriptShell /tmp/s",
                 vec!["unknown: `scriptShell` makes the package manager run `/tmp/s` from now on, and what it runs is only known then"],
             ),
+            ("nmap", "--script=/tmp/x.nse 127.0.0.1", vec!["/tmp/x.nse"]),
+            ("nmap", "--script default -sV h", vec!["default"]),
             ("split", "--filter=gzip -b 1M big", vec!["gzip"]),
             ("split", "-b 1M --filter id big", vec!["id"]),
             ("ssh", "-o ProxyCommand=id host", vec!["id"]),

@@ -32,6 +32,7 @@ mod knowledge;
 mod limits;
 mod links;
 mod name_filter;
+mod name_glob;
 mod path;
 mod printf;
 mod secret_copies;

@@ -131,6 +131,35 @@ impl Links {
         })
     }
 
+    /// What the links made below the normalised folder `root` lead to, and the links
+    /// below those in turn: a traversal that follows links (`find -L`, `grep -R`) goes on
+    /// there. Each is the place (through the links made so far), or why it is only known at
+    /// run time.
+    pub(crate) fn reached_below(&self, root: &str) -> Vec<Result<String, String>> {
+        let mut reached: Vec<Result<String, String>> = Vec::new();
+        let mut roots = vec![root.to_owned()];
+        let mut followed = vec![false; self.made.len()];
+        while let Some(root) = roots.pop() {
+            for (link, followed) in self.made.iter().zip(followed.iter_mut()) {
+                let inside =
+                    under(&link.at, &root).is_some_and(|rest| !rest.is_empty() || link.any_child);
+                if !inside || *followed {
+                    continue;
+                }
+                *followed = true;
+                let place = match &link.target {
+                    Ok(target) => self.resolve(target.clone(), false),
+                    Err(why) => Err(why.clone()),
+                };
+                if let Ok(place) = &place {
+                    roots.push(place.clone());
+                }
+                reached.push(place);
+            }
+        }
+        reached
+    }
+
     /// Whether no link was made on the line
     pub(crate) fn is_empty(&self) -> bool {
         self.made.is_empty()
@@ -168,18 +197,23 @@ impl Links {
 /// The part of `path` after `link` (empty or starting with `/`) when `path` is the link or
 /// below it
 fn below<'p>(path: &'p str, link: &Link) -> Option<&'p str> {
-    let rest = if link.at == "/" {
-        path.starts_with('/').then_some(path)?
-    } else {
-        let rest = path.strip_prefix(link.at.as_str())?;
-        (rest.is_empty() || rest.starts_with('/')).then_some(rest)?
-    };
+    let rest = under(path, &link.at)?;
     if !link.any_child {
         return Some(rest);
     }
     // Past the unknown name: `/name/rest` gives `/rest`.
     let name = rest.strip_prefix('/').filter(|name| !name.is_empty())?;
     Some(name.find('/').map_or("", |slash| &name[slash..]))
+}
+
+/// The part of the normalised `path` after `folder` (empty or starting with `/`) when
+/// `path` is the folder or below it
+fn under<'p>(path: &'p str, folder: &str) -> Option<&'p str> {
+    if folder == "/" {
+        return path.starts_with('/').then_some(path);
+    }
+    let rest = path.strip_prefix(folder)?;
+    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
 }
 
 /// The last part of a normalised path: the name a link to it takes inside a folder

@@ -22,6 +22,7 @@ use crate::knowledge::{
 };
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::links::Links;
+use crate::name_glob;
 use crate::path::normalise;
 use crate::printf;
 use crate::secret_copies::SecretCopies;
@@ -4808,6 +4809,7 @@ fn simple_command(
                 // Most paths hold no pattern: one look, then none of the pattern readings.
                 if memchr::memchr3(b'*', b'?', b'[', path.as_bytes()).is_some() {
                     paths.extend(secrets_a_pattern_may_name(&path));
+                    paths.extend(secrets_patterned_folders_may_name(&path));
                     paths.extend(system_folders_a_pattern_may_name(&path));
                 }
                 paths.push(path);
@@ -4816,6 +4818,19 @@ fn simple_command(
                 &context.cwd,
                 format!("`{operand}` goes through a link made on this line, and {why}"),
             )),
+        }
+    }
+    // `ln -s ~ cache/h && find -L cache -delete` goes on into the home.
+    if !links.is_empty() && knowledge::follows_links(&program, &args, &flags) {
+        let roots = paths.clone();
+        for reached in roots.iter().flat_map(|root| links.reached_below(root)) {
+            match reached {
+                Ok(path) => paths.push(path),
+                Err(why) => unknown.push(unknown_path_in(
+                    &context.cwd,
+                    format!("`{program}` follows a link made on this line, and {why}"),
+                )),
+            }
         }
     }
     let mut stdin_from = upstream.to_vec();
@@ -5132,7 +5147,9 @@ fn found_secrets(args: &[String], roots: &[String]) -> Vec<String> {
         .copied()
         .filter(|secret| {
             let name = secret.rsplit('/').next().unwrap_or(secret);
-            patterns.iter().any(|pattern| may_match_name(pattern, name))
+            patterns
+                .iter()
+                .any(|pattern| name_glob::may_match_name(pattern, name))
         })
         .collect();
     // A root above the homes (`/`, `/home`) finds a home's secrets too.
@@ -5209,9 +5226,76 @@ fn secrets_a_pattern_may_name(path: &str) -> Vec<String> {
         .iter()
         .map(|secret| secret.rsplit('/').next().unwrap_or(secret))
         .filter(|secret| name.starts_with('.') || !secret.starts_with('.'))
-        .filter(|secret| may_match_name(name, secret))
+        .filter(|secret| name_glob::may_match_name(name, secret))
         .map(|secret| format!("{folder}{secret}"))
         .collect();
+    found.dedup();
+    found
+}
+
+/// The secrets a pattern in a folder's part of `path` may name, as bash matches it part by
+/// part: `~/.ss?/id_rsa` and `~/.a?s/credentials` may be a key and a cloud's credentials,
+/// `~/.s*` the SSH folder, `/proc/*/environ` a process's environment. A row of
+/// [`knowledge::SECRET_FOLDERS`] may lie at any depth, one of [`knowledge::SECRET_FILES`]
+/// ends the path; each part the row lies over must be able to match the row's part (a
+/// pattern with no leading dot matches no dotted name, as bash's `*` does not), and one of
+/// them must be a pattern (a literal path is [`knowledge::is_secret_path`]'s). The path
+/// stands for each with the row put in place of the parts it lies over.
+fn secrets_patterned_folders_may_name(path: &str) -> Vec<String> {
+    if expand::is_unknown(path) {
+        return Vec::new();
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    let mut found = Vec::new();
+    let mut place = |start: usize, row: &[&str]| {
+        let (Some(before), Some(over), Some(after)) = (
+            parts.get(..start),
+            parts.get(start..start + row.len()),
+            parts.get(start + row.len()..),
+        ) else {
+            return;
+        };
+        if over.iter().any(|part| name_glob::is_pattern(part))
+            && over
+                .iter()
+                .zip(row)
+                .all(|(part, name)| name_glob::part_may_be(part, name))
+        {
+            let named: Vec<&str> = [before, row, after].concat();
+            found.push(named.join("/"));
+        }
+    };
+    for folder in knowledge::SECRET_FOLDERS {
+        let row: Vec<&str> = folder.trim_end_matches('/').split('/').collect();
+        for start in 1..=parts.len().saturating_sub(row.len()) {
+            place(start, &row);
+        }
+    }
+    for file in knowledge::SECRET_FILES {
+        let row: Vec<&str> = file.split('/').collect();
+        if let Some(start) = parts
+            .len()
+            .checked_sub(row.len())
+            .filter(|start| *start > 0)
+        {
+            place(start, &row);
+        }
+    }
+    // `/proc/PID/environ`: a pattern where the process's number or `self` goes may match one.
+    if let ["", process_folder, process, environ] = parts.as_slice() {
+        const PROCESSES: &[&str] = &["self", "1", "12", "123", "1234", "12345", "123456"];
+        if [process_folder, process, environ]
+            .iter()
+            .any(|part| name_glob::is_pattern(part))
+            && name_glob::part_may_be(process_folder, "proc")
+            && name_glob::part_may_be(environ, "environ")
+            && PROCESSES
+                .iter()
+                .any(|name| name_glob::part_may_be(process, name))
+        {
+            found.push(ENVIRONMENT_FILE.to_owned());
+        }
+    }
     found.dedup();
     found
 }
@@ -5269,7 +5353,10 @@ fn system_folders_a_pattern_may_name(path: &str) -> Vec<String> {
                 .and_then(|_| knowledge::folders_on_every_system(parent));
             match children {
                 Some(children) => {
-                    for child in children.iter().filter(|child| may_match_name(part, child)) {
+                    for child in children
+                        .iter()
+                        .filter(|child| name_glob::may_match_name(part, child))
+                    {
                         matched = true;
                         next.push(format!("{folder}/{child}"));
                     }
@@ -5420,7 +5507,7 @@ fn finds_root(args: &[String], root: &str) -> bool {
             || if *test == "-path" {
                 may_match_path(pattern, path)
             } else {
-                may_match_name(pattern, name)
+                name_glob::may_match_name(pattern, name)
             }
     })
 }
@@ -5460,17 +5547,6 @@ const FIND_ACTIONS: &[&str] = &[
 /// Whether the `find -path` glob `pattern` may match `path`, whose `*` crosses folders
 fn may_match_path(pattern: &str, path: &str) -> bool {
     expand::pattern_matcher(pattern).is_none_or(|matcher| matcher.is_match(path))
-}
-
-/// Whether the `find -name` glob `pattern` may match `name`, case aside (a folder on a
-/// case-blind disk is found either way); a pattern that is not a glob may match anything
-fn may_match_name(pattern: &str, name: &str) -> bool {
-    globset::GlobBuilder::new(pattern)
-        .case_insensitive(true)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .build()
-        .map_or(true, |glob| glob.compile_matcher().is_match(name))
 }
 
 /// The scripts of the backtick substitutions in the body of a here-document whose

@@ -90,6 +90,64 @@ fn a_file_written_through_a_hard_link_made_on_the_line_is_its_target() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A setup line, then a command that follows the links below its operand `c`: each path
+/// `find -L c` reaches (real bash, on the scratch's files) lies at or below a path the
+/// reader gives the command
+const FOLLOWED: &[(&str, &str)] = &[
+    (
+        "mkdir -p c ~/d && touch ~/d/f && ln -s ~/d c/h",
+        "find -L c -delete",
+    ),
+    ("mkdir -p c/x ~/d && ln -s ~/d c/x/h", "find c -follow"),
+    (
+        "mkdir -p c ~/.ssh && touch ~/.ssh/k && ln -s ~/.ssh c/s",
+        "grep -Rn k c",
+    ),
+    (
+        "mkdir -p c ../o && touch ../o/f && ln -s ../../o c/o",
+        "chmod -R -L 700 c",
+    ),
+    (
+        "mkdir -p c ~/d && ln -s ~ ~/d/h && ln -s ~/d c/d",
+        "tar -czhf /dev/null c",
+    ),
+];
+
+#[test]
+fn a_command_that_follows_links_reaches_what_a_link_made_below_its_operand_leads_to() {
+    let scratch = Scratch::new("followed-links").expect("a scratch folder");
+    let mut failures = Vec::new();
+    for (index, (setup, command)) in FOLLOWED.iter().enumerate() {
+        let case = scratch.case(index).expect("a case's folders");
+        let script =
+            format!("{setup}; find -L c -maxdepth 4 -exec realpath -m -- {{}} + 2>/dev/null");
+        let output = case.bash(&script).output().expect("bash runs");
+        let reached = String::from_utf8_lossy(&output.stdout).into_owned();
+        let line = format!("{setup}; {command}");
+        let paths = match read(&line, &case.context) {
+            Reading::Read(script) => script
+                .commands
+                .last()
+                .map(|command| command.paths.clone())
+                .unwrap_or_default(),
+            Reading::Unreadable(why) => vec![format!("unreadable: {why}")],
+        };
+        let covered = |real: &str| {
+            paths.iter().any(|path| {
+                real.strip_prefix(path.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+        };
+        let missed: Vec<&str> = reached.lines().filter(|real| !covered(real)).collect();
+        if reached.lines().count() < 2 || !missed.is_empty() {
+            failures.push(format!(
+                "{line}\n  bash reached, unread: {missed:?}\n  read: {paths:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A folder of its own per case, removed at the end
 struct Scratch(PathBuf);
 
