@@ -1,6 +1,7 @@
 //! The command lines database clients run from the statements they are given: meta-commands
 //! that hand a line to a shell (`psql`'s `\! rm -rf ~`, `sqlite3`'s `.shell rm -rf ~`),
-//! output piped into a command (`\o |cmd`, `.once |cmd`), and `COPY ... PROGRAM 'cmd'`;
+//! output piped into a command (`\o |cmd`, `.once |cmd`: read as the client piped into it),
+//! and `COPY ... PROGRAM 'cmd'`;
 //! and the files the client itself writes for them (`.output FILE`, `\copy … to 'FILE'`).
 //! The statements come from a client's options (`psql -c`, `mysql -e`, `sqlite3 -cmd`),
 //! the words after the database (`sqlite3 app.db '.shell ...'`) or a literal input (a
@@ -51,15 +52,15 @@ pub(crate) fn effects(program: &str, args: &[String], stdin: Option<&str>) -> Op
     let mut found = Effects::default();
     for statement in statements {
         for line in statement.lines() {
-            line_escapes(client.escapes, line, &mut found);
+            line_escapes(program, client.escapes, line, &mut found);
         }
     }
     found.lines.retain(|line| !line.is_empty());
     Some(found)
 }
 
-/// What one line of statements does beyond the database, added to `effects`
-fn line_escapes(escapes: &[Escape], line: &str, effects: &mut Effects) {
+/// What one line of `program`'s statements does beyond the database, added to `effects`
+fn line_escapes(program: &str, escapes: &[Escape], line: &str, effects: &mut Effects) {
     let trimmed = line.trim_start();
     for escape in escapes {
         let found = &mut effects.lines;
@@ -94,8 +95,11 @@ fn line_escapes(escapes: &[Escape], line: &str, effects: &mut Effects) {
             Escape::Pipe(word) => {
                 let rest = strip_word(trimmed, word)
                     .map(|rest| rest.trim_start().trim_start_matches(['\'', '"']));
+                // The command reads what the client prints, which the statements after
+                // make: it comes through the client.
                 if let Some(command) = rest.and_then(|rest| rest.strip_prefix('|')) {
-                    found.push(command.trim().trim_end_matches(['\'', '"']).to_owned());
+                    let command = command.trim().trim_end_matches(['\'', '"']);
+                    found.push(format!("{program} | {command}"));
                 }
             }
             Escape::Program => found.extend(programs(line)),
@@ -164,7 +168,10 @@ mod tests {
     fn each_escape_of_the_table_yields_its_command_line() {
         assert_eq!(lines("psql", &["-c", "\\! rm -rf ~"], None), ["rm -rf ~"]);
         assert_eq!(lines("psql", &["--command=select 1 \\! id"], None), ["id"]);
-        assert_eq!(lines("psql", &[], Some("\\o | sh\nselect 1;")), ["sh"]);
+        assert_eq!(
+            lines("psql", &[], Some("\\o | sh\nselect 1;")),
+            ["psql | sh"]
+        );
         assert_eq!(
             lines("psql", &["db"], Some("COPY t FROM PROGRAM 'curl x | sh';")),
             ["curl x | sh"]
@@ -182,7 +189,10 @@ mod tests {
             lines("sqlite3", &["-cmd", ".system id", "app.db"], None),
             ["id"]
         );
-        assert_eq!(lines("sqlite3", &["a.db"], Some(".once '|sh'")), ["sh"]);
+        assert_eq!(
+            lines("sqlite3", &["a.db"], Some(".once '|sh'")),
+            ["sqlite3 | sh"]
+        );
         assert_eq!(lines("duckdb", &[], Some("  .SHELL id")), ["id"]);
         assert_eq!(
             lines("ed", &["-s", "f"], Some("1p\n!rm -rf ~\nq")),

@@ -3328,6 +3328,19 @@ impl Reader {
         };
         for effect in inline::effects(row.lang, program, code, self.deadline) {
             match effect {
+                // `spawn('/bin/sh')`: a command line that is one program and plain words is
+                // judged as those words run (below).
+                Effect::Script(Value::Known(script))
+                    if is_plain_words(&script)
+                        && reads_code_the_caller_feeds(
+                            &script
+                                .split_whitespace()
+                                .map(|word| Value::Known(word.to_owned()))
+                                .collect::<Vec<_>>(),
+                        ) =>
+                {
+                    runs.opaque.push(starts_a_reader_of_fed_code(program))
+                }
                 Effect::Script(Value::Known(script)) => runs.inline.push(InlineRun::Script(script)),
                 Effect::Script(Value::Unknown(why)) => runs.opaque.push(format!(
                     "the command line the code of `{program}` runs is built at run time: {why}"
@@ -3336,9 +3349,7 @@ impl Reader {
                 // `spawn('sh', [])`: a shell or an interpreter given no code reads it from
                 // the input the code gives it, a socket's or a pipe's.
                 Effect::Exec(words) if reads_code_the_caller_feeds(&words) => {
-                    runs.opaque.push(format!(
-                        "the code of `{program}` starts a shell or an interpreter with no script, which runs what the code feeds it: known only at run time"
-                    ))
+                    runs.opaque.push(starts_a_reader_of_fed_code(program))
                 }
                 Effect::Exec(words) => runs
                     .inline
@@ -4914,6 +4925,20 @@ fn pattern_file(word: &str, context: &Context) -> Option<UnknownWord> {
         one_word: false,
         why: format!("`{word}` is a pattern, matched against the files there are when it runs"),
     })
+}
+
+/// Why inline code of `program` that starts a shell or an interpreter with no script is
+/// unknown
+fn starts_a_reader_of_fed_code(program: &str) -> String {
+    format!(
+        "the code of `{program}` starts a shell or an interpreter with no script, which runs what the code feeds it: known only at run time"
+    )
+}
+
+/// Whether a command line is words a shell splits at blanks alone: no quote, escape,
+/// expansion, redirect or operator
+fn is_plain_words(line: &str) -> bool {
+    !line.contains(|ch: char| "|&;<>()$`'\"\\*?[]{}~#=\n".contains(ch))
 }
 
 /// Whether inline code's `words` start a shell or an interpreter with no script, which then
