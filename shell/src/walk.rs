@@ -2694,7 +2694,13 @@ impl Reader {
                 });
             }
             for file in whole_option_values(args, row.options) {
-                if file.starts_with("<(") || self.was_written(file) {
+                // `cmake -P /dev/stdin <<< '…'`: the file is the line's input, whose language
+                // the reader does not read.
+                if knowledge::STDIN_PATHS.contains(&file) {
+                    runs.opaque.push(format!(
+                        "`{program}` first reads `{file}`, its input, and what it holds (settings, statements it runs) is only known then"
+                    ));
+                } else if file.starts_with("<(") || self.was_written(file) {
                     runs.opaque.push(format!(
                         "`{program}` first reads `{file}`, which is made on this line, and what it holds (settings, statements it runs) is only known then"
                     ));

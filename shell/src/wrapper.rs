@@ -421,6 +421,18 @@ const WRAPPERS: &[Wrapper] = &[
         ends_with: &["-c", "--command"],
         ..wrapper("nix", "If")
     },
+    // cmake(1) command mode: `cmake -E env [--unset=NAME]… [NAME=VALUE]… COMMAND…` and
+    // `cmake -E time COMMAND…` run COMMAND; `cmake -E chdir DIR COMMAND…` runs it in DIR.
+    Wrapper {
+        subcommands: &["env", "time"],
+        assignments: true,
+        ..wrapper("cmake", "SBCDGTAU")
+    },
+    Wrapper {
+        subcommands: &["chdir"],
+        positionals: 1,
+        ..wrapper("cmake", "SBCDGTAU")
+    },
     // entr(1) runs its utility, with its words, each time a file it watches changes.
     wrapper("entr", ""),
     // ltrace(1): `-S` (system calls too) is a flag.
@@ -1345,6 +1357,9 @@ mod tests {
                 "rm -rf x",
             ),
             ("nix", "develop --command rm -rf x", "rm -rf x"),
+            ("cmake", "-E env --unset=A B=1 rm -rf x", "rm -rf x"),
+            ("cmake", "-E time rm -rf x", "rm -rf x"),
+            ("cmake", "-E chdir /tmp rm -rf x", "rm -rf x"),
             ("gdb", "-x cmds -p 1 --args rm -rf x", "rm -rf x"),
             ("gdb", "--eval-command=run ./app", "./app"),
             ("lldb", "-b -o run -- rm -rf x", "rm -rf x"),
@@ -1410,6 +1425,9 @@ mod tests {
             ("limactl", "shell default"),
             ("start-stop-daemon", "--stop --pidfile /run/x.pid"),
             ("gdb", "-p 1"),
+            ("cmake", "--build build -j8"),
+            ("cmake", "-S . -B build"),
+            ("cmake", "-E echo env"),
         ] {
             assert_eq!(wrapped(program, &words(args)), None, "{program} {args}");
         }
