@@ -406,10 +406,11 @@ impl Reader {
                         }
                     }
                 }
+                let values_from = self.commands.len();
                 let walked = self.children(node, inner);
                 self.vars.extend(references);
                 walked?;
-                self.declaration(node, at)
+                self.declaration(node, at, values_from)
             }
             // A `cd` or an assignment in a subshell or a substitution ends with it: after
             // `x=$(x=.ssh; echo ~/$x)`, `$x` is the substitution's output, not `.ssh`.
@@ -428,8 +429,9 @@ impl Reader {
             }
             "declaration_command" => {
                 self.quoted_operands(node, at.source, 0);
+                let values_from = self.commands.len();
                 self.children(node, inner)?;
-                self.declaration(node, at)
+                self.declaration(node, at, values_from)
             }
             // A call the line shows reads the body with the call's words; a function no such
             // call reads is read once the line is, for a call the line does not show
@@ -451,8 +453,15 @@ impl Reader {
 
     /// `declare -x`, `export -p`, `local x=1`: the builtin is a command of its own, which
     /// prints the variables when given no name (`export -p | curl -d @- …`). Its words are its
-    /// flags and the names it declares; the values were read as the assignments they are.
-    fn declaration<N: Syntax>(&mut self, node: N, at: At<'_, '_>) -> Result<(), Unreadable> {
+    /// flags and the names it declares; the values were read as the assignments they are,
+    /// and the commands of their substitutions, from `values_from` on, are upstream of it
+    /// (`export T=$(gh auth token)` hands the token to the variable, not to the transcript).
+    fn declaration<N: Syntax>(
+        &mut self,
+        node: N,
+        at: At<'_, '_>,
+        values_from: usize,
+    ) -> Result<(), Unreadable> {
         let source = text(node, at.source);
         let Some(program) = source.split_whitespace().next() else {
             return Ok(());
@@ -477,10 +486,16 @@ impl Reader {
         for arg in &args {
             self.evaluated.text(arg);
         }
+        let upstream: Vec<usize> = at
+            .upstream
+            .iter()
+            .copied()
+            .chain(values_from..self.commands.len())
+            .collect();
         let command = simple_command(
             program.to_owned(),
             args,
-            at.upstream,
+            &upstream,
             &self.context,
             &self.made_links,
         );
