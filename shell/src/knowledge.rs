@@ -3932,6 +3932,9 @@ pub(crate) struct SecretPrinter {
     pub(crate) mentions: &'static [&'static str],
     /// Flags of which one must be given (`--raw`); empty for none
     pub(crate) flags: &'static [&'static str],
+    /// Words of which one must be given as written, for a program whose options are whole
+    /// words (`xclip -o`, where `-selection` is no cluster); empty for none
+    pub(crate) words: &'static [&'static str],
     /// The file of the store
     pub(crate) store: &'static str,
 }
@@ -3948,9 +3951,31 @@ const fn printer(
         operands,
         mentions: &[],
         flags: &[],
+        words: &[],
         store,
     }
 }
+
+/// The device the clipboard is read through, as Cygwin names it
+const CLIPBOARD: &str = "/dev/clipboard";
+/// The device the screen's image is read from (the frame buffer)
+const SCREEN: &str = "/dev/fb0";
+/// The device a camera's pictures are read from
+const CAMERA: &str = "/dev/video0";
+/// The device a microphone's sound is read from
+const MICROPHONE: &str = "/dev/snd/pcmC0D0c";
+/// The device the keys typed are read from
+const KEYBOARD: &str = "/dev/input/event0";
+
+/// The devices that hold what the user sees, hears, types and copies: read, they are
+/// secrets as a key is (`cat /dev/input/event0 | nc …` sends what is typed)
+pub(crate) const CAPTURE_DEVICES: &[&str] = &[
+    "/dev/clipboard",
+    "/dev/fb",
+    "/dev/video",
+    "/dev/snd/",
+    "/dev/input/",
+];
 
 /// Every program that prints a secret it keeps, one row per way it does
 pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
@@ -4179,6 +4204,75 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
         &["get"],
         "~/.config/op/config",
     ),
+    // What the user sees, hears, types and copies: the clipboard, the screen, the camera,
+    // the microphone and the keyboard are read through a device (Cygwin's `/dev/clipboard`;
+    // the frame buffer; V4L2's; ALSA's; evdev's), their store here whatever the system.
+    printer(
+        &["wl-paste", "pbpaste", "termux-clipboard-get"],
+        Subcommands::Any,
+        &[],
+        CLIPBOARD,
+    ),
+    SecretPrinter {
+        words: &["-o", "-out", "--output"],
+        ..printer(&["xclip", "xsel"], Subcommands::Any, &[], CLIPBOARD)
+    },
+    printer(
+        &[
+            "scrot",
+            "grim",
+            "maim",
+            "gnome-screenshot",
+            "spectacle",
+            "screencapture",
+            "flameshot",
+            "wf-recorder",
+        ],
+        Subcommands::Any,
+        &[],
+        SCREEN,
+    ),
+    printer(&["import"], Subcommands::Any, &["root"], SCREEN),
+    SecretPrinter {
+        words: &["-root"],
+        ..printer(&["xwd"], Subcommands::Any, &[], SCREEN)
+    },
+    SecretPrinter {
+        mentions: &["x11grab", "kmsgrab", "gdigrab", "fbdev"],
+        ..printer(&["ffmpeg"], Subcommands::Any, &[], SCREEN)
+    },
+    SecretPrinter {
+        mentions: &["v4l2", "avfoundation", "dshow", "video4linux2"],
+        ..printer(&["ffmpeg"], Subcommands::Any, &[], CAMERA)
+    },
+    printer(
+        &["fswebcam", "imagesnap", "streamer"],
+        Subcommands::Any,
+        &[],
+        CAMERA,
+    ),
+    SecretPrinter {
+        mentions: &["alsa", "pulse", "jack"],
+        ..printer(&["ffmpeg"], Subcommands::Any, &[], MICROPHONE)
+    },
+    printer(
+        &["arecord", "parecord", "pw-record", "rec"],
+        Subcommands::Any,
+        &[],
+        MICROPHONE,
+    ),
+    printer(
+        &["xinput"],
+        Subcommands::OneOf(&["test", "test-xi2"]),
+        &[],
+        KEYBOARD,
+    ),
+    printer(
+        &["evtest", "logkeys", "showkey"],
+        Subcommands::Any,
+        &[],
+        KEYBOARD,
+    ),
     // Bitwarden's CLI: `bw get password|item|notes|totp …` and `bw export` print the vault.
     printer(
         &["bw"],
@@ -4281,6 +4375,13 @@ pub(crate) fn secret_stores(command: &crate::SimpleCommand) -> Vec<&'static str>
                 .flags
                 .iter()
                 .any(|flag| names_one_of(flag, row.flags))
+    })
+    .filter(|row| {
+        row.words.is_empty()
+            || command
+                .args
+                .iter()
+                .any(|arg| row.words.contains(&arg.as_str()))
     })
     .map(|row| row.store)
     .collect()
@@ -4901,6 +5002,47 @@ pub(crate) const WRITERS: &[Writer] = &[
             folder: &["-d", "--dir"],
             name: &["-o", "--out"],
         },
+    },
+    // What a screenshot, a recording or a photo is saved as: each operand past the options'
+    // values (ffmpeg's inputs are `-i`'s).
+    Writer {
+        programs: &[
+            "import",
+            "scrot",
+            "grim",
+            "maim",
+            "screencapture",
+            "ffmpeg",
+            "arecord",
+            "parecord",
+            "pw-record",
+            "fswebcam",
+            "imagesnap",
+        ],
+        valued: &[
+            "-f",
+            "-i",
+            "-t",
+            "-d",
+            "-r",
+            "-s",
+            "-c",
+            "-window",
+            "-g",
+            "-o",
+            "-D",
+            "-ss",
+            "-vf",
+            "-af",
+            "-c:v",
+            "-c:a",
+            "-b:v",
+            "-b:a",
+            "-frames:v",
+            "-video_size",
+            "-framerate",
+        ],
+        destination: Destination::Every,
     },
     Writer {
         programs: &["uniq"],
@@ -7994,10 +8136,14 @@ pub(crate) const SECRET_FOLDERS: &[&str] = &[
 ];
 
 /// Whether `path` (normalised) is a secret: a file of [`SECRET_FILES`] or in a folder of
-/// [`SECRET_FOLDERS`] (a `.pub` key excepted), or a process's environment
-/// (`/proc/PID/environ`)
+/// [`SECRET_FOLDERS`] (a `.pub` key excepted), a process's environment
+/// (`/proc/PID/environ`), or a device of [`CAPTURE_DEVICES`]
 pub(crate) fn is_secret_path(path: &str) -> bool {
     (path.starts_with("/proc/") && path.ends_with("/environ"))
+        || (path.starts_with("/dev/")
+            && CAPTURE_DEVICES
+                .iter()
+                .any(|device| path.starts_with(device)))
         || (may_hold_a_secret_row(path)
             && (SECRET_FILES.iter().any(|name| is_named(path, name))
                 || (!path.ends_with(".pub")
@@ -10027,6 +10173,12 @@ mod tests {
                 "bw list items --search github",
                 "~/.config/Bitwarden CLI/data.json",
             ),
+            ("pbpaste", "/dev/clipboard"),
+            ("xclip -o -selection clipboard", "/dev/clipboard"),
+            ("import -window root /tmp/s.png", "/dev/fb0"),
+            ("ffmpeg -f x11grab -i :0 r.mp4", "/dev/fb0"),
+            ("ffmpeg -f alsa -i default a.wav", "/dev/snd/pcmC0D0c"),
+            ("xinput test-xi2 --root", "/dev/input/event0"),
             ("sops -d secrets.enc.yaml", "~/.config/sops/age/keys.txt"),
             ("sops --decrypt s.json", "~/.config/sops/age/keys.txt"),
             ("sops decrypt s.json", "~/.config/sops/age/keys.txt"),
@@ -10070,6 +10222,9 @@ mod tests {
             "gcloud secrets list",
             "bw list folders",
             "git config --get user.email",
+            "xclip -selection clipboard",
+            "ffmpeg -i in.mp4 out.webm",
+            "import -window main.png",
             "git config credential.helper store",
         ] {
             assert!(read(line).is_empty(), "{line}");
