@@ -2856,6 +2856,10 @@ impl Reader {
     /// Whether the file `word` names was last written on the line as a copy of a project
     /// file (see [`Self::copies_project_file`])
     fn is_project_copy(&self, word: &str) -> bool {
+        // Most lines copy no project file: nothing to normalise the word for.
+        if self.project_copies.is_empty() {
+            return false;
+        }
         let path = normalise(word, &self.context);
         self.written
             .iter()
