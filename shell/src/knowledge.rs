@@ -8195,15 +8195,16 @@ impl ByteSet {
 /// (most paths: no row but one starts with anything but a dot) is no secret, and the
 /// rows need not be asked (each word of a line is asked of each)
 fn may_hold_a_secret_row(path: &str) -> bool {
-    let bytes = path.as_bytes();
-    bytes
-        .first()
-        .is_some_and(|&first| SECRET_ROWS_FIRST_BYTES.contains(first))
-        || memchr::memchr_iter(b'/', bytes).any(|slash| {
-            bytes
-                .get(slash + 1)
-                .is_some_and(|&byte| SECRET_ROWS_FIRST_BYTES.contains(byte))
-        })
+    // One pass over the bytes: a path's parts are short, and a search for each `/` cost
+    // more than looking at every byte.
+    let mut starts_part = true;
+    for &byte in path.as_bytes() {
+        if starts_part && SECRET_ROWS_FIRST_BYTES.contains(byte) {
+            return true;
+        }
+        starts_part = byte == b'/';
+    }
+    false
 }
 
 /// Whether `path` is `name` or ends with `/name` (compared in place: each word of a line is
