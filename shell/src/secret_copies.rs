@@ -20,7 +20,9 @@ impl SecretCopies {
         paths: &[String],
         written: impl Iterator<Item = &'a String>,
     ) {
-        if knowledge::PUBLIC_FROM_SECRETS.contains(&program) {
+        // Most commands write no file: then no path need be asked whether it is a secret.
+        let mut written = written.peekable();
+        if written.peek().is_none() || knowledge::PUBLIC_FROM_SECRETS.contains(&program) {
             return;
         }
         let Some(secret) = paths.iter().find(|path| knowledge::is_secret_path(path)) else {
