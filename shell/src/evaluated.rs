@@ -32,10 +32,7 @@ impl Evaluated {
             return;
         }
         // Most words are known and hold no substitution: they are looked at, not copied.
-        let decoded = UnknownWord::decode(word);
-        let known = decoded
-            .as_ref()
-            .map_or(word, |unknown| unknown.prefix.as_str());
+        let known = UnknownWord::known_prefix(word).unwrap_or(word);
         if holds_substitution(known) {
             self.text = Some(quoted(known));
         }
@@ -59,9 +56,11 @@ impl Evaluated {
 
 /// Whether `text` holds a command substitution bash would run if it evaluated the text
 fn holds_substitution(text: &str) -> bool {
-    // Bytes compared in place: `contains("$(")` sets a searcher up for every word.
+    // One search for both bytes: `contains("$(")` sets a searcher up for every word, and
+    // most words hold neither.
     let bytes = text.as_bytes();
-    bytes.contains(&b'`') || bytes.windows(2).any(|pair| pair == b"$(")
+    memchr::memchr2_iter(b'`', b'$', bytes)
+        .any(|at| bytes.get(at) == Some(&b'`') || bytes.get(at + 1) == Some(&b'('))
 }
 
 /// `text`, cut to [`QUOTED`] characters

@@ -248,6 +248,16 @@ impl UnknownWord {
         text
     }
 
+    /// The text the unknown word `text` encodes is known to start with, if it is one: its
+    /// [`UnknownWord::prefix`], borrowed, the rest left undecoded
+    pub(crate) fn known_prefix(text: &str) -> Option<&str> {
+        let mut parts = text.strip_prefix(MARK)?.splitn(3, MARK);
+        let _flags = parts.next()?;
+        let prefix = parts.next()?;
+        parts.next()?;
+        Some(prefix)
+    }
+
     /// The unknown word `text` encodes, if it is one
     pub(crate) fn decode(text: &str) -> Option<UnknownWord> {
         let rest = text.strip_prefix(MARK)?;
