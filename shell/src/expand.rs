@@ -421,13 +421,19 @@ fn expand_passes(
         pass_end(out.len());
         return false;
     }
-    let mut alternatives = Vec::new();
-    let every_alternative = braces(raw, &mut alternatives);
+    // Most words hold no brace: such a word is its one alternative, read in place.
+    let has_brace = raw.contains('{');
+    let mut braced = Vec::new();
+    let every_alternative = !has_brace || braces(raw, &mut braced);
+    let unbraced = (!has_brace).then_some(raw);
     let mut budget = Budget::default();
     let mut several = false;
-    for alternative in alternatives {
+    for alternative in unbraced
+        .into_iter()
+        .chain(braced.iter().map(String::as_str))
+    {
         let passes = each_pass(
-            &alternative,
+            alternative,
             out,
             pass_end,
             &mut budget,
@@ -435,7 +441,7 @@ fn expand_passes(
             usize::MAX,
             |choice, radices, out| {
                 let mut expansion = Expansion::new(env, choice, radices);
-                expansion.run(&alternative);
+                expansion.run(alternative);
                 (expansion.overflowed, expansion.finish(out))
             },
         );
