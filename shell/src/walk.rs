@@ -4453,8 +4453,10 @@ fn array_in_environment(name: &str) -> String {
 
 /// The module a Python interpreter runs as a program (`-m pip`) and the words after it
 fn python_module<'a>(program: &str, args: &'a [String]) -> Option<(&'a str, &'a [String])> {
+    // The words first: most give no `-m`, and then the program need not be looked up.
+    let module = knowledge::python_module(args)?;
     knowledge::interpreter(program).filter(|row| row.lang == knowledge::Lang::Python)?;
-    knowledge::python_module(args)
+    Some(module)
 }
 
 /// The file that holds a process's environment, as the secrets pack names it
