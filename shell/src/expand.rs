@@ -834,6 +834,9 @@ impl<'e, 'a> Expansion<'e, 'a> {
     }
 
     fn run(&mut self, raw: &str) {
+        // The word built is most often about as long as its source: room for that spares
+        // growing it a character at a time.
+        self.current.reserve(raw.len());
         let mut chars = raw.char_indices().peekable();
         let mut first = true;
         // A word of the shape of an assignment (`of=~/x`, `PATH=~/bin:~/.local/bin`) has a
