@@ -70,6 +70,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         params: None,
         here_documents: Vec::new(),
         exit_traps: Vec::new(),
+        spare_cwds: Vec::new(),
     };
     reader.script(line, &[], Depth::default())?;
     reader.exit_traps()?;
@@ -175,6 +176,9 @@ struct Reader {
     /// The bodies of here-documents with an unquoted delimiter read so far, each with the
     /// texts bash hands its command once expanded (`expand::here_document`)
     here_documents: Vec<(String, Vec<String>)>,
+    /// Buffers for the folder a command starts in, which [`Reader::simple`] keeps to put
+    /// back: one per command being read inside another, reused by the commands after it
+    spare_cwds: Vec<Option<String>>,
 }
 
 /// A function defined on the line
@@ -1555,12 +1559,15 @@ impl Reader {
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
-        // `env -C DIR` moves the program it runs, and only that one.
-        let cwd = self.context.cwd.clone();
+        // `env -C DIR` moves the program it runs, and only that one. The folder before it is
+        // kept in a spare buffer, which the next command reuses rather than copy it anew.
+        let mut cwd = self.spare_cwds.pop().unwrap_or_default();
+        cwd.clone_from(&self.context.cwd);
         let result = self.simple_commands(words, at, stdin);
         if self.context.cwd != cwd && !result.as_ref().is_ok_and(|moved| *moved) {
-            self.context.cwd = cwd;
+            std::mem::swap(&mut self.context.cwd, &mut cwd);
         }
+        self.spare_cwds.push(cwd);
         result.map(|_| ())
     }
 
