@@ -9011,25 +9011,37 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
 ];
 
 /// The rows of [`AUTORUNS`] for `program`, or the Python module it runs (`python3 -m
-/// pytest`), in the table's order: those naming either, and those naming no program. Most
-/// programs are in no row, which a filter of the rows' names tells before any is compared.
+/// pytest`), in the table's order: those naming either, and those naming no program. The
+/// rows are found by name, not asked one by one: most programs are in none.
 pub(crate) fn autoruns<'a>(
     program: &'a str,
     module: Option<&'a str>,
 ) -> impl Iterator<Item = &'static Autorun> + 'a {
-    static NAMES: LazyLock<NameFilter> = LazyLock::new(|| {
-        AUTORUNS
-            .iter()
-            .flat_map(|row| row.programs.iter().copied())
+    static BY_NAME: ByName = LazyLock::new(|| by_name::index(AUTORUNS, |row| row.programs));
+    // The rows naming no program, which every program gets
+    static UNNAMED: LazyLock<Box<[usize]>> = LazyLock::new(|| {
+        (0..AUTORUNS.len())
+            .filter(|at| AUTORUNS.get(*at).is_some_and(|row| row.programs.is_empty()))
             .collect()
     });
-    let listed = NAMES.may_hold(program) || module.is_some_and(|module| NAMES.may_hold(module));
-    AUTORUNS.iter().filter(move |row| {
-        row.programs.is_empty()
-            || listed
-                && (row.programs.contains(&program)
-                    || module.is_some_and(|module| row.programs.contains(&module)))
-    })
+    let mut named: Vec<usize> = by_name::positions(&BY_NAME, program)
+        .chain(
+            module
+                .into_iter()
+                .flat_map(|module| by_name::positions(&BY_NAME, module)),
+        )
+        .collect();
+    // Rows naming the program go in among the others, in the table's order.
+    if !named.is_empty() {
+        named.extend(UNNAMED.iter());
+        named.sort_unstable();
+        named.dedup();
+    }
+    let unnamed = named.is_empty().then(|| UNNAMED.iter().copied());
+    named
+        .into_iter()
+        .chain(unnamed.into_iter().flatten())
+        .filter_map(|at| AUTORUNS.get(at))
 }
 
 /// Whether `path`, a file written on the line, is one an [`Autorun`] row's `file` names:
