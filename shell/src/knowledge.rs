@@ -7381,7 +7381,13 @@ pub(crate) const FILE_SERVERS: &[FileServer] = &[
 /// The folders `program` serves over HTTP (see [`FILE_SERVERS`]), `.` when it names none;
 /// `None` when it serves none
 pub(crate) fn served_folders(program: &str, args: &[String]) -> Option<Vec<String>> {
+    // Asked of every command, and most programs serve no files.
+    static NAMES: LazyLock<NameFilter> =
+        LazyLock::new(|| FILE_SERVERS.iter().map(|row| row.program).collect());
     let name = interpreter(program).map_or(program, |row| row.name);
+    if !NAMES.may_hold(name) {
+        return None;
+    }
     FILE_SERVERS
         .iter()
         .filter(|row| row.program == name)
@@ -8322,18 +8328,25 @@ const INPUT_FILE_OPTIONS: &[(&[&str], &[&str])] = &[
 /// The files `program`'s options hand it as its input (`kubectl delete -f n.yaml`), as
 /// written (see [`files_named`]), but `-`, the input itself
 pub(crate) fn input_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
-    let mut files = files_named(INPUT_FILE_OPTIONS, program, args);
+    static NAMES: LazyLock<NameFilter> = LazyLock::new(|| programs_named(INPUT_FILE_OPTIONS));
+    let mut files = files_named(INPUT_FILE_OPTIONS, &NAMES, program, args);
     files.retain(|file| *file != "-");
     files
 }
 
 /// The files the options of `program`'s row in `table` name among `args`, as written:
-/// `-f FILE`, `-fFILE`, `if=FILE`, `--filename FILE`, `--filename=FILE`, up to `--`
+/// `-f FILE`, `-fFILE`, `if=FILE`, `--filename FILE`, `--filename=FILE`, up to `--`;
+/// `names` filters the table's programs (see [`programs_named`])
 fn files_named<'a>(
     table: &[(&[&str], &[&str])],
+    names: &NameFilter,
     program: &str,
     args: &'a [String],
 ) -> Vec<&'a str> {
+    // Asked of every command, and most programs are in no row.
+    if !names.may_hold(program) {
+        return Vec::new();
+    }
     let Some((_, options)) = table
         .iter()
         .find(|(programs, _)| programs.contains(&program))
@@ -8379,7 +8392,16 @@ const OPERAND_FILE_OPTIONS: &[(&[&str], &[&str])] = &[
 /// The files `program`'s options name as holding more of its operands (`find
 /// -files0-from F`, `tar -T F`), as written (see [`files_named`])
 pub(crate) fn operand_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
-    files_named(OPERAND_FILE_OPTIONS, program, args)
+    static NAMES: LazyLock<NameFilter> = LazyLock::new(|| programs_named(OPERAND_FILE_OPTIONS));
+    files_named(OPERAND_FILE_OPTIONS, &NAMES, program, args)
+}
+
+/// The programs the rows of a table of options (see [`files_named`]) name, as a filter
+fn programs_named(table: &[(&[&'static str], &[&str])]) -> NameFilter {
+    table
+        .iter()
+        .flat_map(|(programs, _)| programs.iter().copied())
+        .collect()
 }
 
 /// Programs that copy or move a file as it is, keeping its code (GNU coreutils `cp`,
@@ -8481,6 +8503,16 @@ pub(crate) fn built_program(
     args: &[String],
     tainted: impl Fn(&str) -> bool,
 ) -> Option<Built> {
+    // Asked of every command, and most programs are no compiler.
+    static NAMES: LazyLock<NameFilter> = LazyLock::new(|| {
+        COMPILERS
+            .iter()
+            .flat_map(|row| row.programs.iter().copied())
+            .collect()
+    });
+    if !NAMES.may_hold(program) {
+        return None;
+    }
     COMPILERS
         .iter()
         .filter(|row| row.programs.contains(&program))
