@@ -35,6 +35,11 @@ impl SecretCopies {
         }
     }
 
+    /// Whether no file written from a secret was noted
+    pub(crate) fn is_empty(&self) -> bool {
+        self.copies.is_empty()
+    }
+
     /// The secrets the files among `paths` and the files `args` give (`-F f=@FILE`,
     /// `--data-binary @FILE`, `--post-file=FILE`) carry; `as_path` normalises a file an
     /// option gives as the command's paths are (`-d @t` reads `t` in the working directory)

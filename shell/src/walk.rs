@@ -1956,8 +1956,9 @@ impl Reader {
             }
             // `gpg -c -o k.gpg ~/.ssh/id_rsa && curl -F f=@k.gpg …` sends the key: a file the
             // line wrote from a secret is read as the secret it carries (not when deleted or
-            // its mode changed).
-            if !knowledge::is_deleter(&command.program)
+            // its mode changed). Most lines write no such file: nothing to look up then.
+            if !self.secret_copies.is_empty()
+                && !knowledge::is_deleter(&command.program)
                 && !knowledge::MODE_CHANGERS.contains(&command.program.as_str())
             {
                 let carried = self
@@ -2016,7 +2017,9 @@ impl Reader {
                     }
                 }
             }
-            if knowledge::clones(&command.program, &command.operands) {
+            // Only a command that writes a folder fetches one: most write nothing.
+            if !command.writes.is_empty() && knowledge::clones(&command.program, &command.operands)
+            {
                 let folders = command
                     .writes
                     .iter()
