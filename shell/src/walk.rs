@@ -1269,9 +1269,10 @@ impl Reader {
                 return Err(Unreadable::JoinedWord);
             }
             previous_end = Some(range.end);
+            let child_text = text(child, at.source);
             match child.kind() {
                 "variable_assignment" => {
-                    let assignment = text(child, at.source);
+                    let assignment = child_text;
                     self.evaluated
                         .place(evaluated::node_place(child.kind(), assignment));
                     if let Some((name, raw)) = assignment.split_once('=') {
@@ -1297,7 +1298,7 @@ impl Reader {
                     redirects.extend(self.file_redirect(&file, at.source)?)
                 }
                 _ => {
-                    let word = text(child, at.source);
+                    let word = child_text;
                     if word.contains('$') {
                         self.evaluated.place(evaluated::word_place(word));
                         self.fed_into(word, &mut fed);
@@ -1306,7 +1307,7 @@ impl Reader {
                     several |= expand::word_of_passes(word, &self.env(), &mut words);
                 }
             }
-            if may_substitute(text(child, at.source)) {
+            if may_substitute(child_text) {
                 parts.push(child);
             }
         }
