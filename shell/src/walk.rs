@@ -5166,6 +5166,10 @@ fn option_value(args: &[String], short: char, long: &str) -> Option<String> {
 /// `--defaults-file=F`, `-init F`)
 fn whole_option_values<'a>(args: &'a [String], options: &[&str]) -> Vec<&'a str> {
     let mut values = Vec::new();
+    // Most rows name no such option: no word need be looked at.
+    if options.is_empty() {
+        return values;
+    }
     let mut words = args.iter();
     while let Some(arg) = words.next() {
         if options.contains(&arg.as_str()) {
