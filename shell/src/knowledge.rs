@@ -2726,13 +2726,25 @@ pub(crate) fn full_option<'n>(program: &str, name: &'n str) -> &'n str
 where
     'static: 'n,
 {
-    let options = long_options(program);
-    if name.is_empty() || options.contains(&name) {
+    let Some(first) = name.bytes().next() else {
         return name;
+    };
+    // One pass over the options (asked of every long flag, and git lists dozens): those the
+    // name starts, told apart by their first byte before their text is compared.
+    let mut started = None;
+    let mut several = false;
+    for option in long_options(program) {
+        if option.bytes().next() != Some(first) || !option.starts_with(name) {
+            continue;
+        }
+        if option.len() == name.len() {
+            return name;
+        }
+        several |= started.is_some();
+        started = Some(*option);
     }
-    let mut matches = options.iter().filter(|option| option.starts_with(name));
-    match (matches.next(), matches.next()) {
-        (Some(only), None) => only,
+    match started {
+        Some(only) if !several => only,
         _ => name,
     }
 }
