@@ -113,12 +113,6 @@ pub(crate) fn positions<'n>(
         .filter(move |at| last.replace(*at) != Some(*at))
 }
 
-/// The order of sorted name lists: by length, then by bytes. Most names a search passes
-/// differ in length, so it compares bytes only among names as long as the one it looks for.
-pub(crate) fn by_length(one: &str, other: &str) -> std::cmp::Ordering {
-    one.len().cmp(&other.len()).then_with(|| one.cmp(other))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

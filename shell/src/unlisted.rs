@@ -14,7 +14,7 @@
 
 use std::sync::LazyLock;
 
-use crate::by_name;
+use crate::by_name::{self, ByName};
 use crate::knowledge;
 use crate::watched::WatchedNames;
 use crate::wrapper;
@@ -165,24 +165,12 @@ const WATCHED: &[&str] = &[
     "find", "kill", "tee",
 ];
 
-/// [`NAMES_AS_DATA`] and [`READ_ELSEWHERE`], sorted by length, then bytes: a hook call is
-/// a process of its own, so this is built in each, and kept small
-static NOT_WRAPPERS: LazyLock<Box<[&'static str]>> = LazyLock::new(|| {
-    let mut names: Vec<&'static str> = NAMES_AS_DATA
-        .iter()
-        .chain(READ_ELSEWHERE)
-        .copied()
-        .collect();
-    names.sort_unstable_by(|one, other| by_name::by_length(one, other));
-    names.dedup();
-    names.into_boxed_slice()
-});
-
 /// Whether `program`'s words name programs as data, or the reader reads them its own way
 fn not_a_wrapper(program: &str) -> bool {
-    NOT_WRAPPERS
-        .binary_search_by(|listed| by_name::by_length(listed, program))
-        .is_ok()
+    // Found by name, as the knowledge tables' rows are: one hash and a pair or two compared,
+    // where a search by halves compared many names of the same length byte by byte.
+    static AS_DATA: ByName = LazyLock::new(|| by_name::index(NAMES_AS_DATA, std::slice::from_ref));
+    READ_ELSEWHERE.contains(&program) || by_name::positions(&AS_DATA, program).next().is_some()
 }
 
 /// Whether a guard watches `name` when it runs: a name of the program kinds (an interpreter
