@@ -1352,9 +1352,12 @@ const COMPLETION_WORDS: &[&str] = &["completion", "completions", "generate-shell
 /// any other program prints (`gh gist view`, `aws s3 cp s3://… -`, `git show REV:FILE`,
 /// `tool env`): a script known only at run time.
 pub(crate) fn prints_own_code(program: &str, args: &[String]) -> bool {
+    // Asked of every program of every substitution: most are in neither list, which a
+    // filter of their names tells before any is compared.
+    static NAMES: LazyLock<NameFilter> =
+        LazyLock::new(|| FILTERS.iter().chain(DOWNLOADS).copied().collect());
     let program = program.rsplit('/').next().unwrap_or(program);
-    if FILTERS.contains(&program)
-        || DOWNLOADS.contains(&program)
+    if NAMES.may_hold(program) && (FILTERS.contains(&program) || DOWNLOADS.contains(&program))
         || is_remote_shell(program)
         || database_client(program).is_some()
     {
