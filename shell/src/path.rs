@@ -4,6 +4,16 @@
 
 use crate::Context;
 
+/// The last component of a path (`/usr/bin/sudo` is `sudo`), all of it without a `/`
+pub(crate) fn basename(path: &str) -> &str {
+    // A byte search from the end: asked of every program and many words, where `rsplit`
+    // would set a searcher up for each.
+    match path.bytes().rposition(|byte| byte == b'/') {
+        Some(slash) => path.get(slash + 1..).unwrap_or_default(),
+        None => path,
+    }
+}
+
 /// The word `word` as a normalised path: absolute when it is absolute, starts with `~` or
 /// `$HOME`, or the working directory is known; otherwise relative, keeping leading `..`
 pub(crate) fn normalise(word: &str, context: &Context) -> String {

@@ -203,7 +203,7 @@ pub(crate) fn may_run(
         return None;
     }
     let at = args.iter().position(|word| {
-        let name = word.rsplit('/').next().unwrap_or(word);
+        let name = crate::path::basename(word);
         !word.starts_with('-')
             && !matches!(name, "" | "." | "..")
             && !word.contains(char::is_whitespace)

@@ -23,7 +23,7 @@ use crate::knowledge::{
 use crate::limits::{self, Unreadable, MAX_COMMANDS, MAX_LINKS, MAX_NESTING, MAX_SCRIPT_DEPTH};
 use crate::links::Links;
 use crate::name_glob;
-use crate::path::normalise;
+use crate::path::{basename, normalise};
 use crate::printf;
 use crate::secret_copies::SecretCopies;
 use crate::syntax::Syntax;
@@ -4293,8 +4293,12 @@ fn program_of(word: String) -> (String, Option<String>) {
         return (String::new(), Some(why));
     }
     // A package a runner fetches (`npx npm@10`, `npx @scope/cli@2`) is named without its
-    // version, a scoped name whole.
-    let word = match word.rfind('@').filter(|at| *at > 0) {
+    // version, a scoped name whole. (A byte search: `rfind` sets a searcher up.)
+    let word = match word
+        .bytes()
+        .rposition(|byte| byte == b'@')
+        .filter(|at| *at > 0)
+    {
         Some(at) if !word.contains(char::is_whitespace) => {
             word.get(..at).unwrap_or(&word).to_owned()
         }
@@ -5774,11 +5778,6 @@ const DESCENDED: &[&str] = &[
 /// The source text of a node
 fn text<N: Syntax>(node: N, source: &str) -> &str {
     source.get(node.byte_range()).unwrap_or_default()
-}
-
-/// The last component of a program path (`/usr/bin/sudo` is `sudo`)
-fn basename(program: &str) -> &str {
-    program.rsplit('/').next().unwrap_or(program)
 }
 
 /// Whether `ch` separates words (blanks, and the parts of a line continuation, which
