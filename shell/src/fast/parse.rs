@@ -383,6 +383,10 @@ impl Parser<'_> {
     /// Whether a redirection to or from a file begins here: digits glued to `<` or `>`,
     /// then an operator that is not a here-document or a here-string
     fn redirect_ahead(&self) -> bool {
+        // Asked before every word, and most start with no byte a redirection starts with.
+        if !matches!(self.peek(), Some(b'0'..=b'9' | b'<' | b'>' | b'&')) {
+            return false;
+        }
         let rest = self.bytes.get(self.at..).unwrap_or_default();
         let digits = rest.iter().take_while(|byte| byte.is_ascii_digit()).count();
         let operator = rest.get(digits..).unwrap_or_default();
