@@ -397,6 +397,31 @@ fn split_passes(words: Vec<String>, ends: &[usize]) -> Vec<Vec<String>> {
     passes
 }
 
+/// Whether `byte` may make a word other than itself: a quote, an escape, an expansion, a
+/// brace, a tilde or a process substitution; asked of every byte of every word, so answered
+/// from [`EXPANDS`]
+fn expands(byte: u8) -> bool {
+    EXPANDS.get(usize::from(byte)).copied().unwrap_or(true)
+}
+
+/// [`expands`] of every byte value
+#[expect(
+    clippy::indexing_slicing,
+    reason = "evaluated while compiling, where an index out of bounds stops the build"
+)]
+const EXPANDS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = matches!(
+            byte as u8,
+            b'\\' | b'\'' | b'"' | b'$' | b'`' | b'{' | b'~' | b'<' | b'>'
+        );
+        byte += 1;
+    }
+    table
+};
+
 /// Expands `raw` into `out` as [`word`] does, telling `pass_end` where each pass's words end
 fn expand_passes(
     raw: &str,
@@ -405,12 +430,7 @@ fn expand_passes(
     pass_end: &mut dyn FnMut(usize),
 ) -> bool {
     // Most words quote and expand nothing: they are themselves.
-    if !raw.bytes().any(|byte| {
-        matches!(
-            byte,
-            b'\\' | b'\'' | b'"' | b'$' | b'`' | b'{' | b'~' | b'<' | b'>'
-        )
-    }) {
+    if !raw.bytes().any(expands) {
         out.push(raw.to_owned());
         pass_end(out.len());
         return false;
