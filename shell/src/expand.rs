@@ -353,10 +353,10 @@ pub(crate) fn command_passes(raws: &[&str], env: &Env<'_>) -> Vec<Vec<String>> {
         |choice, mut radices, out| {
             let mut overflowed = false;
             for alternative in &alternatives {
-                let mut expansion = Expansion::new(env, choice, radices);
+                let mut expansion = Expansion::new(env, choice, radices, out);
                 expansion.run(alternative);
                 overflowed |= expansion.overflowed;
-                radices = expansion.finish(out);
+                radices = expansion.finish();
             }
             (overflowed, radices)
         },
@@ -460,9 +460,9 @@ fn expand_passes(
             env.spent,
             usize::MAX,
             |choice, radices, out| {
-                let mut expansion = Expansion::new(env, choice, radices);
+                let mut expansion = Expansion::new(env, choice, radices, out);
                 expansion.run(alternative);
-                (expansion.overflowed, expansion.finish(out))
+                (expansion.overflowed, expansion.finish())
             },
         );
         match passes {
@@ -598,10 +598,10 @@ pub(crate) fn here_document(raw: &str, env: &Env<'_>, out: &mut Vec<String>) {
         env.spent,
         usize::MAX,
         |choice, radices, out| {
-            let mut expansion = Expansion::new(env, choice, radices);
+            let mut expansion = Expansion::new(env, choice, radices, out);
             expansion.quoted_empty = true;
             expansion.quoted_text(raw, &mut raw.char_indices().peekable(), false);
-            (expansion.overflowed, expansion.finish(out))
+            (expansion.overflowed, expansion.finish())
         },
     );
     if passes.is_none() {
@@ -820,7 +820,7 @@ fn sequence(inner: &str) -> Option<Vec<String>> {
 }
 
 /// One expansion of one word
-struct Expansion<'e, 'a> {
+struct Expansion<'e, 'a, 'o> {
     env: &'e Env<'a>,
     /// Which value a parameter with several (a loop variable) takes in this pass
     choice: usize,
@@ -830,7 +830,10 @@ struct Expansion<'e, 'a> {
     current: String,
     /// Whether the word being built exists even if empty (`""`)
     quoted_empty: bool,
-    words: Vec<String>,
+    /// Where the words made go, each pushed as it ends rather than gathered apart first
+    out: &'o mut Vec<String>,
+    /// How many words `out` held before this expansion's
+    start: usize,
     unknown: Option<UnknownWord>,
     /// Whether the pass made more than [`MAX_WORDS`] words or a word of more than
     /// [`MAX_EXPANDED_BYTES`] bytes, and stopped
@@ -839,15 +842,21 @@ struct Expansion<'e, 'a> {
 
 type Chars<'a> = std::iter::Peekable<std::str::CharIndices<'a>>;
 
-impl<'e, 'a> Expansion<'e, 'a> {
-    fn new(env: &'e Env<'a>, choice: usize, radices: Vec<(String, usize)>) -> Self {
+impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
+    fn new(
+        env: &'e Env<'a>,
+        choice: usize,
+        radices: Vec<(String, usize)>,
+        out: &'o mut Vec<String>,
+    ) -> Self {
         Expansion {
             env,
             choice,
             radices,
             current: String::new(),
             quoted_empty: false,
-            words: Vec::new(),
+            start: out.len(),
+            out,
             unknown: None,
             overflowed: false,
         }
@@ -1477,15 +1486,15 @@ impl<'e, 'a> Expansion<'e, 'a> {
                 if !word.is_empty() {
                     unknown.own_code = false;
                 }
-                self.words.push(unknown.encode());
+                self.out.push(unknown.encode());
             }
-            None if !word.is_empty() || self.quoted_empty => self.words.push(word),
+            None if !word.is_empty() || self.quoted_empty => self.out.push(word),
             None => {}
         }
         self.quoted_empty = false;
-        if self.words.len() > MAX_WORDS {
+        if self.out.len() - self.start > MAX_WORDS {
             self.overflowed = true;
-            self.words.truncate(MAX_WORDS);
+            self.out.truncate(self.start + MAX_WORDS);
         }
     }
 
@@ -1520,10 +1529,9 @@ impl<'e, 'a> Expansion<'e, 'a> {
         }
     }
 
-    /// Pushes the pass's words on `out`, and gives back the digits of the passes
-    fn finish(mut self, out: &mut Vec<String>) -> Vec<(String, usize)> {
+    /// Ends the pass's last word, and gives back the digits of the passes
+    fn finish(mut self) -> Vec<(String, usize)> {
         self.end_word();
-        out.append(&mut self.words);
         self.radices
     }
 
