@@ -532,7 +532,10 @@ impl Reader {
         at: At<'_, '_>,
         stdin: Option<String>,
     ) -> Result<(), Unreadable> {
-        let mut upstream = at.upstream.to_vec();
+        // Room for the commands of a few elements, which most pipelines fill, spares
+        // growing the list as each element adds its own.
+        let mut upstream = Vec::with_capacity(at.upstream.len() + 8);
+        upstream.extend_from_slice(at.upstream);
         let mut literal = stdin;
         // Every element of a pipeline runs in a subshell of its own, so a `cd` in one moves
         // neither the others nor what follows the pipeline.
