@@ -1521,7 +1521,9 @@ impl Reader {
         if inputs.is_empty() {
             return Ok(Cow::Borrowed(at.upstream));
         }
-        let mut upstream = at.upstream.to_vec();
+        // Room for a command or two per substitution spares growing the list.
+        let mut upstream = Vec::with_capacity(at.upstream.len() + 2 * inputs.len());
+        upstream.extend_from_slice(at.upstream);
         for input in inputs {
             let start = self.commands.len();
             self.node(*input, at, None)?;
