@@ -1120,7 +1120,8 @@ pub const INVALID_SHELL_CONDITION: Code = Code {
            flag written with its dashes; `program_is(...)` without the name of a kind of \
            program the reader knows (`\"shell\"`, `\"interpreter\"`, `\"download\"`, \
            `\"stdin_runner\"`, `\"privilege\"`, `\"disk_formatter\"`, `\"archiver\"`); a call other than \
-           `flag(...)`, `program_is(...)` and `stdin_from(...)`; or a call such as \
+           `flag(...)`, `program_is(...)`, `stdin_from(...)` and `stdout_to(...)`; or a \
+           call such as \
            `shell.any(...)` that does not exist.",
     why: "A shell condition tests the words of one simple command; anything else would \
           never hold, and a guard that never holds lets every command through.",

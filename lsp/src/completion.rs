@@ -377,6 +377,8 @@ mod tests {
             "flag",
             "program_is",
             "stdin_from",
+            "stdout_to",
+            "output_shown",
             "outside_cwd",
         ] {
             assert!(offered.contains(&name.to_owned()), "{name}: {offered:?}");

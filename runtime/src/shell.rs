@@ -414,6 +414,10 @@ fn command_truth(
                 opaque() || unknown_words(command).any(|word| word.may_be_outside(cwd, tmp_inside)),
             )
         }
+        ShellCondition::OutputShown => Truth::from(
+            !command.redirects.iter().any(sends_output_away)
+                && downstream(script, command).next().is_none(),
+        ),
         ShellCondition::WholeCwd => Truth::or_unknown(
             command.paths.iter().any(|path| whole(path, cwd)),
             opaque() || unknown_words(command).any(|word| word.may_be_whole(cwd)),
@@ -479,22 +483,72 @@ fn command_truth(
                 || unknown_targets(command, true).any(|file| file.must_be_path_matching(test)),
             ),
         },
-        ShellCondition::StdinFrom(inner) => {
-            let mut truth = Truth::False;
-            for upstream in command
+        ShellCondition::StdinFrom(inner) => some_command(
+            inner,
+            command
                 .stdin_from
                 .iter()
-                .filter_map(|index| script.commands.get(*index))
-            {
-                match command_truth(inner, upstream, script, cwd, only_true) {
-                    Truth::True => return Truth::True,
-                    Truth::Unknown => truth = Truth::Unknown,
-                    Truth::False => {}
-                }
-            }
-            truth
+                .filter_map(|index| script.commands.get(*index)),
+            script,
+            cwd,
+            only_true,
+        ),
+        ShellCondition::StdoutTo(inner) => {
+            some_command(inner, downstream(script, command), script, cwd, only_true)
         }
     }
+}
+
+/// Whether a redirect sends a command's output (its descriptor 1) into a file the agent
+/// does not see: `> f`, `1>> f`, `&> f`; not `2> f`, and not the terminal or the error
+/// stream, which the agent is shown
+fn sends_output_away(redirect: &rulesc_shell::Redirect) -> bool {
+    let operator = redirect
+        .operator
+        .strip_prefix('1')
+        .unwrap_or(&redirect.operator);
+    let sends = operator.starts_with('>') || operator.starts_with("&>");
+    sends
+        && !matches!(
+            redirect.target.as_str(),
+            "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/fd/1" | "/dev/fd/2"
+        )
+}
+
+/// The commands that read the output of `command`, one of the script's
+fn downstream<'s>(
+    script: &'s Script,
+    command: &SimpleCommand,
+) -> impl Iterator<Item = &'s SimpleCommand> {
+    // Every command tested is one of the script's, so its place is its address.
+    let at = script
+        .commands
+        .iter()
+        .position(|other| std::ptr::eq(other, command));
+    script
+        .commands
+        .iter()
+        .filter(move |other| at.is_some_and(|at| other.stdin_from.contains(&at)))
+}
+
+/// Whether `condition` holds for one of `commands`: true at the first that satisfies it,
+/// undecidable if none does and one may
+fn some_command<'s>(
+    condition: &ShellCondition,
+    commands: impl Iterator<Item = &'s SimpleCommand>,
+    script: &Script,
+    cwd: Option<&str>,
+    only_true: bool,
+) -> Truth {
+    let mut truth = Truth::False;
+    for other in commands {
+        match command_truth(condition, other, script, cwd, only_true) {
+            Truth::True => return Truth::True,
+            Truth::Unknown => truth = Truth::Unknown,
+            Truth::False => {}
+        }
+    }
+    truth
 }
 
 /// What `parts` joined by `or` (`any`) or `and` are worth on `command`; with `only_true`, a

@@ -120,7 +120,9 @@ fn shell_tested(condition: &ShellCondition, positive: bool, names: &mut Vec<Watc
             }
         }
         ShellCondition::Not(part) => shell_tested(part, !positive, names),
-        ShellCondition::StdinFrom(upstream) => shell_tested(upstream, positive, names),
+        ShellCondition::StdinFrom(other) | ShellCondition::StdoutTo(other) => {
+            shell_tested(other, positive, names)
+        }
         ShellCondition::Word {
             word: ShellWord::Program,
             test,

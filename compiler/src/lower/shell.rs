@@ -98,6 +98,7 @@ impl ShellLowering<'_> {
                 Some(Builtin::OutsideCwd) => Some(ShellCondition::OutsideCwd),
                 Some(Builtin::OutsideCwdAndTmp) => Some(ShellCondition::OutsideCwdAndTmp),
                 Some(Builtin::WholeCwd) => Some(ShellCondition::WholeCwd),
+                Some(Builtin::OutputShown) => Some(ShellCondition::OutputShown),
                 _ => self.not_a_condition(expr.span()),
             },
             Expr::Call(call) => self.call(call),
@@ -142,6 +143,9 @@ impl ShellLowering<'_> {
             Some(Builtin::StdinFrom) => self
                 .condition(&call.argument)
                 .map(|inner| ShellCondition::StdinFrom(Box::new(inner))),
+            Some(Builtin::StdoutTo) => self
+                .condition(&call.argument)
+                .map(|inner| ShellCondition::StdoutTo(Box::new(inner))),
             Some(Builtin::Shell | Builtin::ShellAll) => {
                 self.error(
                     call.name.span,

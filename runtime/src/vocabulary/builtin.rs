@@ -37,12 +37,16 @@ pub enum Builtin {
     ProgramIs,
     /// `stdin_from(C)` inside a shell condition
     StdinFrom,
+    /// `stdout_to(C)` inside a shell condition
+    StdoutTo,
     /// `outside_cwd` inside a shell condition
     OutsideCwd,
     /// `outside_cwd_and_tmp` inside a shell condition
     OutsideCwdAndTmp,
     /// `whole_cwd` inside a shell condition
     WholeCwd,
+    /// `output_shown` inside a shell condition
+    OutputShown,
 }
 
 /// What a builtin takes, as it is written
@@ -108,7 +112,7 @@ pub struct BuiltinRow {
 const TOOL_CALL_EVENTS: &[EventKind] = &[EventKind::PreToolUse, EventKind::PostToolUse];
 
 /// Every builtin of the language
-pub const BUILTINS: [BuiltinRow; 14] = [
+pub const BUILTINS: [BuiltinRow; 16] = [
     BuiltinRow {
         builtin: Builtin::Count,
         name: "count",
@@ -239,6 +243,19 @@ pub const BUILTINS: [BuiltinRow; 14] = [
                   stdin_from(program in [\"curl\", \"wget\"])) block \"remote code\"",
     },
     BuiltinRow {
+        builtin: Builtin::StdoutTo,
+        name: "stdout_to",
+        arguments: BuiltinArguments::Condition,
+        scope: BuiltinScope::ShellCommand,
+        events: TOOL_CALL_EVENTS,
+        result: FieldType::Bool,
+        doc: "whether some command that reads this command's output satisfies `CONDITION`; \
+              output no command reads goes to a file or to the agent's transcript",
+        example: "on pre_tool_use when shell(program == \"printenv\" and \
+                  not redirect ~ \"*\" and not stdout_to(program ~ \"*\")) \
+                  ask \"prints the environment into the transcript\"",
+    },
+    BuiltinRow {
         builtin: Builtin::OutsideCwd,
         name: "outside_cwd",
         arguments: BuiltinArguments::Nothing,
@@ -272,6 +289,18 @@ pub const BUILTINS: [BuiltinRow; 14] = [
               everything it holds (`.`, `*`, `\"$PWD\"`)",
         example: "on pre_tool_use when shell(program == \"rm\" and flag(\"-r\") and whole_cwd) \
                   ask \"this deletes the whole project\"",
+    },
+    BuiltinRow {
+        builtin: Builtin::OutputShown,
+        name: "output_shown",
+        arguments: BuiltinArguments::Nothing,
+        scope: BuiltinScope::ShellCommand,
+        events: TOOL_CALL_EVENTS,
+        result: FieldType::Bool,
+        doc: "whether the command's output reaches the agent's transcript: no command reads \
+              it and no redirect sends it to a file (`2>/dev/null` sends only the errors)",
+        example: "on pre_tool_use when shell(program == \"printenv\" and output_shown) \
+                  ask \"this prints the environment into the transcript\"",
     },
 ];
 

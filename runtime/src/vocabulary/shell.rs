@@ -57,6 +57,9 @@ pub enum ShellCondition {
     /// `whole_cwd`: some operand, as a path, is the working directory itself or everything
     /// it holds (`.`, `*`, `"$PWD"`, `../app` from `app`)
     WholeCwd,
+    /// `output_shown`: the command's output reaches the agent: no command reads it and no
+    /// redirect sends it to a file
+    OutputShown,
     /// `program == "rm"`, `arg ~ "of=/dev/*"`: the word (any of them, for a list) matches
     Word {
         /// Which word is tested
@@ -66,6 +69,8 @@ pub enum ShellCondition {
     },
     /// `stdin_from(...)`: some command whose output reaches this one's input satisfies it
     StdinFrom(Box<ShellCondition>),
+    /// `stdout_to(...)`: some command that reads this one's output satisfies it
+    StdoutTo(Box<ShellCondition>),
 }
 
 /// A word of a simple command that a condition can test
