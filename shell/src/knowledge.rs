@@ -1559,6 +1559,10 @@ pub(crate) struct LinkMaker {
     /// Where a relative target of a symbolic link starts: the link's folder (`ln -s`)
     /// unless one of these options is given, or always the working directory when `None`
     pub(crate) from_link_folder_unless: Option<&'static [&'static str]>,
+    /// Whether what it names goes to the new place itself (`mv`): the place is then what the
+    /// source was, its name as well as what is below it, so `rm -rf` of the place deletes
+    /// what the source held
+    pub(crate) moves: bool,
 }
 
 /// Every program that makes a path lead to another, one row each
@@ -1572,6 +1576,7 @@ pub(crate) const LINK_MAKERS: &[LinkMaker] = &[
         exact: &["-T", "--no-target-directory"],
         may_go_inside: true,
         from_link_folder_unless: Some(&["-r", "--relative"]),
+        moves: false,
     },
     LinkMaker {
         program: "cp",
@@ -1582,6 +1587,7 @@ pub(crate) const LINK_MAKERS: &[LinkMaker] = &[
         exact: &["-T", "--no-target-directory"],
         may_go_inside: true,
         from_link_folder_unless: None,
+        moves: false,
     },
     LinkMaker {
         program: "mount",
@@ -1607,6 +1613,20 @@ pub(crate) const LINK_MAKERS: &[LinkMaker] = &[
         exact: &[],
         may_go_inside: false,
         from_link_folder_unless: None,
+        moves: false,
+    },
+    // mv(1): a moved file or folder is at its new place, as a link made there would lead
+    // to it; `mv ~/src /tmp/x && rm -rf /tmp/x` deletes what `~/src` held.
+    LinkMaker {
+        program: "mv",
+        linking: &[],
+        symbolic: &[],
+        valued: &["-S", "--suffix", "-t", "--target-directory"],
+        into: &["-t", "--target-directory"],
+        exact: &["-T", "--no-target-directory"],
+        may_go_inside: true,
+        from_link_folder_unless: None,
+        moves: true,
     },
 ];
 
@@ -4003,6 +4023,16 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
             "~/.gnupg/private-keys-v1.d",
         )
     },
+    // What gpg decrypts was kept secret by the user's private key, which it reads.
+    SecretPrinter {
+        flags: &["-d", "--decrypt"],
+        ..printer(
+            &["gpg", "gpg2"],
+            Subcommands::Any,
+            &[],
+            "~/.gnupg/private-keys-v1.d",
+        )
+    },
     printer(
         &["gh"],
         Subcommands::OneOf(&["auth"]),
@@ -4148,6 +4178,53 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
         ]),
         &[],
         "~/.password-store",
+    ),
+    // gopass(1) keeps pass's store and prints an entry given its name alone too.
+    printer(
+        &["gopass"],
+        Subcommands::AnyBut(&[
+            "ls",
+            "list",
+            "find",
+            "search",
+            "init",
+            "setup",
+            "help",
+            "version",
+            "insert",
+            "edit",
+            "generate",
+            "rm",
+            "remove",
+            "delete",
+            "mv",
+            "move",
+            "cp",
+            "copy",
+            "git",
+            "sync",
+            "config",
+            "mounts",
+            "recipients",
+            "templates",
+            "audit",
+            "fsck",
+            "completion",
+            "update",
+            "alias",
+            "age",
+            "clone",
+            "create",
+        ]),
+        &[],
+        "~/.password-store",
+    ),
+    // getent(1) prints a system database's entries: `shadow` holds the password hashes.
+    printer(
+        &["getent"],
+        Subcommands::OneOf(&["shadow", "gshadow"]),
+        &[],
+        "/etc/shadow",
     ),
     printer(
         &["op"],
@@ -9325,11 +9402,31 @@ const BUILDERS: &[&str] = &[
 pub(crate) fn reads_code_from_input(program: &str, args: &[String]) -> bool {
     interpreter(program).is_some_and(|row| {
         inline_code(row, args).is_empty()
-            && args
-                .iter()
-                .find(|arg| !arg.starts_with('-') || *arg == "-")
-                .is_none_or(|file| STDIN_PATHS.contains(&file.as_str()))
+            && script_operand(program, args).is_none_or(|file| STDIN_PATHS.contains(&file.as_str()))
     })
+}
+
+/// The interpreters whose script comes after a subcommand that runs it (`deno run -A -`,
+/// `bun run x.ts`), one row each
+const SCRIPT_SUBCOMMANDS: &[(&str, &str)] = &[("deno", "run"), ("bun", "run")];
+
+/// The operand an interpreter takes its script from (`-` for its input), after the
+/// subcommand that runs it where it has one ([`SCRIPT_SUBCOMMANDS`])
+pub(crate) fn script_operand<'a>(program: &str, args: &'a [String]) -> Option<&'a String> {
+    let mut operands = args
+        .iter()
+        .filter(|arg| !arg.starts_with('-') || *arg == "-");
+    let first = operands.next();
+    match first {
+        Some(word)
+            if SCRIPT_SUBCOMMANDS
+                .iter()
+                .any(|(name, run)| *name == program && word == run) =>
+        {
+            operands.next()
+        }
+        _ => first,
+    }
 }
 
 /// The row of [`DATABASE_CLIENTS`] for `program`
@@ -10260,6 +10357,15 @@ mod tests {
             ("kubectl config view --raw", "~/.kube/config"),
             ("pass show db/prod", "~/.password-store"),
             ("pass db/prod", "~/.password-store"),
+            ("gopass show -o aws/prod", "~/.password-store"),
+            ("gopass aws/prod", "~/.password-store"),
+            ("getent shadow", "/etc/shadow"),
+            (
+                "gpg --batch --decrypt s.tfvars.gpg",
+                "~/.gnupg/private-keys-v1.d",
+            ),
+            ("gpg -q -d notes.gpg", "~/.gnupg/private-keys-v1.d"),
+            ("getent gshadow root", "/etc/shadow"),
             ("vault kv get secret/x", "~/.vault-token"),
             (
                 "security find-generic-password -s x -w",
@@ -10347,6 +10453,12 @@ mod tests {
             "ffmpeg -i in.mp4 out.webm",
             "import -window main.png",
             "git config credential.helper store",
+            "gopass ls",
+            "gpg --verify x.sig x",
+            "gpg -e -r me notes.txt",
+            "gopass insert a/b",
+            "getent passwd dev",
+            "getent hosts example.com",
         ] {
             assert!(read(line).is_empty(), "{line}");
         }
@@ -11792,5 +11904,36 @@ mod tests {
             assert_eq!(input_files(program, &words("delete -f n.yaml")), ["n.yaml"]);
         }
         assert!(input_files("helm", &words("install -f values.yaml x")).is_empty());
+    }
+
+    /// deno(1) and bun(1) run the script named after `run` (`-` their input); the others
+    /// their first operand.
+    #[test]
+    fn an_interpreter_reads_its_code_from_its_input_given_no_script() {
+        for (program, line, reads) in [
+            ("deno", "run -A -", true),
+            ("bun", "run -", true),
+            ("deno", "run -A main.ts", false),
+            ("python3", "-", true),
+            ("python3", "-u", true),
+            ("python3", "app.py", false),
+            ("node", "/dev/stdin", true),
+            ("node", "-e 1", false),
+            ("ls", "-", false),
+        ] {
+            assert_eq!(
+                reads_code_from_input(program, &words(line)),
+                reads,
+                "{program} {line}"
+            );
+        }
+        assert_eq!(
+            script_operand("deno", &words("run --allow-net x.ts a")).map(String::as_str),
+            Some("x.ts")
+        );
+        assert_eq!(
+            script_operand("python3", &words("run x.py")).map(String::as_str),
+            Some("run")
+        );
     }
 }

@@ -28,6 +28,9 @@ struct Link {
     any_child: bool,
     /// What it leads to, normalised; or why that is only known at run time
     target: Result<String, String>,
+    /// Whether the link is what it leads to, moved there (`mv`): its name as well as what
+    /// is below it, even where a path names a link rather than what it leads to
+    moved: bool,
 }
 
 /// Where a link is made: at a path, or inside a folder under its target's name
@@ -64,6 +67,9 @@ impl Links {
         let places: Vec<(&str, Place<'_>)> = match (words.into, words.operands.as_slice()) {
             (Some(dir), targets) => targets.iter().map(|t| (*t, Place::Inside(dir))).collect(),
             (None, [target]) if row.may_go_inside => vec![(*target, Place::Inside("."))],
+            (None, [target, at]) if inside_last && names_a_folder(at) => {
+                vec![(*target, Place::Inside(at))]
+            }
             (None, [target, at]) if inside_last => {
                 vec![(*target, Place::At(at)), (*target, Place::Inside(at))]
             }
@@ -75,7 +81,10 @@ impl Links {
         };
         for (target, place) in places {
             if let Some(link) = self.link(target, place, from_link_folder, context) {
-                self.made.push(link);
+                self.made.push(Link {
+                    moved: row.moves,
+                    ..link
+                });
             }
         }
     }
@@ -128,6 +137,7 @@ impl Links {
             at,
             any_child,
             target,
+            moved: false,
         })
     }
 
@@ -179,7 +189,7 @@ impl Links {
         for _ in 0..=self.made.len() {
             let through = self.made.iter().rev().find_map(|link| {
                 let rest = below(&path, link)?;
-                (!(skip_itself && rest.is_empty())).then_some((link, rest))
+                (!(skip_itself && rest.is_empty() && !link.moved)).then_some((link, rest))
             });
             let Some((link, rest)) = through else {
                 return Ok(path);
@@ -192,6 +202,15 @@ impl Links {
         }
         Err("the links made on this line lead round in a circle".to_owned())
     }
+}
+
+/// Whether a word can only name a folder (`.`, `..`, `dir/`, `~`): what is made there goes
+/// inside it
+fn names_a_folder(word: &str) -> bool {
+    matches!(word, "." | ".." | "~")
+        || word.ends_with('/')
+        || word.ends_with("/.")
+        || word.ends_with("/..")
 }
 
 /// The part of `path` after `link` (empty or starting with `/`) when `path` is the link or

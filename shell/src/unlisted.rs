@@ -33,6 +33,8 @@ const NAMES_AS_DATA: &[&str] = &[
     "help",
     "which",
     "whereis",
+    // a system database's entries: `getent passwd dev`, `getent group sudo`
+    "getent",
     "type",
     "hash",
     "alias",
@@ -267,6 +269,7 @@ mod tests {
         for line in [
             "man rm",
             "which sudo",
+            "getent passwd dev",
             "pkill curl",
             "apt-get install -y curl",
             "grep -rn sudo docs",

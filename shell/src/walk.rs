@@ -2013,6 +2013,7 @@ impl Reader {
                     }
                 }
             }
+            command.paths.append(&mut runs.reads);
             if is_socat {
                 for unknown in &mut command.unknown {
                     if let Part::Word { prefix, name, .. } = &mut unknown.part {
@@ -2919,17 +2920,7 @@ impl Reader {
         upstream: &[usize],
     ) -> Runs {
         let mut runs = Runs::default();
-        // `deno run -A -` and `bun run x.ts` name the script after their `run`.
-        let first_operand = || {
-            let mut operands = args
-                .iter()
-                .filter(|arg| !arg.starts_with('-') || *arg == "-");
-            let first = operands.next();
-            match first {
-                Some(run) if run == "run" && matches!(program, "deno" | "bun") => operands.next(),
-                _ => first,
-            }
-        };
+        let first_operand = || knowledge::script_operand(program, args);
         if let Some(client) = clients::effects(program, args, stdin.as_deref()) {
             for line in client.lines {
                 runs.word(program, line);
@@ -3417,6 +3408,15 @@ impl Reader {
                 Effect::Opaque(why) => runs.opaque.push(why),
                 // `inline::effects` applied it to the effects after it.
                 Effect::Chdir(_) => {}
+            }
+        }
+        // `print(open('/home/me/.ssh/id_rsa').read())`: a secret the code names is among
+        // the files it reads, whichever call opens it.
+        for literal in inline::string_literals(code) {
+            if let Ok(path) = self.path(literal, false) {
+                if knowledge::is_secret_path(&path) {
+                    runs.reads.push(path);
+                }
             }
         }
     }
@@ -4214,6 +4214,8 @@ struct Runs {
     inline: Vec<InlineRun>,
     /// Files an interpreter's code writes: the path, normalised, or why it is unknown
     writes: Vec<Result<String, String>>,
+    /// Secrets an interpreter's code names, normalised: files it may read
+    reads: Vec<String>,
     /// Scripts run when the shell exits (`trap '…' EXIT`)
     at_exit: Vec<String>,
     /// Whether the scripts run with `dotglob` on (`bash -O dotglob -c '…'`)

@@ -14,6 +14,8 @@ const CASES: &[(&str, &str)] = &[
     ("ln -sfn ../.. up", "up/w"),
     ("mkdir d && ln -s ~ d", "d/h/x"),
     ("mkdir d && ln -st d ~", "d/h/"),
+    ("mkdir d && ln -s ~ d/", "d/h/x"),
+    ("mkdir d && cd d && ln -s ~ .", "h/x"),
     ("ln -s -T ~ t", "t/a"),
     ("mkdir sub && ln -s -r .. sub/up", "sub/up/x"),
     ("mkdir sub && ln -s .. sub/up", "sub/up/x"),

@@ -339,6 +339,32 @@ fn parse(language: Language, source: &str, deadline: Instant) -> Option<tree_sit
     parser.parse_with_options(&mut chunk, None, Some(options))
 }
 
+/// The text of each string literal of `code`, in any of the languages read here: what is
+/// quoted with `'`, `"` or a backquote, a backslash escaping the next character. A path
+/// named in the code may be a file it reads (`open('/home/me/.ssh/id_rsa')`), whatever the
+/// call around it.
+pub(crate) fn string_literals(code: &str) -> impl Iterator<Item = &str> {
+    let mut rest = code;
+    std::iter::from_fn(move || loop {
+        let start = rest.find(['\'', '"', '`'])?;
+        let quote = rest[start..].chars().next()?;
+        let body = &rest[start + 1..];
+        let mut escaped = false;
+        let end = body.char_indices().find_map(|(at, c)| {
+            let closes = c == quote && !escaped;
+            escaped = c == '\\' && !escaped;
+            closes.then_some(at)
+        });
+        match end {
+            Some(end) => {
+                rest = &body[end + 1..];
+                return Some(&body[..end]);
+            }
+            None => rest = body,
+        }
+    })
+}
+
 /// Judges code that is not parsed by its words: code holding a word through which it may
 /// delete files, run commands or evaluate more code is opaque, any other is harmless
 fn by_words(lang: Lang, program: &str, code: &str) -> Vec<Effect> {

@@ -1121,3 +1121,20 @@ fn infrastructure_libraries_that_remove_or_run_are_unknown() {
         assert!(!opaque(&read(Lang::Python, code)), "{code}");
     }
 }
+
+/// Each quote closes only on its own kind, a backslash escapes, and an unclosed quote is
+/// no literal: the quoted texts come out in order, as the languages' own lexers give them.
+#[test]
+fn string_literals_are_the_quoted_texts() {
+    fn literals(code: &str) -> Vec<&str> {
+        super::string_literals(code).collect()
+    }
+    assert_eq!(
+        literals(r#"print(open('/h/.ssh/id_rsa').read(), "a\"b", `t`)"#),
+        ["/h/.ssh/id_rsa", r#"a\"b"#, "t"]
+    );
+    assert_eq!(literals(r#"x = "it's"; y = 'z'"#), ["it's", "z"]);
+    assert_eq!(literals(r"'a\\' + 'b'"), [r"a\\", "b"]);
+    assert_eq!(literals("print(\"unclosed"), Vec::<&str>::new());
+    assert_eq!(literals("'é' \"\""), ["é", ""]);
+}
