@@ -1187,12 +1187,23 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
             }
         };
         if matches!(subscript, "@" | "*") {
-            let joined = quoted && subscript == "*";
-            for (at, value) in array.values().into_iter().enumerate() {
-                match at {
-                    0 => {}
-                    _ if joined => self.current.push(' '),
-                    _ => self.end_word(),
+            let values = array.values();
+            let joiner = match (quoted && subscript == "*", values.len() > 1) {
+                (true, true) => match self.joiner() {
+                    Some(joiner) => Some(joiner),
+                    None => {
+                        let why =
+                            format!("`\"${{{name}[*]}}\"` is joined with an `IFS` set at run time");
+                        return self.unknown_part(why, false, false, false);
+                    }
+                },
+                _ => None,
+            };
+            for (at, value) in values.into_iter().enumerate() {
+                match (at, &joiner) {
+                    (0, _) => {}
+                    (_, Some(joiner)) => self.current.push_str(joiner),
+                    (_, None) => self.end_word(),
                 }
                 // An element only run time knows may be several words, as it was set.
                 self.value(value, quoted && !is_unknown(value));
@@ -1213,6 +1224,17 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
                 }
             }
         }
+    }
+
+    /// What `"${a[*]}"` and `"$*"` put between their words: the first character of `IFS`
+    /// (nothing when the line sets it empty, a blank when it leaves it alone or unsets it);
+    /// `None` when only run time knows `IFS`
+    fn joiner(&mut self) -> Option<String> {
+        if lookup(self.env.vars, "IFS").is_none() {
+            return Some(" ".to_owned());
+        }
+        let ifs = self.spelled_value("IFS")?;
+        Some(ifs.chars().next().map(String::from).unwrap_or_default())
     }
 
     /// The name `${!REF}` stands for when the line sets `REF` to one name (`ref=f;
@@ -1386,11 +1408,22 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
                 None => self.current.push_str(&params.args.len().to_string()),
             },
             "@" | "*" => {
+                let joiner = match (name == "*" && quoted, params.args.len() > 1) {
+                    (true, true) => match self.joiner() {
+                        Some(joiner) => Some(joiner),
+                        None => {
+                            let why = "`\"$*\"` is joined with an `IFS` set at run time".to_owned();
+                            self.unknown_part(why, false, false, false);
+                            return true;
+                        }
+                    },
+                    _ => None,
+                };
                 for (n, arg) in params.args.iter().enumerate() {
                     if n > 0 {
-                        match (name, quoted) {
-                            ("*", true) => self.current.push(' '),
-                            _ => self.end_word(),
+                        match &joiner {
+                            Some(joiner) => self.current.push_str(joiner),
+                            None => self.end_word(),
                         }
                     }
                     self.value(arg, quoted);
@@ -2128,6 +2161,34 @@ mod tests {
         );
         // A word within the bound is read whole.
         assert_eq!(expand("{1..1024}", &Vars::new()).len(), 1024);
+    }
+
+    /// bash(1), Special Parameters: `"$*"` (and `"${a[*]}"`, Arrays) is "a single word
+    /// with the value of each parameter separated by the first character of the IFS special
+    /// variable. If IFS is unset, the parameters are separated by spaces. If IFS is null,
+    /// the parameters are joined without intervening separators."
+    #[test]
+    fn a_joined_array_is_joined_with_the_first_character_of_ifs() {
+        let mut array = super::Array::default();
+        for letter in ["s", "h", "r", "e", "d"] {
+            array.set(None, letter.to_owned());
+        }
+        let with_ifs = |ifs: Option<Binding>| {
+            let mut vars: Vars = ifs.map(|ifs| ("IFS".to_owned(), ifs)).into_iter().collect();
+            vars.push(("c".to_owned(), Binding::Array(array.clone())));
+            expand("\"${c[*]}\"", &vars)
+        };
+        assert_eq!(with_ifs(None), ["s h r e d"]);
+        assert_eq!(
+            with_ifs(Some(Binding::Known(vec![String::new()]))),
+            ["shred"]
+        );
+        assert_eq!(
+            with_ifs(Some(Binding::Known(vec![":,".to_owned()]))),
+            ["s:h:r:e:d"]
+        );
+        let at_run_time = Binding::Unknown("`$IFS` is set at run time".to_owned());
+        assert_eq!(with_ifs(Some(at_run_time)), ["?[]"]);
     }
 
     #[test]

@@ -360,6 +360,10 @@ impl Reader {
             // (`-v 'a[...]'`, `unset 'a[...]'`).
             "test_command" | "unset_command" => {
                 self.quoted_operands(node, at.source, 0);
+                // `unset IFS` gives back bash's default splitting, which joins with a blank.
+                if node.kind() == "unset_command" && unsets_ifs(text(node, at.source)) {
+                    self.bind("IFS".to_owned(), Binding::Known(vec![" \t\n".to_owned()]));
+                }
                 self.children(node, inner)
             }
             // The loop's variable takes the output of the substitutions in its list.
@@ -4710,6 +4714,14 @@ fn lists_files_below(command: &SimpleCommand) -> bool {
         && after.all(|operand| {
             !operand.starts_with('/') && !operand.split('/').any(|part| part == "..")
         })
+}
+
+/// Whether `unset …` (its text) unsets the variable `IFS`: named, quoted or not, and no `-f`,
+/// which unsets functions
+fn unsets_ifs(text: &str) -> bool {
+    let words = text.split_whitespace().skip(1);
+    let mut names = words.map(|word| word.trim_matches(['\'', '"']));
+    names.clone().all(|word| word != "-f") && names.any(|word| word == "IFS")
 }
 
 /// Whether a `declare`, `typeset` or `local` takes `-n`: its names are references
