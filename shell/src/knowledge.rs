@@ -2167,6 +2167,185 @@ pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
             "refresh",
             "no-refresh",
         ],
+        // Every long option of GNU tar 1.35 (`tar --help`, with the hidden ones argp adds):
+        // tar takes a unique prefix of any (`--to-comm` is `--to-command`), and refuses an
+        // ambiguous one.
+        "tar" | "gtar" => &[
+            "HANG",
+            "absolute-names",
+            "acls",
+            "add-file",
+            "after-date",
+            "anchored",
+            "append",
+            "atime-preserve",
+            "auto-compress",
+            "backup",
+            "block-number",
+            "blocking-factor",
+            "bzip2",
+            "catenate",
+            "check-device",
+            "check-links",
+            "checkpoint",
+            "checkpoint-action",
+            "clamp-mtime",
+            "compare",
+            "compress",
+            "concatenate",
+            "confirmation",
+            "create",
+            "delay-directory-restore",
+            "delete",
+            "dereference",
+            "diff",
+            "directory",
+            "exclude",
+            "exclude-backups",
+            "exclude-caches",
+            "exclude-caches-all",
+            "exclude-caches-under",
+            "exclude-from",
+            "exclude-ignore",
+            "exclude-ignore-recursive",
+            "exclude-tag",
+            "exclude-tag-all",
+            "exclude-tag-under",
+            "exclude-vcs",
+            "exclude-vcs-ignores",
+            "extract",
+            "file",
+            "files-from",
+            "force-local",
+            "format",
+            "full-time",
+            "get",
+            "group",
+            "group-map",
+            "gunzip",
+            "gzip",
+            "hard-dereference",
+            "help",
+            "hole-detection",
+            "ignore-case",
+            "ignore-command-error",
+            "ignore-failed-read",
+            "ignore-zeros",
+            "incremental",
+            "index-file",
+            "info-script",
+            "interactive",
+            "keep-directory-symlink",
+            "keep-newer-files",
+            "keep-old-files",
+            "label",
+            "level",
+            "list",
+            "listed-incremental",
+            "lzip",
+            "lzma",
+            "lzop",
+            "mode",
+            "mtime",
+            "multi-volume",
+            "new-volume-script",
+            "newer",
+            "newer-mtime",
+            "no-acls",
+            "no-anchored",
+            "no-auto-compress",
+            "no-check-device",
+            "no-delay-directory-restore",
+            "no-ignore-case",
+            "no-ignore-command-error",
+            "no-null",
+            "no-overwrite-dir",
+            "no-quote-chars",
+            "no-recursion",
+            "no-same-owner",
+            "no-same-permissions",
+            "no-seek",
+            "no-selinux",
+            "no-unquote",
+            "no-verbatim-files-from",
+            "no-wildcards",
+            "no-wildcards-match-slash",
+            "no-xattrs",
+            "null",
+            "numeric-owner",
+            "occurrence",
+            "old-archive",
+            "one-file-system",
+            "one-top-level",
+            "overwrite",
+            "overwrite-dir",
+            "owner",
+            "owner-map",
+            "pax-option",
+            "portability",
+            "posix",
+            "preserve-order",
+            "preserve-permissions",
+            "program-name",
+            "quote-chars",
+            "quoting-style",
+            "read-full-records",
+            "record-size",
+            "recursion",
+            "recursive-unlink",
+            "remove-files",
+            "restrict",
+            "rmt-command",
+            "rsh-command",
+            "same-order",
+            "same-owner",
+            "same-permissions",
+            "seek",
+            "selinux",
+            "set-mtime-command",
+            "set-mtime-format",
+            "show-defaults",
+            "show-omitted-dirs",
+            "show-snapshot-field-ranges",
+            "show-stored-names",
+            "show-transformed-names",
+            "skip-old-files",
+            "sort",
+            "sparse",
+            "sparse-version",
+            "starting-file",
+            "strip-components",
+            "suffix",
+            "tape-length",
+            "test-label",
+            "to-command",
+            "to-stdout",
+            "totals",
+            "touch",
+            "transform",
+            "uncompress",
+            "ungzip",
+            "unlink-first",
+            "unquote",
+            "update",
+            "usage",
+            "use-compress-program",
+            "utc",
+            "verbatim-files-from",
+            "verbose",
+            "verify",
+            "version",
+            "volno-file",
+            "warning",
+            "wildcards",
+            "wildcards-match-slash",
+            "xattrs",
+            "xattrs-exclude",
+            "xattrs-include",
+            "xform",
+            "xz",
+            "zstd",
+        ],
         "find" => &[],
         "shred" => &[
             "force",
@@ -2898,6 +3077,7 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
             "--info-script",
             "--new-volume-script",
             "--rsh-command",
+            "--set-mtime-command",
         ],
         clusters: true,
         glued: &["--checkpoint-action=exec="],
@@ -3435,16 +3615,18 @@ pub(crate) fn option_scripts(
             continue;
         }
         if let Carried::Joined(keys) = row.carried {
-            scripts.extend(joined_script(keys, &option_values(row, row.options, args)).map(Ok));
+            scripts.extend(
+                joined_script(keys, &option_values(row, program, row.options, args)).map(Ok),
+            );
             continue;
         }
         if let Carried::Operands(scripted) = row.carried {
-            let values = option_values(row, scripted, args);
+            let values = option_values(row, program, scripted, args);
             scripts.extend(values.into_iter().map(|value| Ok(value.to_owned())));
             scripts.extend(operands(row, args).map(|operand| Ok(operand.to_owned())));
             continue;
         }
-        let values = option_values(row, row.options, args);
+        let values = option_values(row, program, row.options, args);
         if row.carried == Carried::Vim {
             let files = crate::vim::edited_files(args);
             scripts.extend(crate::vim::session_scripts(&files, values));
@@ -3527,28 +3709,57 @@ fn row_words(
     (!words.is_empty()).then(|| words.join(" "))
 }
 
-/// The values of `options`, some of a row's, among `args`, read as the row reads them
-fn option_values<'a>(row: &ScriptOption, options: &[&str], args: &'a [String]) -> Vec<&'a str> {
+/// The values of `options`, some of a row's, among the words `args` of `program`, read as
+/// the row reads them, a long option shortened to a unique prefix as the one it stands for
+fn option_values<'a>(
+    row: &ScriptOption,
+    program: &str,
+    options: &[&str],
+    args: &'a [String],
+) -> Vec<&'a str> {
     let mut values = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
+        let whole = spelled_whole(program, arg);
+        // The value is the end of the word as written, whatever the option's name.
+        let value_of = |rest: &str| {
+            arg.get(arg.len().saturating_sub(rest.len())..)
+                .unwrap_or_default()
+        };
         if let Some(value) = row
             .glued
             .iter()
-            .find_map(|start| arg.strip_prefix(start).filter(|rest| !rest.is_empty()))
+            .find_map(|start| whole.strip_prefix(start).filter(|rest| !rest.is_empty()))
         {
-            values.push(value);
+            values.push(value_of(value));
             continue;
         }
-        if takes_value(row, options, arg) {
+        if takes_value(row, options, &whole) {
             values.extend(words.next().map(String::as_str));
-        } else if let Some((name, value)) = arg.split_once('=') {
+        } else if let Some((name, value)) = whole.split_once('=') {
             if name.starts_with("--") && options.contains(&name) {
-                values.push(value);
+                values.push(value_of(value));
             }
         }
     }
     values
+}
+
+/// `arg` with the name of a long option given as a unique prefix written whole, as
+/// getopt_long reads it (`--to-comm=CMD` is `--to-command=CMD`; see [`full_option`])
+fn spelled_whole<'a>(program: &str, arg: &'a str) -> std::borrow::Cow<'a, str> {
+    let Some(long) = arg.strip_prefix("--") else {
+        return arg.into();
+    };
+    let (name, value) = long
+        .split_once('=')
+        .map_or((long, None), |(name, value)| (name, Some(value)));
+    let whole = full_option(program, name);
+    match value {
+        _ if whole == name => arg.into(),
+        Some(value) => format!("--{whole}={value}").into(),
+        None => format!("--{whole}").into(),
+    }
 }
 
 /// Whether `arg` is one of `options` whose value is the next word: itself, or, where the
@@ -10846,6 +11057,27 @@ mod tests {
         assert_eq!(full_option("git", "force"), "force");
         assert_eq!(full_option("shred", "rem"), "remove");
         assert_eq!(full_option("ls", "rec"), "rec");
+        // GNU tar 1.34 takes exactly these prefixes of the options that run a command, and
+        // refuses the shorter ones as ambiguous (`--to` is also `--to-stdout`).
+        let runs_commands = [
+            ("to-command", "to-c"),
+            ("checkpoint-action", "checkpoint-"),
+            ("use-compress-program", "use"),
+            ("info-script", "inf"),
+            ("new-volume-script", "new-"),
+            ("rsh-command", "rs"),
+        ];
+        for (option, shortest) in runs_commands {
+            for end in 1..=option.len() {
+                let prefix = option.get(..end).unwrap_or_default();
+                let expected = if end >= shortest.len() {
+                    option
+                } else {
+                    prefix
+                };
+                assert_eq!(full_option("tar", prefix), expected, "{prefix}");
+            }
+        }
     }
 
     #[test]
@@ -10860,6 +11092,13 @@ mod tests {
             ("tar", "-c -F ./next -f a x", vec!["./next"]),
             ("tar", "-cf a --new-volume-script=./next x", vec!["./next"]),
             ("tar", "--use-compress-program=./z -cf a x", vec!["./z"]),
+            // getopt_long: a unique prefix of a long option is that option.
+            ("tar", "--to-comm=id -xf a", vec!["id"]),
+            ("tar", "-xf a --to-c id", vec!["id"]),
+            ("gtar", "-cf a --checkpoint-a=exec=id x", vec!["id"]),
+            ("tar", "--use ./z -cf a x", vec!["./z"]),
+            ("tar", "--to=id -xf a", vec![]),
+            ("tar", "--new=./next -cf a x", vec![]),
             // npm-config(7) `script-shell`: the shell `npm run` runs scripts with.
             ("npm", "--script-shell=/tmp/s test", vec!["/tmp/s"]),
             ("pnpm", "--script-shell /tmp/s run build", vec!["/tmp/s"]),
