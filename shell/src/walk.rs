@@ -3227,6 +3227,9 @@ impl Reader {
         let subcommand = subcommand_of(program, args);
         for script in knowledge::option_scripts(program, subcommand, args, expand::is_unknown) {
             match script {
+                // `nmap --script <(…)`: the program runs the file a process substitution
+                // makes, as a shell runs its script file.
+                Ok(file) if file.starts_with("<(") => self.script_file(program, &file, &mut runs),
                 Ok(script) => runs.word(program, script),
                 Err(why) => runs.opaque.push(why),
             }
