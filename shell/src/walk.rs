@@ -1222,7 +1222,7 @@ impl Reader {
         words.dedup();
         let mut redirects = Vec::with_capacity(words.len());
         for target in words {
-            if !operator.contains('>') || (operator.ends_with('&') && target == "-") {
+            if !operator.contains('>') || (operator.ends_with('&') && is_descriptor(&target)) {
                 continue;
             }
             // bash matches a pattern as a redirect's target against the files there are.
@@ -1277,6 +1277,17 @@ impl Reader {
             }
             previous_end = Some(range.end);
             let child_text = text(child, at.source);
+            // `exec {fd}>&-`, `{a[1]}<f`: the variable of a redirect's descriptor, which
+            // tree-sitter-bash reads as a word; a redirect that opens one sets it.
+            let after = at.source.get(range.end..).unwrap_or_default();
+            if let Some(name) = descriptor_variable(child_text, after) {
+                if !after.starts_with(">&-") && !after.starts_with("<&-") {
+                    let value = descriptor_number(name);
+                    let name = expand::referenced(&self.vars, name);
+                    self.bind(name, Binding::Known(vec![value]));
+                }
+                continue;
+            }
             match child.kind() {
                 "variable_assignment" => {
                     let assignment = child_text;
@@ -1324,6 +1335,10 @@ impl Reader {
             let raws: Vec<&str> = node
                 .named_children()
                 .filter(|child| is_command_word(child.kind()))
+                .filter(|child| {
+                    let after = at.source.get(child.byte_range().end..).unwrap_or_default();
+                    descriptor_variable(text(*child, at.source), after).is_none()
+                })
                 .map(|child| text(child, at.source))
                 .collect();
             expand::command_passes(&raws, &self.env())
@@ -1715,6 +1730,19 @@ impl Reader {
                 && stdin.is_none())
             .then(|| self.listed_names(at.upstream))
             .flatten();
+            // bash(1), Coprocesses: the array `COPROC`, or the coprocess's NAME, holds its
+            // descriptors.
+            if program == "coproc" {
+                let named = crate::wrapper::wrapped(&program, &args).filter(|w| w.at == 1);
+                let name = named
+                    .and_then(|_| args.first())
+                    .map_or("COPROC", String::as_str);
+                let mut array = expand::Array::default();
+                for index in 0..2 {
+                    array.set(Some(index), descriptor_number(name));
+                }
+                self.bind(name.to_owned(), Binding::Array(array));
+            }
             let names = knowledge::variables_set(&program, &args);
             for &name in &names {
                 // `printf -v 'a[1]' …`, `read 'a[1]'`: an element set, which leaves the whole
@@ -4804,6 +4832,27 @@ fn is_cd(program: &str) -> bool {
 
 /// Whether a child of a command of this kind is one of its words (not an assignment before
 /// it, a redirect, a comment or a subshell `time` runs), as [`Reader::command`] sorts them
+/// The variable (an array's name for an element) of `word` when it is `{NAME}` or
+/// `{NAME[SUBSCRIPT]}` written right before a redirect's operator, the text `after` it:
+/// bash(1), REDIRECTION, "each redirection that may be preceded by a file descriptor number
+/// may instead be preceded by a word of the form {varname}"; a subscript that may run a
+/// substitution is left a word, read as what it may run
+fn descriptor_variable<'w>(word: &'w str, after: &str) -> Option<&'w str> {
+    let redirect = (after.starts_with('<') || after.starts_with('>')) && !after.starts_with("<(");
+    let inner = word
+        .strip_prefix('{')?
+        .strip_suffix('}')
+        .filter(|_| redirect)?;
+    let (name, subscript) = match inner.split_once('[') {
+        Some((name, rest)) => (name, Some(rest.strip_suffix(']')?)),
+        None => (inner, None),
+    };
+    let plain = |subscript: &str| {
+        !subscript.is_empty() && !subscript.contains(['$', '`', '(', ']', '\'', '"'])
+    };
+    (expand::is_name(name) && subscript.is_none_or(plain)).then_some(name)
+}
+
 fn is_command_word(kind: &str) -> bool {
     !matches!(
         kind,
@@ -5037,6 +5086,29 @@ fn reads_code_the_caller_feeds(words: &[Value]) -> bool {
         return !args.iter().any(code_or_file);
     }
     knowledge::reads_code_from_input(name, &args)
+}
+
+/// Why the variable of a descriptor bash opens (`{fd}>f`, a coprocess's) is unknown
+const OPENED_DESCRIPTOR: &str = "is a descriptor bash opens at run time";
+
+/// The value bash gives the variable `name` of a descriptor it opens: a number only known
+/// at run time, one word and no path
+fn descriptor_number(name: &str) -> String {
+    UnknownWord {
+        name: true,
+        one_word: true,
+        ..unknown_path(format!("`${name}` {OPENED_DESCRIPTOR}"))
+    }
+    .encode()
+}
+
+/// Whether the target of `>&` names a descriptor, which it duplicates or closes rather than
+/// write a file of that name: `-`, a number, or the variable of one bash opened
+fn is_descriptor(target: &str) -> bool {
+    target == "-"
+        || (!target.is_empty() && target.bytes().all(|byte| byte.is_ascii_digit()))
+        || UnknownWord::decode(target)
+            .is_some_and(|word| word.prefix.is_empty() && word.why.ends_with(OPENED_DESCRIPTOR))
 }
 
 fn unknown_path(why: String) -> UnknownWord {
