@@ -1627,6 +1627,25 @@ impl Reader {
             if let Some((name, value)) = alias {
                 if !aliased {
                     aliased = true;
+                    // bash replaces an alias's text before it parses the line: a value with
+                    // more than words (`a && b`, `x | y`, quotes) is read as the script it
+                    // makes with the words after it.
+                    if name.is_some() && !is_plain_words(value) && !expand::is_unknown(value) {
+                        let value = value.clone();
+                        match alias_script(&value, &args, literal_input.as_deref()) {
+                            Some(script) => {
+                                self.alias_body(&first, &script, at)?;
+                                return Ok(true);
+                            }
+                            None => {
+                                let why = format!(
+                                    "the alias `{first}` is given words only known at run time"
+                                );
+                                args = vec![unknown_path(why).encode()];
+                                continue;
+                            }
+                        }
+                    }
                     let mut replaced = Vec::new();
                     if name.is_none() {
                         replaced.push(
@@ -2437,6 +2456,21 @@ impl Reader {
             ..at.depth
         };
         self.script(script, at.upstream, depth)
+    }
+
+    /// Reads `script`, what the alias `name` makes of its command, as a nested script in
+    /// which `name` is no alias: bash does not replace an alias within its own text
+    fn alias_body(&mut self, name: &str, script: &str, at: At<'_, '_>) -> Result<(), Unreadable> {
+        let aliases = self.aliases.clone();
+        self.aliases
+            .retain(|(alias, _)| alias.as_deref() != Some(name));
+        let kept = self.aliases.len();
+        let read = self.nested(script, at);
+        // The aliases the script defines hold after it too.
+        let defined = self.aliases.split_off(kept);
+        self.aliases = aliases;
+        self.aliases.extend(defined);
+        read
     }
 
     /// `alias NAME=VALUE ...`
@@ -4226,6 +4260,53 @@ fn parallel_replaced(template: &str, arg: &str) -> Option<String> {
     }
     line.push_str(rest);
     replaced.then_some(line)
+}
+
+/// The command line an alias's value makes with the words after it (escaped, since they
+/// are expanded already) and a literal input, given as a here-string to its last command;
+/// `None` when a word is only known at run time, which escaping would make a literal
+fn alias_script(value: &str, args: &[String], input: Option<&str>) -> Option<String> {
+    let mut script = value.to_owned();
+    for arg in args {
+        if expand::is_unknown(arg) {
+            return None;
+        }
+        script.push(' ');
+        script.push_str(&escaped(arg));
+    }
+    if let Some(input) = input {
+        script.push_str(" <<< ");
+        script.push_str(&single_quoted(input.strip_suffix('\n').unwrap_or(input)));
+    }
+    Some(script)
+}
+
+/// An expanded word written back so that bash reads it as that word again: the home it
+/// starts with (kept as `~` or `$HOME`) and its pattern characters as they are, which the
+/// reader matches as it would have, every other character that is not plain escaped
+fn escaped(word: &str) -> String {
+    let (home, rest) = ["~", "$HOME", "${HOME}"]
+        .iter()
+        .find_map(|home| {
+            let rest = word.strip_prefix(home)?;
+            (rest.is_empty() || rest.starts_with('/')).then_some((*home, rest))
+        })
+        .unwrap_or(("", word));
+    let mut out = home.to_owned();
+    for ch in rest.chars() {
+        match ch {
+            '\n' => out.push_str("'\n'"),
+            _ if ch.is_ascii_alphanumeric() || "-_./,:=@%+*?[]".contains(ch) => out.push(ch),
+            _ => {
+                out.push('\\');
+                out.push(ch);
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push_str("''");
+    }
+    out
 }
 
 /// `text` in single quotes, as bash quotes a word it hands a command line
