@@ -3720,7 +3720,7 @@ fn option_values<'a>(
     let mut values = Vec::new();
     let mut words = args.iter();
     while let Some(arg) = words.next() {
-        let whole = spelled_whole(program, arg);
+        let whole = spelled_whole(program, arg, options.iter().chain(row.glued));
         // The value is the end of the word as written, whatever the option's name.
         let value_of = |rest: &str| {
             arg.get(arg.len().saturating_sub(rest.len())..)
@@ -3746,14 +3746,26 @@ fn option_values<'a>(
 }
 
 /// `arg` with the name of a long option given as a unique prefix written whole, as
-/// getopt_long reads it (`--to-comm=CMD` is `--to-command=CMD`; see [`full_option`])
-fn spelled_whole<'a>(program: &str, arg: &'a str) -> std::borrow::Cow<'a, str> {
+/// getopt_long reads it (`--to-comm=CMD` is `--to-command=CMD`; see [`full_option`]); only
+/// a prefix of one of `sought` can stand for one of them, so no other is looked up
+fn spelled_whole<'a, 's>(
+    program: &str,
+    arg: &'a str,
+    mut sought: impl Iterator<Item = &'s &'s str>,
+) -> std::borrow::Cow<'a, str> {
     let Some(long) = arg.strip_prefix("--") else {
         return arg.into();
     };
     let (name, value) = long
         .split_once('=')
         .map_or((long, None), |(name, value)| (name, Some(value)));
+    if !sought.any(|option| {
+        option
+            .strip_prefix("--")
+            .is_some_and(|option| option.starts_with(name))
+    }) {
+        return arg.into();
+    }
     let whole = full_option(program, name);
     match value {
         _ if whole == name => arg.into(),
