@@ -415,7 +415,8 @@ fn command_truth(
             )
         }
         ShellCondition::OutputShown => Truth::from(
-            !command.redirects.iter().any(sends_output_away)
+            !command.captured
+                && !command.redirects.iter().any(sends_output_away)
                 && downstream(script, command).next().is_none(),
         ),
         ShellCondition::WholeCwd => Truth::or_unknown(

@@ -36,6 +36,9 @@ pub struct SimpleCommand {
     /// Indexes of the commands whose output reaches this command's input, directly or
     /// through other commands (pipelines, process and command substitution), sorted
     pub stdin_from: Vec<usize>,
+    /// Whether the command's output becomes a word of the line (`$( … )`, backticks,
+    /// `<( … )`) rather than the line's own output: `x=$(gh auth token)` prints nothing
+    pub captured: bool,
     /// What about the command is only known when it runs; the words and redirects listed
     /// here are in none of the lists above
     pub unknown: Vec<Unknown>,

@@ -430,7 +430,14 @@ impl Reader {
                 } else {
                     &[]
                 };
+                let start = self.commands.len();
                 let walked = self.children(node, At { upstream, ..inner });
+                // What a substitution prints becomes a word of the line, not its output.
+                if node.kind() != "subshell" {
+                    for command in self.commands.get_mut(start..).unwrap_or_default() {
+                        command.captured = true;
+                    }
+                }
                 self.context.cwd = cwd;
                 self.vars.truncate(vars);
                 walked
@@ -5051,6 +5058,7 @@ fn simple_command(
         redirects: Vec::new(),
         writes: Vec::new(),
         stdin_from,
+        captured: false,
         unknown,
     }
 }

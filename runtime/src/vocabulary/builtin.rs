@@ -297,8 +297,9 @@ pub const BUILTINS: [BuiltinRow; 16] = [
         scope: BuiltinScope::ShellCommand,
         events: TOOL_CALL_EVENTS,
         result: FieldType::Bool,
-        doc: "whether the command's output reaches the agent's transcript: no command reads \
-              it and no redirect sends it to a file (`2>/dev/null` sends only the errors)",
+        doc: "whether the command's output reaches the agent's transcript: no substitution \
+              captures it (`x=$(...)`), no command reads it and no redirect sends it to a \
+              file (`2>/dev/null` sends only the errors)",
         example: "on pre_tool_use when shell(program == \"printenv\" and output_shown) \
                   ask \"this prints the environment into the transcript\"",
     },

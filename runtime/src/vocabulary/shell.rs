@@ -57,8 +57,8 @@ pub enum ShellCondition {
     /// `whole_cwd`: some operand, as a path, is the working directory itself or everything
     /// it holds (`.`, `*`, `"$PWD"`, `../app` from `app`)
     WholeCwd,
-    /// `output_shown`: the command's output reaches the agent: no command reads it and no
-    /// redirect sends it to a file
+    /// `output_shown`: the command's output reaches the agent: no substitution captures it,
+    /// no command reads it and no redirect sends it to a file
     OutputShown,
     /// `program == "rm"`, `arg ~ "of=/dev/*"`: the word (any of them, for a list) matches
     Word {
