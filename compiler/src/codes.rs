@@ -1119,7 +1119,8 @@ pub const INVALID_SHELL_CONDITION: Code = Code {
            (or a list of strings for `in`); an ordering (`<`, `>`); `flag(...)` without a \
            flag written with its dashes; `program_is(...)` without the name of a kind of \
            program the reader knows (`\"shell\"`, `\"interpreter\"`, `\"download\"`, \
-           `\"stdin_runner\"`, `\"privilege\"`, `\"disk_formatter\"`, `\"archiver\"`); a call other than \
+           `\"stdin_runner\"`, `\"privilege\"`, `\"disk_formatter\"`, `\"archiver\"`, \
+           `\"printer\"`); a call other than \
            `flag(...)`, `program_is(...)`, `stdin_from(...)` and `stdout_to(...)`; or a \
            call such as \
            `shell.any(...)` that does not exist.",

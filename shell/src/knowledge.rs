@@ -1426,6 +1426,16 @@ const ARCHIVERS: &[&str] = &[
     "tar", "gtar", "bsdtar", "pax", "zip", "7z", "7za", "7zr", "7zz", "rar", "gpgtar",
 ];
 
+/// Programs that print what they read or are given, whole or in part: pagers, filters,
+/// encoders, `echo`. What reaches them from another command is shown unless their own
+/// output goes elsewhere.
+const PRINTERS: &[&str] = &[
+    "cat", "tac", "head", "tail", "less", "more", "most", "bat", "batcat", "nl", "strings",
+    "xxd", "od", "hexdump", "hd", "base64", "base32", "basenc", "grep", "egrep", "fgrep", "rg",
+    "ag", "awk", "gawk", "mawk", "sed", "cut", "sort", "uniq", "column", "paste", "fold", "rev",
+    "tr", "jq", "yq", "echo", "printf", "tee",
+];
+
 /// A kind of program the reader knows, which a policy names with `program_is("NAME")`
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProgramKind {
@@ -1492,6 +1502,13 @@ pub const PROGRAM_KINDS: &[ProgramKind] = &[
         name: "archiver",
         about: "programs that pack files into an archive, which takes what they read along",
         programs: ARCHIVERS,
+        prefixes: &[],
+        interpreters: false,
+    },
+    ProgramKind {
+        name: "printer",
+        about: "programs that print what they read or are given: pagers, filters, encoders",
+        programs: PRINTERS,
         prefixes: &[],
         interpreters: false,
     },
@@ -10836,7 +10853,7 @@ mod tests {
     fn every_program_kind_holds_for_its_programs_and_no_other() {
         // One line per row: programs of the kind, and programs that are not, from what each
         // program does (its manual), not from the table.
-        let rows: [(&str, &[&str], &[&str]); 7] = [
+        let rows: [(&str, &[&str], &[&str]); 8] = [
             (
                 "shell",
                 &["sh", "bash", "zsh", "dash", "fish", "ksh"],
@@ -10896,6 +10913,11 @@ mod tests {
                 "archiver",
                 &["tar", "bsdtar", "zip", "7zz", "gpgtar"],
                 &["unzip", "gzip", "tarball"],
+            ),
+            (
+                "printer",
+                &["cat", "head", "less", "grep", "base64", "xxd", "jq", "echo", "tee"],
+                &["cp", "curl", "gzip", "wc"],
             ),
         ];
         for (name, members, others) in rows {
