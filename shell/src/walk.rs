@@ -1756,13 +1756,7 @@ impl Reader {
                 && stdin.is_none())
             .then(|| self.listed_names(at.upstream))
             .flatten();
-            // bash(1), Coprocesses: the array `COPROC`, or the coprocess's NAME, holds its
-            // descriptors.
-            if program == "coproc" {
-                let named = crate::wrapper::wrapped(&program, &args).filter(|w| w.at == 1);
-                let name = named
-                    .and_then(|_| args.first())
-                    .map_or("COPROC", String::as_str);
+            if let Some(name) = crate::wrapper::descriptor_array(&program, &args) {
                 let mut array = expand::Array::default();
                 for index in 0..2 {
                     array.set(Some(index), descriptor_number(name));

@@ -21,8 +21,10 @@ struct Wrapper {
     assignments: bool,
     /// Short options that make the wrapper look a program up instead of running it (`command -v`)
     lookup: &'static str,
-    /// Whether a name may come before the compound command it runs (`coproc NAME { …; }`)
-    named: bool,
+    /// The array of descriptors it sets, named by a name before the compound command it
+    /// runs or else by this default (bash(1), Coprocesses: `coproc NAME { …; }` sets
+    /// `NAME`, `coproc cmd` sets `COPROC`)
+    named: Option<&'static str>,
     /// Whether a single `-` opens a long option, as getopt_long_only reads them (`gdb -ex
     /// CMD`)
     long_only: bool,
@@ -224,7 +226,7 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         positionals: 0,
         assignments: false,
         lookup: "",
-        named: false,
+        named: None,
         long_only: false,
         subcommands: &[],
         program_options: &[],
@@ -834,7 +836,7 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("rtx", "CjEc")
     },
     Wrapper {
-        named: true,
+        named: Some("COPROC"),
         ..wrapper("coproc", "")
     },
     // Reserved words tree-sitter-bash reads as a program's name where bash opens a compound
@@ -926,6 +928,16 @@ pub(crate) fn wrapped(program: &str, args: &[String]) -> Option<Wrapped> {
     by_name::rows(WRAPPERS, &BY_NAME, program).find_map(|spec| wrapped_by(spec, args))
 }
 
+/// The array of descriptors `program` sets when run with `args`, if it is a wrapper that
+/// sets one (`coproc`)
+pub(crate) fn descriptor_array<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
+    by_name::rows(WRAPPERS, &BY_NAME, program).find_map(|spec| {
+        let default = spec.named?;
+        let named = wrapped_by(spec, args).is_some_and(|wrapped| wrapped.at == 1);
+        Some(if named { args[0].as_str() } else { default })
+    })
+}
+
 /// The program `spec`'s wrapper runs in `args`, as that row reads them
 fn wrapped_by(spec: &Wrapper, args: &[String]) -> Option<Wrapped> {
     if spec.interleaved {
@@ -961,7 +973,7 @@ fn wrapped_by(spec: &Wrapper, args: &[String]) -> Option<Wrapped> {
         });
     }
     // `coproc NAME { …; }`: bash takes a name only before a compound command.
-    if spec.named
+    if spec.named.is_some()
         && args
             .get(index + 1)
             .is_some_and(|next| COMPOUND_OPENERS.contains(&next.as_str()))
@@ -1166,7 +1178,7 @@ pub(crate) fn is_assignment(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::wrapped;
+    use super::{descriptor_array, wrapped};
 
     fn words(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
@@ -1272,6 +1284,23 @@ mod tests {
         for (program, args, expected) in cases {
             let at = wrapped(program, &words(args)).map(|wrapped| wrapped.at);
             assert_eq!(at, expected, "{program} {args}");
+        }
+    }
+
+    #[test]
+    fn a_coprocess_sets_the_array_of_its_name_or_coproc() {
+        // bash(1), Coprocesses: "If NAME is not supplied, the default name is COPROC", and a
+        // name is only taken before a compound command.
+        for (program, line, array) in [
+            ("coproc", "NAME { rm; }", Some("NAME")),
+            ("coproc", "W while true; do :; done", Some("W")),
+            ("coproc", "cat file", Some("COPROC")),
+            ("coproc", "{ cat; }", Some("COPROC")),
+            ("nohup", "cat file", None),
+            ("time", "cat", None),
+        ] {
+            let args = words(line);
+            assert_eq!(descriptor_array(program, &args), array, "{program} {line}");
         }
     }
 
