@@ -934,7 +934,11 @@ pub(crate) fn descriptor_array<'a>(program: &str, args: &'a [String]) -> Option<
     by_name::rows(WRAPPERS, &BY_NAME, program).find_map(|spec| {
         let default = spec.named?;
         let named = wrapped_by(spec, args).is_some_and(|wrapped| wrapped.at == 1);
-        Some(if named { args[0].as_str() } else { default })
+        Some(
+            args.first()
+                .filter(|_| named)
+                .map_or(default, String::as_str),
+        )
     })
 }
 
