@@ -1430,10 +1430,10 @@ const ARCHIVERS: &[&str] = &[
 /// encoders, `echo`. What reaches them from another command is shown unless their own
 /// output goes elsewhere.
 const PRINTERS: &[&str] = &[
-    "cat", "tac", "head", "tail", "less", "more", "most", "bat", "batcat", "nl", "strings",
-    "xxd", "od", "hexdump", "hd", "base64", "base32", "basenc", "grep", "egrep", "fgrep", "rg",
-    "ag", "awk", "gawk", "mawk", "sed", "cut", "sort", "uniq", "column", "paste", "fold", "rev",
-    "tr", "jq", "yq", "echo", "printf", "tee",
+    "cat", "tac", "head", "tail", "less", "more", "most", "bat", "batcat", "nl", "strings", "xxd",
+    "od", "hexdump", "hd", "base64", "base32", "basenc", "grep", "egrep", "fgrep", "rg", "ag",
+    "awk", "gawk", "mawk", "sed", "cut", "sort", "uniq", "column", "paste", "fold", "rev", "tr",
+    "jq", "yq", "echo", "printf", "tee",
 ];
 
 /// A kind of program the reader knows, which a policy names with `program_is("NAME")`
@@ -8473,6 +8473,32 @@ pub(crate) const SECRET_FOLDERS: &[&str] = &[
     "Library/Keychains/",
 ];
 
+/// Secret stores a home's programs keep below that home only, a profile's folder written
+/// `*`: a browser's cookies and saved passwords, a desktop's keyring. Unlike a row of
+/// [`SECRET_FILES`], a search finds one only from a root at or above the home (`find ~
+/// -name cookies.sqlite`), never below a project.
+pub(crate) const HOME_STORES: &[&str] = &[
+    ".mozilla/firefox/*/cookies.sqlite",
+    ".mozilla/firefox/*/logins.json",
+    ".mozilla/firefox/*/key4.db",
+    ".mozilla/firefox/*/key3.db",
+    ".config/google-chrome/*/Cookies",
+    ".config/google-chrome/*/Login Data",
+    ".config/google-chrome/*/Web Data",
+    ".config/chromium/*/Cookies",
+    ".config/chromium/*/Login Data",
+    ".config/BraveSoftware/Brave-Browser/*/Cookies",
+    ".config/BraveSoftware/Brave-Browser/*/Login Data",
+    ".config/microsoft-edge/*/Cookies",
+    ".config/microsoft-edge/*/Login Data",
+    "Library/Application Support/Google/Chrome/*/Cookies",
+    "Library/Application Support/Google/Chrome/*/Login Data",
+    "Library/Application Support/Microsoft Edge/*/Cookies",
+    "Library/Application Support/Microsoft Edge/*/Login Data",
+    "Library/Keychains/login.keychain-db",
+    ".local/share/keyrings/login.keyring",
+];
+
 /// Whether `path` (normalised) is a secret: a file of [`SECRET_FILES`] or in a folder of
 /// [`SECRET_FOLDERS`] (a `.pub` key excepted), a process's environment
 /// (`/proc/PID/environ`), or a device of [`CAPTURE_DEVICES`]
@@ -10916,7 +10942,9 @@ mod tests {
             ),
             (
                 "printer",
-                &["cat", "head", "less", "grep", "base64", "xxd", "jq", "echo", "tee"],
+                &[
+                    "cat", "head", "less", "grep", "base64", "xxd", "jq", "echo", "tee",
+                ],
                 &["cp", "curl", "gzip", "wc"],
             ),
         ];

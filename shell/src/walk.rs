@@ -5412,14 +5412,59 @@ fn found_secrets(args: &[String], roots: &[String]) -> Vec<String> {
     {
         folders.push("~");
     }
-    folders
+    let mut found: Vec<String> = folders
         .iter()
         .flat_map(|folder| {
             secrets
                 .iter()
                 .map(move |secret| format!("{folder}/{secret}"))
         })
-        .collect()
+        .collect();
+    // A home's own stores, from a root at or above the home only.
+    for store in knowledge::HOME_STORES.iter().filter(|store| {
+        let name = store.rsplit('/').next().unwrap_or(store);
+        patterns
+            .iter()
+            .any(|pattern| name_glob::may_match_name(pattern, name))
+    }) {
+        found.extend(
+            folders
+                .iter()
+                .filter_map(|folder| home_store_below(folder, store)),
+        );
+    }
+    found
+}
+
+/// Where the home's `store` (a row of [`knowledge::HOME_STORES`]) lies when a search
+/// starts at `root` (normalised, no trailing `/`), if it lies below it: the root is a home
+/// (`~`, `/home/u`, `/Users/u`, `/root`), above the homes (`/`, `/home`, `/Users`), or a
+/// folder of the home the store is in (`~/.mozilla`)
+fn home_store_below(root: &str, store: &str) -> Option<String> {
+    let in_home = format!("~/{store}");
+    let is_home = |root: &str| {
+        root == "~"
+            || root == "/root"
+            || ["/home/", "/Users/"].iter().any(|homes| {
+                root.strip_prefix(homes)
+                    .is_some_and(|user| !user.is_empty() && !user.contains('/'))
+            })
+    };
+    if is_home(root) {
+        Some(format!("{root}/{store}"))
+    } else if matches!(root, "" | "/home" | "/Users") {
+        Some(in_home)
+    } else {
+        let below = root.strip_prefix("~/").is_some_and(|folder| {
+            let mut parts = store.split('/');
+            folder.split('/').all(|part| {
+                parts
+                    .next()
+                    .is_some_and(|row| name_glob::part_may_be(row, part))
+            })
+        });
+        below.then_some(in_home)
+    }
 }
 
 /// Whether `command` turns on bash's `dotglob`, or may: `shopt -s` of it or of a word only
