@@ -2039,6 +2039,10 @@ pub(crate) fn names_a_credential(name: &str) -> bool {
     })
 }
 
+/// Builtins that read their input into variables (`read`, `mapfile`): a variable they set
+/// holds what reached them, a line each or all of it
+pub(crate) const INPUT_READERS: &[&str] = &["read", "mapfile", "readarray"];
+
 /// Programs that print their own words: a credential variable expanded in them is the
 /// environment's secret printed, as `gh auth token` prints its store's
 pub(crate) const WORD_PRINTERS: &[&str] = &["echo", "printf"];

@@ -1752,8 +1752,8 @@ impl Reader {
                 .flatten();
             // `find src -name '*.rs' | while read -r f`: one name a listing prints, a line
             // each, as `xargs` takes them (`mapfile` takes them all).
-            let read_listed = (matches!(program.as_str(), "read" | "mapfile" | "readarray")
-                && stdin.is_none())
+            let reads_input = knowledge::INPUT_READERS.contains(&program.as_str());
+            let read_listed = (reads_input && stdin.is_none())
             .then(|| self.listed_names(at.upstream))
             .flatten();
             if let Some(name) = crate::wrapper::descriptor_array(&program, &args) {
@@ -1764,6 +1764,13 @@ impl Reader {
                 self.bind(name.to_owned(), Binding::Array(array));
             }
             let names = knowledge::variables_set(&program, &args);
+            // What `read k < f` or `… | while read -r l` sets holds what reached it: a
+            // command using `$k` reads it, as it would `k=$(cat f)`.
+            let input_held: Vec<String> = if reads_input {
+                names.iter().map(|name| (*name).to_owned()).collect()
+            } else {
+                Vec::new()
+            };
             for &name in &names {
                 // `printf -v 'a[1]' …`, `read 'a[1]'`: an element set, which leaves the whole
                 // array only known at run time.
@@ -2119,6 +2126,10 @@ impl Reader {
             .filter(|input| !expand::is_unknown(input));
             self.push(command)?;
             let own_index = self.commands.len().saturating_sub(1);
+            for name in input_held {
+                let holders = at.upstream.iter().copied().chain([own_index]).collect();
+                self.fed.push((name, holders));
+            }
             if let Some(text) = printed_input {
                 self.printed_inputs.push((own_index, text));
             }
