@@ -250,6 +250,7 @@ mod tests {
     fn unknown_words_count_by_their_known_start() {
         let unknown = UnknownWord {
             prefix: "a[$(".to_owned(),
+            suffix: String::new(),
             split: false,
             name: false,
             own_code: false,

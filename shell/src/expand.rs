@@ -208,6 +208,9 @@ pub(crate) type Vars = Vec<(String, Binding)>;
 pub(crate) struct UnknownWord {
     /// The text the word is known to start with
     pub(crate) prefix: String,
+    /// The text the word is known to end with, after its last unknown part
+    /// (`/proc/$(pgrep x)/environ` ends with `/environ`)
+    pub(crate) suffix: String,
     /// Whether an unquoted expansion may split it into several words (flags among them)
     pub(crate) split: bool,
     /// Whether every unknown part is a name: no `/`, no leading `-`, `+` or `:`
@@ -228,7 +231,8 @@ const MARK: char = '\0';
 impl UnknownWord {
     /// The word as it travels among known words
     pub(crate) fn encode(&self) -> String {
-        let mut text = String::with_capacity(self.prefix.len() + self.why.len() + 8);
+        let mut text =
+            String::with_capacity(self.prefix.len() + self.suffix.len() + self.why.len() + 8);
         text.push(MARK);
         let flags = [
             ('s', self.split),
@@ -244,6 +248,8 @@ impl UnknownWord {
         text.push(MARK);
         text.push_str(&self.prefix);
         text.push(MARK);
+        text.push_str(&self.suffix);
+        text.push(MARK);
         text.push_str(&self.why);
         text
     }
@@ -251,9 +257,10 @@ impl UnknownWord {
     /// The text the unknown word `text` encodes is known to start with, if it is one: its
     /// [`UnknownWord::prefix`], borrowed, the rest left undecoded
     pub(crate) fn known_prefix(text: &str) -> Option<&str> {
-        let mut parts = text.strip_prefix(MARK)?.splitn(3, MARK);
+        let mut parts = text.strip_prefix(MARK)?.splitn(4, MARK);
         let _flags = parts.next()?;
         let prefix = parts.next()?;
+        parts.next()?;
         parts.next()?;
         Some(prefix)
     }
@@ -261,12 +268,14 @@ impl UnknownWord {
     /// The unknown word `text` encodes, if it is one
     pub(crate) fn decode(text: &str) -> Option<UnknownWord> {
         let rest = text.strip_prefix(MARK)?;
-        let mut parts = rest.splitn(3, MARK);
+        let mut parts = rest.splitn(4, MARK);
         let flags = parts.next()?;
         let prefix = parts.next()?;
+        let suffix = parts.next()?;
         let why = parts.next()?;
         Some(UnknownWord {
             prefix: prefix.to_owned(),
+            suffix: suffix.to_owned(),
             split: flags.contains('s'),
             name: flags.contains('n'),
             own_code: flags.contains('c'),
@@ -573,6 +582,7 @@ fn overflowed_word(raw: &str, out: &mut Vec<String>) {
     let more = if shown.len() < raw.len() { "…" } else { "" };
     let word = UnknownWord {
         prefix: String::new(),
+        suffix: String::new(),
         split: true,
         name: false,
         own_code: false,
@@ -835,6 +845,8 @@ struct Expansion<'e, 'a, 'o> {
     /// How many words `out` held before this expansion's
     start: usize,
     unknown: Option<UnknownWord>,
+    /// Where the known text after the word's last unknown part starts in `current`
+    after_unknown: usize,
     /// Whether the pass made more than [`MAX_WORDS`] words or a word of more than
     /// [`MAX_EXPANDED_BYTES`] bytes, and stopped
     overflowed: bool,
@@ -858,6 +870,7 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
             start: out.len(),
             out,
             unknown: None,
+            after_unknown: 0,
             overflowed: false,
         }
     }
@@ -1379,7 +1392,10 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
         if let Some(unknown) = UnknownWord::decode(value) {
             self.current.push_str(&unknown.prefix);
             let split = !quoted && !unknown.one_word && (unknown.split || !unknown.name);
-            return self.add_unknown(UnknownWord { split, ..unknown });
+            let suffix = unknown.suffix.clone();
+            self.add_unknown(UnknownWord { split, ..unknown });
+            self.current.push_str(&suffix);
+            return;
         }
         if quoted {
             self.current.push_str(value);
@@ -1480,6 +1496,7 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
                 let why = format!("the output of `$({shown})` is known only at run time");
                 self.add_unknown(UnknownWord {
                     prefix: String::new(),
+                    suffix: String::new(),
                     split: !quoted && !one_word,
                     name,
                     own_code,
@@ -1510,6 +1527,10 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
             // (`/tmp/$(date)/../../dev/sda`): the word is no name below its start then, and
             // may lead anywhere.
             Some(mut unknown) => {
+                unknown.suffix = word
+                    .get(self.after_unknown..)
+                    .unwrap_or_default()
+                    .to_owned();
                 let tail = word.get(unknown.prefix.len()..).unwrap_or_default();
                 if tail.split('/').any(|part| part == "..") {
                     unknown.name = false;
@@ -1535,6 +1556,7 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
     fn unknown_part(&mut self, why: String, split: bool, name: bool, own_code: bool) {
         self.add_unknown(UnknownWord {
             prefix: String::new(),
+            suffix: String::new(),
             split,
             name,
             own_code,
@@ -1546,6 +1568,7 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
     /// Records `part`, whose prefix is ignored: the word's known start is the text built
     /// before its first unknown part
     fn add_unknown(&mut self, part: UnknownWord) {
+        self.after_unknown = self.current.len();
         match &mut self.unknown {
             Some(unknown) => {
                 unknown.split |= part.split;
@@ -2386,6 +2409,7 @@ mod tests {
     fn an_unknown_word_survives_its_encoding() {
         let unknown = UnknownWord {
             prefix: "a/".to_owned(),
+            suffix: "/environ".to_owned(),
             split: true,
             name: false,
             own_code: true,
@@ -2394,5 +2418,51 @@ mod tests {
         };
         assert_eq!(UnknownWord::decode(&unknown.encode()), Some(unknown));
         assert_eq!(UnknownWord::decode("plain"), None);
+    }
+
+    #[test]
+    fn an_unknown_word_keeps_the_text_after_its_last_unknown_part() {
+        // What bash joins around a value only run time knows (bash(1), EXPANSION): the
+        // known text on each side stays the word's.
+        let vars: Vars = vec![(
+            "D".to_owned(),
+            Binding::Known(vec![UnknownWord {
+                prefix: "/tmp/".to_owned(),
+                suffix: "/sub".to_owned(),
+                split: false,
+                name: true,
+                own_code: false,
+                one_word: false,
+                why: "`$X` is set at run time".to_owned(),
+            }
+            .encode()]),
+        )];
+        for (raw, prefix, suffix) in [
+            ("/proc/$(pgrep -n node)/environ", "/proc/", "/environ"),
+            ("\"/proc/$PID/task/$TID/environ\"", "/proc/", "/environ"),
+            ("$X.tar.gz", "", ".tar.gz"),
+            ("\"$D\"/x", "/tmp/", "/sub/x"),
+            ("pre-$X", "pre-", ""),
+        ] {
+            let context = Context::default();
+            let spent = Cell::new(0);
+            let env = Env {
+                vars: &vars,
+                context: &context,
+                params: None,
+                spent: &spent,
+            };
+            let mut words = Vec::new();
+            word(raw, &env, &mut words);
+            let [only] = words.as_slice() else {
+                panic!("{raw}: {words:?}");
+            };
+            let unknown = UnknownWord::decode(only).unwrap_or_else(|| panic!("{raw}: known"));
+            assert_eq!(
+                (unknown.prefix.as_str(), unknown.suffix.as_str()),
+                (prefix, suffix),
+                "{raw}"
+            );
+        }
     }
 }

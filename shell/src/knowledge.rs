@@ -8503,6 +8503,12 @@ pub(crate) const HOME_STORES: &[&str] = &[
     ".local/share/keyrings/login.keyring",
 ];
 
+/// Whether a path known only in part, from `prefix` to `suffix` (the text around what only
+/// run time gives), is a process's environment whatever that part is: `/proc/…/environ`
+pub(crate) fn is_process_environment(prefix: &str, suffix: &str) -> bool {
+    prefix.starts_with("/proc/") && suffix.starts_with('/') && suffix.ends_with("/environ")
+}
+
 /// Whether `path` (normalised) is a secret: a file of [`SECRET_FILES`] or in a folder of
 /// [`SECRET_FOLDERS`] (a `.pub` key excepted), a process's environment
 /// (`/proc/PID/environ`), or a device of [`CAPTURE_DEVICES`]

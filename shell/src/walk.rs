@@ -844,6 +844,7 @@ impl Reader {
                 .join("\n"),
             (_, Some(first)) => UnknownWord {
                 prefix: String::new(),
+                suffix: String::new(),
                 split: true,
                 name: false,
                 own_code: unknown.iter().all(|word| word.own_code),
@@ -1754,8 +1755,8 @@ impl Reader {
             // each, as `xargs` takes them (`mapfile` takes them all).
             let reads_input = knowledge::INPUT_READERS.contains(&program.as_str());
             let read_listed = (reads_input && stdin.is_none())
-            .then(|| self.listed_names(at.upstream))
-            .flatten();
+                .then(|| self.listed_names(at.upstream))
+                .flatten();
             if let Some(name) = crate::wrapper::descriptor_array(&program, &args) {
                 let mut array = expand::Array::default();
                 for index in 0..2 {
@@ -2525,6 +2526,7 @@ impl Reader {
             Some((Some(_), file)) => file.clone(),
             Some((None, file)) => UnknownWord {
                 prefix: String::new(),
+                suffix: String::new(),
                 split: false,
                 name: false,
                 own_code: false,
@@ -2577,6 +2579,7 @@ impl Reader {
         let unknown = |why: String| {
             vec![vec![UnknownWord {
                 prefix: String::new(),
+                suffix: String::new(),
                 split: true,
                 name: false,
                 own_code: false,
@@ -2677,7 +2680,12 @@ impl Reader {
     /// known only at run time
     fn input_file(&self, file: &str, command: &mut SimpleCommand) {
         let why = match UnknownWord::decode(file) {
-            Some(unknown) => unknown.why,
+            Some(unknown) => {
+                if knowledge::is_process_environment(&unknown.prefix, &unknown.suffix) {
+                    command.paths.push(ENVIRONMENT_FILE.to_owned());
+                }
+                unknown.why
+            }
             None => match self.path(file, false) {
                 Ok(path) => return command.paths.push(path),
                 Err(why) => format!("`{file}` goes through a link made on this line, and {why}"),
@@ -4218,6 +4226,7 @@ fn parallel_sources(sources: &[String]) -> impl Iterator<Item = ParallelSource<'
 fn parallel_unknown(why: &str) -> String {
     UnknownWord {
         prefix: String::new(),
+        suffix: String::new(),
         split: true,
         name: false,
         own_code: false,
@@ -4973,10 +4982,14 @@ fn simple_command(
     let signal_first = knowledge::SIGNAL_FIRST.contains(&program.as_str());
     let first_known = args.first().is_some_and(|arg| !expand::is_unknown(arg));
     // Words only known at run time are kept apart, with what is known of them.
+    let mut environment_read = false;
     let args: Vec<String> = if args.iter().any(|arg| expand::is_unknown(arg)) {
         args.into_iter()
             .filter(|arg| match UnknownWord::decode(arg) {
                 Some(word) => {
+                    // `/proc/$(pgrep x)/environ` is a process's environment, whichever.
+                    environment_read |=
+                        knowledge::is_process_environment(&word.prefix, &word.suffix);
                     let (prefix, name) = through_links(word.prefix, word.name, context, links);
                     unknown.push(Unknown {
                         part: Part::Word {
@@ -5036,6 +5049,9 @@ fn simple_command(
                 format!("`{operand}` goes through a link made on this line, and {why}"),
             )),
         }
+    }
+    if environment_read {
+        paths.push(ENVIRONMENT_FILE.to_owned());
     }
     // `ln -s ~ cache/h && find -L cache -delete` goes on into the home.
     if !links.is_empty() && knowledge::follows_links(&program, &args, &flags) {
@@ -5125,6 +5141,7 @@ fn pattern_file(word: &str, context: &Context) -> Option<UnknownWord> {
     let (prefix, rest) = path.split_at(known);
     Some(UnknownWord {
         prefix: prefix.to_owned(),
+        suffix: String::new(),
         split: false,
         // A pattern's `*` and `?` never match a `/`: a rest without one is a name.
         name: !rest.contains('/'),
@@ -5208,6 +5225,7 @@ fn is_descriptor(target: &str) -> bool {
 fn unknown_path(why: String) -> UnknownWord {
     UnknownWord {
         prefix: String::new(),
+        suffix: String::new(),
         split: false,
         name: false,
         own_code: false,
@@ -5288,6 +5306,7 @@ fn put_for(template: &[String], replace: &str, line: &str) -> Vec<String> {
                 Some(_) if word == replace => line.to_owned(),
                 Some(unknown) => UnknownWord {
                     prefix: word.get(..at).unwrap_or_default().to_owned(),
+                    suffix: String::new(),
                     split: false,
                     name: false,
                     own_code: false,
