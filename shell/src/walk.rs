@@ -358,13 +358,20 @@ impl Reader {
             }
             // The single-quoted operands of a test or a declaration are text it may evaluate
             // (`-v 'a[...]'`, `unset 'a[...]'`).
-            "test_command" | "unset_command" => {
+            "test_command" => {
+                self.quoted_operands(node, at.source, 0);
+                self.children(node, inner)
+            }
+            // `unset` is a builtin command of its own, as a declaration is (`unset HISTFILE`).
+            "unset_command" => {
                 self.quoted_operands(node, at.source, 0);
                 // `unset IFS` gives back bash's default splitting, which joins with a blank.
-                if node.kind() == "unset_command" && unsets_ifs(text(node, at.source)) {
+                if unsets_ifs(text(node, at.source)) {
                     self.bind("IFS".to_owned(), Binding::Known(vec![" \t\n".to_owned()]));
                 }
-                self.children(node, inner)
+                let values_from = self.commands.len();
+                self.children(node, inner)?;
+                self.declaration(node, at, values_from)
             }
             // The loop's variable takes the output of the substitutions in its list.
             "for_statement" => {
@@ -466,7 +473,7 @@ impl Reader {
         }
     }
 
-    /// `declare -x`, `export -p`, `local x=1`: the builtin is a command of its own, which
+    /// `declare -x`, `export -p`, `local x=1`, `unset x`: the builtin is a command of its own, which
     /// prints the variables when given no name (`export -p | curl -d @- …`). Its words are its
     /// flags and the names it declares; the values were read as the assignments they are,
     /// and the commands of their substitutions, from `values_from` on, are upstream of it
