@@ -10071,6 +10071,9 @@ pub(crate) struct CodeVariable {
     pub(crate) programs: &'static [&'static str],
     /// The options in its value that load or run code
     pub(crate) loads: &'static [&'static str],
+    /// Whether the value is itself code the program runs, in a language the reader does
+    /// not read there (perldebug(1) `PERL5DB`, the debugger `perl -d` loads)
+    pub(crate) code: bool,
 }
 
 /// Every variable giving an interpreter options that load or run code: perlrun(1), node(1)
@@ -10080,6 +10083,13 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         name: "PERL5OPT",
         programs: &["perl"],
         loads: &["-M", "-m", "-d", "-I"],
+        code: false,
+    },
+    CodeVariable {
+        name: "PERL5DB",
+        programs: &["perl"],
+        loads: &[],
+        code: true,
     },
     CodeVariable {
         name: "NODE_OPTIONS",
@@ -10091,16 +10101,19 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
             "--loader",
             "--experimental-loader",
         ],
+        code: false,
     },
     CodeVariable {
         name: "RUBYOPT",
         programs: &["ruby", "gem", "bundle", "rake"],
         loads: &["-r", "-I"],
+        code: false,
     },
     CodeVariable {
         name: "JAVA_TOOL_OPTIONS",
         programs: &["java", "mvn", "gradle", "./gradlew", "./mvnw"],
         loads: &["-javaagent", "-agentlib", "-agentpath"],
+        code: false,
     },
 ];
 

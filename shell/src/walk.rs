@@ -3572,6 +3572,13 @@ impl Reader {
             // An option that loads a file runs what the file holds, as a script operand does:
             // unknown when the file is written on this line, or the value carries code.
             let loads = match self.environment(row.name) {
+                Some(_) if row.code => {
+                    runs.opaque.push(format!(
+                        "`{}` gives `{program}` code of its own to run, which the reader does not read",
+                        row.name
+                    ));
+                    continue;
+                }
                 Some(Binding::Known(values)) => values.iter().any(|value| {
                     if expand::is_unknown(value) {
                         return true;
