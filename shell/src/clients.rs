@@ -17,6 +17,8 @@ pub(crate) struct Effects {
     pub(crate) lines: Vec<String>,
     /// The files written, as their statements name them
     pub(crate) files: Vec<String>,
+    /// The files read, as their statements name them (`readfile('F')`)
+    pub(crate) reads: Vec<String>,
     /// Why a command a statement runs cannot be known before it runs
     pub(crate) unknown: Vec<String>,
 }
@@ -76,6 +78,14 @@ fn line_escapes(program: &str, escapes: &[Escape], line: &str, effects: &mut Eff
                 effects.files.extend(file.map(str::to_owned));
             }
             Escape::CopyTo => effects.files.extend(copy_target(line)),
+            Escape::FileAfter { word, writes } => {
+                let named = files_after(line, word);
+                if *writes {
+                    effects.files.extend(named);
+                } else {
+                    effects.reads.extend(named);
+                }
+            }
             // `\!` may follow a statement on its line, and takes the rest of it.
             Escape::Anywhere(mark) => {
                 if let Some((_, rest)) = line.split_once(mark) {
@@ -113,6 +123,22 @@ fn line_escapes(program: &str, escapes: &[Escape], line: &str, effects: &mut Eff
             }
         }
     }
+}
+
+/// The files quoted right after each `word` in `line`, case aside (`readfile('F')`,
+/// `INTO OUTFILE "F"`)
+fn files_after(line: &str, word: &str) -> Vec<String> {
+    let lower = line.to_ascii_lowercase();
+    lower
+        .match_indices(word)
+        .filter_map(|(at, _)| {
+            let rest = line.get(at + word.len()..)?.trim_start();
+            let quote = rest.chars().next().filter(|ch| matches!(ch, '\'' | '"'))?;
+            let quoted = rest.get(1..)?;
+            quoted.split(quote).next().map(str::to_owned)
+        })
+        .filter(|file| !file.is_empty())
+        .collect()
 }
 
 /// The quoted file a copy out writes (`\copy (…) to 'FILE'`, `COPY t TO 'FILE'`)
@@ -223,6 +249,48 @@ mod tests {
         assert!(lines("mysql", &["-e", "select 1"], Some("show tables;")).is_empty());
         assert!(lines("sqlite3", &["app.db"], Some(".output out.txt")).is_empty());
         assert_eq!(effects("ls", &[], None), None);
+    }
+
+    #[test]
+    fn files_the_statements_read_or_write_are_named() {
+        // sqlite3(1)'s fileio functions, PostgreSQL's generic file access functions and
+        // `lo_import`, MySQL's `LOAD_FILE`, `LOAD DATA INFILE` and `SELECT … INTO OUTFILE`.
+        let reads = |program, args: &[&str]| found(program, args, None).reads;
+        let writes = |program, args: &[&str]| found(program, args, None).files;
+        assert_eq!(
+            reads(
+                "sqlite3",
+                &[":memory:", "select readfile('/h/.ssh/id_rsa');"]
+            ),
+            ["/h/.ssh/id_rsa"]
+        );
+        assert_eq!(
+            writes(
+                "sqlite3",
+                &["a.db", "SELECT WriteFile(\"/h/.bashrc\", x) FROM t"]
+            ),
+            ["/h/.bashrc"]
+        );
+        assert_eq!(
+            reads("psql", &["-c", "select pg_read_file( '/etc/passwd')"]),
+            ["/etc/passwd"]
+        );
+        assert_eq!(
+            reads(
+                "mysql",
+                &[
+                    "-e",
+                    "select load_file('/etc/shadow'); load data local infile 'k.csv' into table t"
+                ]
+            ),
+            ["/etc/shadow", "k.csv"]
+        );
+        assert_eq!(
+            writes("mysql", &["-e", "select 1 into outfile '/etc/cron.d/x'"]),
+            ["/etc/cron.d/x"]
+        );
+        assert!(reads("sqlite3", &["a.db", "select readfile from t"]).is_empty());
+        assert!(reads("psql", &["-c", "select * from files"]).is_empty());
     }
 
     #[test]

@@ -9491,6 +9491,15 @@ pub(crate) enum Escape {
     WritesFile(&'static str),
     /// The quoted file after `TO` in a copy out (`\copy (…) to 'FILE'`)
     CopyTo,
+    /// The quoted file after this word, case aside, anywhere in a line: a function of SQL
+    /// that reads a file (`readfile('F')`, `pg_read_file('F')`, `LOAD_FILE('F')`) or writes
+    /// one (`writefile('F', …)`, `INTO OUTFILE 'F'`), as `writes` says
+    FileAfter {
+        /// The word, with its `(` for a function
+        word: &'static str,
+        /// Whether the file is written rather than read
+        writes: bool,
+    },
     /// Each line is an editor's Ex command (`:!cmd`, `call system("cmd")`; see `crate::vim`)
     Vim,
 }
@@ -9510,6 +9519,19 @@ const PSQL_ESCAPES: &[Escape] = &[
     Escape::WritesFile("\\w"),
     Escape::WritesFile("\\write"),
     Escape::CopyTo,
+    // The server's own files (superuser or `pg_read_server_files`).
+    Escape::FileAfter {
+        word: "pg_read_file(",
+        writes: false,
+    },
+    Escape::FileAfter {
+        word: "pg_read_binary_file(",
+        writes: false,
+    },
+    Escape::FileAfter {
+        word: "lo_import(",
+        writes: false,
+    },
 ];
 
 /// mysql(1)'s `system` (`\!`) and `pager` (`\P`) commands
@@ -9518,6 +9540,23 @@ const MYSQL_ESCAPES: &[Escape] = &[
     Escape::LineStart("system"),
     Escape::LineStart("pager"),
     Escape::LineStart("\\P"),
+    // The server's files (`FILE` privilege), and the client's with `LOCAL INFILE`.
+    Escape::FileAfter {
+        word: "load_file(",
+        writes: false,
+    },
+    Escape::FileAfter {
+        word: "infile",
+        writes: false,
+    },
+    Escape::FileAfter {
+        word: "outfile",
+        writes: true,
+    },
+    Escape::FileAfter {
+        word: "dumpfile",
+        writes: true,
+    },
 ];
 
 /// The dot-commands of sqlite3(1)'s shell (and DuckDB's, made from it)
@@ -9532,6 +9571,15 @@ const SQLITE_ESCAPES: &[Escape] = &[
     Escape::WritesFile(".once"),
     Escape::WritesFile(".save"),
     Escape::WritesFile(".backup"),
+    // The sqlite3 shell's own functions (sqlite3(1), "fileio").
+    Escape::FileAfter {
+        word: "readfile(",
+        writes: false,
+    },
+    Escape::FileAfter {
+        word: "writefile(",
+        writes: true,
+    },
 ];
 
 /// Every client whose statements may run a command line: database clients, and the line

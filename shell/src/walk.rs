@@ -3021,6 +3021,12 @@ impl Reader {
             for file in client.files {
                 runs.writes.push(self.path(&file, false));
             }
+            runs.reads.extend(
+                client
+                    .reads
+                    .iter()
+                    .filter_map(|file| self.path(file, false).ok()),
+            );
             runs.opaque.extend(client.unknown);
         }
         // `curl … | ed -s f` runs whatever `!cmd` the download holds.
