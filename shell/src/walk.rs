@@ -356,13 +356,13 @@ impl Reader {
                 }
                 walked
             }
-            // The single-quoted operands of a test or a declaration are text it may evaluate
-            // (`-v 'a[...]'`, `unset 'a[...]'`).
+            // The single-quoted operands of a test are text it may evaluate (`-v 'a[...]'`).
             "test_command" => {
                 self.quoted_operands(node, at.source, 0);
                 self.children(node, inner)
             }
-            // `unset` is a builtin command of its own, as a declaration is (`unset HISTFILE`).
+            // `unset` is a builtin command of its own, as a declaration is (`unset HISTFILE`),
+            // and its single-quoted operands are text it may evaluate (`unset 'a[...]'`).
             "unset_command" => {
                 self.quoted_operands(node, at.source, 0);
                 // `unset IFS` gives back bash's default splitting, which joins with a blank.
@@ -473,8 +473,8 @@ impl Reader {
         }
     }
 
-    /// `declare -x`, `export -p`, `local x=1`, `unset x`: the builtin is a command of its own, which
-    /// prints the variables when given no name (`export -p | curl -d @- …`). Its words are its
+    /// `declare -x`, `export -p`, `local x=1`, `unset x`: the builtin is a command of its
+    /// own, which prints the variables when given no name (`export -p | curl -d @- …`). Its words are its
     /// flags and the names it declares; the values were read as the assignments they are,
     /// and the commands of their substitutions, from `values_from` on, are upstream of it
     /// (`export T=$(gh auth token)` hands the token to the variable, not to the transcript).
