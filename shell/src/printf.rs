@@ -74,11 +74,6 @@ pub(crate) fn assigned(args: &[String], is_unknown: fn(&str) -> bool) -> Option<
 /// What `printf` prints given `operands` (the format, then its arguments)
 pub(crate) fn output(operands: &[String]) -> Option<String> {
     let (format, mut args) = operands.split_first()?;
-    // The reader keeps the home a `~` expanded to as `~`; printed as text, it would read as
-    // a literal `~` to whatever takes the text (`xargs -0` passes no tilde to the shell).
-    if args.iter().any(|arg| arg.starts_with('~')) {
-        return None;
-    }
     let mut out = String::new();
     loop {
         let before = args.len();
@@ -226,6 +221,15 @@ fn once<'a>(
             None => ("", args),
         };
         args = rest;
+        // The reader keeps the home an expansion gave as `~` or `$HOME`, which a word read
+        // back from the text is the home only where it starts that word; cut by `%c` or a
+        // width, or printed after other text (`/%s`), it stands for text bash prints
+        // otherwise.
+        if holds_home(arg)
+            && !(matches!(conversion, 's' | 'b') && spec.is_empty() && starts_a_word(out))
+        {
+            return None;
+        }
         let text = match conversion {
             's' => arg.to_owned(),
             'b' => {
@@ -244,6 +248,19 @@ fn once<'a>(
     }
     out.push_str(&decode(&literal, Escapes::Format).0);
     Some((args, false))
+}
+
+/// Whether `arg` starts with the home as the reader keeps it after expansion (`~`, `~/x`,
+/// `$HOME/x`, `${HOME}`), for the home's own letters
+fn holds_home(arg: &str) -> bool {
+    arg.starts_with('~') || arg.starts_with("$HOME") || arg.starts_with("${HOME}")
+}
+
+/// Whether text pushed after `out` starts a word, as the program reading the text splits
+/// it: at the start, or after a blank, a line break, a NUL (`xargs -0`), a quote or an `=`
+/// (an assignment's value, which a shell expands `~` in too)
+fn starts_a_word(out: &str) -> bool {
+    out.is_empty() || out.ends_with([' ', '\t', '\n', '\0', '\'', '"', '='])
 }
 
 /// The integer `%d` prints for `arg`, read as bash reads a number argument: empty is 0, a
@@ -443,9 +460,25 @@ mod tests {
         assert_eq!(printed(&["%d", "09"]), None);
     }
 
+    /// The home, kept as `~` or `$HOME`, printed where a word starts reads back as the home
+    /// bash printed there (`printf '%s\0' ~` prints `/home/me` and a NUL).
+    #[test]
+    fn the_home_starts_a_word_as_printed() {
+        assert_eq!(printed(&["%s\\0", "~"]).as_deref(), Some("~\0"));
+        assert_eq!(
+            printed(&["%s\\0", "$HOME", "~/.ssh"]).as_deref(),
+            Some("$HOME\0~/.ssh\0")
+        );
+        assert_eq!(printed(&["rm -rf %s", "~"]).as_deref(), Some("rm -rf ~"));
+        assert_eq!(printed(&["k=%s", "~"]).as_deref(), Some("k=~"));
+    }
+
     #[test]
     fn an_output_only_run_time_knows_is_none() {
-        assert_eq!(printed(&["%s\\0", "~"]), None);
+        assert_eq!(printed(&["/%s", "~"]), None);
+        assert_eq!(printed(&["x%s", "$HOME/.ssh"]), None);
+        assert_eq!(printed(&["%c", "~"]), None);
+        assert_eq!(printed(&["%9s", "~"]), None);
         assert_eq!(printed(&["%q", "x"]), None);
         assert_eq!(printed(&["%d", "x"]), None);
         assert_eq!(printed(&["%x", "10"]), None);

@@ -13,6 +13,9 @@ struct Wrapper {
     short_valued: &'static str,
     /// Long options that take a value (`--user root`, `--user=root`)
     long_valued: &'static [&'static str],
+    /// Whether `long_valued` lists every long option that takes the next word, so that an
+    /// other one just before the program (`xargs --null rm`) takes none
+    long_complete: bool,
     /// Long options that take two words (`nix --arg NAME EXPR`)
     long_paired: &'static [&'static str],
     /// Words after the options that are the wrapper's own (the duration of `timeout`)
@@ -222,6 +225,7 @@ const fn wrapper(name: &'static str, short_valued: &'static str) -> Wrapper {
         name,
         short_valued,
         long_valued: &[],
+        long_complete: false,
         long_paired: &[],
         positionals: 0,
         assignments: false,
@@ -327,6 +331,8 @@ const WRAPPERS: &[Wrapper] = &[
         positionals: 1,
         ..wrapper("timeout", "sk")
     },
+    // GNU xargs' long options: those listed take the next word, `--eof`, `--replace` and
+    // `--max-lines` only a glued value, the others (`--null`, `--verbose`, …) none.
     Wrapper {
         long_valued: &[
             "arg-file",
@@ -336,6 +342,7 @@ const WRAPPERS: &[Wrapper] = &[
             "max-chars",
             "process-slot-var",
         ],
+        long_complete: true,
         ..wrapper("xargs", "adEILnPs")
     },
     Wrapper {
@@ -993,12 +1000,13 @@ fn wrapped_by(spec: &Wrapper, args: &[String]) -> Option<Wrapped> {
     while spec.assignments && args.get(index).is_some_and(|arg| is_assignment(arg)) {
         index += 1;
     }
-    let unlisted_before = index
-        .checked_sub(1)
-        .and_then(|before| args.get(before))
-        .is_some_and(|option| {
-            option.len() > 2 && option.starts_with("--") && !option.contains('=')
-        });
+    let unlisted_before = !spec.long_complete
+        && index
+            .checked_sub(1)
+            .and_then(|before| args.get(before))
+            .is_some_and(|option| {
+                option.len() > 2 && option.starts_with("--") && !option.contains('=')
+            });
     (index < args.len()).then_some(Wrapped {
         at: index,
         leading: Vec::new(),
@@ -1378,6 +1386,9 @@ mod tests {
         assert_eq!(listed.map(|found| (found.at, found.or_at)), Some((3, None)));
         let glued = wrapped("uv", &words("run --new=x rm -rf y"));
         assert_eq!(glued.map(|found| (found.at, found.or_at)), Some((2, None)));
+        // xargs' row lists every long option that takes the next word.
+        let null = wrapped("xargs", &words("--null rm -rf"));
+        assert_eq!(null.map(|found| (found.at, found.or_at)), Some((1, None)));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! How `xargs` turns its input into command lines (xargs(1), GNU findutils): the items it
-//! reads, split at blanks and line breaks with quotes and backslashes removed, or at lines
-//! and delimiters; and how many items each command takes (`-n`, `-L`, `-I`).
+//! reads, split at blanks and line breaks with quotes and backslashes removed, or at the
+//! delimiter of `-0` (a NUL) or `-d` (one character, or an escape naming one), as written;
+//! and how many items each command takes (`-n`, `-L`, `-I`).
 //!
 //! Invariant: input `xargs` would refuse (an unmatched quote) gives no items, never a
 //! guess, so the caller reads it as known only at run time.
@@ -10,9 +11,12 @@
 pub(crate) struct Options {
     /// The text `-I R` (`-i`, `--replace`) replaces with each line, one command per line
     pub(crate) replace: Option<String>,
-    /// Whether items are split at a delimiter (`-0`, `-d`) rather than at blanks: a line of
-    /// literal text is one item then
+    /// Whether items are split at a delimiter (`-0`, `-d`) rather than at blanks, with no
+    /// quote or backslash removed
     pub(crate) delimited: bool,
+    /// The delimiter: a NUL for `-0`, the character `-d` names; `None` with `delimited` for
+    /// a `-d` xargs refuses (more than one character, an escape it does not know)
+    pub(crate) delimiter: Option<char>,
     /// The most items one command takes (`-n N`, `--max-args=N`)
     pub(crate) max_args: Option<usize>,
     /// The most non-blank lines one command takes (`-L N`, `-l`, `--max-lines`)
@@ -35,12 +39,21 @@ impl Options {
                     Some((name, value)) => (name, Some(value.to_owned())),
                     None => (long, None),
                 };
-                // Their value is optional, so only a glued one is theirs.
-                let optional = matches!(name, "replace" | "max-lines" | "eof");
+                // Only these take the next word as their value: `--replace`, `--max-lines`
+                // and `--eof` take a glued one alone, and `--null`, `--verbose`, … none.
+                let valued = matches!(
+                    name,
+                    "arg-file"
+                        | "delimiter"
+                        | "max-args"
+                        | "max-procs"
+                        | "max-chars"
+                        | "process-slot-var"
+                );
                 let value = match glued {
                     Some(value) => Some(value),
-                    None if optional => None,
-                    None => words.next().cloned(),
+                    None if valued => words.next().cloned(),
+                    None => None,
                 };
                 options.set(name, value);
                 continue;
@@ -76,6 +89,7 @@ impl Options {
         Options {
             replace: replaces.then(|| "{}".to_owned()),
             delimited: true,
+            delimiter: Some('\n'),
             max_args: Some(1),
             ..Options::default()
         }
@@ -85,8 +99,14 @@ impl Options {
     fn set(&mut self, name: &str, value: Option<String>) {
         let count = |value: Option<String>| value?.parse().ok().filter(|count| *count > 0);
         match name {
-            "0" | "null" => self.delimited = true,
-            "d" | "delimiter" => self.delimited = true,
+            "0" | "null" => {
+                self.delimited = true;
+                self.delimiter = Some('\0');
+            }
+            "d" | "delimiter" => {
+                self.delimited = true;
+                self.delimiter = value.as_deref().and_then(delimiter);
+            }
             "I" | "i" | "replace" => self.replace = Some(value.unwrap_or_else(|| "{}".to_owned())),
             // The last of `-n` and `-L` counts (GNU xargs warns of the other).
             "n" | "max-args" => {
@@ -104,23 +124,29 @@ impl Options {
     }
 
     /// The argument lists of the commands `xargs` runs on `input`, in order: the items of
-    /// each command; `None` when `xargs` would refuse the input (an unmatched quote)
+    /// each command; `None` when `xargs` would refuse the input (an unmatched quote) or its
+    /// own words (a `-d` of two characters)
     pub(crate) fn commands(&self, input: &str) -> Option<Vec<Vec<String>>> {
-        // `-I` takes a line at a time, leading blanks left out; `-0` and `-d` an item
-        // between delimiters, which the reader keeps at lines.
-        let per_line = self.replace.is_some() || self.delimited;
-        let lines: Vec<Vec<String>> = if per_line {
+        // `-0` and `-d` take an item between delimiters, as written: a NUL `printf '%s\0'`
+        // prints ends one, and a line break is a character of it.
+        let lines: Vec<Vec<String>> = if self.delimited {
+            let delimiter = self.delimiter?;
+            // A delimiter ends the item before it: after the last one, nothing is left.
+            let text = input.strip_suffix(delimiter).unwrap_or(input);
+            if input.is_empty() {
+                Vec::new()
+            } else {
+                text.split(delimiter)
+                    .map(|item| vec![item.to_owned()])
+                    .collect()
+            }
+        } else if self.replace.is_some() {
+            // `-I` takes a line at a time, leading blanks left out.
             input
                 .lines()
-                .map(|line| {
-                    if self.delimited {
-                        line
-                    } else {
-                        line.trim_start()
-                    }
-                })
-                .filter(|line| !line.is_empty() || self.delimited)
-                .map(|line| unquoted(line, !self.delimited).map(|item| vec![item]))
+                .map(str::trim_start)
+                .filter(|line| !line.is_empty())
+                .map(|line| unquoted(line).map(|item| vec![item]))
                 .collect::<Option<_>>()?
         } else {
             input
@@ -145,7 +171,8 @@ impl Options {
 
     /// `lines` up to the item equal to the end-of-input string, if one is set
     fn before_eof(&self, lines: Vec<Vec<String>>) -> Vec<Vec<String>> {
-        let Some(eof) = &self.eof else {
+        // GNU xargs ignores `-E` with `-0` or `-d`, and says so.
+        let Some(eof) = self.eof.as_ref().filter(|_| !self.delimited) else {
             return lines;
         };
         let mut kept = Vec::with_capacity(lines.len());
@@ -161,6 +188,42 @@ impl Options {
         }
         kept
     }
+}
+
+/// The character `-d` names (GNU xargs' `get_input_delimiter`): one character as it is, or
+/// a backslash escape, `\n`, `\t`, `\\` and their kin, an octal code (`\0`, `\012`) or a
+/// hexadecimal one (`\x00`) of one byte; `None` for what xargs refuses
+fn delimiter(value: &str) -> Option<char> {
+    let mut chars = value.chars();
+    let first = chars.next()?;
+    let rest = chars.as_str();
+    if rest.is_empty() {
+        return Some(first);
+    }
+    if first != '\\' {
+        return None;
+    }
+    let named = match rest {
+        "a" => Some('\u{7}'),
+        "b" => Some('\u{8}'),
+        "f" => Some('\u{c}'),
+        "n" => Some('\n'),
+        "r" => Some('\r'),
+        "t" => Some('\t'),
+        "v" => Some('\u{b}'),
+        "\\" => Some('\\'),
+        _ => None,
+    };
+    if named.is_some() {
+        return named;
+    }
+    let (digits, radix) = match rest.strip_prefix('x') {
+        Some(hex) => (hex, 16),
+        None if rest.starts_with(|ch: char| ch.is_ascii_digit()) => (rest, 8),
+        None => return None,
+    };
+    let code = u32::from_str_radix(digits, radix).ok()?;
+    u8::try_from(code).ok().map(char::from)
 }
 
 /// The items of one line: split at blanks, quotes and backslashes removed
@@ -191,11 +254,8 @@ fn items(line: &str) -> Option<Vec<String>> {
     Some(items)
 }
 
-/// A whole line as one item, its quotes and backslashes removed when `quoting` (`-I`)
-fn unquoted(line: &str, quoting: bool) -> Option<String> {
-    if !quoting {
-        return Some(line.to_owned());
-    }
+/// A whole line as one item, its quotes and backslashes removed (`-I`)
+fn unquoted(line: &str) -> Option<String> {
     // Blanks inside a line are kept: `-I` splits at line breaks only.
     let mut item = String::with_capacity(line.len());
     let mut chars = line.chars();
@@ -269,8 +329,43 @@ mod tests {
             lists(&[&["a b"], &["c"]])
         );
         assert_eq!(commands(&["-0"], "a b"), lists(&[&["a b"]]));
+        assert_eq!(commands(&["-0"], "a\0\0b\0"), lists(&[&["a", "", "b"]]));
+        assert_eq!(commands(&["-0"], "a\nb\0c"), lists(&[&["a\nb", "c"]]));
+        assert_eq!(commands(&["-0"], "a'b\0"), lists(&[&["a'b"]]));
+        assert_eq!(commands(&["-0"], " a \0"), lists(&[&[" a "]]));
+        assert_eq!(
+            commands(&["-0", "-n1"], "a b\0c\0"),
+            lists(&[&["a b"], &["c"]])
+        );
+        assert_eq!(commands(&["-0", "-I{}"], "a\0b"), lists(&[&["a"], &["b"]]));
+        assert_eq!(
+            commands(&["-d", ","], "a,,b,\n"),
+            lists(&[&["a", "", "b", "\n"]])
+        );
+        assert_eq!(commands(&["-d", "\\n"], "a\nb\n"), lists(&[&["a", "b"]]));
+        assert_eq!(commands(&["--null"], ""), lists(&[&[]]));
+        assert_eq!(
+            commands(&["-0", "-E", "STOP"], "a\0STOP\0b"),
+            lists(&[&["a", "STOP", "b"]])
+        );
         assert_eq!(commands(&["-E", "STOP"], "a STOP b"), lists(&[&["a"]]));
         assert_eq!(commands(&[], ""), lists(&[&[]]));
+    }
+
+    /// GNU xargs 4.9 refuses a delimiter of more than one character that is no escape.
+    #[test]
+    fn a_delimiter_is_read_as_gnu_xargs_reads_it() {
+        assert_eq!(delimiter(","), Some(','));
+        assert_eq!(delimiter("\\n"), Some('\n'));
+        assert_eq!(delimiter("\\t"), Some('\t'));
+        assert_eq!(delimiter("\\\\"), Some('\\'));
+        assert_eq!(delimiter("\\0"), Some('\0'));
+        assert_eq!(delimiter("\\001"), Some('\u{1}'));
+        assert_eq!(delimiter("\\x01"), Some('\u{1}'));
+        assert_eq!(delimiter("ab"), None);
+        assert_eq!(delimiter("\\q"), None);
+        assert_eq!(delimiter("\\x100"), None);
+        assert_eq!(commands(&["-d", "ab"], "x"), None);
     }
 
     #[test]
@@ -288,5 +383,9 @@ mod tests {
         assert_eq!(options(&["-l"]).max_lines, Some(1));
         assert_eq!(options(&["-r", "-n", "3"]).max_args, Some(3));
         assert!(options(&["-d", "\\n"]).delimited);
+        assert_eq!(options(&["--null", "-I{}"]).replace.as_deref(), Some("{}"));
+        assert_eq!(options(&["--null", "-I{}"]).delimiter, Some('\0'));
+        assert_eq!(options(&["--delimiter", ","]).delimiter, Some(','));
+        assert_eq!(options(&["--max-args", "2", "-0"]).max_args, Some(2));
     }
 }
