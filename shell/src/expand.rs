@@ -312,6 +312,9 @@ pub(crate) struct Env<'a> {
     pub(crate) params: Option<&'a Params>,
     /// The bytes the reading's expansions have made and read so far (see [`Budget`])
     pub(crate) spent: &'a Cell<usize>,
+    /// The literal text the command's input holds, when the line gives it (a script's
+    /// here-string): what `$(cat)` prints
+    pub(crate) input: Option<&'a str>,
 }
 
 /// The positional parameters of a function the line calls: the words of the call
@@ -1910,6 +1913,9 @@ pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
     if text == "pwd" {
         return env.context.cwd.clone();
     }
+    if let Some(input) = env.input.filter(|_| prints_its_input(text)) {
+        return Some(input.trim_end_matches('\n').to_owned());
+    }
     if let Some(body) = heredoc_of_cat(text) {
         return Some(body.trim_end_matches('\n').to_owned());
     }
@@ -1936,6 +1942,20 @@ pub(crate) fn literal_output(inner: &str, env: &Env<'_>) -> Option<String> {
         return None;
     }
     crate::printf::printed(program, &words)
+}
+
+/// Whether the command line `text` prints its input as it is: `cat`, `cat -` and `cat` or
+/// `<` of a path naming the input (`$(cat /dev/stdin)`, `$(</dev/stdin)`)
+fn prints_its_input(text: &str) -> bool {
+    // `< -` reads a file named `-`.
+    let names_input = |file: &str| file != "-" && crate::knowledge::STDIN_PATHS.contains(&file);
+    match text.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["cat"] => true,
+        ["cat", file] => crate::knowledge::STDIN_PATHS.contains(file),
+        ["<", file] => names_input(file),
+        [redirect] => redirect.strip_prefix('<').is_some_and(names_input),
+        _ => false,
+    }
 }
 
 /// The characters of `text` outside quotes (an escaped one counts as quoted)
@@ -2089,6 +2109,7 @@ mod tests {
             context: &context,
             params: None,
             spent: &spent,
+            input: None,
         };
         let mut out = Vec::new();
         word(raw, &env, &mut out);
@@ -2121,6 +2142,7 @@ mod tests {
             context: &context,
             params: None,
             spent: &spent,
+            input: None,
         };
         let output = |inner: &str| super::literal_output(inner, &env);
         assert_eq!(
@@ -2451,6 +2473,7 @@ mod tests {
                 context: &context,
                 params: None,
                 spent: &spent,
+                input: None,
             };
             let mut words = Vec::new();
             word(raw, &env, &mut words);

@@ -64,6 +64,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         evaluated: Evaluated::default(),
         fetched: Vec::new(),
         input: None,
+        input_text: None,
         secret_words: false,
         functions: Vec::new(),
         calling: Vec::new(),
@@ -163,6 +164,10 @@ struct Reader {
     fetched: Vec<String>,
     /// Where the statement being walked reads its input from by redirect
     input: Option<RedirectedInput>,
+    /// The literal text the commands being walked inherit as their input (a script's, a
+    /// group's here-string, a pipe's), which a substitution in their words reads: `$(cat)`
+    /// prints it, and a shell in `$(…)` runs it
+    input_text: Option<String>,
     /// Whether the words of the command being read expand a variable the line does not set
     /// whose name marks a credential (`$GITHUB_TOKEN`), or one named at run time (`${!v}`)
     secret_words: bool,
@@ -289,7 +294,9 @@ impl Reader {
             .unwrap_or(Unreadable::NoFullParser))
     }
 
-    /// Collects the commands of any node; `stdin` is a literal script fed to its input
+    /// Collects the commands of any node; `stdin` is the literal text its input holds (a
+    /// here-string, what a pipe or a script's input hands it), which every command in it
+    /// that reads its input inherits: which of them reads it first only run time knows
     fn node<N: Syntax>(
         &mut self,
         node: N,
@@ -322,7 +329,18 @@ impl Reader {
         if looping {
             self.flood(node, at)?;
         }
+        // What the commands inside inherit as their input, for `$(cat)` in their words; a
+        // simple command's own here-string is not it, as bash expands the words first.
+        let inherits = node.kind() != "command";
+        let outer_input = if inherits {
+            std::mem::replace(&mut self.input_text, stdin.clone())
+        } else {
+            None
+        };
         let walked = self.node_of_kind(node, at, inner, stdin);
+        if inherits {
+            self.input_text = outer_input;
+        }
         self.loops -= usize::from(looping);
         walked
     }
@@ -338,19 +356,12 @@ impl Reader {
         match node.kind() {
             "command" => self.command(node, inner, stdin),
             "pipeline" => self.pipeline(node, inner, stdin),
-            // A script given an input: any of its commands may be the one that reads it.
-            "program" if stdin.is_some() => {
-                for child in node.named_children() {
-                    self.node(child, inner, stdin.clone())?;
-                }
-                Ok(())
-            }
             "redirected_statement" => self.redirected(node, inner, stdin),
             // Values set here hold for the commands after them; what runs in them is walked.
             "variable_assignment" => {
                 self.assign(node, at.source);
                 let start = self.commands.len();
-                let walked = self.children(node, inner);
+                let walked = self.children_fed(node, inner, stdin);
                 if let Some((name, _)) = text(node, at.source).split_once('=') {
                     self.feed(name.trim_end_matches('+'), start);
                 }
@@ -359,7 +370,7 @@ impl Reader {
             // The single-quoted operands of a test are text it may evaluate (`-v 'a[...]'`).
             "test_command" => {
                 self.quoted_operands(node, at.source, 0);
-                self.children(node, inner)
+                self.children_fed(node, inner, stdin)
             }
             // `unset` is a builtin command of its own, as a declaration is (`unset HISTFILE`),
             // and its single-quoted operands are text it may evaluate (`unset 'a[...]'`).
@@ -370,7 +381,7 @@ impl Reader {
                     self.bind("IFS".to_owned(), Binding::Known(vec![" \t\n".to_owned()]));
                 }
                 let values_from = self.commands.len();
-                self.children(node, inner)?;
+                self.children_fed(node, inner, stdin)?;
                 self.declaration(node, at, values_from)
             }
             // The loop's variable takes the output of the substitutions in its list.
@@ -378,7 +389,7 @@ impl Reader {
                 let values: Vec<N> = node.field("value").collect();
                 let start = self.commands.len();
                 for value in &values {
-                    self.node(*value, inner, None)?;
+                    self.node(*value, inner, stdin.clone())?;
                 }
                 self.for_loop(node, at.source, start);
                 if let Some(variable) = node.field("variable").next() {
@@ -389,7 +400,7 @@ impl Reader {
                         .iter()
                         .any(|value| value.byte_range() == child.byte_range())
                     {
-                        self.node(child, inner, None)?;
+                        self.node(child, inner, stdin.clone())?;
                     }
                 }
                 Ok(())
@@ -422,7 +433,7 @@ impl Reader {
                     }
                 }
                 let values_from = self.commands.len();
-                let walked = self.children(node, inner);
+                let walked = self.children_fed(node, inner, stdin);
                 self.vars.extend(references);
                 walked?;
                 self.declaration(node, at, values_from)
@@ -438,7 +449,8 @@ impl Reader {
                     &[]
                 };
                 let start = self.commands.len();
-                let walked = self.children(node, At { upstream, ..inner });
+                // A subshell and a substitution read the input of the shell around them.
+                let walked = self.children_fed(node, At { upstream, ..inner }, stdin);
                 // What a substitution prints becomes a word of the line, not its output.
                 if node.kind() != "subshell" {
                     for command in self.commands.get_mut(start..).unwrap_or_default() {
@@ -452,7 +464,7 @@ impl Reader {
             "declaration_command" => {
                 self.quoted_operands(node, at.source, 0);
                 let values_from = self.commands.len();
-                self.children(node, inner)?;
+                self.children_fed(node, inner, stdin)?;
                 self.declaration(node, at, values_from)
             }
             // A call the line shows reads the body with the call's words; a function no such
@@ -469,7 +481,9 @@ impl Reader {
                 }
                 Ok(())
             }
-            _ => self.children(node, inner),
+            // Lists, groups, `if`, `while`, `case`, …: each command in them inherits the
+            // input (`bash -c 'cd x && bash -s' <<< …`, `{ true; sh; } <<< …`).
+            _ => self.children_fed(node, inner, stdin),
         }
     }
 
@@ -536,8 +550,18 @@ impl Reader {
     }
 
     fn children<N: Syntax>(&mut self, node: N, at: At<'_, '_>) -> Result<(), Unreadable> {
+        self.children_fed(node, at, None)
+    }
+
+    /// Collects the commands of every child of `node`, each given `stdin` as its input
+    fn children_fed<N: Syntax>(
+        &mut self,
+        node: N,
+        at: At<'_, '_>,
+        stdin: Option<String>,
+    ) -> Result<(), Unreadable> {
         for child in node.named_children() {
-            self.node(child, at, None)?;
+            self.node(child, at, stdin.clone())?;
         }
         Ok(())
     }
@@ -561,6 +585,8 @@ impl Reader {
         for child in node.named_children() {
             self.context.cwd.clone_from(&cwd);
             let start = self.commands.len();
+            // What the element inherits as its input: the pipe's literal text, if any.
+            self.input_text.clone_from(&literal);
             self.node(
                 child,
                 At {
@@ -906,6 +932,10 @@ impl Reader {
             context: &self.context,
             params: self.params.as_ref(),
             spent: &self.expanded,
+            input: self
+                .input_text
+                .as_deref()
+                .filter(|text| !expand::is_unknown(text)),
         }
     }
 
@@ -1120,13 +1150,13 @@ impl Reader {
         let cwd = self.context.cwd.clone();
         let vars = self.vars.len();
         let start = self.commands.len();
-        let read = self.nested(
-            script,
-            At {
-                upstream: &[],
-                ..at
-            },
-        );
+        let depth = Depth {
+            scripts: at.depth.scripts + 1,
+            ..at.depth
+        };
+        // It reads the input of the shell around it, as `$(…)` does.
+        let input = self.input_text.clone();
+        let read = self.script_fed(script, &[], depth, input);
         self.context.cwd = cwd;
         self.vars.truncate(vars);
         read?;
@@ -1560,7 +1590,7 @@ impl Reader {
         upstream.extend_from_slice(at.upstream);
         for input in inputs {
             let start = self.commands.len();
-            self.node(*input, at, None)?;
+            self.node(*input, at, self.input_text.clone())?;
             upstream.extend(start..self.commands.len());
         }
         Ok(Cow::Owned(upstream))
@@ -1695,7 +1725,7 @@ impl Reader {
                     function.body.clone()
                 });
             if let Some(body) = body {
-                self.call(&first, &body, &args, at)?;
+                self.call(&first, &body, &args, at, literal_input.clone())?;
             }
             let first = self.hashed_as(first);
             // The program as written: `/tmp/c` runs the file `/tmp/c`, whose name is `c`.
@@ -2392,15 +2422,16 @@ impl Reader {
     }
 
     /// Reads the body of the function `name` the line defined, called with `args`, which are
-    /// its positional parameters. A call of a function whose call is being read never ends
-    /// (`bomb(){ bomb|bomb& }`): what it runs is only known at run time, as a command
-    /// hidden then.
+    /// its positional parameters, and `stdin`, the literal input its commands inherit. A call
+    /// of a function whose call is being read never ends (`bomb(){ bomb|bomb& }`): what it
+    /// runs is only known at run time, as a command hidden then.
     fn call(
         &mut self,
         name: &str,
         body: &str,
         args: &[String],
         at: At<'_, '_>,
+        stdin: Option<String>,
     ) -> Result<(), Unreadable> {
         if let Some(outer) = self.calling.iter().position(|calling| calling == name) {
             let through = self.calling.get(outer + 1..).unwrap_or_default();
@@ -2420,7 +2451,11 @@ impl Reader {
         };
         let outer = self.params.replace(params);
         self.calling.push(name.to_owned());
-        let read = self.nested(body, at);
+        let depth = Depth {
+            scripts: at.depth.scripts + 1,
+            ..at.depth
+        };
+        let read = self.script_fed(body, at.upstream, depth, stdin);
         self.calling.pop();
         self.params = outer;
         read
@@ -3057,18 +3092,21 @@ impl Reader {
                     .find(|word| !word.own_code);
                 match unknown {
                     Some(word) => runs.opaque(program, &word.why),
-                    None => runs.script(
+                    // `eval 'source /dev/stdin' <<< '…'`: its commands read its input.
+                    None => runs.word_fed(
+                        program,
                         args.iter()
                             .filter(|arg| !expand::is_unknown(arg))
                             .cloned()
                             .collect::<Vec<_>>()
                             .join(" "),
+                        stdin.as_deref(),
                     ),
                 }
             }
             "su" | "runuser" => {
                 if let Some(script) = option_value(args, 'c', "--command") {
-                    runs.word(program, script);
+                    runs.word_fed(program, script, stdin.as_deref());
                 }
             }
             // `trap [-lpP] [--] [ACTION] SIGNAL…`: after `--` the action may start with `-`;
@@ -3874,7 +3912,7 @@ impl Reader {
                 Some("-") => options_done = true,
                 Some(long) if long.starts_with('-') => {
                     if let Some(script) = long.strip_prefix("-command=") {
-                        runs.word(program, script.to_owned());
+                        runs.word_fed(program, script.to_owned(), stdin.as_deref());
                         return;
                     }
                     saw_c |= long == "-command";
@@ -3896,8 +3934,9 @@ impl Reader {
                     }
                 }
                 // `sh -c SCRIPT NAME ARGS…`: `$0` is NAME, `$1`… the words after it.
+                // Its input is the script's: `bash -c 'source /dev/stdin' <<< '…'` runs it.
                 None if saw_c => {
-                    runs.word(program, arg.clone());
+                    runs.word_fed(program, arg.clone(), stdin.as_deref());
                     let mut rest = words.cloned();
                     runs.params = Some(Params {
                         zero: rest.next(),
@@ -4406,6 +4445,19 @@ impl Runs {
         self.opaque.push(format!(
             "the script `{program}` runs is built at run time: {why}"
         ));
+    }
+
+    /// A script given as a word, read as [`Runs::word`] does, that runs with `input` as its
+    /// input when the command is given one (`bash -c SCRIPT <<< TEXT`, `echo TEXT | eval
+    /// …`): each of its commands that reads its input reads `input`, literal text or a word
+    /// only known at run time
+    fn word_fed(&mut self, program: &str, word: String, input: Option<&str>) {
+        match input {
+            Some(input) if UnknownWord::decode(&word).is_none() => {
+                self.fed.push((word, input.to_owned()))
+            }
+            _ => self.word(program, word),
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! What reaches a command as its input or its arguments, held to bash: real bash runs each
-//! line, whose last command, fed by `xargs`, is `printf
+//! line, whose last command, fed by `xargs` or reading a script from its input, is `printf
 //! '<%s>\0' WORDS…`; the words it prints must be those the reader gives that command (the
 //! reader lists the commands one `xargs` runs in an order of its own, so the words are
 //! compared sorted).
@@ -11,7 +11,8 @@ use rulesc_shell::{read, Context, Reading};
 /// The format of the command whose words are compared, which marks it among the others
 const MARK: &str = "<%s>\\0";
 
-/// Lines whose marked `printf` gets its words through `xargs -0`/`-d`
+/// Lines whose marked `printf` gets its words through `xargs -0`/`-d`, or runs from the
+/// literal input of a shell's `-c` script, a group or a function
 const CASES: &[&str] = &[
     // xargs(1): `-0` splits at NULs and `-d` at its character, quotes and blanks kept.
     r#"printf '%s\0' a 'b c' "d'e" | xargs -0 printf '<%s>\0'"#,
@@ -22,6 +23,16 @@ const CASES: &[&str] = &[
     r"printf 'a\0b\0' | xargs --null -n1 printf '<%s>\0'",
     r"printf 'a\0STOP\0b' | xargs -0 -E STOP printf '<%s>\0'",
     r"printf '%s\0' a b | xargs -0 -I{} printf '<%s>\0' 'x{}'",
+    // A shell's literal input is the input of its script's commands, wherever they stand.
+    r#"bash -c 'cd /tmp && source /dev/stdin' <<< "printf '<%s>\0' a 'b c'""#,
+    r#"echo "printf '<%s>\0' x" | bash -c 'if true; then sh; fi'"#,
+    r#"bash -c 'eval "$(cat)"' <<< "printf '<%s>\0' y z""#,
+    r#"sh -c '. /dev/fd/0' <<'EOF'
+printf '<%s>\0' here
+EOF"#,
+    r#"{ true; bash -s; } <<< "printf '<%s>\0' g""#,
+    r#"f(){ sh; }; f <<< "printf '<%s>\0' h""#,
+    r#"echo "printf '<%s>\0' e" | eval 'bash -s'"#,
 ];
 
 /// bash running `line` in `home`, its home
