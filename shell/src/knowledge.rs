@@ -4155,6 +4155,21 @@ const GIT_VALUED: &[&str] = &[
     "--shared",
 ];
 
+/// git's global options and those of `git submodule add` that take the next word as their
+/// value (not `-f`, which is `--force` there)
+const GIT_SUBMODULE_VALUED: &[&str] = &[
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "-b",
+    "--branch",
+    "--name",
+    "--reference",
+    "--depth",
+];
+
 /// The options of patch(1) that take the next word as their value
 const PATCH_VALUED: &[&str] = &[
     "-p",
@@ -5795,6 +5810,14 @@ pub(crate) const WRITERS: &[Writer] = &[
         programs: &["git"],
         valued: GIT_VALUED,
         destination: Destination::Clone(&["clone"]),
+    },
+    // git-submodule(1): `submodule add URL [PATH]` clones URL into PATH, named as a clone's
+    // folder is without it. (`submodule update --init` fetches the URLs the project's
+    // `.gitmodules` names, as `npm ci` fetches what its lock names.)
+    Writer {
+        programs: &["git"],
+        valued: GIT_SUBMODULE_VALUED,
+        destination: Destination::Clone(&["submodule", "add"]),
     },
     // Other forges' and version control systems' clones: a fetched tree, as git's.
     Writer {
@@ -11690,6 +11713,8 @@ mod tests {
         assert!(clones("gh", &words("repo clone o/r")));
         assert!(clones("hg", &words("clone https://h/r")));
         assert!(clones("svn", &words("export https://h/r/f.sh f.sh")));
+        assert!(clones("git", &words("submodule add https://h/r vendor/r")));
+        assert!(!clones("git", &words("submodule update --init")));
         assert!(!clones("gh", &words("repo view o/r")));
         assert!(!clones("git", &words("status")));
         assert!(!clones("svn", &words("update")));

@@ -1,6 +1,7 @@
 //! The shell reader's integration tests, one test binary with a module per subject.
 
 mod fast;
+mod fetched;
 mod input;
 mod links;
 mod structure;
