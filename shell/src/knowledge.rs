@@ -2924,7 +2924,15 @@ pub(crate) fn global_valued_options(program: &str) -> &'static [&'static str] {
         ],
         "az" => &["--subscription", "-o", "--output", "--query"],
         "doctl" => &["-t", "--access-token", "--context", "-o", "--output"],
-        "npm" | "yarn" | "pnpm" => &["-C", "--prefix", "--dir", "-w", "--workspace", "--filter"],
+        "npm" | "yarn" | "pnpm" => &[
+            "-C",
+            "--prefix",
+            "--dir",
+            "--cwd",
+            "-w",
+            "--workspace",
+            "--filter",
+        ],
         "cargo" => &["-C", "--config", "-Z"],
         // aws(1) global options (`aws --profile prod configure ...`).
         "aws" => &[
@@ -9480,6 +9488,533 @@ pub(crate) fn autorun_file(file: &str, path: &str) -> bool {
     }
 }
 
+/// A program that runs code of the folder it works in: a package manager's lifecycle
+/// scripts and the scripts it runs by name, a build tool's build files and build scripts, a
+/// task runner's tasks, a test runner's tests and settings files. In a folder fetched on
+/// the same line (`git clone URL d && cd d && npm install`), what it runs is only known then;
+/// in the project's own folder it is the project's everyday work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FolderRunner {
+    /// The programs (a Python module too, as `python3 -m pytest` runs it)
+    pub(crate) programs: &'static [&'static str],
+    /// The subcommands with which it runs the folder's code, after its global options;
+    /// `""` stands for none at all (`yarn` alone installs)
+    pub(crate) subcommands: Subcommands,
+    /// Options naming the folder it works in instead of its working directory, or a file
+    /// of that folder it reads (`make -C DIR`, `npm --prefix DIR`, `cargo --manifest-path
+    /// DIR/Cargo.toml`), next, after `=`, or glued to a short one
+    pub(crate) folders: &'static [&'static str],
+    /// Flags with which it runs none of the folder's code (`npm ci --ignore-scripts`)
+    pub(crate) idle: &'static [&'static str],
+    /// What of the folder it runs, for the reason given (`the scripts of`)
+    pub(crate) runs: &'static str,
+}
+
+/// The flags with which any [`FolderRunner`] only prints what it is or how it is used
+const ONLY_PRINTS: &[&str] = &["--version", "--help", "-h"];
+
+/// npm's commands that install the folder's packages, running the lifecycle scripts of its
+/// `package.json` (`preinstall`, `install`, `postinstall`, `prepare`, …) unless told not to
+const NPM_INSTALLS: &[&str] = &[
+    "install",
+    "ci",
+    "install-test",
+    "install-ci-test",
+    "update",
+    "rebuild",
+    "pack",
+    "publish",
+    "version",
+    "link",
+];
+
+/// Yarn's, pnpm's and Bun's commands that install the folder's packages
+const JS_INSTALLS: &[&str] = &[
+    "install", "i", "add", "a", "update", "up", "upgrade", "rebuild", "rb", "remove", "rm",
+];
+
+/// Yarn's, pnpm's and Bun's commands that run none of the folder's code, beside those that
+/// install: any other word is a command that runs it, or the name of a script (`yarn dev`)
+const JS_INSTALLS_OR_IDLE: &[&str] = &[
+    "",
+    "install",
+    "i",
+    "add",
+    "a",
+    "update",
+    "up",
+    "upgrade",
+    "rebuild",
+    "rb",
+    "remove",
+    "rm",
+    "info",
+    "view",
+    "why",
+    "list",
+    "ls",
+    "ll",
+    "outdated",
+    "audit",
+    "licenses",
+    "config",
+    "c",
+    "help",
+    "cache",
+    "store",
+    "global",
+    "login",
+    "logout",
+    "whoami",
+    "owner",
+    "tag",
+    "team",
+    "search",
+    "s",
+    "dlx",
+    "x",
+    "create",
+    "init",
+    "bin",
+    "root",
+    "env",
+    "setup",
+    "doctor",
+    "completion",
+    "completions",
+    "plugin",
+    "set",
+    "npm",
+];
+
+/// The settings files of JavaScript's bundlers, linters and test runners are code they run
+/// first (`vite.config.ts`, `eslint.config.js`), and the tests they find are code too
+const JS_TOOLS: &[&str] = &[
+    "jest",
+    "vitest",
+    "mocha",
+    "ava",
+    "playwright",
+    "cypress",
+    "karma",
+    "vite",
+    "webpack",
+    "webpack-cli",
+    "rollup",
+    "next",
+    "nuxt",
+    "nuxi",
+    "astro",
+    "svelte-kit",
+    "tsup",
+    "parcel",
+    "babel",
+    "postcss",
+    "tailwindcss",
+    "eslint",
+    "prettier",
+    "remix",
+    "gatsby",
+    "expo",
+    "metro",
+    "rspack",
+    "turbo",
+    "nx",
+    "lerna",
+    "storybook",
+];
+
+/// Every program that runs code of the folder it works in, one row each (see
+/// [`FolderRunner`]); a script run by its path (`./gradlew`, `./configure`) is read as any
+/// file of a fetched folder is, and an installer given a fetched folder (`pip install ./d`)
+/// by [`installed_package`]
+pub(crate) const FOLDER_RUNNERS: &[FolderRunner] = &[
+    FolderRunner {
+        programs: &["npm"],
+        subcommands: Subcommands::OneOf(NPM_INSTALLS),
+        folders: &["--prefix", "-C"],
+        idle: &["--ignore-scripts"],
+        runs: "the install scripts of",
+    },
+    // npm-run-script(1): `--ignore-scripts` leaves out the `pre` and `post` scripts, never
+    // the one a command names.
+    FolderRunner {
+        programs: &["npm"],
+        subcommands: Subcommands::OneOf(&[
+            "run", "test", "start", "stop", "restart", "exec", "explore",
+        ]),
+        folders: &["--prefix", "-C"],
+        idle: &[],
+        runs: "the scripts of",
+    },
+    // Yarn alone installs; pnpm and Bun alone print their help.
+    FolderRunner {
+        programs: &["yarn"],
+        subcommands: Subcommands::OneOf(&[""]),
+        folders: &["--cwd"],
+        idle: &["--ignore-scripts", "--mode=skip-build"],
+        runs: "the install scripts of",
+    },
+    FolderRunner {
+        programs: &["yarn", "pnpm", "bun"],
+        subcommands: Subcommands::OneOf(JS_INSTALLS),
+        folders: &["--cwd", "-C", "--dir"],
+        idle: &["--ignore-scripts", "--mode=skip-build"],
+        runs: "the install scripts of",
+    },
+    FolderRunner {
+        programs: &["yarn", "pnpm", "bun"],
+        subcommands: Subcommands::AnyBut(JS_INSTALLS_OR_IDLE),
+        folders: &["--cwd", "-C", "--dir"],
+        idle: &[],
+        runs: "the scripts of",
+    },
+    FolderRunner {
+        programs: &["deno"],
+        subcommands: Subcommands::OneOf(&["task", "test", "bench"]),
+        folders: &["--cwd", "-c", "--config"],
+        idle: &[],
+        runs: "the tasks and tests of",
+    },
+    FolderRunner {
+        programs: JS_TOOLS,
+        subcommands: Subcommands::Any,
+        folders: &["-c", "--config", "--root", "--dir"],
+        idle: &[],
+        runs: "the settings files and tests of",
+    },
+    // A makefile's `$(shell …)` runs as it is read, even for `make -n`.
+    FolderRunner {
+        programs: &["make", "gmake", "bmake", "pmake", "remake"],
+        subcommands: Subcommands::Any,
+        folders: &["-C", "--directory", "-f", "--file", "--makefile"],
+        idle: &[],
+        runs: "the recipes of",
+    },
+    FolderRunner {
+        programs: &["cmake"],
+        subcommands: Subcommands::Any,
+        folders: &["-S", "--build"],
+        idle: &["-E"],
+        runs: "the build files of",
+    },
+    FolderRunner {
+        programs: &["ninja", "samu", "meson", "scons"],
+        subcommands: Subcommands::Any,
+        folders: &["-C", "-f", "--directory", "--file"],
+        idle: &[],
+        runs: "the build files of",
+    },
+    FolderRunner {
+        programs: &["bazel", "bazelisk"],
+        subcommands: Subcommands::AnyBut(&["", "version", "help", "shutdown", "license"]),
+        folders: &[],
+        idle: &[],
+        runs: "the build files of",
+    },
+    // Cargo runs build scripts and procedural macros, and reads the folder's
+    // `.cargo/config.toml`, which names programs it runs (`build.rustc-wrapper`), for
+    // nearly every command.
+    FolderRunner {
+        programs: &["cargo"],
+        subcommands: Subcommands::AnyBut(&[
+            "",
+            "help",
+            "version",
+            "search",
+            "login",
+            "logout",
+            "owner",
+            "yank",
+            "new",
+            "init",
+            "fmt",
+            "locate-project",
+        ]),
+        folders: &["--manifest-path", "-C", "--path"],
+        idle: &[],
+        runs: "the build code and settings of",
+    },
+    // `go generate` runs the commands of `//go:generate` lines; a build runs no code of the
+    // module.
+    FolderRunner {
+        programs: &["go"],
+        subcommands: Subcommands::OneOf(&["generate", "test", "run"]),
+        folders: &["-C"],
+        idle: &[],
+        runs: "the code of",
+    },
+    FolderRunner {
+        programs: &["pytest", "py.test", "unittest", "tox", "nox"],
+        subcommands: Subcommands::Any,
+        folders: &[
+            "--rootdir",
+            "-c",
+            "--confcutdir",
+            "--root",
+            "-f",
+            "--noxfile",
+        ],
+        idle: &[],
+        runs: "the tests and settings of",
+    },
+    // Python's project managers build the folder's own package (its `setup.py`, its build
+    // backend's hooks) before they run anything in its environment.
+    FolderRunner {
+        programs: &["uv"],
+        subcommands: Subcommands::OneOf(&["sync", "run", "build", "lock"]),
+        folders: &["--directory", "--project"],
+        idle: &[],
+        runs: "the build code of",
+    },
+    FolderRunner {
+        programs: &["poetry", "pdm", "hatch", "pipenv", "rye", "pixi"],
+        subcommands: Subcommands::OneOf(&[
+            "install", "sync", "run", "build", "shell", "test", "lock", "env",
+        ]),
+        folders: &["-C", "--directory", "-P", "--project", "-p"],
+        idle: &[],
+        runs: "the build code and scripts of",
+    },
+    // A `Rakefile`, a `Gemfile` and a gemspec are Ruby, which the tool runs to read them.
+    FolderRunner {
+        programs: &["rake"],
+        subcommands: Subcommands::Any,
+        folders: &["-f", "--rakefile", "-C", "--directory"],
+        idle: &[],
+        runs: "the tasks of",
+    },
+    FolderRunner {
+        programs: &["bundle", "rails"],
+        subcommands: Subcommands::AnyBut(&["version", "help", "init", "config", "new", "gem"]),
+        folders: &["--gemfile"],
+        idle: &[],
+        runs: "the Ruby code of",
+    },
+    FolderRunner {
+        programs: &["gem"],
+        subcommands: Subcommands::OneOf(&["build"]),
+        folders: &[],
+        idle: &[],
+        runs: "the gemspec of",
+    },
+    FolderRunner {
+        programs: &["composer"],
+        subcommands: Subcommands::OneOf(&[
+            "install",
+            "i",
+            "update",
+            "u",
+            "upgrade",
+            "require",
+            "r",
+            "remove",
+            "rm",
+            "dump-autoload",
+            "dumpautoload",
+        ]),
+        folders: &["-d", "--working-dir"],
+        idle: &["--no-scripts"],
+        runs: "the scripts of",
+    },
+    FolderRunner {
+        programs: &["composer"],
+        subcommands: Subcommands::OneOf(&["run", "run-script", "exec", "test"]),
+        folders: &["-d", "--working-dir"],
+        idle: &[],
+        runs: "the scripts of",
+    },
+    // Gradle's build scripts are Groovy or Kotlin, sbt's Scala, Leiningen's Clojure, and a
+    // Maven build runs its plugins (`exec`, `antrun`) and the folder's `.mvn/` settings.
+    FolderRunner {
+        programs: &["gradle", "gradlew", "mvn", "mvnw", "sbt", "lein", "ant"],
+        subcommands: Subcommands::Any,
+        folders: &[
+            "-p",
+            "--project-dir",
+            "-b",
+            "--build-file",
+            "-c",
+            "--settings-file",
+            "-f",
+            "--file",
+            "-buildfile",
+        ],
+        idle: &[],
+        runs: "the build files of",
+    },
+    FolderRunner {
+        programs: &["mix"],
+        subcommands: Subcommands::AnyBut(&["new", "help", "local.hex", "local.rebar"]),
+        folders: &[],
+        idle: &[],
+        runs: "the Elixir code of",
+    },
+    FolderRunner {
+        programs: &["cabal", "stack"],
+        subcommands: Subcommands::OneOf(&[
+            "build", "run", "test", "install", "exec", "repl", "ghci", "bench",
+        ]),
+        folders: &[],
+        idle: &[],
+        runs: "the build code of",
+    },
+    // `Package.swift` is Swift, compiled and run to read it; MSBuild's project files run
+    // the commands of their `Exec` tasks.
+    FolderRunner {
+        programs: &["swift", "dotnet"],
+        subcommands: Subcommands::OneOf(&[
+            "build", "run", "test", "package", "restore", "publish", "pack", "msbuild",
+        ]),
+        folders: &["--package-path", "--project"],
+        idle: &[],
+        runs: "the build code of",
+    },
+    // A `shell.nix` or a flake's dev shell runs its `shellHook`; `nix run` runs what the
+    // folder's flake builds.
+    FolderRunner {
+        programs: &["nix-shell"],
+        subcommands: Subcommands::Any,
+        folders: &[],
+        idle: &["-p", "--packages"],
+        runs: "the Nix code of",
+    },
+    FolderRunner {
+        programs: &["nix"],
+        subcommands: Subcommands::OneOf(&["develop", "run", "shell"]),
+        folders: &[],
+        idle: &[],
+        runs: "the Nix code of",
+    },
+    FolderRunner {
+        programs: &["just", "task", "go-task", "invoke", "inv"],
+        subcommands: Subcommands::Any,
+        folders: &[
+            "-f",
+            "--justfile",
+            "-d",
+            "--working-directory",
+            "-t",
+            "--taskfile",
+            "--dir",
+            "-r",
+            "--search-root",
+            "--collection",
+        ],
+        idle: &[],
+        runs: "the tasks of",
+    },
+    // Git hook managers run the commands their settings file names, and direnv the
+    // folder's `.envrc`.
+    FolderRunner {
+        programs: &["pre-commit", "prek", "lefthook"],
+        subcommands: Subcommands::Any,
+        folders: &["-c", "--config"],
+        idle: &[],
+        runs: "the hooks of",
+    },
+    FolderRunner {
+        programs: &["direnv"],
+        subcommands: Subcommands::OneOf(&["allow", "exec"]),
+        folders: &[],
+        idle: &[],
+        runs: "the `.envrc` of",
+    },
+];
+
+/// The row of [`FOLDER_RUNNERS`] by which `program` (or the Python module `python3 -m`
+/// runs), given `args`, runs code of the folder it works in, with the subcommand it takes
+/// (`""` for none); `unknown` tells a word only known at run time, which before the
+/// subcommand may be any
+pub(crate) fn folder_runner<'a>(
+    program: &str,
+    args: &'a [String],
+    unknown: fn(&str) -> bool,
+) -> Option<(&'static FolderRunner, &'a str)> {
+    static BY_NAME: ByName = LazyLock::new(|| by_name::index(FOLDER_RUNNERS, |row| row.programs));
+    if args.iter().any(|arg| ONLY_PRINTS.contains(&arg.as_str())) {
+        return None;
+    }
+    by_name::rows(FOLDER_RUNNERS, &BY_NAME, program).find_map(|row| {
+        let subcommand = runner_subcommand(program, row, args, unknown);
+        let runs = match (row.subcommands, subcommand) {
+            (Subcommands::Any, _) | (_, None) => true,
+            (Subcommands::OneOf(only), Some(sub)) => only.contains(&sub),
+            (Subcommands::AnyBut(idle), Some(sub)) => !idle.contains(&sub),
+        };
+        (runs && !args.iter().any(|arg| row.idle.contains(&arg.as_str())))
+            .then(|| (row, subcommand.unwrap_or_default()))
+    })
+}
+
+/// The first operand of `args` after the global options of `program` and the folder
+/// options of `row` with their values (`npm --prefix d ci`, `go -C d generate`, `uv
+/// --directory d sync`), named as the program resolves it; `""` for none, and `None` when a
+/// word before it is only known at run time (`npm $CMD`)
+fn runner_subcommand<'a>(
+    program: &str,
+    row: &FolderRunner,
+    args: &'a [String],
+    unknown: fn(&str) -> bool,
+) -> Option<&'a str> {
+    let valued = global_valued_options(program);
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if unknown(arg) {
+            return None;
+        }
+        if arg == "--" {
+            break;
+        }
+        if arg.starts_with('-') {
+            if valued.contains(&arg.as_str()) || row.folders.contains(&arg.as_str()) {
+                words.next();
+            }
+            continue;
+        }
+        return Some(command_name(program, arg));
+    }
+    Some("")
+}
+
+/// The words `args` give to the options of `row` that name the folder a [`FolderRunner`]
+/// works in (`-C DIR`, `--prefix=DIR`, `-CDIR`)
+pub(crate) fn runner_folders<'a>(row: &FolderRunner, args: &'a [String]) -> Vec<&'a str> {
+    let mut folders = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if arg == "--" {
+            break;
+        }
+        if row.folders.contains(&arg.as_str()) {
+            folders.extend(words.next().map(String::as_str));
+        } else if let Some((name, value)) = arg.split_once('=') {
+            if row.folders.contains(&name) {
+                folders.push(value);
+            }
+        } else if let Some(value) = row.folders.iter().find_map(|option| {
+            // A short option's value glued to it (`make -Cdir`), as getopt reads it.
+            (option.len() == 2 && !option.starts_with("--"))
+                .then(|| arg.strip_prefix(option))
+                .flatten()
+                .filter(|value| !value.is_empty())
+        }) {
+            folders.push(value);
+        }
+    }
+    folders
+}
+
+/// The local path an installer's `spec` names (`.`, `./d`, `../d/x.whl`, `file:../d`), as
+/// pip and npm tell a path from a package's name: it starts with `.`, `/` or `~`, or holds a
+/// `/` (but for a scope, `@types/node`); `None` for a name or a URL
+pub(crate) fn local_package(spec: &str) -> Option<&str> {
+    let path = spec.strip_prefix("file:").unwrap_or(spec);
+    let is_path = path.starts_with(['.', '/', '~'])
+        || (path.contains('/') && !path.starts_with('@') && !path.contains(':'));
+    is_path.then_some(path)
+}
+
 /// A database client and how its statements reach a shell
 #[derive(Debug)]
 pub(crate) struct DatabaseClient {
@@ -11718,6 +12253,119 @@ mod tests {
         assert!(!clones("gh", &words("repo view o/r")));
         assert!(!clones("git", &words("status")));
         assert!(!clones("svn", &words("update")));
+    }
+
+    #[test]
+    fn every_folder_runner_row_runs_the_folders_code_with_its_words() {
+        // The program, its words, and the folder options it works from when it runs the
+        // folder's code (`None` when it runs none of it).
+        let cases: &[(&str, &str, Option<&[&str]>)] = &[
+            ("npm", "install", Some(&[])),
+            ("npm", "i", Some(&[])),
+            ("npm", "--prefix web ci", Some(&["web"])),
+            ("npm", "ci --ignore-scripts", None),
+            ("npm", "view react", None),
+            ("npm", "run build", Some(&[])),
+            ("npm", "test --ignore-scripts", Some(&[])),
+            ("npm", "--version", None),
+            ("yarn", "", Some(&[])),
+            ("yarn", "--cwd app --ignore-scripts", None),
+            ("yarn", "--cwd app install --ignore-scripts", None),
+            ("yarn", "add left-pad", Some(&[])),
+            ("pnpm", "-C app i", Some(&["app"])),
+            ("yarn", "dev", Some(&[])),
+            ("pnpm", "why react", None),
+            ("bun", "", None),
+            ("bun", "test", Some(&[])),
+            ("deno", "task build", Some(&[])),
+            ("deno", "fmt", None),
+            ("vite", "build", Some(&[])),
+            (
+                "eslint",
+                "-c cfg/eslint.config.js .",
+                Some(&["cfg/eslint.config.js"]),
+            ),
+            ("make", "-Cvendor/x install", Some(&["vendor/x"])),
+            ("gmake", "-f ../d/Makefile", Some(&["../d/Makefile"])),
+            ("make", "--help", None),
+            ("cmake", "-S d -B build", Some(&["d"])),
+            ("cmake", "-E rm -rf build", None),
+            ("ninja", "-C build", Some(&["build"])),
+            ("bazel", "build //...", Some(&[])),
+            ("bazel", "version", None),
+            (
+                "cargo",
+                "build --manifest-path d/Cargo.toml",
+                Some(&["d/Cargo.toml"]),
+            ),
+            ("cargo", "install --path d", Some(&["d"])),
+            ("cargo", "fmt", None),
+            ("go", "generate ./...", Some(&[])),
+            ("go", "build ./...", None),
+            ("go", "-C d test ./...", Some(&["d"])),
+            ("pytest", "-q", Some(&[])),
+            ("unittest", "discover", Some(&[])),
+            ("tox", "-e py312", Some(&[])),
+            ("uv", "sync", Some(&[])),
+            ("uv", "pip list", None),
+            ("uv", "--directory d sync", Some(&["d"])),
+            ("poetry", "install", Some(&[])),
+            ("hatch", "version", None),
+            ("rake", "-C d test", Some(&["d"])),
+            ("bundle", "", Some(&[])),
+            ("bundle", "exec rspec", Some(&[])),
+            ("bundle", "config set path vendor", None),
+            ("gem", "build x.gemspec", Some(&[])),
+            ("gem", "install rails", None),
+            ("composer", "install", Some(&[])),
+            ("composer", "install --no-scripts", None),
+            ("composer", "-d app run test", Some(&["app"])),
+            ("gradle", "-p d build", Some(&["d"])),
+            ("mvn", "-f d/pom.xml package", Some(&["d/pom.xml"])),
+            ("mix", "deps.get", Some(&[])),
+            ("mix", "new app", None),
+            ("stack", "build", Some(&[])),
+            ("swift", "build", Some(&[])),
+            ("dotnet", "--info", None),
+            ("nix-shell", "", Some(&[])),
+            ("nix-shell", "-p hello", None),
+            ("nix", "develop", Some(&[])),
+            ("nix", "search nixpkgs hello", None),
+            ("just", "-f d/justfile build", Some(&["d/justfile"])),
+            ("pre-commit", "run --all-files", Some(&[])),
+            ("direnv", "allow", Some(&[])),
+            ("direnv", "status", None),
+            ("git", "status", None),
+            ("npm", "\0cmd", Some(&[])),
+        ];
+        let mut hit = vec![false; FOLDER_RUNNERS.len()];
+        for (program, line, expected) in cases {
+            let args = words(line);
+            let row =
+                folder_runner(program, &args, |word| word.starts_with('\0')).map(|(row, _)| row);
+            let folders = row.map(|row| runner_folders(row, &args));
+            let expected = expected.map(|folders| folders.to_vec());
+            assert_eq!(folders, expected, "{program} {line}");
+            if let Some(at) = row.and_then(|row| FOLDER_RUNNERS.iter().position(|r| r == row)) {
+                if let Some(hit) = hit.get_mut(at) {
+                    *hit = true;
+                }
+            }
+        }
+        for (row, hit) in FOLDER_RUNNERS.iter().zip(hit) {
+            assert!(hit, "no case reads the row of {:?}", row.programs);
+        }
+    }
+
+    #[test]
+    fn a_local_package_is_a_path_not_a_name() {
+        assert_eq!(local_package("."), Some("."));
+        assert_eq!(local_package("./d"), Some("./d"));
+        assert_eq!(local_package("file:../d"), Some("../d"));
+        assert_eq!(local_package("pkg/sub"), Some("pkg/sub"));
+        assert_eq!(local_package("requests"), None);
+        assert_eq!(local_package("@types/node"), None);
+        assert_eq!(local_package("git+https://h/r"), None);
     }
 
     #[test]

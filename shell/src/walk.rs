@@ -2913,6 +2913,83 @@ impl Reader {
         }
     }
 
+    /// A program that runs code of the folder it works in (a row of
+    /// [`knowledge::FOLDER_RUNNERS`]: `npm install`, `make`, `cargo build`) in a folder
+    /// fetched on the line, as the folder the line moved to or one its options name (`npm
+    /// --prefix d`, `make -C d`): what it runs is only known then
+    fn folder_code(&self, program: &str, args: &[String], runs: &mut Runs) {
+        // Most lines fetch no folder: nothing to look up then.
+        if self.fetched.is_empty() {
+            return;
+        }
+        // `python3 -m pytest` runs what `pytest` does.
+        let (name, words) = python_module(program, args).unwrap_or((program, args));
+        let Some((row, subcommand)) = knowledge::folder_runner(name, words, expand::is_unknown)
+        else {
+            return;
+        };
+        // A row of any subcommand may take an option's value for one (`make -C d`).
+        let called = if subcommand.is_empty() || row.subcommands == knowledge::Subcommands::Any {
+            name.to_owned()
+        } else {
+            format!("{name} {subcommand}")
+        };
+        let named = knowledge::runner_folders(row, words);
+        let places: Vec<Option<String>> = if named.is_empty() {
+            // Before any `cd`, the folder is the project's; after one only run time knows,
+            // it may be any.
+            match &self.context.cwd {
+                Some(cwd) => vec![Some(cwd.clone())],
+                None if self.project.is_some() => vec![None],
+                None => Vec::new(),
+            }
+        } else {
+            named
+                .iter()
+                .map(|folder| {
+                    (!expand::is_unknown(folder)).then(|| normalise(folder, &self.context))
+                })
+                .collect()
+        };
+        for place in places {
+            match place {
+                Some(path) => {
+                    if let Some(folder) = self.fetched_folder_holding(&path) {
+                        let folder = if folder.is_empty() {
+                            "a folder".to_owned()
+                        } else {
+                            format!("`{folder}`")
+                        };
+                        runs.opaque.push(format!(
+                            "`{called}` runs {} {folder}, fetched on this line, and what it runs is only known then",
+                            row.runs
+                        ));
+                        return;
+                    }
+                }
+                None => {
+                    runs.opaque.push(format!(
+                        "`{called}` runs {} the folder it works in, known only at run time, which may be one fetched on this line",
+                        row.runs
+                    ));
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The folder fetched on the line that `path`, normalised, is or lies below; `""` for
+    /// one only known at run time, which every relative path may lie below
+    fn fetched_folder_holding(&self, path: &str) -> Option<&str> {
+        self.fetched.iter().map(String::as_str).find(|folder| {
+            (folder.is_empty() && !path.starts_with(['/', '~']))
+                || path == *folder
+                || path
+                    .strip_prefix(*folder)
+                    .is_some_and(|below| below.starts_with('/'))
+        })
+    }
+
     /// Whether `word`, as a path, is a file written earlier on the line
     fn was_written(&self, word: &str) -> bool {
         !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
@@ -3436,16 +3513,39 @@ impl Reader {
             runs.opaque.push(format!(
                 "`{file}` is written or fetched on this line, and what it runs is only known then"
             ));
-        // A file the line wrote or downloaded is installed as its URL would be; a build in a
-        // folder fetched on the line (`cd d && pip install .`) stays the everyday way to build.
-        } else if let Some(package) = knowledge::installed_package(program, args, |spec| {
-            self.was_written(spec)
-                && !self.fetched.contains(&normalise(spec, &self.context))
-                && !knowledge::lists_packages(args, spec)
-        }) {
-            runs.opaque.push(format!(
-                "`{program}` installs `{package}`, written or fetched on this line, running its build code, which is only known then"
-            ));
+        // A file the line wrote or downloaded is installed as its URL would be, and so is a
+        // folder fetched on the line, or a file of one (`cd d && pip install .`), whose build
+        // code is as much the fetched code as its scripts; a list of packages the line wrote
+        // names packages of the registry, and one it fetched only run time knows.
+        } else {
+            // `python3 -m pip install .` installs as `pip install .` does.
+            let (installer, words) = python_module(program, args).unwrap_or((program, args));
+            let package = knowledge::installed_package(installer, words, |spec| {
+                let lists = knowledge::lists_packages(words, spec);
+                if self.was_written(spec) && !lists {
+                    return true;
+                }
+                let path = if lists {
+                    Some(spec)
+                } else {
+                    knowledge::local_package(spec)
+                };
+                path.is_some_and(|path| {
+                    self.fetched_folder_holding(&normalise(path, &self.context))
+                        .is_some()
+                })
+            });
+            if let Some(package) = package {
+                runs.opaque.push(if knowledge::lists_packages(words, package) {
+                    format!(
+                        "`{program}` installs the packages `{package}` lists, fetched on this line: which they are, and their build code, are only known then"
+                    )
+                } else {
+                    format!(
+                        "`{program}` installs `{package}`, written or fetched on this line, running its build code, which is only known then"
+                    )
+                });
+            }
         }
         // A file server sends the folders it serves to whoever asks: read as `serve`, the
         // static file server, of each (`php -S … -t ~/.ssh` is `serve -- ~/.ssh`).
@@ -3459,6 +3559,7 @@ impl Reader {
         self.network_input(program, &mut runs);
         self.variable_runs(program, &mut runs);
         self.autoruns(program, subcommand, args, &mut runs);
+        self.folder_code(program, args, &mut runs);
         // A name without `/` is looked up in `PATH`: only a file written by that very name
         // may be it (a `PATH` holding `.`), not one of a fetched folder.
         // With `PATH` changed on the line, a file of that name written on it may be what runs.
