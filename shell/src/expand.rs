@@ -2097,7 +2097,8 @@ mod tests {
     use super::{word, Binding, Cell, Env, UnknownWord, Vars};
     use crate::Context;
 
-    fn expand(raw: &str, vars: &Vars) -> Vec<String> {
+    /// The words `raw` expands into, encoded as the reader keeps them (cwd `/p`, no home)
+    fn expand_encoded(raw: &str, vars: &Vars) -> Vec<String> {
         let context = Context {
             cwd: Some("/p".to_owned()),
             home: None,
@@ -2113,7 +2114,12 @@ mod tests {
         };
         let mut out = Vec::new();
         word(raw, &env, &mut out);
-        out.iter()
+        out
+    }
+
+    fn expand(raw: &str, vars: &Vars) -> Vec<String> {
+        expand_encoded(raw, vars)
+            .iter()
             .map(|word| match UnknownWord::decode(word) {
                 Some(unknown) => format!(
                     "?{}{}{}{}[{}]",
@@ -2466,17 +2472,7 @@ mod tests {
             ("\"$D\"/x", "/tmp/", "/sub/x"),
             ("pre-$X", "pre-", ""),
         ] {
-            let context = Context::default();
-            let spent = Cell::new(0);
-            let env = Env {
-                vars: &vars,
-                context: &context,
-                params: None,
-                spent: &spent,
-                input: None,
-            };
-            let mut words = Vec::new();
-            word(raw, &env, &mut words);
+            let words = expand_encoded(raw, &vars);
             let [only] = words.as_slice() else {
                 panic!("{raw}: {words:?}");
             };
