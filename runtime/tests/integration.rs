@@ -1,6 +1,7 @@
 //! The runtime's integration tests, one test binary with a module per subject: one link
 //! instead of eighteen. `index_alloc` stays a binary of its own, as it counts the
-//! allocations of its whole process.
+//! allocations of its whole process, and so does `observability`, as a tracing call site's
+//! interest is cached for the whole process.
 
 mod common;
 #[path = "../../tests/model/mod.rs"]
@@ -14,7 +15,6 @@ mod bounds;
 mod conditions;
 mod handle;
 mod index;
-mod observability;
 mod order_independence;
 mod panics;
 mod policy;

@@ -3,11 +3,17 @@
 //! `rulesc::hook`. A minimal subscriber records them. Fields: `event`, `rule`, `verb`,
 //! `stop_reason`, `rule_message` (not `message`, which tracing keeps for the event's own
 //! text), and on resolution `decision` and `resolved_by`; absent values are left out.
+//!
+//! A binary of its own, with one test: tracing caches each call site's interest for the whole
+//! process, and a test thread that registers a call site while this test's subscriber is being
+//! set can cache it as of no interest to anyone, so the subscriber would miss its events.
+
+mod common;
 
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
-use crate::common::*;
+use common::*;
 use rulesc_runtime::{EvalOptions, Event, EventKind, HookDecision, NativeHook, Verb};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -83,15 +89,7 @@ fn decisions_and_ignored_hooks_are_traced() {
             EvalOptions::default().hooks(&[&RetryOnTools]),
         )
     };
-    // Register this evaluation's callsites first, from this thread: another test thread that
-    // registers one while this subscriber is being set may cache it as of no interest to
-    // anyone (tracing-core computes the interest, then lists the callsite), and the rebuild
-    // below only reaches callsites already listed.
-    evaluate();
-    tracing::subscriber::with_default(recorder.clone(), || {
-        tracing::callsite::rebuild_interest_cache();
-        evaluate();
-    });
+    tracing::subscriber::with_default(recorder.clone(), evaluate);
     let recorded = recorder.0.lock().unwrap().clone();
     let find = |target: &str, needle: &str| {
         recorded
