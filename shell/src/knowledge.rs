@@ -8534,10 +8534,28 @@ pub(crate) const HOME_STORES: &[&str] = &[
     ".local/share/keyrings/login.keyring",
 ];
 
-/// Whether a path known only in part, from `prefix` to `suffix` (the text around what only
-/// run time gives), is a process's environment whatever that part is: `/proc/…/environ`
-pub(crate) fn is_process_environment(prefix: &str, suffix: &str) -> bool {
-    prefix.starts_with("/proc/") && suffix.starts_with('/') && suffix.ends_with("/environ")
+/// The files of a process whose reading reveals its secrets, under `/proc/PID/`: its
+/// environment and its memory (proc(5))
+const PROCESS_FILES: &[(&str, &str)] = &[
+    ("/environ", "/proc/self/environ"),
+    ("/mem", "/proc/self/mem"),
+];
+
+/// The file of [`PROCESS_FILES`] a path known only in part is, from `prefix` to `suffix` (the
+/// text around what only run time gives), whatever that part is: `/proc/$(pgrep x)/mem` is a
+/// process's memory, whichever process. Given as the same file of the shell's own process,
+/// so that rules that test `/proc/PID/…` see it. The prefix may be glued to an option
+/// (`if=/proc/…`, `@/proc/…`).
+pub(crate) fn process_file(prefix: &str, suffix: &str) -> Option<&'static str> {
+    let at = prefix.find("/proc/")?;
+    let glued = &prefix[..at];
+    if !(glued.is_empty() || glued.ends_with(['=', '@'])) || !suffix.starts_with('/') {
+        return None;
+    }
+    PROCESS_FILES
+        .iter()
+        .find(|(file, _)| suffix.ends_with(file))
+        .map(|(_, path)| *path)
 }
 
 /// Whether `path` (normalised) is a secret: a file of [`SECRET_FILES`] or in a folder of
@@ -9382,33 +9400,10 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         options: &["-b", "--build-file", "-f", "--file"],
         reads: false,
     },
-    // A bundler's, a framework's or a transpiler's settings file is code it runs first.
+    // A bundler's, a framework's, a transpiler's or a test runner's settings file is code it
+    // runs first.
     Autorun {
-        programs: &[
-            "vite",
-            "vitest",
-            "webpack",
-            "webpack-cli",
-            "rollup",
-            "next",
-            "nuxt",
-            "nuxi",
-            "astro",
-            "svelte-kit",
-            "tsup",
-            "parcel",
-            "babel",
-            "postcss",
-            "tailwindcss",
-            "eslint",
-            "prettier",
-            "remix",
-            "gatsby",
-            "expo",
-            "metro",
-            "rspack",
-            "turbo",
-        ],
+        programs: JS_TOOLS,
         subcommands: &[],
         files: &[
             "vite.config.*",
@@ -9434,6 +9429,14 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
             "metro.config.*",
             "app.config.*",
             "rspack.config.*",
+            "jest.config.*",
+            "vitest.workspace.*",
+            ".mocharc.*",
+            "ava.config.*",
+            "playwright.config.*",
+            "cypress.config.*",
+            "karma.conf.*",
+            "/.storybook/",
         ],
         variables: &[],
         options: &["-c", "--config"],
@@ -9587,8 +9590,9 @@ const JS_INSTALLS_OR_IDLE: &[&str] = &[
     "npm",
 ];
 
-/// The settings files of JavaScript's bundlers, linters and test runners are code they run
-/// first (`vite.config.ts`, `eslint.config.js`), and the tests they find are code too
+/// JavaScript's bundlers, frameworks, linters and test runners: their settings files are code
+/// they run first (`vite.config.ts`, `eslint.config.js`, [`AUTORUNS`]), and the tests they
+/// find are code too ([`FOLDER_RUNNERS`])
 const JS_TOOLS: &[&str] = &[
     "jest",
     "vitest",
@@ -11027,6 +11031,27 @@ mod tests {
     /// The until command is identical to the while command, except that the test is negated"
     /// seq(1): "seq [OPTION]... LAST", "FIRST LAST", "FIRST INCREMENT LAST"; bash(1), Brace
     /// Expansion: "{x..y} … the expression expands to each number between x and y, inclusive"
+    /// proc(5): "/proc/pid/environ This file contains the initial environment…",
+    /// "/proc/pid/mem This file can be used to access the pages of a process's memory"; the
+    /// same files are under `/proc/pid/task/tid/`
+    #[test]
+    fn a_process_file_is_known_whatever_the_process() {
+        assert_eq!(process_file("/proc/", "/mem"), Some("/proc/self/mem"));
+        assert_eq!(process_file("/proc/", "/environ"), Some("/proc/self/environ"));
+        assert_eq!(process_file("/proc/1/task/", "/mem"), Some("/proc/self/mem"));
+        assert_eq!(process_file("if=/proc/", "/mem"), Some("/proc/self/mem"));
+        assert_eq!(process_file("@/proc/", "/environ"), Some("/proc/self/environ"));
+        for (prefix, suffix) in [
+            ("/proc/", "/status"),
+            ("/proc/", "mem"),
+            ("/home/u/proc/", "/mem"),
+            ("x/proc/", "/environ"),
+            ("/tmp/", "/mem"),
+        ] {
+            assert_eq!(process_file(prefix, suffix), None, "{prefix}…{suffix}");
+        }
+    }
+
     #[test]
     fn a_for_loop_counts_the_turns_seq_and_ranges_give() {
         assert_eq!(counted_turns("$(seq 100000)"), 100_000);

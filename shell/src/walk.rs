@@ -2723,8 +2723,8 @@ impl Reader {
     fn input_file(&self, file: &str, command: &mut SimpleCommand) {
         let why = match UnknownWord::decode(file) {
             Some(unknown) => {
-                if knowledge::is_process_environment(&unknown.prefix, &unknown.suffix) {
-                    command.paths.push(ENVIRONMENT_FILE.to_owned());
+                if let Some(file) = knowledge::process_file(&unknown.prefix, &unknown.suffix) {
+                    command.paths.push(file.to_owned());
                 }
                 unknown.why
             }
@@ -5155,14 +5155,13 @@ fn simple_command(
     let signal_first = knowledge::SIGNAL_FIRST.contains(&program.as_str());
     let first_known = args.first().is_some_and(|arg| !expand::is_unknown(arg));
     // Words only known at run time are kept apart, with what is known of them.
-    let mut environment_read = false;
+    let mut process_files = Vec::new();
     let args: Vec<String> = if args.iter().any(|arg| expand::is_unknown(arg)) {
         args.into_iter()
             .filter(|arg| match UnknownWord::decode(arg) {
                 Some(word) => {
                     // `/proc/$(pgrep x)/environ` is a process's environment, whichever.
-                    environment_read |=
-                        knowledge::is_process_environment(&word.prefix, &word.suffix);
+                    process_files.extend(knowledge::process_file(&word.prefix, &word.suffix));
                     let (prefix, name) = through_links(word.prefix, word.name, context, links);
                     unknown.push(Unknown {
                         part: Part::Word {
@@ -5223,9 +5222,7 @@ fn simple_command(
             )),
         }
     }
-    if environment_read {
-        paths.push(ENVIRONMENT_FILE.to_owned());
-    }
+    paths.extend(process_files.into_iter().map(str::to_owned));
     // `ln -s ~ cache/h && find -L cache -delete` goes on into the home.
     if !links.is_empty() && knowledge::follows_links(&program, &args, &flags) {
         let roots = paths.clone();
