@@ -3194,6 +3194,17 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         glued: &[],
         carried: Carried::Words,
     },
+    // `husky add .husky/pre-push 'CMD'` (`set` too, husky 4 to 8) writes a git hook that
+    // runs the command line at the next push or commit; the hook's own path, an operand
+    // too, is read as the file it runs.
+    ScriptOption {
+        programs: &["husky"],
+        subcommands: &["add", "set"],
+        options: &[],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Operands(&[]),
+    },
     // `go help build`: `-toolexec 'cmd args'` runs each tool of the build as `cmd args
     // TOOL ...`, for every command that builds.
     ScriptOption {

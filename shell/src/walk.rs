@@ -1657,7 +1657,11 @@ impl Reader {
         // Whether the program is the command's own first word, not one a wrapper runs: only
         // that word calls a function (`command f`, `sudo f` run a program of that name).
         let mut own_word = true;
+        // `xargs -a ~/.git-credentials curl …`: the file `xargs` takes its words from is read,
+        // as those words, by what it runs (`xargs` lists it among its own operands).
+        let mut arg_files: Vec<String> = Vec::new();
         loop {
+            let wrapped_by_xargs = !arg_files.is_empty();
             // The words after the program stay in the vector they came in.
             if args.is_empty() {
                 return Ok(moved);
@@ -1871,6 +1875,12 @@ impl Reader {
                         },
                     };
                     consumes_input = options.arg_file.is_none();
+                    arg_files.extend(
+                        options
+                            .arg_file
+                            .clone()
+                            .filter(|file| !STDIN_PATHS.contains(&file.as_str())),
+                    );
                     xargs_more = self.feed_xargs(
                         &program,
                         &options,
@@ -2024,6 +2034,11 @@ impl Reader {
             // expanded as bash expands it, is read as a path of the command.
             if let Some(RedirectedInput::File(file)) = &self.input {
                 self.input_file(file, &mut command);
+            }
+            if wrapped_by_xargs {
+                for file in &arg_files {
+                    self.input_file(file, &mut command);
+                }
             }
             self.input_files(&mut command);
             // `find -files0-from F`, `tar -T F`: the operands F holds are only known when
