@@ -152,7 +152,14 @@ impl<'a> Parser<'a> {
             return self.operator(b")").and(Some(value));
         }
         if byte.is_ascii_digit() {
-            return integer(self.word(|byte| byte.is_ascii_alphanumeric()));
+            let number = self.word(|byte| byte.is_ascii_alphanumeric());
+            if self.bytes.get(self.at) == Some(&b'#') {
+                self.at += 1;
+                let digits =
+                    self.word(|byte| byte.is_ascii_alphanumeric() || byte == b'@' || byte == b'_');
+                return in_base(number, digits);
+            }
+            return integer(number);
         }
         // `$n` and `${n}` are the text of `n`, which is an integer here, as is `n` itself.
         let braced = self.bytes.get(self.at..self.at + 2) == Some(b"${");
@@ -193,9 +200,33 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// `BASE#DIGITS` as bash(1) reads it (Arithmetic Evaluation): a decimal base from 2 to 64,
+/// digits past 9 the lowercase letters, the uppercase letters, `@` and `_`, in that order,
+/// the two cases alike up to base 36; wrapping past 64 bits. An error is `None`.
+fn in_base(base: &str, digits: &str) -> Option<i64> {
+    let base = base
+        .parse::<u32>()
+        .ok()
+        .filter(|base| (2..=64).contains(base) && !digits.is_empty())?;
+    digits.bytes().try_fold(0i64, |value, byte| {
+        let digit = match byte {
+            b'0'..=b'9' => u32::from(byte - b'0'),
+            b'a'..=b'z' => u32::from(byte - b'a') + 10,
+            b'A'..=b'Z' if base <= 36 => u32::from(byte - b'A') + 10,
+            b'A'..=b'Z' => u32::from(byte - b'A') + 36,
+            b'@' => 62,
+            _ => 63,
+        };
+        (digit < base).then(|| {
+            value
+                .wrapping_mul(i64::from(base))
+                .wrapping_add(i64::from(digit))
+        })
+    })
+}
+
 /// An integer constant as bash reads one: decimal, octal after `0`, hexadecimal after `0x`,
-/// wrapping past 64 bits; a digit out of its base is an error, `None` (`base#n` is left to
-/// run time)
+/// wrapping past 64 bits; a digit out of its base is an error, `None`
 fn integer(text: &str) -> Option<i64> {
     let (digits, radix) =
         if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
@@ -262,6 +293,16 @@ mod tests {
             ("-7%3", Some(-1)),
             ("010", Some(8)),
             ("0x1f", Some(31)),
+            ("2#10", Some(2)),
+            ("16#ff", Some(255)),
+            ("16#FF", Some(255)),
+            ("36#Z", Some(35)),
+            ("64#A", Some(36)),
+            ("64#z", Some(35)),
+            ("64#@", Some(62)),
+            ("64#_", Some(63)),
+            ("8#17", Some(15)),
+            ("10#099", Some(99)),
             ("9223372036854775807+1", Some(i64::MIN)),
             ("9223372036854775808", Some(i64::MIN)),
             ("99999999999999999999", Some(7_766_279_631_452_241_919)),
@@ -275,6 +316,11 @@ mod tests {
             ("1/0", None),
             ("1%(2-2)", None),
             ("08", None),
+            ("2#12", None),
+            ("1#1", None),
+            ("65#1", None),
+            ("2#", None),
+            ("0#1", None),
             ("(1", None),
             ("1)", None),
             // Known only at run time, or not computed here.
@@ -287,7 +333,6 @@ mod tests {
             ("--1", None),
             ("2**3", None),
             ("1<2", None),
-            ("2#10", None),
             ("$(id -u)", None),
             ("", None),
         ];
