@@ -1067,11 +1067,34 @@ fn own_options(spec: &Wrapper, args: &[String], mut index: usize) -> Option<usiz
                 return None;
             }
             index += option_width(spec, arg);
+        } else if glued_value_unknown(spec, arg) {
+            index += 1;
         } else {
             break;
         }
     }
     Some(index)
+}
+
+/// Whether `arg` is a word known only at run time that is an option of the wrapper whose
+/// value alone run time gives (`parallel -j$(nproc)`, `--jobs=$N`): what it runs starts
+/// after it. An unknown word in any other shape may be the program, or options that take
+/// the next word, and stays the start of what the wrapper runs.
+fn glued_value_unknown(spec: &Wrapper, arg: &str) -> bool {
+    let Some(unknown) = crate::expand::UnknownWord::decode(arg) else {
+        return false;
+    };
+    if let Some(long) = unknown.prefix.strip_prefix("--") {
+        return long.contains('=');
+    }
+    let Some(cluster) = unknown.prefix.strip_prefix('-') else {
+        return false;
+    };
+    !cluster.chars().any(|flag| spec.lookup.contains(flag))
+        && cluster
+            .char_indices()
+            .find(|(_, flag)| spec.short_valued.contains(*flag))
+            .is_some_and(|(at, flag)| at + flag.len_utf8() == cluster.len())
 }
 
 /// How many words an option of the wrapper spans, its value included
