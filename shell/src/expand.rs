@@ -1045,6 +1045,7 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
                 } else if let Some(value) = self
                     .case_modified(inner)
                     .or_else(|| self.pattern_edited(inner))
+                    .or_else(|| self.prompt_expanded(inner))
                 {
                     self.value(&value, quoted);
                 } else {
@@ -1106,6 +1107,31 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
     /// The one value the line gives `name`, when it is known whole
     fn known_value(&self, name: &str) -> Option<String> {
         known_value(self.env.vars, name)
+    }
+
+    /// `${NAME@P}`: the value the line gives `NAME`, expanded as a prompt is (bash(1),
+    /// PROMPTING: parameter expansion, arithmetic, command substitution and quote removal):
+    /// `set -- '$HOME/.ssh'; scp -r "${1@P}" …` sends `~/.ssh`. `None` when the value holds
+    /// a prompt's escape (`\u`), a quote or a substitution, whose expansion only run time
+    /// knows, or is not known whole.
+    fn prompt_expanded(&self, inner: &str) -> Option<String> {
+        let name = inner
+            .strip_suffix("@P")
+            .filter(|name| is_name(name) || is_special(name))?;
+        let mut words = Vec::with_capacity(1);
+        word(&format!("\"${{{name}}}\""), self.env, &mut words);
+        let [value] = words.as_slice() else {
+            return None;
+        };
+        if is_unknown(value) || value.contains(['\\', '`', '"']) || value.contains("$(") {
+            return None;
+        }
+        let mut expanded = Vec::with_capacity(1);
+        word(&format!("\"{value}\""), self.env, &mut expanded);
+        match expanded.as_slice() {
+            [one] if !is_unknown(one) => Some(one.clone()),
+            _ => None,
+        }
     }
 
     /// `${NAME^^}` and the other case modifications of a value the line sets (bash(1),
@@ -1327,6 +1353,20 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
 
     /// The value of a parameter
     fn parameter(&mut self, name: &str, quoted: bool) {
+        // `declare -n k=HOME`: `$k` is `$HOME`, which the line does not set, but the reader
+        // knows as it knows `$HOME` itself.
+        let target;
+        let name = match self.env.vars.iter().rev().find(|(bound, _)| bound == name) {
+            Some((_, Binding::Reference(_))) => {
+                target = referenced(self.env.vars, name);
+                if self.env.vars.iter().any(|(bound, _)| *bound == target) {
+                    name
+                } else {
+                    target.as_str()
+                }
+            }
+            _ => name,
+        };
         // Field splitting follows `$IFS`: once the line sets it, how any unquoted
         // expansion splits (and `$IFS` itself) is known only when it runs.
         let ifs_set = self.env.vars.iter().any(|(bound, _)| bound == "IFS");

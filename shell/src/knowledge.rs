@@ -11048,10 +11048,19 @@ mod tests {
     #[test]
     fn a_process_file_is_known_whatever_the_process() {
         assert_eq!(process_file("/proc/", "/mem"), Some("/proc/self/mem"));
-        assert_eq!(process_file("/proc/", "/environ"), Some("/proc/self/environ"));
-        assert_eq!(process_file("/proc/1/task/", "/mem"), Some("/proc/self/mem"));
+        assert_eq!(
+            process_file("/proc/", "/environ"),
+            Some("/proc/self/environ")
+        );
+        assert_eq!(
+            process_file("/proc/1/task/", "/mem"),
+            Some("/proc/self/mem")
+        );
         assert_eq!(process_file("if=/proc/", "/mem"), Some("/proc/self/mem"));
-        assert_eq!(process_file("@/proc/", "/environ"), Some("/proc/self/environ"));
+        assert_eq!(
+            process_file("@/proc/", "/environ"),
+            Some("/proc/self/environ")
+        );
         for (prefix, suffix) in [
             ("/proc/", "/status"),
             ("/proc/", "mem"),

@@ -465,6 +465,9 @@ impl Reader {
                 self.quoted_operands(node, at.source, 0);
                 let values_from = self.commands.len();
                 self.children_fed(node, inner, stdin)?;
+                if let Some(case) = case_attribute(node, at.source) {
+                    self.convert_case(node, at.source, case);
+                }
                 self.declaration(node, at, values_from)
             }
             // A call the line shows reads the body with the call's words; a function no such
@@ -484,6 +487,29 @@ impl Reader {
             // Lists, groups, `if`, `while`, `case`, …: each command in them inherits the
             // input (`bash -c 'cd x && bash -s' <<< …`, `{ true; sh; } <<< …`).
             _ => self.children_fed(node, inner, stdin),
+        }
+    }
+
+    /// Converts the known values the declaration `node` assigns to `case`
+    fn convert_case<N: Syntax>(&mut self, node: N, source: &str, case: Case) {
+        for child in node.named_children() {
+            if child.kind() != "variable_assignment" {
+                continue;
+            }
+            let Some((name, _)) = text(child, source).split_once('=') else {
+                continue;
+            };
+            let Some((_, Binding::Known(values))) =
+                self.vars.iter_mut().rev().find(|(bound, _)| bound == name)
+            else {
+                continue;
+            };
+            for value in values.iter_mut().filter(|value| !expand::is_unknown(value)) {
+                *value = match case {
+                    Case::Lower => value.to_lowercase(),
+                    Case::Upper => value.to_uppercase(),
+                };
+            }
         }
     }
 
@@ -5046,6 +5072,34 @@ fn unsets_ifs(text: &str) -> bool {
 }
 
 /// Whether a `declare`, `typeset` or `local` takes `-n`: its names are references
+/// The case `declare -l` (lower) or `-u` (upper) keeps the values it assigns in, as bash(1)
+/// says of those attributes: `declare -l x=RM` sets `x` to `rm`
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Lower,
+    Upper,
+}
+
+/// The [`Case`] a declaration's flags give, the upper case winning as bash's does
+fn case_attribute<N: Syntax>(node: N, source: &str) -> Option<Case> {
+    let mut case = None;
+    for child in node.named_children().filter(|child| child.kind() == "word") {
+        let Some(flags) = text(child, source)
+            .strip_prefix('-')
+            .filter(|flags| !flags.starts_with('-'))
+        else {
+            continue;
+        };
+        if flags.contains('u') {
+            return Some(Case::Upper);
+        }
+        if flags.contains('l') {
+            case = Some(Case::Lower);
+        }
+    }
+    case
+}
+
 fn declares_references<N: Syntax>(node: N, source: &str) -> bool {
     node.named_children().any(|child| {
         let word = text(child, source);
