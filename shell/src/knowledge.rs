@@ -6154,21 +6154,6 @@ pub(crate) const WRITERS: &[Writer] = &[
 /// svn's options that take the next word as their value
 const SVN_VALUED: &[&str] = &["-r", "--revision", "--depth", "--username", "--password"];
 
-/// Whether `program` with these operands clones a repository (a [`Destination::Clone`]
-/// row): the folder it writes holds what was fetched
-pub(crate) fn clones(program: &str, operands: &[String]) -> bool {
-    writers(program).any(|writer| match writer.destination {
-        Destination::Clone(subcommand) => {
-            operands.len() >= subcommand.len()
-                && operands
-                    .iter()
-                    .zip(subcommand)
-                    .all(|(operand, word)| operand == word)
-        }
-        _ => false,
-    })
-}
-
 /// The rows of `program` in [`WRITERS`]; a name with a version after it (`python3.12`,
 /// `gpg2`) is the program's
 pub(crate) fn writers(program: &str) -> impl Iterator<Item = &'static Writer> + '_ {
@@ -12285,19 +12270,6 @@ mod tests {
                 "{program} {line}"
             );
         }
-    }
-
-    #[test]
-    fn a_clone_of_each_tool_is_known_by_its_words() {
-        assert!(clones("git", &words("clone https://h/r x")));
-        assert!(clones("gh", &words("repo clone o/r")));
-        assert!(clones("hg", &words("clone https://h/r")));
-        assert!(clones("svn", &words("export https://h/r/f.sh f.sh")));
-        assert!(clones("git", &words("submodule add https://h/r vendor/r")));
-        assert!(!clones("git", &words("submodule update --init")));
-        assert!(!clones("gh", &words("repo view o/r")));
-        assert!(!clones("git", &words("status")));
-        assert!(!clones("svn", &words("update")));
     }
 
     #[test]

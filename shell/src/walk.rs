@@ -2163,8 +2163,7 @@ impl Reader {
                 }
             }
             // Only a command that writes a folder fetches one: most write nothing.
-            if !command.writes.is_empty() && knowledge::clones(&command.program, &command.operands)
-            {
+            if !command.writes.is_empty() && writes::clones(&command.program, &command.args) {
                 let folders = command
                     .writes
                     .iter()

@@ -40,6 +40,16 @@ pub(crate) fn written<'a>(
     out
 }
 
+/// Whether `program` run with `args` clones a repository (a [`Destination::Clone`] row): the
+/// folder it writes holds what was fetched. Its words are sorted as the row sorts them, so
+/// a global option's value is no subcommand (`git -c http.sslVerify=false clone URL`).
+pub(crate) fn clones(program: &str, args: &[String]) -> bool {
+    knowledge::writers(program).any(|row| match row.destination {
+        Destination::Clone(subcommand) => sort(row, args).operands.starts_with(subcommand),
+        _ => false,
+    })
+}
+
 /// What `args`, sorted as `words`, of a program of `row` write
 fn written_by(
     row: &Writer,
@@ -786,6 +796,24 @@ mod tests {
 
     fn words(line: &str) -> Vec<String> {
         line.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_clone_of_each_tool_is_known_by_its_words() {
+        assert!(clones("git", &words("clone https://h/r x")));
+        assert!(clones("gh", &words("repo clone o/r")));
+        assert!(clones("hg", &words("clone https://h/r")));
+        assert!(clones("svn", &words("export https://h/r/f.sh f.sh")));
+        assert!(clones("git", &words("submodule add https://h/r vendor/r")));
+        assert!(!clones("git", &words("submodule update --init")));
+        assert!(!clones("gh", &words("repo view o/r")));
+        assert!(!clones("git", &words("status")));
+        assert!(clones(
+            "git",
+            &words("-c http.sslVerify=false clone https://h/r")
+        ));
+        assert!(!clones("git", &words("-c clone status")));
+        assert!(!clones("svn", &words("update")));
     }
 
     /// tar(1): `-c`, `-r`, `-u`, `-A` and `--delete` write the archive, `-x` and `-t` only
