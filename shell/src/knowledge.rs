@@ -608,6 +608,15 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Lua,
     },
+    // LuaJIT runs Lua 5.1's code and takes its options (luajit.org, "Running LuaJIT").
+    Interpreter {
+        name: "luajit",
+        prefix: true,
+        code_options: &["-e"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Lua,
+    },
     // bpftrace(8): a probe's program may call `system("CMD")` (with `--unsafe`); its
     // language is not read.
     Interpreter {
@@ -11419,6 +11428,7 @@ mod tests {
             ("ruby", "-e FileUtils.rm_rf('/')", Some(true)),
             ("php", "-r echo(1);", Some(false)),
             ("lua", "-e os.execute('id')", Some(true)),
+            ("luajit", "-e os.execute('id')", Some(true)),
             ("awk", "BEGIN{system(\"id\")}", Some(true)),
             ("gawk", "-F: {print}", Some(false)),
             ("mawk", "{print|\"sh\"}", Some(true)),
