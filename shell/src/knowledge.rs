@@ -3204,11 +3204,21 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         carried: Carried::Words,
     },
     // `husky add .husky/pre-push 'CMD'` (`set` too, husky 4 to 8) writes a git hook that
-    // runs the command line at the next push or commit; the hook's own path, an operand
-    // too, is read as the file it runs.
+    // runs the command line at the next push or commit. Every operand is read as a command
+    // line: the hook's path alone runs the file it names.
     ScriptOption {
         programs: &["husky"],
         subcommands: &["add", "set"],
+        options: &[],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Operands(&[]),
+    },
+    // `npm set-script NAME 'CMD'` (npm 7 and 8) writes a script of package.json that `npm run
+    // NAME` runs. Every operand is read as a command line: NAME alone runs no harm.
+    ScriptOption {
+        programs: &["npm"],
+        subcommands: &["set-script"],
         options: &[],
         clusters: false,
         glued: &[],
