@@ -8485,6 +8485,8 @@ pub(crate) const SECRET_FILES: &[&str] = &[
     ".node_repl_history",
     "etc/shadow",
     "etc/gshadow",
+    // A Kubernetes pod's service account token, which its API takes as the pod's identity.
+    "run/secrets/kubernetes.io/serviceaccount/token",
 ];
 
 /// The folders that hold secrets, below a home (`~/.ssh/...`, but not a `.pub` key):
