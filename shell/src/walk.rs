@@ -5070,7 +5070,6 @@ fn unsets_ifs(text: &str) -> bool {
     names.clone().all(|word| word != "-f") && names.any(|word| word == "IFS")
 }
 
-/// Whether a `declare`, `typeset` or `local` takes `-n`: its names are references
 /// The case `declare -l` (lower) or `-u` (upper) keeps the values it assigns in, as bash(1)
 /// says of those attributes: `declare -l x=RM` sets `x` to `rm`
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -5099,6 +5098,7 @@ fn case_attribute<N: Syntax>(node: N, source: &str) -> Option<Case> {
     case
 }
 
+/// Whether a `declare`, `typeset` or `local` takes `-n`: its names are references
 fn declares_references<N: Syntax>(node: N, source: &str) -> bool {
     node.named_children().any(|child| {
         let word = text(child, source);
