@@ -10,6 +10,7 @@ use std::cell::Cell;
 use crate::knowledge::{
     prints_a_name, prints_one_word, prints_own_code, NAME_VARIABLES, PROCESS_ID_PARAMETERS,
 };
+pub(crate) use crate::unknown_word::{is_unknown, UnknownWord};
 use crate::word::ansi_c;
 use crate::Context;
 
@@ -203,88 +204,6 @@ impl Array {
 /// The parameters set so far on the line, latest last
 pub(crate) type Vars = Vec<(String, Binding)>;
 
-/// A word whose value is only known at run time
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct UnknownWord {
-    /// The text the word is known to start with
-    pub(crate) prefix: String,
-    /// The text the word is known to end with, after its last unknown part
-    /// (`/proc/$(pgrep x)/environ` ends with `/environ`)
-    pub(crate) suffix: String,
-    /// Whether an unquoted expansion may split it into several words (flags among them)
-    pub(crate) split: bool,
-    /// Whether every unknown part is a name: no `/`, no leading `-`, `+` or `:`
-    pub(crate) name: bool,
-    /// Whether every unknown part is the output of a program printing its own code
-    /// (`eval "$(ssh-agent -s)"`), not text handed to it
-    pub(crate) own_code: bool,
-    /// Whether every unknown part is one word with no blank or glob character, which no
-    /// expansion splits (`$(git rev-parse --short HEAD)`, `knowledge::prints_one_word`)
-    pub(crate) one_word: bool,
-    /// Why it is unknown, as a message names it
-    pub(crate) why: String,
-}
-
-/// Marks an unknown word among the words of a command: no command line holds a NUL byte
-const MARK: char = '\0';
-
-impl UnknownWord {
-    /// The word as it travels among known words
-    pub(crate) fn encode(&self) -> String {
-        let mut text =
-            String::with_capacity(self.prefix.len() + self.suffix.len() + self.why.len() + 8);
-        text.push(MARK);
-        let flags = [
-            ('s', self.split),
-            ('n', self.name),
-            ('c', self.own_code),
-            ('w', self.one_word),
-        ];
-        for (flag, on) in flags {
-            if on {
-                text.push(flag);
-            }
-        }
-        text.push(MARK);
-        text.push_str(&self.prefix);
-        text.push(MARK);
-        text.push_str(&self.suffix);
-        text.push(MARK);
-        text.push_str(&self.why);
-        text
-    }
-
-    /// The text the unknown word `text` encodes is known to start with, if it is one: its
-    /// [`UnknownWord::prefix`], borrowed, the rest left undecoded
-    pub(crate) fn known_prefix(text: &str) -> Option<&str> {
-        let mut parts = text.strip_prefix(MARK)?.splitn(4, MARK);
-        let _flags = parts.next()?;
-        let prefix = parts.next()?;
-        parts.next()?;
-        parts.next()?;
-        Some(prefix)
-    }
-
-    /// The unknown word `text` encodes, if it is one
-    pub(crate) fn decode(text: &str) -> Option<UnknownWord> {
-        let rest = text.strip_prefix(MARK)?;
-        let mut parts = rest.splitn(4, MARK);
-        let flags = parts.next()?;
-        let prefix = parts.next()?;
-        let suffix = parts.next()?;
-        let why = parts.next()?;
-        Some(UnknownWord {
-            prefix: prefix.to_owned(),
-            suffix: suffix.to_owned(),
-            split: flags.contains('s'),
-            name: flags.contains('n'),
-            own_code: flags.contains('c'),
-            one_word: flags.contains('w'),
-            why: why.to_owned(),
-        })
-    }
-}
-
 /// The names of the parameters `raw` expands, as written (`$k`, `${k}`, `${k:-x}`,
 /// `"$l.x"`); quoting is not followed, so a name in single quotes counts too: a name more,
 /// never one fewer
@@ -297,11 +216,6 @@ pub(crate) fn referenced_names(raw: &str) -> impl Iterator<Item = &str> {
             .unwrap_or(rest.len());
         rest.get(..end).filter(|name| !name.is_empty())
     })
-}
-
-/// Whether `word` is an unknown word
-pub(crate) fn is_unknown(word: &str) -> bool {
-    word.starts_with(MARK)
 }
 
 /// What a word is expanded against

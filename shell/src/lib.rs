@@ -37,6 +37,7 @@ mod path;
 mod printf;
 mod secret_copies;
 mod syntax;
+mod unknown_word;
 mod unlisted;
 mod vim;
 mod walk;

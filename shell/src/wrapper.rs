@@ -4,6 +4,7 @@
 use std::sync::LazyLock;
 
 use crate::by_name::{self, ByName};
+use crate::unknown_word::UnknownWord;
 
 /// How a wrapper's own options are read before the program it runs
 struct Wrapper {
@@ -1081,13 +1082,13 @@ fn own_options(spec: &Wrapper, args: &[String], mut index: usize) -> Option<usiz
 /// after it. An unknown word in any other shape may be the program, or options that take
 /// the next word, and stays the start of what the wrapper runs.
 fn glued_value_unknown(spec: &Wrapper, arg: &str) -> bool {
-    let Some(unknown) = crate::expand::UnknownWord::decode(arg) else {
+    let Some(prefix) = UnknownWord::known_prefix(arg) else {
         return false;
     };
-    if let Some(long) = unknown.prefix.strip_prefix("--") {
+    if let Some(long) = prefix.strip_prefix("--") {
         return long.contains('=');
     }
-    let Some(cluster) = unknown.prefix.strip_prefix('-') else {
+    let Some(cluster) = prefix.strip_prefix('-') else {
         return false;
     };
     !cluster.chars().any(|flag| spec.lookup.contains(flag))
