@@ -72,6 +72,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         here_documents: Vec::new(),
         exit_traps: Vec::new(),
         spare_cwds: Vec::new(),
+        cased: Vec::new(),
     };
     reader.script(line, &[], Depth::default())?;
     reader.exit_traps()?;
@@ -171,6 +172,9 @@ struct Reader {
     /// Whether the words of the command being read expand a variable the line does not set
     /// whose name marks a credential (`$GITHUB_TOKEN`), or one named at run time (`${!v}`)
     secret_words: bool,
+    /// The variables `declare -l` or `-u` gave a case: every value assigned to them after,
+    /// in the declaration or later on the line, is converted to it
+    cased: Vec<(String, Case)>,
     /// The functions defined on the line so far
     functions: Vec<Function>,
     /// The functions whose call is being read, outermost first
@@ -464,10 +468,11 @@ impl Reader {
             "declaration_command" => {
                 self.quoted_operands(node, at.source, 0);
                 let values_from = self.commands.len();
-                self.children_fed(node, inner, stdin)?;
                 if let Some(case) = case_attribute(node, at.source) {
-                    self.convert_case(node, at.source, case);
+                    self.cased
+                        .extend(declared_names(node, at.source).map(|name| (name, case)));
                 }
+                self.children_fed(node, inner, stdin)?;
                 self.declaration(node, at, values_from)
             }
             // A call the line shows reads the body with the call's words; a function no such
@@ -487,29 +492,6 @@ impl Reader {
             // Lists, groups, `if`, `while`, `case`, …: each command in them inherits the
             // input (`bash -c 'cd x && bash -s' <<< …`, `{ true; sh; } <<< …`).
             _ => self.children_fed(node, inner, stdin),
-        }
-    }
-
-    /// Converts the known values the declaration `node` assigns to `case`
-    fn convert_case<N: Syntax>(&mut self, node: N, source: &str, case: Case) {
-        for child in node.named_children() {
-            if child.kind() != "variable_assignment" {
-                continue;
-            }
-            let Some((name, _)) = text(child, source).split_once('=') else {
-                continue;
-            };
-            let Some((_, Binding::Known(values))) =
-                self.vars.iter_mut().rev().find(|(bound, _)| bound == name)
-            else {
-                continue;
-            };
-            for value in values.iter_mut().filter(|value| !expand::is_unknown(value)) {
-                *value = match case {
-                    Case::Lower => value.to_lowercase(),
-                    Case::Upper => value.to_uppercase(),
-                };
-            }
         }
     }
 
@@ -688,7 +670,17 @@ impl Reader {
     fn bind(&mut self, name: String, binding: Binding) {
         // `BASHOPTS` in a shell's environment sets its options as it starts.
         self.dotglob |= name == "GLOBIGNORE" || name == "BASHOPTS";
-        let binding = binding.bounded(&name);
+        let mut binding = binding.bounded(&name);
+        if let Some((_, case)) = self.cased.iter().rev().find(|(cased, _)| *cased == name) {
+            if let Binding::Known(values) = &mut binding {
+                for value in values.iter_mut().filter(|value| !expand::is_unknown(value)) {
+                    *value = match case {
+                        Case::Lower => value.to_lowercase(),
+                        Case::Upper => value.to_uppercase(),
+                    };
+                }
+            }
+        }
         self.vars.push((name, binding));
     }
 
@@ -5096,6 +5088,22 @@ fn case_attribute<N: Syntax>(node: N, source: &str) -> Option<Case> {
         }
     }
     case
+}
+
+/// The names a declaration declares: those it assigns, and those it names alone
+/// (`declare -l x`), flags aside
+fn declared_names<'s, N: Syntax + 's>(
+    node: N,
+    source: &'s str,
+) -> impl Iterator<Item = String> + 's {
+    node.named_children().filter_map(move |child| {
+        let word = text(child, source);
+        match child.kind() {
+            "variable_assignment" => word.split_once('=').map(|(name, _)| name.to_owned()),
+            "word" | "variable_name" if expand::is_name(word) => Some(word.to_owned()),
+            _ => None,
+        }
+    })
 }
 
 /// Whether a `declare`, `typeset` or `local` takes `-n`: its names are references
