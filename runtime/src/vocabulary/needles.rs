@@ -104,11 +104,11 @@ fn contains_ignoring_case(text: &[u8], needle: &[u8]) -> bool {
     let Some((first, rest)) = needle.split_first() else {
         return true;
     };
-    text.iter().enumerate().any(|(at, byte)| {
-        byte.to_ascii_lowercase() == *first
-            && text
-                .get(at + 1..at + needle.len())
-                .is_some_and(|tail| tail.eq_ignore_ascii_case(rest))
+    // A policy asks the same long command line about many needles: each is looked for by
+    // its first byte, in both cases, a vector of bytes at a time.
+    memchr::memchr2_iter(*first, first.to_ascii_uppercase(), text).any(|at| {
+        text.get(at + 1..at + needle.len())
+            .is_some_and(|tail| tail.eq_ignore_ascii_case(rest))
     })
 }
 
@@ -380,5 +380,18 @@ mod tests {
         assert!(needles.any_in(b"FlushAll"));
         assert!(!needles.any_in(b"ls -la"));
         assert!(!needles.any_in(b"dro"));
+    }
+
+    proptest::proptest! {
+        /// Held to the plain reading: both texts in lowercase, and a window equal to the needle
+        #[test]
+        fn a_needle_is_found_where_a_window_of_the_lowered_text_is_it(
+            text in proptest::collection::vec(proptest::sample::select(b"aAbB-_ \xc3".to_vec()), 0..40),
+            needle in proptest::collection::vec(proptest::sample::select(b"ab-_".to_vec()), 1..4),
+        ) {
+            let lowered = text.to_ascii_lowercase();
+            let plain = lowered.windows(needle.len()).any(|window| window == needle.as_slice());
+            proptest::prop_assert_eq!(contains_ignoring_case(&text, &needle), plain);
+        }
     }
 }
