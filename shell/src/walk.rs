@@ -73,6 +73,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         exit_traps: Vec::new(),
         spare_cwds: Vec::new(),
         cased: Vec::new(),
+        coprocess: None,
     };
     reader.script(line, &[], Depth::default())?;
     reader.exit_traps()?;
@@ -175,6 +176,10 @@ struct Reader {
     /// The variables `declare -l` or `-u` gave a case: every value assigned to them after,
     /// in the declaration or later on the line, is converted to it
     cased: Vec<(String, Case)>,
+    /// The array of descriptors of the coprocess whose command is being read (`COPROC` of
+    /// `coproc sh`): a program that runs its input reads, as that coprocess, whatever the
+    /// line writes to `${COPROC[1]}`, which only run time knows
+    coprocess: Option<String>,
     /// The functions defined on the line so far
     functions: Vec<Function>,
     /// The functions whose call is being read, outermost first
@@ -1651,7 +1656,10 @@ impl Reader {
         // kept in a spare buffer, which the next command reuses rather than copy it anew.
         let mut cwd = self.spare_cwds.pop().unwrap_or_default();
         cwd.clone_from(&self.context.cwd);
+        // A coprocess's input is its own command's, the scripts that command runs included.
+        let outer_coprocess = self.coprocess.clone();
         let result = self.simple_commands(words, at, stdin);
+        self.coprocess = outer_coprocess;
         if self.context.cwd != cwd && !result.as_ref().is_ok_and(|moved| *moved) {
             std::mem::swap(&mut self.context.cwd, &mut cwd);
         }
@@ -1821,6 +1829,7 @@ impl Reader {
                 for index in 0..2 {
                     array.set(Some(index), descriptor_number(name));
                 }
+                self.coprocess = Some(name.to_owned());
                 self.bind(name.to_owned(), Binding::Array(array));
             }
             let names = knowledge::variables_set(&program, &args);
@@ -4300,6 +4309,12 @@ impl Reader {
     /// known at run time unless every command feeding it prints its own output
     fn runs_input(&self, program: &str, upstream: &[usize], runs: &mut Runs) {
         self.descriptor_input(program, None, runs);
+        if let Some(array) = self.coprocess.as_ref().filter(|_| upstream.is_empty()) {
+            runs.opaque.push(format!(
+                "`{program}` runs as a coprocess, and the script it reads is what the line \
+                 writes to `${{{array}[1]}}`, only known at run time"
+            ));
+        }
         if let Some(RedirectedInput::File(file)) = &self.input {
             self.script_file(program, file, runs);
         }
