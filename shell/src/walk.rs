@@ -1857,16 +1857,21 @@ impl Reader {
                 let name = expand::referenced(&self.vars, name);
                 self.bind(name, binding);
             }
-            if program == "env" {
-                if let Some(split) = env_split_string(&args) {
-                    args = split;
-                    continue;
-                }
-                if let Some(dir) = option_value(&args, 'C', "--chdir") {
-                    self.context.cwd = self.path(&dir, false).ok();
-                }
+            let env = (program == "env").then(|| env_options(&args));
+            if let Some(dir) = env.as_ref().and_then(|env| env.chdir.as_ref()) {
+                self.context.cwd = self.path(dir, false).ok();
             }
-            let mut wrapped = wrapper::wrapped(&program, &args);
+            // `env -S 'rm -rf ~'`: env's own words are its options, the string among them.
+            let split = env.and_then(|env| env.split);
+            let mut wrapped = match split {
+                Some((leading, at)) => Some(wrapper::Wrapped {
+                    at,
+                    leading,
+                    or_at: None,
+                    entry: None,
+                }),
+                None => wrapper::wrapped(&program, &args),
+            };
             // `env NAME=value program`: the program's own environment, as before its name.
             if program == "env" {
                 let own = wrapped.as_ref().map_or(args.len(), |wrapped| wrapped.at);
@@ -4934,28 +4939,74 @@ fn git_alias(args: &[String]) -> Option<GitAlias> {
     None
 }
 
-/// The words `env -S STRING` (`--split-string`) runs: the string split, then the rest
-fn env_split_string(args: &[String]) -> Option<Vec<String>> {
-    let mut index = 0;
-    while let Some(arg) = args.get(index) {
-        let value = if arg == "-S" || arg == "--split-string" {
-            index += 1;
-            args.get(index).cloned()
-        } else if let Some(value) = arg.strip_prefix("--split-string=") {
-            Some(value.to_owned())
-        } else if let Some(value) = arg.strip_prefix("-S").filter(|value| !value.is_empty()) {
-            Some(value.to_owned())
-        } else if arg.starts_with('-') || wrapper::is_assignment(arg) {
-            index += 1;
-            continue;
-        } else {
-            return None;
-        };
-        let mut words: Vec<String> = value?.split_whitespace().map(str::to_owned).collect();
-        words.extend(args.get(index + 1..).unwrap_or_default().iter().cloned());
-        return Some(words);
+/// What env's own options do to the program it runs
+#[derive(Default)]
+struct EnvOptions {
+    /// The folder `-C DIR` (`--chdir`) runs it in
+    chdir: Option<String>,
+    /// `-S STRING` (`--split-string`): the string split, which env runs with the words
+    /// after its own, and where those begin
+    split: Option<(Vec<String>, usize)>,
+}
+
+/// env's options read as getopt reads them: short ones in clusters (`-iS STRING`), the value
+/// of `-u`, `-C` or `-S` glued to its letter or in the next word, long ones by any unique
+/// prefix, their value after `=` or in the next word; they end at the program, or `--`
+fn env_options(args: &[String]) -> EnvOptions {
+    let mut options = EnvOptions::default();
+    let mut words = args.iter().enumerate();
+    while let Some((_, arg)) = words.next() {
+        let (option, value) =
+            if let Some(long) = arg.strip_prefix("--").filter(|long| !long.is_empty()) {
+                let (name, glued) = match long.split_once('=') {
+                    Some((name, value)) => (name, Some(value.to_owned())),
+                    None => (long, None),
+                };
+                let option = match knowledge::full_option("env", name) {
+                    "split-string" => 'S',
+                    "chdir" => 'C',
+                    "unset" => 'u',
+                    _ => continue,
+                };
+                (
+                    option,
+                    glued.or_else(|| words.next().map(|(_, word)| word.clone())),
+                )
+            } else if let Some(cluster) = arg
+                .strip_prefix('-')
+                .filter(|cluster| !cluster.is_empty() && !cluster.starts_with('-'))
+            {
+                // Letters before the first that takes a value are flags (`-i`, `-0`, `-v`).
+                let Some(at) = cluster.find(['u', 'C', 'S']) else {
+                    continue;
+                };
+                let option = cluster.get(at..).and_then(|rest| rest.chars().next());
+                let glued = cluster.get(at + 1..).filter(|rest| !rest.is_empty());
+                let value = glued
+                    .map(str::to_owned)
+                    .or_else(|| words.next().map(|(_, word)| word.clone()));
+                (option.unwrap_or('u'), value)
+            } else if arg == "-" || wrapper::is_assignment(arg) {
+                continue;
+            } else {
+                break;
+            };
+        match option {
+            'C' => options.chdir = value,
+            'S' => {
+                let split = value
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .map(str::to_owned)
+                    .collect();
+                let rest = words.next().map_or(args.len(), |(at, _)| at);
+                options.split = Some((split, rest));
+                break;
+            }
+            _ => {}
+        }
     }
-    None
+    options
 }
 
 /// The roots a `find` searches: its operands before the first test or action
