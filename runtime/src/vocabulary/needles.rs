@@ -101,15 +101,32 @@ impl<'de> Deserialize<'de> for Needles {
 
 /// Whether `needle` (lowercase) occurs in `text`, ignoring ASCII case
 fn contains_ignoring_case(text: &[u8], needle: &[u8]) -> bool {
-    let Some((first, rest)) = needle.split_first() else {
+    // A policy asks the same long command line about many needles: each is looked for by
+    // its rarest byte, in both cases, a vector of bytes at a time, and each place found is
+    // compared whole.
+    let Some((rare_at, rare)) = needle
+        .iter()
+        .copied()
+        .enumerate()
+        .min_by_key(|(_, byte)| commonness(*byte))
+    else {
         return true;
     };
-    // A policy asks the same long command line about many needles: each is looked for by
-    // its first byte, in both cases, a vector of bytes at a time.
-    memchr::memchr2_iter(*first, first.to_ascii_uppercase(), text).any(|at| {
-        text.get(at + 1..at + needle.len())
-            .is_some_and(|tail| tail.eq_ignore_ascii_case(rest))
+    memchr::memchr2_iter(rare, rare.to_ascii_uppercase(), text).any(|at| {
+        at.checked_sub(rare_at)
+            .and_then(|start| text.get(start..start + needle.len()))
+            .is_some_and(|window| window.eq_ignore_ascii_case(needle))
     })
+}
+
+/// How often a lowercase byte occurs in command lines, roughly: the blank, then letters in
+/// their order of use in English, and the punctuation of options and paths; 0 for the rest
+fn commonness(byte: u8) -> usize {
+    const COMMON: &[u8] = b"wvkybgf.-/pumhdclrsnioate ";
+    COMMON
+        .iter()
+        .position(|common| *common == byte)
+        .map_or(0, |at| at + 1)
 }
 
 /// Sets of lowercase strings
