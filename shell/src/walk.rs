@@ -74,6 +74,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         spare_cwds: Vec::new(),
         cased: Vec::new(),
         coprocess: None,
+        side_by_side: Vec::new(),
     };
     reader.script(line, &[], Depth::default())?;
     reader.exit_traps()?;
@@ -180,6 +181,10 @@ struct Reader {
     /// `coproc sh`): a program that runs its input reads, as that coprocess, whatever the
     /// line writes to `${COPROC[1]}`, which only run time knows
     coprocess: Option<String>,
+    /// The commands read from the words of a loop's passes side by side, besides the
+    /// command of each pass: they tell what the passes may do together, and print nothing
+    /// bash prints
+    side_by_side: Vec<Range<usize>>,
     /// The functions defined on the line so far
     functions: Vec<Function>,
     /// The functions whose call is being read, outermost first
@@ -616,7 +621,9 @@ impl Reader {
     }
 
     /// What the commands from `start` print when each is an `echo` or `printf` of literal
-    /// words (`echo 'rm -rf ~'`, `{ echo a; echo b; }`), one line each
+    /// words (`echo 'rm -rf ~'`, `{ echo a; echo b; }`), one after the other as they write
+    /// it: `echo` a line each, `printf` what its format makes, so that a loop's
+    /// `printf "\\$o"` gives one word a letter at a time
     fn printed_literal(&self, start: usize) -> Option<String> {
         let commands = self.commands.get(start..)?;
         if commands.is_empty() {
@@ -628,19 +635,25 @@ impl Reader {
         let printed: Vec<String> = commands
             .iter()
             .zip(start..)
+            .filter(|(_, index)| {
+                !self
+                    .side_by_side
+                    .iter()
+                    .any(|commands| commands.contains(index))
+            })
             .map(|(command, index)| {
                 if !command.unknown.is_empty() {
                     return None;
                 }
-                printf::printed(&command.program, &command.args).or_else(|| {
+                printf::written(&command.program, &command.args).or_else(|| {
                     self.printed_inputs
                         .iter()
                         .find(|(printer, _)| *printer == index)
-                        .map(|(_, text)| text.clone())
+                        .map(|(_, text)| format!("{text}\n"))
                 })
             })
             .collect::<Option<_>>()?;
-        Some(printed.join("\n"))
+        Some(printed.concat())
     }
 
     /// Records `NAME=value` for the commands after it
@@ -1440,9 +1453,17 @@ impl Reader {
                 &with_fed
             };
             let at = At { upstream, ..at };
+            let several = !passes.is_empty();
             let result = reader
                 .each_pass(passes, at, script.as_deref())
-                .and_then(|()| reader.simple(words, at, script));
+                .and_then(|()| {
+                    let start = reader.commands.len();
+                    let result = reader.simple(words, at, script);
+                    if several {
+                        reader.side_by_side.push(start..reader.commands.len());
+                    }
+                    result
+                });
             reader.command_env = outer;
             reader.secret_words = outer_secret;
             if let Some(outer_input) = outer_input {
