@@ -2078,6 +2078,12 @@ impl Reader {
                     command.paths.push(path);
                 }
             }
+            // `find -delete` searches the folder it runs in, as `find . -delete` does.
+            if command.program == "find" && searches_its_folder(&command.args) {
+                if let Ok(path) = self.path(".", false) {
+                    command.paths.push(path);
+                }
+            }
             for file in &sent {
                 if let Ok(path) = self.path(file, false) {
                     command.paths.push(path);
@@ -5028,6 +5034,28 @@ fn env_options(args: &[String]) -> EnvOptions {
         }
     }
     options
+}
+
+/// Whether `find` is given no folder to search, and so searches the one it runs in: no
+/// operand comes before its first test, action or operator (GNU find's `-H`, `-L`, `-P`,
+/// `-D DEBUGOPTS` and `-OLEVEL` come before the folders), and no `-files0-from FILE` names
+/// them
+fn searches_its_folder(args: &[String]) -> bool {
+    if args.iter().any(|arg| arg == "-files0-from") {
+        return false;
+    }
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "-H" | "-L" | "-P" => {}
+            "-D" => {
+                words.next();
+            }
+            level if level.starts_with("-O") => {}
+            first => return first.starts_with('-') || first == "(" || first == "!",
+        }
+    }
+    true
 }
 
 /// The roots a `find` searches: its operands before the first test or action
