@@ -3161,7 +3161,14 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         options: &["-o"],
         clusters: true,
         glued: &["-o"],
-        carried: Carried::Keys(&["proxycommand", "localcommand", "remotecommand"]),
+        // ssh_config(5): each runs a command line on this machine (`RemoteCommand` the other
+        // end's, read all the same), `KnownHostsCommand` since OpenSSH 8.5.
+        carried: Carried::Keys(&[
+            "proxycommand",
+            "localcommand",
+            "remotecommand",
+            "knownhostscommand",
+        ]),
     },
     // nmap(1): `--script=FILE` runs the Lua script FILE (a script's or a category's name
     // is one of nmap's own); read as the file run, as `--script-shell`'s is.
@@ -3363,6 +3370,41 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         subcommands: &["rebase"],
         options: &["-x", "--exec"],
         clusters: true,
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    // git-clone(1), git-fetch(1), git-push(1), ...: the program git runs at the other end, by
+    // a shell, which for a repository on this machine runs here (`git clone
+    // --upload-pack='CMD;git-upload-pack' ./repo x`), as `remote.*.uploadpack` does.
+    ScriptOption {
+        programs: &["git"],
+        subcommands: &["clone", "ls-remote"],
+        options: &["-u", "--upload-pack"],
+        clusters: true,
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["git"],
+        subcommands: &["fetch", "pull", "fetch-pack"],
+        options: &["--upload-pack"],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["git"],
+        subcommands: &["push", "send-pack"],
+        options: &["--receive-pack", "--exec"],
+        clusters: false,
+        glued: &[],
+        carried: Carried::Whole,
+    },
+    ScriptOption {
+        programs: &["git"],
+        subcommands: &["archive"],
+        options: &["--exec"],
+        clusters: false,
         glued: &[],
         carried: Carried::Whole,
     },
@@ -11885,6 +11927,7 @@ mod tests {
             ("split", "--filter=gzip -b 1M big", vec!["gzip"]),
             ("split", "-b 1M --filter id big", vec!["id"]),
             ("ssh", "-o ProxyCommand=id host", vec!["id"]),
+            ("ssh", "-o KnownHostsCommand=id host", vec!["id"]),
             ("scp", "-oLocalCommand=id a b", vec!["id"]),
             ("ssh", "-o Port=22 host", vec![]),
             ("scp", "-S ./s a h:", vec!["./s"]),
@@ -11921,6 +11964,15 @@ mod tests {
             ("git", "rebase -x id main", vec!["id"]),
             ("git", "rebase --exec=id main", vec!["id"]),
             ("git", "cherry-pick -x abc", vec![]),
+            ("git", "clone --upload-pack=id ./r x", vec!["id"]),
+            ("git", "clone -qu id ./r", vec!["id"]),
+            ("git", "ls-remote -u id .", vec!["id"]),
+            ("git", "fetch --upload-pack id ../r", vec!["id"]),
+            ("git", "fetch -u origin", vec![]),
+            ("git", "push --receive-pack=id ../r main", vec!["id"]),
+            ("git", "push --exec id ../r main", vec!["id"]),
+            ("git", "push -u origin main", vec![]),
+            ("git", "archive --remote=../r --exec=id HEAD", vec!["id"]),
             ("vim", "-es -c !id -c q", vec!["id"]),
             ("vim", "+%!sort file", vec!["{ cat -- file; } | sort"]),
             ("vim", "-c wq file", vec![]),
