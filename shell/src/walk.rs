@@ -635,11 +635,13 @@ impl Reader {
         let printed: Vec<String> = commands
             .iter()
             .zip(start..)
-            .filter(|(_, index)| {
-                !self
-                    .side_by_side
-                    .iter()
-                    .any(|commands| commands.contains(index))
+            // A substitution's output is a word of the line, not what the commands print.
+            .filter(|(command, index)| {
+                !command.captured
+                    && !self
+                        .side_by_side
+                        .iter()
+                        .any(|commands| commands.contains(index))
             })
             .map(|(command, index)| {
                 if !command.unknown.is_empty() {
