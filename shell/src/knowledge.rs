@@ -2389,21 +2389,7 @@ pub(crate) fn long_options(program: &str) -> &'static [&'static str] {
             "help",
             "version",
         ],
-        // GNU coreutils 9's `env`: getopt takes any unique prefix (`--split` is `-S`).
-        "env" => &[
-            "ignore-environment",
-            "null",
-            "unset",
-            "chdir",
-            "split-string",
-            "block-signal",
-            "default-signal",
-            "ignore-signal",
-            "list-signal-handling",
-            "debug",
-            "help",
-            "version",
-        ],
+        "env" => crate::wrapper::ENV_LONG_OPTIONS,
         _ => &[],
     }
 }

@@ -246,6 +246,26 @@ const COMPOUND_OPENERS: &[&str] = &[
     "{", "(", "((", "[[", "while", "until", "if", "for", "select", "case",
 ];
 
+/// GNU coreutils 9's `env` long options, the [`ENV_VALUED`] that take a value first; getopt
+/// takes any unique prefix of one (`--split` is `--split-string`)
+pub(crate) const ENV_LONG_OPTIONS: &[&str] = &[
+    "unset",
+    "chdir",
+    "split-string",
+    "block-signal",
+    "default-signal",
+    "ignore-signal",
+    "ignore-environment",
+    "null",
+    "list-signal-handling",
+    "debug",
+    "help",
+    "version",
+];
+
+/// How many of [`ENV_LONG_OPTIONS`], at its start, take a value
+const ENV_VALUED: usize = 6;
+
 const WRAPPERS: &[Wrapper] = &[
     Wrapper {
         long_valued: &[
@@ -310,14 +330,7 @@ const WRAPPERS: &[Wrapper] = &[
         ..wrapper("pkexec", "")
     },
     Wrapper {
-        long_valued: &[
-            "unset",
-            "chdir",
-            "split-string",
-            "block-signal",
-            "default-signal",
-            "ignore-signal",
-        ],
+        long_valued: ENV_LONG_OPTIONS.split_at(ENV_VALUED).0,
         assignments: true,
         ..wrapper("env", "uCS")
     },
