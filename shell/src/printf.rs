@@ -17,7 +17,7 @@ pub(crate) fn printed(program: &str, args: &[String]) -> Option<String> {
         "echo" => {
             // Options are the leading words made of `n`, `e` and `E` alone; the last of `-e`
             // and `-E` counts.
-            let options = args.iter().take_while(|arg| is_echo_option(arg)).count();
+            let options = echo_options(args).count();
             let (options, words) = args.split_at(options);
             let escapes = options
                 .iter()
@@ -45,21 +45,20 @@ pub(crate) fn printed(program: &str, args: &[String]) -> Option<String> {
 /// [`printed`], with the line break `echo` ends its text with unless given `-n`
 pub(crate) fn written(program: &str, args: &[String]) -> Option<String> {
     let mut text = printed(program, args)?;
-    let breaks_line = program == "echo"
-        && !args
-            .iter()
-            .take_while(|arg| is_echo_option(arg))
-            .any(|arg| arg.contains('n'));
+    let breaks_line = program == "echo" && !echo_options(args).any(|arg| arg.contains('n'));
     if breaks_line {
         text.push('\n');
     }
     Some(text)
 }
 
-/// Whether `arg` is an option of `echo`: a `-` and letters among `n`, `e` and `E`
-fn is_echo_option(arg: &str) -> bool {
-    arg.strip_prefix('-').is_some_and(|letters| {
-        !letters.is_empty() && letters.chars().all(|ch| matches!(ch, 'n' | 'e' | 'E'))
+/// The options `echo` takes among its words: the leading ones made of a `-` and letters
+/// among `n`, `e` and `E`
+fn echo_options(args: &[String]) -> impl Iterator<Item = &String> {
+    args.iter().take_while(|arg| {
+        arg.strip_prefix('-').is_some_and(|letters| {
+            !letters.is_empty() && letters.chars().all(|ch| matches!(ch, 'n' | 'e' | 'E'))
+        })
     })
 }
 

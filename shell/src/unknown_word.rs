@@ -56,22 +56,12 @@ impl UnknownWord {
     /// The text the unknown word `text` encodes is known to start with, if it is one: its
     /// [`UnknownWord::prefix`], borrowed, the rest left undecoded
     pub(crate) fn known_prefix(text: &str) -> Option<&str> {
-        let mut parts = text.strip_prefix(MARK)?.splitn(4, MARK);
-        let _flags = parts.next()?;
-        let prefix = parts.next()?;
-        parts.next()?;
-        parts.next()?;
-        Some(prefix)
+        parts(text).map(|[_, prefix, _, _]| prefix)
     }
 
     /// The unknown word `text` encodes, if it is one
     pub(crate) fn decode(text: &str) -> Option<UnknownWord> {
-        let rest = text.strip_prefix(MARK)?;
-        let mut parts = rest.splitn(4, MARK);
-        let flags = parts.next()?;
-        let prefix = parts.next()?;
-        let suffix = parts.next()?;
-        let why = parts.next()?;
+        let [flags, prefix, suffix, why] = parts(text)?;
         Some(UnknownWord {
             prefix: prefix.to_owned(),
             suffix: suffix.to_owned(),
@@ -82,6 +72,13 @@ impl UnknownWord {
             why: why.to_owned(),
         })
     }
+}
+
+/// The flags, prefix, suffix and reason an unknown word's text holds, borrowed; `None` for
+/// a known word
+fn parts(text: &str) -> Option<[&str; 4]> {
+    let mut parts = text.strip_prefix(MARK)?.splitn(4, MARK);
+    Some([parts.next()?, parts.next()?, parts.next()?, parts.next()?])
 }
 
 /// Whether `word` is an unknown word
