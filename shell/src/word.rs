@@ -85,44 +85,87 @@ fn verbatim_group(chars: &mut Chars<'_>, out: &mut String) {
     }
 }
 
-/// The inside of `$'...'`: C escapes (`\n`, `\x6d`, `\155`, `\u006d`)
+/// The inside of `$'...'`: C escapes (`\n`, `\x6d`, `\155`, `\u006d`, `\cA`). A NUL
+/// (`\0`, `\x00`, `\c@`) ends the text bash keeps of it, as a C string ends: `$'rm\0x'`
+/// is `rm`.
 pub(crate) fn ansi_c(chars: &mut Chars<'_>, out: &mut String) {
+    let mut ended = false;
+    let mut keep = |decoded: char, out: &mut String| {
+        if decoded == '\0' {
+            ended = true;
+        } else if !ended {
+            out.push(decoded);
+        }
+    };
     while let Some(ch) = chars.next() {
-        match ch {
-            '\'' => return,
-            '\\' => match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some('r') => out.push('\r'),
-                Some('e' | 'E') => out.push('\u{1b}'),
-                Some('a') => out.push('\u{7}'),
-                Some('b') => out.push('\u{8}'),
-                Some('x') => push_code(chars, out, 16, 2),
-                Some('u') => push_code(chars, out, 16, 4),
-                Some('U') => push_code(chars, out, 16, 8),
-                Some(digit @ '0'..='7') => {
-                    let mut value = digit.to_digit(8).unwrap_or(0);
-                    for _ in 0..2 {
-                        match chars.peek().and_then(|next| next.to_digit(8)) {
-                            Some(next) => {
-                                value = value * 8 + next;
-                                chars.next();
-                            }
-                            None => break,
+        if ch == '\'' {
+            return;
+        }
+        if ch != '\\' {
+            keep(ch, out);
+            continue;
+        }
+        let Some(escape) = chars.next() else {
+            keep('\\', out);
+            continue;
+        };
+        let decoded = match escape {
+            'n' => Some('\n'),
+            't' => Some('\t'),
+            'r' => Some('\r'),
+            'v' => Some('\u{b}'),
+            'f' => Some('\u{c}'),
+            'e' | 'E' => Some('\u{1b}'),
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            '\\' | '\'' | '"' | '?' => Some(escape),
+            'x' => code(chars, 16, 2),
+            'u' => code(chars, 16, 4),
+            'U' => code(chars, 16, 8),
+            // `\c` before the closing quote controls nothing.
+            'c' => chars.next_if(|&next| next != '\'').map(control),
+            '0'..='7' => {
+                let mut value = escape.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|next| next.to_digit(8)) {
+                        Some(next) => {
+                            value = value * 8 + next;
+                            chars.next();
                         }
+                        None => break,
                     }
-                    out.extend(char::from_u32(value));
                 }
-                Some(other) => out.push(other),
-                None => {}
-            },
-            other => out.push(other),
+                char::from_u32(value)
+            }
+            _ => None,
+        };
+        match decoded {
+            Some(decoded) => keep(decoded, out),
+            // An escape bash does not know (`\q`, `\x` with no digit) stays as written.
+            None => {
+                keep('\\', out);
+                keep(escape, out);
+            }
         }
     }
 }
 
-/// Up to `max` digits of base `radix` as one character
-fn push_code(chars: &mut Chars<'_>, out: &mut String, radix: u32, max: usize) {
+/// The character `\cX` stands for in `$'...'`: control-X (`\c?` is DEL)
+fn control(ch: char) -> char {
+    if ch == '?' {
+        return '\u{7f}';
+    }
+    let upper = ch.to_ascii_uppercase();
+    if upper.is_ascii() {
+        char::from(upper as u8 & 0x1f)
+    } else {
+        upper
+    }
+}
+
+/// Up to `max` digits of base `radix` as one character; `None` when none follows
+fn code(chars: &mut Chars<'_>, radix: u32, max: usize) -> Option<char> {
+    chars.peek().and_then(|next| next.to_digit(radix))?;
     let mut value = 0u32;
     for _ in 0..max {
         match chars.peek().and_then(|next| next.to_digit(radix)) {
@@ -133,7 +176,7 @@ fn push_code(chars: &mut Chars<'_>, out: &mut String, radix: u32, max: usize) {
             None => break,
         }
     }
-    out.extend(char::from_u32(value));
+    char::from_u32(value)
 }
 
 #[cfg(test)]
@@ -152,6 +195,13 @@ mod tests {
             ("r\\\nm", "rm"),
             (r"$'r\x6d'", "rm"),
             (r"$'\162\155'", "rm"),
+            // bash keeps a `$'...'` up to its first NUL, and goes on after the quote.
+            (r"$'rm\0harmless'", "rm"),
+            (r"x$'a\x00b'y", "xay"),
+            (r"$'sh\c@ellcheck'", "sh"),
+            (r"$'\u0000b'", ""),
+            (r"$'\cA\c?'", "\u{1}\u{7f}"),
+            (r"$'a\xg\q\c'", r"a\xg\q\c"),
             (r#""a\b\"c\\""#, r#"a\b"c\"#),
             (r#""$HOME"/x"#, "$HOME/x"),
             (r#""$(echo "a b")""#, r#"$(echo "a b")"#),
