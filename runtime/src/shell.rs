@@ -578,6 +578,8 @@ fn joined<'c>(
 /// A word of a command only known at run time, and what is known of it
 struct UnknownWord<'c> {
     prefix: &'c str,
+    /// The text it is known to end with, after its last unknown part
+    suffix: &'c str,
     split: bool,
     name: bool,
     /// The folder the command runs in, when the line tells it
@@ -592,11 +594,13 @@ fn unknown_words(command: &SimpleCommand) -> impl Iterator<Item = UnknownWord<'_
         .filter_map(|unknown| match &unknown.part {
             Part::Word {
                 prefix,
+                suffix,
                 split,
                 name,
                 dir,
             } => Some(UnknownWord {
                 prefix,
+                suffix,
                 split: *split,
                 name: *name,
                 dir: dir.as_deref(),
@@ -618,6 +622,7 @@ fn unknown_targets(command: &SimpleCommand, writes: bool) -> impl Iterator<Item 
         })
         .map(|target| UnknownWord {
             prefix: &target.prefix,
+            suffix: &target.suffix,
             split: false,
             name: target.name,
             dir: target.dir.as_deref(),
@@ -670,9 +675,12 @@ impl UnknownWord<'_> {
         let fits = |candidate: &str| {
             candidate.starts_with(self.prefix)
                 && (!self.name || {
+                    // What lies between the known start and end is a name.
                     let rest = candidate.get(self.prefix.len()..).unwrap_or_default();
-                    !(rest.contains('/')
-                        || self.prefix.is_empty() && rest.starts_with(['-', '+', ':']))
+                    rest.strip_suffix(self.suffix).is_some_and(|middle| {
+                        !(middle.contains('/')
+                            || self.prefix.is_empty() && middle.starts_with(['-', '+', ':']))
+                    })
                 })
         };
         match test {
@@ -689,29 +697,27 @@ impl UnknownWord<'_> {
     }
 
     /// Whether the word, as a path made absolute against the folder its command runs in,
-    /// may pass `test`: a regular expression anchored at a literal start (`^/dev/`), or a
-    /// glob that starts with literal text (`/dev/sd*`), cannot
-    /// match a path whose known start leads elsewhere and whose rest is a name
-    /// (`logs/$(date).log` in a project); every other test may
+    /// may pass `test`: a path whose known start is followed by a name (`logs/$(date).log`
+    /// in a project, `/tmp/tmp.$X` of `mktemp`) cannot pass a glob that starts with literal
+    /// text leading elsewhere (`/dev/sd*`), nor a regular expression no name can complete a
+    /// match of (`^/dev/`, `(^|/)\.github/workflows/`); every other test may
     fn may_be_path_matching(&self, test: &WordTest) -> bool {
-        let literal = match test {
-            WordTest::Regex(pattern) => pattern.anchored_prefix(),
+        let decidable = match test {
+            WordTest::Regex(_) => true,
             // A glob that ignores case has the shape of the folded glob: its start says
             // nothing of the path as written.
-            WordTest::Glob(pattern) if pattern.folds_case() => None,
-            WordTest::Glob(pattern) => match pattern.shape() {
-                GlobShape::Literal(text) | GlobShape::Prefix(text) if !text.is_empty() => {
-                    Some(text.clone())
-                }
-                _ => None,
-            },
+            WordTest::Glob(pattern) => {
+                !pattern.folds_case()
+                    && matches!(pattern.shape(),
+                        GlobShape::Literal(text) | GlobShape::Prefix(text) if !text.is_empty())
+            }
             WordTest::Equals(_) | WordTest::In(_) | WordTest::Contains(_) | WordTest::Kind(_) => {
-                None
+                false
             }
         };
-        let Some(literal) = literal else {
+        if !decidable {
             return true;
-        };
+        }
         let prefix = self.prefix;
         // Only a name after the known start stays below it: any other unknown part may hold
         // `/../` and lead anywhere (`/tmp/$X` may be `/dev/sda`).
@@ -735,12 +741,30 @@ impl UnknownWord<'_> {
                 _ => return true,
             }
         };
-        // Lexical folding (`//`, `/./`) could bring the two together: only a plain start
-        // is compared.
-        if start.contains("//") || start.contains("/./") {
+        // Lexical folding (`//`, `/./`, a last `/`) could bring the two together: only a
+        // plain start and end are compared.
+        let folds = |text: &str| text.contains("//") || text.contains("/./");
+        if folds(&start) || folds(self.suffix) || self.suffix.ends_with(['/', '.']) {
             return true;
         }
-        start.starts_with(&literal) || literal.starts_with(&start)
+        match test {
+            // Its literal start alone often decides, with no automaton built.
+            WordTest::Regex(pattern) => match pattern.anchored_prefix() {
+                Some(literal) if !(start.starts_with(&literal) || literal.starts_with(&start)) => {
+                    false
+                }
+                _ => pattern.may_match_named(&start, self.suffix),
+            },
+            WordTest::Glob(pattern) => match pattern.shape() {
+                GlobShape::Literal(literal) | GlobShape::Prefix(literal) => {
+                    start.starts_with(literal.as_str()) || literal.starts_with(&start)
+                }
+                _ => true,
+            },
+            WordTest::Equals(_) | WordTest::In(_) | WordTest::Contains(_) | WordTest::Kind(_) => {
+                true
+            }
+        }
     }
 
     /// Whether the word, as a path, passes `test` whatever its run-time rest: a name after
@@ -909,6 +933,7 @@ mod tests {
         let dev = WordTest::Regex(crate::vocabulary::RegexPattern::new("^/dev/").unwrap());
         let word = |prefix, name| UnknownWord {
             prefix,
+            suffix: "",
             split: false,
             name,
             dir: Some("/home/u/p"),
@@ -919,12 +944,27 @@ mod tests {
         assert!(!word("logs/", true).may_be_path_matching(&dev));
         assert!(word("", true).may_be_path_matching(&dev));
         assert!(word("/dev/", true).may_be_path_matching(&dev));
+        // A pattern not anchored at the start: walked over a name and the known end.
+        let workflows = r"(^|/)\.github/workflows/";
+        let workflows = WordTest::Regex(crate::vocabulary::RegexPattern::new(workflows).unwrap());
+        let ending = |suffix| UnknownWord {
+            prefix: "/tmp/tmp.",
+            suffix,
+            split: false,
+            name: true,
+            dir: Some("/home/u/p"),
+        };
+        assert!(!ending("").may_be_path_matching(&workflows));
+        assert!(!ending("/page.html").may_be_path_matching(&workflows));
+        assert!(ending("/.github/workflows/ci.yml").may_be_path_matching(&workflows));
+        assert!(ending("/.github//workflows/ci.yml").may_be_path_matching(&workflows));
     }
 
     #[test]
     fn a_word_may_be_a_flag_its_known_start_allows() {
         let word = |prefix, split| UnknownWord {
             prefix,
+            suffix: "",
             split,
             name: false,
             dir: None,
@@ -953,6 +993,7 @@ mod tests {
         let glob = |source| WordTest::Glob(crate::vocabulary::GlobPattern::new(source).unwrap());
         let word = |prefix| UnknownWord {
             prefix,
+            suffix: "",
             split: false,
             name: false,
             dir: None,
@@ -974,6 +1015,7 @@ mod tests {
         let regex = |source| WordTest::Regex(crate::vocabulary::RegexPattern::new(source).unwrap());
         let word = |prefix| UnknownWord {
             prefix,
+            suffix: "",
             split: true,
             name: false,
             dir: None,
@@ -997,7 +1039,7 @@ mod tests {
             ]),
         ) {
             let test = WordTest::Regex(crate::vocabulary::RegexPattern::new(source).unwrap());
-            let unknown = UnknownWord { prefix: &prefix, split: false, name: false, dir: None };
+            let unknown = UnknownWord { prefix: &prefix, suffix: "", split: false, name: false, dir: None };
             if unknown.must_match(&test) {
                 let whole = format!("{prefix}{rest}");
                 proptest::prop_assert!(
@@ -1012,6 +1054,7 @@ mod tests {
     fn a_name_going_on_from_a_childs_start_is_that_child() {
         let word = |prefix| UnknownWord {
             prefix,
+            suffix: "",
             split: false,
             name: true,
             dir: Some("/home/u/p"),

@@ -66,9 +66,13 @@ pub enum Part {
     Word {
         /// The text the word is known to start with
         prefix: String,
+        /// The text the word is known to end with, after its last part only known at run
+        /// time (`.log` of `logs/$(date +%s).log`)
+        suffix: String,
         /// Whether it may be several words, flags among them (an unquoted expansion)
         split: bool,
-        /// Whether it is a name: no `/`, not starting with `-`, `+` or `:` (`$(date +%s)`)
+        /// Whether what lies between the prefix and the suffix is a name: no `/`, not
+        /// starting with `-`, `+` or `:` (`$(date +%s)`), and no `..` after it
         name: bool,
         /// The folder the command runs in, as far as the line tells (after a `cd`): where a
         /// relative word would lead; `None` when that is known only at run time
@@ -85,7 +89,11 @@ pub enum Part {
 pub struct Target {
     /// The text the path is known to start with (`logs/` of `logs/$(date +%s).log`)
     pub prefix: String,
-    /// Whether the rest is a name: no `/`, not starting with `-`, `+` or `:`
+    /// The text the path is known to end with, after its last part only known at run time
+    /// (`.log` of `logs/$(date +%s).log`)
+    pub suffix: String,
+    /// Whether what lies between the prefix and the suffix is a name: no `/`, not starting
+    /// with `-`, `+` or `:`, and no `..` after it
     pub name: bool,
     /// The folder the command runs in, as far as the line tells
     pub dir: Option<String>,

@@ -1525,11 +1525,15 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
     /// Records `part`, whose prefix is ignored: the word's known start is the text built
     /// before its first unknown part
     fn add_unknown(&mut self, part: UnknownWord) {
+        let between = self.current.get(self.after_unknown..).unwrap_or_default();
+        let joined_by_folder = between.contains('/');
         self.after_unknown = self.current.len();
         match &mut self.unknown {
             Some(unknown) => {
                 unknown.split |= part.split;
-                unknown.name &= part.name;
+                // `/tmp/$(date +%s)/$(date +%s)`: what lies between prefix and suffix is
+                // no name once a `/` joins two unknown parts.
+                unknown.name &= part.name && !joined_by_folder;
                 unknown.own_code &= part.own_code;
                 unknown.one_word &= part.one_word;
             }

@@ -12,7 +12,9 @@ pub(crate) struct UnknownWord {
     pub(crate) suffix: String,
     /// Whether an unquoted expansion may split it into several words (flags among them)
     pub(crate) split: bool,
-    /// Whether every unknown part is a name: no `/`, no leading `-`, `+` or `:`
+    /// Whether what lies between the prefix and the suffix is a name: every unknown part is
+    /// one (no `/`, no leading `-`, `+` or `:`), no `/` joins two of them, and no `..`
+    /// follows them
     pub(crate) name: bool,
     /// Whether every unknown part is the output of a program printing its own code
     /// (`eval "$(ssh-agent -s)"`), not text handed to it

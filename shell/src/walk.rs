@@ -2386,6 +2386,7 @@ impl Reader {
                 Some(unknown) => echo.unknown.push(Unknown {
                     part: Part::Word {
                         prefix: unknown.prefix,
+                        suffix: unknown.suffix,
                         split: false,
                         name: false,
                         dir: None,
@@ -4670,6 +4671,7 @@ fn inline_writes(
             Err(why) => command.unknown.push(Unknown {
                 part: Part::Redirect(Target {
                     prefix: String::new(),
+                    suffix: String::new(),
                     name: false,
                     dir: None,
                 }),
@@ -5359,6 +5361,7 @@ fn simple_command(
                     unknown.push(Unknown {
                         part: Part::Word {
                             prefix,
+                            suffix: word.suffix,
                             split: word.split,
                             name,
                             dir: context.cwd.clone(),
@@ -5451,6 +5454,7 @@ fn simple_command(
 fn target(word: &UnknownWord, context: &Context) -> Target {
     Target {
         prefix: word.prefix.clone(),
+        suffix: word.suffix.clone(),
         name: word.name,
         dir: context.cwd.clone(),
     }
@@ -5462,6 +5466,7 @@ fn unknown_path_in(dir: &Option<String>, why: String) -> Unknown {
     Unknown {
         part: Part::Word {
             prefix: String::new(),
+            suffix: String::new(),
             split: false,
             name: false,
             dir: dir.clone(),

@@ -193,6 +193,7 @@ mod tests {
     fn unknown_word() -> Part {
         Part::Word {
             prefix: String::new(),
+            suffix: String::new(),
             split: true,
             name: false,
             dir: None,

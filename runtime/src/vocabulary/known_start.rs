@@ -12,7 +12,7 @@
 //! that gives up) may match, so the worst case is kept.
 
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError};
 
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::hybrid::LazyStateID;
@@ -35,15 +35,16 @@ pub(crate) fn may_match(pattern: &str, known: &str) -> bool {
             return true;
         }
     }
-    let Some(dfa) = automaton(pattern) else {
+    let Some(automaton) = automaton(pattern) else {
         return true;
     };
     // A match may start anywhere in the unknown rest unless the pattern is anchored.
-    if !dfa.get_nfa().is_always_start_anchored() {
+    if !automaton.dfa.get_nfa().is_always_start_anchored() {
         return true;
     }
-    let mut cache = dfa.create_cache();
-    !matches!(walk(&dfa, &mut cache, known, Anchored::Yes), Walked::Dead)
+    automaton
+        .walked(|dfa, cache| !matches!(walk(dfa, cache, known, Anchored::Yes), Walked::Dead))
+        .unwrap_or(true)
 }
 
 /// Whether every text that starts with `known` holds a match of `pattern` (source text) at
@@ -62,23 +63,84 @@ pub(crate) fn must_match(pattern: &str, known: &str) -> bool {
     if !anchored_literal(pattern).is_some_and(|literal| known.starts_with(&literal)) {
         return false;
     }
-    let Some(dfa) = automaton(pattern) else {
+    let Some(automaton) = automaton(pattern) else {
         return false;
     };
-    let mut cache = dfa.create_cache();
-    let state = match walk(&dfa, &mut cache, known, Anchored::No) {
-        Walked::Match => return true,
-        Walked::Dead | Walked::Unsure => return false,
+    automaton
+        .walked(|dfa, cache| {
+            let state = match walk(dfa, cache, known, Anchored::No) {
+                Walked::Match => return true,
+                Walked::Dead | Walked::Unsure => return false,
+                Walked::End(state) => state,
+            };
+            let ends = dfa
+                .next_eoi_state(cache, state)
+                .is_ok_and(|end| end.is_match());
+            ends && (0..=u8::MAX).all(|byte| {
+                dfa.next_state(cache, state, byte)
+                    .is_ok_and(|next| next.is_match())
+            })
+        })
+        .unwrap_or(false)
+}
+
+/// Whether some path that starts with `known`, goes on with a name (any bytes but `/`, none
+/// at all included) and ends with `end` may hold a match of the pattern of `automaton`
+/// anywhere, as a search finds one: `(^|/)\.github/workflows/` cannot match `/tmp/tmp.`
+/// and a name, nor `/tmp/tmp.`, a name and `/page.html`. The known start is walked through
+/// the pattern's lazy DFA as a search; from where it ends, every state a name's bytes reach
+/// is visited, and `end` walked from each: a match state on the way, or a text's end that
+/// leads to one, may match. `true` whenever that cannot be ruled out (a long pattern, a
+/// byte the DFA quits on, more states than are visited).
+pub(crate) fn may_match_named(automaton: Option<&Automaton>, known: &str, end: &str) -> bool {
+    let Some(automaton) = automaton else {
+        return true;
+    };
+    automaton
+        .walked(|dfa, cache| named_walk(dfa, cache, known, &automaton.name_bytes, end))
+        .unwrap_or(true)
+}
+
+/// `may_match_named`'s walk, on `dfa` with `cache`, a name's bytes one of each class
+fn named_walk(dfa: &DFA, cache: &mut Cache, known: &str, name_bytes: &[u8], end: &str) -> bool {
+    let state = match walk(dfa, cache, known, Anchored::No) {
+        Walked::Match | Walked::Unsure => return true,
+        Walked::Dead => return false,
         Walked::End(state) => state,
     };
-    let ends = dfa
-        .next_eoi_state(&mut cache, state)
-        .is_ok_and(|end| end.is_match());
-    ends && (0..=u8::MAX).all(|byte| {
-        dfa.next_state(&mut cache, state, byte)
-            .is_ok_and(|next| next.is_match())
-    })
+    let mut seen = vec![state];
+    let mut at = 0;
+    while let Some(&state) = seen.get(at) {
+        at += 1;
+        for &byte in name_bytes {
+            let Ok(next) = dfa.next_state(cache, state, byte) else {
+                return true;
+            };
+            if next.is_match() || next.is_quit() || next.is_unknown() {
+                return true;
+            }
+            if next.is_dead() || seen.contains(&next) {
+                continue;
+            }
+            if seen.len() == MAX_VISITED_STATES {
+                return true;
+            }
+            seen.push(next);
+        }
+    }
+    seen.into_iter()
+        .any(|state| match walk_on(dfa, cache, state, end) {
+            Walked::Match | Walked::Unsure => true,
+            Walked::Dead => false,
+            Walked::End(state) => dfa.next_eoi_state(cache, state).map_or(true, |last| {
+                last.is_match() || last.is_quit() || last.is_unknown()
+            }),
+        })
 }
+
+/// The states a name's walk visits before it gives up and says "may match": the shipped
+/// packs' path patterns reach a few (a name can only finish a match it has started).
+const MAX_VISITED_STATES: usize = 64;
 
 /// Where walking a known start through a pattern's DFA ends
 enum Walked {
@@ -95,10 +157,15 @@ enum Walked {
 /// Walks `known` through `dfa`, from the start state of an `anchored` search
 fn walk(dfa: &DFA, cache: &mut Cache, known: &str, anchored: Anchored) -> Walked {
     let input = Input::new(known).anchored(anchored);
-    let Ok(mut state) = dfa.start_state_forward(cache, &input) else {
+    let Ok(state) = dfa.start_state_forward(cache, &input) else {
         return Walked::Unsure;
     };
-    for &byte in known.as_bytes() {
+    walk_on(dfa, cache, state, known)
+}
+
+/// Walks `text` through `dfa` from `state`
+fn walk_on(dfa: &DFA, cache: &mut Cache, mut state: LazyStateID, text: &str) -> Walked {
+    for &byte in text.as_bytes() {
         let Ok(next) = dfa.next_state(cache, state, byte) else {
             return Walked::Unsure;
         };
@@ -123,25 +190,86 @@ fn walk(dfa: &DFA, cache: &mut Cache, known: &str, anchored: Anchored) -> Walked
 /// through a test of `^/(etc|usr|…)/`.
 const MAX_WALKED_PATTERN: usize = 1_024;
 
-/// The lazy DFA of `pattern`, built once per process (a call asks the same pattern of each
-/// unknown word); `None` when it is too long or cannot be built
-fn automaton(pattern: &str) -> Option<Arc<DFA>> {
-    static MEMO: LazyLock<Mutex<HashMap<String, Option<Arc<DFA>>>>> = LazyLock::new(Mutex::default);
+/// A pattern's [`Automaton`], taken from the process's memo on first use: a pattern asked
+/// of each unknown word looks it up once
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AutomatonCell(OnceLock<Option<Arc<Automaton>>>);
+
+impl AutomatonCell {
+    /// The automaton of `pattern` (the source of the pattern this cell belongs to)
+    pub(crate) fn get(&self, pattern: &str) -> Option<&Automaton> {
+        self.0.get_or_init(|| automaton(pattern)).as_deref()
+    }
+}
+
+/// A pattern's lazy DFA and the cache of the states it has worked out, kept between walks:
+/// making a cache costs more than most walks, and a call asks the same pattern of each
+/// unknown word
+#[derive(Debug)]
+pub(crate) struct Automaton {
+    dfa: DFA,
+    cache: Mutex<Cache>,
+    /// One byte of each class a name's bytes (all but `/`) fall in: bytes of a class move
+    /// the DFA alike, so a state is left by a few dozen steps, not 255
+    name_bytes: Vec<u8>,
+}
+
+impl Automaton {
+    /// `walk(dfa, cache)` with the kept cache, or a fresh one while another thread holds
+    /// it; `None` when the cache was cleared on the way, which leaves the states `walk`
+    /// held meaningless
+    fn walked<R>(&self, walk: impl FnOnce(&DFA, &mut Cache) -> R) -> Option<R> {
+        let mut fresh;
+        let mut kept = self.cache.try_lock().ok();
+        let cache = match kept.as_deref_mut() {
+            Some(cache) => cache,
+            None => {
+                fresh = self.dfa.create_cache();
+                &mut fresh
+            }
+        };
+        let clears = cache.clear_count();
+        let answer = walk(&self.dfa, cache);
+        (cache.clear_count() == clears).then_some(answer)
+    }
+}
+
+/// The automaton of `pattern`, built once per process; `None` when it is too long or
+/// cannot be built
+fn automaton(pattern: &str) -> Option<Arc<Automaton>> {
+    static MEMO: LazyLock<Mutex<HashMap<String, Option<Arc<Automaton>>>>> =
+        LazyLock::new(Mutex::default);
     if pattern.len() > MAX_WALKED_PATTERN {
         return None;
     }
     let mut memo = MEMO.lock().unwrap_or_else(PoisonError::into_inner);
-    memo.entry(pattern.to_owned())
-        .or_insert_with(|| {
-            // A Unicode `\b` is walked as far as the text is ASCII; a byte past it quits.
-            let config = DFA::config().unicode_word_boundary(true);
-            DFA::builder()
-                .configure(config)
-                .build(pattern)
-                .ok()
-                .map(Arc::new)
-        })
-        .clone()
+    if let Some(built) = memo.get(pattern) {
+        return built.clone();
+    }
+    // A Unicode `\b` is walked as far as the text is ASCII; a byte past it quits.
+    let config = DFA::config().unicode_word_boundary(true);
+    let built = DFA::builder()
+        .configure(config)
+        .build(pattern)
+        .ok()
+        .map(|dfa| {
+            let classes = dfa.byte_classes();
+            let mut name_bytes: Vec<u8> = Vec::new();
+            for byte in (0..=u8::MAX).filter(|&byte| byte != b'/') {
+                let class = classes.get(byte);
+                if !name_bytes.iter().any(|&seen| classes.get(seen) == class) {
+                    name_bytes.push(byte);
+                }
+            }
+            let cache = Mutex::new(dfa.create_cache());
+            Arc::new(Automaton {
+                dfa,
+                cache,
+                name_bytes,
+            })
+        });
+    memo.insert(pattern.to_owned(), built.clone());
+    built
 }
 
 /// Whether `pattern` begins with `^`, after any inline flag groups (`(?i)^…`): a pattern
@@ -235,6 +363,115 @@ mod tests {
         assert!(!may_match("^ab$", "abc"));
         // A Unicode word boundary past ASCII is beyond the DFA: the worst case is kept.
         assert!(may_match(r"^é\b", "éa"));
+    }
+
+    /// `may_match_named` with the automaton of `pattern`, a name after `known` and nothing
+    /// after the name
+    fn named(pattern: &str, known: &str) -> bool {
+        named_ending(pattern, known, "")
+    }
+
+    /// `may_match_named` with the automaton of `pattern`
+    fn named_ending(pattern: &str, known: &str, end: &str) -> bool {
+        may_match_named(automaton(pattern).as_deref(), known, end)
+    }
+
+    #[test]
+    fn a_name_after_a_path_cannot_finish_a_match_that_needs_a_folder() {
+        let workflows = r"(^|/)\.github/workflows/";
+        assert!(!named(workflows, "/tmp/tmp."));
+        assert!(!named(workflows, "/home/user/project/.github/"));
+        assert!(named(workflows, "/home/user/project/.github/workflows/"));
+        assert!(named(r"(^|/)\.env$", "/home/user/project/"));
+        assert!(named("id_rsa", "/tmp/"));
+        assert!(!named(r"^/dev/", "/home/"));
+        assert!(named(r"\.pem$", "/tmp/key"));
+        // Past ASCII, a Unicode word boundary quits the DFA: the worst case is kept.
+        assert!(named(r"é\b", "/tmp/é"));
+        // What follows the name is walked too.
+        assert!(!named_ending(workflows, "/tmp/tmp.", "/page.html"));
+        assert!(named_ending(
+            workflows,
+            "/tmp/tmp.",
+            "/.github/workflows/ci.yml"
+        ));
+        assert!(named_ending(r"\.pem$", "/tmp/", ".pem"));
+        assert!(!named_ending(r"\.pem$", "/tmp/", ".pem.txt"));
+    }
+
+    /// Whenever some name between the known start and end makes a path that matches (the
+    /// `regex` crate's own search), `may_match_named` says it may
+    #[test]
+    fn no_name_that_makes_a_match_is_ruled_out() {
+        let patterns = [
+            r"(^|/)\.github/workflows/",
+            r"(^|/)\.(ssh|aws|gnupg)(/|$)",
+            r"\.(pem|key)$",
+            r"(^|/)id_(rsa|ed25519)[^/]*$",
+            r"^/(etc|usr)(/|$)",
+            r"/\.git/(hooks|config)",
+            r"(?i)(^|/)\.?env(\.[a-z]+)?$",
+        ];
+        let starts = [
+            "/",
+            "/tmp/tmp.",
+            "/home/user/",
+            "/home/user/.ss",
+            "/p/.github/",
+            "/p/.github/workflows/",
+            "/etc",
+            "/p/.git/",
+            "/p/.git/hoo",
+            "/p/x.",
+            "/p/id_",
+            "/p/.ENV",
+        ];
+        let names = [
+            "",
+            "a",
+            "ssh",
+            "h",
+            ".ssh",
+            "pem",
+            "key",
+            "rsa",
+            "rsa.pub",
+            "ed25519",
+            "env",
+            ".env",
+            "env.local",
+            "ENV",
+            "hooks",
+            "config",
+            "etc",
+            "workflows",
+            "tc",
+            ".aws",
+            "s",
+        ];
+        let ends = [
+            "",
+            "/",
+            ".pem",
+            "/.github/workflows/x",
+            "/config",
+            "/id_rsa",
+            ".env",
+            "/x/y",
+        ];
+        for pattern in patterns {
+            let regex = Regex::new(pattern).unwrap();
+            for start in starts {
+                for end in ends {
+                    for name in names {
+                        let path = format!("{start}{name}{end}");
+                        if regex.is_match(&path) {
+                            assert!(named_ending(pattern, start, end), "{pattern} on {path}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The answer agrees with the `regex` crate on every completion tried: whenever a

@@ -444,6 +444,8 @@ fn pattern_error(message: &str) -> PatternError {
 pub struct RegexPattern {
     source: Box<str>,
     compiled: LazyRegex,
+    /// Its DFA for walks of a known start (`known_start.rs`), found on first use
+    walker: known_start::AutomatonCell,
 }
 
 impl RegexPattern {
@@ -460,6 +462,7 @@ impl RegexPattern {
         Ok(RegexPattern {
             source: source.into(),
             compiled: LazyRegex::default(),
+            walker: known_start::AutomatonCell::default(),
         })
     }
 
@@ -474,6 +477,12 @@ impl RegexPattern {
     /// (`known_start.rs`)
     pub(crate) fn may_match_starting_with(&self, known: &str) -> bool {
         known_start::may_match(&self.source, known)
+    }
+
+    /// Whether a path that starts with `known`, goes on with a name (no `/`) and ends with
+    /// `end` may hold a match anywhere (`known_start.rs`)
+    pub(crate) fn may_match_named(&self, known: &str, end: &str) -> bool {
+        known_start::may_match_named(self.walker.get(&self.source), known, end)
     }
 
     /// Whether every text that starts with `known` holds a match: true when `known` holds
