@@ -218,6 +218,51 @@ pub(crate) fn referenced_names(raw: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The parameters `raw` assigns as it expands (`${NAME:=WORD}`, `${NAME=WORD}`; bash(1),
+/// Parameter Expansion), each with the word it is given and whether the `:` makes an empty
+/// value count as unset. Quoting is not followed, so one in single quotes counts too: the
+/// value the reader then gives it (its own if set, the word if not) is what it holds either
+/// way once set, and only run time's value if unset.
+pub(crate) fn assigned_defaults(raw: &str) -> Vec<(&str, &str, bool)> {
+    let mut assigned = Vec::new();
+    for (at, _) in raw.match_indices("${") {
+        let rest = raw.get(at + 2..).unwrap_or_default();
+        let end = rest
+            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+            .unwrap_or(rest.len());
+        let name = rest.get(..end).unwrap_or_default();
+        let after = rest.get(end..).unwrap_or_default();
+        let (colon, after) = match after.strip_prefix(":=") {
+            Some(after) => (true, after),
+            None => match after.strip_prefix('=') {
+                Some(after) => (false, after),
+                None => continue,
+            },
+        };
+        if !is_name(name) {
+            continue;
+        }
+        // The word ends at the brace that closes this expansion.
+        let mut depth = 0usize;
+        let close = after.char_indices().find(|&(at, ch)| match ch {
+            '{' if after.get(..at).is_some_and(|before| before.ends_with('$')) => {
+                depth += 1;
+                false
+            }
+            '}' if depth > 0 => {
+                depth -= 1;
+                false
+            }
+            '}' => true,
+            _ => false,
+        });
+        if let Some((close, _)) = close {
+            assigned.push((name, after.get(..close).unwrap_or_default(), colon));
+        }
+    }
+    assigned
+}
+
 /// What a word is expanded against
 pub(crate) struct Env<'a> {
     pub(crate) vars: &'a Vars,
@@ -956,6 +1001,8 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
                     self.parameter(&name, quoted);
                 } else if let Some((name, operator, word)) = default_operator(inner) {
                     self.defaulted(name, operator, word, quoted);
+                } else if let Some((name, sliced)) = self.positional_slice(inner) {
+                    self.positional(&sliced, name, quoted);
                 } else if let Some(value) = self
                     .case_modified(inner)
                     .or_else(|| self.pattern_edited(inner))
@@ -963,8 +1010,11 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
                 {
                     self.value(&value, quoted);
                 } else {
+                    // `"${@:2}"`, `"${a[@]:1}"`, `"${!pre@}"` are several words, quoted or not.
+                    let several =
+                        inner.starts_with('@') || inner.contains("[@]") || inner.ends_with('@');
                     let why = format!("`${{{inner}}}` is known only at run time");
-                    self.unknown_part(why, !quoted, false, false);
+                    self.unknown_part(why, !quoted || several, false, false);
                 }
             }
             _ if is_special_char(next) => {
@@ -1361,6 +1411,52 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
         }
     }
 
+    /// `${@:OFFSET}`, `${@:OFFSET:LENGTH}` and the same of `*`: `@` or `*`, and the
+    /// parameters they stand for, from `OFFSET` (`0` is `$0`, a negative one counts from
+    /// the last), `LENGTH` of them; `None` when the line does not give the parameters, the
+    /// numbers are no literal ones, or a parameter before the slice may split into several
+    fn positional_slice<'i>(&self, inner: &'i str) -> Option<(&'i str, Params)> {
+        let params = self.env.params?;
+        let name = inner.get(..1).filter(|name| matches!(*name, "@" | "*"))?;
+        let range = inner.get(1..)?.strip_prefix(':')?;
+        let (offset, length) = match range.split_once(':') {
+            Some((offset, length)) => (offset, Some(length.trim().parse::<usize>().ok()?)),
+            None => (range, None),
+        };
+        let offset = offset.trim().parse::<i64>().ok()?;
+        // `$0` first, known or not: only a slice from it needs it.
+        let zero = params.zero.clone().unwrap_or_default();
+        let all: Vec<&String> = std::iter::once(&zero).chain(&params.args).collect();
+        let start = if offset < 0 {
+            params
+                .args
+                .len()
+                .checked_sub(usize::try_from(offset.unsigned_abs()).ok()?)?
+                + 1
+        } else {
+            usize::try_from(offset).ok()?
+        };
+        let before = all.get(..start.min(all.len()))?;
+        if before
+            .iter()
+            .any(|arg| UnknownWord::decode(arg).is_some_and(|word| word.split))
+        {
+            return None;
+        }
+        if start == 0 && params.zero.is_none() {
+            return None;
+        }
+        let end = length.map_or(all.len(), |length| {
+            start.saturating_add(length).min(all.len())
+        });
+        let args = all
+            .get(start.min(end)..end)?
+            .iter()
+            .map(|arg| (*arg).clone())
+            .collect();
+        Some((name, Params { zero: None, args }))
+    }
+
     /// A positional parameter given by the call (`$1`, `${10}`, `$#`, `$*`, `$@`), as bash
     /// expands it: `"$@"` a word per argument, `"$*"` one word of them all, joined by a
     /// blank; whether `name` is one the call gives
@@ -1464,8 +1560,22 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
         }
     }
 
-    /// Appends the unquoted value `value`, split into words at blanks
+    /// Appends the unquoted value `value`, split into words at blanks, or as the `IFS` the
+    /// line sets splits it (bash(1), Word Splitting: `IFS=,; $(echo 'sudo,rm')` runs `sudo
+    /// rm`); a part only known at run time when the line sets one only run time knows
     fn split(&mut self, value: &str) {
+        if self.env.vars.iter().any(|(bound, _)| bound == "IFS") {
+            match self.spelled_value("IFS") {
+                Some(ifs) => self.split_on(value, &ifs),
+                None => self.unknown_part(
+                    "a value split on an `IFS` the line sets, known only at run time".to_owned(),
+                    true,
+                    false,
+                    false,
+                ),
+            }
+            return;
+        }
         let mut pieces = value.split([' ', '\t', '\n']);
         if let Some(first) = pieces.next() {
             self.current.push_str(first);
@@ -1474,6 +1584,32 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
             self.end_word();
             self.current.push_str(piece);
         }
+    }
+
+    /// Appends `value` split on the characters of `ifs`: blanks among them gather and are
+    /// cut from both ends; each other one ends a field, an empty one included, but for a
+    /// last one, which ends the last field
+    fn split_on(&mut self, value: &str, ifs: &str) {
+        if ifs.is_empty() {
+            return self.current.push_str(value);
+        }
+        let blank = |ch: char| matches!(ch, ' ' | '\t' | '\n') && ifs.contains(ch);
+        let mut rest = value.trim_matches(blank);
+        while let Some(at) = rest.find(|ch: char| ifs.contains(ch)) {
+            self.current.push_str(rest.get(..at).unwrap_or_default());
+            let after = rest.get(at..).unwrap_or_default();
+            let gap = after.trim_start_matches(blank);
+            // One delimiter that is no blank, with the blanks around it, ends one field.
+            let gap = gap
+                .strip_prefix(|ch: char| ifs.contains(ch) && !blank(ch))
+                .map_or(gap, |after_delimiter| {
+                    after_delimiter.trim_start_matches(blank)
+                });
+            self.quoted_empty = true;
+            self.end_word();
+            rest = gap;
+        }
+        self.current.push_str(rest);
     }
 
     /// Ends the word being built, if it holds anything
@@ -2052,7 +2188,7 @@ fn assignment_start(raw: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{word, Binding, Cell, Env, UnknownWord, Vars};
+    use super::{assigned_defaults, word, Binding, Cell, Env, UnknownWord, Vars};
     use crate::Context;
 
     /// The words `raw` expands into, encoded as the reader keeps them (cwd `/p`, no home)
@@ -2389,6 +2525,20 @@ mod tests {
         for (raw, expected) in cases {
             assert_eq!(expand(raw, &vars), *expected, "{raw}");
         }
+    }
+
+    #[test]
+    fn an_expansion_that_assigns_names_its_parameter_and_word() {
+        assert_eq!(
+            assigned_defaults(r#"${KEYS:=$HOME/.ssh}"#),
+            [("KEYS", "$HOME/.ssh", true)]
+        );
+        assert_eq!(assigned_defaults("a${X=/etc}b"), [("X", "/etc", false)]);
+        assert_eq!(
+            assigned_defaults("${A:=${B:=x}/y}"),
+            [("A", "${B:=x}/y", true), ("B", "x", true)]
+        );
+        assert!(assigned_defaults("${X:-/etc} ${Y} $Z= ${1:=x}").is_empty());
     }
 
     #[test]

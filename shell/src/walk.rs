@@ -377,7 +377,9 @@ impl Reader {
                 let start = self.commands.len();
                 let walked = self.children_fed(node, inner, stdin);
                 if let Some((name, _)) = text(node, at.source).split_once('=') {
-                    self.feed(name.trim_end_matches('+'), start);
+                    // `k[key]=$(cat f)` feeds the array `k` (`"${k[key]}"`).
+                    let name = name.trim_end_matches('+');
+                    self.feed(name.split_once('[').map_or(name, |(array, _)| array), start);
                 }
                 walked
             }
@@ -1406,6 +1408,15 @@ impl Reader {
                         secret_words |= self.expands_a_secret(word);
                     }
                     several |= expand::word_of_passes(word, &self.env(), &mut words);
+                    // `: "${D:=~}"` sets `D` for the words and commands after it.
+                    if word.contains("${") {
+                        for (name, given, colon) in expand::assigned_defaults(word) {
+                            let colon = if colon { ":" } else { "" };
+                            let binding = self.value_of(&format!("${{{name}{colon}-{given}}}"));
+                            let name = expand::referenced(&self.vars, name);
+                            self.bind(name, binding);
+                        }
+                    }
                 }
             }
             if may_substitute(child_text) {
