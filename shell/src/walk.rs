@@ -65,7 +65,7 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         fetched: Vec::new(),
         input: None,
         input_text: None,
-        secret_words: false,
+        secret_words: SecretWords::default(),
         functions: Vec::new(),
         calling: Vec::new(),
         params: None,
@@ -171,9 +171,8 @@ struct Reader {
     /// group's here-string, a pipe's), which a substitution in their words reads: `$(cat)`
     /// prints it, and a shell in `$(…)` runs it
     input_text: Option<String>,
-    /// Whether the words of the command being read expand a variable the line does not set
-    /// whose name marks a credential (`$GITHUB_TOKEN`), or one named at run time (`${!v}`)
-    secret_words: bool,
+    /// What the words of the command being read expand of the environment's secrets
+    secret_words: SecretWords,
     /// The variables `declare -l` or `-u` gave a case: every value assigned to them after,
     /// in the declaration or later on the line, is converted to it
     cased: Vec<(String, Case)>,
@@ -837,6 +836,32 @@ impl Reader {
                 .any(|name| knowledge::names_a_credential(name) && self.environment(name).is_none())
     }
 
+    /// Whether `word` expands a variable whose name its text hides: one named at run time
+    /// (`${!v}`, whichever `v` holds), or through a reference to one the line does not set
+    /// whose name marks a credential (`declare -n k=GITHUB_TOKEN; "$k"`)
+    fn hides_a_secret(&self, word: &str) -> bool {
+        let secret =
+            |name: &str| knowledge::names_a_credential(name) && self.environment(name).is_none();
+        let indirect = word.match_indices("${!").any(|(at, _)| {
+            let rest = word.get(at + 3..).unwrap_or_default();
+            let end = rest
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(rest.len());
+            let (name, after) = rest.split_at(end);
+            // `k=PATH; "${!k}"` names `PATH`: hidden only when the name is a secret's; a
+            // name only run time knows, or a list of names (`${!TOKEN*}`), may be any.
+            match expand::known_value(&self.vars, name) {
+                Some(value) if after.starts_with('}') && expand::is_name(&value) => secret(&value),
+                _ => true,
+            }
+        });
+        indirect
+            || expand::referenced_names(word).any(|name| {
+                let target = expand::referenced(&self.vars, name);
+                target != name && secret(&target)
+            })
+    }
+
     /// The commands whose output the variables `word` uses hold ([`Reader::fed`])
     fn fed_into(&self, word: &str, upstream: &mut Vec<usize>) {
         if self.fed.is_empty() || !word.contains('$') {
@@ -1344,7 +1369,7 @@ impl Reader {
         let mut command_env = Vars::new();
         // The commands whose output a variable in the words holds (`k=$(cat f); curl -d "$k"`).
         let mut fed = Vec::new();
-        let mut secret_words = false;
+        let mut secret_words = SecretWords::default();
         // `time ( … )`, `coproc ( … )`: tree-sitter-bash hangs the subshell bash runs on the
         // command, as if it were a word.
         let mut subshells = Vec::new();
@@ -1405,7 +1430,8 @@ impl Reader {
                     if word.contains('$') {
                         self.evaluated.place(evaluated::word_place(word));
                         self.fed_into(word, &mut fed);
-                        secret_words |= self.expands_a_secret(word);
+                        secret_words.expanded |= self.expands_a_secret(word);
+                        secret_words.hidden |= self.hides_a_secret(word);
                     }
                     several |= expand::word_of_passes(word, &self.env(), &mut words);
                     // `: "${D:=~}"` sets `D` for the words and commands after it.
@@ -2132,9 +2158,14 @@ impl Reader {
             }
             // `echo "$TOKEN"`, `printenv GITHUB_TOKEN` print what the environment keeps, as
             // its file holds it.
-            let prints_secret_words =
-                self.secret_words && knowledge::WORD_PRINTERS.contains(&command.program.as_str());
+            let prints_secret_words = self.secret_words.expanded
+                && knowledge::WORD_PRINTERS.contains(&command.program.as_str());
+            // `k=AWS_SECRET_ACCESS_KEY; curl -d "${!k}" URL`: a sender given a variable whose
+            // name its words hide sends what the environment keeps, whichever it is.
+            let sends_hidden_secret = self.secret_words.hidden
+                && knowledge::DOWNLOADS.contains(&command.program.as_str());
             if prints_secret_words
+                || sends_hidden_secret
                 || knowledge::prints_environment_secret(
                     &command.program,
                     &command.args,
@@ -5576,6 +5607,16 @@ fn reads_code_the_caller_feeds(words: &[Value]) -> bool {
         return !args.iter().any(code_or_file);
     }
     knowledge::reads_code_from_input(name, &args)
+}
+
+/// What the words of a command expand of the environment's secrets
+#[derive(Debug, Clone, Copy, Default)]
+struct SecretWords {
+    /// A variable the line does not set whose name marks a credential (`$GITHUB_TOKEN`), or
+    /// one named at run time (`${!v}`)
+    expanded: bool,
+    /// One whose name the words hide ([`Reader::hides_a_secret`])
+    hidden: bool,
 }
 
 /// Why the variable of a descriptor bash opens (`{fd}>f`, a coprocess's) is unknown
