@@ -5837,6 +5837,16 @@ pub(crate) const WRITERS: &[Writer] = &[
         },
     },
     Writer {
+        // `pip install --target DIR` (`--root`, `--prefix`) installs below `DIR`.
+        programs: &["pip", "pip3"],
+        valued: &["-t", "--target", "--root", "--prefix"],
+        destination: Destination::Folder {
+            options: &["-t", "--target", "--root", "--prefix"],
+            glued: Glued::Getopt,
+            tar_extracting: false,
+        },
+    },
+    Writer {
         // 7-Zip reads its switches without case, and `-o` only with its folder glued on.
         programs: &["7z", "7za", "7zr", "7zz", "7zzs"],
         valued: &[],
