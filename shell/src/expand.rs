@@ -218,6 +218,66 @@ pub(crate) fn referenced_names(raw: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// A variable an expansion of a word reads, as far as the line tells
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NameRead<'a> {
+    /// Spelled in the word as it is read (`$TOKEN`, `${TOKEN:-x}`)
+    Spelled(&'a str),
+    /// Named by another variable: the value of `k` in `${!k}` (each of a loop's values), or
+    /// the target of a reference (`declare -n k=TOKEN; "$k"`)
+    Resolved(&'a str),
+    /// Named only at run time: `${!k}` of a `k` the line does not give names, `${!TOKEN*}`
+    Hidden,
+}
+
+/// Whether `test` holds for a variable an expansion in `raw` reads, through indirection
+/// (`${!k}`) and references (`declare -n`) as the line sets them: the one place both the
+/// names a word spells and the names it hides are found
+pub(crate) fn reads_any(
+    vars: &Vars,
+    raw: &str,
+    mut test: impl FnMut(NameRead<'_>) -> bool,
+) -> bool {
+    raw.match_indices('$').any(|(at, _)| {
+        let rest = raw.get(at + 1..).unwrap_or_default();
+        let (indirect, rest) = match rest.strip_prefix("{!") {
+            Some(rest) => (true, rest),
+            None => (false, rest.strip_prefix('{').unwrap_or(rest)),
+        };
+        let end = rest
+            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+            .unwrap_or(rest.len());
+        let (name, after) = rest.split_at(end);
+        if !indirect {
+            if name.is_empty() {
+                return false;
+            }
+            let target = referenced(vars, name);
+            return if target == name {
+                test(NameRead::Spelled(name))
+            } else {
+                test(NameRead::Resolved(&target))
+            };
+        }
+        // `${!r}` of a reference `r` is the name it refers to, and reads no value.
+        if referenced(vars, name) != name {
+            return false;
+        }
+        // `${!k}` reads the variable `k` names; `${!k*}`, `${!k[@]}` and a `k` run time
+        // gives may name any.
+        match lookup(vars, name) {
+            Some(Binding::Known(values))
+                if after.starts_with('}')
+                    && !values.is_empty()
+                    && values.iter().all(|value| is_name(value)) =>
+            {
+                values.iter().any(|value| test(NameRead::Resolved(value)))
+            }
+            _ => test(NameRead::Hidden),
+        }
+    })
+}
+
 /// The parameters `raw` assigns as it expands (`${NAME:=WORD}`, `${NAME=WORD}`; bash(1),
 /// Parameter Expansion), each with the word it is given and whether the `:` makes an empty
 /// value count as unset. Quoting is not followed, so one in single quotes counts too: the

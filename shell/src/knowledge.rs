@@ -68,6 +68,18 @@ pub(crate) const BOURNE_SHELLS: &[&str] = &[
 /// `fish --init-command CMD` runs before the script, which makes it no less the script's)
 pub(crate) const SHELL_VALUED_LONG: &[&str] = &["--rcfile", "--init-file"];
 
+/// The environment variables that name folders a program looks for the code it loads in
+/// (the rows of [`AUTORUNS`] name them): a file the line writes below one is loaded by
+/// name. What run time adds to them (`$LD_LIBRARY_PATH:./lib`) is the user's environment.
+pub(crate) const SEARCH_PATH_VARIABLES: &[&str] = &[
+    "LD_LIBRARY_PATH",
+    "PYTHONPATH",
+    "PERL5LIB",
+    "PERLLIB",
+    "RUBYLIB",
+    "NODE_PATH",
+];
+
 /// The environment variables bash defines a function from (`BASH_FUNC_ls%%='() { …; }'`):
 /// exported functions, which a shell it starts runs when a name is called
 pub(crate) const FUNCTION_VARIABLES: &str = "BASH_FUNC_*";
@@ -213,7 +225,6 @@ const SCRIPT_DANGER: &[&str] = &[
     "popen",
     "open3",
     "pack",
-    "decode",
     "require",
     "load",
     "send",
@@ -226,6 +237,22 @@ const SCRIPT_DANGER: &[&str] = &[
     // write through; `truncate` empties a file.
     "link",
     "truncate",
+    // A call whose callee is named by a string the code builds (`&{"POSIX::sys"."tem"}`,
+    // `&$f`, `$main::{…}`, `->can(…)`, Ruby's `method(…)`) may be any of the words above;
+    // `do FILE` runs a file. Decoding alone (`decode_json`, `decode_base64`) runs nothing.
+    "&{",
+    "&$",
+    "*{",
+    "::{",
+    "->$",
+    "can(",
+    "->can",
+    "method(",
+    "const_get",
+    "do \"",
+    "do '",
+    "do $",
+    "do(",
 ];
 
 /// Words of PowerShell code that reach files, processes or more code, with their aliases
@@ -8316,6 +8343,29 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         CARGO_INSTALL_VALUED,
         Fetched::Url,
     ),
+    // A system package's file runs its maintainer scripts as it is installed (dpkg(1)
+    // `-i`, rpm(8) `-i`/`-U`, the front ends given a file's path or URL, gem's extensions,
+    // a snap's or a flatpak's hooks): one the line wrote or fetched runs what only run time
+    // knows; a repository's package by name is everyday.
+    installer("dpkg", &["-i"], &[], &[], Fetched::Url),
+    installer("dpkg", &["--install"], &[], &[], Fetched::Url),
+    installer("apt", &["install"], &[], APT_VALUED, Fetched::Url),
+    installer("apt-get", &["install"], &[], APT_VALUED, Fetched::Url),
+    installer("rpm", &["-i"], &[], &[], Fetched::Url),
+    installer("rpm", &["-ivh"], &[], &[], Fetched::Url),
+    installer("rpm", &["-U"], &[], &[], Fetched::Url),
+    installer("rpm", &["-Uvh"], &[], &[], Fetched::Url),
+    installer("rpm", &["--install"], &[], &[], Fetched::Url),
+    installer("rpm", &["--upgrade"], &[], &[], Fetched::Url),
+    installer("dnf", &["install"], &[], &[], Fetched::Url),
+    installer("yum", &["install"], &[], &[], Fetched::Url),
+    installer("zypper", &["install"], &[], &[], Fetched::Url),
+    installer("pacman", &["-U"], &[], &[], Fetched::Url),
+    installer("pacman", &["--upgrade"], &[], &[], Fetched::Url),
+    installer("apk", &["add"], &[], &[], Fetched::Url),
+    installer("gem", &["install"], &[], &[], Fetched::Url),
+    installer("snap", &["install"], &[], &[], Fetched::Url),
+    installer("flatpak", &["install"], &[], &[], Fetched::Url),
     // nix3-run(1), nix3-shell(1), nix3-develop(1): a flake reference names where the code
     // comes from (`github:o/r`, `git+https://…`, `https://…/x.tar.gz`); a registry's name
     // (`nixpkgs#hello`) or a path is everyday.
@@ -8345,6 +8395,16 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
         &["--pin"],
         Fetched::GitHubShorthand,
     ),
+];
+
+/// apt's options that take the next word as their value (apt-get(8))
+const APT_VALUED: &[&str] = &[
+    "-o",
+    "--option",
+    "-c",
+    "--config-file",
+    "-t",
+    "--target-release",
 ];
 
 /// nix's options that take the next word as their value
@@ -8430,6 +8490,11 @@ fn row_package<'a>(
         }
         if row.valued.contains(&arg.as_str()) {
             words.next();
+            continue;
+        }
+        // A mode given as an option is the row's subcommand (`dpkg -i`, `rpm -Uvh`).
+        if awaited.is_some_and(|word| word == arg) {
+            awaited = subcommand.next();
             continue;
         }
         if arg.starts_with('-') {
@@ -9149,7 +9214,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
             "conftest.py",
             "setup.py",
         ],
-        variables: &["PYTHONSTARTUP"],
+        variables: &["PYTHONSTARTUP", "PYTHONPATH"],
         options: &[],
         reads: false,
     },
@@ -9162,12 +9227,39 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         reads: false,
     },
     // ld.so(8): every dynamically linked program first loads the libraries `LD_PRELOAD`
-    // names (blanks or colons between them) and the auditing ones of `LD_AUDIT`.
+    // names (blanks or colons between them) and the auditing ones of `LD_AUDIT`, found by
+    // a bare name in the folders of `LD_LIBRARY_PATH` before the system's.
     Autorun {
         programs: &[],
         subcommands: &[],
         files: &[],
-        variables: &["LD_PRELOAD", "LD_AUDIT"],
+        variables: &["LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH"],
+        options: &[],
+        reads: false,
+    },
+    // perlrun(1), ruby(1), node(1): the folders an interpreter looks for a module in
+    // before its own; a file written there shadows a module the code loads by name.
+    Autorun {
+        programs: &["perl", "cpan", "prove"],
+        subcommands: &[],
+        files: &[],
+        variables: &["PERL5LIB", "PERLLIB"],
+        options: &[],
+        reads: false,
+    },
+    Autorun {
+        programs: &["ruby", "irb", "gem", "bundle", "rake", "rspec"],
+        subcommands: &[],
+        files: &[],
+        variables: &["RUBYLIB"],
+        options: &[],
+        reads: false,
+    },
+    Autorun {
+        programs: &["node", "npm", "npx", "yarn", "pnpm"],
+        subcommands: &[],
+        files: &[],
+        variables: &["NODE_PATH"],
         options: &[],
         reads: false,
     },
@@ -9510,6 +9602,24 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         ],
         variables: &[],
         options: &["-c", "--config"],
+        reads: false,
+    },
+    // The JavaScript task runners run their task file, JavaScript or CoffeeScript.
+    Autorun {
+        programs: &["gulp", "grunt", "jake", "brunch"],
+        subcommands: &[],
+        files: &[
+            "gulpfile.*",
+            "Gulpfile.*",
+            "Gruntfile.*",
+            "gruntfile.*",
+            "Jakefile",
+            "Jakefile.*",
+            "jakefile.*",
+            "brunch-config.*",
+        ],
+        variables: &[],
+        options: &["-f", "--gulpfile", "--gruntfile", "--jakefile"],
         reads: false,
     },
 ];
@@ -10756,8 +10866,10 @@ pub(crate) struct CodeVariable {
     pub(crate) code: bool,
 }
 
-/// Every variable giving an interpreter options that load or run code: perlrun(1), node(1)
-/// `NODE_OPTIONS`, ruby(1) `RUBYOPT`, the JVM's `JAVA_TOOL_OPTIONS`
+/// Every variable giving an interpreter or a build tool options that load or run code:
+/// perlrun(1), node(1) `NODE_OPTIONS`, ruby(1) `RUBYOPT`, the JVM's `JAVA_TOOL_OPTIONS`,
+/// `go help environment` `GOFLAGS` (`-toolexec=PROG` runs each tool through PROG), make(1)
+/// `MAKEFLAGS` (a `SHELL=PROG` in it runs every recipe through PROG)
 pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
     CodeVariable {
         name: "PERL5OPT",
@@ -10787,6 +10899,18 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         name: "RUBYOPT",
         programs: &["ruby", "gem", "bundle", "rake"],
         loads: &["-r", "-I"],
+        code: false,
+    },
+    CodeVariable {
+        name: "GOFLAGS",
+        programs: &["go"],
+        loads: &["-toolexec", "--toolexec", "-exec", "--exec"],
+        code: false,
+    },
+    CodeVariable {
+        name: "MAKEFLAGS",
+        programs: &["make", "gmake"],
+        loads: &["SHELL="],
         code: false,
     },
     CodeVariable {

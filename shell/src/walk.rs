@@ -15,7 +15,7 @@ use crate::clients;
 use crate::command::{Part, Redirect, Script, SimpleCommand, Target, Unknown};
 use crate::debugger::{self, Debugger};
 use crate::evaluated::{self, Evaluated};
-use crate::expand::{self, Binding, Env, Params, UnknownWord, Vars};
+use crate::expand::{self, Binding, Env, NameRead, Params, UnknownWord, Vars};
 use crate::inline::{self, Effect, Value};
 use crate::knowledge::{
     self, Evaluation, NetcatRun, SocatAddress, SocatOpens, SHELLS, STDIN_PATHS, STDIN_RUNNERS,
@@ -829,37 +829,29 @@ impl Reader {
     }
 
     /// Whether `word` expands a variable the line does not set whose name marks a
-    /// credential, or one named at run time (`${!v}`: any, a secret among them)
+    /// credential, by name or through another (`k=TOKEN; "${!k}"`), or one named at run
+    /// time (`${!v}`: any, a secret among them)
     fn expands_a_secret(&self, word: &str) -> bool {
-        word.contains("${!")
-            || expand::referenced_names(word)
-                .any(|name| knowledge::names_a_credential(name) && self.environment(name).is_none())
+        expand::reads_any(&self.vars, word, |read| match read {
+            NameRead::Spelled(name) | NameRead::Resolved(name) => self.is_secret(name),
+            NameRead::Hidden => true,
+        })
     }
 
     /// Whether `word` expands a variable whose name its text hides: one named at run time
-    /// (`${!v}`, whichever `v` holds), or through a reference to one the line does not set
-    /// whose name marks a credential (`declare -n k=GITHUB_TOKEN; "$k"`)
+    /// (`${!v}`, whichever `v` holds), or through indirection or a reference to one the line
+    /// does not set whose name marks a credential (`declare -n k=GITHUB_TOKEN; "$k"`)
     fn hides_a_secret(&self, word: &str) -> bool {
-        let secret =
-            |name: &str| knowledge::names_a_credential(name) && self.environment(name).is_none();
-        let indirect = word.match_indices("${!").any(|(at, _)| {
-            let rest = word.get(at + 3..).unwrap_or_default();
-            let end = rest
-                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .unwrap_or(rest.len());
-            let (name, after) = rest.split_at(end);
-            // `k=PATH; "${!k}"` names `PATH`: hidden only when the name is a secret's; a
-            // name only run time knows, or a list of names (`${!TOKEN*}`), may be any.
-            match expand::known_value(&self.vars, name) {
-                Some(value) if after.starts_with('}') && expand::is_name(&value) => secret(&value),
-                _ => true,
-            }
-        });
-        indirect
-            || expand::referenced_names(word).any(|name| {
-                let target = expand::referenced(&self.vars, name);
-                target != name && secret(&target)
-            })
+        expand::reads_any(&self.vars, word, |read| match read {
+            NameRead::Spelled(_) => false,
+            NameRead::Resolved(name) => self.is_secret(name),
+            NameRead::Hidden => true,
+        })
+    }
+
+    /// Whether `name` marks a credential and the line leaves it to the environment
+    fn is_secret(&self, name: &str) -> bool {
+        knowledge::names_a_credential(name) && self.environment(name).is_none()
     }
 
     /// The commands whose output the variables `word` uses hold ([`Reader::fed`])
@@ -889,9 +881,13 @@ impl Reader {
                 words.as_slice(),
                 words.iter().find_map(|word| UnknownWord::decode(word)),
             ) {
-                // Known up to a part (`$(mktemp -d)`, `/tmp/$X`), or known to be one word
-                // (`$(git describe)`): kept so, for the words it goes into.
-                ([one], Some(unknown)) if !unknown.prefix.is_empty() || unknown.one_word => {
+                // Known up to a part (`$(mktemp -d)`, `/tmp/$X`, `$X:/lib`), or known to be
+                // one word (`$(git describe)`): kept so, for the words it goes into.
+                ([one], Some(unknown))
+                    if !unknown.prefix.is_empty()
+                        || !unknown.suffix.is_empty()
+                        || unknown.one_word =>
+                {
                     values.push(one.clone());
                 }
                 (_, Some(unknown)) => {
@@ -3010,18 +3006,46 @@ impl Reader {
                             self.script_file(program, value, runs);
                         }
                     }
+                    let folders = knowledge::SEARCH_PATH_VARIABLES.contains(name);
                     let written = match binding {
-                        // A list of files (`LD_PRELOAD="a.so b.so"`) runs each.
+                        // A list of files (`LD_PRELOAD="a.so b.so"`) runs each; a list of
+                        // folders loads what the line writes below one.
                         Binding::Known(values) => values.iter().any(|value| {
-                            expand::is_unknown(value)
-                                || value
-                                    .split([' ', ':'])
-                                    .any(|file| !file.is_empty() && self.was_written(file))
+                            let known = match UnknownWord::decode(value) {
+                                None => value.as_str(),
+                                Some(_) if !folders => return true,
+                                // `$LD_LIBRARY_PATH:/tmp/lib`: the folders spelled whole
+                                // beside what run time gives.
+                                Some(unknown) => {
+                                    let before = unknown.prefix.rsplit_once(':');
+                                    let after = unknown.suffix.split_once(':');
+                                    return before
+                                        .map(|(whole, _)| whole)
+                                        .into_iter()
+                                        .chain(after.map(|(_, whole)| whole))
+                                        .flat_map(|whole| whole.split(':'))
+                                        .any(|folder| {
+                                            !folder.is_empty() && self.wrote_below(folder)
+                                        });
+                                }
+                            };
+                            known.split([' ', ':']).any(|part| {
+                                !part.is_empty()
+                                    && if folders {
+                                        self.wrote_below(part)
+                                    } else {
+                                        self.was_written(part)
+                                    }
+                            })
                         }),
                         // Arrays are never exported (bash(1), Arrays): only run time knows.
-                        Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_) => true,
+                        Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_) => !folders,
                     };
-                    if written {
+                    if written && folders {
+                        runs.opaque.push(format!(
+                            "`{program}` loads code from the folders `${name}` names, where this line writes files"
+                        ));
+                    } else if written {
                         runs.opaque.push(format!(
                             "`{program}` first runs the file `${name}` names, written on this line or only known at run time"
                         ));
@@ -3111,6 +3135,19 @@ impl Reader {
     /// Whether `word`, as a path, is a file written earlier on the line
     fn was_written(&self, word: &str) -> bool {
         !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
+    }
+
+    /// Whether the line writes a file below the folder `word`
+    fn wrote_below(&self, word: &str) -> bool {
+        if self.written.is_empty() {
+            return false;
+        }
+        let folder = normalise(word, &self.context);
+        let folder = folder.trim_end_matches('/');
+        self.written.iter().any(|path| {
+            path.strip_prefix(folder)
+                .is_some_and(|below| below.starts_with('/'))
+        })
     }
 
     /// The text of the file at `word` when the line last wrote it whole from literal words
@@ -3660,7 +3697,7 @@ impl Reader {
                     )
                 } else {
                     format!(
-                        "`{program}` installs `{package}`, written or fetched on this line, running its build code, which is only known then"
+                        "`{program}` installs `{package}`, written or fetched on this line, running its own code as it builds or installs it, which is only known then"
                     )
                 });
             }
@@ -3849,16 +3886,19 @@ impl Reader {
                     let words: Vec<&str> = value.split_whitespace().collect();
                     words.iter().enumerate().any(|(at, option)| {
                         row.loads.iter().any(|load| {
-                            option.starts_with(load)
-                                && (option.contains([';', '(', '{', '`'])
-                                    || self.was_written(
-                                        option
-                                            .strip_prefix(load)
-                                            .map(|rest| rest.trim_start_matches('='))
-                                            .filter(|rest| !rest.is_empty())
-                                            .or_else(|| words.get(at + 1).copied())
-                                            .unwrap_or_default(),
-                                    ))
+                            let Some(rest) = option.strip_prefix(load) else {
+                                return false;
+                            };
+                            let target = Some(rest.trim_start_matches('='))
+                                .filter(|rest| !rest.is_empty())
+                                .or_else(|| words.get(at + 1).copied())
+                                .unwrap_or_default();
+                            // Code in the value, or fetched (`--import=data:…`,
+                            // `--experimental-loader=https://…`), or written on the line.
+                            option.contains([';', '(', '{', '`'])
+                                || target.contains("://")
+                                || target.starts_with("data:")
+                                || self.was_written(target)
                         })
                     })
                 }),

@@ -847,6 +847,12 @@ fn languages_without_a_grammar_are_judged_by_their_words() {
             ("link '/etc/passwd', 'p'", Opaque),
             ("truncate '/etc/passwd', 0", Opaque),
             ("readpipe(\"rm -rf ~\")", Opaque),
+            ("&{\"POSIX::sys\".\"tem\"}(\"rm -rf ~\")", Opaque),
+            ("my $f = \"unl\".\"ink\"; &$f(\"x\")", Opaque),
+            ("$main::{\"sys\".\"tem\"}->(\"id\")", Opaque),
+            ("main->can(\"x\")->()", Opaque),
+            ("do \"/tmp/x.pl\"", Opaque),
+            ("print decode_json(join \"\", <>)->{name}", Exactly(vec![])),
             (
                 "use IPC::Run qw(run); run ['rm', '-rf', '/home/dev']",
                 Opaque,
