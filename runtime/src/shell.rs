@@ -741,10 +741,12 @@ impl UnknownWord<'_> {
                 _ => return true,
             }
         };
-        // Lexical folding (`//`, `/./`, a last `/`) could bring the two together: only a
-        // plain start and end are compared.
+        // A last `/` is dropped as the path is read (`"$d"/` is `$d`). Other lexical folding
+        // (`//`, `/./`, a last `.`) could bring the two together: only a plain start and end
+        // are compared.
+        let suffix = self.suffix.strip_suffix('/').unwrap_or(self.suffix);
         let folds = |text: &str| text.contains("//") || text.contains("/./");
-        if folds(&start) || folds(self.suffix) || self.suffix.ends_with(['/', '.']) {
+        if folds(&start) || folds(suffix) || suffix.ends_with(['/', '.']) {
             return true;
         }
         match test {
@@ -753,7 +755,7 @@ impl UnknownWord<'_> {
                 Some(literal) if !(start.starts_with(&literal) || literal.starts_with(&start)) => {
                     false
                 }
-                _ => pattern.may_match_named(&start, self.suffix),
+                _ => pattern.may_match_named(&start, suffix),
             },
             WordTest::Glob(pattern) => match pattern.shape() {
                 GlobShape::Literal(literal) | GlobShape::Prefix(literal) => {
@@ -958,6 +960,20 @@ mod tests {
         assert!(!ending("/page.html").may_be_path_matching(&workflows));
         assert!(ending("/.github/workflows/ci.yml").may_be_path_matching(&workflows));
         assert!(ending("/.github//workflows/ci.yml").may_be_path_matching(&workflows));
+        // A last `/` is dropped as a path is read: `"$(mktemp -d)"/` is the folder itself.
+        let device = r"^/dev/[^/]+/.";
+        let device = WordTest::Regex(crate::vocabulary::RegexPattern::new(device).unwrap());
+        assert!(!ending("/").may_be_path_matching(&device));
+        assert!(!ending("/").may_be_path_matching(&workflows));
+        assert!(ending("/.").may_be_path_matching(&device));
+        let below_dev = UnknownWord {
+            prefix: "/dev/",
+            suffix: "/",
+            split: false,
+            name: true,
+            dir: None,
+        };
+        assert!(below_dev.may_be_path_matching(&dev));
     }
 
     #[test]

@@ -1321,6 +1321,35 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
         self.known_value(reference).filter(|name| is_name(name))
     }
 
+    /// Whether the positional parameter `digits` is set (and, with `colon`, not empty), as
+    /// the call being read gives its arguments; `None` when only run time knows: no call
+    /// is read, the argument is unknown, or one before it may split into several
+    fn positional_set(&self, digits: &str, colon: bool) -> Option<bool> {
+        let params = self.env.params?;
+        let at: usize = digits.parse().ok()?;
+        let value = match at.checked_sub(1) {
+            None => params.zero.as_ref(),
+            Some(at) => {
+                let before = params.args.get(..at).unwrap_or(&params.args);
+                if before
+                    .iter()
+                    .any(|arg| UnknownWord::decode(arg).is_some_and(|unknown| unknown.split))
+                {
+                    return None;
+                }
+                match params.args.get(at) {
+                    Some(arg) => Some(arg),
+                    None => return Some(false),
+                }
+            }
+        };
+        let value = value?;
+        if is_unknown(value) {
+            return None;
+        }
+        Some(!(value.is_empty() && colon))
+    }
+
     /// `${NAME:-WORD}` and the other operators that use a word when a parameter is unset
     /// or empty (`-`, `=`, and `+`, which uses it when the parameter is set; bash(1),
     /// Parameter Expansion): the parameter's value or the word, as the line decides it; a
@@ -1328,6 +1357,10 @@ impl<'e, 'a, 'o> Expansion<'e, 'a, 'o> {
     fn defaulted(&mut self, name: &str, operator: DefaultOperator, word: &str, quoted: bool) {
         let set = match name {
             "HOME" | "PWD" => Some(true),
+            // `f() { find "${1:-.}"; }; f src`: the arguments of the call being read.
+            _ if name.bytes().all(|byte| byte.is_ascii_digit()) => {
+                self.positional_set(name, operator.colon)
+            }
             _ => match lookup(self.env.vars, name) {
                 Some(Binding::Known(values)) => values
                     .get(self.pick(name, values.len()))
@@ -1875,7 +1908,9 @@ struct DefaultOperator {
 fn default_operator(inner: &str) -> Option<(&str, DefaultOperator, &str)> {
     let end = inner.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))?;
     let (name, rest) = inner.split_at(end);
-    if !is_name(name) {
+    // A positional parameter takes `-` and `+` (bash refuses to assign one with `=`).
+    let positional = !name.is_empty() && name.bytes().all(|byte| byte.is_ascii_digit());
+    if !is_name(name) && !positional {
         return None;
     }
     let (colon, rest) = match rest.strip_prefix(':') {
@@ -1884,6 +1919,7 @@ fn default_operator(inner: &str) -> Option<(&str, DefaultOperator, &str)> {
     };
     let mut chars = rest.chars();
     let when_set = match chars.next()? {
+        '=' if positional => return None,
         '-' | '=' => false,
         '+' => true,
         _ => return None,

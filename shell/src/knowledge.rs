@@ -2079,6 +2079,29 @@ pub(crate) fn names_a_credential(name: &str) -> bool {
 /// holds what reached them, a line each or all of it
 pub(crate) const INPUT_READERS: &[&str] = &["read", "mapfile", "readarray"];
 
+/// Programs that look a name up on the network, or send it in a probe: a credential
+/// variable expanded in their words (`dig "$NPM_TOKEN.x.example"`) reaches whoever answers
+/// for the name, as no lookup needs one
+pub(crate) const NAME_LOOKUPS: &[&str] = &[
+    "dig",
+    "drill",
+    "kdig",
+    "delv",
+    "host",
+    "nslookup",
+    "resolvectl",
+    "getent",
+    "ping",
+    "ping6",
+    "nping",
+    "hping",
+    "hping3",
+    "traceroute",
+    "tracepath",
+    "mtr",
+    "whois",
+];
+
 /// Programs that print their own words: a credential variable expanded in them is the
 /// environment's secret printed, as `gh auth token` prints its store's
 pub(crate) const WORD_PRINTERS: &[&str] = &["echo", "printf"];
@@ -3643,13 +3666,22 @@ pub(crate) const SCRIPT_OPTIONS: &[ScriptOption] = &[
         glued: &[],
         carried: Carried::Whole,
     },
-    // man(1): the pager is a command line.
+    // man(1): the pager is a command line, and so is the browser `--html=` names.
     ScriptOption {
         programs: &["man"],
         subcommands: &[],
         options: &["-P", "--pager"],
         clusters: true,
-        glued: &[],
+        glued: &["--html="],
+        carried: Carried::Whole,
+    },
+    // less(1): an initial command `+!CMD` (`++!CMD` for every file) runs CMD in a shell.
+    ScriptOption {
+        programs: &["less"],
+        subcommands: &[],
+        options: &[],
+        clusters: false,
+        glued: &["+!", "++!"],
         carried: Carried::Whole,
     },
     // apt.conf(5): the hooks apt runs around an update and dpkg's runs, set by `-o`.
@@ -8364,6 +8396,7 @@ pub(crate) const PACKAGE_RUNNERS: &[PackageRunner] = &[
     installer("pacman", &["--upgrade"], &[], &[], Fetched::Url),
     installer("apk", &["add"], &[], &[], Fetched::Url),
     installer("gem", &["install"], &[], &[], Fetched::Url),
+    installer("deno", &["install"], &[], &[], Fetched::Url),
     installer("snap", &["install"], &[], &[], Fetched::Url),
     installer("flatpak", &["install"], &[], &[], Fetched::Url),
     // nix3-run(1), nix3-shell(1), nix3-develop(1): a flake reference names where the code
@@ -9146,6 +9179,18 @@ const PACKAGE_MANAGER_FILES: &[&str] = &[
     ".pnpmfile.cjs",
 ];
 
+/// The files Docker Compose reads when none is named
+const COMPOSE_FILES: &[&str] = &[
+    "compose.yaml",
+    "compose.yml",
+    "docker-compose.yaml",
+    "docker-compose.yml",
+    "compose.override.yaml",
+    "compose.override.yml",
+    "docker-compose.override.yaml",
+    "docker-compose.override.yml",
+];
+
 /// Every program that runs files it finds, one row each
 pub(crate) const AUTORUNS: &[Autorun] = &[
     Autorun {
@@ -9383,7 +9428,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     Autorun {
         programs: &["nox"],
         subcommands: &[],
-        files: &["noxfile.py"],
+        files: &["noxfile.py", "conftest.py"],
         variables: &[],
         options: &["-f", "--noxfile"],
         reads: false,
@@ -9391,7 +9436,7 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
     Autorun {
         programs: &["tox"],
         subcommands: &[],
-        files: &["tox.ini", "pyproject.toml", "setup.cfg"],
+        files: &["tox.ini", "pyproject.toml", "setup.cfg", "conftest.py"],
         variables: &[],
         options: &["-c"],
         reads: false,
@@ -9602,6 +9647,86 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         ],
         variables: &[],
         options: &["-c", "--config"],
+        reads: false,
+    },
+    // docker-compose(1): a Compose file says which images run, with which of the host's
+    // folders and privileges, and what they run.
+    Autorun {
+        programs: &["docker-compose", "podman-compose"],
+        subcommands: &[],
+        files: COMPOSE_FILES,
+        variables: &["COMPOSE_FILE"],
+        options: &["-f", "--file"],
+        reads: false,
+    },
+    Autorun {
+        programs: &["docker", "podman"],
+        subcommands: &["compose"],
+        files: COMPOSE_FILES,
+        variables: &["COMPOSE_FILE"],
+        options: &["-f", "--file"],
+        reads: false,
+    },
+    // gdb(1) runs the commands of `.gdbinit` (the home's, and a folder's it is allowed to);
+    // meson(1) runs `meson.build`, whose `run_command` runs programs.
+    Autorun {
+        programs: &["gdb"],
+        subcommands: &[],
+        files: &[".gdbinit", "/.config/gdb/"],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
+    Autorun {
+        programs: &["meson"],
+        subcommands: &[],
+        files: &["meson.build", "meson_options.txt", "meson.options"],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
+    // make(1): the makefiles `MAKEFILES` names are read before the others.
+    Autorun {
+        programs: &["make", "gmake"],
+        subcommands: &[],
+        files: &[],
+        variables: &["MAKEFILES"],
+        options: &[],
+        reads: false,
+    },
+    // Ruby's consoles run their settings file, Ruby code, as they start.
+    Autorun {
+        programs: &["irb", "pry"],
+        subcommands: &[],
+        files: &[".irbrc", ".pryrc"],
+        variables: &["IRBRC"],
+        options: &[],
+        reads: false,
+    },
+    // node(1) loads the modules of `--require`, `--import` and `--loader` before the program.
+    Autorun {
+        programs: &["node", "nodejs"],
+        subcommands: &[],
+        files: &[],
+        variables: &[],
+        options: NODE_LOADS,
+        reads: false,
+    },
+    // Vim runs the Vim script of its settings files as it starts (a folder's `.exrc` and
+    // `.vimrc` with 'exrc' set).
+    Autorun {
+        programs: &["vim", "vi", "nvim", "ex", "view", "gvim"],
+        subcommands: &[],
+        files: &[
+            ".vimrc",
+            ".exrc",
+            ".nvimrc",
+            "_vimrc",
+            "/.vim/",
+            "/.config/nvim/",
+        ],
+        variables: &[],
+        options: &[],
         reads: false,
     },
     // The JavaScript task runners run their task file, JavaScript or CoffeeScript.
@@ -10717,6 +10842,44 @@ pub(crate) const COMMAND_VARIABLES: &[CommandVariable] = &[
         marks: "",
         program: false,
     },
+    // The pagers and editors tools of their own run: bat(1), kubectl edit, gh(1), the AWS
+    // CLI; fzf(1) runs its default command to list what it offers.
+    CommandVariable {
+        name: "BAT_PAGER",
+        programs: &["bat", "batcat"],
+        marks: "",
+        program: false,
+    },
+    CommandVariable {
+        name: "KUBE_EDITOR",
+        programs: &["kubectl", "oc"],
+        marks: "",
+        program: false,
+    },
+    CommandVariable {
+        name: "GH_PAGER",
+        programs: &["gh"],
+        marks: "",
+        program: false,
+    },
+    CommandVariable {
+        name: "GH_EDITOR",
+        programs: &["gh"],
+        marks: "",
+        program: false,
+    },
+    CommandVariable {
+        name: "AWS_PAGER",
+        programs: &["aws"],
+        marks: "",
+        program: false,
+    },
+    CommandVariable {
+        name: "FZF_DEFAULT_COMMAND",
+        programs: &["fzf"],
+        marks: "",
+        program: false,
+    },
     CommandVariable {
         name: "PSQL_PAGER",
         programs: &["psql"],
@@ -10864,7 +11027,20 @@ pub(crate) struct CodeVariable {
     /// Whether the value is itself code the program runs, in a language the reader does
     /// not read there (perldebug(1) `PERL5DB`, the debugger `perl -d` loads)
     pub(crate) code: bool,
+    /// Starts of the options in its value whose value is a command line or code the program
+    /// runs (`LESS='+!CMD'`, `MANOPT='--pager=CMD'`, `MAKEFLAGS='--eval=TEXT'`): what they
+    /// run is not read there
+    pub(crate) commands: &'static [&'static str],
 }
+
+/// node(1)'s options that load a module before the program: a file, a package, a URL
+const NODE_LOADS: &[&str] = &[
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+];
 
 /// Every variable giving an interpreter or a build tool options that load or run code:
 /// perlrun(1), node(1) `NODE_OPTIONS`, ruby(1) `RUBYOPT`, the JVM's `JAVA_TOOL_OPTIONS`,
@@ -10876,48 +11052,87 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         programs: &["perl"],
         loads: &["-M", "-m", "-d", "-I"],
         code: false,
+        commands: &[],
     },
     CodeVariable {
         name: "PERL5DB",
         programs: &["perl"],
         loads: &[],
         code: true,
+        commands: &[],
     },
     CodeVariable {
         name: "NODE_OPTIONS",
         programs: &["node", "npm", "npx", "yarn", "pnpm"],
-        loads: &[
-            "-r",
-            "--require",
-            "--import",
-            "--loader",
-            "--experimental-loader",
-        ],
+        loads: NODE_LOADS,
         code: false,
+        commands: &[],
     },
     CodeVariable {
         name: "RUBYOPT",
         programs: &["ruby", "gem", "bundle", "rake"],
         loads: &["-r", "-I"],
         code: false,
+        commands: &[],
     },
     CodeVariable {
         name: "GOFLAGS",
         programs: &["go"],
         loads: &["-toolexec", "--toolexec", "-exec", "--exec"],
         code: false,
+        commands: &[],
     },
     CodeVariable {
         name: "MAKEFLAGS",
         programs: &["make", "gmake"],
         loads: &["SHELL="],
         code: false,
+        commands: &["--eval"],
+    },
+    CodeVariable {
+        name: "GNUMAKEFLAGS",
+        programs: &["make", "gmake"],
+        loads: &["SHELL="],
+        code: false,
+        commands: &["--eval"],
+    },
+    // npm-config(7): `npm_config_node_options` is the `NODE_OPTIONS` of the scripts npm runs.
+    CodeVariable {
+        name: "npm_config_node_options",
+        programs: &["npm", "npx", "pnpm", "yarn"],
+        loads: NODE_LOADS,
+        code: false,
+        commands: &[],
+    },
+    CodeVariable {
+        name: "NPM_CONFIG_NODE_OPTIONS",
+        programs: &["npm", "npx", "pnpm", "yarn"],
+        loads: NODE_LOADS,
+        code: false,
+        commands: &[],
+    },
+    // less(1): `LESS` holds options, and an initial command `+!CMD` runs CMD in a shell;
+    // man(1): `MANOPT` holds options, among them the pager's and the browser's command lines.
+    CodeVariable {
+        name: "LESS",
+        programs: &["less"],
+        loads: &[],
+        code: false,
+        commands: &["+!", "++!"],
+    },
+    CodeVariable {
+        name: "MANOPT",
+        programs: &["man"],
+        loads: &[],
+        code: false,
+        commands: &["-P", "--pager", "--html", "-H"],
     },
     CodeVariable {
         name: "JAVA_TOOL_OPTIONS",
         programs: &["java", "mvn", "gradle", "./gradlew", "./mvnw"],
         loads: &["-javaagent", "-agentlib", "-agentpath"],
         code: false,
+        commands: &[],
     },
 ];
 

@@ -2160,8 +2160,11 @@ impl Reader {
             // name its words hide sends what the environment keeps, whichever it is.
             let sends_hidden_secret = self.secret_words.hidden
                 && knowledge::DOWNLOADS.contains(&command.program.as_str());
+            let looks_up_secret = self.secret_words.expanded
+                && knowledge::NAME_LOOKUPS.contains(&command.program.as_str());
             if prints_secret_words
                 || sends_hidden_secret
+                || looks_up_secret
                 || knowledge::prints_environment_secret(
                     &command.program,
                     &command.args,
@@ -3029,12 +3032,18 @@ impl Reader {
                                         });
                                 }
                             };
+                            // `ENV='$(…)'`: an interactive shell expands the value first.
+                            if !folders && (known.contains("$(") || known.contains('`')) {
+                                return true;
+                            }
                             known.split([' ', ':']).any(|part| {
                                 !part.is_empty()
                                     && if folders {
                                         self.wrote_below(part)
                                     } else {
-                                        self.was_written(part)
+                                        // `BASH_ENV=/dev/stdin bash -c : <<< '…'`
+                                        knowledge::STDIN_PATHS.contains(&part)
+                                            || self.was_written(part)
                                     }
                             })
                         }),
@@ -3050,6 +3059,66 @@ impl Reader {
                             "`{program}` first runs the file `${name}` names, written on this line or only known at run time"
                         ));
                     }
+                }
+            }
+        }
+    }
+
+    /// The code `python -m MODULE` runs besides the module's own: the module's file when
+    /// the line wrote it (`python3 -m m` runs `m.py`), the statements `timeit` times, the
+    /// script a profiler, debugger or tracer runs (`-m cProfile FILE`, `pdb`, `trace`,
+    /// `profile`) when the line makes it, and the code the console `code` reads
+    fn python_module_runs(&self, program: &str, args: &[String], runs: &mut Runs) {
+        let Some((module, rest)) = python_module(program, args) else {
+            return;
+        };
+        match module {
+            "timeit" => {
+                let mut code = Vec::new();
+                let mut words = rest.iter();
+                while let Some(word) = words.next() {
+                    match word.as_str() {
+                        "-s" | "--setup" => code.extend(words.next().cloned()),
+                        "-n" | "--number" | "-r" | "--repeat" | "-u" | "--unit" => {
+                            words.next();
+                        }
+                        word if word.starts_with("--setup=") => {
+                            code.push(word.trim_start_matches("--setup=").to_owned());
+                        }
+                        word if word.starts_with("-s") => code.push(word[2..].to_owned()),
+                        word if word.starts_with('-') => {}
+                        _ => code.push(word.clone()),
+                    }
+                }
+                if !code.is_empty() {
+                    runs.word(
+                        program,
+                        format!("{program} -c {}", single_quoted(&code.join("\n"))),
+                    );
+                }
+            }
+            "cProfile" | "profile" | "pdb" | "trace" => {
+                if let Some(script) = rest
+                    .iter()
+                    .find(|word| word.starts_with("<(") || self.was_written(word))
+                {
+                    runs.opaque.push(format!(
+                        "`{program} -m {module}` runs `{script}`, made on this line, and what it runs is only known then"
+                    ));
+                }
+            }
+            "code" => runs.opaque.push(format!(
+                "`{program} -m code` runs the Python its input holds, which is not read there"
+            )),
+            _ => {
+                let path = module.replace('.', "/");
+                let file = format!("{path}.py");
+                if self.was_written(&file) {
+                    runs.word(program, format!("{program} {}", single_quoted(&file)));
+                } else if self.wrote_below(&path) {
+                    runs.opaque.push(format!(
+                        "`{program} -m {module}` runs code of `{path}`, written on this line, which is only known then"
+                    ));
                 }
             }
         }
@@ -3715,6 +3784,7 @@ impl Reader {
         self.variable_runs(program, &mut runs);
         self.autoruns(program, subcommand, args, &mut runs);
         self.folder_code(program, args, &mut runs);
+        self.python_module_runs(program, args, &mut runs);
         // A name without `/` is looked up in `PATH`: only a file written by that very name
         // may be it (a `PATH` holding `.`), not one of a fetched folder.
         // With `PATH` changed on the line, a file of that name written on it may be what runs.
@@ -3884,6 +3954,15 @@ impl Reader {
                         return true;
                     }
                     let words: Vec<&str> = value.split_whitespace().collect();
+                    if let Some(command) = words.iter().find(|option| {
+                        row.commands.iter().any(|start| option.starts_with(start))
+                    }) {
+                        runs.opaque.push(format!(
+                            "`{}` gives `{program}` a command or code to run (`{command}`), which the reader does not read there",
+                            row.name
+                        ));
+                        return false;
+                    }
                     words.iter().enumerate().any(|(at, option)| {
                         row.loads.iter().any(|load| {
                             let Some(rest) = option.strip_prefix(load) else {
@@ -3898,6 +3977,7 @@ impl Reader {
                             option.contains([';', '(', '{', '`'])
                                 || target.contains("://")
                                 || target.starts_with("data:")
+                                || knowledge::STDIN_PATHS.contains(&target)
                                 || self.was_written(target)
                         })
                     })

@@ -240,6 +240,11 @@ fn written_by(
                         if let Some(rest) = value {
                             unknown.prefix = rest.to_owned();
                             out.push(Err(unknown));
+                        } else if glued().any(|start| start.starts_with(unknown.prefix.as_str())) {
+                            // `dd "$o"`: a word only run time knows may itself be `of=FILE`.
+                            unknown.prefix.clear();
+                            unknown.name = false;
+                            out.push(Err(unknown));
                         }
                     }
                     None => {
