@@ -779,8 +779,24 @@ impl UnknownWord<'_> {
             && !self.prefix.contains("..")
             && !self.prefix.contains("//")
             && !self.prefix.contains("/./");
-        plain
-            && matches!(test, WordTest::Regex(pattern) if pattern.must_match_starting_with(self.prefix))
+        let WordTest::Regex(pattern) = test else {
+            return false;
+        };
+        if !plain {
+            return false;
+        }
+        if pattern.must_match_starting_with(self.prefix) {
+            return true;
+        }
+        // A name that goes on with the last part of the start (`/tmp/tmp.` and a name) is
+        // never `.` or `..`: every such path, with the known end, is walked. A last `/` is
+        // dropped as a path is read.
+        let suffix = self.suffix.strip_suffix('/').unwrap_or(self.suffix);
+        !self.prefix.ends_with('/')
+            && !suffix.contains("//")
+            && !suffix.contains("/./")
+            && !suffix.ends_with(['/', '.'])
+            && pattern.must_match_named(self.prefix, suffix)
     }
 
     /// Whether the word, as a path, may be the working directory itself or all it holds:
@@ -974,6 +990,21 @@ mod tests {
             dir: None,
         };
         assert!(below_dev.may_be_path_matching(&dev));
+        // Every such path is outside the home's hidden folders: decided, not undecidable.
+        let plain = r"(?s)^(?:[^~/].*|/(?:[^rhU].*)?|/home(?:[^/].*)?|/home/[^/]*/(?:[^.].*)?)$";
+        let plain = WordTest::Regex(crate::vocabulary::RegexPattern::new(plain).unwrap());
+        assert!(ending("/").must_be_path_matching(&plain));
+        assert!(ending("").must_be_path_matching(&plain));
+        let in_home = |prefix| UnknownWord {
+            prefix,
+            suffix: "",
+            split: false,
+            name: true,
+            dir: None,
+        };
+        assert!(!in_home("/home/u/").must_be_path_matching(&plain));
+        assert!(!in_home("/home/u/.").must_be_path_matching(&plain));
+        assert!(in_home("/home/u/x").must_be_path_matching(&plain));
     }
 
     #[test]

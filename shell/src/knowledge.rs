@@ -12697,6 +12697,39 @@ mod tests {
     }
 
     #[test]
+    fn every_system_installer_row_finds_the_package_file_it_installs() {
+        let cases = [
+            ("dpkg", "-i /tmp/x.deb", "/tmp/x.deb"),
+            ("dpkg", "--force-all --install x.deb", "x.deb"),
+            ("apt", "install -y ./x.deb", "./x.deb"),
+            ("apt-get", "-o Debug::X=1 install ./x.deb", "./x.deb"),
+            ("rpm", "-Uvh x.rpm", "x.rpm"),
+            ("rpm", "--nodeps -i x.rpm", "x.rpm"),
+            ("dnf", "install -y x.rpm", "x.rpm"),
+            ("yum", "install x.rpm", "x.rpm"),
+            ("zypper", "install x.rpm", "x.rpm"),
+            ("pacman", "-U x.pkg.tar.zst", "x.pkg.tar.zst"),
+            ("apk", "add --allow-untrusted x.apk", "x.apk"),
+            ("gem", "install ./x.gem", "./x.gem"),
+            ("snap", "install --dangerous x.snap", "x.snap"),
+            ("flatpak", "install x.flatpak", "x.flatpak"),
+            (
+                "deno",
+                "install -A https://x.example/x.ts",
+                "https://x.example/x.ts",
+            ),
+        ];
+        for (program, words, file) in cases {
+            let args: Vec<String> = words.split(' ').map(str::to_owned).collect();
+            let found = installed_package(program, &args, |spec| spec == file);
+            assert_eq!(found, Some(file), "{program} {words}");
+        }
+        // A mode that installs nothing: `dpkg -c` lists a package's files.
+        let args = vec!["-c".to_owned(), "x.deb".to_owned()];
+        assert_eq!(installed_package("dpkg", &args, |_| true), None);
+    }
+
+    #[test]
     fn every_folder_runner_row_runs_the_folders_code_with_its_words() {
         // The program, its words, and the folder options it works from when it runs the
         // folder's code (`None` when it runs none of it).

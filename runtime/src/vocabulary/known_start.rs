@@ -138,6 +138,102 @@ fn named_walk(dfa: &DFA, cache: &mut Cache, known: &str, name_bytes: &[u8], end:
         })
 }
 
+/// Whether every path that starts with `known`, goes on with a name (any bytes but `/`,
+/// none at all included) and ends with `end` holds a match of the pattern of `automaton`, as
+/// a search finds one: `^/(?:[^rhU].*)?$` of `/tmp/tmp.`, a name and `/`. Walked as
+/// [`may_match_named`] walks, every state a name's bytes reach must lead, through `end` and
+/// the text's end, to a match; `false` whenever that cannot be shown.
+pub(crate) fn must_match_named(automaton: Option<&Automaton>, known: &str, end: &str) -> bool {
+    let Some(automaton) = automaton else {
+        return false;
+    };
+    automaton
+        .walked(|dfa, cache| named_walk_all(dfa, cache, known, end))
+        .unwrap_or(false)
+}
+
+/// `must_match_named`'s walk, on `dfa` with `cache`. Every byte is tried, not one of each
+/// class, and only as UTF-8 allows (a path is text): a byte no text holds there would reach
+/// the dead state of a pattern of Unicode classes, and say nothing of the paths.
+fn named_walk_all(dfa: &DFA, cache: &mut Cache, known: &str, end: &str) -> bool {
+    let state = match walk(dfa, cache, known, Anchored::No) {
+        Walked::Match => return true,
+        Walked::Dead | Walked::Unsure => return false,
+        Walked::End(state) => state,
+    };
+    let mut seen = vec![(state, Utf8::Boundary)];
+    let mut at = 0;
+    while let Some(&(state, utf8)) = seen.get(at) {
+        at += 1;
+        for byte in 0..=u8::MAX {
+            let Some(after) = utf8.next(byte) else {
+                continue;
+            };
+            let Ok(next) = dfa.next_state(cache, state, byte) else {
+                return false;
+            };
+            // A match found while the name is read holds whatever follows it.
+            if next.is_match() || seen.contains(&(next, after)) {
+                continue;
+            }
+            if next.is_dead() || next.is_quit() || next.is_unknown() {
+                return false;
+            }
+            if seen.len() == MAX_VISITED_STATES * 4 {
+                return false;
+            }
+            seen.push((next, after));
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, utf8)| *utf8 == Utf8::Boundary)
+        .all(|(state, _)| match walk_on(dfa, cache, state, end) {
+            Walked::Match => true,
+            Walked::Dead | Walked::Unsure => false,
+            Walked::End(state) => dfa
+                .next_eoi_state(cache, state)
+                .is_ok_and(|last| last.is_match()),
+        })
+}
+
+/// Where a name's bytes are in UTF-8 (RFC 3629): between characters, or within one, with
+/// the bytes still to come and the range of the next
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Utf8 {
+    Boundary,
+    Within { left: u8, low: u8, high: u8 },
+}
+
+impl Utf8 {
+    /// Where `byte` of a name leads, `None` when no text holds it here (a `/` ends a name)
+    fn next(self, byte: u8) -> Option<Utf8> {
+        let within = |left, low, high| Some(Utf8::Within { left, low, high });
+        match self {
+            Utf8::Boundary => match byte {
+                b'/' => None,
+                0x00..=0x7f => Some(Utf8::Boundary),
+                0xc2..=0xdf => within(1, 0x80, 0xbf),
+                0xe0 => within(2, 0xa0, 0xbf),
+                0xed => within(2, 0x80, 0x9f),
+                0xe1..=0xef => within(2, 0x80, 0xbf),
+                0xf0 => within(3, 0x90, 0xbf),
+                0xf4 => within(3, 0x80, 0x8f),
+                0xf1..=0xf3 => within(3, 0x80, 0xbf),
+                _ => None,
+            },
+            Utf8::Within { left, low, high } => {
+                if !(low..=high).contains(&byte) {
+                    None
+                } else if left == 1 {
+                    Some(Utf8::Boundary)
+                } else {
+                    within(left - 1, 0x80, 0xbf)
+                }
+            }
+        }
+    }
+}
+
 /// The states a name's walk visits before it gives up and says "may match": the shipped
 /// packs' path patterns reach a few (a name can only finish a match it has started).
 const MAX_VISITED_STATES: usize = 64;
@@ -472,6 +568,61 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// When every path of a start, a name and an end matches, the `regex` crate agrees
+    /// on each name tried: a `true` is never wrong
+    #[test]
+    fn every_name_matches_when_all_must() {
+        let patterns = [
+            r"(?s)^(?:[^~/].*|/(?:[^rhU].*)?|/home(?:[^/].*)?|/home/[^/]*/(?:[^.].*)?)$",
+            r"^/tmp/",
+            r"^/(tmp|var)(/|$)",
+            r"(^|/)\.github/workflows/",
+            r"\.(pem|key)$",
+            r"^/dev/",
+        ];
+        let starts = [
+            "/tmp/tmp.",
+            "/tmp/",
+            "/home/u/x",
+            "/home/u/.",
+            "/var/x",
+            "/dev/sd",
+            "/p/x.",
+        ];
+        let names = [
+            "", "a", ".", "..", ".ssh", "pem", "key", "x.y", "-rf", "~", "é",
+        ];
+        let ends = ["", "/page.html", ".pem", "/.github/workflows/x", "/a/b"];
+        let mut decided = 0;
+        for pattern in patterns {
+            let regex = Regex::new(pattern).unwrap();
+            for start in starts {
+                for end in ends {
+                    if !must_match_named(automaton(pattern).as_deref(), start, end) {
+                        continue;
+                    }
+                    decided += 1;
+                    for name in names {
+                        let path = format!("{start}{name}{end}");
+                        assert!(regex.is_match(&path), "{pattern} on {path}");
+                    }
+                }
+            }
+        }
+        // Not vacuous: the plain paths' pattern and `^/tmp/` decide most of them.
+        assert!(decided > 20, "{decided}");
+        assert!(must_match_named(
+            automaton(patterns[0]).as_deref(),
+            "/tmp/tmp.",
+            ""
+        ));
+        assert!(!must_match_named(
+            automaton(patterns[0]).as_deref(),
+            "/home/u/",
+            ""
+        ));
     }
 
     /// The answer agrees with the `regex` crate on every completion tried: whenever a

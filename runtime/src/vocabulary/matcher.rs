@@ -485,6 +485,12 @@ impl RegexPattern {
         known_start::may_match_named(self.walker.get(&self.source), known, end)
     }
 
+    /// Whether every path that starts with `known`, goes on with a name (no `/`) and ends
+    /// with `end` holds a match (`known_start.rs`)
+    pub(crate) fn must_match_named(&self, known: &str, end: &str) -> bool {
+        known_start::must_match_named(self.walker.get(&self.source), known, end)
+    }
+
     /// Whether every text that starts with `known` holds a match: true when `known` holds
     /// one that ends before its last character (`^DROP\s+TABLE\b` of `DROP TABLE $t`)
     pub(crate) fn must_match_starting_with(&self, known: &str) -> bool {
