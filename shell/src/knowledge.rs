@@ -9685,6 +9685,16 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         options: &[],
         reads: false,
     },
+    // gcc(1) and clang(1) load a plugin (`-fplugin=FILE`) or a specs file (`-specs=FILE`)
+    // before they compile.
+    Autorun {
+        programs: &["gcc", "g++", "cc", "c++", "clang", "clang++"],
+        subcommands: &[],
+        files: &[],
+        variables: &[],
+        options: COMPILER_LOADS,
+        reads: false,
+    },
     // make(1): the makefiles `MAKEFILES` names are read before the others.
     Autorun {
         programs: &["make", "gmake"],
@@ -11031,7 +11041,26 @@ pub(crate) struct CodeVariable {
     /// runs (`LESS='+!CMD'`, `MANOPT='--pager=CMD'`, `MAKEFLAGS='--eval=TEXT'`): what they
     /// run is not read there
     pub(crate) commands: &'static [&'static str],
+    /// Whether a value only run time knows is let pass: the flags a build hands the
+    /// compilers (`CFLAGS="$CFLAGS -O2"`, `$(pkg-config --cflags x)`) load a plugin only from
+    /// a file, and one the line writes is named in the part of the value the line spells
+    pub(crate) unknown_passes: bool,
 }
+
+/// A row of [`CODE_VARIABLES`] for the flags a build hands the compilers
+const fn compiler_flags(name: &'static str) -> CodeVariable {
+    CodeVariable {
+        name,
+        programs: BUILDERS,
+        loads: COMPILER_LOADS,
+        code: false,
+        commands: &[],
+        unknown_passes: true,
+    }
+}
+
+/// The compilers' options that load code into the compiler or change what it runs
+const COMPILER_LOADS: &[&str] = &["-fplugin", "-specs", "--specs"];
 
 /// node(1)'s options that load a module before the program: a file, a package, a URL
 const NODE_LOADS: &[&str] = &[
@@ -11053,6 +11082,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: &["-M", "-m", "-d", "-I"],
         code: false,
         commands: &[],
+        unknown_passes: false,
     },
     CodeVariable {
         name: "PERL5DB",
@@ -11060,6 +11090,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: &[],
         code: true,
         commands: &[],
+        unknown_passes: false,
     },
     CodeVariable {
         name: "NODE_OPTIONS",
@@ -11067,6 +11098,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: NODE_LOADS,
         code: false,
         commands: &[],
+        unknown_passes: false,
     },
     CodeVariable {
         name: "RUBYOPT",
@@ -11074,6 +11106,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: &["-r", "-I"],
         code: false,
         commands: &[],
+        unknown_passes: false,
     },
     CodeVariable {
         name: "GOFLAGS",
@@ -11081,6 +11114,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: &["-toolexec", "--toolexec", "-exec", "--exec"],
         code: false,
         commands: &[],
+        unknown_passes: false,
     },
     CodeVariable {
         name: "MAKEFLAGS",
@@ -11088,6 +11122,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: &["SHELL="],
         code: false,
         commands: &["--eval"],
+        unknown_passes: false,
     },
     CodeVariable {
         name: "GNUMAKEFLAGS",
@@ -11095,6 +11130,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: &["SHELL="],
         code: false,
         commands: &["--eval"],
+        unknown_passes: false,
     },
     // npm-config(7): `npm_config_node_options` is the `NODE_OPTIONS` of the scripts npm runs.
     CodeVariable {
@@ -11103,6 +11139,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: NODE_LOADS,
         code: false,
         commands: &[],
+        unknown_passes: false,
     },
     CodeVariable {
         name: "NPM_CONFIG_NODE_OPTIONS",
@@ -11110,6 +11147,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: NODE_LOADS,
         code: false,
         commands: &[],
+        unknown_passes: false,
     },
     // less(1): `LESS` holds options, and an initial command `+!CMD` runs CMD in a shell;
     // man(1): `MANOPT` holds options, among them the pager's and the browser's command lines.
@@ -11119,6 +11157,7 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: &[],
         code: false,
         commands: &["+!", "++!"],
+        unknown_passes: false,
     },
     CodeVariable {
         name: "MANOPT",
@@ -11126,13 +11165,21 @@ pub(crate) const CODE_VARIABLES: &[CodeVariable] = &[
         loads: &[],
         code: false,
         commands: &["-P", "--pager", "--html", "-H"],
+        unknown_passes: false,
     },
+    // The compilers' flags a build hands them: gcc(1) `-fplugin=FILE` loads a plugin into
+    // the compiler, `-specs=FILE` rewrites the commands it runs.
+    compiler_flags("CFLAGS"),
+    compiler_flags("CXXFLAGS"),
+    compiler_flags("CPPFLAGS"),
+    compiler_flags("LDFLAGS"),
     CodeVariable {
         name: "JAVA_TOOL_OPTIONS",
         programs: &["java", "mvn", "gradle", "./gradlew", "./mvnw"],
         loads: &["-javaagent", "-agentlib", "-agentpath"],
         code: false,
         commands: &[],
+        unknown_passes: false,
     },
 ];
 

@@ -3950,10 +3950,23 @@ impl Reader {
                     continue;
                 }
                 Some(Binding::Known(values)) => values.iter().any(|value| {
-                    if expand::is_unknown(value) {
-                        return true;
-                    }
-                    let words: Vec<&str> = value.split_whitespace().collect();
+                    // `CFLAGS="$CFLAGS -fplugin=/tmp/p.so"`: what the line spells of the
+                    // value is looked at; an option cut by the unknown part may be any.
+                    let spelled = match UnknownWord::decode(value) {
+                        None => value.clone(),
+                        Some(_) if !row.unknown_passes => return true,
+                        Some(unknown) => {
+                            let cut = unknown.prefix.split_whitespace().next_back();
+                            if cut.is_some_and(|word| {
+                                !unknown.prefix.ends_with(char::is_whitespace)
+                                    && row.loads.iter().any(|load| word.starts_with(load))
+                            }) {
+                                return true;
+                            }
+                            format!("{} {}", unknown.prefix, unknown.suffix)
+                        }
+                    };
+                    let words: Vec<&str> = spelled.split_whitespace().collect();
                     if let Some(command) = words.iter().find(|option| {
                         row.commands.iter().any(|start| option.starts_with(start))
                     }) {
@@ -3982,7 +3995,9 @@ impl Reader {
                         })
                     })
                 }),
-                Some(Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_)) => true,
+                Some(Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_)) => {
+                    !row.unknown_passes
+                }
                 None => false,
             };
             if loads {
