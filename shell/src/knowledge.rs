@@ -70,7 +70,8 @@ pub(crate) const SHELL_VALUED_LONG: &[&str] = &["--rcfile", "--init-file"];
 
 /// The environment variables that name folders a program looks for the code it loads in
 /// (the rows of [`AUTORUNS`] name them): a file the line writes below one is loaded by
-/// name. What run time adds to them (`$LD_LIBRARY_PATH:./lib`) is the user's environment.
+/// name. What run time adds to them (`$LD_LIBRARY_PATH:./lib`) is the user's environment
+/// on a line that writes no file; on one that does, it may be the folder written.
 pub(crate) const SEARCH_PATH_VARIABLES: &[&str] = &[
     "LD_LIBRARY_PATH",
     "PYTHONPATH",
@@ -11041,9 +11042,10 @@ pub(crate) struct CodeVariable {
     /// runs (`LESS='+!CMD'`, `MANOPT='--pager=CMD'`, `MAKEFLAGS='--eval=TEXT'`): what they
     /// run is not read there
     pub(crate) commands: &'static [&'static str],
-    /// Whether a value only run time knows is let pass: the flags a build hands the
-    /// compilers (`CFLAGS="$CFLAGS -O2"`, `$(pkg-config --cflags x)`) load a plugin only from
-    /// a file, and one the line writes is named in the part of the value the line spells
+    /// Whether a value only run time knows is let pass on a line that writes no file: the
+    /// flags a build hands the compilers (`CFLAGS="$CFLAGS -O2"`, `$(pkg-config --cflags
+    /// x)`) load a plugin only from a file, and with none written the plugin is no code the
+    /// line made; on a line that writes one, the value may name it
     pub(crate) unknown_passes: bool,
 }
 

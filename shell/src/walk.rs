@@ -3017,8 +3017,11 @@ impl Reader {
                             let known = match UnknownWord::decode(value) {
                                 None => value.as_str(),
                                 Some(_) if !folders => return true,
-                                // `$LD_LIBRARY_PATH:/tmp/lib`: the folders spelled whole
-                                // beside what run time gives.
+                                // What run time gives may be any folder, one the line
+                                // writes into among them.
+                                Some(_) if self.writes_anything() => return true,
+                                // `$LD_LIBRARY_PATH:/tmp/lib` on a line that writes nothing
+                                // run time names: the folders spelled whole beside it.
                                 Some(unknown) => {
                                     let before = unknown.prefix.rsplit_once(':');
                                     let after = unknown.suffix.split_once(':');
@@ -3048,7 +3051,9 @@ impl Reader {
                             })
                         }),
                         // Arrays are never exported (bash(1), Arrays): only run time knows.
-                        Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_) => !folders,
+                        Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_) => {
+                            !folders || self.writes_anything()
+                        }
                     };
                     if written && folders {
                         runs.opaque.push(format!(
@@ -3204,6 +3209,19 @@ impl Reader {
     /// Whether `word`, as a path, is a file written earlier on the line
     fn was_written(&self, word: &str) -> bool {
         !self.written.is_empty() && self.written.contains(&normalise(word, &self.context))
+    }
+
+    /// Whether the line has written or fetched a file so far, where it says or where only
+    /// run time knows (`wget -P "$d"`): a value only run time knows may then name it
+    fn writes_anything(&self) -> bool {
+        !self.written.is_empty()
+            || !self.fetched.is_empty()
+            || self.commands.iter().any(|command| {
+                command
+                    .unknown
+                    .iter()
+                    .any(|unknown| matches!(unknown.part, Part::Write(_) | Part::Redirect(_)))
+            })
     }
 
     /// Whether the line writes a file below the folder `word`
@@ -3954,7 +3972,9 @@ impl Reader {
                     // value is looked at; an option cut by the unknown part may be any.
                     let spelled = match UnknownWord::decode(value) {
                         None => value.clone(),
-                        Some(_) if !row.unknown_passes => return true,
+                        Some(_) if !row.unknown_passes || self.writes_anything() => {
+                            return true
+                        }
                         Some(unknown) => {
                             let cut = unknown.prefix.split_whitespace().next_back();
                             if cut.is_some_and(|word| {
@@ -3996,7 +4016,7 @@ impl Reader {
                     })
                 }),
                 Some(Binding::Unknown(_) | Binding::Array(_) | Binding::Reference(_)) => {
-                    !row.unknown_passes
+                    !row.unknown_passes || self.writes_anything()
                 }
                 None => false,
             };
