@@ -483,6 +483,12 @@ fn command_truth(
                 },
                 || unknown_targets(command, true).any(|file| file.must_be_path_matching(test)),
             ),
+            // The names a line's words expand are all in its text, whatever else only run
+            // time knows: a name only run time gives (`${!k}`) is the reader's to read as
+            // the whole environment, and code made at run time is another rule's unknown.
+            ShellWord::Expands => {
+                Truth::from(command.expands.iter().any(|name| test.is_match(name)))
+            }
         },
         ShellCondition::StdinFrom(inner) => some_command(
             inner,

@@ -39,6 +39,11 @@ pub struct SimpleCommand {
     /// Whether the command's output becomes a word of the line (`$( … )`, backticks,
     /// `<( … )`) rather than the line's own output: `x=$(gh auth token)` prints nothing
     pub captured: bool,
+    /// The variables of the environment its words (and a here-string) expand, by name:
+    /// spelled (`$AWS_SECRET_ACCESS_KEY`), resolved through `${!k}` or a reference, or
+    /// carried by a variable the line set from one (`v=$AWS_SECRET_ACCESS_KEY; "$v"`); not
+    /// those the line sets itself, nor one named only at run time
+    pub expands: Vec<String>,
     /// What about the command is only known when it runs; the words and redirects listed
     /// here are in none of the lists above
     pub unknown: Vec<Unknown>,

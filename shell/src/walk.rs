@@ -66,6 +66,8 @@ pub(crate) fn read_script(line: &str, context: &Context, fast: bool) -> Result<S
         input: None,
         input_text: None,
         secret_words: SecretWords::default(),
+        carried: Vec::new(),
+        params_carry: Vec::new(),
         functions: Vec::new(),
         calling: Vec::new(),
         params: None,
@@ -173,6 +175,12 @@ struct Reader {
     input_text: Option<String>,
     /// What the words of the command being read expand of the environment's secrets
     secret_words: SecretWords,
+    /// The variables the line set from the environment's, each with the names whose values
+    /// it carries (`v=$AWS_SECRET_ACCESS_KEY`); the latest assignment of a name counts
+    carried: Vec<(String, Vec<String>)>,
+    /// The environment's variables the words of the function call being read expand, which
+    /// its positional parameters carry (`f "$AWS_SECRET_ACCESS_KEY"`)
+    params_carry: Vec<String>,
     /// The variables `declare -l` or `-u` gave a case: every value assigned to them after,
     /// in the declaration or later on the line, is converted to it
     cased: Vec<(String, Case)>,
@@ -683,6 +691,12 @@ impl Reader {
         } else {
             self.value_of(raw)
         };
+        let mut carried = Vec::new();
+        if appends {
+            carried.extend(self.carried_by(name).iter().cloned());
+        }
+        self.environment_reads(raw, &mut carried);
+        self.carried.push((name.to_owned(), carried));
         self.bind(name.to_owned(), binding);
     }
 
@@ -849,6 +863,44 @@ impl Reader {
         })
     }
 
+    /// Adds to `names` the variables of the environment `raw` expands: those it spells or
+    /// resolves (through `${!k}` or a reference) that the line does not set, and those whose
+    /// values a variable the line set from them carries (`v=$AWS_SECRET_ACCESS_KEY; "$v"`)
+    fn environment_reads(&self, raw: &str, names: &mut Vec<String>) {
+        if !raw.contains('$') {
+            return;
+        }
+        if ["$@", "${@", "$*", "${*"]
+            .iter()
+            .any(|all| raw.contains(all))
+        {
+            names.extend(self.params_carry.iter().cloned());
+        }
+        expand::reads_any(&self.vars, raw, |read| {
+            let (NameRead::Spelled(name) | NameRead::Resolved(name)) = read else {
+                return false;
+            };
+            if name.bytes().all(|byte| byte.is_ascii_digit()) {
+                names.extend(self.params_carry.iter().cloned());
+            } else if self.carried.iter().any(|(var, _)| var == name) {
+                names.extend(self.carried_by(name).iter().cloned());
+            } else if self.environment(name).is_none() && !names.iter().any(|had| had == name) {
+                names.push(name.to_owned());
+            }
+            false
+        });
+    }
+
+    /// The names of the environment's variables the latest value the line gave `name`
+    /// carries
+    fn carried_by(&self, name: &str) -> &[String] {
+        self.carried
+            .iter()
+            .rev()
+            .find(|(var, _)| var == name)
+            .map_or(&[], |(_, names)| names.as_slice())
+    }
+
     /// Whether `name` marks a credential and the line leaves it to the environment
     fn is_secret(&self, name: &str) -> bool {
         knowledge::names_a_credential(name) && self.environment(name).is_none()
@@ -958,9 +1010,11 @@ impl Reader {
         let name = text(variable, source).to_owned();
         let mut values = Vec::new();
         let mut raw = Vec::new();
+        let mut carried = Vec::new();
         for value in node.field("value") {
             raw.push(text(value, source));
             expand::word(text(value, source), &self.env(), &mut values);
+            self.environment_reads(text(value, source), &mut carried);
         }
         for value in &values {
             self.evaluated.text(value);
@@ -983,7 +1037,9 @@ impl Reader {
             None => Binding::Known(values),
         };
         // The variable of a loop that is a reference sets what it refers to.
-        self.bind(expand::referenced(&self.vars, &name), binding);
+        let name = expand::referenced(&self.vars, &name);
+        self.carried.push((name.clone(), carried));
+        self.bind(name, binding);
     }
 
     /// What words are expanded against
@@ -1407,7 +1463,10 @@ impl Reader {
                 }
                 "comment" => {}
                 "subshell" => subshells.push(child),
-                "herestring_redirect" => script = Some(self.herestring(child, at.source)?),
+                "herestring_redirect" => {
+                    self.environment_reads(child_text, &mut secret_words.names);
+                    script = Some(self.herestring(child, at.source)?)
+                }
                 "file_redirect" => {
                     let Some(file) = FileRedirect::of(child, at.source) else {
                         continue;
@@ -1428,6 +1487,7 @@ impl Reader {
                         self.fed_into(word, &mut fed);
                         secret_words.expanded |= self.expands_a_secret(word);
                         secret_words.hidden |= self.hides_a_secret(word);
+                        self.environment_reads(word, &mut secret_words.names);
                     }
                     several |= expand::word_of_passes(word, &self.env(), &mut words);
                     // `: "${D:=~}"` sets `D` for the words and commands after it.
@@ -1911,6 +1971,9 @@ impl Reader {
                     _ => Binding::Unknown(format!("`${name}` is set by `{program}` at run time")),
                 };
                 let name = expand::referenced(&self.vars, name);
+                // `printf -v v %s "$KEY"`, `read v <<< "$KEY"`: set from what its words expand.
+                self.carried
+                    .push((name.clone(), self.secret_words.names.clone()));
                 self.bind(name, binding);
             }
             let env = (program == "env").then(|| env_options(&args));
@@ -2154,6 +2217,7 @@ impl Reader {
             }
             // `echo "$TOKEN"`, `printenv GITHUB_TOKEN` print what the environment keeps, as
             // its file holds it.
+            command.expands.clone_from(&self.secret_words.names);
             let prints_secret_words = self.secret_words.expanded
                 && knowledge::WORD_PRINTERS.contains(&command.program.as_str());
             // `k=AWS_SECRET_ACCESS_KEY; curl -d "${!k}" URL`: a sender given a variable whose
@@ -2567,6 +2631,8 @@ impl Reader {
             args: args.to_vec(),
         };
         let outer = self.params.replace(params);
+        let outer_carry =
+            std::mem::replace(&mut self.params_carry, self.secret_words.names.clone());
         self.calling.push(name.to_owned());
         let depth = Depth {
             scripts: at.depth.scripts + 1,
@@ -2575,6 +2641,7 @@ impl Reader {
         let read = self.script_fed(body, at.upstream, depth, stdin);
         self.calling.pop();
         self.params = outer;
+        self.params_carry = outer_carry;
         read
     }
 
@@ -5643,6 +5710,7 @@ fn simple_command(
         writes: Vec::new(),
         stdin_from,
         captured: false,
+        expands: Vec::new(),
         unknown,
     }
 }
@@ -5765,8 +5833,10 @@ fn reads_code_the_caller_feeds(words: &[Value]) -> bool {
 }
 
 /// What the words of a command expand of the environment's secrets
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct SecretWords {
+    /// The environment's variables the words expand ([`SimpleCommand::expands`])
+    names: Vec<String>,
     /// A variable the line does not set whose name marks a credential (`$GITHUB_TOKEN`), or
     /// one named at run time (`${!v}`)
     expanded: bool,

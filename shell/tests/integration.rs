@@ -1,5 +1,6 @@
 //! The shell reader's integration tests, one test binary with a module per subject.
 
+mod expands;
 mod fast;
 mod fetched;
 mod input;

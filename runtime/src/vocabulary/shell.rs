@@ -92,6 +92,9 @@ pub enum ShellWord {
     /// Any file the command writes, as a normalised path: an output redirect's target, or
     /// a destination a writing program's words name (`cp x /etc/hosts`, `dd of=/dev/sda`)
     Written,
+    /// Any variable of the environment the command's words expand, by name (`$AWS_KEY`,
+    /// through `${!k}`, a reference, or a variable the line copied it into)
+    Expands,
 }
 
 super::spelled!(ShellWord {
@@ -102,6 +105,7 @@ super::spelled!(ShellWord {
     Path => "path",
     Redirect => "redirect",
     Written => "written",
+    Expands => "expands",
 });
 
 /// How a word is tested
