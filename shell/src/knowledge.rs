@@ -885,6 +885,25 @@ pub(crate) const INTERPRETERS: &[Interpreter] = &[
         first_operand: false,
         lang: Lang::Other,
     },
+    // emacsclient(1): `-e`/`--eval` has the running Emacs evaluate its operands as Lisp.
+    Interpreter {
+        name: "emacsclient",
+        prefix: false,
+        code_options: &["--eval", "-e"],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
+    // erb(1) runs the Ruby of the template it reads, from a file or its input (`<%= %x(id)
+    // %>`): a template is code.
+    Interpreter {
+        name: "erb",
+        prefix: false,
+        code_options: &[],
+        glued: true,
+        first_operand: false,
+        lang: Lang::Other,
+    },
     Interpreter {
         name: "dc",
         prefix: false,
@@ -6276,6 +6295,20 @@ pub(crate) const WRITERS: &[Writer] = &[
         valued: &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
         destination: Destination::InPlace(&["-i", "--in-place"]),
     },
+    // yq (mikefarah's and the jq wrapper alike): `-i` writes each file after the
+    // expression back.
+    Writer {
+        programs: &["yq"],
+        valued: &[
+            "-o",
+            "--output-format",
+            "-p",
+            "--input-format",
+            "-I",
+            "--indent",
+        ],
+        destination: Destination::InPlace(&["-i", "--inplace", "--in-place"]),
+    },
     Writer {
         programs: &["sed", "gsed"],
         valued: &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
@@ -9678,6 +9711,19 @@ pub(crate) const AUTORUNS: &[Autorun] = &[
         options: &[],
         reads: false,
     },
+    // Terraform and OpenTofu read every `*.tf` of their folder, and run what an `external`
+    // data source, a provisioner or a module fetched by `init` says, as they init, plan or
+    // apply; terragrunt runs the hooks of `terragrunt.hcl`.
+    Autorun {
+        programs: &["terraform", "tofu", "terragrunt"],
+        subcommands: &[
+            "init", "plan", "apply", "destroy", "refresh", "import", "console", "test", "run-all",
+        ],
+        files: &["*.tf", "*.tf.json", "terragrunt.hcl"],
+        variables: &[],
+        options: &[],
+        reads: false,
+    },
     Autorun {
         programs: &["meson"],
         subcommands: &[],
@@ -11966,6 +12012,8 @@ mod tests {
             ("octave", "--eval disp(1+1)", Some(true)),
             ("groovy", "-e println(1)", Some(true)),
             ("emacs", "--batch --eval (shell-command\"id\")", Some(true)),
+            ("emacsclient", "--eval (shell-command\"id\")", Some(true)),
+            ("emacsclient", "-e (shell-command\"id\")", Some(true)),
             ("dc", "-e !id", Some(true)),
         ];
         for (program, line, expected) in cases {
