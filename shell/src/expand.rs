@@ -204,20 +204,6 @@ impl Array {
 /// The parameters set so far on the line, latest last
 pub(crate) type Vars = Vec<(String, Binding)>;
 
-/// The names of the parameters `raw` expands, as written (`$k`, `${k}`, `${k:-x}`,
-/// `"$l.x"`); quoting is not followed, so a name in single quotes counts too: a name more,
-/// never one fewer
-pub(crate) fn referenced_names(raw: &str) -> impl Iterator<Item = &str> {
-    raw.match_indices('$').filter_map(move |(at, _)| {
-        let rest = raw.get(at + 1..)?;
-        let rest = rest.strip_prefix('{').unwrap_or(rest);
-        let end = rest
-            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-            .unwrap_or(rest.len());
-        rest.get(..end).filter(|name| !name.is_empty())
-    })
-}
-
 /// A variable an expansion of a word reads, as far as the line tells
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NameRead<'a> {

@@ -911,13 +911,17 @@ impl Reader {
         if self.fed.is_empty() || !word.contains('$') {
             return;
         }
-        for name in expand::referenced_names(word) {
-            for (fed, commands) in &self.fed {
-                if fed == name {
-                    upstream.extend(commands);
+        // A reference fed (`declare -n r=k; r=$(cat f)`) is read through what it refers to.
+        expand::reads_any(&self.vars, word, |read| {
+            if let NameRead::Spelled(name) | NameRead::Resolved(name) = read {
+                for (fed, commands) in &self.fed {
+                    if fed == name || expand::referenced(&self.vars, fed) == name {
+                        upstream.extend(commands);
+                    }
                 }
             }
-        }
+            false
+        });
     }
 
     /// The value `raw` gives a parameter
