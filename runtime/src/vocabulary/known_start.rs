@@ -97,45 +97,8 @@ pub(crate) fn may_match_named(automaton: Option<&Automaton>, known: &str, end: &
         return true;
     };
     automaton
-        .walked(|dfa, cache| named_walk(dfa, cache, known, &automaton.name_bytes, end))
+        .walked(|dfa, cache| named_walk(dfa, cache, known, end, Paths::Some(&automaton.name_bytes)))
         .unwrap_or(true)
-}
-
-/// `may_match_named`'s walk, on `dfa` with `cache`, a name's bytes one of each class
-fn named_walk(dfa: &DFA, cache: &mut Cache, known: &str, name_bytes: &[u8], end: &str) -> bool {
-    let state = match walk(dfa, cache, known, Anchored::No) {
-        Walked::Match | Walked::Unsure => return true,
-        Walked::Dead => return false,
-        Walked::End(state) => state,
-    };
-    let mut seen = vec![state];
-    let mut at = 0;
-    while let Some(&state) = seen.get(at) {
-        at += 1;
-        for &byte in name_bytes {
-            let Ok(next) = dfa.next_state(cache, state, byte) else {
-                return true;
-            };
-            if next.is_match() || next.is_quit() || next.is_unknown() {
-                return true;
-            }
-            if next.is_dead() || seen.contains(&next) {
-                continue;
-            }
-            if seen.len() == MAX_VISITED_STATES {
-                return true;
-            }
-            seen.push(next);
-        }
-    }
-    seen.into_iter()
-        .any(|state| match walk_on(dfa, cache, state, end) {
-            Walked::Match | Walked::Unsure => true,
-            Walked::Dead => false,
-            Walked::End(state) => dfa.next_eoi_state(cache, state).map_or(true, |last| {
-                last.is_match() || last.is_quit() || last.is_unknown()
-            }),
-        })
 }
 
 /// Whether every path that starts with `known`, goes on with a name (any bytes but `/`,
@@ -148,52 +111,109 @@ pub(crate) fn must_match_named(automaton: Option<&Automaton>, known: &str, end: 
         return false;
     };
     automaton
-        .walked(|dfa, cache| named_walk_all(dfa, cache, known, end))
+        .walked(|dfa, cache| named_walk(dfa, cache, known, end, Paths::Every))
         .unwrap_or(false)
 }
 
-/// `must_match_named`'s walk, on `dfa` with `cache`. Every byte is tried, not one of each
-/// class, and only as UTF-8 allows (a path is text): a byte no text holds there would reach
-/// the dead state of a pattern of Unicode classes, and say nothing of the paths.
-fn named_walk_all(dfa: &DFA, cache: &mut Cache, known: &str, end: &str) -> bool {
+/// Which paths [`named_walk`] speaks of
+#[derive(Debug, Clone, Copy)]
+enum Paths<'a> {
+    /// Some path may match: a name's bytes are tried one of each class the pattern tells
+    /// apart (`Automaton::name_bytes`), which reach every state a name's bytes reach
+    Some(&'a [u8]),
+    /// Every path matches: every byte is tried, and only as UTF-8 allows (a path is text),
+    /// since a byte no text holds there would reach the dead state of a pattern of Unicode
+    /// classes, and say nothing of the paths
+    Every,
+}
+
+impl Paths<'_> {
+    /// The answer where the walk cannot tell: some path may match, every path is not shown to
+    fn unsure(self) -> bool {
+        matches!(self, Paths::Some(_))
+    }
+
+    /// The bytes a name may go on with after `utf8`, each with where it leaves UTF-8
+    fn next_bytes(self, utf8: Utf8, out: &mut Vec<(u8, Utf8)>) {
+        out.clear();
+        match self {
+            Paths::Some(bytes) => out.extend(bytes.iter().map(|&byte| (byte, Utf8::Boundary))),
+            Paths::Every => out.extend(
+                (0..=u8::MAX).filter_map(|byte| utf8.next(byte).map(|after| (byte, after))),
+            ),
+        }
+    }
+}
+
+/// The walk of [`may_match_named`] and [`must_match_named`], on `dfa` with `cache`: `known`
+/// walked as a search, then every state a name's bytes reach from there visited, and `end`
+/// walked from each, with the text's end after it. For some path, a match state met on the
+/// way answers yes, a dead one closes that way; for every path, a dead one answers no, a
+/// match holds whatever follows it.
+fn named_walk(dfa: &DFA, cache: &mut Cache, known: &str, end: &str, paths: Paths<'_>) -> bool {
+    let some = matches!(paths, Paths::Some(_));
     let state = match walk(dfa, cache, known, Anchored::No) {
         Walked::Match => return true,
-        Walked::Dead | Walked::Unsure => return false,
+        Walked::Dead => return false,
+        Walked::Unsure => return paths.unsure(),
         Walked::End(state) => state,
     };
+    // Every byte, each where UTF-8 stands, makes more states to visit than one per class.
+    let limit = if some {
+        MAX_VISITED_STATES
+    } else {
+        MAX_VISITED_STATES * 4
+    };
     let mut seen = vec![(state, Utf8::Boundary)];
+    let mut next_bytes = Vec::new();
     let mut at = 0;
     while let Some(&(state, utf8)) = seen.get(at) {
         at += 1;
-        for byte in 0..=u8::MAX {
-            let Some(after) = utf8.next(byte) else {
-                continue;
-            };
+        paths.next_bytes(utf8, &mut next_bytes);
+        for &(byte, after) in &next_bytes {
             let Ok(next) = dfa.next_state(cache, state, byte) else {
-                return false;
+                return paths.unsure();
             };
-            // A match found while the name is read holds whatever follows it.
-            if next.is_match() || seen.contains(&(next, after)) {
+            if next.is_match() {
+                if some {
+                    return true;
+                }
                 continue;
             }
-            if next.is_dead() || next.is_quit() || next.is_unknown() {
+            if next.is_quit() || next.is_unknown() {
+                return paths.unsure();
+            }
+            if next.is_dead() {
+                if some {
+                    continue;
+                }
                 return false;
             }
-            if seen.len() == MAX_VISITED_STATES * 4 {
-                return false;
+            if seen.contains(&(next, after)) {
+                continue;
+            }
+            if seen.len() == limit {
+                return paths.unsure();
             }
             seen.push((next, after));
         }
     }
-    seen.into_iter()
+    let mut ends = seen
+        .into_iter()
         .filter(|(_, utf8)| *utf8 == Utf8::Boundary)
-        .all(|(state, _)| match walk_on(dfa, cache, state, end) {
+        .map(|(state, _)| match walk_on(dfa, cache, state, end) {
             Walked::Match => true,
-            Walked::Dead | Walked::Unsure => false,
-            Walked::End(state) => dfa
-                .next_eoi_state(cache, state)
-                .is_ok_and(|last| last.is_match()),
-        })
+            Walked::Dead => false,
+            Walked::Unsure => some,
+            Walked::End(state) => dfa.next_eoi_state(cache, state).map_or(some, |last| {
+                last.is_match() || (some && (last.is_quit() || last.is_unknown()))
+            }),
+        });
+    if some {
+        ends.any(|matches| matches)
+    } else {
+        ends.all(|matches| matches)
+    }
 }
 
 /// Where a name's bytes are in UTF-8 (RFC 3629): between characters, or within one, with
