@@ -6295,6 +6295,57 @@ pub(crate) const WRITERS: &[Writer] = &[
         valued: &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
         destination: Destination::InPlace(&["-i", "--in-place"]),
     },
+    // The database dump tools write the dump to the file their option names (pg_dump(1)
+    // `-f`, mysqldump(1) `-r`, mongodump's `--archive=FILE`, `redis-cli --rdb FILE`).
+    Writer {
+        programs: &["pg_dump", "pg_dumpall"],
+        valued: &[
+            "-h",
+            "--host",
+            "-p",
+            "--port",
+            "-U",
+            "--username",
+            "-d",
+            "--dbname",
+            "-f",
+            "--file",
+        ],
+        destination: Destination::Options(&["-f", "--file"]),
+    },
+    Writer {
+        programs: &["mysqldump", "mariadb-dump"],
+        valued: &[
+            "-h",
+            "--host",
+            "-P",
+            "--port",
+            "-u",
+            "--user",
+            "-r",
+            "--result-file",
+        ],
+        destination: Destination::Options(&["-r", "--result-file"]),
+    },
+    Writer {
+        programs: &["mongodump"],
+        valued: &[
+            "--uri",
+            "--host",
+            "--port",
+            "-u",
+            "--username",
+            "-d",
+            "--db",
+            "--archive",
+        ],
+        destination: Destination::Options(&["--archive"]),
+    },
+    Writer {
+        programs: &["redis-cli", "valkey-cli", "keydb-cli"],
+        valued: &["-h", "-p", "-a", "-n", "-u", "--rdb"],
+        destination: Destination::Options(&["--rdb"]),
+    },
     // yq (mikefarah's and the jq wrapper alike): `-i` writes each file after the
     // expression back.
     Writer {
@@ -8945,11 +8996,78 @@ const INPUT_FILE_OPTIONS: &[(&[&str], &[&str])] = &[
 ];
 
 /// The files `program`'s options hand it as its input (`kubectl delete -f n.yaml`), as
-/// written (see [`files_named`]), but `-`, the input itself
+/// written (see [`files_named`]), and those a client uploads ([`uploaded_files`]), but `-`,
+/// the input itself
 pub(crate) fn input_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
     static NAMES: LazyLock<NameFilter> = LazyLock::new(|| programs_named(INPUT_FILE_OPTIONS));
     let mut files = files_named(INPUT_FILE_OPTIONS, &NAMES, program, args);
+    files.extend(uploaded_files(program, args));
     files.retain(|file| *file != "-");
+    files
+}
+
+/// curl(1)'s options that send a file's contents when their value starts with `@` (`-d
+/// @F`; `--data-urlencode` also `name@F`)
+const CURL_DATA_OPTIONS: &[&str] = &[
+    "-d",
+    "--data",
+    "--data-binary",
+    "--data-ascii",
+    "--data-urlencode",
+    "--json",
+];
+
+/// The files an HTTP client sends, as written: curl's `-T F`/`--upload-file F`, the `@F` of
+/// its data options, the `@F` or `<F` of a form field (`-F f=@F;type=x`), and wget's
+/// `--post-file=F`/`--body-file=F`
+pub(crate) fn uploaded_files<'a>(program: &str, args: &'a [String]) -> Vec<&'a str> {
+    let mut files = Vec::new();
+    match program {
+        "curl" => {
+            let mut words = args.iter().map(String::as_str);
+            while let Some(word) = words.next() {
+                if word == "--" {
+                    break;
+                }
+                // `--data=@F`, and a short option's value glued to it (`-d@F`, `-Tf`).
+                let (option, value) = match word.split_once('=') {
+                    Some((option, value)) if option.starts_with("--") => (option, Some(value)),
+                    _ => match word.get(..2).zip(word.get(2..)) {
+                        Some((short, rest))
+                            if !rest.is_empty() && matches!(short, "-T" | "-d" | "-F") =>
+                        {
+                            (short, Some(rest))
+                        }
+                        _ => (word, None),
+                    },
+                };
+                let mut value = || value.or_else(|| words.next());
+                if matches!(option, "-T" | "--upload-file") {
+                    files.extend(value());
+                } else if option == "--data-urlencode" {
+                    // `name@F` sends a file, `name=text` text that may hold `@`.
+                    files.extend(value().and_then(|data| {
+                        let (name, file) = data.split_once('@')?;
+                        (!name.contains('=')).then_some(file)
+                    }));
+                } else if CURL_DATA_OPTIONS.contains(&option) {
+                    files.extend(value().and_then(|data| data.strip_prefix('@')));
+                } else if matches!(option, "-F" | "--form") {
+                    let field = value().and_then(|field| field.split_once('='));
+                    files.extend(field.and_then(|(_, content)| {
+                        let file = content.strip_prefix('@').or(content.strip_prefix('<'))?;
+                        Some(file.split(';').next().unwrap_or(file))
+                    }));
+                }
+            }
+        }
+        "wget" | "wget2" => files.extend(args.iter().filter_map(|arg| {
+            arg.strip_prefix("--post-file=")
+                .or_else(|| arg.strip_prefix("--body-file="))
+        })),
+        _ => {}
+    }
+    files.retain(|file| !file.is_empty());
     files
 }
 
@@ -12582,6 +12700,39 @@ mod tests {
                 setting.variable
             );
         }
+    }
+
+    #[test]
+    fn an_http_client_uploads_the_files_its_options_name() {
+        let uploaded = |program: &str, line: &str| {
+            let args = words(line);
+            uploaded_files(program, &args)
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        // curl(1): `-T`, data options whose value starts with `@`, `--data-urlencode name@F`,
+        // form fields `name=@F;type=…` and `name=<F`.
+        assert_eq!(uploaded("curl", "-T a.tar https://x"), ["a.tar"]);
+        assert_eq!(uploaded("curl", "-Ta.tar https://x"), ["a.tar"]);
+        assert_eq!(uploaded("curl", "--upload-file=a https://x"), ["a"]);
+        assert_eq!(
+            uploaded("curl", "-d @d.json --data-binary @/tmp/d.rdb x"),
+            ["d.json", "/tmp/d.rdb"]
+        );
+        assert_eq!(uploaded("curl", "-d@k x"), ["k"]);
+        assert_eq!(
+            uploaded("curl", "--data-urlencode q@f --data-urlencode m=a@b x"),
+            ["f"]
+        );
+        assert_eq!(
+            uploaded("curl", "-F f=@k.pem;type=text/plain -F g=<.env -F h=v x"),
+            ["k.pem", ".env"]
+        );
+        // Text that holds `@` sends no file.
+        assert!(uploaded("curl", "-d email=a@b.example -u me@x https://x").is_empty());
+        assert_eq!(uploaded("wget", "--post-file=.env https://x"), [".env"]);
+        assert!(uploaded("http", "POST x @f").is_empty());
     }
 
     #[test]

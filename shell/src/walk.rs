@@ -2188,6 +2188,7 @@ impl Reader {
             }
             for file in &sent {
                 if let Ok(path) = self.path(file, false) {
+                    command.stdin_from.extend(self.writers_of(&path));
                     command.paths.push(path);
                 }
             }
@@ -2346,8 +2347,15 @@ impl Reader {
             .then(|| literal_input.clone())
             .flatten()
             .filter(|input| !expand::is_unknown(input));
+            let own_writes = command.writes.clone();
             self.push(command)?;
             let own_index = self.commands.len().saturating_sub(1);
+            // `pg_dump -f d.sql`, `redis-cli --rdb d.rdb`: a file a program writes holds what
+            // it made of its input, as a redirect's target does, for a command that reads it.
+            for path in own_writes {
+                let writers = at.upstream.iter().copied().chain([own_index]).collect();
+                self.output_files.push((path, writers));
+            }
             for name in input_held {
                 let holders = at.upstream.iter().copied().chain([own_index]).collect();
                 self.fed.push((name, holders));
@@ -2917,7 +2925,10 @@ impl Reader {
                 unknown.why
             }
             None => match self.path(file, false) {
-                Ok(path) => return command.paths.push(path),
+                Ok(path) => {
+                    command.stdin_from.extend(self.writers_of(&path));
+                    return command.paths.push(path);
+                }
                 Err(why) => format!("`{file}` goes through a link made on this line, and {why}"),
             },
         };
@@ -2926,20 +2937,22 @@ impl Reader {
             .push(unknown_path_in(&self.context.cwd, why));
     }
 
+    /// The commands whose output the file at `path` holds, as the line last wrote it
+    fn writers_of(&self, path: &str) -> &[usize] {
+        self.output_files
+            .iter()
+            .rev()
+            .find(|(written, _)| written == path)
+            .map_or(&[], |(_, writers)| writers.as_slice())
+    }
+
     /// `kubectl delete -f n.yaml`: a file an option hands the program as its input, which a
     /// redirect wrote on the line, carries the output of the commands that wrote it, as a
     /// pipe would (`kubectl get ns x -o yaml | kubectl delete -f -`)
     fn input_files(&self, command: &mut SimpleCommand) {
         for file in knowledge::input_files(&command.program, &command.args) {
             let path = normalise(file, &self.context);
-            if let Some((_, writers)) = self
-                .output_files
-                .iter()
-                .rev()
-                .find(|(written, _)| *written == path)
-            {
-                command.stdin_from.extend(writers);
-            }
+            command.stdin_from.extend(self.writers_of(&path));
             // The file is read as an operand is (`dd if=.env`): a path of the command.
             if !command.paths.contains(&path) {
                 command.paths.push(path);
