@@ -4589,6 +4589,14 @@ pub(crate) const SECRET_PRINTERS: &[SecretPrinter] = &[
             "~/.kube/config",
         )
     },
+    // `kubectl create token SA` prints a new token of the service account, signed with
+    // the access `~/.kube/config` holds.
+    printer(
+        &["kubectl", "oc"],
+        Subcommands::OneOf(&["create"]),
+        &["token"],
+        "~/.kube/config",
+    ),
     printer(
         &["pass"],
         Subcommands::AnyBut(&[
@@ -11906,6 +11914,7 @@ mod tests {
                 "~/.config/gcloud/credentials.db",
             ),
             ("kubectl config view --raw", "~/.kube/config"),
+            ("kubectl create token default", "~/.kube/config"),
             ("pass show db/prod", "~/.password-store"),
             ("pass db/prod", "~/.password-store"),
             ("gopass show -o aws/prod", "~/.password-store"),
