@@ -894,11 +894,7 @@ impl Reader {
     /// The names of the environment's variables the latest value the line gave `name`
     /// carries
     fn carried_by(&self, name: &str) -> &[String] {
-        self.carried
-            .iter()
-            .rev()
-            .find(|(var, _)| var == name)
-            .map_or(&[], |(_, names)| names.as_slice())
+        latest(&self.carried, name)
     }
 
     /// Whether `name` marks a credential and the line leaves it to the environment
@@ -2939,11 +2935,7 @@ impl Reader {
 
     /// The commands whose output the file at `path` holds, as the line last wrote it
     fn writers_of(&self, path: &str) -> &[usize] {
-        self.output_files
-            .iter()
-            .rev()
-            .find(|(written, _)| written == path)
-            .map_or(&[], |(_, writers)| writers.as_slice())
+        latest(&self.output_files, path)
     }
 
     /// `kubectl delete -f n.yaml`: a file an option hands the program as its input, which a
@@ -5847,6 +5839,15 @@ fn reads_code_the_caller_feeds(words: &[Value]) -> bool {
         return !args.iter().any(code_or_file);
     }
     knowledge::reads_code_from_input(name, &args)
+}
+
+/// What the latest entry for `key` of a list the line adds to as it goes holds; nothing
+/// when there is none
+fn latest<'a, T>(list: &'a [(String, Vec<T>)], key: &str) -> &'a [T] {
+    list.iter()
+        .rev()
+        .find(|(entry, _)| entry == key)
+        .map_or(&[], |(_, values)| values.as_slice())
 }
 
 /// What the words of a command expand of the environment's secrets
