@@ -882,8 +882,8 @@ impl Reader {
             };
             if name.bytes().all(|byte| byte.is_ascii_digit()) {
                 names.extend(self.params_carry.iter().cloned());
-            } else if self.carried.iter().any(|(var, _)| var == name) {
-                names.extend(self.carried_by(name).iter().cloned());
+            } else if let Some(carried) = latest(&self.carried, name) {
+                names.extend(carried.iter().cloned());
             } else if self.environment(name).is_none() && !names.iter().any(|had| had == name) {
                 names.push(name.to_owned());
             }
@@ -894,7 +894,7 @@ impl Reader {
     /// The names of the environment's variables the latest value the line gave `name`
     /// carries
     fn carried_by(&self, name: &str) -> &[String] {
-        latest(&self.carried, name)
+        latest(&self.carried, name).unwrap_or_default()
     }
 
     /// Whether `name` marks a credential and the line leaves it to the environment
@@ -2935,7 +2935,7 @@ impl Reader {
 
     /// The commands whose output the file at `path` holds, as the line last wrote it
     fn writers_of(&self, path: &str) -> &[usize] {
-        latest(&self.output_files, path)
+        latest(&self.output_files, path).unwrap_or_default()
     }
 
     /// `kubectl delete -f n.yaml`: a file an option hands the program as its input, which a
@@ -5841,13 +5841,13 @@ fn reads_code_the_caller_feeds(words: &[Value]) -> bool {
     knowledge::reads_code_from_input(name, &args)
 }
 
-/// What the latest entry for `key` of a list the line adds to as it goes holds; nothing
+/// What the latest entry for `key` of a list the line adds to as it goes holds; `None`
 /// when there is none
-fn latest<'a, T>(list: &'a [(String, Vec<T>)], key: &str) -> &'a [T] {
+fn latest<'a, T>(list: &'a [(String, Vec<T>)], key: &str) -> Option<&'a [T]> {
     list.iter()
         .rev()
         .find(|(entry, _)| entry == key)
-        .map_or(&[], |(_, values)| values.as_slice())
+        .map(|(_, values)| values.as_slice())
 }
 
 /// What the words of a command expand of the environment's secrets
